@@ -1,0 +1,618 @@
+#include "client.h"
+
+#include <QLoggingCategory>
+
+#include <chrono>
+#include <set>
+
+Q_LOGGING_CATEGORY(lcClient, "switchboard.mcp.client", QtWarningMsg)
+
+namespace Mcp {
+
+namespace {
+// A server that pages forever (or repeats a cursor) must not keep us listing: 10,000 pages
+// is far beyond any real tool list.
+constexpr int MaxListPages = 10000;
+
+QString qs(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
+
+bool isSupportedVersion(const std::string &version)
+{
+    for (const char *v : SupportedProtocolVersions) {
+        if (version == v)
+            return true;
+    }
+    return false;
+}
+} // namespace
+
+qint64 steadyNowMs()
+{
+    using namespace std::chrono;
+    return duration_cast<milliseconds>(steady_clock::now().time_since_epoch()).count();
+}
+
+namespace {
+const Json &member(const Json &object, const char *key)
+{
+    static const Json null;
+    if (!object.is_object())
+        return null;
+    auto it = object.find(key);
+    return it == object.end() ? null : *it;
+}
+} // namespace
+
+const Json &ToolResult::content() const
+{
+    static const Json empty = Json::array();
+    const Json &c = member(raw, "content");
+    return c.is_array() ? c : empty;
+}
+
+const Json &ToolResult::structuredContent() const
+{
+    return member(raw, "structuredContent");
+}
+
+QString ToolResult::text() const
+{
+    if (error)
+        return QString::fromStdString(error->message);
+    QStringList parts;
+    for (const Json &block : content()) {
+        if (block.is_object() && block.value("type", "") == "text") {
+            if (auto it = block.find("text"); it != block.end() && it->is_string())
+                parts << QString::fromStdString(it->get<std::string>());
+        }
+    }
+    return parts.join(QLatin1Char('\n'));
+}
+
+Client::Client(Transport *transport, ClientOptions options, QObject *parent)
+    : QObject(parent)
+    , m_transport(transport)
+    , m_options(std::move(options))
+{
+    m_transport->setParent(this);
+    m_timeoutTimer.setSingleShot(true);
+    connect(&m_timeoutTimer, &QTimer::timeout, this, &Client::onTimeoutTimer);
+    connect(m_transport, &Transport::started, this, &Client::onTransportStarted);
+    connect(m_transport, &Transport::messageReceived, this, &Client::onMessage);
+    connect(m_transport, &Transport::messageTooLarge, this, &Client::onTooLarge);
+    connect(m_transport, &Transport::closed, this, &Client::onTransportClosed);
+    connect(m_transport, &Transport::warning, this, &Client::warning);
+    connect(m_transport, &Transport::stderrLine, this, &Client::stderrLine);
+}
+
+Client::~Client()
+{
+    // Callers learn of the end even now; their contexts decide whether they still care.
+    m_transport->disconnect(this);
+    failAllPending(ErrorCode::ConnectionClosed, where() + ": client destroyed");
+}
+
+std::string Client::where() const
+{
+    return "server '" + m_options.serverName.toStdString() + "'";
+}
+
+void Client::setState(State state)
+{
+    if (m_state == state)
+        return;
+    m_state = state;
+    emit stateChanged(state);
+}
+
+void Client::connectToServer()
+{
+    if (m_state != State::Disconnected)
+        return;
+    setState(State::Initializing);
+    m_transport->start();
+}
+
+void Client::onTransportStarted()
+{
+    Json params{
+            {"protocolVersion", SupportedProtocolVersions[0]},
+            {"capabilities", m_options.capabilities},
+            {"clientInfo", {{"name", m_options.clientName}, {"version", m_options.clientVersion}}}};
+    RequestOptions options;
+    options.timeoutMs = m_options.initializeTimeoutMs;
+    request(
+            "initialize", std::move(params), this, [this](Response r) { onInitializeReply(r); },
+            options);
+}
+
+void Client::onInitializeReply(const Response &response)
+{
+    qCDebug(lcClient) << "initialize reply" << m_options.serverName;
+    if (m_state != State::Initializing)
+        return;
+    if (!response.ok()) {
+        fail(tr("initialize failed: %1").arg(response.error->toString()));
+        return;
+    }
+    const Json &result = response.result;
+    if (!result.is_object()) {
+        fail(tr("initialize returned a result that is not an object"));
+        return;
+    }
+    const auto version = result.find("protocolVersion");
+    if (version == result.end() || !version->is_string()) {
+        fail(tr("initialize result has no protocolVersion"));
+        return;
+    }
+    m_protocolVersion = version->get<std::string>();
+    if (!isSupportedVersion(m_protocolVersion)) {
+        QStringList supported;
+        for (const char *v : SupportedProtocolVersions)
+            supported << QString::fromLatin1(v);
+        fail(tr("the server speaks MCP protocol version '%1', which Switchboard does not "
+                "support (supported: %2)")
+                     .arg(qs(m_protocolVersion), supported.join(QStringLiteral(", "))));
+        return;
+    }
+    m_serverInfo = result.value("serverInfo", Json::object());
+    m_serverCapabilities = result.value("capabilities", Json::object());
+    if (!m_serverCapabilities.is_object())
+        m_serverCapabilities = Json::object();
+    if (auto it = result.find("instructions"); it != result.end() && it->is_string())
+        m_instructions = qs(it->get<std::string>());
+
+    notify("notifications/initialized");
+    if (m_serverCapabilities.contains("tools"))
+        refreshTools();
+    else
+        setState(State::Ready);
+}
+
+void Client::refreshTools()
+{
+    if (m_state != State::Initializing && m_state != State::Ready)
+        return;
+    if (m_listingTools) {
+        m_relistRequested = true;
+        return;
+    }
+    m_listingTools = true;
+    m_relistRequested = false;
+    listToolsPage({}, nullptr, 0);
+}
+
+void Client::listToolsPage(std::vector<Json> collected, Json cursor, int pages)
+{
+    Json params = Json::object();
+    if (!cursor.is_null())
+        params["cursor"] = cursor;
+    request("tools/list", std::move(params), this,
+            [this, collected = std::move(collected), cursor, pages](Response r) mutable {
+                auto done = [this](const QString &error) {
+                    m_listingTools = false;
+                    if (!error.isEmpty()) {
+                        if (m_state == State::Initializing)
+                            fail(error);
+                        else
+                            emit warning(error);
+                        return;
+                    }
+                    if (m_relistRequested) {
+                        refreshTools();
+                        return;
+                    }
+                    if (m_state == State::Initializing)
+                        setState(State::Ready);
+                };
+                qCDebug(lcClient) << "tools/list reply" << m_options.serverName;
+                if (!r.ok()) {
+                    done(tr("tools/list failed: %1").arg(r.error->toString()));
+                    return;
+                }
+                Json result = std::move(r.result);
+                auto tools = result.find("tools");
+                if (!result.is_object() || tools == result.end() || !tools->is_array()) {
+                    done(tr("tools/list returned no tools array"));
+                    return;
+                }
+                std::size_t index = 0;
+                for (Json &tool : *tools) {
+                    auto name = tool.is_object() ? tool.find("name") : Json::iterator{};
+                    if (!tool.is_object() || name == tool.end() || !name->is_string()) {
+                        emit warning(tr("tools/list: entry %1 has no name; skipped").arg(index));
+                    } else {
+                        collected.push_back(std::move(tool));
+                    }
+                    ++index;
+                }
+                const auto next = result.find("nextCursor");
+                if (next != result.end() && !next->is_null()) {
+                    if (*next == cursor || pages + 1 >= MaxListPages) {
+                        done(tr("tools/list keeps paging (cursor %1 after %2 pages); stopped")
+                                     .arg(qs(next->dump()))
+                                     .arg(pages + 1));
+                        return;
+                    }
+                    listToolsPage(std::move(collected), *next, pages + 1);
+                    return;
+                }
+                // Duplicate names would make calls ambiguous: the first definition wins.
+                std::set<std::string_view> names;
+                std::vector<Json> unique;
+                unique.reserve(collected.size());
+                for (Json &tool : collected) {
+                    const auto &name = tool["name"].get_ref<const std::string &>();
+                    if (!names.insert(name).second) {
+                        emit warning(tr("tools/list: duplicate tool '%1'; kept the first")
+                                             .arg(qs(name)));
+                        continue;
+                    }
+                    unique.push_back(std::move(tool));
+                }
+                m_tools = std::move(unique);
+                emit toolsChanged();
+                done(QString());
+            });
+}
+
+const Json *Client::findTool(std::string_view name) const
+{
+    for (const Json &tool : m_tools) {
+        if (tool["name"].get_ref<const std::string &>() == name)
+            return &tool;
+    }
+    return nullptr;
+}
+
+bool Client::canSend() const
+{
+    return m_state == State::Ready || (m_state == State::Initializing && m_transport->isOpen());
+}
+
+RequestId Client::request(std::string method, Json params, QObject *context, Callback callback,
+                          RequestOptions options)
+{
+    const RequestId id = m_nextId++;
+    if (options.onProgress) {
+        if (!params.is_object())
+            params = Json::object();
+        params["_meta"]["progressToken"] = id;
+    }
+    std::string text;
+    if (!params.is_null())
+        text = params.dump(-1, ' ', false, Json::error_handler_t::replace);
+    return sendRequest(std::move(method), text, context, std::move(callback), std::move(options),
+                       id);
+}
+
+RequestId Client::sendRequest(std::string method, std::string_view paramsJson, QObject *context,
+                              Callback callback, RequestOptions options, RequestId id)
+{
+    if (!canSend()) {
+        respondLater(std::move(callback), context, context != nullptr,
+                     Response::failure(ErrorCode::ConnectionClosed,
+                                       where() + " is not connected (" + method + ")"));
+        return id;
+    }
+    Pending pending;
+    pending.timeoutMs = options.timeoutMs > 0 ? options.timeoutMs : m_options.requestTimeoutMs;
+    const qint64 now = steadyNowMs();
+    pending.deadline = now + pending.timeoutMs;
+    pending.hardDeadline = now + std::max(pending.timeoutMs, m_options.maxRequestTimeoutMs);
+    pending.callback = std::move(callback);
+    pending.context = context;
+    pending.hasContext = context != nullptr;
+    pending.onProgress = std::move(options.onProgress);
+    std::string line = serializeRequest(id, method, paramsJson);
+    pending.method = std::move(method);
+    const qint64 deadline = pending.deadline;
+    m_pending.emplace(id, std::move(pending));
+    armTimeout(deadline);
+    m_transport->send(std::move(line));
+    return id;
+}
+
+void Client::notify(std::string_view method, const Json &params)
+{
+    if (m_transport->isOpen())
+        m_transport->send(serializeNotification(method, params));
+}
+
+void Client::cancel(RequestId id, const QString &reason)
+{
+    auto it = m_pending.find(id);
+    if (it == m_pending.end())
+        return;
+    if (it->second.method != "initialize") // the spec forbids cancelling initialize
+        notify("notifications/cancelled",
+               Json{{"requestId", id}, {"reason", reason.toStdString()}});
+    finishRequest(id, Response::failure(ErrorCode::RequestCancelled,
+                                        "cancelled: " + reason.toStdString()));
+}
+
+namespace {
+Client::Callback toolCallback(Client::ToolCallback callback)
+{
+    return [callback = std::move(callback)](Response r) {
+        ToolResult result;
+        if (!r.ok()) {
+            result.error = std::move(r.error);
+        } else if (!r.result.is_object()) {
+            result.error = RpcError{ErrorCode::InvalidResult, "tools/call result is not an object",
+                                    nullptr, true};
+        } else {
+            result.raw = std::move(r.result);
+            const Json &content = member(result.raw, "content");
+            if (!content.is_null() && !content.is_array())
+                result.error = RpcError{ErrorCode::InvalidResult,
+                                        "tools/call content is not an array", nullptr, true};
+            const Json &isError = member(result.raw, "isError");
+            result.isError = isError.is_boolean() && isError.get<bool>();
+        }
+        callback(std::move(result));
+    };
+}
+} // namespace
+
+RequestId Client::callTool(const std::string &name, Json arguments, QObject *context,
+                           ToolCallback callback, RequestOptions options)
+{
+    Json params{{"name", name}};
+    if (!arguments.is_null())
+        params["arguments"] = std::move(arguments);
+    return request("tools/call", std::move(params), context, toolCallback(std::move(callback)),
+                   std::move(options));
+}
+
+RequestId Client::callTool(std::string_view name, const RawJson &arguments, QObject *context,
+                           ToolCallback callback, RequestOptions options)
+{
+    const RequestId id = m_nextId++;
+    std::string params = R"({"name":)";
+    params += Json(name).dump(-1, ' ', false, Json::error_handler_t::replace);
+    if (!arguments.text.empty()) {
+        params += R"(,"arguments":)";
+        params += arguments.text;
+    }
+    if (options.onProgress) {
+        params += R"(,"_meta":{"progressToken":)";
+        params += std::to_string(id);
+        params += '}';
+    }
+    params += '}';
+    return sendRequest("tools/call", params, context, toolCallback(std::move(callback)),
+                       std::move(options), id);
+}
+
+void Client::setRequestHandler(const std::string &method, RequestHandler handler)
+{
+    m_handlers[method] = std::move(handler);
+}
+
+void Client::onMessage(const Json &message)
+{
+    switch (classify(message)) {
+    case MessageKind::Response:
+        onResponse(message);
+        return;
+    case MessageKind::Request:
+        onServerRequest(message);
+        return;
+    case MessageKind::Notification:
+        onNotification(message);
+        return;
+    case MessageKind::Invalid:
+        break;
+    }
+    emit warning(tr("ignored a message that is not JSON-RPC: %1")
+                         .arg(qs(message.dump(-1, ' ', false, Json::error_handler_t::replace))
+                                      .left(200)));
+}
+
+void Client::onResponse(const Json &message)
+{
+    const auto id = integerId(message["id"]);
+    if (!id || !m_pending.count(*id)) {
+        qCDebug(lcClient) << "response to an unknown or finished request"
+                          << qs(message["id"].dump());
+        return;
+    }
+    if (auto error = message.find("error"); error != message.end())
+        finishRequest(*id, Response{nullptr, RpcError::fromJson(*error)});
+    else
+        finishRequest(*id, Response::success(std::move(message["result"])));
+}
+
+void Client::onServerRequest(const Json &message)
+{
+    const Json id = message["id"];
+    const std::string method = message["method"].get<std::string>();
+    QPointer<Client> self(this);
+    auto reply = [self, id, answered = std::make_shared<bool>(false)](Response response) {
+        if (*answered || !self)
+            return;
+        *answered = true;
+        if (response.ok())
+            self->m_transport->send(serializeResult(id, response.result));
+        else
+            self->m_transport->send(serializeError(id, *response.error));
+    };
+    if (method == "ping") {
+        reply(Response::success(Json::object()));
+        return;
+    }
+    auto handler = m_handlers.find(method);
+    if (handler == m_handlers.end()) {
+        reply(Response::failure(ErrorCode::MethodNotFound, "Method not found: " + method));
+        return;
+    }
+    handler->second(message.value("params", Json::object()), reply);
+}
+
+void Client::onNotification(const Json &message)
+{
+    const std::string &method = message["method"].get_ref<const std::string &>();
+    const Json params = message.value("params", Json::object());
+    if (method == "notifications/progress")
+        onProgressNotification(params);
+    else if (method == "notifications/tools/list_changed")
+        refreshTools();
+    emit notificationReceived(qs(method), params);
+}
+
+void Client::onProgressNotification(const Json &params)
+{
+    if (!params.is_object())
+        return;
+    const auto token = integerId(params.value("progressToken", Json()));
+    if (!token)
+        return;
+    auto it = m_pending.find(*token);
+    if (it == m_pending.end() || !it->second.onProgress)
+        return;
+    Pending &pending = it->second;
+    pending.deadline = std::min(steadyNowMs() + pending.timeoutMs, pending.hardDeadline);
+    Progress progress;
+    if (auto p = params.find("progress"); p != params.end() && p->is_number())
+        progress.progress = p->get<double>();
+    if (auto t = params.find("total"); t != params.end() && t->is_number())
+        progress.total = t->get<double>();
+    if (auto m = params.find("message"); m != params.end() && m->is_string())
+        progress.message = qs(m->get<std::string>());
+    if (pending.hasContext && !pending.context)
+        return;
+    auto onProgress = pending.onProgress; // the handler may cancel (erase) the request
+    onProgress(progress);
+}
+
+void Client::onTooLarge(qint64 bytes, const Json &id)
+{
+    const auto requestId = integerId(id);
+    if (!requestId || !m_pending.count(*requestId))
+        return; // the transport already warned
+    finishRequest(*requestId,
+                  Response::failure(ErrorCode::MessageTooLarge,
+                                    where() + " sent a reply of " + std::to_string(bytes)
+                                            + " bytes, over the message size cap; dropped"));
+}
+
+void Client::finishRequest(RequestId id, Response response)
+{
+    auto it = m_pending.find(id);
+    if (it == m_pending.end())
+        return;
+    Pending pending = std::move(it->second);
+    m_pending.erase(it);
+    if (pending.hasContext && !pending.context)
+        return;
+    if (pending.callback)
+        pending.callback(std::move(response));
+}
+
+void Client::respondLater(Callback callback, QPointer<QObject> context, bool hasContext,
+                          Response response)
+{
+    QMetaObject::invokeMethod(
+            this,
+            [callback = std::move(callback), context, hasContext,
+             response = std::move(response)]() mutable {
+                if (hasContext && !context)
+                    return;
+                if (callback)
+                    callback(std::move(response));
+            },
+            Qt::QueuedConnection);
+}
+
+void Client::failAllPending(int code, const std::string &message)
+{
+    auto pending = std::move(m_pending);
+    m_pending.clear();
+    for (auto &[id, p] : pending) {
+        if (p.hasContext && !p.context)
+            continue;
+        if (p.callback)
+            p.callback(Response::failure(code, message));
+    }
+}
+
+void Client::armTimeout(qint64 deadline)
+{
+    if (m_timeoutTimer.isActive() && deadline >= m_armedDeadline)
+        return;
+    m_armedDeadline = deadline;
+    m_timeoutTimer.start(int(std::max<qint64>(0, deadline - steadyNowMs())));
+}
+
+void Client::onTimeoutTimer()
+{
+    const qint64 now = steadyNowMs();
+    std::vector<RequestId> expired;
+    qint64 next = 0;
+    for (const auto &[id, p] : m_pending) {
+        if (p.deadline <= now)
+            expired.push_back(id);
+        else if (next == 0 || p.deadline < next)
+            next = p.deadline;
+    }
+    if (next != 0) {
+        m_armedDeadline = next;
+        m_timeoutTimer.start(int(next - now));
+    }
+    QPointer<Client> self(this);
+    for (RequestId id : expired) {
+        auto it = m_pending.find(id);
+        if (it == m_pending.end())
+            continue;
+        const std::string method = it->second.method;
+        const int seconds = (it->second.timeoutMs + 999) / 1000;
+        if (method != "initialize")
+            notify("notifications/cancelled", Json{{"requestId", id}, {"reason", "timeout"}});
+        finishRequest(id, Response::failure(ErrorCode::RequestTimeout,
+                                            where() + ": request '" + method + "' timed out after "
+                                                    + std::to_string(seconds) + " s"));
+        if (!self)
+            return;
+    }
+}
+
+void Client::fail(const QString &reason)
+{
+    if (m_state == State::Failed || m_state == State::Closed)
+        return;
+    m_error = reason;
+    qCDebug(lcClient) << "failed" << m_options.serverName << reason;
+    setState(State::Failed);
+    failAllPending(ErrorCode::ConnectionClosed, where() + ": " + reason.toStdString());
+    m_transport->close();
+}
+
+void Client::close()
+{
+    if (m_state == State::Closing || m_state == State::Closed || m_state == State::Failed)
+        return;
+    if (m_state == State::Disconnected) {
+        setState(State::Closed);
+        return;
+    }
+    setState(State::Closing);
+    failAllPending(ErrorCode::ConnectionClosed, where() + ": connection closed");
+    m_transport->close();
+}
+
+void Client::onTransportClosed(const QString &reason)
+{
+    if (m_state == State::Closing) {
+        setState(State::Closed);
+        return;
+    }
+    if (m_state == State::Failed || m_state == State::Closed)
+        return;
+    fail(reason.isEmpty() ? tr("the connection closed") : reason);
+}
+
+} // namespace Mcp

@@ -1,0 +1,204 @@
+#pragma once
+
+#include "jsonrpc.h"
+#include "transport.h"
+
+#include <QObject>
+#include <QPointer>
+#include <QTimer>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace Mcp {
+
+using RequestId = std::int64_t;
+
+// The protocol versions this client speaks, newest first; the first is offered.
+inline constexpr const char *SupportedProtocolVersions[]
+        = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
+
+struct ClientOptions
+{
+    QString serverName;           // used in every message the user may read
+    int requestTimeoutMs = 60000; // DESIGN.md: default tool timeout 60 s
+    // Progress notifications restart a request's timer, but never past this (10 min): a
+    // server that reports progress forever must still end.
+    int maxRequestTimeoutMs = 10 * 60 * 1000;
+    int initializeTimeoutMs = 30000;
+    std::string clientName = "switchboard";
+    std::string clientVersion = "0.1.0";
+    Json capabilities = Json::object(); // what this client implements (advertise no more)
+};
+
+struct Progress
+{
+    double progress = 0;
+    std::optional<double> total;
+    QString message;
+};
+
+struct RequestOptions
+{
+    int timeoutMs = -1; // -1: the client's default
+    // When set, the request carries a progress token and each notifications/progress for it
+    // lands here (and restarts its timer).
+    std::function<void(const Progress &)> onProgress;
+};
+
+// A tools/call outcome: either the server's result (which may itself be an error result,
+// isError) or a failure of the call (timeout, JSON-RPC error, connection lost). The result
+// is kept whole, as the server sent it; the accessors read into it without copying.
+struct ToolResult
+{
+    Json raw;                      // the whole result object (null when the call failed)
+    std::optional<RpcError> error; // the call failed
+    bool isError = false;
+
+    // Every content block (text, image, audio, resource_link, resource), in order.
+    const Json &content() const;
+    // structuredContent, or null when absent.
+    const Json &structuredContent() const;
+    bool failed() const { return error.has_value() || isError; }
+    // The text blocks joined by newlines, or the failure's message.
+    QString text() const;
+};
+
+// JSON text that is already serialized (and known to be valid), sent as it is. Lets a caller
+// that repeats a request serialize its arguments once.
+struct RawJson
+{
+    std::string text;
+};
+
+// One MCP session over one transport: the lifecycle state machine (initialize, initialized,
+// tool listing), the table of pending requests with their timeouts and progress, and the
+// answers to server-initiated requests. Every request's callback runs exactly once — on a
+// result, an error reply, a timeout, a cancel or the end of the connection — unless its
+// context object died first. Callbacks never run inside request(). Owned by the Manager (or
+// a test); delete it with deleteLater(), never from inside one of its callbacks.
+class Client : public QObject
+{
+    Q_OBJECT
+public:
+    enum class State { Disconnected, Initializing, Ready, Closing, Closed, Failed };
+    Q_ENUM(State)
+
+    using Callback = std::function<void(Response)>;
+    using ToolCallback = std::function<void(ToolResult)>;
+    using Reply = std::function<void(Response)>;
+    using RequestHandler = std::function<void(const Json &params, Reply reply)>;
+
+    // Takes ownership of the transport.
+    Client(Transport *transport, ClientOptions options, QObject *parent = nullptr);
+    ~Client() override;
+
+    // Starts the transport, initializes, lists the tools, then becomes Ready.
+    void connectToServer();
+    // Fails every pending request, shuts the transport down, ends in Closed.
+    void close();
+
+    State state() const { return m_state; }
+    QString errorString() const { return m_error; } // why it Failed
+    const ClientOptions &options() const { return m_options; }
+    Transport *transport() const { return m_transport; }
+    const std::string &protocolVersion() const { return m_protocolVersion; }
+    const Json &serverInfo() const { return m_serverInfo; }
+    const Json &serverCapabilities() const { return m_serverCapabilities; }
+    const QString &instructions() const { return m_instructions; }
+    // Tool definitions as the server sent them (objects with at least a string "name").
+    const std::vector<Json> &tools() const { return m_tools; }
+    const Json *findTool(std::string_view name) const;
+    std::size_t pendingRequestCount() const { return m_pending.size(); }
+
+    // Sends a request. `context` (may be null) bounds the callback's life: when it is
+    // destroyed first, the callback is dropped. Returns the id, for cancel().
+    RequestId request(std::string method, Json params, QObject *context, Callback callback,
+                      RequestOptions options = {});
+    void notify(std::string_view method, const Json &params = nullptr);
+    // Cancels a pending request: its callback gets RequestCancelled and the server
+    // notifications/cancelled. Unknown ids are ignored.
+    void cancel(RequestId id, const QString &reason);
+
+    RequestId callTool(const std::string &name, Json arguments, QObject *context,
+                       ToolCallback callback, RequestOptions options = {});
+    // The same with arguments serialized beforehand (a JSON object's text).
+    RequestId callTool(std::string_view name, const RawJson &arguments, QObject *context,
+                       ToolCallback callback, RequestOptions options = {});
+    // Lists the tools again (all pages); toolsChanged() follows.
+    void refreshTools();
+
+    // Handles a server-to-client request method (roots/list, sampling/createMessage, ...).
+    // `ping` is answered built-in; other unhandled methods get -32601.
+    void setRequestHandler(const std::string &method, RequestHandler handler);
+
+signals:
+    void stateChanged(Mcp::Client::State state);
+    void toolsChanged();
+    void notificationReceived(const QString &method, const Mcp::Json &params);
+    void warning(const QString &text);
+    void stderrLine(const QString &line);
+
+private:
+    struct Pending
+    {
+        std::string method;
+        Callback callback;
+        QPointer<QObject> context;
+        bool hasContext = false;
+        qint64 deadline = 0;     // ms, steady clock
+        qint64 hardDeadline = 0; // progress never extends past this
+        int timeoutMs = 0;
+        std::function<void(const Progress &)> onProgress;
+    };
+
+    void setState(State state);
+    void fail(const QString &reason);
+    void onTransportStarted();
+    void onMessage(const Json &message);
+    void onResponse(const Json &message);
+    void onServerRequest(const Json &message);
+    void onNotification(const Json &message);
+    void onProgressNotification(const Json &params);
+    void onTooLarge(qint64 bytes, const Json &id);
+    void onTransportClosed(const QString &reason);
+    void onInitializeReply(const Response &response);
+    // Registers a request whose serialized params are ready; sends it.
+    RequestId sendRequest(std::string method, std::string_view paramsJson, QObject *context,
+                          Callback callback, RequestOptions options, RequestId id);
+    bool canSend() const;
+    void listToolsPage(std::vector<Json> collected, Json cursor, int pages);
+    void finishRequest(RequestId id, Response response);
+    void failAllPending(int code, const std::string &message);
+    void armTimeout(qint64 deadline);
+    void onTimeoutTimer();
+    void respondLater(Callback callback, QPointer<QObject> context, bool hasContext,
+                      Response response);
+    std::string where() const; // "server 'name'"
+
+    Transport *m_transport;
+    ClientOptions m_options;
+    State m_state = State::Disconnected;
+    QString m_error;
+    std::string m_protocolVersion;
+    Json m_serverInfo;
+    Json m_serverCapabilities;
+    QString m_instructions;
+    std::vector<Json> m_tools;
+    bool m_listingTools = false;
+    bool m_relistRequested = false;
+    RequestId m_nextId = 1;
+    std::unordered_map<RequestId, Pending> m_pending;
+    std::unordered_map<std::string, RequestHandler> m_handlers;
+    QTimer m_timeoutTimer;
+    qint64 m_armedDeadline = 0;
+};
+
+// The current time on the steady clock the request deadlines use, in ms.
+qint64 steadyNowMs();
+
+} // namespace Mcp

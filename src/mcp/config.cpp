@@ -1,0 +1,1262 @@
+#include "config.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSet>
+#include <QStandardPaths>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace Mcp {
+
+namespace {
+
+using json = nlohmann::json;
+
+// The defaults documented in DESIGN.md ("Manager": per-server startup timeout 30 s; "Agent
+// loop": each tool call 60 s); toJson() leaves them out.
+constexpr int kDefaultTimeoutMs = 60000;
+constexpr int kDefaultStartupTimeoutMs = 30000;
+
+// Positions are only looked up for values this deep (settings.json → mcp → servers → name →
+// tools → tool → risk is 6 segments); deeper values are never reported, so not indexed.
+constexpr size_t kIndexedDepth = 6;
+
+QString fromStd(const std::string &s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+std::string childPointer(const std::string &parent, std::string_view key)
+{
+    std::string result = parent;
+    result += '/';
+    for (char c : key) {
+        if (c == '~')
+            result += "~0";
+        else if (c == '/')
+            result += "~1";
+        else
+            result += c;
+    }
+    return result;
+}
+
+std::string childPointer(const std::string &parent, size_t index)
+{
+    return parent + '/' + std::to_string(index);
+}
+
+// Values quoted in messages are cut: a message is one line in a list, and the value may be
+// a megabyte long.
+constexpr qsizetype kMaxQuotedChars = 60;
+
+QString quoted(QStringView value)
+{
+    if (value.size() <= kMaxQuotedChars)
+        return value.toString();
+    return value.left(kMaxQuotedChars).toString() + QStringLiteral("...");
+}
+
+bool isUtf8Continuation(char c)
+{
+    return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
+}
+
+bool startsWithBom(const QByteArray &text)
+{
+    return text.startsWith("\xEF\xBB\xBF");
+}
+
+// Maps JSON pointers to the byte offset where their value starts, and byte offsets to
+// line/column. nlohmann_json keeps no positions, so the text is scanned once more. The scan
+// only tracks strings and brackets, so it is safe on any bytes; its map is meaningful once
+// nlohmann_json has accepted the same text. It also enforces kMaxNestingDepth before
+// nlohmann_json builds anything.
+class PositionIndex
+{
+public:
+    explicit PositionIndex(const QByteArray &text)
+        : m_text(text)
+    {
+        m_lineStarts.push_back(0);
+        for (qsizetype i = 0; i < text.size(); ++i) {
+            if (text.at(i) == '\n')
+                m_lineStarts.push_back(i + 1);
+        }
+        scan();
+    }
+
+    bool tooDeep() const { return m_tooDeepOffset >= 0; }
+    qsizetype tooDeepOffset() const { return m_tooDeepOffset; }
+
+    // -1 if the pointer was not seen.
+    qsizetype offsetOf(const std::string &pointer) const
+    {
+        const auto it = m_offsets.find(pointer);
+        return it == m_offsets.end() ? -1 : it->second;
+    }
+
+    // 1-based line and column (in code points) of a byte offset; the end of the text is a
+    // valid position (for "unexpected end of input").
+    std::pair<int, int> location(qsizetype offset) const
+    {
+        offset = std::clamp<qsizetype>(offset, 0, m_text.size());
+        const auto next = std::upper_bound(m_lineStarts.begin(), m_lineStarts.end(), offset);
+        const auto line = int(next - m_lineStarts.begin());
+        qsizetype start = *(next - 1);
+        if (start == 0 && startsWithBom(m_text) && offset >= 3)
+            start = 3; // editors do not show the byte order mark
+        int column = 1;
+        for (qsizetype i = start; i < offset; ++i) {
+            if (!isUtf8Continuation(m_text.at(i)))
+                ++column;
+        }
+        return {line, column};
+    }
+
+    // Byte offset of UTF-16 unit `unit` of the decoded string whose opening quote is at
+    // `quote`; lets an error point inside a string even when escapes come before it.
+    qsizetype offsetInString(qsizetype quote, qsizetype unit) const
+    {
+        const qsizetype n = m_text.size();
+        qsizetype pos = quote + 1;
+        qsizetype units = 0;
+        while (pos < n && m_text.at(pos) != '"' && units < unit) {
+            const auto c = static_cast<unsigned char>(m_text.at(pos));
+            if (c == '\\') {
+                pos += (pos + 1 < n && m_text.at(pos + 1) == 'u') ? 6 : 2;
+                units += 1;
+            } else {
+                const int length = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+                pos += length;
+                units += length == 4 ? 2 : 1; // outside the BMP: a surrogate pair in QString
+            }
+        }
+        return std::min(pos, n);
+    }
+
+private:
+    struct Frame
+    {
+        bool object = false;
+        std::string pointer; // empty below kIndexedDepth: nothing there is looked up
+        size_t index = 0;
+        std::string key;
+        bool expectKey = true;
+    };
+
+    static bool isDelimiter(char c)
+    {
+        switch (c) {
+        case ' ':
+        case '\t':
+        case '\n':
+        case '\r':
+        case ',':
+        case ':':
+        case '[':
+        case ']':
+        case '{':
+        case '}':
+        case '"':
+            return true;
+        default:
+            return false;
+        }
+    }
+
+    void scan()
+    {
+        std::vector<Frame> stack;
+        const char *d = m_text.constData();
+        const qsizetype n = m_text.size();
+        qsizetype i = startsWithBom(m_text) ? 3 : 0;
+
+        const auto valuePointer = [&stack]() -> std::string {
+            if (stack.empty())
+                return {};
+            const Frame &top = stack.back();
+            return top.object ? childPointer(top.pointer, top.key)
+                              : childPointer(top.pointer, top.index);
+        };
+        const auto record = [&](qsizetype at) {
+            if (stack.size() <= kIndexedDepth)
+                m_offsets[valuePointer()] = at;
+        };
+
+        while (i < n) {
+            const char c = d[i];
+            switch (c) {
+            case ' ':
+            case '\t':
+            case '\n':
+            case '\r':
+            case ':':
+                ++i;
+                break;
+            case ',':
+                if (!stack.empty()) {
+                    if (stack.back().object)
+                        stack.back().expectKey = true;
+                    else
+                        ++stack.back().index;
+                }
+                ++i;
+                break;
+            case '{':
+            case '[': {
+                if (stack.size() >= size_t(ConfigLoader::kMaxNestingDepth)) {
+                    m_tooDeepOffset = i;
+                    return;
+                }
+                std::string pointer;
+                if (stack.size() <= kIndexedDepth) {
+                    pointer = valuePointer();
+                    m_offsets[pointer] = i;
+                }
+                stack.push_back(Frame{c == '{', std::move(pointer), 0, {}, true});
+                ++i;
+                break;
+            }
+            case '}':
+            case ']':
+                if (!stack.empty())
+                    stack.pop_back();
+                ++i;
+                break;
+            case '"': {
+                qsizetype end = i + 1;
+                while (end < n && d[end] != '"')
+                    end += d[end] == '\\' ? 2 : 1;
+                end = std::min(end, n);
+                if (!stack.empty() && stack.back().object && stack.back().expectKey) {
+                    Frame &top = stack.back();
+                    top.expectKey = false;
+                    if (stack.size() <= kIndexedDepth)
+                        top.key = decodeKey(d + i, d + std::min(end + 1, n));
+                } else {
+                    record(i);
+                }
+                i = end + 1;
+                break;
+            }
+            default: // a number or literal; runs to the next delimiter
+                record(i);
+                while (i < n && !isDelimiter(d[i]))
+                    ++i;
+                break;
+            }
+        }
+    }
+
+    static std::string decodeKey(const char *begin, const char *end)
+    {
+        const json decoded = json::parse(begin, end, nullptr, /*allow_exceptions=*/false);
+        return decoded.is_string() ? decoded.get<std::string>() : std::string(begin, end);
+    }
+
+    QByteArray m_text;
+    std::vector<qsizetype> m_lineStarts;
+    std::unordered_map<std::string, qsizetype> m_offsets;
+    qsizetype m_tooDeepOffset = -1;
+};
+
+// Where errors go, and how a JSON pointer becomes a line and column.
+struct Context
+{
+    const PositionIndex &index;
+    QString file;
+    QList<ConfigError> &errors;
+    // False when strings were rewritten (import): then an offset inside a string would point
+    // at the wrong character, so errors point at the string itself.
+    bool preciseStringOffsets = true;
+
+    qsizetype offsetOf(std::string pointer) const
+    {
+        // Unknown pointers fall back to the nearest indexed parent.
+        for (;;) {
+            const qsizetype offset = index.offsetOf(pointer);
+            if (offset >= 0 || pointer.empty())
+                return offset;
+            const auto slash = pointer.rfind('/');
+            pointer.erase(slash == std::string::npos ? 0 : slash);
+        }
+    }
+
+    void addAt(qsizetype offset, const QString &server, const QString &message) const
+    {
+        ConfigError error;
+        error.file = file;
+        if (offset >= 0) {
+            const auto [line, column] = index.location(offset);
+            error.line = line;
+            error.column = column;
+        }
+        error.server = server;
+        error.message = server.isEmpty()
+                                ? message
+                                : QStringLiteral("server '%1': %2").arg(quoted(server), message);
+        errors.append(error);
+    }
+
+    void add(const std::string &pointer, const QString &server, const QString &message) const
+    {
+        addAt(offsetOf(pointer), server, message);
+    }
+
+    int lineOf(const std::string &pointer) const
+    {
+        const qsizetype offset = offsetOf(pointer);
+        return offset >= 0 ? index.location(offset).first : 0;
+    }
+};
+
+void sortErrors(QList<ConfigError> &errors)
+{
+    std::stable_sort(errors.begin(), errors.end(), [](const ConfigError &a, const ConfigError &b) {
+        return std::tie(a.line, a.column) < std::tie(b.line, b.column);
+    });
+}
+
+// nlohmann_json's messages start with "[json.exception.parse_error.101] parse error at line
+// 1, column 8: " (its own, byte-based position) and may quote a whole megabyte of input after
+// "last read:"; keep the description and the expectation only.
+QString syntaxMessage(const std::string &what)
+{
+    std::string message = what;
+    if (const auto column = message.find("column "); column != std::string::npos) {
+        if (const auto colon = message.find(": ", column); colon != std::string::npos)
+            message.erase(0, colon + 2);
+    }
+    if (const auto lastRead = message.find("; last read: "); lastRead != std::string::npos) {
+        const auto expected = message.rfind("; expected ");
+        std::string tail = expected != std::string::npos && expected > lastRead
+                                   ? message.substr(expected)
+                                   : std::string();
+        message.erase(lastRead);
+        message += tail;
+    }
+    return fromStd(message);
+}
+
+// Parses `text` into `root`; false (with an error) on any syntax problem.
+bool parseJson(const QByteArray &text, const Context &ctx, json &root)
+{
+    if (text.size() > ConfigLoader::kMaxConfigBytes) {
+        ctx.addAt(-1, QString(),
+                  QStringLiteral("the file is larger than %1 KiB; this is not a configuration file")
+                          .arg(ConfigLoader::kMaxConfigBytes / 1024));
+        return false;
+    }
+    // nlohmann_json takes a NUL byte for the end of input and would accept "{}\0garbage".
+    if (const qsizetype nul = text.indexOf('\0'); nul >= 0) {
+        ctx.addAt(nul, QString(),
+                  QStringLiteral("NUL byte: JSON text must be UTF-8 (was the file saved as "
+                                 "UTF-16?)"));
+        return false;
+    }
+    if (ctx.index.tooDeep()) {
+        ctx.addAt(ctx.index.tooDeepOffset(), QString(),
+                  QStringLiteral("nesting deeper than %1 levels")
+                          .arg(ConfigLoader::kMaxNestingDepth));
+        return false;
+    }
+    try {
+        root = json::parse(text.cbegin(), text.cend());
+        return true;
+    } catch (const json::parse_error &e) {
+        // e.byte counts the bytes read, including the offending one: 1-based.
+        const qsizetype offset = e.byte > 0 ? qsizetype(e.byte) - 1 : 0;
+        ctx.addAt(offset, QString(), syntaxMessage(e.what()));
+    } catch (const std::exception &e) {
+        ctx.addAt(-1, QString(),
+                  QStringLiteral("cannot parse: %1").arg(QString::fromUtf8(e.what())));
+    }
+    return false;
+}
+
+// ${VAR} and ${VAR:-default} expansion of one string.
+struct Expansion
+{
+    QString value;
+    QString missingVariable;     // first unset/empty variable without a default
+    bool missingIsEmpty = false; // set but empty, as opposed to unset
+    QString syntaxError;
+    qsizetype syntaxErrorIndex = -1; // UTF-16 index of the offending "${"
+};
+
+bool isVariableName(QStringView name)
+{
+    if (name.isEmpty())
+        return false;
+    for (qsizetype i = 0; i < name.size(); ++i) {
+        const QChar c = name.at(i);
+        const bool letter = (c >= u'A' && c <= u'Z') || (c >= u'a' && c <= u'z') || c == u'_';
+        if (!letter && !(i > 0 && c >= u'0' && c <= u'9'))
+            return false;
+    }
+    return true;
+}
+
+Expansion expand(const QString &text, const QProcessEnvironment &env)
+{
+    Expansion result;
+    qsizetype i = 0;
+    while (i < text.size()) {
+        const qsizetype start = text.indexOf(QLatin1String("${"), i);
+        if (start < 0) {
+            result.value += QStringView(text).mid(i);
+            break;
+        }
+        result.value += QStringView(text).mid(i, start - i);
+        const qsizetype close = text.indexOf(u'}', start + 2);
+        if (close < 0) {
+            result.syntaxError = QStringLiteral("unterminated '${': add the closing '}'");
+            result.syntaxErrorIndex = start;
+            return result;
+        }
+        const QStringView inner = QStringView(text).mid(start + 2, close - start - 2);
+        const qsizetype dash = inner.indexOf(QLatin1String(":-"));
+        const QStringView name = dash < 0 ? inner : inner.left(dash);
+        if (!isVariableName(name)) {
+            result.syntaxError
+                    = QStringLiteral("'${%1}' is not a variable reference; use ${NAME} or "
+                                     "${NAME:-default} (letters, digits, '_')")
+                              .arg(quoted(inner));
+            result.syntaxErrorIndex = start;
+            return result;
+        }
+        const QString value = env.value(name.toString());
+        if (!value.isEmpty()) {
+            result.value += value;
+        } else if (dash >= 0) {
+            result.value += inner.mid(dash + 2);
+        } else if (result.missingVariable.isEmpty()) {
+            result.missingVariable = name.toString();
+            result.missingIsEmpty = env.contains(result.missingVariable);
+        }
+        i = close + 1;
+    }
+    return result;
+}
+
+QString typeNames()
+{
+    return QStringLiteral("\"stdio\", \"http\", \"streamable-http\" or \"sse\"");
+}
+
+QString riskNames()
+{
+    return QStringLiteral("\"read\", \"mutating\" or \"dangerous\"");
+}
+
+QString jsonTypeName(const json &value)
+{
+    switch (value.type()) {
+    case json::value_t::null:
+        return QStringLiteral("null");
+    case json::value_t::object:
+        return QStringLiteral("an object");
+    case json::value_t::array:
+        return QStringLiteral("a list");
+    case json::value_t::string:
+        return QStringLiteral("a string");
+    case json::value_t::boolean:
+        return QStringLiteral("a boolean");
+    default:
+        return QStringLiteral("a number");
+    }
+}
+
+// Checks one server's settings and builds its ServerConfig. Every problem is reported (not
+// only the first), with the field named, so one `config check` shows them all. std::nullopt
+// when the server has config errors. With `forImport`, variables are only checked for syntax.
+std::optional<ServerConfig> checkServer(const Context &ctx, const std::string &nameUtf8,
+                                        const json &value, const std::string &pointer,
+                                        const QProcessEnvironment &env)
+{
+    const QString name = fromStd(nameUtf8);
+    const qsizetype errorsBefore = ctx.errors.size();
+    const auto fail = [&](const std::string &at, const QString &message) {
+        ctx.add(at, name, message);
+    };
+    const auto at = [&pointer](const char *key) {
+        return childPointer(pointer, key);
+    };
+    const auto wrongType = [&](const std::string &where, const QString &field,
+                               const QString &expected, const json &got) {
+        fail(where,
+             QStringLiteral("'%1' must be %2, not %3").arg(field, expected, jsonTypeName(got)));
+    };
+
+    if (name.isEmpty())
+        fail(pointer, QStringLiteral("a server name must not be empty"));
+    if (!value.is_object()) {
+        wrongType(pointer, name, QStringLiteral("an object with \"command\" or \"url\""), value);
+        return std::nullopt;
+    }
+    const auto field = [&value](const char *key) -> const json * {
+        const auto it = value.find(key);
+        return it == value.end() ? nullptr : &*it;
+    };
+
+    ServerConfig server;
+    server.name = name;
+    server.sourceFile = ctx.file;
+    server.line = ctx.lineOf(pointer);
+
+    // Strings to expand, in the order their missing variables are reported.
+    struct Expandable
+    {
+        QString fieldPath;
+        std::string pointer;
+        QString raw;
+        qsizetype unitOffset = 0; // where `raw` starts inside the JSON string ("KEY=" before it)
+        QString *target;
+    };
+    std::vector<Expandable> expandables;
+
+    // type, command, url
+    std::optional<TransportType> declaredType;
+    QString declaredTypeName;
+    if (const json *type = field("type")) {
+        if (!type->is_string()) {
+            wrongType(at("type"), QStringLiteral("type"),
+                      QStringLiteral("a string: ") + typeNames(), *type);
+        } else {
+            declaredTypeName = fromStd(type->get<std::string>());
+            if (declaredTypeName == QLatin1String("stdio"))
+                declaredType = TransportType::Stdio;
+            else if (declaredTypeName == QLatin1String("http")
+                     || declaredTypeName == QLatin1String("streamable-http"))
+                declaredType = TransportType::Http;
+            else if (declaredTypeName == QLatin1String("sse"))
+                declaredType = TransportType::Sse;
+            else
+                fail(at("type"), QStringLiteral("unknown type '%1'; expected %2")
+                                         .arg(quoted(declaredTypeName), typeNames()));
+        }
+    }
+    const json *command = field("command");
+    const json *url = field("url");
+    for (const auto &[key, node] : {std::pair{"command", command}, std::pair{"url", url}}) {
+        if (!node)
+            continue;
+        const QString fieldName = QLatin1String(key);
+        if (!node->is_string())
+            wrongType(at(key), fieldName, QStringLiteral("a string"), *node);
+        else if (node->get_ref<const std::string &>().empty())
+            fail(at(key), QStringLiteral("'%1' must not be empty").arg(fieldName));
+        else
+            expandables.push_back(
+                    {fieldName, at(key), fromStd(node->get<std::string>()), 0,
+                     key == std::string_view("command") ? &server.command : &server.url});
+    }
+    if (command && url) {
+        fail(pointer, QStringLiteral("has both 'command' and 'url'; a server is either a program "
+                                     "to start (stdio) or an HTTP endpoint, not both"));
+    } else if (!command && !url) {
+        fail(pointer, QStringLiteral("needs 'command' (a program to start) or 'url' (an HTTP "
+                                     "endpoint)"));
+    } else if (declaredType) {
+        if (*declaredType == TransportType::Stdio && !command)
+            fail(at("type"), QStringLiteral("type 'stdio' needs 'command', not 'url'"));
+        else if (*declaredType != TransportType::Stdio && !url)
+            fail(at("type"),
+                 QStringLiteral("type '%1' needs 'url', not 'command'").arg(declaredTypeName));
+    }
+    server.type = declaredType.value_or(command ? TransportType::Stdio : TransportType::Http);
+
+    // args
+    if (const json *args = field("args")) {
+        if (!args->is_array()) {
+            wrongType(at("args"), QStringLiteral("args"), QStringLiteral("a list of strings"),
+                      *args);
+        } else {
+            server.args.resize(qsizetype(args->size()));
+            for (size_t i = 0; i < args->size(); ++i) {
+                const json &arg = (*args)[i];
+                const QString path = QStringLiteral("args[%1]").arg(i);
+                if (!arg.is_string())
+                    wrongType(childPointer(at("args"), i), path, QStringLiteral("a string"), arg);
+                else
+                    expandables.push_back({path, childPointer(at("args"), i),
+                                           fromStd(arg.get<std::string>()), 0,
+                                           &server.args[qsizetype(i)]});
+            }
+        }
+    }
+
+    // env: an object, or a list of "KEY=VALUE"
+    if (const json *envNode = field("env")) {
+        if (envNode->is_object()) {
+            for (const auto &[key, item] : envNode->items()) {
+                const QString qkey = fromStd(key);
+                const std::string where = childPointer(at("env"), key);
+                if (!item.is_string())
+                    wrongType(where, QStringLiteral("env.") + qkey, QStringLiteral("a string"),
+                              item);
+                else
+                    expandables.push_back({QStringLiteral("env.") + qkey, where,
+                                           fromStd(item.get<std::string>()), 0, &server.env[qkey]});
+            }
+        } else if (envNode->is_array()) {
+            for (size_t i = 0; i < envNode->size(); ++i) {
+                const json &item = (*envNode)[i];
+                const std::string where = childPointer(at("env"), i);
+                const QString path = QStringLiteral("env[%1]").arg(i);
+                if (!item.is_string()) {
+                    wrongType(where, path, QStringLiteral("a \"KEY=VALUE\" string"), item);
+                    continue;
+                }
+                const QString entry = fromStd(item.get<std::string>());
+                const qsizetype equals = entry.indexOf(u'=');
+                if (equals <= 0) {
+                    fail(where, QStringLiteral("'%1' must look like \"KEY=VALUE\", not \"%2\"")
+                                        .arg(path, quoted(entry)));
+                    continue;
+                }
+                const QString key = entry.left(equals);
+                server.env[key]; // the slot must exist before pointers into the map are taken
+                expandables.push_back({QStringLiteral("env.") + key, where, entry.mid(equals + 1),
+                                       equals + 1, &server.env[key]});
+            }
+        } else {
+            wrongType(at("env"), QStringLiteral("env"),
+                      QStringLiteral("an object or a list of \"KEY=VALUE\" strings"), *envNode);
+        }
+    }
+
+    // headers
+    if (const json *headers = field("headers")) {
+        if (!headers->is_object()) {
+            wrongType(at("headers"), QStringLiteral("headers"),
+                      QStringLiteral("an object of strings"), *headers);
+        } else {
+            for (const auto &[key, item] : headers->items()) {
+                const QString qkey = fromStd(key);
+                const std::string where = childPointer(at("headers"), key);
+                if (!item.is_string())
+                    wrongType(where, QStringLiteral("headers.") + qkey, QStringLiteral("a string"),
+                              item);
+                else
+                    expandables.push_back({QStringLiteral("headers.") + qkey, where,
+                                           fromStd(item.get<std::string>()), 0,
+                                           &server.headers[qkey]});
+            }
+        }
+    }
+
+    // risk, tools
+    const auto readRisk = [&](const json &node, const std::string &where,
+                              const QString &path) -> std::optional<Risk> {
+        if (!node.is_string()) {
+            wrongType(where, path, QStringLiteral("a string: ") + riskNames(), node);
+            return std::nullopt;
+        }
+        const QString text = fromStd(node.get<std::string>());
+        const std::optional<Risk> risk = riskFromName(text);
+        if (!risk)
+            fail(where, QStringLiteral("unknown %1 '%2'; expected %3")
+                                .arg(path, quoted(text), riskNames()));
+        return risk;
+    };
+    if (const json *risk = field("risk"))
+        server.risk = readRisk(*risk, at("risk"), QStringLiteral("risk"));
+    if (const json *tools = field("tools")) {
+        if (!tools->is_object()) {
+            wrongType(at("tools"), QStringLiteral("tools"),
+                      QStringLiteral("an object such as {\"tool\": {\"risk\": \"read\"}}"), *tools);
+        } else {
+            for (const auto &[key, tool] : tools->items()) {
+                const QString path = QStringLiteral("tools.") + fromStd(key);
+                const std::string where = childPointer(at("tools"), key);
+                if (!tool.is_object()) {
+                    wrongType(where, path, QStringLiteral("an object such as {\"risk\": \"read\"}"),
+                              tool);
+                    continue;
+                }
+                const auto risk = tool.find("risk");
+                if (risk == tool.end())
+                    continue;
+                if (const auto value
+                    = readRisk(*risk, childPointer(where, "risk"), path + QStringLiteral(".risk")))
+                    server.toolRisks.insert(fromStd(key), *value);
+            }
+        }
+    }
+
+    // trust, disabled
+    for (const auto &[key, target] :
+         {std::pair{"trust", &server.trust}, std::pair{"disabled", &server.disabled}}) {
+        if (const json *node = field(key)) {
+            if (node->is_boolean())
+                *target = node->get<bool>();
+            else
+                wrongType(at(key), QLatin1String(key), QStringLiteral("true or false"), *node);
+        }
+    }
+
+    // timeout, startupTimeout
+    for (const auto &[key, target] : {std::pair{"timeout", &server.timeoutMs},
+                                      std::pair{"startupTimeout", &server.startupTimeoutMs}}) {
+        const json *node = field(key);
+        if (!node)
+            continue;
+        const QString fieldName = QLatin1String(key);
+        if (!node->is_number()) {
+            wrongType(at(key), fieldName, QStringLiteral("a number of seconds"), *node);
+            continue;
+        }
+        const double seconds = node->get<double>();
+        if (!(seconds > 0)) {
+            fail(at(key),
+                 QStringLiteral("'%1' must be a positive number of seconds").arg(fieldName));
+        } else if (seconds > ConfigLoader::kMaxTimeoutSeconds) {
+            fail(at(key), QStringLiteral("'%1' must be at most %2 seconds (one day)")
+                                  .arg(fieldName)
+                                  .arg(ConfigLoader::kMaxTimeoutSeconds));
+        } else {
+            *target = std::max(1, int(std::lround(seconds * 1000)));
+        }
+    }
+
+    // autoApprove
+    if (const json *autoApprove = field("autoApprove")) {
+        if (!autoApprove->is_array()) {
+            wrongType(at("autoApprove"), QStringLiteral("autoApprove"),
+                      QStringLiteral("a list of tool names"), *autoApprove);
+        } else {
+            for (size_t i = 0; i < autoApprove->size(); ++i) {
+                const json &item = (*autoApprove)[i];
+                if (item.is_string())
+                    server.autoApprove.append(fromStd(item.get<std::string>()));
+                else
+                    wrongType(childPointer(at("autoApprove"), i),
+                              QStringLiteral("autoApprove[%1]").arg(i), QStringLiteral("a string"),
+                              item);
+            }
+        }
+    }
+
+    // Variables last: a syntax error is a config error, a missing value only fails the server.
+    for (const Expandable &item : expandables) {
+        const Expansion expansion = expand(item.raw, env);
+        if (!expansion.syntaxError.isEmpty()) {
+            qsizetype offset = ctx.offsetOf(item.pointer);
+            if (ctx.preciseStringOffsets && offset >= 0 && ctx.index.offsetOf(item.pointer) >= 0)
+                offset = ctx.index.offsetInString(offset,
+                                                  item.unitOffset + expansion.syntaxErrorIndex);
+            ctx.addAt(offset, name,
+                      QStringLiteral("in '%1': %2").arg(item.fieldPath, expansion.syntaxError));
+            continue;
+        }
+        *item.target = expansion.value;
+        if (!expansion.missingVariable.isEmpty() && server.error.isEmpty()) {
+            server.error = QStringLiteral("environment variable %1 is %2 (used in %3)")
+                                   .arg(expansion.missingVariable,
+                                        expansion.missingIsEmpty ? QStringLiteral("empty")
+                                                                 : QStringLiteral("not set"),
+                                        item.fieldPath);
+        }
+    }
+
+    if (ctx.errors.size() > errorsBefore)
+        return std::nullopt;
+    return server;
+}
+
+json secondsJson(int ms)
+{
+    if (ms % 1000 == 0)
+        return ms / 1000;
+    return ms / 1000.0;
+}
+
+// JSONC (VS Code's settings.json and mcp.json) → JSON, byte for byte the same length so that
+// positions stay right: comments and trailing commas become spaces, newlines are kept.
+QByteArray stripJsonc(const QByteArray &input)
+{
+    QByteArray text = input;
+    const qsizetype n = text.size();
+    char *d = text.data();
+
+    // Pass 1: comments.
+    for (qsizetype i = 0; i < n;) {
+        if (d[i] == '"') {
+            ++i;
+            while (i < n && d[i] != '"')
+                i += d[i] == '\\' ? 2 : 1;
+            ++i;
+        } else if (d[i] == '/' && i + 1 < n && d[i + 1] == '/') {
+            while (i < n && d[i] != '\n')
+                d[i++] = ' ';
+        } else if (d[i] == '/' && i + 1 < n && d[i + 1] == '*') {
+            d[i++] = ' ';
+            d[i++] = ' ';
+            while (i < n && !(d[i] == '*' && i + 1 < n && d[i + 1] == '/')) {
+                if (d[i] != '\n')
+                    d[i] = ' ';
+                ++i;
+            }
+            for (int k = 0; k < 2 && i < n; ++k)
+                d[i++] = ' ';
+        } else {
+            ++i;
+        }
+    }
+    // Pass 2: trailing commas.
+    for (qsizetype i = 0; i < n;) {
+        if (d[i] == '"') {
+            ++i;
+            while (i < n && d[i] != '"')
+                i += d[i] == '\\' ? 2 : 1;
+            ++i;
+        } else if (d[i] == ',') {
+            qsizetype next = i + 1;
+            while (next < n
+                   && (d[next] == ' ' || d[next] == '\t' || d[next] == '\n' || d[next] == '\r'))
+                ++next;
+            if (next < n && (d[next] == '}' || d[next] == ']'))
+                d[i] = ' ';
+            i = next;
+        } else {
+            ++i;
+        }
+    }
+    return text;
+}
+
+// "github-token" → "GITHUB_TOKEN": a name ${...} accepts.
+QString inputVariableName(const QString &id)
+{
+    QString name;
+    for (const QChar c : id) {
+        const bool alnum
+                = (c >= u'A' && c <= u'Z') || (c >= u'a' && c <= u'z') || (c >= u'0' && c <= u'9');
+        name += alnum ? c.toUpper() : QChar(u'_');
+    }
+    if (name.isEmpty() || name.at(0).isDigit())
+        name.prepend(u'_');
+    return name;
+}
+
+// Rewrites the other clients' ${...} forms into ours inside every string of `value`.
+struct VariableRewriter
+{
+    ConfigLoader::ImportKind kind;
+    QMap<QString, QString> inputDefaults; // VS Code input id → default value
+    QMap<QString, QString> usedInputs;    // input id → variable name
+
+    QString rewrite(const QString &text)
+    {
+        QString out;
+        qsizetype i = 0;
+        while (i < text.size()) {
+            const qsizetype start = text.indexOf(QLatin1String("${"), i);
+            const qsizetype close = start < 0 ? -1 : text.indexOf(u'}', start + 2);
+            if (close < 0) { // nothing (more) to rewrite; checkServer reports a bad "${"
+                out += QStringView(text).mid(i);
+                break;
+            }
+            out += QStringView(text).mid(i, start - i);
+            const QString inner = text.mid(start + 2, close - start - 2);
+            if (kind == ConfigLoader::ImportKind::ClaudeDesktop) {
+                out += QStringView(text).mid(start, close + 1 - start);
+            } else if (inner.startsWith(QLatin1String("env:"))) {
+                out += QStringLiteral("${%1}").arg(inner.mid(4));
+            } else if (inner == QLatin1String("workspaceFolder")) {
+                out += u'.';
+            } else if (inner == QLatin1String("userHome")) {
+                out += QStringLiteral("${HOME}");
+            } else if (kind == ConfigLoader::ImportKind::VsCode
+                       && inner.startsWith(QLatin1String("input:"))) {
+                const QString id = inner.mid(6);
+                const QString variable = inputVariableName(id);
+                usedInputs.insert(id, variable);
+                const QString fallback = inputDefaults.value(id);
+                // A default containing '}' would end the reference early; leave it out.
+                if (!fallback.isEmpty() && !fallback.contains(u'}'))
+                    out += QStringLiteral("${%1:-%2}").arg(variable, fallback);
+                else
+                    out += QStringLiteral("${%1}").arg(variable);
+            } else {
+                out += QStringView(text).mid(start, close + 1 - start);
+            }
+            i = close + 1;
+        }
+        return out;
+    }
+
+    json rewrite(const json &value)
+    {
+        if (value.is_string())
+            return rewrite(fromStd(value.get<std::string>())).toStdString();
+        if (value.is_array() || value.is_object()) {
+            json copy = value;
+            for (auto &item : copy)
+                item = rewrite(item);
+            return copy;
+        }
+        return value;
+    }
+};
+
+} // namespace
+
+QString riskName(Risk risk)
+{
+    switch (risk) {
+    case Risk::Read:
+        return QStringLiteral("read");
+    case Risk::Mutating:
+        return QStringLiteral("mutating");
+    case Risk::Dangerous:
+        break;
+    }
+    return QStringLiteral("dangerous");
+}
+
+std::optional<Risk> riskFromName(QStringView name)
+{
+    for (const Risk risk : {Risk::Read, Risk::Mutating, Risk::Dangerous}) {
+        if (name == riskName(risk))
+            return risk;
+    }
+    return std::nullopt;
+}
+
+QString transportTypeName(TransportType type)
+{
+    switch (type) {
+    case TransportType::Stdio:
+        return QStringLiteral("stdio");
+    case TransportType::Http:
+        return QStringLiteral("http");
+    case TransportType::Sse:
+        break;
+    }
+    return QStringLiteral("sse");
+}
+
+QString ConfigError::toString() const
+{
+    QString result = file.isEmpty() ? QStringLiteral("<input>") : file;
+    if (line > 0) {
+        result += u':' + QString::number(line);
+        if (column > 0)
+            result += u':' + QString::number(column);
+    }
+    return result + QStringLiteral(": ") + message;
+}
+
+bool ServerConfig::operator==(const ServerConfig &other) const
+{
+    return name == other.name && type == other.type && command == other.command
+           && args == other.args && env == other.env && url == other.url && headers == other.headers
+           && risk == other.risk && toolRisks == other.toolRisks && trust == other.trust
+           && disabled == other.disabled && timeoutMs == other.timeoutMs
+           && startupTimeoutMs == other.startupTimeoutMs && autoApprove == other.autoApprove
+           && error == other.error;
+}
+
+nlohmann::json ServerConfig::toJson() const
+{
+    const auto stringMap = [](const QMap<QString, QString> &map) {
+        json object = json::object();
+        for (auto it = map.cbegin(); it != map.cend(); ++it)
+            object[it.key().toStdString()] = it.value().toStdString();
+        return object;
+    };
+    const auto stringList = [](const QStringList &list) {
+        json array = json::array();
+        for (const QString &item : list)
+            array.push_back(item.toStdString());
+        return array;
+    };
+
+    json result = json::object();
+    if (type == TransportType::Stdio) {
+        result["command"] = command.toStdString();
+        if (!args.isEmpty())
+            result["args"] = stringList(args);
+        if (!env.isEmpty())
+            result["env"] = stringMap(env);
+    } else {
+        result["type"] = transportTypeName(type).toStdString();
+        result["url"] = url.toStdString();
+        if (!headers.isEmpty())
+            result["headers"] = stringMap(headers);
+    }
+    if (risk)
+        result["risk"] = riskName(*risk).toStdString();
+    for (auto it = toolRisks.cbegin(); it != toolRisks.cend(); ++it)
+        result["tools"][it.key().toStdString()]["risk"] = riskName(it.value()).toStdString();
+    if (trust)
+        result["trust"] = true;
+    if (disabled)
+        result["disabled"] = true;
+    if (timeoutMs != kDefaultTimeoutMs)
+        result["timeout"] = secondsJson(timeoutMs);
+    if (startupTimeoutMs != kDefaultStartupTimeoutMs)
+        result["startupTimeout"] = secondsJson(startupTimeoutMs);
+    if (!autoApprove.isEmpty())
+        result["autoApprove"] = stringList(autoApprove);
+    return result;
+}
+
+const ServerConfig *McpConfig::find(const QString &name) const
+{
+    for (const ServerConfig &server : servers) {
+        if (server.name == name)
+            return &server;
+    }
+    return nullptr;
+}
+
+namespace ConfigLoader {
+
+McpConfig parse(const QByteArray &text, const QString &fileName, const QProcessEnvironment &env)
+{
+    McpConfig config;
+    const PositionIndex index(text.size() > kMaxConfigBytes ? QByteArray() : text);
+    const Context ctx{index, fileName, config.errors};
+    json root;
+    if (!parseJson(text, ctx, root))
+        return config;
+
+    if (!root.is_object()) {
+        ctx.add({}, QString(),
+                QStringLiteral("the top level must be an object: {\"mcpServers\": {...}}, not %1")
+                        .arg(jsonTypeName(root)));
+        return config;
+    }
+    const auto servers = root.find("mcpServers");
+    if (servers == root.end())
+        return config;
+    if (!servers->is_object()) {
+        ctx.add("/mcpServers", QString(),
+                QStringLiteral("'mcpServers' must be an object mapping server names to their "
+                               "settings, not %1")
+                        .arg(jsonTypeName(*servers)));
+        return config;
+    }
+    for (const auto &[name, value] : servers->items()) {
+        if (auto server = checkServer(ctx, name, value, childPointer("/mcpServers", name), env))
+            config.servers.append(std::move(*server));
+    }
+    std::sort(config.servers.begin(), config.servers.end(),
+              [](const ServerConfig &a, const ServerConfig &b) { return a.name < b.name; });
+    sortErrors(config.errors);
+    return config;
+}
+
+McpConfig loadFile(const QString &path, const QProcessEnvironment &env)
+{
+    McpConfig config;
+    const QFileInfo info(path);
+    if (!info.exists())
+        return config;
+    const auto fail = [&](const QString &message) {
+        ConfigError error;
+        error.file = path;
+        error.message = message;
+        config.errors.append(error);
+        return config;
+    };
+    if (info.isDir())
+        return fail(QStringLiteral("is a directory, not a configuration file"));
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return fail(QStringLiteral("cannot read the file: %1").arg(file.errorString()));
+    // One byte over the cap is enough for parse() to refuse the file without reading it all.
+    return parse(file.read(kMaxConfigBytes + 1), path, env);
+}
+
+QString userConfigPath()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation)
+           + QStringLiteral("/switchboard/mcp.json");
+}
+
+McpConfig merge(const McpConfig &user, const McpConfig &workspace)
+{
+    QSet<QString> workspaceNames;
+    for (const ServerConfig &server : workspace.servers)
+        workspaceNames.insert(server.name);
+    for (const ConfigError &error : workspace.errors) {
+        if (!error.server.isEmpty())
+            workspaceNames.insert(error.server);
+    }
+
+    McpConfig result;
+    result.servers = workspace.servers;
+    for (const ServerConfig &server : user.servers) {
+        if (!workspaceNames.contains(server.name))
+            result.servers.append(server);
+    }
+    std::sort(result.servers.begin(), result.servers.end(),
+              [](const ServerConfig &a, const ServerConfig &b) { return a.name < b.name; });
+    result.errors = user.errors + workspace.errors;
+    return result;
+}
+
+McpConfig load(const QString &workspaceDir, const QString &overrideFile,
+               const QProcessEnvironment &env)
+{
+    const QString userFile = userConfigPath();
+    const QString workspaceFile = overrideFile.isEmpty()
+                                          ? QDir(workspaceDir).filePath(QStringLiteral(".mcp.json"))
+                                          : overrideFile;
+    McpConfig workspace = loadFile(workspaceFile, env);
+    // A file named on the command line must exist; a workspace without .mcp.json is normal.
+    if (!overrideFile.isEmpty() && !QFileInfo::exists(overrideFile)) {
+        ConfigError error;
+        error.file = overrideFile;
+        error.message = QStringLiteral("file not found");
+        workspace.errors.append(error);
+    }
+    // The workspace may be the config folder itself; one file is not merged over itself.
+    const QString canonicalUser = QFileInfo(userFile).canonicalFilePath();
+    if (!canonicalUser.isEmpty() && canonicalUser == QFileInfo(workspaceFile).canonicalFilePath())
+        return workspace;
+    return merge(loadFile(userFile, env), workspace);
+}
+
+std::optional<ImportKind> importKindFromName(QStringView name)
+{
+    for (const ImportKind kind :
+         {ImportKind::ClaudeDesktop, ImportKind::VsCode, ImportKind::Cursor}) {
+        if (name == importKindName(kind))
+            return kind;
+    }
+    return std::nullopt;
+}
+
+QString importKindName(ImportKind kind)
+{
+    switch (kind) {
+    case ImportKind::ClaudeDesktop:
+        return QStringLiteral("claude-desktop");
+    case ImportKind::VsCode:
+        return QStringLiteral("vscode");
+    case ImportKind::Cursor:
+        break;
+    }
+    return QStringLiteral("cursor");
+}
+
+ImportResult importConfig(ImportKind kind, const QByteArray &text, const QString &fileName)
+{
+    ImportResult result;
+    json output = {{"mcpServers", json::object()}};
+    const auto finish = [&]() {
+        sortErrors(result.errors);
+        // Strings were validated as UTF-8 by the parser; `replace` only guarantees no throw.
+        result.text = QByteArray::fromStdString(
+                              output.dump(2, ' ', false, json::error_handler_t::replace))
+                      + '\n';
+        return result;
+    };
+
+    const QByteArray clean = text.size() > kMaxConfigBytes ? text : stripJsonc(text);
+    const PositionIndex index(text.size() > kMaxConfigBytes ? QByteArray() : clean);
+    Context ctx{index, fileName, result.errors};
+    ctx.preciseStringOffsets = false;
+    json root;
+    if (!parseJson(clean, ctx, root))
+        return finish();
+    if (!root.is_object()) {
+        ctx.add({}, QString(),
+                QStringLiteral("the top level must be an object, not %1").arg(jsonTypeName(root)));
+        return finish();
+    }
+
+    // Where the servers live: Claude Desktop and Cursor use "mcpServers"; VS Code's mcp.json
+    // uses "servers" (+ "inputs"), its settings.json "mcp": {"servers"} or "mcp.servers".
+    std::string serversPointer;
+    std::string inputsPointer;
+    if (kind == ImportKind::VsCode) {
+        if (root.contains("servers")) {
+            serversPointer = "/servers";
+            inputsPointer = "/inputs";
+        } else if (root.contains("mcp") && root["mcp"].is_object()) {
+            serversPointer = "/mcp/servers";
+            inputsPointer = "/mcp/inputs";
+        } else if (root.contains("mcp.servers")) {
+            serversPointer = "/mcp.servers";
+            inputsPointer = "/mcp.inputs";
+        }
+    } else if (root.contains("mcpServers")) {
+        serversPointer = "/mcpServers";
+    }
+    const json::json_pointer servers(serversPointer.empty() ? "/mcpServers" : serversPointer);
+    if (serversPointer.empty() || !root.contains(servers)) {
+        ctx.add({}, QString(),
+                kind == ImportKind::VsCode
+                        ? QStringLiteral("no \"servers\" object (mcp.json) or \"mcp\": "
+                                         "{\"servers\"} (settings.json): is this a VS Code file?")
+                        : QStringLiteral("no \"mcpServers\" object: is this a %1 file?")
+                                  .arg(kind == ImportKind::Cursor
+                                               ? QStringLiteral("Cursor")
+                                               : QStringLiteral("Claude Desktop")));
+        return finish();
+    }
+    const json &serversNode = root.at(servers);
+    if (!serversNode.is_object()) {
+        ctx.add(serversPointer, QString(),
+                QStringLiteral("'%1' must be an object mapping server names to their settings, "
+                               "not %2")
+                        .arg(fromStd(servers.back()), jsonTypeName(serversNode)));
+        return finish();
+    }
+
+    VariableRewriter rewriter{kind, {}, {}};
+    QMap<QString, QString> inputDescriptions;
+    if (!inputsPointer.empty() && root.contains(json::json_pointer(inputsPointer))) {
+        const json &inputs = root.at(json::json_pointer(inputsPointer));
+        if (!inputs.is_array()) {
+            ctx.add(inputsPointer, QString(),
+                    QStringLiteral("'inputs' must be a list, not %1").arg(jsonTypeName(inputs)));
+        } else {
+            for (const json &input : inputs) {
+                if (!input.is_object() || !input.contains("id") || !input["id"].is_string())
+                    continue;
+                const QString id = fromStd(input["id"].get<std::string>());
+                if (input.contains("description") && input["description"].is_string())
+                    inputDescriptions[id] = fromStd(input["description"].get<std::string>());
+                if (input.contains("default") && input["default"].is_string())
+                    rewriter.inputDefaults[id] = fromStd(input["default"].get<std::string>());
+            }
+        }
+    }
+
+    const QProcessEnvironment noVariables;
+    for (const auto &[name, value] : serversNode.items()) {
+        const json converted = rewriter.rewrite(value);
+        if (checkServer(ctx, name, converted, childPointer(serversPointer, name), noVariables))
+            output["mcpServers"][name] = converted;
+    }
+    for (auto it = rewriter.usedInputs.cbegin(); it != rewriter.usedInputs.cend(); ++it) {
+        const QString description = inputDescriptions.value(it.key());
+        result.notes.append(
+                QStringLiteral("input '%1'%2 is now the environment variable %3; set it before "
+                               "starting Switchboard")
+                        .arg(it.key(),
+                             description.isEmpty() ? QString()
+                                                   : QStringLiteral(" (%1)").arg(description),
+                             it.value()));
+    }
+    return finish();
+}
+
+} // namespace ConfigLoader
+
+} // namespace Mcp

@@ -1,0 +1,149 @@
+#pragma once
+
+#include <QList>
+#include <QMap>
+#include <QProcessEnvironment>
+#include <QString>
+#include <QStringList>
+#include <QStringView>
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+
+namespace Mcp {
+
+/// How much harm a tool call can do; decides whether the approval gate asks the user.
+enum class Risk { Read, Mutating, Dangerous };
+
+/// "read" | "mutating" | "dangerous".
+QString riskName(Risk risk);
+/// Inverse of riskName(); std::nullopt for anything else (case-sensitive, as written in config).
+std::optional<Risk> riskFromName(QStringView name);
+
+/// How Switchboard talks to a server: a child process, Streamable HTTP, or legacy HTTP+SSE.
+enum class TransportType { Stdio, Http, Sse };
+
+/// "stdio" | "http" | "sse".
+QString transportTypeName(TransportType type);
+
+/// One problem in a configuration file, pointing at the offending value (or at the syntax
+/// error). Produced by ConfigLoader; shown by `switchboard-cli config check` and as markers in
+/// the config editor.
+struct ConfigError
+{
+    QString file;
+    int line = 0;    ///< 1-based; 0 = unknown
+    int column = 0;  ///< 1-based, counted in Unicode code points; 0 = unknown
+    QString server;  ///< empty if the problem is not specific to one server
+    QString message; ///< already names the server: "server 'x': ..."
+
+    /// "FILE:LINE:COL: message" (unknown parts are left out).
+    QString toString() const;
+    bool operator==(const ConfigError &) const = default;
+};
+
+/// The settings of one MCP server, as read from `.mcp.json`, with `${VAR}` references
+/// expanded. A value type: the UI edits a copy, the Manager compares old and new copies with
+/// operator== to restart only the servers whose settings changed.
+struct ServerConfig
+{
+    QString name;
+    TransportType type = TransportType::Stdio;
+    QString command;
+    QStringList args;
+    QMap<QString, QString> env; ///< expanded
+    QString url;
+    QMap<QString, QString> headers; ///< expanded
+    std::optional<Risk> risk;       ///< the server's default risk ("risk")
+    QMap<QString, Risk> toolRisks;  ///< "tools": {"name": {"risk": "read"}}
+    bool trust = false;
+    bool disabled = false;
+    int timeoutMs = 60000;        ///< "timeout", in seconds in the file
+    int startupTimeoutMs = 30000; ///< "startupTimeout", in seconds in the file
+    QStringList autoApprove;
+    /// Non-empty: the server must not be started, and this says why (e.g. "environment
+    /// variable GITHUB_TOKEN is not set (used in headers.Authorization)").
+    QString error;
+    QString sourceFile; ///< where it was defined
+    int line = 0;
+
+    /// Compares the settings only: sourceFile and line say where the server was written, not
+    /// how it runs, so moving a server within the file must not restart it.
+    bool operator==(const ServerConfig &other) const;
+
+    /// Back to the `.mcp.json` form (values stay expanded; defaults are left out).
+    nlohmann::json toJson() const;
+};
+
+/// A whole configuration: the servers that may be started plus every problem found.
+struct McpConfig
+{
+    QList<ServerConfig> servers; ///< sorted by name
+    /// Syntax and semantic errors, by line and column within a file (merge(): the user file's
+    /// first).
+    QList<ConfigError> errors;
+
+    /// nullptr if there is no server of that name.
+    const ServerConfig *find(const QString &name) const;
+};
+
+/// Reads `.mcp.json` files (Claude Code's format) and converts other clients' files into it.
+/// Stateless functions: nothing here throws, every problem becomes a ConfigError with the
+/// file, line, column and server it concerns.
+namespace ConfigLoader {
+
+/// Config files are a few KiB; anything larger is not a config and is refused before parsing.
+inline constexpr qsizetype kMaxConfigBytes = 1024 * 1024;
+/// A valid config nests 6 levels at most (settings.json → mcp → servers → x → tools → t);
+/// 64 leaves room for unknown extensions while bounding the work on hostile input.
+inline constexpr int kMaxNestingDepth = 64;
+/// One day: a longer timeout is a hang, and seconds * 1000 must fit in an int.
+inline constexpr double kMaxTimeoutSeconds = 24 * 60 * 60;
+
+/// Parses `.mcp.json` text. `fileName` is only used in errors and ServerConfig::sourceFile;
+/// `env` supplies `${VAR}` values. A server with a config error is left out of `servers`; a
+/// server whose variable is unset or empty stays in with ServerConfig::error set.
+/// References are `${NAME}` and `${NAME:-default}` (NAME: letters, digits, '_'; the default is
+/// literal text up to the first '}'); they expand in command, args, env, url and headers.
+McpConfig parse(const QByteArray &text, const QString &fileName, const QProcessEnvironment &env);
+
+/// Reads and parses a file. A missing file is an empty config without errors.
+McpConfig loadFile(const QString &path, const QProcessEnvironment &env);
+
+/// QStandardPaths::GenericConfigLocation + "/switchboard/mcp.json".
+QString userConfigPath();
+
+/// `workspace` over `user`: the workspace wins per server name (even when its definition of
+/// that server is broken, so a different command never runs in its place); errors of both kept.
+McpConfig merge(const McpConfig &user, const McpConfig &workspace);
+
+/// The workspace config (workspaceDir/.mcp.json, or `overrideFile` if non-empty) merged over
+/// the user file. Unlike a missing .mcp.json, a missing `overrideFile` is an error.
+McpConfig load(const QString &workspaceDir, const QString &overrideFile,
+               const QProcessEnvironment &env);
+
+/// Other clients whose MCP configuration can be imported.
+enum class ImportKind { ClaudeDesktop, VsCode, Cursor };
+
+/// "claude-desktop" | "vscode" | "cursor".
+std::optional<ImportKind> importKindFromName(QStringView name);
+QString importKindName(ImportKind kind);
+
+struct ImportResult
+{
+    QByteArray text;           ///< a `{"mcpServers": {...}}` document that parse() accepts
+    QList<ConfigError> errors; ///< positions refer to the imported file; bad servers are left out
+    QStringList notes;         ///< things the user must do, e.g. set a variable that was an input
+};
+
+/// Converts another client's file to `.mcp.json` text (pretty, 2-space indent). Comments and
+/// trailing commas (JSONC, as VS Code writes) are accepted. `${env:VAR}` becomes `${VAR}`,
+/// `${workspaceFolder}` becomes `.`, `${userHome}` becomes `${HOME}`, and VS Code's
+/// `${input:id}` becomes `${ID}` (upper case, other characters as `_`; `${ID:-default}` when
+/// the input has a default), with a note naming the variable.
+ImportResult importConfig(ImportKind kind, const QByteArray &text, const QString &fileName);
+
+} // namespace ConfigLoader
+
+} // namespace Mcp

@@ -1,0 +1,403 @@
+#include "manager.h"
+
+#include "stdiotransport.h"
+
+#include <QLoggingCategory>
+
+Q_LOGGING_CATEGORY(lcManager, "switchboard.mcp.manager", QtWarningMsg)
+
+namespace Mcp {
+
+namespace {
+// Lines of stderr kept per server for the UI, across restarts.
+constexpr int StderrTailLines = 200;
+} // namespace
+
+QString serverStateName(ServerState state)
+{
+    switch (state) {
+    case ServerState::Pending:
+        return QStringLiteral("pending");
+    case ServerState::Connected:
+        return QStringLiteral("connected");
+    case ServerState::Failed:
+        return QStringLiteral("failed");
+    case ServerState::Disabled:
+        return QStringLiteral("disabled");
+    case ServerState::Restarting:
+        return QStringLiteral("restarting");
+    }
+    return QString();
+}
+
+ReloadPlan ReloadPlan::compute(const McpConfig &from, const McpConfig &to)
+{
+    ReloadPlan plan;
+    for (const ServerConfig &server : to.servers) {
+        const ServerConfig *old = from.find(server.name);
+        if (!old)
+            plan.added << server.name;
+        else if (*old == server)
+            plan.unchanged << server.name;
+        else
+            plan.changed << server.name;
+    }
+    for (const ServerConfig &server : from.servers) {
+        if (!to.find(server.name))
+            plan.removed << server.name;
+    }
+    return plan;
+}
+
+Manager::Manager(ManagerOptions options, QObject *parent)
+    : QObject(parent)
+    , m_options(std::move(options))
+{
+}
+
+Manager::~Manager()
+{
+    for (auto &[name, server] : m_servers) {
+        if (server.client)
+            server.client->disconnect(this);
+    }
+}
+
+void Manager::start(const McpConfig &config)
+{
+    m_stopping = false;
+    m_wasSettled = false;
+    for (const ServerConfig &server : config.servers)
+        addServer(server);
+    for (auto &[name, server] : m_servers)
+        launch(server);
+    maybeSettled();
+}
+
+void Manager::addServer(const ServerConfig &config)
+{
+    Server &server = m_servers[config.name];
+    server.config = config;
+    server.status = ServerStatus{};
+    server.status.name = config.name;
+    server.enabled = !config.disabled;
+}
+
+ReloadPlan Manager::reload(const McpConfig &config)
+{
+    McpConfig current;
+    for (const auto &[name, server] : m_servers)
+        current.servers << server.config;
+    const ReloadPlan plan = ReloadPlan::compute(current, config);
+    m_wasSettled = false;
+    for (const QString &name : plan.removed)
+        removeServer(name);
+    for (const QString &name : plan.changed) {
+        Server &server = m_servers[name];
+        retire(server);
+        server.config = *config.find(name);
+        server.enabled = !server.config.disabled;
+        server.restartTimes.clear();
+        server.status.restarts = 0;
+        launch(server);
+    }
+    for (const QString &name : plan.added) {
+        addServer(*config.find(name));
+        launch(m_servers[name]);
+    }
+    maybeSettled();
+    return plan;
+}
+
+void Manager::launch(Server &server)
+{
+    server.everConnected = false;
+    server.status.toolCount = 0;
+    if (!server.enabled) {
+        setStatus(server, ServerState::Disabled);
+        return;
+    }
+    if (!server.config.error.isEmpty()) {
+        setStatus(server, ServerState::Failed, server.config.error);
+        return;
+    }
+    if (server.config.type != TransportType::Stdio) {
+        setStatus(server, ServerState::Failed,
+                  tr("the %1 transport is not available in this build yet")
+                          .arg(server.config.type == TransportType::Sse ? QStringLiteral("sse")
+                                                                        : QStringLiteral("http")));
+        return;
+    }
+
+    StdioOptions stdio;
+    stdio.program = server.config.command;
+    stdio.arguments = server.config.args;
+    stdio.workingDirectory = m_options.workspaceDir;
+    stdio.environment = server.config.env;
+    stdio.shutdownStageMs = m_options.shutdownStageMs;
+    stdio.maxMessageBytes = m_options.maxMessageBytes;
+
+    ClientOptions clientOptions;
+    clientOptions.serverName = server.config.name;
+    clientOptions.requestTimeoutMs = server.config.timeoutMs;
+    clientOptions.initializeTimeoutMs = server.config.startupTimeoutMs;
+
+    auto *client = new Client(new StdioTransport(stdio), clientOptions, this);
+    server.client = client;
+    const QString name = server.config.name;
+    connect(client, &Client::stateChanged, this,
+            [this, client](Client::State state) { onClientState(client, state); });
+    connect(client, &Client::toolsChanged, this, [this, client, name] {
+        if (Server *s = serverFor(client)) {
+            s->status.toolCount = int(client->tools().size());
+            emit toolsChanged(name);
+            emit serverStatusChanged(name);
+        }
+    });
+    connect(client, &Client::stderrLine, this, [this, client, name](const QString &line) {
+        if (Server *s = serverFor(client)) {
+            s->stderrTail << line;
+            if (s->stderrTail.size() > StderrTailLines)
+                s->stderrTail.removeFirst();
+        }
+        emit serverStderr(name, line);
+    });
+    connect(client, &Client::warning, this,
+            [this, name](const QString &text) { emit serverWarning(name, text); });
+    connect(client, &Client::notificationReceived, this,
+            [this, name](const QString &method, const Json &params) {
+                emit serverNotification(name, method, params);
+            });
+
+    delete server.startupTimer;
+    server.startupTimer = new QTimer(this);
+    server.startupTimer->setSingleShot(true);
+    connect(server.startupTimer, &QTimer::timeout, this, [this, client] {
+        Server *s = serverFor(client);
+        if (!s || s->status.state == ServerState::Connected)
+            return;
+        const int seconds = (s->config.startupTimeoutMs + 999) / 1000;
+        setStatus(*s, ServerState::Failed, tr("did not finish starting within %1 s").arg(seconds));
+        retire(*s);
+        maybeSettled();
+    });
+    server.startupTimer->start(server.config.startupTimeoutMs);
+
+    if (server.status.state != ServerState::Restarting)
+        setStatus(server, ServerState::Pending);
+    client->connectToServer();
+}
+
+Manager::Server *Manager::serverFor(Client *client)
+{
+    for (auto &[name, server] : m_servers) {
+        if (server.client == client)
+            return &server;
+    }
+    return nullptr;
+}
+
+void Manager::onClientState(Client *client, Client::State state)
+{
+    Server *server = serverFor(client);
+    if (!server)
+        return;
+    switch (state) {
+    case Client::State::Ready:
+        server->everConnected = true;
+        if (server->startupTimer)
+            server->startupTimer->stop();
+        server->status.toolCount = int(client->tools().size());
+        setStatus(*server, ServerState::Connected);
+        break;
+    case Client::State::Failed: {
+        const QString reason = client->errorString();
+        const bool wasConnected = server->everConnected;
+        if (server->startupTimer)
+            server->startupTimer->stop();
+        retire(*server);
+        if (!wasConnected || m_stopping) {
+            setStatus(*server, ServerState::Failed, reason);
+            break;
+        }
+        const qint64 now = steadyNowMs();
+        server->restartTimes.removeIf(
+                [&](qint64 t) { return now - t > m_options.restartWindowMs; });
+        if (server->restartTimes.size() >= m_options.restartBudget) {
+            setStatus(*server, ServerState::Failed,
+                      tr("%1 (gave up after %2 restarts within %3 s)")
+                              .arg(reason)
+                              .arg(m_options.restartBudget)
+                              .arg(m_options.restartWindowMs / 1000));
+            break;
+        }
+        server->restartTimes << now;
+        ++server->status.restarts;
+        setStatus(*server, ServerState::Restarting, reason);
+        if (!server->restartTimer) {
+            server->restartTimer = new QTimer(this);
+            server->restartTimer->setSingleShot(true);
+            const QString name = server->config.name;
+            connect(server->restartTimer, &QTimer::timeout, this, [this, name] {
+                auto it = m_servers.find(name);
+                if (it != m_servers.end() && it->second.status.state == ServerState::Restarting
+                    && !m_stopping)
+                    launch(it->second);
+            });
+        }
+        server->restartTimer->start(m_options.restartDelayMs * int(server->restartTimes.size()));
+        break;
+    }
+    case Client::State::Closed:
+    case Client::State::Disconnected:
+    case Client::State::Initializing:
+    case Client::State::Closing:
+        break;
+    }
+    maybeSettled();
+}
+
+void Manager::setStatus(Server &server, ServerState state, const QString &reason)
+{
+    server.status.state = state;
+    server.status.reason = reason;
+    if (state != ServerState::Connected)
+        server.status.toolCount = state == ServerState::Restarting ? server.status.toolCount : 0;
+    qCDebug(lcManager) << server.config.name << serverStateName(state) << reason;
+    emit serverStatusChanged(server.config.name);
+}
+
+// Takes the server's client out of service: no more status from it, an orderly shutdown,
+// and deletion once its process is gone.
+void Manager::retire(Server &server)
+{
+    Client *client = server.client;
+    if (!client)
+        return;
+    server.client = nullptr;
+    client->disconnect(this);
+    if (client->state() == Client::State::Closed || client->transport()->isFinished()) {
+        client->deleteLater();
+        return;
+    }
+    ++m_retiring;
+    auto done = [this, client] {
+        client->deleteLater();
+        --m_retiring;
+        maybeStopped();
+    };
+    // A failed client is already shutting its transport down; wait for the transport itself.
+    connect(client->transport(), &Transport::closed, this, done, Qt::SingleShotConnection);
+    client->close();
+}
+
+void Manager::removeServer(const QString &name)
+{
+    auto it = m_servers.find(name);
+    if (it == m_servers.end())
+        return;
+    retire(it->second);
+    delete it->second.startupTimer;
+    delete it->second.restartTimer;
+    m_servers.erase(it);
+    emit serverStatusChanged(name);
+}
+
+void Manager::stop()
+{
+    m_stopping = true;
+    for (auto &[name, server] : m_servers) {
+        if (server.startupTimer)
+            server.startupTimer->stop();
+        if (server.restartTimer)
+            server.restartTimer->stop();
+        retire(server);
+    }
+    maybeStopped();
+}
+
+void Manager::maybeStopped()
+{
+    if (m_stopping && m_retiring == 0)
+        QMetaObject::invokeMethod(this, &Manager::stopped, Qt::QueuedConnection);
+}
+
+bool Manager::isSettled() const
+{
+    for (const auto &[name, server] : m_servers) {
+        if (server.status.state == ServerState::Pending
+            || server.status.state == ServerState::Restarting)
+            return false;
+    }
+    return true;
+}
+
+void Manager::maybeSettled()
+{
+    const bool settledNow = isSettled();
+    if (settledNow && !m_wasSettled)
+        emit settled();
+    m_wasSettled = settledNow;
+}
+
+QStringList Manager::serverNames() const
+{
+    QStringList names;
+    for (const auto &[name, server] : m_servers)
+        names << name;
+    return names;
+}
+
+ServerStatus Manager::status(const QString &name) const
+{
+    auto it = m_servers.find(name);
+    return it == m_servers.end() ? ServerStatus{} : it->second.status;
+}
+
+const ServerConfig *Manager::serverConfig(const QString &name) const
+{
+    auto it = m_servers.find(name);
+    return it == m_servers.end() ? nullptr : &it->second.config;
+}
+
+Client *Manager::client(const QString &name) const
+{
+    auto it = m_servers.find(name);
+    if (it == m_servers.end() || it->second.status.state != ServerState::Connected)
+        return nullptr;
+    return it->second.client;
+}
+
+QStringList Manager::stderrTail(const QString &name) const
+{
+    auto it = m_servers.find(name);
+    return it == m_servers.end() ? QStringList() : it->second.stderrTail;
+}
+
+void Manager::restartServer(const QString &name)
+{
+    auto it = m_servers.find(name);
+    if (it == m_servers.end() || !it->second.enabled)
+        return;
+    Server &server = it->second;
+    retire(server);
+    server.restartTimes.clear();
+    m_wasSettled = false;
+    launch(server);
+    maybeSettled();
+}
+
+void Manager::setServerEnabled(const QString &name, bool enabled)
+{
+    auto it = m_servers.find(name);
+    if (it == m_servers.end() || it->second.enabled == enabled)
+        return;
+    Server &server = it->second;
+    server.enabled = enabled;
+    retire(server);
+    m_wasSettled = false;
+    launch(server);
+    maybeSettled();
+}
+
+} // namespace Mcp

@@ -1,0 +1,116 @@
+#pragma once
+
+#include "client.h"
+#include "config.h"
+#include "ndjsonframer.h"
+
+#include <QDeadlineTimer>
+#include <QHash>
+#include <QObject>
+#include <QStringList>
+
+#include <map>
+
+namespace Mcp {
+
+enum class ServerState { Pending, Connected, Failed, Disabled, Restarting };
+QString serverStateName(ServerState state); // "pending", "connected", ... (stable, for the CLI)
+
+struct ServerStatus
+{
+    QString name;
+    ServerState state = ServerState::Pending;
+    QString reason; // why it failed (or why it is restarting)
+    int toolCount = 0;
+    int restarts = 0; // crash restarts so far
+};
+
+struct ManagerOptions
+{
+    QString workspaceDir;
+    // Crash restarts: at most this many within the window, then the server stays failed.
+    int restartBudget = 3;
+    int restartWindowMs = 60000;
+    int restartDelayMs = 500;   // grows with each restart inside the window
+    int shutdownStageMs = 2000; // StdioOptions::shutdownStageMs for every server
+    std::int64_t maxMessageBytes = NdjsonFramer::DefaultMaxMessageBytes;
+};
+
+// What reload() will do, so a UI can say which servers restart before it applies.
+struct ReloadPlan
+{
+    QStringList added, removed, changed, unchanged;
+    static ReloadPlan compute(const McpConfig &from, const McpConfig &to);
+};
+
+// Owns one Client per configured server. Starts them all at once and fail-soft: one server's
+// failure never holds up another. Publishes each server's state by signal, enforces the
+// startup timeout, restarts a server that crashes after it was connected (within a budget;
+// never one that never initialized), reloads a new configuration by restarting only the
+// servers whose settings changed, and stops everything in an orderly way. Owned by the
+// application (window or CLI).
+class Manager : public QObject
+{
+    Q_OBJECT
+public:
+    explicit Manager(ManagerOptions options, QObject *parent = nullptr);
+    ~Manager() override;
+
+    void start(const McpConfig &config);
+    ReloadPlan reload(const McpConfig &config);
+    // Closes every server; stopped() follows once all processes are gone.
+    void stop();
+
+    QStringList serverNames() const;
+    ServerStatus status(const QString &name) const;
+    const ServerConfig *serverConfig(const QString &name) const;
+    // The connected client, or null.
+    Client *client(const QString &name) const;
+    QStringList stderrTail(const QString &name) const;
+    // True when no server is pending or restarting.
+    bool isSettled() const;
+
+    void restartServer(const QString &name);
+    void setServerEnabled(const QString &name, bool enabled);
+
+signals:
+    void serverStatusChanged(const QString &name);
+    void toolsChanged(const QString &name);
+    void serverStderr(const QString &name, const QString &line);
+    void serverWarning(const QString &name, const QString &text);
+    void serverNotification(const QString &name, const QString &method, const Mcp::Json &params);
+    void settled();
+    void stopped();
+
+private:
+    struct Server
+    {
+        ServerConfig config;
+        ServerStatus status;
+        Client *client = nullptr;
+        QTimer *startupTimer = nullptr;
+        QTimer *restartTimer = nullptr;
+        bool everConnected = false; // this client reached Ready
+        bool enabled = true;
+        QList<qint64> restartTimes;
+        QStringList stderrTail;
+    };
+
+    void addServer(const ServerConfig &config);
+    void launch(Server &server);
+    void onClientState(Client *client, Client::State state);
+    void setStatus(Server &server, ServerState state, const QString &reason = QString());
+    void retire(Server &server);
+    void removeServer(const QString &name);
+    void maybeSettled();
+    void maybeStopped();
+    Server *serverFor(Client *client);
+
+    ManagerOptions m_options;
+    std::map<QString, Server> m_servers; // sorted by name, stable addresses
+    int m_retiring = 0;
+    bool m_stopping = false;
+    bool m_wasSettled = false;
+};
+
+} // namespace Mcp

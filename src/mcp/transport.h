@@ -1,0 +1,46 @@
+#pragma once
+
+#include "jsonrpc.h"
+
+#include <QObject>
+#include <QString>
+
+namespace Mcp {
+
+// Moves JSON-RPC messages to and from one MCP server and nothing else: no session state, no
+// request table (that is the Client's). Concrete transports: StdioTransport (a child
+// process) and, later, Streamable HTTP. Owned by the Client that speaks through it.
+class Transport : public QObject
+{
+    Q_OBJECT
+public:
+    using QObject::QObject;
+
+    // Begins connecting; emits started() or closed(reason). Called once.
+    virtual void start() = 0;
+    // Sends one serialized message (no trailing newline). Dropped silently after closed().
+    virtual void send(std::string message) = 0;
+    // Orderly shutdown; closed() follows (possibly after the staged timers run out).
+    virtual void close() = 0;
+    virtual bool isOpen() const = 0;
+    // True once closed() has been emitted.
+    virtual bool isFinished() const = 0;
+
+signals:
+    void started();
+    void messageReceived(const Mcp::Json &message);
+    // A message over the transport's size cap was dropped. `id` is the JSON-RPC id read from
+    // its first or last bytes, or null when it could not be told.
+    void messageTooLarge(qint64 bytes, const Mcp::Json &id);
+    // Something worth a line in the server's log that does not end the connection.
+    void warning(const QString &text);
+    // The connection is over. `reason` is empty for an orderly close we asked for.
+    void closed(const QString &reason);
+    void stderrLine(const QString &line);
+};
+
+// Reads the "id" of a JSON-RPC message from a sample of its first and last bytes, as the
+// common serializers write it (first member, or last member). Null if not found.
+Json guessMessageId(std::string_view head, std::string_view tail);
+
+} // namespace Mcp
