@@ -1,0 +1,538 @@
+#include "jsontest.h"
+#include "scriptedtransport.h"
+
+#include <mcp/client.h>
+
+#include <QPointer>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace Mcp;
+
+// Client state machine and request table on a scripted transport: the handshake, version
+// negotiation, pagination, list_changed, tool results, timeouts with cancellation,
+// progress, server-to-client requests, and "every callback exactly once".
+class tst_Client : public QObject
+{
+    Q_OBJECT
+
+    struct Fixture
+    {
+        ScriptedTransport *transport = new ScriptedTransport;
+        std::unique_ptr<Client> client;
+        std::string version = "2025-11-25";
+        Json capabilities = Json{{"tools", Json{{"listChanged", true}}}};
+        std::vector<Json> tools = {Json{{"name", "echo"}, {"inputSchema", {{"type", "object"}}}}};
+        bool autoAnswerTools = true;
+
+        explicit Fixture(ClientOptions options = {})
+        {
+            if (options.serverName.isEmpty())
+                options.serverName = QStringLiteral("test");
+            client = std::make_unique<Client>(transport, options);
+            transport->onSend = [this](const Json &m) {
+                const std::string method = m.value("method", "");
+                if (method == "initialize") {
+                    transport->reply(m, {{"protocolVersion", version},
+                                         {"capabilities", capabilities},
+                                         {"serverInfo", {{"name", "scripted"}, {"version", "1"}}},
+                                         {"instructions", "be nice"}});
+                } else if (method == "tools/list" && autoAnswerTools) {
+                    transport->reply(m, {{"tools", tools}});
+                }
+            };
+        }
+        bool connect()
+        {
+            client->connectToServer();
+            return QTest::qWaitFor([this] {
+                return client->state() == Client::State::Ready
+                       || client->state() == Client::State::Failed;
+            });
+        }
+    };
+
+private slots:
+    void handshake()
+    {
+        Fixture f;
+        QSignalSpy states(f.client.get(), &Client::stateChanged);
+        QVERIFY(f.connect());
+        QCOMPARE(f.client->state(), Client::State::Ready);
+        QCOMPARE(states.first().first().value<Client::State>(), Client::State::Initializing);
+        QCOMPARE(states.last().first().value<Client::State>(), Client::State::Ready);
+
+        const Json &init = f.transport->sent.at(0);
+        QCOMPARE_JSON(init["method"], "initialize");
+        QCOMPARE_JSON(init["params"]["protocolVersion"], "2025-11-25");
+        QCOMPARE_JSON(init["params"]["clientInfo"]["name"], "switchboard");
+        QVERIFY(init["params"]["capabilities"].is_object());
+        // initialized goes out after the reply, before anything else.
+        QCOMPARE_JSON(f.transport->sent.at(1)["method"], "notifications/initialized");
+        QVERIFY(!f.transport->sent.at(1).contains("id"));
+        QCOMPARE_JSON(f.transport->sent.at(2)["method"], "tools/list");
+        QCOMPARE(f.client->protocolVersion(), std::string("2025-11-25"));
+        QCOMPARE(f.client->instructions(), QStringLiteral("be nice"));
+        QCOMPARE(int(f.client->tools().size()), 1);
+    }
+
+    void versions_data()
+    {
+        QTest::addColumn<QString>("version");
+        QTest::addColumn<bool>("accepted");
+        QTest::newRow("2025-11-25") << "2025-11-25" << true;
+        QTest::newRow("2025-06-18") << "2025-06-18" << true;
+        QTest::newRow("2025-03-26") << "2025-03-26" << true;
+        QTest::newRow("2024-11-05") << "2024-11-05" << true;
+        QTest::newRow("future") << "2099-01-01" << false;
+        QTest::newRow("ancient") << "2024-10-07" << false;
+        QTest::newRow("empty") << "" << false;
+    }
+
+    void versions()
+    {
+        QFETCH(QString, version);
+        QFETCH(bool, accepted);
+        Fixture f;
+        f.version = version.toStdString();
+        QVERIFY(f.connect());
+        QCOMPARE(f.client->state() == Client::State::Ready, accepted);
+        if (!accepted) {
+            QVERIFY2(f.client->errorString().contains(QLatin1Char('\'') + version
+                                                      + QLatin1Char('\'')),
+                     qPrintable(f.client->errorString()));
+            QVERIFY(f.client->errorString().contains(QStringLiteral("2025-11-25")));
+            QVERIFY(f.transport->closeCalls > 0);
+        }
+    }
+
+    void noToolsCapability()
+    {
+        Fixture f;
+        f.capabilities = Json::object();
+        QVERIFY(f.connect());
+        QCOMPARE(f.client->state(), Client::State::Ready);
+        QVERIFY(f.transport->sentWith("tools/list").empty());
+    }
+
+    void initializeErrorFails()
+    {
+        Fixture f;
+        f.transport->onSend = [&](const Json &m) {
+            if (m["method"] == "initialize")
+                f.transport->receive({{"jsonrpc", "2.0"},
+                                      {"id", m["id"]},
+                                      {"error", {{"code", -32602}, {"message", "bad caps"}}}});
+        };
+        QVERIFY(f.connect());
+        QCOMPARE(f.client->state(), Client::State::Failed);
+        QVERIFY(f.client->errorString().contains(QStringLiteral("bad caps")));
+    }
+
+    void pagination()
+    {
+        Fixture f;
+        f.transport->onSend = [&](const Json &m) {
+            if (m["method"] == "initialize") {
+                f.transport->reply(m, {{"protocolVersion", "2025-06-18"},
+                                       {"capabilities", {{"tools", Json::object()}}}});
+            } else if (m["method"] == "tools/list") {
+                const Json cursor = m["params"].value("cursor", Json());
+                if (cursor.is_null())
+                    f.transport->reply(m, {{"tools", {{{"name", "a"}}, {{"name", "b"}}}},
+                                           {"nextCursor", "page2"}});
+                else if (cursor == "page2")
+                    f.transport->reply(m, {{"tools", {{{"name", "c"}}, {{"name", "a"}}}},
+                                           {"nextCursor", "page3"}});
+                else
+                    f.transport->reply(m, {{"tools", {{{"name", "d"}}, {{"noname", 1}}}}});
+            }
+        };
+        QSignalSpy warnings(f.client.get(), &Client::warning);
+        QVERIFY(f.connect());
+        QCOMPARE(f.client->state(), Client::State::Ready);
+        std::vector<std::string> names;
+        for (const Json &t : f.client->tools())
+            names.push_back(t["name"]);
+        QCOMPARE(names, (std::vector<std::string>{"a", "b", "c", "d"})); // duplicate 'a' dropped
+        QCOMPARE(f.transport->sentWith("tools/list").size(), std::size_t(3));
+        QCOMPARE(warnings.count(), 2); // the nameless entry and the duplicate
+    }
+
+    void repeatedCursorStops()
+    {
+        Fixture f;
+        f.transport->onSend = [&](const Json &m) {
+            if (m["method"] == "initialize")
+                f.transport->reply(m, {{"protocolVersion", "2025-06-18"},
+                                       {"capabilities", {{"tools", Json::object()}}}});
+            else if (m["method"] == "tools/list")
+                f.transport->reply(m, {{"tools", Json::array()}, {"nextCursor", "same"}});
+        };
+        QVERIFY(f.connect());
+        QCOMPARE(f.client->state(), Client::State::Failed);
+        QVERIFY(f.client->errorString().contains(QStringLiteral("keeps paging")));
+        QCOMPARE(f.transport->sentWith("tools/list").size(), std::size_t(2));
+    }
+
+    void listChangedRelists()
+    {
+        Fixture f;
+        QVERIFY(f.connect());
+        QSignalSpy changed(f.client.get(), &Client::toolsChanged);
+        f.tools.push_back(Json{{"name", "added"}});
+        f.transport->receive({{"jsonrpc", "2.0"}, {"method", "notifications/tools/list_changed"}});
+        QTRY_COMPARE(changed.count(), 1);
+        QCOMPARE(int(f.client->tools().size()), 2);
+        QVERIFY(f.client->findTool("added"));
+    }
+
+    void toolResultKeepsEverything()
+    {
+        Fixture f;
+        QVERIFY(f.connect());
+        const Json content = Json::array(
+                {Json{{"type", "text"}, {"text", "one"}},
+                 Json{{"type", "image"}, {"data", "iVBORw0KGgo="}, {"mimeType", "image/png"}},
+                 Json{{"type", "audio"}, {"data", "UklGRg=="}, {"mimeType", "audio/wav"}},
+                 Json{{"type", "resource_link"}, {"uri", "file:///a"}, {"name", "a"}},
+                 Json{{"type", "resource"},
+                      {"resource", {{"uri", "file:///b"}, {"text", "embedded"}}}},
+                 Json{{"type", "text"}, {"text", "two"}}});
+        f.transport->onSend = [&](const Json &m) {
+            if (m["method"] == "tools/call")
+                f.transport->reply(m, {{"content", content},
+                                       {"structuredContent", {{"sum", 3}}},
+                                       {"isError", true}});
+        };
+        std::optional<ToolResult> got;
+        int calls = 0;
+        f.client->callTool("echo", Json{{"text", "x"}}, this, [&](ToolResult r) {
+            ++calls;
+            got = std::move(r);
+        });
+        QCOMPARE(calls, 1); // the scripted reply is synchronous here
+        QVERIFY(got);
+        QVERIFY(!got->error);
+        QVERIFY(got->isError);
+        QCOMPARE_JSON(got->content(), content);
+        QCOMPARE_JSON(got->structuredContent(), (Json{{"sum", 3}}));
+        QCOMPARE(got->text(), QStringLiteral("one\ntwo"));
+        const Json sent = f.transport->sentWith("tools/call").at(0);
+        QCOMPARE_JSON(sent["params"]["name"], "echo");
+        QCOMPARE_JSON(sent["params"]["arguments"]["text"], "x");
+    }
+
+    void rawArgumentsMatchJsonArguments()
+    {
+        Fixture f;
+        QVERIFY(f.connect());
+        RequestOptions options;
+        options.onProgress = [](const Progress &) {
+        };
+        f.client->callTool(
+                std::string_view("echo"), RawJson{R"({"text":"hi"})"}, this, [](ToolResult) {},
+                options);
+        f.client->callTool(
+                "echo", Json{{"text", "hi"}}, this, [](ToolResult) {}, options);
+        const auto calls = f.transport->sentWith("tools/call");
+        QCOMPARE(calls.size(), std::size_t(2));
+        QCOMPARE_JSON(calls[0]["params"]["arguments"], calls[1]["params"]["arguments"]);
+        QCOMPARE_JSON(calls[0]["params"]["_meta"]["progressToken"], calls[0]["id"]);
+        QCOMPARE_JSON(calls[1]["params"]["_meta"]["progressToken"], calls[1]["id"]);
+    }
+
+    void malformedToolResult()
+    {
+        Fixture f;
+        QVERIFY(f.connect());
+        f.transport->onSend = [&](const Json &m) {
+            if (m["method"] == "tools/call")
+                f.transport->reply(m, {{"content", "not an array"}});
+        };
+        std::optional<ToolResult> got;
+        f.client->callTool("echo", Json::object(), this, [&](ToolResult r) { got = std::move(r); });
+        QVERIFY(got && got->error);
+        QCOMPARE(got->error->code, ErrorCode::InvalidResult);
+    }
+
+    void rpcErrorReply()
+    {
+        Fixture f;
+        QVERIFY(f.connect());
+        f.transport->onSend = [&](const Json &m) {
+            if (m["method"] == "tools/call")
+                f.transport->receive(
+                        {{"jsonrpc", "2.0"},
+                         {"id", m["id"]},
+                         {"error", {{"code", -32602}, {"message", "Unknown tool: x"}}}});
+        };
+        std::optional<ToolResult> got;
+        f.client->callTool("x", Json::object(), this, [&](ToolResult r) { got = std::move(r); });
+        QVERIFY(got && got->error);
+        QCOMPARE(got->error->code, -32602);
+        QVERIFY(!got->error->local); // the server said it, not a client-side failure
+        QCOMPARE(got->text(), QStringLiteral("Unknown tool: x"));
+    }
+
+    void timeoutSendsCancelAndFiresOnce()
+    {
+        Fixture f;
+        QVERIFY(f.connect());
+        int calls = 0;
+        std::optional<Response> got;
+        RequestOptions options;
+        options.timeoutMs = 100;
+        const RequestId id = f.client->request(
+                "tools/call", Json{{"name", "hang"}}, this,
+                [&](Response r) {
+                    ++calls;
+                    got = std::move(r);
+                },
+                options);
+        QTRY_COMPARE(calls, 1);
+        QCOMPARE(got->error->code, ErrorCode::RequestTimeout);
+        QVERIFY(QString::fromStdString(got->error->message).contains(QStringLiteral("timed out")));
+        const auto cancels = f.transport->sentWith("notifications/cancelled");
+        QCOMPARE(cancels.size(), std::size_t(1));
+        QCOMPARE_JSON(cancels[0]["params"]["requestId"], Json(id));
+        // A late answer is ignored: still exactly one callback.
+        f.transport->receive({{"jsonrpc", "2.0"}, {"id", id}, {"result", Json::object()}});
+        QTest::qWait(20);
+        QCOMPARE(calls, 1);
+        QCOMPARE(f.client->pendingRequestCount(), std::size_t(0));
+    }
+
+    void manyTimeoutsEachOnce()
+    {
+        Fixture f;
+        QVERIFY(f.connect());
+        std::map<RequestId, int> calls;
+        for (int i = 0; i < 50; ++i) {
+            RequestOptions options;
+            options.timeoutMs = 20 + (i % 5) * 20;
+            const RequestId id = f.client->request(
+                    "slow", Json::object(), this, [&, i](Response) { ++calls[i]; }, options);
+            Q_UNUSED(id);
+        }
+        QTRY_COMPARE(int(calls.size()), 50);
+        for (const auto &[i, n] : calls)
+            QCOMPARE(n, 1);
+    }
+
+    void progressExtendsTimeout()
+    {
+        Fixture f;
+        QVERIFY(f.connect());
+        std::vector<Progress> seen;
+        std::optional<Response> got;
+        RequestOptions options;
+        options.timeoutMs = 150;
+        options.onProgress = [&](const Progress &p) {
+            seen.push_back(p);
+        };
+        const RequestId id = f.client->request(
+                "tools/call", Json{{"name", "long"}}, this, [&](Response r) { got = std::move(r); },
+                options);
+        const Json token = f.transport->sent.back()["params"]["_meta"]["progressToken"];
+        QCOMPARE_JSON(token, Json(id));
+        for (int i = 1; i <= 5; ++i) { // 5 × 80 ms = 400 ms, well past the 150 ms timeout
+            QTest::qWait(80);
+            QVERIFY(!got);
+            f.transport->receive({{"jsonrpc", "2.0"},
+                                  {"method", "notifications/progress"},
+                                  {"params",
+                                   {{"progressToken", token},
+                                    {"progress", i},
+                                    {"total", 5},
+                                    {"message", "step"}}}});
+        }
+        f.transport->receive(
+                {{"jsonrpc", "2.0"}, {"id", id}, {"result", {{"content", Json::array()}}}});
+        QVERIFY(got && got->ok());
+        QCOMPARE(int(seen.size()), 5);
+        QCOMPARE(seen.back().progress, 5.0);
+        QCOMPARE(seen.back().total.value_or(0), 5.0);
+        QCOMPARE(seen.back().message, QStringLiteral("step"));
+    }
+
+    void progressCannotExtendPastHardMaximum()
+    {
+        ClientOptions options;
+        options.maxRequestTimeoutMs = 250;
+        Fixture f(options);
+        QVERIFY(f.connect());
+        std::optional<Response> got;
+        RequestOptions ro;
+        ro.timeoutMs = 100;
+        ro.onProgress = [](const Progress &) {
+        };
+        const RequestId id = f.client->request(
+                "x", Json::object(), this, [&](Response r) { got = std::move(r); }, ro);
+        QElapsedTimer clock;
+        clock.start();
+        while (!got && clock.elapsed() < 2000) {
+            QTest::qWait(50);
+            f.transport->receive({{"jsonrpc", "2.0"},
+                                  {"method", "notifications/progress"},
+                                  {"params", {{"progressToken", id}, {"progress", 1}}}});
+        }
+        QVERIFY(got);
+        QCOMPARE(got->error->code, ErrorCode::RequestTimeout);
+        QVERIFY2(clock.elapsed() < 1000, qPrintable(QString::number(clock.elapsed())));
+    }
+
+    void cancelFiresOnceAndNotifies()
+    {
+        Fixture f;
+        QVERIFY(f.connect());
+        int calls = 0;
+        std::optional<Response> got;
+        const RequestId id = f.client->request("tools/call", Json::object(), this, [&](Response r) {
+            ++calls;
+            got = std::move(r);
+        });
+        f.client->cancel(id, QStringLiteral("user pressed Stop"));
+        f.client->cancel(id, QStringLiteral("again"));
+        QCOMPARE(calls, 1);
+        QCOMPARE(got->error->code, ErrorCode::RequestCancelled);
+        const auto cancels = f.transport->sentWith("notifications/cancelled");
+        QCOMPARE(cancels.size(), std::size_t(1));
+        QCOMPARE_JSON(cancels[0]["params"]["reason"], "user pressed Stop");
+    }
+
+    void serverRequests()
+    {
+        Fixture f;
+        QVERIFY(f.connect());
+        f.transport->receive({{"jsonrpc", "2.0"}, {"id", "srv-1"}, {"method", "ping"}});
+        f.transport->receive({{"jsonrpc", "2.0"}, {"id", 9}, {"method", "sampling/createMessage"}});
+        f.client->setRequestHandler("roots/list", [](const Json &, Client::Reply reply) {
+            reply(Response::success({{"roots", Json::array()}}));
+            reply(Response::success(Json::object())); // a second answer must not go out
+        });
+        f.transport->receive({{"jsonrpc", "2.0"}, {"id", 10}, {"method", "roots/list"}});
+        std::vector<Json> answers;
+        for (const Json &m : f.transport->sent) {
+            if (!m.contains("method"))
+                answers.push_back(m);
+        }
+        QCOMPARE(answers.size(), std::size_t(3));
+        QCOMPARE_JSON(answers[0],
+                      (Json{{"jsonrpc", "2.0"}, {"id", "srv-1"}, {"result", Json::object()}}));
+        QCOMPARE_JSON(answers[1]["id"], 9);
+        QCOMPARE_JSON(answers[1]["error"]["code"], ErrorCode::MethodNotFound);
+        QCOMPARE_JSON(answers[2]["result"]["roots"], Json::array());
+    }
+
+    void transportDeathFailsEveryPendingOnce()
+    {
+        Fixture f;
+        QVERIFY(f.connect());
+        std::vector<int> calls(5, 0);
+        std::vector<int> codes(5, 0);
+        for (int i = 0; i < 5; ++i)
+            f.client->request("tools/call", Json::object(), this, [&, i](Response r) {
+                ++calls[i];
+                codes[i] = r.error ? r.error->code : 0;
+            });
+        f.transport->die(QStringLiteral("server process exited with code 3"));
+        QCOMPARE(f.client->state(), Client::State::Failed);
+        QVERIFY(f.client->errorString().contains(QStringLiteral("code 3")));
+        QTest::qWait(10);
+        for (int i = 0; i < 5; ++i) {
+            QCOMPARE(calls[i], 1);
+            QCOMPARE(codes[i], ErrorCode::ConnectionClosed);
+        }
+    }
+
+    void requestWhenNotConnectedAnswersLater()
+    {
+        Fixture f;
+        int calls = 0;
+        std::optional<Response> got;
+        f.client->request("tools/list", Json::object(), this, [&](Response r) {
+            ++calls;
+            got = std::move(r);
+        });
+        QCOMPARE(calls, 0); // never inside request()
+        QTRY_COMPARE(calls, 1);
+        QCOMPARE(got->error->code, ErrorCode::ConnectionClosed);
+    }
+
+    void deadContextDropsCallback()
+    {
+        Fixture f;
+        QVERIFY(f.connect());
+        int calls = 0;
+        auto *context = new QObject;
+        const RequestId id = f.client->request("tools/call", Json::object(), context,
+                                               [&](Response) { ++calls; });
+        delete context;
+        f.transport->receive({{"jsonrpc", "2.0"}, {"id", id}, {"result", Json::object()}});
+        QCOMPARE(calls, 0);
+        QCOMPARE(f.client->pendingRequestCount(), std::size_t(0));
+    }
+
+    void tooLargeFailsThatRequestOnly()
+    {
+        Fixture f;
+        QVERIFY(f.connect());
+        std::optional<Response> first, second;
+        const RequestId a = f.client->request("tools/call", Json::object(), this,
+                                              [&](Response r) { first = std::move(r); });
+        const RequestId b = f.client->request("tools/call", Json::object(), this,
+                                              [&](Response r) { second = std::move(r); });
+        emit f.transport->messageTooLarge(100 * 1000 * 1000, Json(a));
+        QVERIFY(first && first->error);
+        QCOMPARE(first->error->code, ErrorCode::MessageTooLarge);
+        QVERIFY(!second);
+        f.transport->receive({{"jsonrpc", "2.0"}, {"id", b}, {"result", Json::object()}});
+        QVERIFY(second && second->ok());
+        QCOMPARE(f.client->state(), Client::State::Ready);
+    }
+
+    void garbageMessagesAreIgnored()
+    {
+        Fixture f;
+        QVERIFY(f.connect());
+        QSignalSpy warnings(f.client.get(), &Client::warning);
+        f.transport->receive(Json::array({1, 2}));
+        f.transport->receive(Json{{"foo", 1}});
+        f.transport->receive(Json{{"jsonrpc", "2.0"}, {"method", 5}});
+        f.transport->receive(Json{{"jsonrpc", "2.0"}, {"id", 99999}, {"result", 1}}); // unknown id
+        f.transport->receive(Json{{"jsonrpc", "2.0"}, {"id", Json::object()}, {"method", "x"}});
+        QCOMPARE(warnings.count(), 4);
+        QCOMPARE(f.client->state(), Client::State::Ready);
+    }
+
+    void closeFailsPendingAndEndsClosed()
+    {
+        Fixture f;
+        QVERIFY(f.connect());
+        int calls = 0;
+        f.client->request("tools/call", Json::object(), this, [&](Response r) {
+            ++calls;
+            QVERIFY(!r.ok());
+        });
+        f.client->close();
+        QCOMPARE(calls, 1);
+        QTRY_COMPARE(f.client->state(), Client::State::Closed);
+    }
+
+    void destroyingClientAnswersPending()
+    {
+        Fixture f;
+        QVERIFY(f.connect());
+        int calls = 0;
+        f.client->request("tools/call", Json::object(), this, [&](Response r) {
+            ++calls;
+            QVERIFY(!r.ok());
+        });
+        f.client.reset();
+        QCOMPARE(calls, 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_Client)
+#include "tst_client.moc"

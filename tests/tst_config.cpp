@@ -1,0 +1,1179 @@
+// Tests for Mcp::ConfigLoader: the .mcp.json rules of DESIGN.md ("Configuration"), exact
+// error positions, hostile input, merging and importing other clients' files.
+
+#include "mcp/config.h"
+
+#include <QDir>
+#include <QFile>
+#include <QRandomGenerator>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Mcp;
+using json = nlohmann::json;
+
+class tst_Config : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void cleanup();
+
+    void riskNames_data();
+    void riskNames();
+    void importKindNames_data();
+    void importKindNames();
+    void errorToString_data();
+    void errorToString();
+
+    void designExampleFields();
+    void parseValid_data();
+    void parseValid();
+    void parseErrors_data();
+    void parseErrors();
+    void syntaxErrors_data();
+    void syntaxErrors();
+    void hostileInput_data();
+    void hostileInput();
+    void truncatedAtEveryByte_data();
+    void truncatedAtEveryByte();
+    void corruptedAtEveryByte();
+
+    void serverPosition();
+    void equalityIgnoresPosition();
+    void toJsonRoundTrip_data();
+    void toJsonRoundTrip();
+    void find();
+
+    void loadFile();
+    void load_data();
+    void load();
+    void loadMissingOverride();
+
+    void import_data();
+    void import();
+    void importTruncatedNeverCrashes_data();
+    void importTruncatedNeverCrashes();
+};
+
+namespace {
+
+QProcessEnvironment makeEnv(const QStringList &variables)
+{
+    QProcessEnvironment env;
+    for (const QString &variable : variables) {
+        const qsizetype equals = variable.indexOf(u'=');
+        env.insert(variable.left(equals), variable.mid(equals + 1));
+    }
+    return env;
+}
+
+// One line per server: "name: <toJson> [! error]"; compact and exact.
+QString describe(const McpConfig &config)
+{
+    QStringList lines;
+    for (const ServerConfig &server : config.servers) {
+        QString line = server.name + QStringLiteral(": ")
+                       + QString::fromStdString(server.toJson().dump());
+        if (!server.error.isEmpty())
+            line += QStringLiteral(" ! ") + server.error;
+        lines.append(line);
+    }
+    return lines.join(u'\n');
+}
+
+QStringList errorStrings(const QList<ConfigError> &errors)
+{
+    QStringList result;
+    for (const ConfigError &error : errors)
+        result.append(error.toString());
+    return result;
+}
+
+QStringList serverNames(const McpConfig &config)
+{
+    QStringList names;
+    for (const ServerConfig &server : config.servers)
+        names.append(server.name);
+    return names;
+}
+
+const QByteArray kDesignExample = R"({ "mcpServers": {
+    "files":  { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "."],
+                "env": {"LOG": "1"}, "risk": "mutating",
+                "tools": { "read_text_file": { "risk": "read" } } },
+    "remote": { "type": "http", "url": "https://example.com/mcp",
+                "headers": { "Authorization": "Bearer ${REMOTE_TOKEN}" },
+                "timeout": 120, "startupTimeout": 30, "autoApprove": ["search"] },
+    "old":    { "command": "python", "args": ["srv.py"], "env": ["KEY=VALUE"], "disabled": true } } }
+)";
+
+bool writeFile(const QString &path, const QByteArray &content)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly | QIODevice::Truncate)
+           && file.write(content) == content.size();
+}
+
+} // namespace
+
+void tst_Config::initTestCase()
+{
+    // userConfigPath() then points into ~/.qttest, never at the developer's real config.
+    QStandardPaths::setTestModeEnabled(true);
+    QVERIFY(ConfigLoader::userConfigPath().contains(QLatin1String("qttest")));
+    QVERIFY(ConfigLoader::userConfigPath().endsWith(QLatin1String("/switchboard/mcp.json")));
+}
+
+void tst_Config::cleanup()
+{
+    QFile::remove(ConfigLoader::userConfigPath());
+}
+
+void tst_Config::riskNames_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<int>("risk"); // -1: not a risk name
+
+    QTest::newRow("read") << "read" << int(Risk::Read);
+    QTest::newRow("mutating") << "mutating" << int(Risk::Mutating);
+    QTest::newRow("dangerous") << "dangerous" << int(Risk::Dangerous);
+    QTest::newRow("capitalized") << "Read" << -1;
+    QTest::newRow("empty") << "" << -1;
+    QTest::newRow("write") << "write" << -1;
+}
+
+void tst_Config::riskNames()
+{
+    QFETCH(QString, name);
+    QFETCH(int, risk);
+    const std::optional<Risk> parsed = riskFromName(name);
+    QCOMPARE(parsed.has_value(), risk >= 0);
+    if (parsed) {
+        QCOMPARE(int(*parsed), risk);
+        QCOMPARE(riskName(*parsed), name);
+    }
+}
+
+void tst_Config::importKindNames_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<int>("kind"); // -1: unknown
+
+    QTest::newRow("claude-desktop")
+            << "claude-desktop" << int(ConfigLoader::ImportKind::ClaudeDesktop);
+    QTest::newRow("vscode") << "vscode" << int(ConfigLoader::ImportKind::VsCode);
+    QTest::newRow("cursor") << "cursor" << int(ConfigLoader::ImportKind::Cursor);
+    QTest::newRow("claude") << "claude" << -1;
+    QTest::newRow("VSCode") << "VSCode" << -1;
+}
+
+void tst_Config::importKindNames()
+{
+    QFETCH(QString, name);
+    QFETCH(int, kind);
+    const auto parsed = ConfigLoader::importKindFromName(name);
+    QCOMPARE(parsed.has_value(), kind >= 0);
+    if (parsed) {
+        QCOMPARE(int(*parsed), kind);
+        QCOMPARE(ConfigLoader::importKindName(*parsed), name);
+    }
+}
+
+void tst_Config::errorToString_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("line");
+    QTest::addColumn<int>("column");
+    QTest::addColumn<QString>("expected");
+
+    QTest::newRow("full") << "a/.mcp.json" << 3 << 7 << "a/.mcp.json:3:7: boom";
+    QTest::newRow("no column") << "f.json" << 3 << 0 << "f.json:3: boom";
+    QTest::newRow("no position") << "f.json" << 0 << 0 << "f.json: boom";
+    QTest::newRow("no file") << "" << 1 << 2 << "<input>:1:2: boom";
+}
+
+void tst_Config::errorToString()
+{
+    QFETCH(QString, file);
+    QFETCH(int, line);
+    QFETCH(int, column);
+    QFETCH(QString, expected);
+    ConfigError error;
+    error.file = file;
+    error.line = line;
+    error.column = column;
+    error.message = QStringLiteral("boom");
+    QCOMPARE(error.toString(), expected);
+}
+
+void tst_Config::designExampleFields()
+{
+    const McpConfig config = ConfigLoader::parse(kDesignExample, QStringLiteral("ws/.mcp.json"),
+                                                 makeEnv({"REMOTE_TOKEN=s3cret"}));
+    QCOMPARE(errorStrings(config.errors), QStringList());
+    QCOMPARE(serverNames(config), QStringList({"files", "old", "remote"}));
+
+    const ServerConfig &files = config.servers.at(0);
+    QCOMPARE(files.type, TransportType::Stdio);
+    QCOMPARE(files.command, QStringLiteral("npx"));
+    QCOMPARE(files.args, QStringList({"-y", "@modelcontextprotocol/server-filesystem", "."}));
+    QCOMPARE(files.env, (QMap<QString, QString>{{"LOG", "1"}}));
+    QCOMPARE(files.risk, std::optional<Risk>(Risk::Mutating));
+    QCOMPARE(files.toolRisks, (QMap<QString, Risk>{{"read_text_file", Risk::Read}}));
+    QCOMPARE(files.timeoutMs, 60000);
+    QCOMPARE(files.startupTimeoutMs, 30000);
+    QCOMPARE(files.trust, false);
+    QCOMPARE(files.disabled, false);
+    QCOMPARE(files.error, QString());
+    QCOMPARE(files.sourceFile, QStringLiteral("ws/.mcp.json"));
+    QCOMPARE(files.line, 2);
+
+    const ServerConfig &old = config.servers.at(1);
+    QCOMPARE(old.env, (QMap<QString, QString>{{"KEY", "VALUE"}}));
+    QCOMPARE(old.disabled, true);
+    QCOMPARE(old.risk, std::nullopt);
+    QCOMPARE(old.line, 8);
+
+    const ServerConfig &remote = config.servers.at(2);
+    QCOMPARE(remote.type, TransportType::Http);
+    QCOMPARE(remote.url, QStringLiteral("https://example.com/mcp"));
+    QCOMPARE(remote.command, QString());
+    QCOMPARE(remote.headers, (QMap<QString, QString>{{"Authorization", "Bearer s3cret"}}));
+    QCOMPARE(remote.timeoutMs, 120000);
+    QCOMPARE(remote.startupTimeoutMs, 30000);
+    QCOMPARE(remote.autoApprove, QStringList({"search"}));
+    QCOMPARE(remote.line, 5);
+}
+
+void tst_Config::parseValid_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QStringList>("env");
+    QTest::addColumn<QString>("expected");
+
+    QTest::newRow("design example")
+            << kDesignExample << QStringList({"REMOTE_TOKEN=abc"})
+            << "files: {\"args\":[\"-y\",\"@modelcontextprotocol/server-filesystem\",\".\"],"
+               "\"command\":\"npx\",\"env\":{\"LOG\":\"1\"},\"risk\":\"mutating\","
+               "\"tools\":{\"read_text_file\":{\"risk\":\"read\"}}}\n"
+               "old: {\"args\":[\"srv.py\"],\"command\":\"python\",\"disabled\":true,"
+               "\"env\":{\"KEY\":\"VALUE\"}}\n"
+               "remote: {\"autoApprove\":[\"search\"],\"headers\":{\"Authorization\":\"Bearer "
+               "abc\"},\"timeout\":120,\"type\":\"http\",\"url\":\"https://example.com/mcp\"}";
+    QTest::newRow("empty object") << QByteArray("{}") << QStringList() << "";
+    QTest::newRow("no mcpServers, other keys")
+            << QByteArray(R"({"servers": 5, "inputs": []})") << QStringList() << "";
+    QTest::newRow("empty mcpServers") << QByteArray(R"({"mcpServers": {}})") << QStringList() << "";
+    QTest::newRow("type inferred: stdio and http")
+            << QByteArray(
+                       R"({"mcpServers": {"a": {"command": "x"}, "b": {"url": "http://h/mcp"}}})")
+            << QStringList()
+            << "a: {\"command\":\"x\"}\nb: {\"type\":\"http\",\"url\":\"http://h/mcp\"}";
+    QTest::newRow("explicit types")
+            << QByteArray(R"({"mcpServers": {"a": {"type": "stdio", "command": "x"},
+                 "b": {"type": "streamable-http", "url": "u1"}, "c": {"type": "sse", "url": "u2"},
+                 "d": {"type": "http", "url": "u3"}}})")
+            << QStringList()
+            << "a: {\"command\":\"x\"}\nb: {\"type\":\"http\",\"url\":\"u1\"}\n"
+               "c: {\"type\":\"sse\",\"url\":\"u2\"}\nd: {\"type\":\"http\",\"url\":\"u3\"}";
+    QTest::newRow("env as KEY=VALUE list; '=' in value; last duplicate wins")
+            << QByteArray(R"({"mcpServers": {"a": {"command": "x",
+                 "env": ["A=1", "B=x=y", "A=2", "EMPTY="]}}})")
+            << QStringList()
+            << "a: {\"command\":\"x\",\"env\":{\"A\":\"2\",\"B\":\"x=y\",\"EMPTY\":\"\"}}";
+    QTest::newRow("fractional timeouts")
+            << QByteArray(R"({"mcpServers": {"a": {"command": "x", "timeout": 1.5,
+                 "startupTimeout": 0.0001}}})")
+            << QStringList() << "a: {\"command\":\"x\",\"startupTimeout\":0.001,\"timeout\":1.5}";
+    QTest::newRow("maximum timeout")
+            << QByteArray(R"({"mcpServers": {"a": {"command": "x", "timeout": 86400}}})")
+            << QStringList() << "a: {\"command\":\"x\",\"timeout\":86400}";
+    QTest::newRow("booleans, autoApprove, tools without risk")
+            << QByteArray(R"({"mcpServers": {"a": {"command": "x", "trust": true,
+                 "disabled": false, "autoApprove": ["t1", "t2"],
+                 "tools": {"t1": {}, "t2": {"risk": "dangerous", "note": 1}}}}})")
+            << QStringList()
+            << "a: {\"autoApprove\":[\"t1\",\"t2\"],\"command\":\"x\","
+               "\"tools\":{\"t2\":{\"risk\":\"dangerous\"}},\"trust\":true}";
+    QTest::newRow("unknown keys are ignored")
+            << QByteArray(R"({"version": 2, "mcpServers": {"a": {"command": "x", "cwd": 5,
+                 "description": "d", "future": {"nested": [1, {"x": null}]}}}})")
+            << QStringList() << "a: {\"command\":\"x\"}";
+    QTest::newRow("byte order mark")
+            << QByteArray("\xEF\xBB\xBF{\"mcpServers\": {\"a\": {\"command\": \"x\"}}}")
+            << QStringList() << "a: {\"command\":\"x\"}";
+    QTest::newRow("sorted by name")
+            << QByteArray(R"({"mcpServers": {"z": {"command": "1"}, "M": {"command": "2"},
+                 "a": {"command": "3"}}})")
+            << QStringList()
+            << "M: {\"command\":\"2\"}\na: {\"command\":\"3\"}\nz: {\"command\":\"1\"}";
+    QTest::newRow("unicode names and values")
+            << QByteArray(
+                       R"({"mcpServers": {"日本語": {"command": "ö", "args": ["🚀", "\u00e9"]}}})")
+            << QStringList() << "日本語: {\"args\":[\"🚀\",\"é\"],\"command\":\"ö\"}";
+    QTest::newRow("duplicate server name: the last one counts")
+            << QByteArray(R"({"mcpServers": {"a": {"command": "1"}, "a": {"command": "2"}}})")
+            << QStringList() << "a: {\"command\":\"2\"}";
+
+    // ${VAR} expansion
+    QTest::newRow("expand everywhere")
+            << QByteArray(R"({"mcpServers": {
+                 "s": {"command": "${BIN}/run", "args": ["--dir=${DIR}", "${DIR}${DIR}", "$DIR", "$"],
+                       "env": {"K": "v-${DIR}"}},
+                 "h": {"url": "https://${HOST}/mcp", "headers": {"Authorization": "Bearer ${TOKEN}"}}}})")
+            << QStringList({"BIN=/opt/bin", "DIR=d", "HOST=example.com", "TOKEN=t0k"})
+            << "h: {\"headers\":{\"Authorization\":\"Bearer t0k\"},\"type\":\"http\","
+               "\"url\":\"https://example.com/mcp\"}\n"
+               "s: {\"args\":[\"--dir=d\",\"dd\",\"$DIR\",\"$\"],\"command\":\"/opt/bin/run\","
+               "\"env\":{\"K\":\"v-d\"}}";
+    QTest::newRow("defaults: unset, empty, set, empty default")
+            << QByteArray(R"({"mcpServers": {"s": {"command": "x",
+                 "args": ["${UNSET:-a b}", "${EMPTY:-e}", "${SET:-ignored}", "[${UNSET:-}]"]}}})")
+            << QStringList({"EMPTY=", "SET=s"})
+            << "s: {\"args\":[\"a b\",\"e\",\"s\",\"[]\"],\"command\":\"x\"}";
+    QTest::newRow("env list values expand")
+            << QByteArray(R"({"mcpServers": {"s": {"command": "x", "env": ["K=${V}"]}}})")
+            << QStringList({"V=1"}) << "s: {\"command\":\"x\",\"env\":{\"K\":\"1\"}}";
+    QTest::newRow("unset variable in a header fails that server only")
+            << QByteArray(R"({"mcpServers": {
+                 "github": {"url": "https://api.github.com/mcp",
+                            "headers": {"Authorization": "Bearer ${GITHUB_TOKEN}"}},
+                 "local": {"command": "x"}}})")
+            << QStringList()
+            << "github: {\"headers\":{\"Authorization\":\"Bearer \"},\"type\":\"http\","
+               "\"url\":\"https://api.github.com/mcp\"} ! environment variable GITHUB_TOKEN is "
+               "not set (used in headers.Authorization)\n"
+               "local: {\"command\":\"x\"}";
+    QTest::newRow("empty variable, named field paths")
+            << QByteArray(R"({"mcpServers": {
+                 "a": {"command": "x", "args": ["1", "2", "${EMPTY}"]},
+                 "b": {"command": "${NOPE}"},
+                 "c": {"command": "x", "env": {"KEY": "${NOPE}"}},
+                 "d": {"command": "x", "env": ["KEY2=${NOPE}"]},
+                 "e": {"url": "${NOPE}"}}})")
+            << QStringList({"EMPTY="})
+            << "a: {\"args\":[\"1\",\"2\",\"\"],\"command\":\"x\"} ! environment variable EMPTY "
+               "is empty (used in args[2])\n"
+               "b: {\"command\":\"\"} ! environment variable NOPE is not set (used in command)\n"
+               "c: {\"command\":\"x\",\"env\":{\"KEY\":\"\"}} ! environment variable NOPE is not "
+               "set (used in env.KEY)\n"
+               "d: {\"command\":\"x\",\"env\":{\"KEY2\":\"\"}} ! environment variable NOPE is not "
+               "set (used in env.KEY2)\n"
+               "e: {\"type\":\"http\",\"url\":\"\"} ! environment variable NOPE is not set (used "
+               "in url)";
+    QTest::newRow("the first missing variable is reported")
+            << QByteArray(R"({"mcpServers": {"s": {"command": "${A}", "args": ["${B}"]}}})")
+            << QStringList()
+            << "s: {\"args\":[\"\"],\"command\":\"\"} ! environment variable A is not set (used "
+               "in command)";
+}
+
+void tst_Config::parseValid()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QStringList, env);
+    QFETCH(QString, expected);
+    const McpConfig config = ConfigLoader::parse(text, QStringLiteral("t.json"), makeEnv(env));
+    QCOMPARE(errorStrings(config.errors), QStringList());
+    QCOMPARE(describe(config), expected);
+}
+
+void tst_Config::parseErrors_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QStringList>("errors");
+    QTest::addColumn<QStringList>("servers"); // the ones that survive
+
+    // Every server value below starts at column 22: {"mcpServers": {"s": <here>
+    QTest::newRow("top level is a list")
+            << QByteArray("  [1]")
+            << QStringList({"t.json:1:3: the top level must be an object: {\"mcpServers\": "
+                            "{...}}, not a list"})
+            << QStringList();
+    QTest::newRow("mcpServers is a string")
+            << QByteArray(R"({"mcpServers": "x"})")
+            << QStringList({"t.json:1:16: 'mcpServers' must be an object mapping server names "
+                            "to their settings, not a string"})
+            << QStringList();
+    QTest::newRow("mcpServers is a list, CRLF")
+            << QByteArray("{\r\n\"mcpServers\": [5]\r\n}")
+            << QStringList({"t.json:2:15: 'mcpServers' must be an object mapping server names "
+                            "to their settings, not a list"})
+            << QStringList();
+    QTest::newRow("server is not an object")
+            << QByteArray(R"({"mcpServers": {"s": "npx"}})")
+            << QStringList({"t.json:1:22: server 's': 's' must be an object with \"command\" or "
+                            "\"url\", not a string"})
+            << QStringList();
+    QTest::newRow("neither command nor url")
+            << QByteArray(R"({"mcpServers": {"s": {"args": []}, "ok": {"command": "x"}}})")
+            << QStringList({"t.json:1:22: server 's': needs 'command' (a program to start) or "
+                            "'url' (an HTTP endpoint)"})
+            << QStringList({"ok"});
+    QTest::newRow("both command and url")
+            << QByteArray(R"({"mcpServers": {"s": {"command": "x", "url": "y"}}})")
+            << QStringList({"t.json:1:22: server 's': has both 'command' and 'url'; a server is "
+                            "either a program to start (stdio) or an HTTP endpoint, not both"})
+            << QStringList();
+    QTest::newRow("unknown type")
+            << QByteArray(R"({"mcpServers": {"s": {"type": "websocket", "url": "y"}}})")
+            << QStringList({"t.json:1:31: server 's': unknown type 'websocket'; expected "
+                            "\"stdio\", \"http\", \"streamable-http\" or \"sse\""})
+            << QStringList();
+    QTest::newRow("long values are cut in messages")
+            << (R"({"mcpServers": {"s": {"url": "y", "type": ")" + QByteArray(70, 't') + "\"}}}")
+            << QStringList({"t.json:1:43: server 's': unknown type '" + QString(60, u't')
+                            + "...'; expected \"stdio\", \"http\", \"streamable-http\" or "
+                              "\"sse\""})
+            << QStringList();
+    QTest::newRow("type is a number")
+            << QByteArray(R"({"mcpServers": {"s": {"type": 1, "url": "y"}}})")
+            << QStringList({"t.json:1:31: server 's': 'type' must be a string: \"stdio\", "
+                            "\"http\", \"streamable-http\" or \"sse\", not a number"})
+            << QStringList();
+    QTest::newRow("stdio type with url")
+            << QByteArray(R"({"mcpServers": {"s": {"type": "stdio", "url": "y"}}})")
+            << QStringList({"t.json:1:31: server 's': type 'stdio' needs 'command', not 'url'"})
+            << QStringList();
+    QTest::newRow("sse type with command")
+            << QByteArray(R"({"mcpServers": {"s": {"type": "sse", "command": "y"}}})")
+            << QStringList({"t.json:1:31: server 's': type 'sse' needs 'url', not 'command'"})
+            << QStringList();
+    QTest::newRow("command is a number, url is empty")
+            << QByteArray(R"({"mcpServers": {"s": {"command": 5}, "t": {"url": ""}}})")
+            << QStringList({"t.json:1:34: server 's': 'command' must be a string, not a number",
+                            "t.json:1:51: server 't': 'url' must not be empty"})
+            << QStringList();
+    QTest::newRow("args not a list; args[1] not a string")
+            << QByteArray(R"({"mcpServers": {"s": {"command": "a", "args": "-v"},
+                                "t": {"command": "a", "args": ["x", 2]}}})")
+            << QStringList({"t.json:1:47: server 's': 'args' must be a list of strings, not a "
+                            "string",
+                            "t.json:2:69: server 't': 'args[1]' must be a string, not a number"})
+            << QStringList();
+    QTest::newRow("env: wrong type, bad entries")
+            << QByteArray(R"({"mcpServers": {"s": {"command": "a", "env": "A=1"},
+"t": {"command": "a", "env": ["A=1", "NOEQUALS", "=x", 3]},
+"u": {"command": "a", "env": {"A": 1}}}})")
+            << QStringList({"t.json:1:46: server 's': 'env' must be an object or a list of "
+                            "\"KEY=VALUE\" strings, not a string",
+                            "t.json:2:38: server 't': 'env[1]' must look like \"KEY=VALUE\", not "
+                            "\"NOEQUALS\"",
+                            "t.json:2:50: server 't': 'env[2]' must look like \"KEY=VALUE\", not "
+                            "\"=x\"",
+                            "t.json:2:56: server 't': 'env[3]' must be a \"KEY=VALUE\" string, "
+                            "not a number",
+                            "t.json:3:36: server 'u': 'env.A' must be a string, not a number"})
+            << QStringList();
+    QTest::newRow("headers")
+            << QByteArray(R"({"mcpServers": {"s": {"url": "a", "headers": ["A: b"]},
+"t": {"url": "a", "headers": {"X-Key": true}}}})")
+            << QStringList({"t.json:1:46: server 's': 'headers' must be an object of strings, "
+                            "not a list",
+                            "t.json:2:40: server 't': 'headers.X-Key' must be a string, not a "
+                            "boolean"})
+            << QStringList();
+    QTest::newRow("risk and tools")
+            << QByteArray(R"({"mcpServers": {"s": {"command": "a", "risk": "safe"},
+"t": {"command": "a", "risk": 1, "tools": []},
+"u": {"command": "a", "tools": {"x": "read", "y": {"risk": "none"}}}}})")
+            << QStringList({"t.json:1:47: server 's': unknown risk 'safe'; expected \"read\", "
+                            "\"mutating\" or \"dangerous\"",
+                            "t.json:2:31: server 't': 'risk' must be a string: \"read\", "
+                            "\"mutating\" or \"dangerous\", not a number",
+                            "t.json:2:43: server 't': 'tools' must be an object such as "
+                            "{\"tool\": {\"risk\": \"read\"}}, not a list",
+                            "t.json:3:38: server 'u': 'tools.x' must be an object such as "
+                            "{\"risk\": \"read\"}, not a string",
+                            "t.json:3:60: server 'u': unknown tools.y.risk 'none'; expected "
+                            "\"read\", \"mutating\" or \"dangerous\""})
+            << QStringList();
+    QTest::newRow("booleans")
+            << QByteArray(
+                       R"({"mcpServers": {"s": {"command": "a", "trust": "yes", "disabled": 1}}})")
+            << QStringList({"t.json:1:48: server 's': 'trust' must be true or false, not a string",
+                            "t.json:1:67: server 's': 'disabled' must be true or false, not a "
+                            "number"})
+            << QStringList();
+    QTest::newRow("timeouts")
+            << QByteArray(R"({"mcpServers": {
+"a": {"command": "a", "timeout": 0},
+"b": {"command": "a", "timeout": -1.5},
+"c": {"command": "a", "timeout": "60"},
+"d": {"command": "a", "startupTimeout": 86401},
+"e": {"command": "a", "startupTimeout": null}}})")
+            << QStringList({"t.json:2:34: server 'a': 'timeout' must be a positive number of "
+                            "seconds",
+                            "t.json:3:34: server 'b': 'timeout' must be a positive number of "
+                            "seconds",
+                            "t.json:4:34: server 'c': 'timeout' must be a number of seconds, not "
+                            "a string",
+                            "t.json:5:41: server 'd': 'startupTimeout' must be at most 86400 "
+                            "seconds (one day)",
+                            "t.json:6:41: server 'e': 'startupTimeout' must be a number of "
+                            "seconds, not null"})
+            << QStringList();
+    QTest::newRow("autoApprove")
+            << QByteArray(R"({"mcpServers": {"s": {"command": "a", "autoApprove": "all"},
+"t": {"command": "a", "autoApprove": ["x", {}]}}})")
+            << QStringList({"t.json:1:54: server 's': 'autoApprove' must be a list of tool "
+                            "names, not a string",
+                            "t.json:2:44: server 't': 'autoApprove[1]' must be a string, not an "
+                            "object"})
+            << QStringList();
+    QTest::newRow("every problem of a server, on its own line")
+            << QByteArray(R"({
+  "mcpServers": {
+    "good": {"command": "a"},
+    "bad": {
+      "command": "b",
+      "timeout": "10",
+      "risk": "high"
+    }
+  }
+})")
+            << QStringList({"t.json:6:18: server 'bad': 'timeout' must be a number of seconds, "
+                            "not a string",
+                            "t.json:7:15: server 'bad': unknown risk 'high'; expected \"read\", "
+                            "\"mutating\" or \"dangerous\""})
+            << QStringList({"good"});
+    QTest::newRow("empty server name")
+            << QByteArray(R"({"mcpServers": {"": {"command": "a"}}})")
+            << QStringList({"t.json:1:21: a server name must not be empty"}) << QStringList();
+    QTest::newRow("unicode before the error counts in characters")
+            << QByteArray(R"({"mcpServers": {"日本": {"command": "ö", "args": 7}}})")
+            << QStringList({"t.json:1:48: server '日本': 'args' must be a list of strings, not "
+                            "a number"})
+            << QStringList();
+
+    // ${...} syntax errors point inside the string.
+    QTest::newRow("unterminated ${") << QByteArray(
+            R"({"mcpServers": {"s": {"command": "run ${HOME"}, "ok": {"command": "x"}}})")
+                                     << QStringList({"t.json:1:39: server 's': in 'command': "
+                                                     "unterminated '${': add the "
+                                                     "closing '}'"})
+                                     << QStringList({"ok"});
+    QTest::newRow("unterminated ${ after escapes")
+            << QByteArray(R"({"mcpServers": {"s": {"command": "\u00e9\t${X"}}})")
+            << QStringList({"t.json:1:43: server 's': in 'command': unterminated '${': add the "
+                            "closing '}'"})
+            << QStringList();
+    QTest::newRow("unterminated ${ after multibyte characters")
+            << QByteArray(R"({"mcpServers": {"s": {"command": "é🚀${X"}}})")
+            << QStringList({"t.json:1:37: server 's': in 'command': unterminated '${': add the "
+                            "closing '}'"})
+            << QStringList();
+    QTest::newRow("unterminated ${ in an env entry")
+            << QByteArray(R"({"mcpServers": {"s": {"command": "a", "env": ["K=${X"]}}})")
+            << QStringList({"t.json:1:50: server 's': in 'env.K': unterminated '${': add the "
+                            "closing '}'"})
+            << QStringList();
+    QTest::newRow("unterminated ${ in a header, second line")
+            << QByteArray("{\"mcpServers\": {\"s\": {\"url\": \"u\",\n"
+                          "  \"headers\": {\"A\": \"${${X}\"}}}}")
+            << QStringList({"t.json:2:21: server 's': in 'headers.A': '${${X}' is not a variable "
+                            "reference; use ${NAME} or ${NAME:-default} (letters, digits, '_')"})
+            << QStringList();
+    QTest::newRow("not a variable name")
+            << QByteArray(R"({"mcpServers": {"s": {"command": "a", "args": ["${}", "x${1A}"]}}})")
+            << QStringList({"t.json:1:49: server 's': in 'args[0]': '${}' is not a variable "
+                            "reference; use ${NAME} or ${NAME:-default} (letters, digits, '_')",
+                            "t.json:1:57: server 's': in 'args[1]': '${1A}' is not a variable "
+                            "reference; use ${NAME} or ${NAME:-default} (letters, digits, '_')"})
+            << QStringList();
+}
+
+void tst_Config::parseErrors()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QStringList, errors);
+    QFETCH(QStringList, servers);
+    const McpConfig config = ConfigLoader::parse(text, QStringLiteral("t.json"), {});
+    QCOMPARE(errorStrings(config.errors), errors);
+    QCOMPARE(serverNames(config), servers);
+}
+
+void tst_Config::syntaxErrors_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<int>("line");
+    QTest::addColumn<int>("column");
+    QTest::addColumn<QString>("message");
+
+    QTest::newRow("trailing comma")
+            << QByteArray(R"({"mcpServers": {"a": {"command": "x"},}})") << 1 << 39
+            << "syntax error while parsing object key - unexpected '}'; expected string literal";
+    QTest::newRow("trailing comma, unicode before it")
+            << QByteArray(R"({"mcpServers": {"日本": {"command": "x",}}})") << 1 << 39
+            << "syntax error while parsing object key - unexpected '}'; expected string literal";
+    QTest::newRow("missing closing braces")
+            << QByteArray("{\"mcpServers\": {\n  \"a\": {\"command\": \"x\"}\n") << 3 << 1
+            << "syntax error while parsing object - unexpected end of input; expected '}'";
+    QTest::newRow("missing colon")
+            << QByteArray(R"({"mcpServers" {}})") << 1 << 15
+            << "syntax error while parsing object separator - unexpected '{'; expected ':'";
+    QTest::newRow("single quotes")
+            << QByteArray("{\n 'a': 1}") << 2 << 2
+            << "syntax error while parsing object key - invalid literal; expected string literal";
+    QTest::newRow("invalid UTF-8")
+            << QByteArray("{\"mcpServers\": {\"\xff\": {}}}") << 1 << 18
+            << "syntax error while parsing object key - invalid string: ill-formed UTF-8 byte; "
+               "expected string literal";
+    QTest::newRow("NUL byte after a valid document")
+            << QByteArray("{}\n\0{", 4) << 2 << 1
+            << "NUL byte: JSON text must be UTF-8 (was the file saved as UTF-16?)";
+    QTest::newRow("UTF-16") << QByteArray("\xff\xfe{\0}\0", 6) << 1 << 4
+                            << "NUL byte: JSON text must be UTF-8 (was the file saved as UTF-16?)";
+    QTest::newRow("control character in a string")
+            << QByteArray("{\"a\": \"x\ty\"}") << 1 << 9
+            << "syntax error while parsing value - invalid string: control character U+0009 "
+               "(HT) must be escaped to \\u0009 or \\t";
+    QTest::newRow("empty file") << QByteArray() << 1 << 1
+                                << "syntax error while parsing value - unexpected end of input; "
+                                   "expected '[', '{', or a literal";
+    QTest::newRow("whitespace only") << QByteArray(" \n\n ") << 3 << 2
+                                     << "syntax error while parsing value - unexpected end of "
+                                        "input; expected '[', '{', or a literal";
+    QTest::newRow("comment") << QByteArray("// servers\n{}") << 1 << 1
+                             << "syntax error while parsing value - invalid literal";
+    QTest::newRow("byte order mark does not count")
+            << QByteArray("\xEF\xBB\xBF{\"a\":,}") << 1 << 6
+            << "syntax error while parsing value - unexpected ','; expected '[', '{', or a "
+               "literal";
+    QTest::newRow("second document") << QByteArray("{} {}") << 1 << 4
+                                     << "syntax error while parsing value - unexpected '{'; "
+                                        "expected end of input";
+    QTest::newRow("nesting too deep")
+            << QByteArray(ConfigLoader::kMaxNestingDepth + 1, '[') << 1
+            << ConfigLoader::kMaxNestingDepth + 1 << "nesting deeper than 64 levels";
+    QTest::newRow("nesting too deep inside a server")
+            << (QByteArray("{\"mcpServers\": {\"s\": {\"x\":\n")
+                + QByteArray(ConfigLoader::kMaxNestingDepth, '['))
+            << 2 << ConfigLoader::kMaxNestingDepth - 2 << "nesting deeper than 64 levels";
+    QTest::newRow("nesting at the limit is parsed")
+            << QByteArray(ConfigLoader::kMaxNestingDepth, '[') << 1
+            << ConfigLoader::kMaxNestingDepth + 1
+            << "syntax error while parsing value - unexpected end of input; expected '[', '{', "
+               "or a literal";
+    QTest::newRow("too large") << QByteArray(ConfigLoader::kMaxConfigBytes + 1, ' ') << 0 << 0
+                               << "the file is larger than 1024 KiB; this is not a "
+                                  "configuration file";
+}
+
+void tst_Config::syntaxErrors()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(int, line);
+    QFETCH(int, column);
+    QFETCH(QString, message);
+    const McpConfig config = ConfigLoader::parse(text, QStringLiteral("t.json"), {});
+    QCOMPARE(config.errors.size(), 1);
+    const ConfigError &error = config.errors.first();
+    QCOMPARE(error.message, message);
+    QCOMPARE(error.line, line);
+    QCOMPARE(error.column, column);
+    QCOMPARE(error.file, QStringLiteral("t.json"));
+    QCOMPARE(error.server, QString());
+    QVERIFY(config.servers.isEmpty());
+}
+
+void tst_Config::hostileInput_data()
+{
+    QTest::addColumn<QByteArray>("text");
+
+    QRandomGenerator random(20240501); // fixed seed: a failure must be reproducible
+    for (int i = 0; i < 40; ++i) {
+        QByteArray bytes(random.bounded(1, 400), Qt::Uninitialized);
+        for (char &c : bytes)
+            c = char(random.bounded(256));
+        QTest::addRow("random bytes %d", i) << bytes;
+    }
+    // Random JSON-ish punctuation finds more parser paths than random bytes.
+    const QByteArray alphabet = "{}[]\":,$\\ atrufn0-1.e\n{\"mcpServers\":}";
+    for (int i = 0; i < 40; ++i) {
+        QByteArray bytes(random.bounded(1, 200), Qt::Uninitialized);
+        for (char &c : bytes)
+            c = alphabet.at(random.bounded(int(alphabet.size())));
+        QTest::addRow("random punctuation %d", i) << bytes;
+    }
+    QTest::newRow("deep arrays") << QByteArray(200000, '[');
+    QTest::newRow("deep objects") << QByteArray("{\"a\":").repeated(100000);
+    QTest::newRow("deep closed") << QByteArray(100, '[') + QByteArray(100, ']');
+    QTest::newRow("closers only") << QByteArray(1000, '}');
+    QTest::newRow("huge string") << QByteArray("{\"mcpServers\": {\"s\": {\"command\": \"")
+                                            + QByteArray(ConfigLoader::kMaxConfigBytes - 100, 'x')
+                                            + "\"}}";
+    QTest::newRow("huge unterminated string")
+            << QByteArray("{\"a\": \"") + QByteArray(ConfigLoader::kMaxConfigBytes - 10, 'x');
+    QTest::newRow("many servers")
+            << "{\"mcpServers\": {"
+                       + QByteArray("\"s\": {\"command\": 1, \"args\": [1, 2, 3]},").repeated(5000)
+                       + "\"z\": {}}}";
+    QTest::newRow("lone quote") << QByteArray("\"");
+    QTest::newRow("lone backslash in string") << QByteArray("{\"\\");
+    QTest::newRow("dollar brace") << QByteArray("{\"mcpServers\": {\"s\": {\"command\": \"${\"}}}");
+    QTest::newRow("invalid UTF-8 everywhere")
+            << QByteArray("\xc3\x28\xa0\xa1\xe2\x28\xa1\xf0\x28\x8c\xbc");
+    QTest::newRow("truncated multibyte in a key")
+            << QByteArray("{\"mcpServers\": {\"\xe6\x97\": {\"command\": \"x\"}}}");
+    QTest::newRow("overlong encoding") << QByteArray("{\"\xc0\xaf\": 1}");
+    QTest::newRow("surrogate escape alone")
+            << QByteArray(R"({"mcpServers": {"\ud800": {"command": "x"}}})");
+    QTest::newRow("NULs") << QByteArray(64, '\0');
+    QTest::newRow("huge numbers") << QByteArray(
+            R"({"mcpServers": {"s": {"command": "x", "timeout": 1e400,
+                 "startupTimeout": 123456789012345678901234567890}}})");
+    QTest::newRow("pointer characters in names")
+            << QByteArray(R"({"mcpServers": {"a/b~c": {"command": 1}, "~1": {"url": 2}}})");
+}
+
+void tst_Config::hostileInput()
+{
+    QFETCH(QByteArray, text);
+    const McpConfig config
+            = ConfigLoader::parse(text, QStringLiteral("t.json"), makeEnv({"HOME=/h"}));
+    // Every random row here is invalid; what matters is no crash, and errors that point
+    // somewhere inside the text.
+    QVERIFY(!config.errors.isEmpty());
+    const int lines = int(text.count('\n')) + 1;
+    for (const ConfigError &error : config.errors) {
+        QVERIFY(!error.message.isEmpty());
+        QCOMPARE(error.file, QStringLiteral("t.json"));
+        QVERIFY2(error.line <= lines, qPrintable(error.toString()));
+        QVERIFY2(error.line == 0 || error.column >= 1, qPrintable(error.toString()));
+    }
+}
+
+void tst_Config::truncatedAtEveryByte_data()
+{
+    QTest::addColumn<QByteArray>("text");
+
+    QTest::newRow("design example") << kDesignExample;
+    QTest::newRow("unicode, escapes, CRLF")
+            << QByteArray("{\r\n \"mcpServers\": {\"日本\": {\"command\": \"\\u00e9${X:-🚀}\","
+                          "\r\n \"env\": [\"A=1\"], \"timeout\": 1.5e1}}}");
+}
+
+void tst_Config::truncatedAtEveryByte()
+{
+    QFETCH(QByteArray, text);
+    const QProcessEnvironment env = makeEnv({"REMOTE_TOKEN=x"});
+    const McpConfig whole = ConfigLoader::parse(text, QStringLiteral("t.json"), env);
+    QCOMPARE(errorStrings(whole.errors), QStringList());
+    QCOMPARE(whole.servers.isEmpty(), false);
+
+    const QByteArray trimmed = text.trimmed();
+    for (qsizetype size = 0; size < text.size(); ++size) {
+        const QByteArray prefix = text.left(size);
+        const McpConfig config = ConfigLoader::parse(prefix, QStringLiteral("t.json"), env);
+        if (size >= trimmed.size()) {
+            // Only trailing whitespace is missing: still the whole document.
+            QVERIFY2(config.errors.isEmpty(), qPrintable(QString::number(size)));
+            QCOMPARE(describe(config), describe(whole));
+            continue;
+        }
+        // A strict prefix of an object is never a document.
+        QVERIFY2(!config.errors.isEmpty(), qPrintable(QString::number(size)));
+        QVERIFY2(config.servers.isEmpty(), qPrintable(QString::number(size)));
+        const ConfigError &error = config.errors.first();
+        QVERIFY2(error.line >= 1 && error.line <= prefix.count('\n') + 1,
+                 qPrintable(error.toString()));
+        QVERIFY2(error.column >= 1, qPrintable(error.toString()));
+    }
+}
+
+void tst_Config::corruptedAtEveryByte()
+{
+    // Each byte in turn replaced by characters that change the structure.
+    const QProcessEnvironment env = makeEnv({"REMOTE_TOKEN=x"});
+    int invalid = 0;
+    for (const char replacement : {'\0', '"', '{', ']', '\xff', '$'}) {
+        for (qsizetype i = 0; i < kDesignExample.size(); ++i) {
+            QByteArray text = kDesignExample;
+            text[i] = replacement;
+            const McpConfig config = ConfigLoader::parse(text, QStringLiteral("t.json"), env);
+            if (!config.errors.isEmpty())
+                ++invalid;
+            for (const ConfigError &error : config.errors)
+                QVERIFY2(error.line >= 1 && error.column >= 1, qPrintable(error.toString()));
+        }
+    }
+    // NUL and 0xff are invalid anywhere; most other replacements break the document too.
+    QVERIFY(invalid > 2 * kDesignExample.size());
+}
+
+void tst_Config::serverPosition()
+{
+    const QByteArray text = "{\n\"mcpServers\": {\n\n  \"a\":\n    {\"command\": \"x\"},\n"
+                            "  \"b\": {\"url\": \"y\"}}}";
+    const McpConfig config = ConfigLoader::parse(text, QStringLiteral("dir/f.json"), {});
+    QCOMPARE(serverNames(config), QStringList({"a", "b"}));
+    QCOMPARE(config.servers.at(0).line, 5);
+    QCOMPARE(config.servers.at(1).line, 6);
+    QCOMPARE(config.servers.at(0).sourceFile, QStringLiteral("dir/f.json"));
+}
+
+void tst_Config::equalityIgnoresPosition()
+{
+    const McpConfig a
+            = ConfigLoader::parse(R"({"mcpServers": {"s": {"command": "x", "args": ["1"]}}})",
+                                  QStringLiteral("a.json"), {});
+    const McpConfig moved = ConfigLoader::parse(
+            "{\n\n\"mcpServers\": {\n\"s\": {\"args\": [\"1\"],\n \"command\": \"x\"}}}",
+            QStringLiteral("b.json"), {});
+    const McpConfig changed
+            = ConfigLoader::parse(R"({"mcpServers": {"s": {"command": "x", "args": ["2"]}}})",
+                                  QStringLiteral("a.json"), {});
+    QCOMPARE(a.servers.size(), 1);
+    QCOMPARE(moved.servers.size(), 1);
+    QCOMPARE(changed.servers.size(), 1);
+    QVERIFY(a.servers.first().line != moved.servers.first().line);
+    QVERIFY(a.servers.first() == moved.servers.first());
+    QVERIFY(!(a.servers.first() == changed.servers.first()));
+
+    ServerConfig failed = a.servers.first();
+    failed.error = QStringLiteral("environment variable X is not set (used in command)");
+    QVERIFY(!(failed == a.servers.first()));
+    ServerConfig timeout = a.servers.first();
+    timeout.timeoutMs = 1;
+    QVERIFY(!(timeout == a.servers.first()));
+    ServerConfig toolRisk = a.servers.first();
+    toolRisk.toolRisks.insert(QStringLiteral("t"), Risk::Read);
+    QVERIFY(!(toolRisk == a.servers.first()));
+}
+
+void tst_Config::toJsonRoundTrip_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::newRow("design example") << kDesignExample;
+    QTest::newRow("every field") << QByteArray(
+            R"({"mcpServers": {"s": {"type": "sse", "url": "u", "headers": {"A": "b"},
+                 "risk": "read", "tools": {"t": {"risk": "mutating"}}, "trust": true,
+                 "disabled": true, "timeout": 0.25, "startupTimeout": 5, "autoApprove": ["t"]},
+                 "p": {"command": "c", "args": ["a", ""], "env": {"E": ""}}}})");
+}
+
+void tst_Config::toJsonRoundTrip()
+{
+    QFETCH(QByteArray, text);
+    const QProcessEnvironment env = makeEnv({"REMOTE_TOKEN=x"});
+    const McpConfig first = ConfigLoader::parse(text, QStringLiteral("t.json"), env);
+    QCOMPARE(errorStrings(first.errors), QStringList());
+    json document = {{"mcpServers", json::object()}};
+    for (const ServerConfig &server : first.servers)
+        document["mcpServers"][server.name.toStdString()] = server.toJson();
+    const McpConfig second = ConfigLoader::parse(QByteArray::fromStdString(document.dump(2)),
+                                                 QStringLiteral("t.json"), {});
+    QCOMPARE(errorStrings(second.errors), QStringList());
+    QCOMPARE(describe(second), describe(first));
+    QCOMPARE(second.servers.size(), first.servers.size());
+    for (qsizetype i = 0; i < first.servers.size(); ++i)
+        QVERIFY(second.servers.at(i) == first.servers.at(i));
+}
+
+void tst_Config::find()
+{
+    const McpConfig config
+            = ConfigLoader::parse(kDesignExample, QString(), makeEnv({"REMOTE_TOKEN=x"}));
+    QVERIFY(config.find(QStringLiteral("remote")));
+    QCOMPARE(config.find(QStringLiteral("remote"))->url, QStringLiteral("https://example.com/mcp"));
+    QCOMPARE(config.find(QStringLiteral("nope")), nullptr);
+    QCOMPARE(config.find(QStringLiteral("Remote")), nullptr);
+}
+
+void tst_Config::loadFile()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+
+    const McpConfig missing = ConfigLoader::loadFile(dir.filePath("nope.json"), {});
+    QVERIFY(missing.servers.isEmpty());
+    QCOMPARE(errorStrings(missing.errors), QStringList());
+
+    const McpConfig directory = ConfigLoader::loadFile(dir.path(), {});
+    QCOMPARE(errorStrings(directory.errors),
+             QStringList({dir.path() + ": is a directory, not a configuration file"}));
+
+    const QString path = dir.filePath("ok.json");
+    QVERIFY(writeFile(path, R"({"mcpServers": {"a": {"command": "x"}, "b": {"command": 1}}})"));
+    const McpConfig loaded = ConfigLoader::loadFile(path, {});
+    QCOMPARE(serverNames(loaded), QStringList({"a"}));
+    QCOMPARE(loaded.servers.first().sourceFile, path);
+    QCOMPARE(errorStrings(loaded.errors),
+             QStringList({path + ":1:57: server 'b': 'command' must be a string, not a number"}));
+
+    const QString big = dir.filePath("big.json");
+    QVERIFY(writeFile(big, QByteArray(ConfigLoader::kMaxConfigBytes * 2, ' ')));
+    QCOMPARE(errorStrings(ConfigLoader::loadFile(big, {}).errors),
+             QStringList({big
+                          + ": the file is larger than 1024 KiB; this is not a "
+                            "configuration file"}));
+}
+
+void tst_Config::load_data()
+{
+    QTest::addColumn<QByteArray>("user");      // empty: no user file
+    QTest::addColumn<QByteArray>("workspace"); // empty: no .mcp.json
+    QTest::addColumn<QByteArray>("override");  // empty: no --config file
+    QTest::addColumn<QStringList>("servers");  // "name@USER" / "name@WORKSPACE" / "name@OVERRIDE"
+    QTest::addColumn<QStringList>("errors");   // with USER / WORKSPACE / OVERRIDE for paths
+
+    QTest::newRow("nothing anywhere")
+            << QByteArray() << QByteArray() << QByteArray() << QStringList() << QStringList();
+    QTest::newRow("user only") << QByteArray(R"({"mcpServers": {"a": {"command": "u"}}})")
+                               << QByteArray() << QByteArray() << QStringList({"a@USER"})
+                               << QStringList();
+    QTest::newRow("workspace wins per name")
+            << QByteArray(R"({"mcpServers": {"a": {"command": "u"}, "b": {"command": "u"}}})")
+            << QByteArray(R"({"mcpServers": {"b": {"command": "w"}, "c": {"command": "w"}}})")
+            << QByteArray() << QStringList({"a@USER", "b@WORKSPACE", "c@WORKSPACE"})
+            << QStringList();
+    QTest::newRow("a broken workspace server hides the user's")
+            << QByteArray(R"({"mcpServers": {"a": {"command": "u"}, "b": {"command": "u"}}})")
+            << QByteArray(R"({"mcpServers": {"b": {"command": 1}}})") << QByteArray()
+            << QStringList({"a@USER"})
+            << QStringList({"WORKSPACE:1:34: server 'b': 'command' must be a string, not a "
+                            "number"});
+    QTest::newRow("errors of both files are kept")
+            << QByteArray(R"({"mcpServers": {"a": {"url": 1}, "x": {"command": "u"}}})")
+            << QByteArray("{\"mcpServers\": {,}}") << QByteArray() << QStringList({"x@USER"})
+            << QStringList({"USER:1:30: server 'a': 'url' must be a string, not a number",
+                            "WORKSPACE:1:17: syntax error while parsing object key - unexpected "
+                            "','; expected string literal"});
+    QTest::newRow("override replaces the workspace file")
+            << QByteArray(R"({"mcpServers": {"a": {"command": "u"}}})")
+            << QByteArray(R"({"mcpServers": {"w": {"command": "w"}}})")
+            << QByteArray(R"({"mcpServers": {"a": {"command": "o"}, "o": {"command": "o"}}})")
+            << QStringList({"a@OVERRIDE", "o@OVERRIDE"}) << QStringList();
+}
+
+void tst_Config::load()
+{
+    QFETCH(QByteArray, user);
+    QFETCH(QByteArray, workspace);
+    QFETCH(QByteArray, override);
+    QFETCH(QStringList, servers);
+    QFETCH(QStringList, errors);
+
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString userPath = ConfigLoader::userConfigPath();
+    const QString workspacePath = dir.filePath(".mcp.json");
+    const QString overridePath = override.isEmpty() ? QString() : dir.filePath("other.json");
+    if (!user.isEmpty())
+        QVERIFY(writeFile(userPath, user));
+    if (!workspace.isEmpty())
+        QVERIFY(writeFile(workspacePath, workspace));
+    if (!override.isEmpty())
+        QVERIFY(writeFile(overridePath, override));
+
+    const McpConfig config = ConfigLoader::load(dir.path(), overridePath, {});
+    const auto label = [&](QString text) {
+        text.replace(userPath, QStringLiteral("USER"));
+        text.replace(workspacePath, QStringLiteral("WORKSPACE"));
+        if (!overridePath.isEmpty())
+            text.replace(overridePath, QStringLiteral("OVERRIDE"));
+        return text;
+    };
+    QStringList actualServers;
+    for (const ServerConfig &server : config.servers)
+        actualServers.append(server.name + u'@' + label(server.sourceFile));
+    QStringList actualErrors;
+    for (const ConfigError &error : config.errors)
+        actualErrors.append(label(error.toString()));
+    QCOMPARE(actualServers, servers);
+    QCOMPARE(actualErrors, errors);
+}
+
+void tst_Config::loadMissingOverride()
+{
+    // A workspace without .mcp.json is normal; a --config file that is not there is a mistake.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(writeFile(dir.filePath(".mcp.json"), R"({"mcpServers": {"w": {"command": "w"}}})"));
+    const QString missing = dir.filePath("missing.json");
+    const McpConfig config = ConfigLoader::load(dir.path(), missing, {});
+    QCOMPARE(serverNames(config), QStringList());
+    QCOMPARE(errorStrings(config.errors), QStringList({missing + ": file not found"}));
+}
+
+void tst_Config::import_data()
+{
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<QByteArray>("input");
+    QTest::addColumn<QByteArray>("expected"); // compact JSON; compared as JSON values
+    QTest::addColumn<QStringList>("errors");
+    QTest::addColumn<QStringList>("notes");
+
+    const int claude = int(ConfigLoader::ImportKind::ClaudeDesktop);
+    const int vscode = int(ConfigLoader::ImportKind::VsCode);
+    const int cursor = int(ConfigLoader::ImportKind::Cursor);
+
+    QTest::newRow("claude desktop")
+            << claude << QByteArray(R"({"globalShortcut": "", "mcpServers": {
+                 "fs": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem",
+                        "/Users/me/Desktop"], "env": {"DEBUG": "1"}},
+                 "gh": {"command": "docker", "args": ["run", "-e", "GITHUB_TOKEN"],
+                        "env": {"GITHUB_TOKEN": "${GITHUB_TOKEN}"}}}})")
+            << QByteArray(R"({"mcpServers": {
+                 "fs": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem",
+                        "/Users/me/Desktop"], "env": {"DEBUG": "1"}},
+                 "gh": {"command": "docker", "args": ["run", "-e", "GITHUB_TOKEN"],
+                        "env": {"GITHUB_TOKEN": "${GITHUB_TOKEN}"}}}})")
+            << QStringList() << QStringList();
+    QTest::newRow("claude desktop: a bad server is left out")
+            << claude
+            << QByteArray("{\"mcpServers\": {\n\"ok\": {\"command\": \"a\"},\n"
+                          "\"bad\": {\"command\": \"a\", \"args\": 5}}}")
+            << QByteArray(R"({"mcpServers": {"ok": {"command": "a"}}})")
+            << QStringList({"c.json:3:33: server 'bad': 'args' must be a list of strings, not a "
+                            "number"})
+            << QStringList();
+    QTest::newRow("claude desktop: no mcpServers")
+            << claude << QByteArray(R"({"globalShortcut": "Ctrl+Space"})")
+            << QByteArray(R"({"mcpServers": {}})")
+            << QStringList({"c.json:1:1: no \"mcpServers\" object: is this a Claude Desktop "
+                            "file?"})
+            << QStringList();
+    QTest::newRow("claude desktop: syntax error")
+            << claude << QByteArray("{\"mcpServers\": {\n  \"a\": }}")
+            << QByteArray(R"({"mcpServers": {}})")
+            << QStringList({"c.json:2:8: syntax error while parsing value - unexpected '}'; "
+                            "expected '[', '{', or a literal"})
+            << QStringList();
+    QTest::newRow("cursor: env and workspace variables") << cursor << QByteArray(R"({"mcpServers": {
+                 "local": {"command": "node", "args": ["${workspaceFolder}/server.js", "${userHome}"],
+                           "env": {"API_KEY": "${env:API_KEY}", "PLAIN": "${OTHER}"}},
+                 "remote": {"url": "https://x/mcp", "headers": {"Authorization": "Bearer ${env:TOKEN}"}}}})")
+                                                         << QByteArray(R"({"mcpServers": {
+                 "local": {"command": "node", "args": ["./server.js", "${HOME}"],
+                           "env": {"API_KEY": "${API_KEY}", "PLAIN": "${OTHER}"}},
+                 "remote": {"url": "https://x/mcp", "headers": {"Authorization": "Bearer ${TOKEN}"}}}})")
+                                                         << QStringList() << QStringList();
+    QTest::newRow("vscode mcp.json with inputs, comments and trailing commas")
+            << vscode << QByteArray(R"({
+  // Servers for this workspace
+  "inputs": [
+    {"type": "promptString", "id": "github-token", "description": "GitHub PAT", "password": true},
+    {"type": "promptString", "id": "region", "default": "eu-west-1"},
+  ],
+  "servers": {
+    "github": {
+      "type": "http",
+      "url": "https://api.githubcopilot.com/mcp/",
+      "headers": {"Authorization": "Bearer ${input:github-token}"}, /* secret */
+    },
+    "aws": {"type": "stdio", "command": "uvx", "args": ["aws-mcp", "--region", "${input:region}"],
+            "env": {"HOME_DIR": "${env:HOME}", "WS": "${workspaceFolder}"}, "envFile": "${workspaceFolder}/.env"},
+  },
+})") << QByteArray(R"({"mcpServers": {
+                 "github": {"type": "http", "url": "https://api.githubcopilot.com/mcp/",
+                            "headers": {"Authorization": "Bearer ${GITHUB_TOKEN}"}},
+                 "aws": {"type": "stdio", "command": "uvx",
+                         "args": ["aws-mcp", "--region", "${REGION:-eu-west-1}"],
+                         "env": {"HOME_DIR": "${HOME}", "WS": "."}, "envFile": "./.env"}}})")
+            << QStringList()
+            << QStringList({"input 'github-token' (GitHub PAT) is now the environment variable "
+                            "GITHUB_TOKEN; set it before starting Switchboard",
+                            "input 'region' is now the environment variable REGION; set it "
+                            "before starting Switchboard"});
+    QTest::newRow("vscode settings.json")
+            << vscode << QByteArray(R"({"editor.fontSize": 14, "mcp": {"servers": {
+                 "time": {"command": "uvx", "args": ["mcp-server-time"]}},
+                 "inputs": [{"id": "1st key"}]}})")
+            << QByteArray(
+                       R"({"mcpServers": {"time": {"command": "uvx", "args": ["mcp-server-time"]}}})")
+            << QStringList() << QStringList();
+    QTest::newRow("vscode settings.json, dotted key, input name normalized")
+            << vscode
+            << QByteArray(R"({"mcp.servers": {"s": {"url": "http://h/${input:1st key}"}}})")
+            << QByteArray(R"({"mcpServers": {"s": {"url": "http://h/${_1ST_KEY}"}}})")
+            << QStringList()
+            << QStringList({"input '1st key' is now the environment variable _1ST_KEY; set it "
+                            "before starting Switchboard"});
+    QTest::newRow("vscode: type inconsistent, position in the original file")
+            << vscode
+            << QByteArray(
+                       "{\n  \"servers\": {\n    \"s\": {\"type\": \"sse\", \"command\": \"x\"}}}")
+            << QByteArray(R"({"mcpServers": {}})")
+            << QStringList({"c.json:3:19: server 's': type 'sse' needs 'url', not 'command'"})
+            << QStringList();
+    QTest::newRow("vscode: not a VS Code file")
+            << vscode << QByteArray(R"({"mcpServers": {}})") << QByteArray(R"({"mcpServers": {}})")
+            << QStringList({"c.json:1:1: no \"servers\" object (mcp.json) or \"mcp\": "
+                            "{\"servers\"} (settings.json): is this a VS Code file?"})
+            << QStringList();
+    QTest::newRow("cursor: servers is a list")
+            << cursor << QByteArray(R"({"mcpServers": []})") << QByteArray(R"({"mcpServers": {}})")
+            << QStringList({"c.json:1:16: 'mcpServers' must be an object mapping server names to "
+                            "their settings, not a list"})
+            << QStringList();
+}
+
+void tst_Config::import()
+{
+    QFETCH(int, kind);
+    QFETCH(QByteArray, input);
+    QFETCH(QByteArray, expected);
+    QFETCH(QStringList, errors);
+    QFETCH(QStringList, notes);
+
+    const ConfigLoader::ImportResult result = ConfigLoader::importConfig(
+            ConfigLoader::ImportKind(kind), input, QStringLiteral("c.json"));
+    QCOMPARE(errorStrings(result.errors), errors);
+    QCOMPARE(result.notes, notes);
+
+    const json actual = json::parse(result.text.toStdString(), nullptr, false);
+    QVERIFY(!actual.is_discarded());
+    QCOMPARE(QString::fromStdString(actual.dump()),
+             QString::fromStdString(json::parse(expected.toStdString()).dump()));
+    // Pretty, two spaces, newline at the end.
+    QCOMPARE(result.text, QByteArray::fromStdString(actual.dump(2)) + '\n');
+
+    // The output is a valid .mcp.json, whatever the variables.
+    const McpConfig parsed = ConfigLoader::parse(result.text, QStringLiteral("out.json"), {});
+    QCOMPARE(errorStrings(parsed.errors), QStringList());
+    QCOMPARE(parsed.servers.size(), qsizetype(actual["mcpServers"].size()));
+}
+
+void tst_Config::importTruncatedNeverCrashes_data()
+{
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<QByteArray>("input");
+
+    QTest::newRow("claude desktop")
+            << int(ConfigLoader::ImportKind::ClaudeDesktop) << kDesignExample;
+    QTest::newRow("cursor")
+            << int(ConfigLoader::ImportKind::Cursor)
+            << QByteArray(R"({"mcpServers": {"a": {"command": "${env:X}/${workspaceFolder}"}}})");
+    QTest::newRow("vscode") << int(ConfigLoader::ImportKind::VsCode)
+                            << QByteArray(
+                                       "{\"inputs\": [{\"id\": \"k\", \"default\": \"d}\"}], // c\n"
+                                       "\"servers\": {\"s\": {\"url\": \"${input:k}\",},}}");
+}
+
+void tst_Config::importTruncatedNeverCrashes()
+{
+    QFETCH(int, kind);
+    QFETCH(QByteArray, input);
+    const auto importKind = ConfigLoader::ImportKind(kind);
+    const ConfigLoader::ImportResult whole = ConfigLoader::importConfig(importKind, input, {});
+    QCOMPARE(errorStrings(whole.errors), QStringList());
+    for (qsizetype size = 0; size < input.size(); ++size) {
+        const ConfigLoader::ImportResult result
+                = ConfigLoader::importConfig(importKind, input.left(size), {});
+        // Whatever was cut, the text is a document parse() accepts.
+        const McpConfig parsed = ConfigLoader::parse(result.text, {}, {});
+        QVERIFY2(parsed.errors.isEmpty(), qPrintable(QString::number(size)));
+        QVERIFY2(!result.errors.isEmpty() || size + 1 >= input.size(),
+                 qPrintable(QString::number(size)));
+    }
+}
+
+QTEST_GUILESS_MAIN(tst_Config)
+
+#include "tst_config.moc"

@@ -1,0 +1,161 @@
+#include "jsontest.h"
+
+#include <mcp/client.h>
+#include <mcp/stdiotransport.h>
+
+#include <QDir>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Mcp;
+
+// Integration with the reference server @modelcontextprotocol/server-everything over stdio,
+// the npm package pinned by the project's package-lock.json (scripts/bootstrap.sh installs it).
+class tst_IntegrationEverything : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<Client> m_client;
+    QTemporaryDir m_dir;
+
+    static QString entryPoint()
+    {
+        return QDir(QStringLiteral(SWITCHBOARD_SOURCE_DIR))
+                .filePath(QStringLiteral(
+                        "node_modules/@modelcontextprotocol/server-everything/dist/index.js"));
+    }
+
+    std::optional<ToolResult> call(const std::string &tool, Json args, RequestOptions options = {})
+    {
+        std::optional<ToolResult> result;
+        m_client->callTool(
+                tool, std::move(args), this, [&](ToolResult r) { result = std::move(r); },
+                std::move(options));
+        (void)QTest::qWaitFor([&] { return result.has_value(); }, 30000);
+        return result;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(QFileInfo::exists(entryPoint()),
+                 qPrintable(QStringLiteral("%1 is missing: run scripts/bootstrap.sh (npm ci)")
+                                    .arg(entryPoint())));
+        StdioOptions options;
+        options.program = QStringLiteral("node");
+        options.arguments = {entryPoint(), QStringLiteral("stdio")};
+        options.workingDirectory = m_dir.path();
+        ClientOptions clientOptions;
+        clientOptions.serverName = QStringLiteral("everything");
+        m_client = std::make_unique<Client>(new StdioTransport(options), clientOptions);
+        m_client->connectToServer();
+        QVERIFY(QTest::qWaitFor(
+                [this] {
+                    return m_client->state() == Client::State::Ready
+                           || m_client->state() == Client::State::Failed;
+                },
+                60000));
+        QVERIFY2(m_client->state() == Client::State::Ready, qPrintable(m_client->errorString()));
+    }
+
+    void handshake()
+    {
+        QCOMPARE(m_client->protocolVersion(), std::string("2025-11-25"));
+        QVERIFY(m_client->serverInfo().contains("name"));
+        for (const char *name : {"echo", "get-sum", "get-tiny-image", "get-resource-links",
+                                 "trigger-long-running-operation"})
+            QVERIFY2(m_client->findTool(name), name);
+        const Json *sum = m_client->findTool("get-sum");
+        QCOMPARE_JSON((*sum)["inputSchema"]["type"], "object");
+    }
+
+    void echo()
+    {
+        auto r = call("echo", Json{{"message", "hello ✓ 世界"}});
+        QVERIFY(r && !r->failed());
+        QCOMPARE(r->text(), QStringLiteral("Echo: hello ✓ 世界"));
+    }
+
+    void getSum()
+    {
+        auto r = call("get-sum", Json{{"a", 2}, {"b", 40}});
+        QVERIFY(r && !r->failed());
+        QVERIFY2(r->text().contains(QStringLiteral("42")), qPrintable(r->text()));
+    }
+
+    void tinyImage()
+    {
+        auto r = call("get-tiny-image", Json::object());
+        QVERIFY(r && !r->failed());
+        bool sawImage = false;
+        for (const Json &block : r->content()) {
+            if (block["type"] != "image")
+                continue;
+            sawImage = true;
+            QCOMPARE_JSON(block["mimeType"], "image/png");
+            const QByteArray png = QByteArray::fromBase64(
+                    QByteArray::fromStdString(block["data"].get<std::string>()));
+            QVERIFY(png.startsWith("\x89PNG\r\n\x1a\n"));
+        }
+        QVERIFY(sawImage);
+    }
+
+    void resourceLinks()
+    {
+        auto r = call("get-resource-links", Json{{"count", 3}});
+        QVERIFY(r && !r->failed());
+        int links = 0;
+        for (const Json &block : r->content()) {
+            if (block["type"] == "resource_link") {
+                ++links;
+                QVERIFY(block["uri"].is_string());
+                QVERIFY(block["name"].is_string());
+            }
+        }
+        QCOMPARE(links, 3);
+    }
+
+    void longRunningWithProgress()
+    {
+        std::vector<Progress> seen;
+        RequestOptions options;
+        options.timeoutMs = 400; // shorter than the whole run: progress keeps it alive
+        options.onProgress = [&](const Progress &p) {
+            seen.push_back(p);
+        };
+        auto r = call("trigger-long-running-operation", Json{{"duration", 1}, {"steps", 5}},
+                      options);
+        QVERIFY(r);
+        QVERIFY2(!r->failed(), qPrintable(r->text()));
+        QCOMPARE(int(seen.size()), 5);
+        for (int i = 0; i < 5; ++i) {
+            QCOMPARE(seen[std::size_t(i)].progress, double(i + 1));
+            QCOMPARE(seen[std::size_t(i)].total.value_or(0), 5.0);
+        }
+        QVERIFY(r->text().contains(QStringLiteral("completed")));
+    }
+
+    void timeoutCancelsAndServerStaysUsable()
+    {
+        RequestOptions options;
+        options.timeoutMs = 300;
+        auto r = call("trigger-long-running-operation", Json{{"duration", 5}, {"steps", 1}},
+                      options);
+        QVERIFY(r && r->error);
+        QVERIFY(r->error->is(ErrorCode::RequestTimeout));
+        auto after = call("echo", Json{{"message", "still alive"}});
+        QVERIFY(after && !after->failed());
+    }
+
+    void cleanupTestCase()
+    {
+        if (!m_client)
+            return;
+        m_client->close();
+        QTRY_COMPARE_WITH_TIMEOUT(m_client->state(), Client::State::Closed, 10000);
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_IntegrationEverything)
+#include "tst_integration_everything.moc"

@@ -1,0 +1,235 @@
+#include "processtest.h"
+
+#include <mcp/manager.h>
+#include <mcp/stdiotransport.h>
+
+#include <QProcessEnvironment>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Mcp;
+
+// The Manager with real fixture processes: concurrent fail-soft start, every state, the
+// startup timeout, crash restarts within a budget (never for a server that never
+// initialized), reload that restarts only what changed, and an orderly stop.
+class tst_Manager : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    static QString fixture() { return QStringLiteral(SWITCHBOARD_FIXTURE_SERVER); }
+
+    McpConfig parse(const QByteArray &json)
+    {
+        QProcessEnvironment env;
+        env.insert(QStringLiteral("FIXTURE"), fixture());
+        McpConfig config = ConfigLoader::parse(json, QStringLiteral("test.json"), env);
+        for (const ConfigError &e : config.errors)
+            qWarning() << e.toString();
+        return config;
+    }
+
+    std::unique_ptr<Manager> makeManager()
+    {
+        ManagerOptions options;
+        options.workspaceDir = m_dir.path();
+        options.restartDelayMs = 50;
+        options.shutdownStageMs = 300;
+        return std::make_unique<Manager>(options);
+    }
+
+    static bool waitSettled(Manager &manager, int ms = 15000)
+    {
+        return QTest::qWaitFor([&] { return manager.isSettled(); }, ms);
+    }
+
+    static qint64 pidOf(Manager &manager, const QString &name)
+    {
+        Client *client = manager.client(name);
+        return client ? static_cast<StdioTransport *>(client->transport())->processId() : -1;
+    }
+
+    static std::optional<ToolResult> call(Manager &manager, const QString &server,
+                                          const std::string &tool, Json args = Json::object())
+    {
+        Client *client = manager.client(server);
+        if (!client)
+            return std::nullopt;
+        std::optional<ToolResult> result;
+        QObject context;
+        client->callTool(tool, std::move(args), &context,
+                         [&](ToolResult r) { result = std::move(r); });
+        (void)QTest::qWaitFor([&] { return result.has_value(); }, 10000);
+        return result;
+    }
+
+private slots:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    void failSoftStart()
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        auto manager = makeManager();
+        QSignalSpy settled(manager.get(), &Manager::settled);
+        manager->start(parse(R"({"mcpServers": {
+            "good":     {"command": "${FIXTURE}"},
+            "slowinit": {"command": "${FIXTURE}", "args": ["--init-delay-ms", "300"]},
+            "missing":  {"command": "switchboard-no-such-command"},
+            "secret":   {"command": "${FIXTURE}", "env": {"TOKEN": "${SB_UNSET_TOKEN_VARIABLE}"}},
+            "dies":     {"command": "${FIXTURE}", "args": ["--exit-at-startup", "5"]},
+            "off":      {"command": "${FIXTURE}", "disabled": true}
+        }})"));
+        QCOMPARE(manager->status("good").state, ServerState::Pending);
+        QVERIFY(waitSettled(*manager));
+        QCOMPARE(settled.count(), 1);
+
+        QCOMPARE(manager->status("good").state, ServerState::Connected);
+        QCOMPARE(manager->status("good").toolCount, 15);
+        QCOMPARE(manager->status("slowinit").state, ServerState::Connected);
+        QCOMPARE(manager->status("missing").state, ServerState::Failed);
+        QVERIFY(manager->status("missing").reason.contains(
+                QStringLiteral("switchboard-no-such-command")));
+        QCOMPARE(manager->status("secret").state, ServerState::Failed);
+        QVERIFY(manager->status("secret").reason.contains(
+                QStringLiteral("SB_UNSET_TOKEN_VARIABLE")));
+        QCOMPARE(manager->status("dies").state, ServerState::Failed);
+        QVERIFY(manager->status("dies").reason.contains(QStringLiteral("code 5")));
+        QCOMPARE(manager->status("off").state, ServerState::Disabled);
+        QVERIFY(!manager->client("off"));
+        QVERIFY(!manager->client("dies"));
+        QCOMPARE(manager->status("dies").restarts, 0); // never initialized: never restarted
+
+        auto r = call(*manager, "good", "echo", Json{{"text", "works"}});
+        QVERIFY(r && !r->failed());
+    }
+
+    void startupTimeout()
+    {
+        auto manager = makeManager();
+        manager->start(parse(R"({"mcpServers": {
+            "mute": {"command": "${FIXTURE}", "args": ["--no-init-reply"], "startupTimeout": 0.3},
+            "fine": {"command": "${FIXTURE}"}
+        }})"));
+        QVERIFY(waitSettled(*manager));
+        QCOMPARE(manager->status("mute").state, ServerState::Failed);
+        QVERIFY2(manager->status("mute").reason.contains(QStringLiteral("within")),
+                 qPrintable(manager->status("mute").reason));
+        QCOMPARE(manager->status("fine").state, ServerState::Connected);
+    }
+
+    void crashRestartsWithinBudget()
+    {
+        auto manager = makeManager();
+        manager->start(parse(R"({"mcpServers": {"crashy": {"command": "${FIXTURE}"},
+                                                 "steady": {"command": "${FIXTURE}"}}})"));
+        QVERIFY(waitSettled(*manager));
+        const qint64 steadyPid = pidOf(*manager, "steady");
+        QList<ServerState> seen;
+        connect(manager.get(), &Manager::serverStatusChanged, this, [&](const QString &name) {
+            if (name == QLatin1String("crashy"))
+                seen << manager->status(name).state;
+        });
+        for (int i = 1; i <= 3; ++i) {
+            const qint64 before = pidOf(*manager, "crashy");
+            auto r = call(*manager, "crashy", "crash");
+            QVERIFY(r && r->error);
+            QTRY_COMPARE_WITH_TIMEOUT(manager->status("crashy").state, ServerState::Connected,
+                                      10000);
+            QVERIFY(pidOf(*manager, "crashy") != before);
+            QCOMPARE(manager->status("crashy").restarts, i);
+        }
+        QVERIFY(seen.contains(ServerState::Restarting));
+        // The budget (3 within 60 s) is spent: the fourth crash is final.
+        auto r = call(*manager, "crashy", "crash");
+        QVERIFY(r && r->error);
+        QTRY_COMPARE_WITH_TIMEOUT(manager->status("crashy").state, ServerState::Failed, 10000);
+        QVERIFY(manager->status("crashy").reason.contains(QStringLiteral("gave up")));
+        // The other server never noticed.
+        QCOMPARE(pidOf(*manager, "steady"), steadyPid);
+        auto ok = call(*manager, "steady", "echo", Json{{"text", "x"}});
+        QVERIFY(ok && !ok->failed());
+    }
+
+    void reloadRestartsOnlyChanged()
+    {
+        auto manager = makeManager();
+        manager->start(parse(R"({"mcpServers": {
+            "same":    {"command": "${FIXTURE}"},
+            "changed": {"command": "${FIXTURE}"},
+            "removed": {"command": "${FIXTURE}"}
+        }})"));
+        QVERIFY(waitSettled(*manager));
+        const qint64 samePid = pidOf(*manager, "same");
+        const qint64 changedPid = pidOf(*manager, "changed");
+        const qint64 removedPid = pidOf(*manager, "removed");
+        QVERIFY(samePid > 0 && changedPid > 0 && removedPid > 0);
+
+        const ReloadPlan plan = manager->reload(parse(R"({"mcpServers": {
+            "same":    {"command": "${FIXTURE}"},
+            "changed": {"command": "${FIXTURE}", "args": ["--tools", "3"]},
+            "added":   {"command": "${FIXTURE}"}
+        }})"));
+        QCOMPARE(plan.unchanged, QStringList{"same"});
+        QCOMPARE(plan.changed, QStringList{"changed"});
+        QCOMPARE(plan.added, QStringList{"added"});
+        QCOMPARE(plan.removed, QStringList{"removed"});
+        QVERIFY(waitSettled(*manager));
+        QCOMPARE(manager->serverNames(), (QStringList{"added", "changed", "same"}));
+        QCOMPARE(pidOf(*manager, "same"), samePid);
+        QVERIFY(pidOf(*manager, "changed") != changedPid);
+        QCOMPARE(manager->status("changed").toolCount, 18);
+        QCOMPARE(manager->status("added").state, ServerState::Connected);
+        QCOMPARE(manager->status("removed").state, ServerState::Pending); // unknown now
+        QTRY_VERIFY(!processAlive(removedPid));
+    }
+
+    void enableDisableAndRestart()
+    {
+        auto manager = makeManager();
+        manager->start(parse(R"({"mcpServers": {"s": {"command": "${FIXTURE}"}}})"));
+        QVERIFY(waitSettled(*manager));
+        const qint64 pid = pidOf(*manager, "s");
+        manager->setServerEnabled("s", false);
+        QCOMPARE(manager->status("s").state, ServerState::Disabled);
+        QTRY_VERIFY(!processAlive(pid));
+        manager->setServerEnabled("s", true);
+        QVERIFY(waitSettled(*manager));
+        QCOMPARE(manager->status("s").state, ServerState::Connected);
+        const qint64 second = pidOf(*manager, "s");
+        manager->restartServer("s");
+        QVERIFY(waitSettled(*manager));
+        QCOMPARE(manager->status("s").state, ServerState::Connected);
+        QVERIFY(pidOf(*manager, "s") != second);
+    }
+
+    void stderrTailSurvivesRestart()
+    {
+        auto manager = makeManager();
+        manager->start(parse(
+                R"({"mcpServers": {"s": {"command": "${FIXTURE}", "args": ["--stderr-lines", "3"]}}})"));
+        QVERIFY(waitSettled(*manager));
+        QTRY_VERIFY(manager->stderrTail("s").size() >= 3);
+    }
+
+    void stopEndsEverything()
+    {
+        auto manager = makeManager();
+        manager->start(parse(R"({"mcpServers": {
+            "a": {"command": "${FIXTURE}"},
+            "b": {"command": "${FIXTURE}", "args": ["--ignore-eof"]}
+        }})"));
+        QVERIFY(waitSettled(*manager));
+        const qint64 a = pidOf(*manager, "a");
+        const qint64 b = pidOf(*manager, "b");
+        QSignalSpy stopped(manager.get(), &Manager::stopped);
+        manager->stop();
+        QTRY_COMPARE_WITH_TIMEOUT(stopped.count(), 1, 5000);
+        QVERIFY(!processAlive(a));
+        QTRY_VERIFY(!processAlive(b));
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_Manager)
+#include "tst_manager.moc"

@@ -1,0 +1,388 @@
+#include "jsontest.h"
+#include "processtest.h"
+
+#include <mcp/client.h>
+#include <mcp/stdiotransport.h>
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Mcp;
+
+// A real child process (tests/fixtures' sb-fixture-server) behind StdioTransport + Client:
+// framing over pipes, big lines, the size cap, garbage, stderr, crashes, timeouts with the
+// cancellation reaching the server, staged shutdown and the process group.
+class tst_StdioTransport : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    std::unique_ptr<Client> makeClient(QStringList args, StdioOptions options = {},
+                                       ClientOptions clientOptions = {})
+    {
+        if (options.program.isEmpty())
+            options.program = QStringLiteral(SWITCHBOARD_FIXTURE_SERVER);
+        options.arguments = args;
+        if (options.workingDirectory.isEmpty())
+            options.workingDirectory = m_dir.path();
+        if (clientOptions.serverName.isEmpty())
+            clientOptions.serverName = QStringLiteral("fixture");
+        return std::make_unique<Client>(new StdioTransport(options), clientOptions);
+    }
+
+    static bool waitSettled(Client *client, int ms = 10000)
+    {
+        return QTest::qWaitFor(
+                [client] {
+                    return client->state() == Client::State::Ready
+                           || client->state() == Client::State::Failed;
+                },
+                ms);
+    }
+
+    static std::optional<ToolResult> call(Client *client, const std::string &tool, Json args,
+                                          int timeoutMs = 10000, RequestOptions options = {})
+    {
+        std::optional<ToolResult> result;
+        if (options.timeoutMs < 0)
+            options.timeoutMs = timeoutMs;
+        client->callTool(
+                tool, std::move(args), client, [&](ToolResult r) { result = std::move(r); },
+                options);
+        (void)QTest::qWaitFor([&] { return result.has_value(); }, timeoutMs + 5000);
+        return result;
+    }
+
+    static QByteArray readAll(const QString &path)
+    {
+        QFile file(path);
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    }
+
+private slots:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    void connectsAndCalls()
+    {
+        auto client = makeClient({});
+        client->connectToServer();
+        QVERIFY(waitSettled(client.get()));
+        QCOMPARE(client->state(), Client::State::Ready);
+        QCOMPARE(int(client->tools().size()), 15);
+        auto r = call(client.get(), "echo", Json{{"text", "héllo ✓ 日本"}});
+        QVERIFY(r && !r->failed());
+        QCOMPARE(r->text(), QStringLiteral("héllo ✓ 日本"));
+        auto kinds = call(client.get(), "kinds", Json::object());
+        QVERIFY(kinds && !kinds->failed());
+        QStringList types;
+        for (const Json &block : kinds->content())
+            types << QString::fromStdString(block["type"].get<std::string>());
+        QCOMPARE(types, (QStringList{"text", "image", "audio", "resource_link", "resource"}));
+        QCOMPARE_JSON(kinds->structuredContent()["count"], 5);
+    }
+
+    void paginatedListOverPipes()
+    {
+        auto client = makeClient({"--tools", "250", "--page-size", "40"});
+        client->connectToServer();
+        QVERIFY(waitSettled(client.get()));
+        QCOMPARE(int(client->tools().size()), 15 + 250);
+        QVERIFY(client->findTool("tool_0249"));
+    }
+
+    void concurrentCallsOverlap()
+    {
+        auto client = makeClient({});
+        client->connectToServer();
+        QVERIFY(waitSettled(client.get()));
+        int done = 0;
+        QElapsedTimer clock;
+        clock.start();
+        for (int i = 0; i < 4; ++i)
+            client->callTool("slow", Json{{"ms", 300}}, this, [&](ToolResult r) {
+                QVERIFY(!r.failed());
+                ++done;
+            });
+        QTRY_COMPARE_WITH_TIMEOUT(done, 4, 5000);
+        // Serially this is 1.2 s; in flight together about 0.3 s.
+        QVERIFY2(clock.elapsed() < 1000, qPrintable(QString::number(clock.elapsed())));
+    }
+
+    void bigLineArrivesWhole()
+    {
+        auto client = makeClient({});
+        client->connectToServer();
+        QVERIFY(waitSettled(client.get()));
+        const int bytes = 20 * 1000 * 1000;
+        auto r = call(client.get(), "big", Json{{"bytes", bytes}}, 30000);
+        QVERIFY(r && !r->failed());
+        QCOMPARE(r->content()[0]["text"].get_ref<const std::string &>().size(), std::size_t(bytes));
+    }
+
+    void overCapEndsThatCallOnly()
+    {
+        StdioOptions options;
+        options.maxMessageBytes = 8 * 1024 * 1024; // the 100 MB case, scaled to keep CI fast
+        auto client = makeClient({}, options);
+        client->connectToServer();
+        QVERIFY(waitSettled(client.get()));
+        std::optional<ToolResult> big, slow;
+        client->callTool("slow", Json{{"ms", 200}}, this,
+                         [&](ToolResult r) { slow = std::move(r); });
+        client->callTool("big", Json{{"bytes", 30 * 1000 * 1000}}, this,
+                         [&](ToolResult r) { big = std::move(r); });
+        QTRY_VERIFY_WITH_TIMEOUT(big && slow, 30000);
+        QVERIFY(big->error);
+        QCOMPARE(big->error->code, ErrorCode::MessageTooLarge);
+        QVERIFY2(QString::fromStdString(big->error->message).contains(QStringLiteral("30000")),
+                 big->error->message.c_str());
+        QVERIFY(!slow->failed());
+        auto after = call(client.get(), "echo", Json{{"text", "still here"}});
+        QVERIFY(after && !after->failed());
+        QCOMPARE(client->state(), Client::State::Ready);
+    }
+
+    void hundredMegabytesOverDefaultCap()
+    {
+        auto client = makeClient({});
+        client->connectToServer();
+        QVERIFY(waitSettled(client.get()));
+        std::optional<ToolResult> big;
+        client->callTool("big", Json{{"bytes", 100 * 1000 * 1000}}, this,
+                         [&](ToolResult r) { big = std::move(r); });
+        QTRY_VERIFY_WITH_TIMEOUT(big.has_value(), 60000);
+        QVERIFY(big->error);
+        QCOMPARE(big->error->code, ErrorCode::MessageTooLarge);
+        auto after = call(client.get(), "echo", Json{{"text", "ok"}});
+        QVERIFY(after && !after->failed());
+    }
+
+    void garbageAndBlankLinesAreSkipped()
+    {
+        auto client = makeClient({"--garbage-at-start"});
+        QSignalSpy warnings(client.get(), &Client::warning);
+        client->connectToServer();
+        QVERIFY(waitSettled(client.get()));
+        auto r = call(client.get(), "garbage", Json::object());
+        QVERIFY(r && !r->failed());
+        QCOMPARE(r->text(), QStringLiteral("after garbage"));
+        // Two non-JSON lines (start, garbage tool), and two JSON values that are not JSON-RPC.
+        QTRY_COMPARE(warnings.count(), 4);
+    }
+
+    void stderrFloodIsNotFailure()
+    {
+        auto client = makeClient({"--stderr-lines", "10"});
+        QSignalSpy lines(client.get(), &Client::stderrLine);
+        client->connectToServer();
+        QVERIFY(waitSettled(client.get()));
+        auto r = call(client.get(), "stderr_flood", Json{{"lines", 100000}}, 30000);
+        QVERIFY(r && !r->failed());
+        QCOMPARE(r->text(), QStringLiteral("flooded"));
+        QTRY_VERIFY(lines.count() >= 100010);
+        auto *transport = static_cast<StdioTransport *>(client->transport());
+        const QStringList tail = transport->stderrTail();
+        QCOMPARE(tail.size(), 200);
+        QCOMPARE(tail.last(), QStringLiteral("flood line 100000 of 100000"));
+    }
+
+    void crashMidCall()
+    {
+        auto client = makeClient({});
+        client->connectToServer();
+        QVERIFY(waitSettled(client.get()));
+        std::optional<ToolResult> slow, crash;
+        client->callTool("slow", Json{{"ms", 5000}}, this,
+                         [&](ToolResult r) { slow = std::move(r); });
+        client->callTool("crash", Json{{"code", 7}}, this,
+                         [&](ToolResult r) { crash = std::move(r); });
+        QTRY_VERIFY_WITH_TIMEOUT(slow && crash, 5000);
+        QCOMPARE(crash->error->code, ErrorCode::ConnectionClosed);
+        QCOMPARE(slow->error->code, ErrorCode::ConnectionClosed);
+        QCOMPARE(client->state(), Client::State::Failed);
+        QVERIFY2(client->errorString().contains(QStringLiteral("exited with code 7")),
+                 qPrintable(client->errorString()));
+    }
+
+    void timeoutCancellationReachesServer()
+    {
+        const QString log = m_dir.filePath(QStringLiteral("cancel.log"));
+        auto client = makeClient({"--cancel-log", log});
+        client->connectToServer();
+        QVERIFY(waitSettled(client.get()));
+        QElapsedTimer clock;
+        clock.start();
+        auto r = call(client.get(), "hang", Json::object(), 300);
+        QVERIFY(r && r->error);
+        QCOMPARE(r->error->code, ErrorCode::RequestTimeout);
+        QVERIFY(clock.elapsed() >= 290);
+        QTRY_VERIFY(readAll(log).startsWith("cancelled "));
+        // The server is fine afterwards.
+        auto after = call(client.get(), "echo", Json{{"text", "next"}});
+        QVERIFY(after && !after->failed());
+    }
+
+    void progressOverPipes()
+    {
+        auto client = makeClient({});
+        client->connectToServer();
+        QVERIFY(waitSettled(client.get()));
+        std::vector<Progress> seen;
+        RequestOptions options;
+        options.onProgress = [&](const Progress &p) {
+            seen.push_back(p);
+        };
+        auto r = call(client.get(), "progress", Json{{"steps", 5}, {"ms", 20}}, 10000, options);
+        QVERIFY(r && !r->failed());
+        QCOMPARE(int(seen.size()), 5);
+        QCOMPARE(seen.back().total.value_or(0), 5.0);
+        QCOMPARE(seen.back().message, QStringLiteral("step 5"));
+    }
+
+    void answersServerPingAndUnknownMethods()
+    {
+        auto client = makeClient({});
+        client->connectToServer();
+        QVERIFY(waitSettled(client.get()));
+        auto ping = call(client.get(), "ask_client", Json{{"method", "ping"}});
+        QVERIFY(ping && !ping->failed());
+        const Json pingReply = Json::parse(ping->text().toStdString());
+        QCOMPARE_JSON(pingReply["result"], Json::object());
+        auto unknown = call(client.get(), "ask_client", Json{{"method", "unknown/method"}});
+        QVERIFY(unknown && !unknown->failed());
+        const Json unknownReply = Json::parse(unknown->text().toStdString());
+        QCOMPARE_JSON(unknownReply["error"]["code"], -32601);
+    }
+
+    void listChangedOverPipes()
+    {
+        auto client = makeClient({});
+        client->connectToServer();
+        QVERIFY(waitSettled(client.get()));
+        QSignalSpy changed(client.get(), &Client::toolsChanged);
+        auto r = call(client.get(), "change_tools", Json::object());
+        QVERIFY(r && !r->failed());
+        QTRY_COMPARE(changed.count(), 1);
+        QVERIFY(client->findTool("added_later"));
+    }
+
+    void exitAtStartup()
+    {
+        auto client = makeClient({"--exit-at-startup", "9"});
+        client->connectToServer();
+        QVERIFY(waitSettled(client.get()));
+        QCOMPARE(client->state(), Client::State::Failed);
+        QVERIFY2(client->errorString().contains(QStringLiteral("exited with code 9")),
+                 qPrintable(client->errorString()));
+        QVERIFY(client->errorString().contains(QStringLiteral("last stderr line")));
+    }
+
+    void missingCommand()
+    {
+        StdioOptions options;
+        options.program = QStringLiteral("switchboard-no-such-command");
+        auto client = makeClient({}, options);
+        client->connectToServer();
+        QVERIFY(waitSettled(client.get()));
+        QCOMPARE(client->state(), Client::State::Failed);
+        QCOMPARE(client->errorString(),
+                 QStringLiteral("command 'switchboard-no-such-command' was not found on PATH"));
+    }
+
+    void unsupportedVersionOverPipes()
+    {
+        auto client = makeClient({"--protocol-version", "1999-01-01"});
+        client->connectToServer();
+        QVERIFY(waitSettled(client.get()));
+        QCOMPARE(client->state(), Client::State::Failed);
+        QVERIFY(client->errorString().contains(QStringLiteral("'1999-01-01'")));
+    }
+
+    void workingDirectoryAndEnvironment()
+    {
+        StdioOptions options;
+        options.program = QStringLiteral("/bin/sh");
+        options.environment.insert(QStringLiteral("SB_TEST_VALUE"), QStringLiteral("from config"));
+        auto client = makeClient(
+                {"-c", QStringLiteral("pwd >&2; echo \"$SB_TEST_VALUE\" >&2; exec '%1'")
+                               .arg(QStringLiteral(SWITCHBOARD_FIXTURE_SERVER))},
+                options);
+        QSignalSpy lines(client.get(), &Client::stderrLine);
+        client->connectToServer();
+        QVERIFY(waitSettled(client.get()));
+        QCOMPARE(client->state(), Client::State::Ready);
+        QTRY_VERIFY(lines.count() >= 2);
+        QCOMPARE(lines.at(0).first().toString(), QDir(m_dir.path()).canonicalPath());
+        QCOMPARE(lines.at(1).first().toString(), QStringLiteral("from config"));
+    }
+
+#ifdef Q_OS_UNIX
+    void stagedShutdown_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("minMs");
+        QTest::newRow("exits on EOF") << QStringList{} << 0;
+        QTest::newRow("needs SIGTERM") << QStringList{"--ignore-eof"} << 200;
+        QTest::newRow("needs SIGKILL") << QStringList{"--ignore-eof", "--ignore-sigterm"} << 400;
+    }
+
+    void stagedShutdown()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, minMs);
+        StdioOptions options;
+        options.shutdownStageMs = 200;
+        auto client = makeClient(args, options);
+        client->connectToServer();
+        QVERIFY(waitSettled(client.get()));
+        const qint64 pid = static_cast<StdioTransport *>(client->transport())->processId();
+        QVERIFY(processAlive(pid));
+        QElapsedTimer clock;
+        clock.start();
+        client->close();
+        QTRY_COMPARE_WITH_TIMEOUT(client->state(), Client::State::Closed, 5000);
+        QVERIFY2(clock.elapsed() >= minMs, qPrintable(QString::number(clock.elapsed())));
+        QVERIFY2(clock.elapsed() < minMs + 1500, qPrintable(QString::number(clock.elapsed())));
+        QTRY_VERIFY(!processAlive(pid));
+    }
+
+    void noOrphanedGrandchildren()
+    {
+        // A wrapper (like npx) that starts a child of its own, then the server.
+        const QString pidFile = m_dir.filePath(QStringLiteral("grandchild.pid"));
+        StdioOptions options;
+        options.program = QStringLiteral("/bin/sh");
+        options.shutdownStageMs = 200;
+        auto client = makeClient(
+                {"-c", QStringLiteral("sleep 300 & echo $! > '%1'; '%2'; wait")
+                               .arg(pidFile, QStringLiteral(SWITCHBOARD_FIXTURE_SERVER))},
+                options);
+        client->connectToServer();
+        QVERIFY(waitSettled(client.get()));
+        QTRY_VERIFY(readAll(pidFile).endsWith('\n'));
+        const qint64 grandchild = readAll(pidFile).trimmed().toLongLong();
+        QVERIFY(processAlive(grandchild));
+        client->close();
+        QTRY_COMPARE_WITH_TIMEOUT(client->state(), Client::State::Closed, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(!processAlive(grandchild), 3000);
+    }
+
+    void destroyingTransportKillsServer()
+    {
+        auto client = makeClient({"--ignore-eof", "--ignore-sigterm"});
+        client->connectToServer();
+        QVERIFY(waitSettled(client.get()));
+        const qint64 pid = static_cast<StdioTransport *>(client->transport())->processId();
+        client.reset();
+        QTRY_VERIFY(!processAlive(pid));
+    }
+#endif
+};
+
+QTEST_GUILESS_MAIN(tst_StdioTransport)
+#include "tst_stdiotransport.moc"
