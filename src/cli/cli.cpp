@@ -1,0 +1,526 @@
+#include "cli.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTimer>
+
+#include <cstdio>
+
+using namespace Mcp;
+
+namespace {
+// How long stop() may take before the CLI exits anyway: two shutdown stages plus slack.
+constexpr int StopGraceMs = 5000;
+// The CLI's shutdown stage: servers get this long after stdin closes (then SIGTERM, then
+// SIGKILL). Shorter than the GUI's: nobody waits on a terminal for a slow exit.
+constexpr int CliShutdownStageMs = 1000;
+
+void out(const QString &text)
+{
+    const QByteArray bytes = text.toUtf8();
+    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
+}
+
+void err(const QString &text)
+{
+    const QByteArray bytes = text.toUtf8() + '\n';
+    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stderr);
+}
+
+QString usageText()
+{
+    return QStringLiteral(
+            "usage: switchboard-cli [--workspace DIR] [--config FILE] COMMAND\n"
+            "  servers [--json]            connect every configured server; a line each:\n"
+            "                              NAME STATE TOOLS [reason]\n"
+            "  tools [--json]              every tool with its risk\n"
+            "  call SERVER TOOL [ARGS_JSON] [--timeout S] [--json] [--repeat N] "
+            "[--concurrency C]\n"
+            "                              call an MCP tool directly, no model\n"
+            "  config check [FILE]         validate; errors as FILE:LINE:COL: message\n"
+            "  config import claude-desktop|vscode|cursor FILE\n"
+            "                              print the converted .mcp.json\n"
+            "exit codes: 0 ok, 1 usage, 2 invalid config, 3 a server failed, 4 tool returned "
+            "isError, 5 timeout, 6 denied\n");
+}
+
+QString jsonText(const Json &value, int indent = 2)
+{
+    return QString::fromStdString(value.dump(indent, ' ', false, Json::error_handler_t::replace));
+}
+
+QString riskFor(const ServerConfig &config, const QString &tool)
+{
+    if (auto it = config.toolRisks.find(tool); it != config.toolRisks.end())
+        return riskName(*it);
+    return riskName(config.risk.value_or(Risk::Dangerous));
+}
+
+// "--timeout 5" or "--timeout=5"; advances i past the value.
+bool takeValue(const QStringList &args, int &i, const QString &name, QString *value)
+{
+    const QString &arg = args.at(i);
+    if (arg == name) {
+        if (i + 1 >= args.size())
+            return false;
+        *value = args.at(++i);
+        return true;
+    }
+    if (arg.startsWith(name + QLatin1Char('='))) {
+        *value = arg.mid(name.size() + 1);
+        return true;
+    }
+    return false;
+}
+} // namespace
+
+Cli::Cli(QStringList arguments, QObject *parent)
+    : QObject(parent)
+    , m_args(std::move(arguments))
+{
+}
+
+Cli::~Cli() = default;
+
+void Cli::run()
+{
+    const int code = dispatch();
+    if (code >= 0)
+        finish(code);
+}
+
+int Cli::usageError(const QString &message)
+{
+    err(QStringLiteral("switchboard-cli: %1").arg(message));
+    err(QStringLiteral("Try 'switchboard-cli --help'."));
+    return Usage;
+}
+
+int Cli::dispatch()
+{
+    // Global options come before the command.
+    int i = 0;
+    for (; i < m_args.size(); ++i) {
+        const QString &arg = m_args.at(i);
+        QString value;
+        if (arg == QLatin1String("-h") || arg == QLatin1String("--help")) {
+            out(usageText());
+            return Ok;
+        }
+        if (arg == QLatin1String("--version")) {
+            out(QStringLiteral("switchboard-cli %1\n").arg(QCoreApplication::applicationVersion()));
+            return Ok;
+        }
+        if (takeValue(m_args, i, QStringLiteral("--workspace"), &value)) {
+            m_workspace = value;
+        } else if (takeValue(m_args, i, QStringLiteral("--config"), &value)) {
+            m_configFile = value;
+        } else if (arg.startsWith(QLatin1Char('-'))) {
+            return usageError(QStringLiteral("unknown or incomplete option '%1'").arg(arg));
+        } else {
+            break;
+        }
+    }
+    m_args = m_args.mid(i);
+    if (m_args.isEmpty())
+        return usageError(QStringLiteral("no command given"));
+
+    if (m_workspace.isEmpty())
+        m_workspace = QDir::currentPath();
+    if (!QFileInfo(m_workspace).isDir())
+        return usageError(QStringLiteral("workspace '%1' is not a folder").arg(m_workspace));
+    m_workspace = QFileInfo(m_workspace).absoluteFilePath();
+
+    const QString command = m_args.takeFirst();
+    if (command == QLatin1String("servers"))
+        return cmdServers();
+    if (command == QLatin1String("tools"))
+        return cmdTools();
+    if (command == QLatin1String("call"))
+        return cmdCall();
+    if (command == QLatin1String("config")) {
+        const QString sub = m_args.isEmpty() ? QString() : m_args.takeFirst();
+        if (sub == QLatin1String("check"))
+            return cmdConfigCheck();
+        if (sub == QLatin1String("import"))
+            return cmdConfigImport();
+        return usageError(QStringLiteral("'config' needs 'check' or 'import'"));
+    }
+    return usageError(QStringLiteral("unknown command '%1'").arg(command));
+}
+
+bool Cli::loadConfig()
+{
+    if (!m_configFile.isEmpty() && !QFileInfo::exists(m_configFile)) {
+        err(QStringLiteral("%1: no such file (given by --config)").arg(m_configFile));
+        return false;
+    }
+    m_config = ConfigLoader::load(m_workspace, m_configFile,
+                                  QProcessEnvironment::systemEnvironment());
+    for (const ConfigError &error : m_config.errors)
+        err(error.toString());
+    return m_config.errors.isEmpty();
+}
+
+void Cli::startServers(const QStringList &only)
+{
+    ManagerOptions options;
+    options.workspaceDir = m_workspace;
+    options.shutdownStageMs = CliShutdownStageMs;
+    m_manager = std::make_unique<Manager>(options);
+    McpConfig config = m_config;
+    if (!only.isEmpty()) {
+        config.servers.removeIf(
+                [&](const ServerConfig &server) { return !only.contains(server.name); });
+    }
+    m_manager->start(config);
+}
+
+int Cli::cmdServers()
+{
+    for (const QString &arg : std::as_const(m_args)) {
+        if (arg == QLatin1String("--json"))
+            m_json = true;
+        else
+            return usageError(QStringLiteral("servers: unexpected argument '%1'").arg(arg));
+    }
+    if (!loadConfig())
+        return InvalidConfig;
+    startServers();
+    if (m_manager->isSettled()) {
+        printServers();
+        return -1;
+    }
+    connect(m_manager.get(), &Manager::settled, this, &Cli::printServers, Qt::SingleShotConnection);
+    return -1;
+}
+
+void Cli::printServers()
+{
+    bool anyFailed = false;
+    const QStringList names = m_manager->serverNames();
+    if (m_json) {
+        Json list = Json::array();
+        for (const QString &name : names) {
+            const ServerStatus s = m_manager->status(name);
+            Json entry{{"name", name.toStdString()},
+                       {"state", serverStateName(s.state).toStdString()},
+                       {"tools", s.toolCount}};
+            if (!s.reason.isEmpty())
+                entry["reason"] = s.reason.toStdString();
+            if (Client *client = m_manager->client(name)) {
+                entry["protocolVersion"] = client->protocolVersion();
+                entry["serverInfo"] = client->serverInfo();
+            }
+            list.push_back(std::move(entry));
+            anyFailed = anyFailed || s.state == ServerState::Failed;
+        }
+        out(jsonText(list) + QLatin1Char('\n'));
+    } else {
+        int width = 4;
+        for (const QString &name : names)
+            width = std::max(width, int(name.size()));
+        for (const QString &name : names) {
+            const ServerStatus s = m_manager->status(name);
+            QString line = QStringLiteral("%1 %2 %3")
+                                   .arg(name, -width)
+                                   .arg(serverStateName(s.state), -10)
+                                   .arg(s.toolCount, 5);
+            if (!s.reason.isEmpty())
+                line += QLatin1Char(' ') + s.reason;
+            out(line.trimmed() + QLatin1Char('\n'));
+            anyFailed = anyFailed || s.state == ServerState::Failed;
+        }
+        if (names.isEmpty())
+            err(QStringLiteral("no servers configured (looked for %1/.mcp.json and %2)")
+                        .arg(m_workspace, ConfigLoader::userConfigPath()));
+    }
+    finish(anyFailed ? ServerFailed : Ok);
+}
+
+int Cli::cmdTools()
+{
+    for (const QString &arg : std::as_const(m_args)) {
+        if (arg == QLatin1String("--json"))
+            m_json = true;
+        else
+            return usageError(QStringLiteral("tools: unexpected argument '%1'").arg(arg));
+    }
+    if (!loadConfig())
+        return InvalidConfig;
+    startServers();
+    if (m_manager->isSettled())
+        printTools();
+    else
+        connect(m_manager.get(), &Manager::settled, this, &Cli::printTools,
+                Qt::SingleShotConnection);
+    return -1;
+}
+
+void Cli::printTools()
+{
+    bool anyFailed = false;
+    Json list = Json::array();
+    for (const QString &name : m_manager->serverNames()) {
+        const ServerStatus s = m_manager->status(name);
+        if (s.state == ServerState::Failed) {
+            anyFailed = true;
+            err(QStringLiteral("server '%1' failed: %2").arg(name, s.reason));
+        }
+        Client *client = m_manager->client(name);
+        if (!client)
+            continue;
+        const ServerConfig &config = *m_manager->serverConfig(name);
+        for (const Json &tool : client->tools()) {
+            const QString toolName = QString::fromStdString(tool["name"].get<std::string>());
+            const QString risk = riskFor(config, toolName);
+            if (m_json) {
+                list.push_back({{"server", name.toStdString()},
+                                {"tool", toolName.toStdString()},
+                                {"risk", risk.toStdString()},
+                                {"description", tool.value("description", "")}});
+            } else {
+                out(QStringLiteral("%1 %2 %3\n").arg(name, toolName, risk));
+            }
+        }
+    }
+    if (m_json)
+        out(jsonText(list) + QLatin1Char('\n'));
+    finish(anyFailed ? ServerFailed : Ok);
+}
+
+int Cli::cmdCall()
+{
+    QStringList positional;
+    for (int i = 0; i < m_args.size(); ++i) {
+        const QString &arg = m_args.at(i);
+        QString value;
+        bool ok = true;
+        if (arg == QLatin1String("--json")) {
+            m_json = true;
+        } else if (takeValue(m_args, i, QStringLiteral("--timeout"), &value)) {
+            const double seconds = value.toDouble(&ok);
+            if (!ok || seconds <= 0)
+                return usageError(QStringLiteral("--timeout needs a positive number of seconds"));
+            m_callTimeoutMs = int(seconds * 1000);
+        } else if (takeValue(m_args, i, QStringLiteral("--repeat"), &value)) {
+            m_repeat = value.toInt(&ok);
+            if (!ok || m_repeat < 1)
+                return usageError(QStringLiteral("--repeat needs a positive whole number"));
+        } else if (takeValue(m_args, i, QStringLiteral("--concurrency"), &value)) {
+            m_concurrency = value.toInt(&ok);
+            if (!ok || m_concurrency < 1)
+                return usageError(QStringLiteral("--concurrency needs a positive whole number"));
+        } else if (arg.startsWith(QLatin1String("--"))) {
+            return usageError(QStringLiteral("call: unknown or incomplete option '%1'").arg(arg));
+        } else {
+            positional << arg;
+        }
+    }
+    if (positional.size() < 2 || positional.size() > 3)
+        return usageError(QStringLiteral("call needs SERVER TOOL [ARGS_JSON]"));
+    m_callServer = positional.at(0);
+    m_callTool = positional.at(1).toStdString();
+    m_callArgs = Json::object();
+    if (positional.size() == 3) {
+        const QByteArray text = positional.at(2).toUtf8();
+        m_callArgs = Json::parse(text.begin(), text.end(), nullptr, false);
+        if (m_callArgs.is_discarded() || !m_callArgs.is_object())
+            return usageError(QStringLiteral("ARGS_JSON must be a JSON object, got: %1")
+                                      .arg(positional.at(2)));
+    }
+    m_callArgsText.text = m_callArgs.dump(); // once, however often the call repeats
+
+    if (!loadConfig())
+        return InvalidConfig;
+    const ServerConfig *server = m_config.find(m_callServer);
+    if (!server) {
+        QStringList names;
+        for (const ServerConfig &s : std::as_const(m_config.servers))
+            names << s.name;
+        err(QStringLiteral("no server named '%1' in the configuration (servers: %2)")
+                    .arg(m_callServer, names.isEmpty() ? QStringLiteral("none")
+                                                       : names.join(QStringLiteral(", "))));
+        return Usage;
+    }
+    startServers({m_callServer});
+    QElapsedTimer connectClock;
+    connectClock.start();
+    auto onSettled = [this, connectClock] {
+        const ServerStatus s = m_manager->status(m_callServer);
+        if (s.state != ServerState::Connected) {
+            err(QStringLiteral("server '%1' %2: %3")
+                        .arg(m_callServer, serverStateName(s.state), s.reason));
+            finish(ServerFailed);
+            return;
+        }
+        if (m_repeat > 0)
+            out(QStringLiteral("connect_s=%1\n")
+                        .arg(double(connectClock.nsecsElapsed()) / 1e9, 0, 'f', 3));
+        runCalls();
+    };
+    if (m_manager->isSettled())
+        onSettled();
+    else
+        connect(m_manager.get(), &Manager::settled, this, onSettled, Qt::SingleShotConnection);
+    return -1;
+}
+
+void Cli::runCalls()
+{
+    m_callClock.start();
+    const int total = std::max(1, m_repeat);
+    const int inFlight = std::min(m_concurrency, total);
+    for (int i = 0; i < inFlight; ++i)
+        issueCall();
+}
+
+void Cli::issueCall()
+{
+    Client *client = m_manager->client(m_callServer);
+    if (!client) {
+        err(QStringLiteral("server '%1' is no longer connected: %2")
+                    .arg(m_callServer, m_manager->status(m_callServer).reason));
+        finish(ServerFailed);
+        return;
+    }
+    ++m_issued;
+    RequestOptions options;
+    options.timeoutMs = m_callTimeoutMs;
+    client->callTool(
+            m_callTool, m_callArgsText, this,
+            [this](ToolResult result) {
+                ++m_completed;
+                if (result.error) {
+                    if (result.error->is(ErrorCode::RequestTimeout))
+                        ++m_timeouts;
+                    else
+                        ++m_otherErrors;
+                    if (m_firstError.isEmpty())
+                        m_firstError = result.error->toString();
+                } else if (result.isError) {
+                    ++m_toolErrors;
+                    if (m_firstError.isEmpty())
+                        m_firstError = result.text();
+                }
+
+                if (m_repeat == 0) { // a single call: print what it returned
+                    if (result.error) {
+                        err(QStringLiteral("server '%1', tool '%2': %3")
+                                    .arg(m_callServer, QString::fromStdString(m_callTool),
+                                         result.error->toString()));
+                        const bool closed = result.error->is(ErrorCode::ConnectionClosed);
+                        finish(result.error->is(ErrorCode::RequestTimeout) ? Timeout
+                               : closed                                    ? ServerFailed
+                                                                           : ToolError);
+                        return;
+                    }
+                    if (m_json)
+                        out(jsonText(result.raw) + QLatin1Char('\n'));
+                    else
+                        out(result.text() + QLatin1Char('\n'));
+                    finish(result.isError ? ToolError : Ok);
+                    return;
+                }
+
+                if (m_issued < m_repeat) {
+                    issueCall();
+                    return;
+                }
+                if (m_completed < m_repeat)
+                    return;
+                const double seconds = double(m_callClock.nsecsElapsed()) / 1e9;
+                out(QStringLiteral("calls=%1 seconds=%2 calls_per_s=%3\n")
+                            .arg(m_completed)
+                            .arg(seconds, 0, 'f', 3)
+                            .arg(seconds > 0 ? m_completed / seconds : 0.0, 0, 'f', 0));
+                const int failures = m_timeouts + m_otherErrors + m_toolErrors;
+                if (failures > 0) {
+                    err(QStringLiteral("%1 of %2 calls failed (%3 timed out); first: %4")
+                                .arg(failures)
+                                .arg(m_completed)
+                                .arg(m_timeouts)
+                                .arg(m_firstError));
+                }
+                finish(m_timeouts > 0 ? Timeout : failures > 0 ? ToolError : Ok);
+            },
+            options);
+}
+
+int Cli::cmdConfigCheck()
+{
+    if (m_args.size() > 1)
+        return usageError(QStringLiteral("config check takes at most one FILE"));
+    const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    McpConfig config;
+    QString described;
+    if (m_args.size() == 1) {
+        const QString file = m_args.first();
+        if (!QFileInfo::exists(file)) {
+            err(QStringLiteral("%1: no such file").arg(file));
+            return InvalidConfig;
+        }
+        config = ConfigLoader::loadFile(file, env);
+        described = file;
+    } else {
+        config = ConfigLoader::load(m_workspace, m_configFile, env);
+        described = m_configFile.isEmpty() ? QDir(m_workspace).filePath(QStringLiteral(".mcp.json"))
+                                           : m_configFile;
+    }
+    for (const ConfigError &error : std::as_const(config.errors))
+        err(error.toString());
+    for (const ServerConfig &server : std::as_const(config.servers)) {
+        if (!server.error.isEmpty())
+            err(QStringLiteral("%1:%2:1: warning: server '%3': %4")
+                        .arg(server.sourceFile)
+                        .arg(server.line)
+                        .arg(server.name, server.error));
+    }
+    if (!config.errors.isEmpty())
+        return InvalidConfig;
+    out(QStringLiteral("%1: ok (%2 servers)\n").arg(described).arg(config.servers.size()));
+    return Ok;
+}
+
+int Cli::cmdConfigImport()
+{
+    if (m_args.size() != 2)
+        return usageError(QStringLiteral("config import needs KIND FILE "
+                                         "(KIND: claude-desktop, vscode or cursor)"));
+    const auto kind = ConfigLoader::importKindFromName(m_args.at(0));
+    if (!kind)
+        return usageError(
+                QStringLiteral("unknown import kind '%1' (claude-desktop, vscode, cursor)")
+                        .arg(m_args.at(0)));
+    QFile file(m_args.at(1));
+    if (!file.open(QIODevice::ReadOnly)) {
+        err(QStringLiteral("%1: cannot read: %2").arg(m_args.at(1), file.errorString()));
+        return InvalidConfig;
+    }
+    const auto result = ConfigLoader::importConfig(*kind, file.readAll(), m_args.at(1));
+    for (const ConfigError &error : result.errors)
+        err(error.toString());
+    for (const QString &note : result.notes)
+        err(QStringLiteral("note: %1").arg(note));
+    out(QString::fromUtf8(result.text));
+    if (!result.text.endsWith('\n'))
+        out(QStringLiteral("\n"));
+    return result.errors.isEmpty() ? Ok : InvalidConfig;
+}
+
+void Cli::finish(int code)
+{
+    if (m_finishing)
+        return;
+    m_finishing = true;
+    std::fflush(stdout);
+    if (!m_manager) {
+        QCoreApplication::exit(code);
+        return;
+    }
+    connect(m_manager.get(), &Manager::stopped, this, [code] { QCoreApplication::exit(code); });
+    QTimer::singleShot(StopGraceMs, this, [code] { QCoreApplication::exit(code); });
+    m_manager->stop();
+}

@@ -1,0 +1,75 @@
+#pragma once
+
+#include <mcp/config.h>
+#include <mcp/manager.h>
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QStringList>
+
+#include <memory>
+
+// switchboard-cli: the command-line face of Switchboard (see DESIGN.md for the contract).
+// Parses the arguments, runs one command on the event loop and exits the application with
+// the contract's exit code. Owned by main().
+class Cli : public QObject
+{
+    Q_OBJECT
+public:
+    enum ExitCode {
+        Ok = 0,
+        Usage = 1,
+        InvalidConfig = 2,
+        ServerFailed = 3,
+        ToolError = 4,
+        Timeout = 5,
+        Denied = 6,
+    };
+
+    explicit Cli(QStringList arguments, QObject *parent = nullptr);
+    ~Cli() override;
+
+    void run();
+
+private:
+    int dispatch(); // -1: the command goes on asynchronously
+    int usageError(const QString &message);
+    void finish(int code); // stops the servers, then exits
+
+    bool loadConfig();
+    void startServers(const QStringList &only = {});
+    int cmdServers();
+    int cmdTools();
+    int cmdCall();
+    int cmdConfigCheck();
+    int cmdConfigImport();
+
+    void printServers();
+    void printTools();
+    void runCalls();
+    void issueCall();
+
+    QStringList m_args; // after the global options
+    QString m_workspace;
+    QString m_configFile;
+    bool m_json = false;
+    Mcp::McpConfig m_config;
+    std::unique_ptr<Mcp::Manager> m_manager;
+    bool m_finishing = false;
+
+    // call
+    QString m_callServer;
+    std::string m_callTool;
+    Mcp::Json m_callArgs;
+    Mcp::RawJson m_callArgsText;
+    int m_callTimeoutMs = -1;
+    int m_repeat = 0; // 0: a single call whose result is printed
+    int m_concurrency = 1;
+    int m_issued = 0;
+    int m_completed = 0;
+    int m_toolErrors = 0;
+    int m_timeouts = 0;
+    int m_otherErrors = 0;
+    QString m_firstError;
+    QElapsedTimer m_callClock;
+};
