@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# Installs everything Switchboard needs on Debian 12 (bookworm): the apt packages for
+# building, testing and packaging, and the pinned npm test peers from package-lock.json.
+# Idempotent: installs only what is missing, so a second run takes a second or two.
+# Prints one line per step; on failure says which step failed and shows the tail of its log.
+#
+#   scripts/bootstrap.sh            (from any folder; uses sudo only when not root)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+# The one list of apt packages the project needs (build, tests, GUI tests, fuzzing, .deb).
+APT_PACKAGES=(
+    # toolchain
+    g++ cmake ninja-build
+    clang libclang-rt-14-dev   # libclang-rt-14-dev ships libclang_rt.fuzzer and the sanitizer runtimes
+    # libraries
+    qt6-base-dev qt6-httpserver-dev qt6-websockets-dev
+    qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+    nlohmann-json3-dev qtkeychain-qt6-dev libqscintilla2-qt6-dev libgl-dev
+    # GUI tests (Xvfb) and the CJK font for the Simplified Chinese UI
+    xvfb xauth fonts-wqy-microhei
+    # packaging: dpkg-shlibdeps (dpkg-dev) computes the .deb's Depends; file is used by CPack
+    dpkg-dev file
+    # npm needs the CA bundle for TLS (absent on a minimal Debian)
+    ca-certificates
+)
+# Node.js and npm come from apt only when no `node`/`npm` is on PATH: a machine may already
+# have a newer Node (e.g. 20) from elsewhere, and Debian's npm package would fight it.
+NODE_APT_PACKAGES=(nodejs npm)
+
+LOG=$(mktemp "${TMPDIR:-/tmp}/switchboard-bootstrap.XXXXXX.log")
+CURRENT_STEP="start"
+
+say() { printf 'bootstrap: %s\n' "$*"; }
+
+on_error() {
+    local rc=$?
+    printf '\nbootstrap: FAILED during step "%s" (exit %s)\n' "$CURRENT_STEP" "$rc" >&2
+    if [ -s "$LOG" ]; then
+        printf 'bootstrap: last lines of %s:\n' "$LOG" >&2
+        tail -n 40 "$LOG" | sed 's/^/    /' >&2
+    fi
+    exit "$rc"
+}
+trap on_error ERR
+trap 'rm -f "$LOG"' EXIT
+
+step() { CURRENT_STEP=$1; }
+
+die() {
+    printf 'bootstrap: ERROR: %s\n' "$*" >&2
+    exit 1
+}
+
+# --- platform -----------------------------------------------------------------------------
+step "check platform"
+if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg-query >/dev/null 2>&1; then
+    die "apt-get/dpkg-query not found: this script supports Debian 12 (bookworm) only"
+fi
+if [ -r /etc/os-release ]; then
+    # shellcheck disable=SC1091
+    . /etc/os-release
+    if [ "${VERSION_CODENAME:-}" != bookworm ]; then
+        say "warning: tested on Debian 12 (bookworm), this is ${PRETTY_NAME:-unknown}"
+    fi
+fi
+
+SUDO=()
+if [ "$(id -u)" != 0 ]; then
+    command -v sudo >/dev/null 2>&1 || die "not root and sudo is not installed: run as root or install sudo"
+    SUDO=(sudo)
+fi
+
+# --- apt packages -------------------------------------------------------------------------
+step "check apt packages"
+is_installed() {
+    [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" = "install ok installed" ]
+}
+missing=()
+for pkg in "${APT_PACKAGES[@]}"; do
+    is_installed "$pkg" || missing+=("$pkg")
+done
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    for pkg in "${NODE_APT_PACKAGES[@]}"; do
+        is_installed "$pkg" || missing+=("$pkg")
+    done
+fi
+
+if [ "${#missing[@]}" -eq 0 ]; then
+    say "apt packages: all ${#APT_PACKAGES[@]} present"
+else
+    step "apt-get update"
+    say "apt packages: ${#missing[@]} missing (${missing[*]}), running apt-get update"
+    "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update >>"$LOG" 2>&1
+
+    step "apt-get install"
+    say "apt packages: installing ${missing[*]}"
+    "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive \
+        apt-get install -y --no-install-recommends "${missing[@]}" >>"$LOG" 2>&1
+
+    step "verify apt packages"
+    still=()
+    for pkg in "${missing[@]}"; do
+        is_installed "$pkg" || still+=("$pkg")
+    done
+    [ "${#still[@]}" -eq 0 ] || die "apt-get finished but these are still not installed: ${still[*]}"
+    say "apt packages: installed ${#missing[@]}"
+fi
+
+# --- node / npm ---------------------------------------------------------------------------
+step "check node and npm"
+command -v node >/dev/null 2>&1 || die "node not found after installing nodejs"
+command -v npm >/dev/null 2>&1 || die "npm not found after installing npm"
+node_version=$(node --version)
+node_major=${node_version#v}
+node_major=${node_major%%.*}
+if [ "$node_major" -lt 18 ]; then
+    die "Node.js $node_version is too old: the npm test peers need Node.js >= 18 (20 recommended)"
+fi
+say "node $node_version, npm $(npm --version)"
+
+# --- npm test peers -----------------------------------------------------------------------
+step "npm ci"
+[ -f package-lock.json ] || die "package-lock.json is missing at the repository root"
+# npm writes node_modules/.package-lock.json on every install: it is our "installed at" stamp.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    say "npm test peers: running npm ci"
+    npm ci --no-audit --no-fund >>"$LOG" 2>&1
+    touch node_modules/.package-lock.json
+    say "npm test peers: installed from package-lock.json"
+else
+    say "npm test peers: node_modules is up to date"
+fi
+
+step "check npm test peers"
+[ -f node_modules/@modelcontextprotocol/server-everything/dist/index.js ] \
+    || die "node_modules/@modelcontextprotocol/server-everything is incomplete: delete node_modules and re-run"
+
+say "done"
