@@ -48,7 +48,7 @@ public:
     bool isOpen() const override { return open; }
     bool isFinished() const override { return finished; }
 
-    void receive(const Mcp::Json &message) { emit messageReceived(message); }
+    void receive(Mcp::Json message) { deliver(std::move(message)); }
     void die(const QString &reason)
     {
         open = false;

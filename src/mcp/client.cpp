@@ -81,7 +81,7 @@ Client::Client(Transport *transport, ClientOptions options, QObject *parent)
     m_timeoutTimer.setSingleShot(true);
     connect(&m_timeoutTimer, &QTimer::timeout, this, &Client::onTimeoutTimer);
     connect(m_transport, &Transport::started, this, &Client::onTransportStarted);
-    connect(m_transport, &Transport::messageReceived, this, &Client::onMessage);
+    m_transport->setMessageHandler([this](Json &&message) { onMessage(message); });
     connect(m_transport, &Transport::messageTooLarge, this, &Client::onTooLarge);
     connect(m_transport, &Transport::closed, this, &Client::onTransportClosed);
     connect(m_transport, &Transport::warning, this, &Client::warning);
@@ -92,6 +92,7 @@ Client::~Client()
 {
     // Callers learn of the end even now; their contexts decide whether they still care.
     m_transport->disconnect(this);
+    m_transport->setMessageHandler({});
     failAllPending(ErrorCode::ConnectionClosed, where() + ": client destroyed");
 }
 
@@ -393,7 +394,7 @@ void Client::setRequestHandler(const std::string &method, RequestHandler handler
     m_handlers[method] = std::move(handler);
 }
 
-void Client::onMessage(const Json &message)
+void Client::onMessage(Json &message)
 {
     switch (classify(message)) {
     case MessageKind::Response:
@@ -413,7 +414,7 @@ void Client::onMessage(const Json &message)
                                       .left(200)));
 }
 
-void Client::onResponse(const Json &message)
+void Client::onResponse(Json &message)
 {
     const auto id = integerId(message["id"]);
     if (!id || !m_pending.count(*id)) {
@@ -569,12 +570,12 @@ void Client::onTimeoutTimer()
         if (it == m_pending.end())
             continue;
         const std::string method = it->second.method;
-        const int seconds = (it->second.timeoutMs + 999) / 1000;
+        const QString seconds = QString::number(it->second.timeoutMs / 1000.0, 'g', 3);
         if (method != "initialize")
             notify("notifications/cancelled", Json{{"requestId", id}, {"reason", "timeout"}});
         finishRequest(id, Response::failure(ErrorCode::RequestTimeout,
                                             where() + ": request '" + method + "' timed out after "
-                                                    + std::to_string(seconds) + " s"));
+                                                    + seconds.toStdString() + " s"));
         if (!self)
             return;
     }

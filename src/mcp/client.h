@@ -159,8 +159,8 @@ private:
     void setState(State state);
     void fail(const QString &reason);
     void onTransportStarted();
-    void onMessage(const Json &message);
-    void onResponse(const Json &message);
+    void onMessage(Json &message); // may move from it
+    void onResponse(Json &message);
     void onServerRequest(const Json &message);
     void onNotification(const Json &message);
     void onProgressNotification(const Json &params);

@@ -1,5 +1,7 @@
 #include "stdiotransport.h"
 
+#include "jsonparser.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QLoggingCategory>
@@ -24,12 +26,14 @@ namespace Mcp {
 
 namespace {
 #ifdef Q_OS_UNIX
-// One read() takes up to this much: big enough that a 5 MB tools/list arrives in a few
-// dozen reads, small enough to live on every transport.
-constexpr std::size_t ReadChunkBytes = 256 * 1024;
+// One read() takes up to this much: a whole (enlarged) pipe, so a 5 MB tools/list arrives in
+// a handful of reads. Allocated when the server starts.
+constexpr std::size_t ReadChunkBytes = 1024 * 1024;
 // Bytes read per notifier activation before yielding to the event loop, so one chatty
 // server cannot starve the others.
 constexpr std::size_t MaxReadPerActivation = 16 * 1024 * 1024;
+// 1 MiB: Linux's default fs.pipe-max-size, the most an unprivileged process may ask for.
+constexpr int PipeBytes = 1024 * 1024;
 
 // A closed fd 0-2 in our process would let pipe() hand out a descriptor that the child's
 // dup2() onto 0/1 then clobbers; keep our ends at 3 and above.
@@ -158,6 +162,11 @@ void StdioTransport::start()
     m_childStdout = out[1];
     ::fcntl(m_stdinFd, F_SETFL, ::fcntl(m_stdinFd, F_GETFL) | O_NONBLOCK);
     ::fcntl(m_stdoutFd, F_SETFL, ::fcntl(m_stdoutFd, F_GETFL) | O_NONBLOCK);
+#ifdef F_SETPIPE_SZ
+    // A larger pipe lets a server write a big reply in fewer, larger pieces (and wake us less
+    // often). Best effort: the kernel may cap it (fs.pipe-max-size).
+    ::fcntl(m_stdoutFd, F_SETPIPE_SZ, PipeBytes);
+#endif
 
     // QProcess forwards stdin/stdout (so it creates no pipes for them); the modifier, which
     // runs in the child after fork, puts our pipes there and starts a new process group.
@@ -398,7 +407,7 @@ void StdioTransport::onLine(std::string_view line)
 {
     if (line.find_first_not_of(" \t\r") == std::string_view::npos)
         return; // blank lines carry nothing
-    Json message = Json::parse(line.begin(), line.end(), nullptr, false);
+    Json message = parseJson(line);
     if (message.is_discarded()) {
         constexpr std::size_t Shown = 200;
         emit warning(tr("skipped a line that is not JSON on stdout: %1")
@@ -406,7 +415,7 @@ void StdioTransport::onLine(std::string_view line)
                                                     qsizetype(std::min(line.size(), Shown)))));
         return;
     }
-    emit messageReceived(message);
+    deliver(std::move(message));
 }
 
 void StdioTransport::onOversize(const NdjsonFramer::Oversize &dropped)

@@ -5,6 +5,8 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
+
 namespace Mcp {
 
 // Moves JSON-RPC messages to and from one MCP server and nothing else: no session state, no
@@ -26,9 +28,13 @@ public:
     // True once closed() has been emitted.
     virtual bool isFinished() const = 0;
 
+    // Where received messages go: one consumer (the Client), which may move from them, so a
+    // 5 MB tools/list result is never copied. A handler rather than a signal for that reason.
+    using MessageHandler = std::function<void(Json &&message)>;
+    void setMessageHandler(MessageHandler handler) { m_messageHandler = std::move(handler); }
+
 signals:
     void started();
-    void messageReceived(const Mcp::Json &message);
     // A message over the transport's size cap was dropped. `id` is the JSON-RPC id read from
     // its first or last bytes, or null when it could not be told.
     void messageTooLarge(qint64 bytes, const Mcp::Json &id);
@@ -37,6 +43,16 @@ signals:
     // The connection is over. `reason` is empty for an orderly close we asked for.
     void closed(const QString &reason);
     void stderrLine(const QString &line);
+
+protected:
+    void deliver(Json &&message)
+    {
+        if (m_messageHandler)
+            m_messageHandler(std::move(message));
+    }
+
+private:
+    MessageHandler m_messageHandler;
 };
 
 // Reads the "id" of a JSON-RPC message from a sample of its first and last bytes, as the
