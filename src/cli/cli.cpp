@@ -7,6 +7,7 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <cstdlib>
 
 using namespace Mcp;
 
@@ -27,6 +28,15 @@ void err(const QString &text)
 {
     const QByteArray bytes = text.toUtf8() + '\n';
     std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stderr);
+}
+
+// Every server process is gone and the output is written: end here. Freeing what the run
+// built (a 10,000-tool list is ~200,000 allocations) would only delay the exit.
+[[noreturn]] void exitNow(int code)
+{
+    std::fflush(stdout);
+    std::fflush(stderr);
+    std::_Exit(code);
 }
 
 QString usageText()
@@ -389,6 +399,16 @@ void Cli::issueCall()
     ++m_issued;
     RequestOptions options;
     options.timeoutMs = m_callTimeoutMs;
+    if (m_repeat == 0) {
+        options.onProgress = [](const Progress &p) {
+            QString line = QStringLiteral("progress %1").arg(p.progress);
+            if (p.total)
+                line += QStringLiteral("/%1").arg(*p.total);
+            if (!p.message.isEmpty())
+                line += QStringLiteral(": ") + p.message;
+            err(line);
+        };
+    }
     client->callTool(
             m_callTool, m_callArgsText, this,
             [this](ToolResult result) {
@@ -408,9 +428,14 @@ void Cli::issueCall()
 
                 if (m_repeat == 0) { // a single call: print what it returned
                     if (result.error) {
-                        err(QStringLiteral("server '%1', tool '%2': %3")
-                                    .arg(m_callServer, QString::fromStdString(m_callTool),
-                                         result.error->toString()));
+                        // Local failures already name the server; the server's own errors do not.
+                        err(result.error->local
+                                    ? QStringLiteral("tool '%1': %2")
+                                              .arg(QString::fromStdString(m_callTool),
+                                                   QString::fromStdString(result.error->message))
+                                    : QStringLiteral("server '%1', tool '%2': %3")
+                                              .arg(m_callServer, QString::fromStdString(m_callTool),
+                                                   result.error->toString()));
                         const bool closed = result.error->is(ErrorCode::ConnectionClosed);
                         finish(result.error->is(ErrorCode::RequestTimeout) ? Timeout
                                : closed                                    ? ServerFailed
@@ -515,12 +540,11 @@ void Cli::finish(int code)
     if (m_finishing)
         return;
     m_finishing = true;
-    std::fflush(stdout);
     if (!m_manager) {
         QCoreApplication::exit(code);
         return;
     }
-    connect(m_manager.get(), &Manager::stopped, this, [code] { QCoreApplication::exit(code); });
-    QTimer::singleShot(StopGraceMs, this, [code] { QCoreApplication::exit(code); });
+    connect(m_manager.get(), &Manager::stopped, this, [code] { exitNow(code); });
+    QTimer::singleShot(StopGraceMs, this, [code] { exitNow(code); });
     m_manager->stop();
 }

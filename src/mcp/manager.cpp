@@ -313,13 +313,18 @@ void Manager::stop()
             server.restartTimer->stop();
         retire(server);
     }
-    maybeStopped();
+    if (m_retiring == 0) // nothing to wait for; never emit from inside stop() itself
+        QMetaObject::invokeMethod(this, &Manager::maybeStopped, Qt::QueuedConnection);
 }
 
+// Emitted directly when the last process is gone (before the retired clients are deleted),
+// so an application that exits then need not free what it no longer uses.
 void Manager::maybeStopped()
 {
-    if (m_stopping && m_retiring == 0)
-        QMetaObject::invokeMethod(this, &Manager::stopped, Qt::QueuedConnection);
+    if (m_stopping && m_retiring == 0) {
+        m_stopping = false;
+        emit stopped();
+    }
 }
 
 bool Manager::isSettled() const
