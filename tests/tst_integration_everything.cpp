@@ -4,7 +4,9 @@
 #include <mcp/stdiotransport.h>
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -146,6 +148,49 @@ private slots:
         QVERIFY(r->error->is(ErrorCode::RequestTimeout));
         auto after = call("echo", Json{{"message", "still alive"}});
         QVERIFY(after && !after->failed());
+    }
+
+    // The acceptance example: server-everything, a command that does not exist and a
+    // server whose ${TOKEN} is unset. Everything connects or fails with a reason, exit 3.
+    void cliServersWithFailures()
+    {
+        QTemporaryDir ws;
+        QFile config(QDir(ws.path()).filePath(QStringLiteral(".mcp.json")));
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write(
+                QStringLiteral(
+                        "{\"mcpServers\": {"
+                        "\"everything\": {\"command\": \"node\", \"args\": [\"%1\", \"stdio\"]},"
+                        "\"ghost\": {\"command\": \"switchboard-ghost-server\"},"
+                        "\"remote\": {\"command\": \"node\", \"env\": {\"API_TOKEN\": "
+                        "\"${TOKEN}\"}}}}")
+                        .arg(entryPoint())
+                        .toUtf8());
+        config.close();
+        QTemporaryDir home;
+        QProcess cli;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("TOKEN"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path());
+        cli.setProcessEnvironment(env);
+        cli.start(QStringLiteral(SWITCHBOARD_CLI),
+                  {QStringLiteral("--workspace"), ws.path(), QStringLiteral("servers")});
+        QVERIFY(cli.waitForFinished(60000));
+        QCOMPARE(cli.exitCode(), 3);
+        const QStringList lines = QString::fromUtf8(cli.readAllStandardOutput())
+                                          .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 3);
+        QVERIFY2(lines[0].startsWith(QStringLiteral("everything"))
+                         && lines[0].contains(QStringLiteral("connected")),
+                 qPrintable(lines[0]));
+        const int tools = lines[0].split(QLatin1Char(' '), Qt::SkipEmptyParts).at(2).toInt();
+        QCOMPARE(tools, int(m_client->tools().size()));
+        QVERIFY(lines[1].contains(QStringLiteral("ghost"))
+                && lines[1].contains(QStringLiteral("failed"))
+                && lines[1].contains(QStringLiteral("'switchboard-ghost-server'")));
+        QVERIFY(lines[2].contains(QStringLiteral("remote"))
+                && lines[2].contains(QStringLiteral("failed"))
+                && lines[2].contains(QStringLiteral("TOKEN")));
     }
 
     void cleanupTestCase()

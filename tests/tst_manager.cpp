@@ -213,6 +213,31 @@ private slots:
         QTRY_VERIFY(manager->stderrTail("s").size() >= 3);
     }
 
+    void oversizedReplyDoesNotStallOtherServers()
+    {
+        auto manager = makeManager();
+        manager->start(parse(R"({"mcpServers": {"big": {"command": "${FIXTURE}"},
+                                                 "other": {"command": "${FIXTURE}"}}})"));
+        QVERIFY(waitSettled(*manager));
+        std::optional<ToolResult> big;
+        QObject context;
+        manager->client("big")->callTool("big", Json{{"bytes", 100 * 1000 * 1000}}, &context,
+                                         [&](ToolResult r) { big = std::move(r); });
+        // While 100 MB stream in from one server (and are dropped over the cap), the other
+        // keeps answering: echo after echo completes before the big call ends.
+        int answered = 0;
+        while (!big.has_value() && answered < 100000) {
+            auto r = call(*manager, "other", "echo", Json{{"text", "ping"}});
+            QVERIFY(r && !r->failed());
+            ++answered;
+        }
+        qInfo("%d echoes answered during the 100 MB reply", answered);
+        QVERIFY2(answered >= 10, qPrintable(QString::number(answered)));
+        QTRY_VERIFY_WITH_TIMEOUT(big.has_value(), 60000);
+        QVERIFY(big->error && big->error->is(ErrorCode::MessageTooLarge));
+        QCOMPARE(manager->status("big").state, ServerState::Connected);
+    }
+
     void stopEndsEverything()
     {
         auto manager = makeManager();

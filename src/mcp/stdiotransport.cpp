@@ -31,7 +31,7 @@ namespace {
 constexpr std::size_t ReadChunkBytes = 1024 * 1024;
 // Bytes read per notifier activation before yielding to the event loop, so one chatty
 // server cannot starve the others.
-constexpr std::size_t MaxReadPerActivation = 16 * 1024 * 1024;
+constexpr std::size_t MaxReadPerActivation = 4 * 1024 * 1024;
 // 1 MiB: Linux's default fs.pipe-max-size, the most an unprivileged process may ask for.
 constexpr int PipeBytes = 1024 * 1024;
 
