@@ -86,7 +86,7 @@ private slots:
         QCOMPARE(settled.count(), 1);
 
         QCOMPARE(manager->status("good").state, ServerState::Connected);
-        QCOMPARE(manager->status("good").toolCount, 15);
+        QCOMPARE(manager->status("good").toolCount, 16);
         QCOMPARE(manager->status("slowinit").state, ServerState::Connected);
         QCOMPARE(manager->status("missing").state, ServerState::Failed);
         QVERIFY(manager->status("missing").reason.contains(
@@ -179,7 +179,7 @@ private slots:
         QCOMPARE(manager->serverNames(), (QStringList{"added", "changed", "same"}));
         QCOMPARE(pidOf(*manager, "same"), samePid);
         QVERIFY(pidOf(*manager, "changed") != changedPid);
-        QCOMPARE(manager->status("changed").toolCount, 18);
+        QCOMPARE(manager->status("changed").toolCount, 19);
         QCOMPARE(manager->status("added").state, ServerState::Connected);
         QCOMPARE(manager->status("removed").state, ServerState::Pending); // unknown now
         QTRY_VERIFY(!processAlive(removedPid));

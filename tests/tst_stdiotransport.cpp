@@ -73,7 +73,7 @@ private slots:
         client->connectToServer();
         QVERIFY(waitSettled(client.get()));
         QCOMPARE(client->state(), Client::State::Ready);
-        QCOMPARE(int(client->tools().size()), 15);
+        QCOMPARE(int(client->tools().size()), 16);
         auto r = call(client.get(), "echo", Json{{"text", "héllo ✓ 日本"}});
         QVERIFY(r && !r->failed());
         QCOMPARE(r->text(), QStringLiteral("héllo ✓ 日本"));
@@ -91,7 +91,7 @@ private slots:
         auto client = makeClient({"--tools", "250", "--page-size", "40"});
         client->connectToServer();
         QVERIFY(waitSettled(client.get()));
-        QCOMPARE(int(client->tools().size()), 15 + 250);
+        QCOMPARE(int(client->tools().size()), 16 + 250);
         QVERIFY(client->findTool("tool_0249"));
     }
 
