@@ -1,0 +1,228 @@
+#include "agent.h"
+
+#include "conversationstore.h"
+
+#include <QDir>
+#include <QLoggingCategory>
+
+Q_LOGGING_CATEGORY(lcAgent, "switchboard.engine.agent", QtWarningMsg)
+
+namespace Engine {
+
+Agent::Agent(LlmProvider *provider, ToolRegistry *registry, ToolRunner *runner,
+             AgentOptions options, QObject *parent)
+    : QObject(parent)
+    , m_provider(provider)
+    , m_registry(registry)
+    , m_runner(runner)
+    , m_options(std::move(options))
+{
+}
+
+Agent::~Agent()
+{
+    if (m_cancelCompletion)
+        m_cancelCompletion();
+}
+
+void Agent::newConversation(const QString &title, const QString &workspace)
+{
+    m_workspace = workspace;
+    m_messages.clear();
+    m_conversationId = m_store ? m_store->create(title, workspace)
+                               : QStringLiteral("memory-%1").arg(quintptr(this), 0, 16);
+}
+
+void Agent::openConversation(const QString &id, std::vector<ChatMessage> messages)
+{
+    m_conversationId = id;
+    m_messages = std::move(messages);
+}
+
+void Agent::append(ChatMessage message)
+{
+    if (m_store && !m_conversationId.isEmpty()) {
+        QString error;
+        if (!m_store->append(m_conversationId, message, &error))
+            emit errorOccurred(tr("Could not save the conversation: %1").arg(error));
+    }
+    m_messages.push_back(std::move(message));
+    emit messageAdded(m_messages.back());
+}
+
+bool Agent::send(const QString &text)
+{
+    if (m_busy || text.trimmed().isEmpty())
+        return false;
+    if (m_conversationId.isEmpty())
+        newConversation(text.left(60), m_workspace);
+    m_busy = true;
+    m_turns = 0;
+    m_usage = {};
+    emit busyChanged(true);
+    ChatMessage user;
+    user.role = ChatMessage::Role::User;
+    user.text = text;
+    append(std::move(user));
+    requestCompletion();
+    return true;
+}
+
+std::vector<ToolSpec> Agent::toolSpecs() const
+{
+    std::vector<ToolSpec> specs;
+    for (const auto &tool : m_registry->tools())
+        specs.push_back({tool->name(), tool->description(), tool->inputSchema()});
+    return specs;
+}
+
+void Agent::requestCompletion()
+{
+    if (++m_turns > m_options.maxTurns) {
+        endTurn(tr("Stopped after %1 model turns without a final answer (the turn limit).")
+                        .arg(m_options.maxTurns));
+        return;
+    }
+    CompletionRequest request;
+    request.system = m_options.systemPrompt.isEmpty()
+                             ? tr("You are Switchboard, an assistant with tools. The workspace is "
+                                  "%1. Use the tools when they help; tool results may contain "
+                                  "errors or denials by the user: take them into account.")
+                                       .arg(QDir::toNativeSeparators(m_workspace))
+                             : m_options.systemPrompt;
+    request.messages = m_messages;
+    request.tools = toolSpecs();
+    LlmProvider::Callbacks callbacks;
+    QPointer<Agent> self(this);
+    callbacks.onText = [self](const QString &delta) {
+        if (self)
+            emit self->textDelta(delta);
+    };
+    callbacks.onDone = [self](CompletionResult result) {
+        if (self) {
+            self->m_cancelCompletion = nullptr;
+            self->onCompletion(std::move(result));
+        }
+    };
+    callbacks.onError = [self](CompletionError error) {
+        if (self) {
+            self->m_cancelCompletion = nullptr;
+            self->endTurn(error.message);
+        }
+    };
+    m_cancelCompletion = m_provider->complete(request, std::move(callbacks));
+}
+
+void Agent::onCompletion(CompletionResult result)
+{
+    if (result.usage.inputTokens >= 0)
+        m_usage.inputTokens = std::max<qint64>(0, m_usage.inputTokens) + result.usage.inputTokens;
+    if (result.usage.outputTokens >= 0)
+        m_usage.outputTokens
+                = std::max<qint64>(0, m_usage.outputTokens) + result.usage.outputTokens;
+
+    ChatMessage assistant;
+    assistant.role = ChatMessage::Role::Assistant;
+    assistant.text = result.text;
+    assistant.toolCalls = result.toolCalls;
+    // Every call needs an id the tool result can answer (some local servers omit them).
+    for (std::size_t i = 0; i < assistant.toolCalls.size(); ++i) {
+        if (assistant.toolCalls[i].id.isEmpty())
+            assistant.toolCalls[i].id = QStringLiteral("call_%1_%2").arg(m_turns).arg(i);
+    }
+    append(assistant);
+    if (assistant.toolCalls.empty()) {
+        endTurn();
+        return;
+    }
+
+    // All calls of this turn run at once; results go back in the model's order.
+    m_pendingCalls = assistant.toolCalls;
+    m_results.clear();
+    m_runs.clear();
+    for (const ToolCallRequest &call : m_pendingCalls) {
+        const QString callId = call.id;
+        ToolRunner::Callbacks callbacks;
+        callbacks.onStarted = [this, callId, call] {
+            emit toolStarted(callId, call.name, call.arguments);
+        };
+        callbacks.onProgress = [this, callId](const Mcp::Progress &p) {
+            emit toolProgress(callId, p.progress, p.total.value_or(0), p.message);
+        };
+        callbacks.onDone = [this, callId](ToolRunResult r) {
+            onToolDone(callId, std::move(r));
+        };
+        m_runs[callId] = m_runner->run(call, m_conversationId, this, std::move(callbacks));
+    }
+}
+
+void Agent::onToolDone(const QString &callId, ToolRunResult result)
+{
+    if (!m_busy)
+        return;
+    emit toolFinished(callId, result);
+    m_results[callId] = std::move(result);
+    m_runs.erase(callId);
+    if (m_results.size() < m_pendingCalls.size())
+        return;
+    for (const ToolCallRequest &call : m_pendingCalls) {
+        const ToolRunResult &r = m_results[call.id];
+        ChatMessage message;
+        message.role = ChatMessage::Role::Tool;
+        message.toolCallId = call.id;
+        message.toolName = call.name;
+        message.isError = r.output.isError;
+        message.text = r.output.modelText(m_options.maxToolOutputChars);
+        append(std::move(message));
+    }
+    m_pendingCalls.clear();
+    m_results.clear();
+    requestCompletion();
+}
+
+void Agent::cancel()
+{
+    if (!m_busy)
+        return;
+    if (m_cancelCompletion) {
+        auto cancel = std::move(m_cancelCompletion);
+        m_cancelCompletion = nullptr;
+        cancel();
+    }
+    // Cancelled calls still get results (so the conversation stays well-formed for the next
+    // turn), but the loop does not call the model again.
+    const auto runs = m_runs;
+    m_busy = false; // onToolDone ignores what arrives now
+    for (const auto &[callId, id] : runs)
+        m_runner->cancel(id);
+    for (const ToolCallRequest &call : m_pendingCalls) {
+        ChatMessage message;
+        message.role = ChatMessage::Role::Tool;
+        message.toolCallId = call.id;
+        message.toolName = call.name;
+        auto it = m_results.find(call.id);
+        message.isError = it == m_results.end() || it->second.output.isError;
+        message.text = it == m_results.end()
+                               ? tr("The user stopped the turn before this call finished.")
+                               : it->second.output.modelText(m_options.maxToolOutputChars);
+        append(std::move(message));
+    }
+    m_pendingCalls.clear();
+    m_results.clear();
+    m_runs.clear();
+    m_busy = true;
+    endTurn(tr("Stopped."));
+}
+
+void Agent::endTurn(const QString &error)
+{
+    if (!m_busy)
+        return;
+    m_busy = false;
+    if (!error.isEmpty())
+        emit errorOccurred(error);
+    emit turnFinished(m_usage);
+    emit busyChanged(false);
+}
+
+} // namespace Engine

@@ -1,0 +1,84 @@
+#pragma once
+
+#include "llm.h"
+#include "toolrunner.h"
+
+#include <QObject>
+
+#include <map>
+
+namespace Engine {
+
+class ConversationStore;
+
+struct AgentOptions
+{
+    int maxTurns = 20;    // model calls per user message before the loop gives up
+    QString systemPrompt; // empty: a built-in default naming the workspace
+    int maxToolOutputChars = ToolOutput::DefaultModelTextChars;
+};
+
+// The agent loop: a user message → the model → the tool calls of that turn, run concurrently
+// (each through the ToolRunner, so each is gated and timed) → their results, errors and
+// denials as observations → the model again, until it answers without tool calls or the turn
+// limit is reached. Every message is appended to the conversation file as it completes.
+// cancel() stops the stream and every tool in flight. Owned by the application (one per open
+// conversation).
+class Agent : public QObject
+{
+    Q_OBJECT
+public:
+    Agent(LlmProvider *provider, ToolRegistry *registry, ToolRunner *runner,
+          AgentOptions options = {}, QObject *parent = nullptr);
+    ~Agent() override;
+
+    // Persist to this store (may be null: in memory only).
+    void setStore(ConversationStore *store) { m_store = store; }
+    // Starts a new conversation, or continues a loaded one.
+    void newConversation(const QString &title, const QString &workspace);
+    void openConversation(const QString &id, std::vector<ChatMessage> messages);
+    QString conversationId() const { return m_conversationId; }
+    const std::vector<ChatMessage> &messages() const { return m_messages; }
+
+    // Sends a user message; false (and nothing happens) while a turn is running.
+    bool send(const QString &text);
+    void cancel();
+    bool isBusy() const { return m_busy; }
+
+signals:
+    void textDelta(const QString &delta);
+    void messageAdded(const Engine::ChatMessage &message);
+    void toolStarted(const QString &callId, const QString &toolName, const Engine::Json &arguments);
+    void toolProgress(const QString &callId, double progress, double total, const QString &message);
+    void toolFinished(const QString &callId, const Engine::ToolRunResult &result);
+    void turnFinished(const Engine::Usage &usage);
+    void errorOccurred(const QString &message);
+    void busyChanged(bool busy);
+
+private:
+    void requestCompletion();
+    void onCompletion(CompletionResult result);
+    void onToolDone(const QString &callId, ToolRunResult result);
+    void append(ChatMessage message);
+    void endTurn(const QString &error = QString());
+    std::vector<ToolSpec> toolSpecs() const;
+
+    LlmProvider *m_provider;
+    ToolRegistry *m_registry;
+    ToolRunner *m_runner;
+    ConversationStore *m_store = nullptr;
+    AgentOptions m_options;
+    QString m_conversationId;
+    QString m_workspace;
+    std::vector<ChatMessage> m_messages;
+    bool m_busy = false;
+    int m_turns = 0;
+    std::function<void()> m_cancelCompletion;
+    // The tool calls of the current model turn, in the model's order, and their results.
+    std::vector<ToolCallRequest> m_pendingCalls;
+    std::map<QString, ToolRunResult> m_results;
+    std::map<QString, ToolRunner::RunId> m_runs;
+    Usage m_usage;
+};
+
+} // namespace Engine

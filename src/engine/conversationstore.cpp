@@ -1,0 +1,515 @@
+#include "conversationstore.h"
+
+#include "mcp/jsonparser.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QLoggingCategory>
+#include <QSaveFile>
+#include <QStandardPaths>
+#include <QUuid>
+
+#include <algorithm>
+#include <exception>
+#include <string>
+#include <string_view>
+
+#ifdef Q_OS_WIN
+#include <fcntl.h>
+#include <io.h>
+#include <sys/stat.h>
+#else
+#include <fcntl.h>
+#include <unistd.h>
+#endif
+
+Q_LOGGING_CATEGORY(lcConversations, "switchboard.engine.conversations", QtWarningMsg)
+
+namespace Engine {
+
+namespace {
+
+using OrderedJson = nlohmann::ordered_json;
+
+// The format written by this version; files with another version are refused rather than
+// misread.
+constexpr int kFormatVersion = 1;
+// Ids are UUIDs (36 characters); the cap only bounds what a hostile caller can pass.
+constexpr qsizetype kMaxIdLength = 128;
+// A conversation with many images (base64 in tool results) can reach tens of MiB; a file
+// larger than this is not read into memory at all.
+constexpr qint64 kMaxFileBytes = qint64(512) * 1024 * 1024;
+// Appending to many conversations in one session must not exhaust file descriptors; past this
+// many open handles the others are closed (and reopened on their next append).
+constexpr int kMaxOpenFiles = 16;
+
+const char kSuffix[] = ".jsonl";
+
+template<typename JsonType>
+std::string dumpJson(const JsonType &json)
+{
+    // Replace rather than throw: a tool's output may carry bytes that are not UTF-8.
+    return json.dump(-1, ' ', false, JsonType::error_handler_t::replace);
+}
+
+QByteArray toBytes(const std::string &s)
+{
+    return QByteArray(s.data(), qsizetype(s.size()));
+}
+
+QString nowText()
+{
+    return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+}
+
+QString stringMember(const Json &object, const char *key)
+{
+    const auto it = object.find(key);
+    if (it == object.end() || !it->is_string())
+        return QString();
+    return QString::fromStdString(it->get_ref<const std::string &>());
+}
+
+// What a file holds; load() and list() read through the same code so they always agree on
+// which lines count.
+struct ScanResult
+{
+    QString title;
+    QString workspace;
+    QDateTime created;
+    std::vector<ChatMessage> messages; // only if asked for
+    int messageCount = 0;
+    int skippedLines = 0;
+};
+
+std::optional<ChatMessage> messageFromLine(const Json &line)
+{
+    const auto it = line.find("message");
+    if (it == line.end())
+        return std::nullopt;
+    try {
+        return ChatMessage::fromJson(*it);
+    } catch (const std::exception &e) {
+        // fromJson validates, but a type error deep inside a hand-edited line must not take
+        // the whole conversation down.
+        qCWarning(lcConversations) << "unreadable message:" << e.what();
+        return std::nullopt;
+    }
+}
+
+// false (and *error) if the header is unreadable; damaged lines after it are only counted.
+bool scan(const QByteArray &data, const QString &path, bool keepMessages, ScanResult &result,
+          QString *error)
+{
+    const std::string_view text(data.constData(), size_t(data.size()));
+    bool haveHeader = false;
+    size_t begin = 0;
+    while (begin < text.size()) {
+        size_t end = text.find('\n', begin);
+        if (end == std::string_view::npos)
+            end = text.size();
+        std::string_view line = text.substr(begin, end - begin);
+        begin = end + 1;
+        if (!line.empty() && line.back() == '\r')
+            line.remove_suffix(1);
+        if (line.find_first_not_of(" \t") == std::string_view::npos)
+            continue;
+
+        const Json json = Mcp::parseJson(line);
+        const QString type = json.is_object() ? stringMember(json, "type") : QString();
+        if (!haveHeader) {
+            const auto version = json.is_object() ? json.find("version") : json.end();
+            if (type != QLatin1String("conversation") || version == json.end()
+                || !version->is_number_integer()) {
+                if (error) {
+                    *error = ConversationStore::tr("The conversation file %1 is damaged: its "
+                                                   "first line is not a conversation header.")
+                                     .arg(QDir::toNativeSeparators(path));
+                }
+                return false;
+            }
+            if (version->get<qint64>() != kFormatVersion) {
+                if (error) {
+                    *error = ConversationStore::tr("The conversation file %1 has format version "
+                                                   "%2, which this version of Switchboard "
+                                                   "cannot read.")
+                                     .arg(QDir::toNativeSeparators(path))
+                                     .arg(version->get<qint64>());
+                }
+                return false;
+            }
+            result.title = stringMember(json, "title");
+            result.workspace = stringMember(json, "workspace");
+            result.created
+                    = QDateTime::fromString(stringMember(json, "created"), Qt::ISODateWithMs);
+            haveHeader = true;
+        } else if (type == QLatin1String("message")) {
+            if (std::optional<ChatMessage> message = messageFromLine(json)) {
+                ++result.messageCount;
+                if (keepMessages)
+                    result.messages.push_back(std::move(*message));
+            } else {
+                ++result.skippedLines;
+            }
+        } else if (type == QLatin1String("title") && json.contains("title")
+                   && json["title"].is_string()) {
+            result.title = stringMember(json, "title");
+        } else {
+            // A write cut short by a crash, a garbled edit, or a record from a newer version.
+            ++result.skippedLines;
+        }
+    }
+    if (!haveHeader) {
+        if (error) {
+            *error = ConversationStore::tr("The conversation file %1 is empty.")
+                             .arg(QDir::toNativeSeparators(path));
+        }
+        return false;
+    }
+    if (result.skippedLines > 0)
+        qCWarning(lcConversations) << path << "has" << result.skippedLines << "unreadable lines";
+    return true;
+}
+
+std::optional<QByteArray> readFile(const QString &path, QString *error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (error) {
+            *error = file.exists()
+                             ? ConversationStore::tr("Cannot read the conversation file %1: %2")
+                                       .arg(QDir::toNativeSeparators(path), file.errorString())
+                             : ConversationStore::tr("There is no conversation file %1.")
+                                       .arg(QDir::toNativeSeparators(path));
+        }
+        return std::nullopt;
+    }
+    if (file.size() > kMaxFileBytes) {
+        if (error) {
+            *error = ConversationStore::tr("The conversation file %1 is larger than %2 MiB.")
+                             .arg(QDir::toNativeSeparators(path))
+                             .arg(kMaxFileBytes / (1024 * 1024));
+        }
+        return std::nullopt;
+    }
+    return file.readAll();
+}
+
+// Makes what was written reach the disk, not only the OS cache: a message must survive a power
+// loss as well as a killed process (the latter only needs the write() to have returned).
+bool syncToDisk(int fd)
+{
+#ifdef Q_OS_WIN
+    return ::_commit(fd) == 0;
+#else
+    return ::fsync(fd) == 0;
+#endif
+}
+
+// A new file's name is only durable once its folder is synced too (POSIX; Windows has no way
+// to sync a folder and does not need one on NTFS).
+void syncFolder(const QString &folder)
+{
+#ifndef Q_OS_WIN
+    const int fd = ::open(QFile::encodeName(folder).constData(), O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        ::fsync(fd);
+        ::close(fd);
+    }
+#else
+    Q_UNUSED(folder);
+#endif
+}
+
+// Opens for appending with a C runtime descriptor, which fsync/_commit need (QFile on Windows
+// opens through CreateFile and has no descriptor). -1 on failure.
+int openAppendDescriptor(const QString &path)
+{
+#ifdef Q_OS_WIN
+    return ::_wopen(reinterpret_cast<const wchar_t *>(QDir::toNativeSeparators(path).utf16()),
+                    _O_WRONLY | _O_APPEND | _O_BINARY | _O_NOINHERIT);
+#else
+    return ::open(QFile::encodeName(path).constData(), O_WRONLY | O_APPEND | O_CLOEXEC);
+#endif
+}
+
+QString invalidIdError(const QString &id)
+{
+    return ConversationStore::tr("'%1' is not a valid conversation id.").arg(id);
+}
+
+bool endsWithNewline(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly) || file.size() == 0)
+        return true;
+    if (!file.seek(file.size() - 1))
+        return true;
+    return file.read(1) == "\n";
+}
+
+} // namespace
+
+ConversationStore::ConversationStore(QObject *parent)
+    : ConversationStore(defaultFolder(), parent)
+{
+}
+
+ConversationStore::ConversationStore(const QString &folder, QObject *parent)
+    : QObject(parent)
+    , m_folder(folder)
+{
+}
+
+ConversationStore::~ConversationStore() = default;
+
+QString ConversationStore::defaultFolder()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)
+           + QLatin1String("/conversations");
+}
+
+bool ConversationStore::isValidId(const QString &id)
+{
+    if (id.isEmpty() || id.size() > kMaxIdLength)
+        return false;
+    return std::all_of(id.cbegin(), id.cend(), [](QChar c) {
+        return (c >= u'a' && c <= u'z') || (c >= u'A' && c <= u'Z') || (c >= u'0' && c <= u'9')
+               || c == u'-' || c == u'_';
+    });
+}
+
+QString ConversationStore::filePath(const QString &id) const
+{
+    return m_folder + u'/' + id + QLatin1String(kSuffix);
+}
+
+QString ConversationStore::create(const QString &title, const QString &workspace, QString *error)
+{
+    if (!QDir().mkpath(m_folder)) {
+        if (error) {
+            *error = tr("Cannot create the conversations folder %1.")
+                             .arg(QDir::toNativeSeparators(m_folder));
+        }
+        return QString();
+    }
+    const QString id = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    OrderedJson header;
+    header["type"] = "conversation";
+    header["version"] = kFormatVersion;
+    header["id"] = id.toStdString();
+    header["title"] = title.toStdString();
+    header["created"] = nowText().toStdString();
+    header["workspace"] = workspace.toStdString();
+
+    // All or nothing: a crash during create() leaves no file rather than a headerless one.
+    const QString path = filePath(id);
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(toBytes(dumpJson(header)) + '\n') < 0
+        || !file.commit()) {
+        if (error) {
+            *error = tr("Cannot write the conversation file %1: %2")
+                             .arg(QDir::toNativeSeparators(path), file.errorString());
+        }
+        return QString();
+    }
+    syncFolder(m_folder);
+    emit conversationsChanged();
+    return id;
+}
+
+QFile *ConversationStore::openForAppend(const QString &id, QString *error)
+{
+    const QString path = filePath(id);
+    // A handle kept open on a file that was deleted meanwhile would swallow messages silently.
+    if (!QFileInfo::exists(path)) {
+        closeFile(id);
+        if (error)
+            *error = tr("There is no conversation file %1.").arg(QDir::toNativeSeparators(path));
+        return nullptr;
+    }
+    if (const auto it = m_open.constFind(id); it != m_open.constEnd())
+        return it->get();
+
+    // A crash in the middle of a write leaves a line without its newline; start on a fresh
+    // line so the next message is not glued to (and lost with) the damaged one.
+    const bool needsNewline = !endsWithNewline(path);
+    const int fd = openAppendDescriptor(path);
+    auto file = std::make_shared<QFile>();
+    if (fd < 0
+        || !file->open(fd, QIODevice::WriteOnly | QIODevice::Append | QIODevice::Unbuffered,
+                       QFileDevice::AutoCloseHandle)) {
+        if (fd >= 0) {
+#ifdef Q_OS_WIN
+            ::_close(fd);
+#else
+            ::close(fd);
+#endif
+        }
+        if (error) {
+            *error = tr("Cannot open the conversation file %1 for writing.")
+                             .arg(QDir::toNativeSeparators(path));
+        }
+        return nullptr;
+    }
+    if (needsNewline && file->write("\n", 1) != 1) {
+        if (error) {
+            *error = tr("Cannot write the conversation file %1: %2")
+                             .arg(QDir::toNativeSeparators(path), file->errorString());
+        }
+        return nullptr;
+    }
+    if (m_open.size() >= kMaxOpenFiles)
+        m_open.clear();
+    m_open.insert(id, file);
+    return file.get();
+}
+
+void ConversationStore::closeFile(const QString &id)
+{
+    m_open.remove(id);
+}
+
+bool ConversationStore::appendLine(const QString &id, const QByteArray &line, QString *error)
+{
+    if (!isValidId(id)) {
+        if (error)
+            *error = invalidIdError(id);
+        return false;
+    }
+    QFile *file = openForAppend(id, error);
+    if (!file)
+        return false;
+    // One write call per line: with O_APPEND the line lands whole at the end of the file, and
+    // a reader (or a crash) never sees half of one line followed by another.
+    const qint64 written = file->write(line);
+    const bool ok = written == line.size() && file->flush() && syncToDisk(file->handle());
+    if (!ok) {
+        if (error) {
+            *error = tr("Cannot write the conversation file %1: %2")
+                             .arg(QDir::toNativeSeparators(filePath(id)), file->errorString());
+        }
+        // Reopening checks the end of the file again, so a partial line gets its newline.
+        closeFile(id);
+        return false;
+    }
+    return true;
+}
+
+bool ConversationStore::append(const QString &id, const ChatMessage &message, QString *error)
+{
+    const QByteArray line
+            = "{\"type\":\"message\",\"time\":" + toBytes(dumpJson(Json(nowText().toStdString())))
+              + ",\"message\":" + toBytes(dumpJson(message.toJson())) + "}\n";
+    if (!appendLine(id, line, error))
+        return false;
+    emit conversationsChanged();
+    return true;
+}
+
+bool ConversationStore::rename(const QString &id, const QString &title, QString *error)
+{
+    OrderedJson record;
+    record["type"] = "title";
+    record["title"] = title.toStdString();
+    record["time"] = nowText().toStdString();
+    if (!appendLine(id, toBytes(dumpJson(record)) + '\n', error))
+        return false;
+    emit conversationsChanged();
+    return true;
+}
+
+bool ConversationStore::remove(const QString &id, QString *error)
+{
+    if (!isValidId(id)) {
+        if (error)
+            *error = invalidIdError(id);
+        return false;
+    }
+    closeFile(id); // Windows cannot delete an open file
+    m_listCache.remove(id);
+    QFile file(filePath(id));
+    if (!file.remove()) {
+        if (error) {
+            *error = tr("Cannot delete the conversation file %1: %2")
+                             .arg(QDir::toNativeSeparators(file.fileName()), file.errorString());
+        }
+        return false;
+    }
+    emit conversationsChanged();
+    return true;
+}
+
+std::optional<Conversation> ConversationStore::load(const QString &id, QString *error) const
+{
+    if (!isValidId(id)) {
+        if (error)
+            *error = invalidIdError(id);
+        return std::nullopt;
+    }
+    const QString path = filePath(id);
+    const std::optional<QByteArray> data = readFile(path, error);
+    if (!data)
+        return std::nullopt;
+    ScanResult scanned;
+    if (!scan(*data, path, /*keepMessages=*/true, scanned, error))
+        return std::nullopt;
+    Conversation conversation;
+    conversation.id = id;
+    conversation.title = scanned.title;
+    conversation.workspace = scanned.workspace;
+    conversation.created = scanned.created;
+    conversation.updated = QFileInfo(path).lastModified();
+    conversation.messages = std::move(scanned.messages);
+    conversation.skippedLines = scanned.skippedLines;
+    return conversation;
+}
+
+QList<ConversationInfo> ConversationStore::list() const
+{
+    QList<ConversationInfo> result;
+    QHash<QString, CacheEntry> cache;
+    const QFileInfoList files = QDir(m_folder).entryInfoList(
+            {QLatin1String("*") + QLatin1String(kSuffix)}, QDir::Files);
+    for (const QFileInfo &fileInfo : files) {
+        const QString id = fileInfo.completeBaseName();
+        if (!isValidId(id))
+            continue;
+        CacheEntry entry = m_listCache.value(id);
+        if (entry.size != fileInfo.size() || entry.modified != fileInfo.lastModified()) {
+            entry.size = fileInfo.size();
+            entry.modified = fileInfo.lastModified();
+            entry.info.reset();
+            QString error;
+            ScanResult scanned;
+            const std::optional<QByteArray> data = readFile(fileInfo.filePath(), &error);
+            if (data && scan(*data, fileInfo.filePath(), /*keepMessages=*/false, scanned, &error)) {
+                entry.info = ConversationInfo{id,
+                                              scanned.title,
+                                              scanned.workspace,
+                                              scanned.created,
+                                              fileInfo.lastModified(),
+                                              scanned.messageCount};
+            } else {
+                qCWarning(lcConversations) << "skipping conversation:" << error;
+            }
+        }
+        if (entry.info)
+            result.append(*entry.info);
+        cache.insert(id, entry);
+    }
+    m_listCache = cache; // forgets removed files
+
+    std::sort(result.begin(), result.end(),
+              [](const ConversationInfo &a, const ConversationInfo &b) {
+                  if (a.updated != b.updated)
+                      return a.updated > b.updated;
+                  if (a.created != b.created)
+                      return a.created > b.created;
+                  return a.id < b.id;
+              });
+    return result;
+}
+
+} // namespace Engine

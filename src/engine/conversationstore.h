@@ -1,0 +1,108 @@
+#pragma once
+
+#include "llm.h"
+
+#include <QDateTime>
+#include <QHash>
+#include <QList>
+#include <QObject>
+#include <QString>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QFile;
+
+namespace Engine {
+
+/// A whole conversation as read back from its file.
+struct Conversation
+{
+    QString id;
+    QString title; ///< the latest rename, or the title given at creation
+    QString workspace;
+    QDateTime created;
+    QDateTime updated; ///< the file's modification time
+    std::vector<ChatMessage> messages;
+    /// Lines that could not be read (a write cut short by a crash, a garbled edit, a record
+    /// type from a newer version); they are left out, never fatal.
+    int skippedLines = 0;
+};
+
+/// What the conversation list shows, without the messages.
+struct ConversationInfo
+{
+    QString id;
+    QString title;
+    QString workspace;
+    QDateTime created;
+    QDateTime updated; ///< the file's modification time
+    int messageCount = 0;
+};
+
+/// Persists conversations (DESIGN.md, "Conversations"): one append-only JSONL file per
+/// conversation, `<folder>/<id>.jsonl`. Line 1 is a header
+/// `{"type":"conversation","version":1,"id","title","created","workspace"}`, then one
+/// `{"type":"message","time","message"}` line per message and a `{"type":"title","title"}`
+/// line per rename. Appends are crash-safe: a line is written with one write call and synced
+/// to disk before append() returns, so a finished message survives a killed process; a line
+/// cut short by a crash is skipped when reading. Owned by whoever shows or records
+/// conversations (the main window, the CLI's `run`); files stay open between appends.
+class ConversationStore : public QObject
+{
+    Q_OBJECT
+public:
+    /// Stores in defaultFolder().
+    explicit ConversationStore(QObject *parent = nullptr);
+    /// Stores in `folder` (created on first write); tests pass a temporary folder.
+    explicit ConversationStore(const QString &folder, QObject *parent = nullptr);
+    ~ConversationStore() override;
+
+    /// QStandardPaths::AppDataLocation + "/conversations".
+    static QString defaultFolder();
+    QString folder() const { return m_folder; }
+
+    /// Ids are what create() returns (a UUID without braces); anything containing other than
+    /// letters, digits, '-' and '_' (a path separator, "..") is refused before touching files.
+    static bool isValidId(const QString &id);
+
+    /// Starts a conversation file; returns its id, or an empty string (and *error) on failure.
+    QString create(const QString &title, const QString &workspace, QString *error = nullptr);
+    /// Appends one message; true once it is on disk.
+    bool append(const QString &id, const ChatMessage &message, QString *error = nullptr);
+    /// Reads a conversation. Unreadable lines are skipped and counted; std::nullopt (and
+    /// *error) only if the id is invalid, the file is missing or its header is unreadable.
+    std::optional<Conversation> load(const QString &id, QString *error = nullptr) const;
+    /// Every readable conversation, most recently updated first.
+    QList<ConversationInfo> list() const;
+    /// Appends a title record (the file is never rewritten).
+    bool rename(const QString &id, const QString &title, QString *error = nullptr);
+    bool remove(const QString &id, QString *error = nullptr);
+
+    /// Where the conversation with this id is (or would be) stored.
+    QString filePath(const QString &id) const;
+
+signals:
+    /// A conversation was created, renamed, removed or got a message.
+    void conversationsChanged();
+
+private:
+    bool appendLine(const QString &id, const QByteArray &line, QString *error);
+    QFile *openForAppend(const QString &id, QString *error);
+    void closeFile(const QString &id);
+
+    QString m_folder;
+    QHash<QString, std::shared_ptr<QFile>> m_open; // append handles, by id
+
+    // list() reparses a file only when its size or modification time changed.
+    struct CacheEntry
+    {
+        qint64 size = -1;
+        QDateTime modified;
+        std::optional<ConversationInfo> info; // nullopt: unreadable header
+    };
+    mutable QHash<QString, CacheEntry> m_listCache;
+};
+
+} // namespace Engine

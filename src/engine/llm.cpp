@@ -1,0 +1,115 @@
+#include "llm.h"
+
+namespace Engine {
+
+namespace {
+
+// The role names are part of the conversation file format: never rename them.
+const char *roleName(ChatMessage::Role role)
+{
+    switch (role) {
+    case ChatMessage::Role::System:
+        return "system";
+    case ChatMessage::Role::User:
+        return "user";
+    case ChatMessage::Role::Assistant:
+        return "assistant";
+    case ChatMessage::Role::Tool:
+        return "tool";
+    }
+    return "user";
+}
+
+std::optional<ChatMessage::Role> roleFromName(const std::string &name)
+{
+    if (name == "system")
+        return ChatMessage::Role::System;
+    if (name == "user")
+        return ChatMessage::Role::User;
+    if (name == "assistant")
+        return ChatMessage::Role::Assistant;
+    if (name == "tool")
+        return ChatMessage::Role::Tool;
+    return std::nullopt;
+}
+
+// An optional string member: absent or null is "", anything else but a string is malformed.
+bool readString(const Json &object, const char *key, QString *out)
+{
+    const auto it = object.find(key);
+    if (it == object.end() || it->is_null())
+        return true;
+    if (!it->is_string())
+        return false;
+    *out = QString::fromStdString(it->get_ref<const std::string &>());
+    return true;
+}
+
+} // namespace
+
+Json ChatMessage::toJson() const
+{
+    Json json = Json::object();
+    json["role"] = roleName(role);
+    json["text"] = text.toStdString();
+    if (!toolCalls.empty()) {
+        Json calls = Json::array();
+        for (const ToolCallRequest &call : toolCalls) {
+            calls.push_back({{"id", call.id.toStdString()},
+                             {"name", call.name.toStdString()},
+                             {"arguments", call.arguments},
+                             {"argumentsText", call.argumentsText.toStdString()}});
+        }
+        json["toolCalls"] = std::move(calls);
+    }
+    if (role == Role::Tool) {
+        json["toolCallId"] = toolCallId.toStdString();
+        json["toolName"] = toolName.toStdString();
+        json["isError"] = isError;
+    }
+    return json;
+}
+
+std::optional<ChatMessage> ChatMessage::fromJson(const Json &json)
+{
+    if (!json.is_object())
+        return std::nullopt;
+    const auto roleIt = json.find("role");
+    if (roleIt == json.end() || !roleIt->is_string())
+        return std::nullopt;
+    const auto role = roleFromName(roleIt->get_ref<const std::string &>());
+    if (!role)
+        return std::nullopt;
+
+    ChatMessage message;
+    message.role = *role;
+    if (!readString(json, "text", &message.text)
+        || !readString(json, "toolCallId", &message.toolCallId)
+        || !readString(json, "toolName", &message.toolName)) {
+        return std::nullopt;
+    }
+    if (const auto it = json.find("isError"); it != json.end() && !it->is_null()) {
+        if (!it->is_boolean())
+            return std::nullopt;
+        message.isError = it->get<bool>();
+    }
+    if (const auto it = json.find("toolCalls"); it != json.end() && !it->is_null()) {
+        if (!it->is_array())
+            return std::nullopt;
+        for (const Json &entry : *it) {
+            if (!entry.is_object())
+                return std::nullopt;
+            ToolCallRequest call;
+            if (!readString(entry, "id", &call.id) || !readString(entry, "name", &call.name)
+                || !readString(entry, "argumentsText", &call.argumentsText)) {
+                return std::nullopt;
+            }
+            if (const auto args = entry.find("arguments"); args != entry.end())
+                call.arguments = *args;
+            message.toolCalls.push_back(std::move(call));
+        }
+    }
+    return message;
+}
+
+} // namespace Engine

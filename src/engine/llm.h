@@ -1,0 +1,99 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <QObject>
+#include <QString>
+
+#include <functional>
+#include <optional>
+#include <vector>
+
+// The vocabulary shared by the agent loop and the model providers: messages, tool calls,
+// tool specifications, one streamed completion.
+namespace Engine {
+
+using Json = nlohmann::json;
+
+struct ToolCallRequest
+{
+    QString id;            // the provider's call id (OpenAI "call_…", Anthropic "toolu_…")
+    QString name;          // the registry name
+    Json arguments;        // an object; null if argumentsText was not valid JSON
+    QString argumentsText; // as streamed, for error reporting
+};
+
+struct ChatMessage
+{
+    enum class Role { System, User, Assistant, Tool };
+    Role role = Role::User;
+    QString text;
+    std::vector<ToolCallRequest> toolCalls; // Assistant
+    QString toolCallId;                     // Tool: which call this answers
+    QString toolName;                       // Tool
+    bool isError = false;                   // Tool
+
+    Json toJson() const;
+    static std::optional<ChatMessage> fromJson(const Json &json);
+};
+
+struct ToolSpec
+{
+    QString name;
+    QString description;
+    Json inputSchema;
+};
+
+struct Usage
+{
+    qint64 inputTokens = -1;
+    qint64 outputTokens = -1;
+};
+
+struct CompletionResult
+{
+    QString text;
+    std::vector<ToolCallRequest> toolCalls;
+    QString stopReason;
+    Usage usage;
+};
+
+struct CompletionError
+{
+    QString message;    // says what failed and where: "OpenAI-compatible server at …: 401 …"
+    int httpStatus = 0; // 0: not an HTTP status error
+    bool retryable = false;
+};
+
+struct CompletionRequest
+{
+    QString system;
+    std::vector<ChatMessage> messages;
+    std::vector<ToolSpec> tools;
+    int maxTokens = 4096;
+};
+
+// One streamed model completion at a time per call. Implementations: OpenAiProvider
+// (Chat Completions, OpenAI-compatible servers) and AnthropicProvider (Messages API).
+class LlmProvider : public QObject
+{
+    Q_OBJECT
+public:
+    using QObject::QObject;
+
+    struct Callbacks
+    {
+        std::function<void(const QString &delta)> onText; // streamed text
+        std::function<void(CompletionResult)> onDone;     // exactly one of onDone/onError
+        std::function<void(CompletionError)> onError;
+    };
+
+    // Starts a streamed completion; returns a handle that cancels it (no callback after
+    // cancel). Retries retryable failures (429 with retry-after, 5xx, a broken stream before
+    // any output) a bounded number of times before onError.
+    virtual std::function<void()> complete(const CompletionRequest &request, Callbacks callbacks)
+            = 0;
+    virtual QString describe() const = 0; // "OpenAI-compatible gpt-4o at https://…"
+};
+
+} // namespace Engine

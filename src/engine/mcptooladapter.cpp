@@ -1,0 +1,181 @@
+#include "mcptooladapter.h"
+
+#include <QCoreApplication>
+#include <QCryptographicHash>
+
+namespace Engine {
+
+QString mcpToolName(const QString &server, const QString &tool)
+{
+    QString name = QStringLiteral("mcp__%1__%2").arg(server, tool);
+    for (QChar &c : name) {
+        const char16_t u = c.unicode();
+        const bool ok = (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9')
+                        || u == '_';
+        if (!ok)
+            c = QLatin1Char('_');
+    }
+    if (name.size() <= MaxToolNameLength)
+        return name;
+    // Hash the original (unsanitized) pair: two names that sanitize alike still differ.
+    const QByteArray hash = QCryptographicHash::hash((server + QChar(0) + tool).toUtf8(),
+                                                     QCryptographicHash::Sha256)
+                                    .toHex()
+                                    .left(8);
+    return name.left(MaxToolNameLength - 9) + QLatin1Char('_') + QString::fromLatin1(hash);
+}
+
+namespace {
+
+// One MCP tool as a registry Tool. Its risk comes from the config (per tool, then server,
+// default dangerous); the server's annotations lower it only for a server marked trusted.
+class McpTool : public Tool
+{
+public:
+    McpTool(Mcp::Manager *manager, QString server, Json definition, const Mcp::ServerConfig &config)
+        : m_manager(manager)
+        , m_server(std::move(server))
+        , m_definition(std::move(definition))
+        , m_original(QString::fromStdString(m_definition["name"].get<std::string>()))
+        , m_name(mcpToolName(m_server, m_original))
+        , m_risk(riskFor(config))
+        , m_autoApproved(config.autoApprove.contains(m_original))
+    {
+    }
+
+    QString name() const override { return m_name; }
+    QString description() const override
+    {
+        const Json &d = m_definition.contains("description") ? m_definition["description"] : Json();
+        return d.is_string() ? QString::fromStdString(d.get<std::string>()) : QString();
+    }
+    Json inputSchema() const override
+    {
+        auto it = m_definition.find("inputSchema");
+        if (it != m_definition.end() && it->is_object())
+            return *it;
+        return Json{{"type", "object"}};
+    }
+    Risk risk() const override { return m_risk; }
+    QString source() const override { return m_server; }
+    bool isBuiltin() const override { return false; }
+    QString originalName() const override { return m_original; }
+    Json hints() const override
+    {
+        auto it = m_definition.find("annotations");
+        return it != m_definition.end() ? *it : Json();
+    }
+    bool autoApproved() const override { return m_autoApproved; }
+
+protected:
+    CancelHandle execute(const Json &arguments, const ToolContext &context,
+                         std::function<void(ToolOutput)> done) override
+    {
+        Mcp::Client *client = m_manager->client(m_server);
+        if (!client) {
+            done(ToolOutput::error(
+                    QCoreApplication::translate("Engine::McpTool",
+                                                "MCP server '%1' is not connected (%2).")
+                            .arg(m_server,
+                                 Mcp::serverStateName(m_manager->status(m_server).state))));
+            return {};
+        }
+        Mcp::RequestOptions options;
+        // The runner owns the timeout (and extends it on progress); the client's own is a
+        // backstop past the runner's hard maximum.
+        options.timeoutMs = 11 * 60 * 1000;
+        options.onProgress = context.onProgress;
+        if (!options.onProgress)
+            options.onProgress = [](const Mcp::Progress &) {
+            };
+        const Mcp::RequestId id = client->callTool(
+                m_original.toStdString(), arguments, m_manager,
+                [done](Mcp::ToolResult result) {
+                    ToolOutput output;
+                    if (result.error) {
+                        output = ToolOutput::error(QString::fromStdString(result.error->message));
+                    } else {
+                        output.content = result.content();
+                        output.structuredContent = result.structuredContent();
+                        output.isError = result.isError;
+                    }
+                    done(std::move(output));
+                },
+                options);
+        QPointer<Mcp::Client> guard(client);
+        return [guard, id] {
+            if (guard)
+                guard->cancel(id, QStringLiteral("cancelled by Switchboard"));
+        };
+    }
+
+private:
+    Risk riskFor(const Mcp::ServerConfig &config) const
+    {
+        if (auto it = config.toolRisks.find(m_original); it != config.toolRisks.end())
+            return *it;
+        if (config.trust) {
+            const Json h = hints();
+            if (h.is_object()) {
+                if (h.value("readOnlyHint", false) == true)
+                    return Risk::Read;
+                if (h.value("destructiveHint", true) == false)
+                    return Risk::Mutating;
+            }
+        }
+        return config.risk.value_or(Risk::Dangerous);
+    }
+
+    Mcp::Manager *m_manager;
+    QString m_server;
+    Json m_definition;
+    QString m_original;
+    QString m_name;
+    Risk m_risk;
+    bool m_autoApproved;
+};
+
+} // namespace
+
+McpToolAdapter::McpToolAdapter(Mcp::Manager *manager, ToolRegistry *registry, QObject *parent)
+    : QObject(parent)
+    , m_manager(manager)
+    , m_registry(registry)
+{
+    connect(manager, &Mcp::Manager::toolsChanged, this, &McpToolAdapter::sync);
+    connect(manager, &Mcp::Manager::serverStatusChanged, this, &McpToolAdapter::sync);
+}
+
+void McpToolAdapter::syncAll()
+{
+    for (const QString &server : m_manager->serverNames())
+        sync(server);
+}
+
+void McpToolAdapter::sync(const QString &server)
+{
+    m_registry->removeSource(server);
+    m_names.removeIf([&](const auto &it) { return it.value().first == server; });
+    Mcp::Client *client = m_manager->client(server);
+    const Mcp::ServerConfig *config = m_manager->serverConfig(server);
+    if (!client || !config)
+        return;
+    for (const Json &definition : client->tools()) {
+        auto tool = std::make_shared<McpTool>(m_manager, server, definition, *config);
+        const QString name = tool->name();
+        const QString original = tool->originalName();
+        if (m_registry->add(std::move(tool)))
+            m_names.insert(name, {server, original});
+    }
+}
+
+std::optional<std::pair<QString, QString>>
+McpToolAdapter::resolve(const QString &registryName) const
+{
+    auto it = m_names.find(registryName);
+    if (it == m_names.end())
+        return std::nullopt;
+    return *it;
+}
+
+} // namespace Engine

@@ -1,0 +1,58 @@
+#include "toolregistry.h"
+
+namespace Engine {
+
+bool ToolRegistry::add(std::shared_ptr<Tool> tool)
+{
+    const QString name = tool->name();
+    auto it = m_tools.find(name);
+    if (it != m_tools.end()) {
+        emit rejected(name, tr("a tool named '%1' already exists (from %2); the one from %3 is "
+                               "not registered")
+                                    .arg(name, it->second->source(), tool->source()));
+        return false;
+    }
+    m_tools.emplace(name, std::move(tool));
+    emit toolsChanged();
+    return true;
+}
+
+void ToolRegistry::remove(const QString &name)
+{
+    if (m_tools.erase(name) > 0)
+        emit toolsChanged();
+}
+
+void ToolRegistry::removeSource(const QString &source)
+{
+    const auto removed = std::erase_if(m_tools, [&](const auto &entry) {
+        return !entry.second->isBuiltin() && entry.second->source() == source;
+    });
+    if (removed > 0)
+        emit toolsChanged();
+}
+
+std::shared_ptr<Tool> ToolRegistry::find(const QString &name) const
+{
+    auto it = m_tools.find(name);
+    return it == m_tools.end() ? nullptr : it->second;
+}
+
+std::vector<std::shared_ptr<Tool>> ToolRegistry::tools() const
+{
+    std::vector<std::shared_ptr<Tool>> builtins, others;
+    for (const auto &[name, tool] : m_tools)
+        (tool->isBuiltin() ? builtins : others).push_back(tool);
+    builtins.insert(builtins.end(), others.begin(), others.end());
+    return builtins;
+}
+
+QStringList ToolRegistry::names() const
+{
+    QStringList names;
+    for (const auto &tool : tools())
+        names << tool->name();
+    return names;
+}
+
+} // namespace Engine

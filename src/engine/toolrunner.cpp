@@ -1,0 +1,259 @@
+#include "toolrunner.h"
+
+#include <QLoggingCategory>
+
+Q_LOGGING_CATEGORY(lcRunner, "switchboard.engine.runner", QtWarningMsg)
+
+namespace Engine {
+
+namespace {
+// Progress restarts a tool's timer, but never past this: DESIGN's hard maximum (10 min).
+constexpr int MaxToolRunMs = 10 * 60 * 1000;
+
+QString secondsText(int ms)
+{
+    return QString::number(ms / 1000.0, 'g', 3);
+}
+} // namespace
+
+ToolRunner::ToolRunner(ToolRegistry *registry, ApprovalGate *gate, QString workspace,
+                       QObject *parent)
+    : QObject(parent)
+    , m_registry(registry)
+    , m_gate(gate)
+    , m_workspace(std::move(workspace))
+{
+}
+
+void ToolRunner::setTimeoutForSource(const QString &source, int timeoutMs)
+{
+    m_sourceTimeouts.insert(source, timeoutMs);
+}
+
+bool ToolRunner::needsApproval(const Tool &tool, const QString &conversationId) const
+{
+    if (tool.risk() == Risk::Read || tool.autoApproved())
+        return false;
+    if (m_alwaysAllowed.contains(tool.name()))
+        return false;
+    return !m_conversationAllowed.value(conversationId).contains(tool.name());
+}
+
+ToolRunner::RunId ToolRunner::run(const ToolCallRequest &call, const QString &conversationId,
+                                  QObject *context, Callbacks callbacks)
+{
+    const RunId id = m_nextId++;
+    Run &run = m_runs[id];
+    run.callbacks = std::move(callbacks);
+    run.context = context;
+    run.hasContext = context != nullptr;
+    run.conversationId = conversationId;
+    run.tool = m_registry->find(call.name);
+
+    if (!run.tool) {
+        finishLater(id, {ToolOutput::error(tr("There is no tool named '%1'. Available tools: %2")
+                                                   .arg(call.name, m_registry->names().join(
+                                                                           QStringLiteral(", ")))),
+                         false, false, false, false});
+        return id;
+    }
+    if (call.arguments.is_null() && !call.argumentsText.trimmed().isEmpty()) {
+        finishLater(id, {ToolOutput::error(tr("The arguments for '%1' are not valid JSON: %2")
+                                                   .arg(call.name, call.argumentsText.left(500))),
+                         false, false, false, false});
+        return id;
+    }
+    run.arguments = call.arguments.is_null() ? Json::object() : call.arguments;
+    if (!run.arguments.is_object()) {
+        finishLater(id,
+                    {ToolOutput::error(
+                             tr("The arguments for '%1' must be a JSON object.").arg(call.name)),
+                     false, false, false, false});
+        return id;
+    }
+
+    if (!needsApproval(*run.tool, conversationId)) {
+        QMetaObject::invokeMethod(
+                this, [this, id] { start(id); }, Qt::QueuedConnection);
+        return id;
+    }
+    if (!m_gate) {
+        finishLater(id,
+                    {ToolOutput::error(tr("Denied: nobody can approve '%1' here.").arg(call.name)),
+                     true, false, false, false});
+        return id;
+    }
+    ApprovalRequest request;
+    request.toolName = run.tool->name();
+    request.source = run.tool->source();
+    request.originalName = run.tool->originalName();
+    request.risk = run.tool->risk();
+    request.arguments = run.arguments;
+    request.hints = run.tool->hints();
+    request.conversationId = conversationId;
+    QPointer<ToolRunner> self(this);
+    auto answered = std::make_shared<bool>(false);
+    m_gate->requestApproval(request, [self, id, answered](ApprovalDecision decision) {
+        if (*answered || !self)
+            return;
+        *answered = true;
+        // Never continue inside the gate's own call stack (a dialog's signal handler).
+        QMetaObject::invokeMethod(
+                self,
+                [self, id, decision] {
+                    if (self)
+                        self->decided(id, decision);
+                },
+                Qt::QueuedConnection);
+    });
+    return id;
+}
+
+void ToolRunner::decided(RunId id, ApprovalDecision decision)
+{
+    auto it = m_runs.find(id);
+    if (it == m_runs.end() || it->second.cancelled)
+        return;
+    Run &run = it->second;
+    switch (decision.choice) {
+    case ApprovalChoice::Deny: {
+        const QString text = decision.reason.trimmed().isEmpty()
+                                     ? tr("The user denied this call to %1.").arg(run.tool->name())
+                                     : tr("The user denied this call to %1: %2")
+                                               .arg(run.tool->name(), decision.reason.trimmed());
+        finish(id, {ToolOutput::error(text), true, false, false, false});
+        return;
+    }
+    case ApprovalChoice::AllowForConversation:
+        m_conversationAllowed[run.conversationId].insert(run.tool->name());
+        break;
+    case ApprovalChoice::AlwaysAllow: {
+        m_alwaysAllowed.insert(run.tool->name());
+        QString error;
+        if (m_saver && !m_saver(run.tool->source(), run.tool->originalName(), &error))
+            emit warning(
+                    tr("Could not save \"always allow\" for %1: %2").arg(run.tool->name(), error));
+        break;
+    }
+    case ApprovalChoice::AllowOnce:
+        break;
+    }
+    start(id);
+}
+
+void ToolRunner::start(RunId id)
+{
+    auto it = m_runs.find(id);
+    if (it == m_runs.end() || it->second.cancelled)
+        return;
+    Run &run = it->second;
+    if (run.hasContext && !run.context) {
+        m_runs.erase(it);
+        return;
+    }
+    run.started = true;
+    run.timeoutMs = m_sourceTimeouts.value(run.tool->source(), m_defaultTimeoutMs);
+    run.hardDeadline = Mcp::steadyNowMs() + std::max(run.timeoutMs, MaxToolRunMs);
+    run.timer = new QTimer(this);
+    run.timer->setSingleShot(true);
+    connect(run.timer, &QTimer::timeout, this, [this, id] {
+        auto it = m_runs.find(id);
+        if (it == m_runs.end())
+            return;
+        it->second.timedOut = true;
+        const QString name = it->second.tool->name();
+        const int ms = it->second.timeoutMs;
+        const CancelHandle cancel = it->second.cancel;
+        // Report first: the tool's own "cancelled" answer that cancel() may trigger must not
+        // take the place of the timeout.
+        finish(id, {ToolOutput::error(tr("%1 timed out after %2 s and was cancelled.")
+                                              .arg(name, secondsText(ms))),
+                    false, true, false, true});
+        if (cancel)
+            cancel(); // sends notifications/cancelled for MCP tools
+    });
+    run.timer->start(run.timeoutMs);
+    if (run.callbacks.onStarted)
+        run.callbacks.onStarted();
+
+    ToolContext context;
+    context.workspace = m_workspace;
+    context.conversationId = run.conversationId;
+    context.timeoutMs = run.timeoutMs;
+    QPointer<ToolRunner> self(this);
+    context.onProgress = [self, id](const Mcp::Progress &progress) {
+        if (!self)
+            return;
+        auto it = self->m_runs.find(id);
+        if (it == self->m_runs.end())
+            return;
+        Run &r = it->second;
+        const qint64 now = Mcp::steadyNowMs();
+        if (r.timer)
+            r.timer->start(
+                    int(std::max<qint64>(0, std::min<qint64>(r.timeoutMs, r.hardDeadline - now))));
+        if (r.callbacks.onProgress)
+            r.callbacks.onProgress(progress);
+    };
+    qCDebug(lcRunner) << "running" << run.tool->name();
+    std::shared_ptr<Tool> tool = run.tool; // keep it alive while it runs
+    CancelHandle cancel = tool->execute(run.arguments, context, [self, id](ToolOutput output) {
+        if (self)
+            self->finish(id, {std::move(output), false, false, false, true});
+    });
+    it = m_runs.find(id); // execute() may have finished synchronously
+    if (it != m_runs.end())
+        it->second.cancel = std::move(cancel);
+}
+
+void ToolRunner::finish(RunId id, ToolRunResult result)
+{
+    auto it = m_runs.find(id);
+    if (it == m_runs.end())
+        return;
+    Run run = std::move(it->second);
+    m_runs.erase(it);
+    delete run.timer;
+    if (run.hasContext && !run.context)
+        return;
+    if (run.callbacks.onDone)
+        run.callbacks.onDone(std::move(result));
+}
+
+void ToolRunner::finishLater(RunId id, ToolRunResult result)
+{
+    QMetaObject::invokeMethod(
+            this,
+            [this, id, result = std::move(result)]() mutable { finish(id, std::move(result)); },
+            Qt::QueuedConnection);
+}
+
+void ToolRunner::cancel(RunId id)
+{
+    auto it = m_runs.find(id);
+    if (it == m_runs.end() || it->second.cancelled)
+        return;
+    Run &run = it->second;
+    run.cancelled = true;
+    const CancelHandle cancelTool = run.cancel;
+    const bool started = run.started;
+    finish(id, {ToolOutput::error(tr("The call was cancelled.")), false, false, true, started});
+    if (cancelTool)
+        cancelTool();
+}
+
+void ToolRunner::cancelAll()
+{
+    std::vector<RunId> ids;
+    for (const auto &[id, run] : m_runs)
+        ids.push_back(id);
+    for (RunId id : ids)
+        cancel(id);
+}
+
+void ToolRunner::endConversation(const QString &conversationId)
+{
+    m_conversationAllowed.remove(conversationId);
+}
+
+} // namespace Engine

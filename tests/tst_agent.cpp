@@ -1,0 +1,339 @@
+#include "fakellmserver.h"
+
+#include <engine/agent.h>
+#include <engine/conversationstore.h>
+#include <engine/mcptooladapter.h>
+#include <engine/providerconfig.h>
+#include <engine/toolrunner.h>
+#include <mcp/manager.h>
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Engine;
+
+// The agent loop end to end: a scripted model (a fake OpenAI-compatible server on
+// localhost), real MCP tools (the fixture server), the approval gate, timeouts with
+// cancellation reaching the server, and conversations that survive a kill -9. The last
+// tests drive `switchboard-cli run` as a user would.
+class tst_Agent : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    static QString fixture() { return QStringLiteral(SWITCHBOARD_FIXTURE_SERVER); }
+
+    QByteArray fixtureConfig(const QString &extraArgs = QString()) const
+    {
+        return QStringLiteral("{\"mcpServers\": {\"fix\": {\"command\": \"%1\", \"args\": [%2],"
+                              " \"tools\": {\"slow\": {\"risk\": \"read\"}}}}}")
+                .arg(fixture(), extraArgs)
+                .toUtf8();
+    }
+
+    // An engine around the fixture server and a fake model, as the application wires it.
+    struct Rig
+    {
+        std::unique_ptr<Mcp::Manager> manager;
+        std::unique_ptr<ToolRegistry> registry;
+        std::unique_ptr<McpToolAdapter> adapter;
+        std::unique_ptr<FixedApprovalGate> gate;
+        std::unique_ptr<ToolRunner> runner;
+        std::unique_ptr<LlmProvider> provider;
+        std::unique_ptr<Agent> agent;
+        std::unique_ptr<FakeLlmServer> model;
+    };
+
+    std::unique_ptr<Rig> makeRig(ApprovalChoice choice, const QString &workspace,
+                                 const QString &extraArgs = QString())
+    {
+        auto rig = std::make_unique<Rig>();
+        rig->model = std::make_unique<FakeLlmServer>(FakeLlmServer::Dialect::OpenAi);
+        if (!rig->model->listen())
+            return nullptr;
+        Mcp::ManagerOptions options;
+        options.workspaceDir = workspace;
+        rig->manager = std::make_unique<Mcp::Manager>(options);
+        rig->manager->start(Mcp::ConfigLoader::parse(fixtureConfig(extraArgs), "test.json",
+                                                     QProcessEnvironment::systemEnvironment()));
+        if (!QTest::qWaitFor([&] { return rig->manager->isSettled(); }, 10000))
+            return nullptr;
+        rig->registry = std::make_unique<ToolRegistry>();
+        rig->adapter = std::make_unique<McpToolAdapter>(rig->manager.get(), rig->registry.get());
+        rig->adapter->syncAll();
+        rig->gate = std::make_unique<FixedApprovalGate>(
+                ApprovalDecision{choice, QStringLiteral("not allowed in tests")});
+        rig->runner = std::make_unique<ToolRunner>(rig->registry.get(), rig->gate.get(), workspace);
+        ProviderConfig config;
+        config.kind = ProviderConfig::OpenAi;
+        config.baseUrl = rig->model->baseUrl();
+        config.model = QStringLiteral("scripted");
+        rig->provider = createProvider(config, nullptr);
+        rig->agent = std::make_unique<Agent>(rig->provider.get(), rig->registry.get(),
+                                             rig->runner.get());
+        rig->agent->newConversation(QStringLiteral("test"), workspace);
+        return rig;
+    }
+
+    static Json toolMessages(const Json &request)
+    {
+        Json out = Json::array();
+        for (const Json &m : request["messages"]) {
+            if (m.value("role", "") == "tool")
+                out.push_back(m);
+        }
+        return out;
+    }
+
+    // --- switchboard-cli run -------------------------------------------------------------
+
+    struct CliRun
+    {
+        int code = -1;
+        QString out, err;
+    };
+
+    CliRun runCli(FakeLlmServer &model, const QString &workspace, const QString &dataHome,
+                  const QStringList &args)
+    {
+        QProcess cli;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("OPENAI_BASE_URL"), model.baseUrl());
+        env.insert(QStringLiteral("OPENAI_MODEL"), QStringLiteral("scripted"));
+        env.remove(QStringLiteral("OPENAI_API_KEY"));
+        env.remove(QStringLiteral("ANTHROPIC_API_KEY"));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), dataHome);
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), dataHome);
+        cli.setProcessEnvironment(env);
+        cli.start(QStringLiteral(SWITCHBOARD_CLI),
+                  QStringList{QStringLiteral("--workspace"), workspace, QStringLiteral("run")}
+                          + args);
+        // The fake model lives on this thread's event loop: wait without blocking it.
+        (void)QTest::qWaitFor([&] { return cli.state() == QProcess::NotRunning; }, 30000);
+        return {cli.exitStatus() == QProcess::NormalExit ? cli.exitCode() : -1,
+                QString::fromUtf8(cli.readAllStandardOutput()),
+                QString::fromUtf8(cli.readAllStandardError())};
+    }
+
+    void writeWorkspaceConfig(const QString &workspace)
+    {
+        QFile config(QDir(workspace).filePath(QStringLiteral(".mcp.json")));
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write(fixtureConfig());
+    }
+
+private slots:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    void concurrentToolsWhenAllowed()
+    {
+        QTemporaryDir ws;
+        auto rig = makeRig(ApprovalChoice::AllowOnce, ws.path());
+        QVERIFY(rig);
+        rig->model->enqueue(FakeLlmServer::openAiToolCalls(
+                {{QStringLiteral("mcp__fix__slow"), Json{{"ms", 400}}},
+                 {QStringLiteral("mcp__fix__write_file"),
+                  Json{{"path", "out.txt"}, {"content", "written"}, {"ms", 400}}}}));
+        rig->model->enqueue(FakeLlmServer::openAiText(QStringLiteral("Both done.")));
+        QMap<QString, qint64> started, finished;
+        connect(rig->agent.get(), &Agent::toolStarted, this,
+                [&](const QString &id, const QString &, const Json &) {
+                    started[id] = Mcp::steadyNowMs();
+                });
+        connect(rig->agent.get(), &Agent::toolFinished, this,
+                [&](const QString &id, const ToolRunResult &) {
+                    finished[id] = Mcp::steadyNowMs();
+                });
+        QSignalSpy done(rig->agent.get(), &Agent::turnFinished);
+        QSignalSpy errors(rig->agent.get(), &Agent::errorOccurred);
+        QVERIFY(rig->agent->send(QStringLiteral("do both")));
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 15000);
+        QCOMPARE(errors.count(), 0);
+        QCOMPARE(started.size(), 2);
+        QCOMPARE(finished.size(), 2);
+        // Concurrency, not order: each started before the other finished.
+        const auto starts = started.values();
+        const auto ends = finished.values();
+        QVERIFY(*std::max_element(starts.begin(), starts.end())
+                < *std::min_element(ends.begin(), ends.end()));
+        QFile out(QDir(ws.path()).filePath(QStringLiteral("out.txt")));
+        QVERIFY(out.open(QIODevice::ReadOnly));
+        QCOMPARE(out.readAll(), QByteArray("written"));
+        const Json tools = toolMessages(rig->model->requests().at(1));
+        QCOMPARE(int(tools.size()), 2);
+        QCOMPARE(rig->agent->messages().back().text, QStringLiteral("Both done."));
+    }
+
+    void deniedToolNeverRuns()
+    {
+        QTemporaryDir ws;
+        auto rig = makeRig(ApprovalChoice::Deny, ws.path());
+        QVERIFY(rig);
+        rig->model->enqueue(FakeLlmServer::openAiToolCalls(
+                {{QStringLiteral("mcp__fix__slow"), Json{{"ms", 50}}},
+                 {QStringLiteral("mcp__fix__write_file"),
+                  Json{{"path", "out.txt"}, {"content", "x"}}}}));
+        rig->model->enqueue(FakeLlmServer::openAiText(QStringLiteral("Understood.")));
+        QSignalSpy done(rig->agent.get(), &Agent::turnFinished);
+        QVERIFY(rig->agent->send(QStringLiteral("try")));
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 15000);
+        QTest::qWait(200);
+        QVERIFY(!QFile::exists(QDir(ws.path()).filePath(QStringLiteral("out.txt"))));
+        const Json tools = toolMessages(rig->model->requests().at(1));
+        QCOMPARE(int(tools.size()), 2);
+        const QString readResult = QString::fromStdString(tools[0]["content"].dump());
+        const QString writeResult = QString::fromStdString(tools[1]["content"].dump());
+        QVERIFY2(readResult.contains(QStringLiteral("slow done 50")), qPrintable(readResult));
+        QVERIFY2(writeResult.contains(QStringLiteral("denied")), qPrintable(writeResult));
+        QVERIFY(writeResult.contains(QStringLiteral("not allowed in tests")));
+    }
+
+    void hangingToolTimesOutAndConversationContinues()
+    {
+        QTemporaryDir ws;
+        const QString log = ws.filePath(QStringLiteral("cancel.log"));
+        auto rig = makeRig(ApprovalChoice::AllowOnce, ws.path(),
+                           QStringLiteral("\"--cancel-log\", \"%1\"").arg(log));
+        QVERIFY(rig);
+        rig->runner->setTimeoutForSource(QStringLiteral("fix"), 300);
+        rig->model->enqueue(FakeLlmServer::openAiToolCalls(
+                {{QStringLiteral("mcp__fix__hang"), Json::object()}}));
+        rig->model->enqueue(FakeLlmServer::openAiText(QStringLiteral("It timed out, moving on.")));
+        QSignalSpy done(rig->agent.get(), &Agent::turnFinished);
+        QSignalSpy errors(rig->agent.get(), &Agent::errorOccurred);
+        QVERIFY(rig->agent->send(QStringLiteral("hang")));
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 15000);
+        QCOMPARE(errors.count(), 0);
+        const Json tools = toolMessages(rig->model->requests().at(1));
+        QCOMPARE(int(tools.size()), 1);
+        QVERIFY2(QString::fromStdString(tools[0]["content"].dump())
+                         .contains(QStringLiteral("timed out")),
+                 tools[0].dump().c_str());
+        QTRY_VERIFY([&] {
+            QFile f(log);
+            return f.open(QIODevice::ReadOnly) && f.readAll().startsWith("cancelled ");
+        }());
+        // The conversation goes on.
+        rig->model->enqueue(FakeLlmServer::openAiText(QStringLiteral("Still here.")));
+        QVERIFY(rig->agent->send(QStringLiteral("next")));
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 15000);
+        QCOMPARE(rig->agent->messages().back().text, QStringLiteral("Still here."));
+    }
+
+    void stopCancelsEverything()
+    {
+        QTemporaryDir ws;
+        auto rig = makeRig(ApprovalChoice::AllowOnce, ws.path());
+        QVERIFY(rig);
+        rig->model->enqueue(FakeLlmServer::openAiToolCalls(
+                {{QStringLiteral("mcp__fix__slow"), Json{{"ms", 5000}}}}));
+        QSignalSpy started(rig->agent.get(), &Agent::toolStarted);
+        QSignalSpy done(rig->agent.get(), &Agent::turnFinished);
+        QVERIFY(rig->agent->send(QStringLiteral("slow")));
+        QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 10000);
+        rig->agent->cancel();
+        QCOMPARE(done.count(), 1);
+        QVERIFY(!rig->agent->isBusy());
+        QCOMPARE(rig->runner->runningCount(), 0);
+        const auto &messages = rig->agent->messages();
+        QCOMPARE(messages.back().role, ChatMessage::Role::Tool);
+        QVERIFY(messages.back().isError);
+    }
+
+    void cliApproveDenyAndYes_data()
+    {
+        QTest::addColumn<QString>("approve");
+        QTest::newRow("deny") << "deny";
+        QTest::newRow("yes") << "yes";
+    }
+
+    void cliApproveDenyAndYes()
+    {
+        QFETCH(QString, approve);
+        QTemporaryDir ws, data;
+        writeWorkspaceConfig(ws.path());
+        FakeLlmServer model(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(model.listen());
+        model.enqueue(FakeLlmServer::openAiToolCalls(
+                {{QStringLiteral("mcp__fix__slow"), Json{{"ms", 300}}},
+                 {QStringLiteral("mcp__fix__write_file"),
+                  Json{{"path", "out.txt"}, {"content", "cli"}, {"ms", 300}}}}));
+        model.enqueue(FakeLlmServer::openAiText(QStringLiteral("Finished.")));
+        const CliRun run
+                = runCli(model, ws.path(), data.path(),
+                         {QStringLiteral("write a file"), QStringLiteral("--approve"), approve});
+        const bool yes = approve == QLatin1String("yes");
+        QVERIFY2(run.code == (yes ? 0 : 6), qPrintable(QString::number(run.code) + run.err));
+        QVERIFY(run.out.contains(QStringLiteral("Finished.")));
+        QCOMPARE(QFile::exists(QDir(ws.path()).filePath(QStringLiteral("out.txt"))), yes);
+        QCOMPARE(model.requests().size(), 2);
+        const Json tools = toolMessages(model.requests().at(1));
+        QCOMPARE(int(tools.size()), 2);
+        QVERIFY(QString::fromStdString(tools[0]["content"].dump())
+                        .contains(QStringLiteral("slow done 300")));
+        const QString write = QString::fromStdString(tools[1]["content"].dump());
+        QVERIFY2(write.contains(yes ? QStringLiteral("wrote 3 bytes") : QStringLiteral("denied")),
+                 qPrintable(write));
+    }
+
+    void cliKillLosesNoCompletedMessage()
+    {
+        QTemporaryDir ws, data;
+        writeWorkspaceConfig(ws.path());
+        FakeLlmServer model(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(model.listen());
+        model.enqueue(FakeLlmServer::openAiToolCalls(
+                {{QStringLiteral("mcp__fix__slow"), Json{{"ms", 60000}}}}));
+        QProcess cli;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("OPENAI_BASE_URL"), model.baseUrl());
+        env.remove(QStringLiteral("OPENAI_API_KEY"));
+        env.remove(QStringLiteral("ANTHROPIC_API_KEY"));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), data.path());
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), data.path());
+        cli.setProcessEnvironment(env);
+        cli.start(QStringLiteral(SWITCHBOARD_CLI),
+                  {QStringLiteral("--workspace"), ws.path(), QStringLiteral("run"),
+                   QStringLiteral("please wait"), QStringLiteral("--approve"),
+                   QStringLiteral("yes")});
+        // Kill it while the tool runs: the user and assistant messages are complete by then.
+        QString stderrText;
+        QTRY_VERIFY_WITH_TIMEOUT((stderrText += QString::fromUtf8(cli.readAllStandardError()))
+                                                 .contains(QStringLiteral("[tool] mcp__fix__slow"))
+                                         || cli.state() == QProcess::NotRunning,
+                                 15000);
+        QCOMPARE(cli.state(), QProcess::Running);
+        cli.kill();
+        (void)QTest::qWaitFor([&] { return cli.state() == QProcess::NotRunning; }, 5000);
+
+        QString folder;
+        QDirIterator files(data.path(), {QStringLiteral("*.jsonl")}, QDir::Files,
+                           QDirIterator::Subdirectories);
+        if (files.hasNext())
+            folder = QFileInfo(files.next()).absolutePath();
+        QVERIFY2(folder.endsWith(QStringLiteral("/switchboard/conversations")),
+                 qPrintable(folder + stderrText));
+        ConversationStore store(folder);
+        const auto list = store.list();
+        QCOMPARE(list.size(), 1);
+        QString error;
+        const auto conversation = store.load(list.first().id, &error);
+        QVERIFY2(conversation, qPrintable(error));
+        QCOMPARE(int(conversation->messages.size()), 2);
+        QCOMPARE(conversation->messages[0].role, ChatMessage::Role::User);
+        QCOMPARE(conversation->messages[0].text, QStringLiteral("please wait"));
+        QCOMPARE(conversation->messages[1].role, ChatMessage::Role::Assistant);
+        QCOMPARE(int(conversation->messages[1].toolCalls.size()), 1);
+        QCOMPARE(conversation->messages[1].toolCalls[0].name, QStringLiteral("mcp__fix__slow"));
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_Agent)
+#include "tst_agent.moc"

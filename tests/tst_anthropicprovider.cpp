@@ -1,0 +1,343 @@
+#include "fakellmserver.h"
+#include "jsontest.h"
+
+#include <engine/anthropicprovider.h>
+
+#include <QTest>
+
+#include <memory>
+
+using namespace Engine;
+
+// AnthropicProvider against FakeLlmServer over real localhost HTTP: streamed text, tool_use
+// blocks with input split across input_json_delta events, usage, the request shape (top-level
+// system, tool_use / tool_result blocks merged into alternating turns), headers, 401 without
+// the key, error events mid-stream (retried before output when transient), cancel.
+class tst_AnthropicProvider : public QObject
+{
+    Q_OBJECT
+
+private:
+    static constexpr const char *Key = "sk-ant-test-secret-456";
+
+    struct Outcome
+    {
+        QStringList deltas;
+        std::optional<CompletionResult> result;
+        std::optional<CompletionError> error;
+        int finals = 0;
+    };
+
+    static LlmProvider::Callbacks callbacks(const std::shared_ptr<Outcome> &o)
+    {
+        LlmProvider::Callbacks c;
+        c.onText = [o](const QString &d) {
+            o->deltas << d;
+        };
+        c.onDone = [o](CompletionResult r) {
+            o->result = std::move(r);
+            ++o->finals;
+        };
+        c.onError = [o](CompletionError e) {
+            o->error = std::move(e);
+            ++o->finals;
+        };
+        return c;
+    }
+
+    static ProviderConfig config(const FakeLlmServer &server)
+    {
+        ProviderConfig c;
+        c.kind = ProviderConfig::Anthropic;
+        c.baseUrl = server.baseUrl();
+        c.model = QStringLiteral("claude-test");
+        c.apiKey = QString::fromLatin1(Key);
+        c.retryBaseDelayMs = 20;
+        return c;
+    }
+
+    static CompletionRequest userRequest()
+    {
+        CompletionRequest r;
+        r.system = QStringLiteral("Be terse.");
+        ChatMessage m;
+        m.text = QStringLiteral("hi");
+        r.messages.push_back(m);
+        return r;
+    }
+
+    static QByteArray event(const char *type, const Json &data)
+    {
+        return QByteArray("event: ") + type + "\ndata: " + QByteArray::fromStdString(data.dump());
+    }
+
+private slots:
+    void streamsText()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::Anthropic);
+        QVERIFY(server.listen());
+        server.enqueue(FakeLlmServer::anthropicText(QStringLiteral("Bonjour, le monde – ✓"), 3));
+        AnthropicProvider provider(config(server));
+        auto o = std::make_shared<Outcome>();
+        provider.complete(userRequest(), callbacks(o));
+        QTRY_COMPARE(o->finals, 1);
+        QVERIFY(o->result);
+        QCOMPARE(o->deltas.size(), 3);
+        QCOMPARE(o->result->text, QStringLiteral("Bonjour, le monde – ✓"));
+        QCOMPARE(o->result->stopReason, QStringLiteral("end_turn"));
+        QCOMPARE(o->result->usage.inputTokens, 11);
+        QCOMPARE(o->result->usage.outputTokens, 7);
+
+        QCOMPARE(server.requestPaths().value(0), QByteArray("/v1/messages"));
+        const QList<QByteArray> headers = server.requestHeaders(0);
+        QVERIFY(headers.contains(QByteArray("x-api-key: ") + Key));
+        QVERIFY(headers.contains("anthropic-version: 2023-06-01"));
+        QVERIFY(headers.contains("Content-Type: application/json"));
+        const Json body = server.requests().at(0);
+        QCOMPARE_JSON(body["model"], "claude-test");
+        QCOMPARE_JSON(body["stream"], true);
+        QCOMPARE_JSON(body["max_tokens"], 4096);
+        QCOMPARE_JSON(body["system"], "Be terse.");
+        QCOMPARE_JSON(
+                body["messages"],
+                (Json::array({{{"role", "user"},
+                               {"content", Json::array({{{"type", "text"}, {"text", "hi"}}})}}})));
+    }
+
+    void toolUse()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::Anthropic);
+        QVERIFY(server.listen());
+        const Json a{{"path", "README.md"}};
+        const Json b{{"pattern", "TODO"}, {"glob", "**/*.cpp"}};
+        server.enqueue(FakeLlmServer::anthropicToolUse(
+                {{QStringLiteral("read_file"), a}, {QStringLiteral("search_files"), b}}));
+        AnthropicProvider provider(config(server));
+        auto o = std::make_shared<Outcome>();
+        provider.complete(userRequest(), callbacks(o));
+        QTRY_COMPARE(o->finals, 1);
+        QVERIFY(o->result);
+        QCOMPARE(o->result->stopReason, QStringLiteral("tool_use"));
+        QCOMPARE(o->result->toolCalls.size(), size_t(2));
+        QCOMPARE(o->result->toolCalls[0].id, QStringLiteral("toolu_fake_0"));
+        QCOMPARE(o->result->toolCalls[0].name, QStringLiteral("read_file"));
+        QCOMPARE_JSON(o->result->toolCalls[0].arguments, a);
+        QCOMPARE(o->result->toolCalls[1].name, QStringLiteral("search_files"));
+        QCOMPARE_JSON(o->result->toolCalls[1].arguments, b);
+    }
+
+    void requestWithToolResults()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::Anthropic);
+        QVERIFY(server.listen());
+        server.enqueue(FakeLlmServer::anthropicText(QStringLiteral("ok")));
+        AnthropicProvider provider(config(server));
+        CompletionRequest request = userRequest();
+        request.tools.push_back(
+                {QStringLiteral("bash"), QStringLiteral("Runs a command"),
+                 Json{{"type", "object"}, {"properties", {{"command", {{"type", "string"}}}}}}});
+        ChatMessage assistant;
+        assistant.role = ChatMessage::Role::Assistant;
+        assistant.text = QStringLiteral("Running.");
+        assistant.toolCalls.push_back(
+                {QStringLiteral("t1"), QStringLiteral("bash"), Json{{"command", "ls"}}, {}});
+        assistant.toolCalls.push_back(
+                {QStringLiteral("t2"), QStringLiteral("bash"), Json(), QStringLiteral("{oops")});
+        request.messages.push_back(assistant);
+        ChatMessage r1;
+        r1.role = ChatMessage::Role::Tool;
+        r1.toolCallId = QStringLiteral("t1");
+        r1.text = QStringLiteral("a.txt");
+        ChatMessage r2 = r1;
+        r2.toolCallId = QStringLiteral("t2");
+        r2.text = QStringLiteral("bad arguments");
+        r2.isError = true;
+        ChatMessage next;
+        next.text = QStringLiteral("and now?");
+        request.messages.push_back(r1);
+        request.messages.push_back(r2);
+        request.messages.push_back(next);
+        auto o = std::make_shared<Outcome>();
+        provider.complete(request, callbacks(o));
+        QTRY_COMPARE(o->finals, 1);
+        const Json body = server.requests().at(0);
+        QCOMPARE_JSON(body["tools"],
+                      (Json::array({{{"name", "bash"},
+                                     {"description", "Runs a command"},
+                                     {"input_schema",
+                                      {{"type", "object"},
+                                       {"properties", {{"command", {{"type", "string"}}}}}}}}})));
+        const Json messages = body["messages"];
+        QCOMPARE(messages.size(), size_t(3));
+        QCOMPARE_JSON(messages[1],
+                      (Json{{"role", "assistant"},
+                            {"content", Json::array({{{"type", "text"}, {"text", "Running."}},
+                                                     {{"type", "tool_use"},
+                                                      {"id", "t1"},
+                                                      {"name", "bash"},
+                                                      {"input", {{"command", "ls"}}}},
+                                                     {{"type", "tool_use"},
+                                                      {"id", "t2"},
+                                                      {"name", "bash"},
+                                                      {"input", Json::object()}}})}}));
+        QCOMPARE_JSON(messages[2],
+                      (Json{{"role", "user"},
+                            {"content", Json::array({{{"type", "tool_result"},
+                                                      {"tool_use_id", "t1"},
+                                                      {"content", "a.txt"}},
+                                                     {{"type", "tool_result"},
+                                                      {"tool_use_id", "t2"},
+                                                      {"content", "bad arguments"},
+                                                      {"is_error", true}},
+                                                     {{"type", "text"}, {"text", "and now?"}}})}}));
+    }
+
+    void unauthorized()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::Anthropic);
+        QVERIFY(server.listen());
+        FakeLlmServer::Reply reply;
+        reply.status = 401;
+        reply.body = "{\"type\":\"error\",\"error\":{\"type\":\"authentication_error\",\"message\":"
+                     "\"invalid x-api-key\"}}";
+        server.enqueue(reply);
+        AnthropicProvider provider(config(server));
+        auto o = std::make_shared<Outcome>();
+        provider.complete(userRequest(), callbacks(o));
+        QTRY_COMPARE(o->finals, 1);
+        QVERIFY(o->error);
+        QCOMPARE(o->error->httpStatus, 401);
+        QVERIFY(!o->error->retryable);
+        const QString message = o->error->message;
+        QVERIFY2(message.contains(QLatin1String("Anthropic")) && message.contains(server.baseUrl())
+                         && message.contains(QLatin1String("401"))
+                         && message.contains(QLatin1String("invalid x-api-key"))
+                         && message.contains(QLatin1String("ANTHROPIC_API_KEY")),
+                 qPrintable(message));
+        QVERIFY(!message.contains(QLatin1String(Key)));
+        QTest::qWait(100);
+        QCOMPARE(server.requests().size(), 1);
+    }
+
+    void overloadedEventBeforeOutputRetried()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::Anthropic);
+        QVERIFY(server.listen());
+        FakeLlmServer::Reply overloaded;
+        overloaded.events << event(
+                "error", {{"type", "error"},
+                          {"error", {{"type", "overloaded_error"}, {"message", "Overloaded"}}}});
+        server.enqueue(overloaded);
+        server.enqueue(FakeLlmServer::anthropicText(QStringLiteral("fine now")));
+        AnthropicProvider provider(config(server));
+        auto o = std::make_shared<Outcome>();
+        provider.complete(userRequest(), callbacks(o));
+        QTRY_COMPARE(o->finals, 1);
+        QVERIFY(o->result);
+        QCOMPARE(o->result->text, QStringLiteral("fine now"));
+        QCOMPARE(server.requests().size(), 2);
+    }
+
+    void errorEventAfterOutput()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::Anthropic);
+        QVERIFY(server.listen());
+        FakeLlmServer::Reply reply;
+        reply.events << event("content_block_start",
+                              {{"type", "content_block_start"},
+                               {"index", 0},
+                               {"content_block", {{"type", "text"}, {"text", ""}}}})
+                     << event("content_block_delta",
+                              {{"type", "content_block_delta"},
+                               {"index", 0},
+                               {"delta", {{"type", "text_delta"}, {"text", "partial"}}}})
+                     << event("error",
+                              {{"type", "error"},
+                               {"error",
+                                {{"type", "overloaded_error"}, {"message", "Overloaded"}}}});
+        server.enqueue(reply);
+        server.enqueue(FakeLlmServer::anthropicText(QStringLiteral("must not be used")));
+        AnthropicProvider provider(config(server));
+        auto o = std::make_shared<Outcome>();
+        provider.complete(userRequest(), callbacks(o));
+        QTRY_COMPARE(o->finals, 1);
+        QVERIFY(o->error);
+        QVERIFY2(o->error->message.contains(QLatin1String("Overloaded")),
+                 qPrintable(o->error->message));
+        QCOMPARE(o->deltas, QStringList{QStringLiteral("partial")});
+        QTest::qWait(100);
+        QCOMPARE(server.requests().size(), 1);
+    }
+
+    void invalidRequestErrorEventNotRetried()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::Anthropic);
+        QVERIFY(server.listen());
+        FakeLlmServer::Reply reply;
+        reply.events << event("error", {{"type", "error"},
+                                        {"error",
+                                         {{"type", "invalid_request_error"},
+                                          {"message", "prompt is too long"}}}});
+        server.enqueue(reply);
+        AnthropicProvider provider(config(server));
+        auto o = std::make_shared<Outcome>();
+        provider.complete(userRequest(), callbacks(o));
+        QTRY_COMPARE(o->finals, 1);
+        QVERIFY(o->error);
+        QVERIFY(o->error->message.contains(QLatin1String("prompt is too long")));
+        QCOMPARE(server.requests().size(), 1);
+    }
+
+    void invalidToolInput()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::Anthropic);
+        QVERIFY(server.listen());
+        FakeLlmServer::Reply reply;
+        reply.events << event("content_block_start", {{"type", "content_block_start"},
+                                                      {"index", 0},
+                                                      {"content_block",
+                                                       {{"type", "tool_use"},
+                                                        {"id", "toolu_1"},
+                                                        {"name", "bash"},
+                                                        {"input", Json::object()}}}})
+                     << event("content_block_delta", {{"type", "content_block_delta"},
+                                                      {"index", 0},
+                                                      {"delta",
+                                                       {{"type", "input_json_delta"},
+                                                        {"partial_json", "{\"command\": tru"}}}})
+                     << event("content_block_stop", {{"type", "content_block_stop"}, {"index", 0}})
+                     << event("message_delta",
+                              {{"type", "message_delta"}, {"delta", {{"stop_reason", "tool_use"}}}})
+                     << event("message_stop", {{"type", "message_stop"}});
+        server.enqueue(reply);
+        AnthropicProvider provider(config(server));
+        auto o = std::make_shared<Outcome>();
+        provider.complete(userRequest(), callbacks(o));
+        QTRY_COMPARE(o->finals, 1);
+        QVERIFY(o->result);
+        QCOMPARE(o->result->toolCalls.size(), size_t(1));
+        QVERIFY(o->result->toolCalls[0].arguments.is_null());
+        QCOMPARE(o->result->toolCalls[0].argumentsText, QStringLiteral("{\"command\": tru"));
+    }
+
+    void cancelMidStream()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::Anthropic);
+        QVERIFY(server.listen());
+        FakeLlmServer::Reply slow
+                = FakeLlmServer::anthropicText(QStringLiteral("one two three"), 3);
+        slow.delayBetweenEventsMs = 60;
+        server.enqueue(slow);
+        AnthropicProvider provider(config(server));
+        auto o = std::make_shared<Outcome>();
+        const auto cancel = provider.complete(userRequest(), callbacks(o));
+        QTRY_COMPARE(o->deltas.size(), 1);
+        cancel();
+        QTest::qWait(500);
+        QCOMPARE(o->deltas.size(), 1);
+        QCOMPARE(o->finals, 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_AnthropicProvider)
+#include "tst_anthropicprovider.moc"

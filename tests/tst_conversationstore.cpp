@@ -1,0 +1,544 @@
+// Tests for Engine::ConversationStore: JSONL round trips, listing, renames, removal, hostile
+// ids, damaged files, and a process killed with SIGKILL in the middle of appending.
+
+#include "engine/conversationstore.h"
+
+#include <QCoreApplication>
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cstdio>
+
+using namespace Engine;
+
+class tst_ConversationStore : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void roundTrip();
+    void createdAndUpdated();
+    void listNewestFirst();
+    void rename();
+    void remove();
+    void invalidIds_data();
+    void invalidIds();
+    void missingConversation();
+    void truncatedLastLine_data();
+    void truncatedLastLine();
+    void garbledLinesInTheMiddle();
+    void damagedHeader();
+    void appendAfterTruncation();
+    void fileRemovedBehindOpenHandle();
+    void killedWhileAppending();
+};
+
+namespace {
+
+// The helper mode of this executable (killedWhileAppending): appends until it is killed.
+const char kChildFolderVariable[] = "SWITCHBOARD_TST_CONVERSATIONSTORE_CHILD";
+// What the parent waits for before killing the child.
+constexpr int kMessagesBeforeKill = 50;
+
+ChatMessage numberedMessage(int i)
+{
+    ChatMessage message;
+    message.role = ChatMessage::Role::Assistant;
+    // Long enough that the kill is likely to land while a write is in progress.
+    message.text = QStringLiteral("message %1 ").arg(i) + QString(2000, u'x');
+    ToolCallRequest call;
+    call.id = QStringLiteral("call_%1").arg(i);
+    call.name = QStringLiteral("read_file");
+    call.arguments = {{"i", i}};
+    call.argumentsText = QStringLiteral("{\"i\":%1}").arg(i);
+    message.toolCalls.push_back(call);
+    return message;
+}
+
+bool isIntactNumberedMessage(const ChatMessage &message, int i)
+{
+    const ChatMessage expected = numberedMessage(i);
+    return message.role == expected.role && message.text == expected.text
+           && message.toolCalls.size() == 1 && message.toolCalls[0].id == expected.toolCalls[0].id
+           && message.toolCalls[0].arguments == expected.toolCalls[0].arguments;
+}
+
+int runChild(const QString &folder)
+{
+    ConversationStore store(folder);
+    QString error;
+    const QString id = store.create(QStringLiteral("killed"), QString(), &error);
+    if (id.isEmpty()) {
+        std::fprintf(stderr, "create failed: %s\n", qPrintable(error));
+        return 1;
+    }
+    std::printf("id %s\n", qPrintable(id));
+    std::fflush(stdout);
+    for (int i = 1;; ++i) {
+        if (!store.append(id, numberedMessage(i), &error)) {
+            std::fprintf(stderr, "append failed: %s\n", qPrintable(error));
+            return 1;
+        }
+        std::printf("appended %d\n", i);
+        std::fflush(stdout);
+    }
+}
+
+void writeFile(const QString &path, const QByteArray &data)
+{
+    QFile file(path);
+    if (file.open(QIODevice::WriteOnly))
+        file.write(data);
+}
+
+QByteArray readFile(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+ChatMessage textMessage(ChatMessage::Role role, const QString &text)
+{
+    ChatMessage message;
+    message.role = role;
+    message.text = text;
+    return message;
+}
+
+} // namespace
+
+void tst_ConversationStore::roundTrip()
+{
+    QTemporaryDir dir;
+    ConversationStore store(dir.path() + QStringLiteral("/nested/conversations"));
+    QSignalSpy changed(&store, &ConversationStore::conversationsChanged);
+    QString error;
+    const QString title = QString::fromUtf8("Réparer le build — 修复 😀");
+    const QString workspace = QString::fromUtf8("/home/ü/projekt");
+    const QString id = store.create(title, workspace, &error);
+    QVERIFY2(!id.isEmpty(), qPrintable(error));
+    QVERIFY(ConversationStore::isValidId(id));
+    QCOMPARE(id.size(), 36); // a UUID without braces
+    QCOMPARE(changed.count(), 1);
+
+    std::vector<ChatMessage> messages;
+    messages.push_back(textMessage(ChatMessage::Role::System, QStringLiteral("be brief")));
+    messages.push_back(textMessage(ChatMessage::Role::User,
+                                   QString::fromUtf8("line one\nline \"two\"\t\\ — 你好 🎉")));
+    ChatMessage assistant = textMessage(ChatMessage::Role::Assistant, QStringLiteral("calling"));
+    assistant.toolCalls.push_back(
+            {QStringLiteral("call_1"), QStringLiteral("mcp__files__read"),
+             Json{{"path", "a/ü.txt"}, {"n", 3}, {"deep", {1, 2, {{"x", nullptr}}}}},
+             QStringLiteral("{\"path\":\"a/ü.txt\",\"n\":3}")});
+    assistant.toolCalls.push_back({QStringLiteral("toolu_2"), QStringLiteral("bash"), Json(),
+                                   QStringLiteral("{not json")});
+    messages.push_back(assistant);
+    ChatMessage tool = textMessage(ChatMessage::Role::Tool, QString::fromUtf8("ошибка\r\n"));
+    tool.toolCallId = QStringLiteral("call_1");
+    tool.toolName = QStringLiteral("mcp__files__read");
+    tool.isError = true;
+    messages.push_back(tool);
+    messages.push_back(textMessage(ChatMessage::Role::Assistant, QString()));
+
+    for (const ChatMessage &message : messages)
+        QVERIFY2(store.append(id, message, &error), qPrintable(error));
+    QCOMPARE(changed.count(), 1 + int(messages.size()));
+
+    // A second store (a restarted application) reads the same.
+    const ConversationStore reader(store.folder());
+    const std::optional<Conversation> loaded = reader.load(id, &error);
+    QVERIFY2(loaded, qPrintable(error));
+    QCOMPARE(loaded->id, id);
+    QCOMPARE(loaded->title, title);
+    QCOMPARE(loaded->workspace, workspace);
+    QCOMPARE(loaded->skippedLines, 0);
+    QCOMPARE(loaded->messages.size(), messages.size());
+    for (size_t i = 0; i < messages.size(); ++i) {
+        const ChatMessage &a = loaded->messages[i];
+        const ChatMessage &b = messages[i];
+        QCOMPARE(int(a.role), int(b.role));
+        QCOMPARE(a.text, b.text);
+        QCOMPARE(a.toolCallId, b.toolCallId);
+        QCOMPARE(a.toolName, b.toolName);
+        QCOMPARE(a.isError, b.isError);
+        QCOMPARE(a.toolCalls.size(), b.toolCalls.size());
+        for (size_t j = 0; j < a.toolCalls.size(); ++j) {
+            QCOMPARE(a.toolCalls[j].id, b.toolCalls[j].id);
+            QCOMPARE(a.toolCalls[j].name, b.toolCalls[j].name);
+            QCOMPARE(a.toolCalls[j].argumentsText, b.toolCalls[j].argumentsText);
+            QVERIFY(a.toolCalls[j].arguments == b.toolCalls[j].arguments);
+        }
+    }
+
+    // The format of DESIGN.md: a header, then one line per message, nothing else.
+    const QList<QByteArray> lines = readFile(store.filePath(id)).split('\n');
+    QCOMPARE(lines.size(), 1 + qsizetype(messages.size()) + 1); // the last one is empty
+    QVERIFY(lines.first().startsWith("{\"type\":\"conversation\",\"version\":1,\"id\":\""));
+    QVERIFY(lines.at(1).startsWith("{\"type\":\"message\",\"time\":\""));
+    QVERIFY(lines.last().isEmpty());
+}
+
+void tst_ConversationStore::createdAndUpdated()
+{
+    QTemporaryDir dir;
+    ConversationStore store(dir.path());
+    const QDateTime before = QDateTime::currentDateTimeUtc().addSecs(-1);
+    const QString id = store.create(QStringLiteral("t"), QString());
+    QVERIFY(!id.isEmpty());
+    const std::optional<Conversation> loaded = store.load(id);
+    QVERIFY(loaded);
+    QVERIFY(loaded->created.isValid());
+    QVERIFY(loaded->created >= before);
+    QVERIFY(loaded->created <= QDateTime::currentDateTimeUtc().addSecs(1));
+    QVERIFY(loaded->updated.isValid());
+    QVERIFY(loaded->messages.empty());
+}
+
+void tst_ConversationStore::listNewestFirst()
+{
+    QTemporaryDir dir;
+    ConversationStore store(dir.path());
+    QVERIFY(store.list().isEmpty());
+    const QString first = store.create(QStringLiteral("first"), QStringLiteral("/w1"));
+    const QString second = store.create(QStringLiteral("second"), QStringLiteral("/w2"));
+    const QString third = store.create(QStringLiteral("third"), QStringLiteral("/w3"));
+    QVERIFY(!first.isEmpty() && !second.isEmpty() && !third.isEmpty());
+    QVERIFY(store.append(second, textMessage(ChatMessage::Role::User, QStringLiteral("a"))));
+    QVERIFY(store.append(second, textMessage(ChatMessage::Role::Assistant, QStringLiteral("b"))));
+
+    // Modification times decide the order; set them instead of sleeping.
+    const QDateTime now = QDateTime::currentDateTime();
+    const auto setTime = [&](const QString &id, int secondsAgo) {
+        QFile file(store.filePath(id));
+        return file.open(QIODevice::ReadWrite)
+               && file.setFileTime(now.addSecs(-secondsAgo), QFileDevice::FileModificationTime);
+    };
+    QVERIFY(setTime(first, 30));
+    QVERIFY(setTime(second, 10));
+    QVERIFY(setTime(third, 20));
+    // Not a conversation: ignored.
+    writeFile(dir.filePath(QStringLiteral("notes.txt")), "hello");
+    writeFile(dir.filePath(QStringLiteral("bad name.jsonl")), "{}");
+
+    QList<ConversationInfo> infos = store.list();
+    QCOMPARE(infos.size(), 3);
+    QCOMPARE(infos.at(0).id, second);
+    QCOMPARE(infos.at(0).title, QStringLiteral("second"));
+    QCOMPARE(infos.at(0).workspace, QStringLiteral("/w2"));
+    QCOMPARE(infos.at(0).messageCount, 2);
+    QCOMPARE(infos.at(1).id, third);
+    QCOMPARE(infos.at(1).messageCount, 0);
+    QCOMPARE(infos.at(2).id, first);
+    QVERIFY(infos.at(0).created.isValid());
+
+    // Appending moves a conversation to the top and is seen even by a cached list.
+    QVERIFY(store.append(first, textMessage(ChatMessage::Role::User, QStringLiteral("c"))));
+    infos = store.list();
+    QCOMPARE(infos.at(0).id, first);
+    QCOMPARE(infos.at(0).messageCount, 1);
+
+    // A conversation with a damaged header is left out, not fatal.
+    writeFile(store.filePath(third), "garbage\n");
+    infos = store.list();
+    QCOMPARE(infos.size(), 2);
+}
+
+void tst_ConversationStore::rename()
+{
+    QTemporaryDir dir;
+    ConversationStore store(dir.path());
+    const QString id = store.create(QStringLiteral("old"), QString());
+    QVERIFY(store.append(id, textMessage(ChatMessage::Role::User, QStringLiteral("hi"))));
+    const QByteArray before = readFile(store.filePath(id));
+    QSignalSpy changed(&store, &ConversationStore::conversationsChanged);
+    QString error;
+    QVERIFY2(store.rename(id, QString::fromUtf8("nouveau titre ✓"), &error), qPrintable(error));
+    QCOMPARE(changed.count(), 1);
+    QVERIFY(store.rename(id, QStringLiteral("newest")));
+
+    // Append-only: the file was extended, not rewritten.
+    const QByteArray after = readFile(store.filePath(id));
+    QVERIFY(after.startsWith(before));
+    QCOMPARE(after.count('\n'), before.count('\n') + 2);
+
+    const std::optional<Conversation> loaded = store.load(id);
+    QVERIFY(loaded);
+    QCOMPARE(loaded->title, QStringLiteral("newest"));
+    QCOMPARE(loaded->messages.size(), size_t(1));
+    QCOMPARE(loaded->skippedLines, 0);
+    QCOMPARE(store.list().at(0).title, QStringLiteral("newest"));
+
+    QVERIFY(!store.rename(QStringLiteral("00000000-0000-0000-0000-000000000000"),
+                          QStringLiteral("x"), &error));
+    QVERIFY(!error.isEmpty());
+}
+
+void tst_ConversationStore::remove()
+{
+    QTemporaryDir dir;
+    ConversationStore store(dir.path());
+    const QString keep = store.create(QStringLiteral("keep"), QString());
+    const QString drop = store.create(QStringLiteral("drop"), QString());
+    QVERIFY(store.append(drop, textMessage(ChatMessage::Role::User, QStringLiteral("x"))));
+    QCOMPARE(store.list().size(), 2);
+    QSignalSpy changed(&store, &ConversationStore::conversationsChanged);
+    QString error;
+    QVERIFY2(store.remove(drop, &error), qPrintable(error));
+    QCOMPARE(changed.count(), 1);
+    QVERIFY(!QFile::exists(store.filePath(drop)));
+    QCOMPARE(store.list().size(), 1);
+    QCOMPARE(store.list().at(0).id, keep);
+    QVERIFY(!store.load(drop, &error));
+    QVERIFY(!store.append(drop, textMessage(ChatMessage::Role::User, QStringLiteral("y"))));
+    QVERIFY(!QFile::exists(store.filePath(drop))); // no headerless file appears
+    QVERIFY(!store.remove(drop, &error));
+    QVERIFY(!error.isEmpty());
+}
+
+void tst_ConversationStore::invalidIds_data()
+{
+    QTest::addColumn<QString>("id");
+    QTest::newRow("empty") << QString();
+    QTest::newRow("parent") << QStringLiteral("..");
+    QTest::newRow("dot") << QStringLiteral(".");
+    QTest::newRow("slash") << QStringLiteral("../victim");
+    QTest::newRow("backslash") << QStringLiteral("..\\victim");
+    QTest::newRow("absolute") << QStringLiteral("/etc/passwd");
+    QTest::newRow("drive") << QStringLiteral("C:x");
+    QTest::newRow("space") << QStringLiteral("a b");
+    QTest::newRow("nul") << QStringLiteral("a") + QChar(0) + QStringLiteral("b");
+    QTest::newRow("unicode") << QString::fromUtf8("ид");
+    QTest::newRow("too long") << QString(200, u'a');
+}
+
+void tst_ConversationStore::invalidIds()
+{
+    QFETCH(QString, id);
+    QTemporaryDir dir;
+    // The victim a path escape would reach.
+    writeFile(dir.filePath(QStringLiteral("victim.jsonl")), "precious\n");
+    ConversationStore store(dir.path() + QStringLiteral("/store"));
+    QVERIFY(!store.create(QStringLiteral("t"), QString()).isEmpty());
+    QVERIFY(!ConversationStore::isValidId(id));
+    QString error;
+    QVERIFY(!store.append(id, textMessage(ChatMessage::Role::User, QStringLiteral("x")), &error));
+    QVERIFY(error.contains(QStringLiteral("not a valid conversation id")));
+    error.clear();
+    QVERIFY(!store.load(id, &error));
+    QVERIFY(!error.isEmpty());
+    error.clear();
+    QVERIFY(!store.rename(id, QStringLiteral("x"), &error));
+    QVERIFY(!error.isEmpty());
+    error.clear();
+    QVERIFY(!store.remove(id, &error));
+    QVERIFY(!error.isEmpty());
+    QCOMPARE(readFile(dir.filePath(QStringLiteral("victim.jsonl"))), QByteArray("precious\n"));
+}
+
+void tst_ConversationStore::missingConversation()
+{
+    QTemporaryDir dir;
+    const ConversationStore store(dir.path() + QStringLiteral("/never-created"));
+    QString error;
+    QVERIFY(!store.load(QStringLiteral("abc"), &error));
+    QVERIFY(error.contains(QStringLiteral("abc.jsonl")));
+    QVERIFY(store.list().isEmpty());
+}
+
+void tst_ConversationStore::truncatedLastLine_data()
+{
+    QTest::addColumn<int>("cut"); // bytes removed from the end of the file
+    // 1: only the newline is gone (the line is complete JSON); the others cut into the JSON.
+    for (int cut : {1, 2, 3, 10, 50, 100, 500})
+        QTest::addRow("cut %d", cut) << cut;
+}
+
+void tst_ConversationStore::truncatedLastLine()
+{
+    QFETCH(int, cut);
+    QTemporaryDir dir;
+    ConversationStore store(dir.path());
+    const QString id = store.create(QStringLiteral("t"), QString());
+    for (int i = 1; i <= 5; ++i)
+        QVERIFY(store.append(id, numberedMessage(i)));
+    const QString path = store.filePath(id);
+    const QByteArray full = readFile(path);
+    writeFile(path, full.left(full.size() - cut));
+
+    const ConversationStore reader(dir.path());
+    QString error;
+    const std::optional<Conversation> loaded = reader.load(id, &error);
+    QVERIFY2(loaded, qPrintable(error));
+    if (cut == 1) {
+        QCOMPARE(loaded->messages.size(), size_t(5));
+        QCOMPARE(loaded->skippedLines, 0);
+    } else {
+        QCOMPARE(loaded->messages.size(), size_t(4));
+        QCOMPARE(loaded->skippedLines, 1);
+    }
+    for (size_t i = 0; i < loaded->messages.size(); ++i)
+        QVERIFY(isIntactNumberedMessage(loaded->messages[i], int(i) + 1));
+    QCOMPARE(reader.list().at(0).messageCount, int(loaded->messages.size()));
+}
+
+void tst_ConversationStore::garbledLinesInTheMiddle()
+{
+    QTemporaryDir dir;
+    ConversationStore store(dir.path());
+    const QString id = store.create(QStringLiteral("t"), QString());
+    QVERIFY(store.append(id, numberedMessage(1)));
+    const QString path = store.filePath(id);
+    {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::Append));
+        file.write("not json at all\n");
+        file.write("{\"type\":\"message\",\"time\":\"x\",\"message\":{\"role\":\"wizard\"}}\n");
+        file.write("{\"type\":\"message\",\"message\":{\"role\":\"user\",\"text\":5}}\n");
+        file.write("{\"type\":\"future-record\",\"x\":1}\n");
+        file.write("[1,2,3]\n");
+        file.write("\n   \n"); // blank lines are not damage
+        file.write(
+                "{\"type\":\"message\",\"time\":\"x\",\"message\":{\"role\":\"user\",\"te\xff\xfe");
+        file.write("\n");
+    }
+    QVERIFY(store.append(id, numberedMessage(2)));
+
+    QString error;
+    const std::optional<Conversation> loaded = store.load(id, &error);
+    QVERIFY2(loaded, qPrintable(error));
+    QCOMPARE(loaded->messages.size(), size_t(2));
+    QVERIFY(isIntactNumberedMessage(loaded->messages[0], 1));
+    QVERIFY(isIntactNumberedMessage(loaded->messages[1], 2));
+    QCOMPARE(loaded->skippedLines, 6);
+    QCOMPARE(store.list().at(0).messageCount, 2);
+}
+
+void tst_ConversationStore::damagedHeader()
+{
+    QTemporaryDir dir;
+    const ConversationStore store(dir.path());
+    QString error;
+    writeFile(store.filePath(QStringLiteral("empty")), QByteArray());
+    QVERIFY(!store.load(QStringLiteral("empty"), &error));
+    QVERIFY(!error.isEmpty());
+    writeFile(store.filePath(QStringLiteral("garbage")), "\x01\x02{{{\n{\"type\":\"message\"}\n");
+    QVERIFY(!store.load(QStringLiteral("garbage"), &error));
+    QVERIFY(error.contains(QStringLiteral("header")));
+    writeFile(store.filePath(QStringLiteral("future")),
+              "{\"type\":\"conversation\",\"version\":2,\"id\":\"future\"}\n");
+    QVERIFY(!store.load(QStringLiteral("future"), &error));
+    QVERIFY(error.contains(QStringLiteral("version 2")));
+    QVERIFY(store.list().isEmpty());
+}
+
+// After a crash mid-write the file ends without a newline; the next message must not be glued
+// to the damaged line.
+void tst_ConversationStore::appendAfterTruncation()
+{
+    QTemporaryDir dir;
+    QString id;
+    {
+        ConversationStore store(dir.path());
+        id = store.create(QStringLiteral("t"), QString());
+        QVERIFY(store.append(id, numberedMessage(1)));
+        QVERIFY(store.append(id, numberedMessage(2)));
+    }
+    const QString path = QDir(dir.path()).filePath(id + QStringLiteral(".jsonl"));
+    const QByteArray full = readFile(path);
+    writeFile(path, full.left(full.size() - 40));
+
+    ConversationStore store(dir.path());
+    QVERIFY(store.append(id, numberedMessage(3)));
+    QVERIFY(store.append(id, numberedMessage(4)));
+    const std::optional<Conversation> loaded = store.load(id);
+    QVERIFY(loaded);
+    QCOMPARE(loaded->skippedLines, 1);
+    QCOMPARE(loaded->messages.size(), size_t(3));
+    QVERIFY(isIntactNumberedMessage(loaded->messages[0], 1));
+    QVERIFY(isIntactNumberedMessage(loaded->messages[1], 3));
+    QVERIFY(isIntactNumberedMessage(loaded->messages[2], 4));
+}
+
+void tst_ConversationStore::fileRemovedBehindOpenHandle()
+{
+    QTemporaryDir dir;
+    ConversationStore store(dir.path());
+    const QString id = store.create(QStringLiteral("t"), QString());
+    QVERIFY(store.append(id, numberedMessage(1))); // the handle stays open
+    QVERIFY(QFile::remove(store.filePath(id)));
+    QString error;
+    QVERIFY(!store.append(id, numberedMessage(2), &error));
+    QVERIFY(!error.isEmpty());
+    QVERIFY(!QFile::exists(store.filePath(id)));
+}
+
+// DESIGN.md: "appends are crash-safe". A child appends as fast as it can; once it has reported
+// kMessagesBeforeKill finished appends it is killed (SIGKILL on POSIX, TerminateProcess on
+// Windows), possibly in the middle of a write. Every reported message must be there, intact.
+void tst_ConversationStore::killedWhileAppending()
+{
+    QTemporaryDir dir;
+    QProcess child;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QLatin1String(kChildFolderVariable), dir.path());
+    child.setProcessEnvironment(env);
+    child.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    child.start(QCoreApplication::applicationFilePath(), {});
+    QVERIFY2(child.waitForStarted(10000), qPrintable(child.errorString()));
+
+    QString id;
+    int reported = 0;
+    QByteArray pending;
+    QDeadlineTimer deadline(60000);
+    while (reported < kMessagesBeforeKill && !deadline.hasExpired()) {
+        if (!child.waitForReadyRead(1000) && child.state() != QProcess::Running)
+            break;
+        pending += child.readAllStandardOutput();
+        qsizetype newline;
+        while ((newline = pending.indexOf('\n')) >= 0) {
+            const QByteArray line = pending.left(newline);
+            pending.remove(0, newline + 1);
+            if (line.startsWith("id "))
+                id = QString::fromLatin1(line.mid(3));
+            else if (line.startsWith("appended "))
+                reported = line.mid(9).toInt();
+        }
+    }
+    QCOMPARE(child.state(), QProcess::Running);
+    child.kill();
+    QVERIFY(child.waitForFinished(10000));
+    QCOMPARE(child.exitStatus(), QProcess::CrashExit);
+    QVERIFY(reported >= kMessagesBeforeKill);
+    QVERIFY(!id.isEmpty());
+
+    const ConversationStore store(dir.path());
+    QString error;
+    const std::optional<Conversation> loaded = store.load(id, &error);
+    QVERIFY2(loaded, qPrintable(error));
+    QVERIFY2(loaded->messages.size() >= size_t(reported),
+             qPrintable(QStringLiteral("%1 messages on disk, %2 reported")
+                                .arg(loaded->messages.size())
+                                .arg(reported)));
+    QVERIFY(loaded->skippedLines <= 1); // at most the line being written when killed
+    for (size_t i = 0; i < loaded->messages.size(); ++i)
+        QVERIFY2(isIntactNumberedMessage(loaded->messages[i], int(i) + 1),
+                 qPrintable(QStringLiteral("message %1 is damaged").arg(i + 1)));
+}
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    const QString childFolder = qEnvironmentVariable(kChildFolderVariable);
+    if (!childFolder.isEmpty())
+        return runChild(childFolder);
+    tst_ConversationStore test;
+    QTEST_SET_MAIN_SOURCE_PATH
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_conversationstore.moc"

@@ -1,0 +1,172 @@
+#include <engine/mcptooladapter.h>
+#include <engine/toolrunner.h>
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Engine;
+
+// MCP tools in the registry: model-safe names, risk from the config (annotations count only
+// for a trusted server), autoApprove, and a registry that follows the servers live.
+class tst_McpToolAdapter : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    std::unique_ptr<Mcp::Manager> start(const QByteArray &json)
+    {
+        Mcp::ManagerOptions options;
+        options.workspaceDir = m_dir.path();
+        options.restartDelayMs = 50;
+        auto manager = std::make_unique<Mcp::Manager>(options);
+        QProcessEnvironment env;
+        env.insert(QStringLiteral("FIXTURE"), QStringLiteral(SWITCHBOARD_FIXTURE_SERVER));
+        manager->start(Mcp::ConfigLoader::parse(json, QStringLiteral("t.json"), env));
+        (void)QTest::qWaitFor([&] { return manager->isSettled(); }, 10000);
+        return manager;
+    }
+
+private slots:
+    void names_data()
+    {
+        QTest::addColumn<QString>("server");
+        QTest::addColumn<QString>("tool");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("plain") << "files"
+                               << "read_text_file"
+                               << "mcp__files__read_text_file";
+        QTest::newRow("dashes and dots") << "my-server.v2"
+                                         << "get-sum"
+                                         << "mcp__my_server_v2__get_sum";
+        QTest::newRow("unicode") << "日本"
+                                 << "tool✓"
+                                 << "mcp______tool_";
+        QTest::newRow("exactly 64") << "s" << QString(64 - 8, QLatin1Char('x'))
+                                    << "mcp__s__" + QString(56, QLatin1Char('x'));
+    }
+
+    void names()
+    {
+        QFETCH(QString, server);
+        QFETCH(QString, tool);
+        QFETCH(QString, expected);
+        QCOMPARE(mcpToolName(server, tool), expected);
+    }
+
+    void longNamesAreShortenedDeterministically()
+    {
+        const QString a = mcpToolName(QStringLiteral("server"), QString(100, QLatin1Char('a')));
+        const QString b
+                = mcpToolName(QStringLiteral("server"), QString(99, QLatin1Char('a')) + "b");
+        QCOMPARE(a.size(), MaxToolNameLength);
+        QCOMPARE(b.size(), MaxToolNameLength);
+        QVERIFY(a != b); // same prefix, different hash
+        QCOMPARE(a, mcpToolName(QStringLiteral("server"), QString(100, QLatin1Char('a'))));
+        QVERIFY(a.startsWith(QStringLiteral("mcp__server__aaaa")));
+        // Two names that sanitize alike still differ once shortened.
+        const QString c = mcpToolName(QStringLiteral("s-1"), QString(80, QLatin1Char('z')));
+        const QString d = mcpToolName(QStringLiteral("s.1"), QString(80, QLatin1Char('z')));
+        QVERIFY(c != d);
+    }
+
+    void riskAndApproval()
+    {
+        auto manager = start("{\"mcpServers\": {"
+                             " \"plain\": {\"command\": \"${FIXTURE}\", \"tools\": {\"add\": "
+                             "{\"risk\": \"read\"}},"
+                             "             \"autoApprove\": [\"write_file\"]},"
+                             " \"mut\": {\"command\": \"${FIXTURE}\", \"risk\": \"mutating\"},"
+                             " \"trusted\": {\"command\": \"${FIXTURE}\", \"trust\": true,"
+                             "               \"tools\": {\"echo\": {\"risk\": \"dangerous\"}}}}}");
+        ToolRegistry registry;
+        McpToolAdapter adapter(manager.get(), &registry);
+        adapter.syncAll();
+        auto risk = [&](const char *name) {
+            return registry.find(QString::fromLatin1(name))->risk();
+        };
+        // Untrusted: annotations (echo says readOnlyHint) lower nothing; default dangerous.
+        QCOMPARE(risk("mcp__plain__echo"), Risk::Dangerous);
+        QCOMPARE(risk("mcp__plain__add"), Risk::Read); // the config says so
+        QCOMPARE(risk("mcp__mut__echo"), Risk::Mutating);
+        // Trusted: readOnlyHint counts, but an explicit per-tool risk still wins.
+        QCOMPARE(risk("mcp__trusted__slow"), Risk::Read);
+        QCOMPARE(risk("mcp__trusted__echo"), Risk::Dangerous);
+        QCOMPARE(risk("mcp__trusted__crash"), Risk::Dangerous); // destructiveHint: true
+        QVERIFY(registry.find("mcp__plain__write_file")->autoApproved());
+        QVERIFY(!registry.find("mcp__mut__write_file")->autoApproved());
+        QVERIFY(registry.find("mcp__plain__echo")->hints().value("readOnlyHint", false));
+        QCOMPARE(adapter.resolve("mcp__plain__get_sum"), std::nullopt);
+        QCOMPARE(adapter.resolve("mcp__plain__echo")->second, QStringLiteral("echo"));
+    }
+
+    void followsTheServers()
+    {
+        auto manager = start("{\"mcpServers\": {\"a\": {\"command\": \"${FIXTURE}\"},"
+                             " \"b\": {\"command\": \"${FIXTURE}\"}}}");
+        ToolRegistry registry;
+        McpToolAdapter adapter(manager.get(), &registry);
+        adapter.syncAll();
+        QCOMPARE(registry.tools().size(), std::size_t(2 * 16));
+        // list_changed → the new tool appears.
+        ToolRunner runner(&registry, nullptr, m_dir.path());
+        std::optional<ToolRunResult> result;
+        ToolCallRequest call;
+        call.name = QStringLiteral("mcp__a__change_tools");
+        call.arguments = Json::object();
+        // change_tools is dangerous by default: allow it through a gate.
+        FixedApprovalGate yes({ApprovalChoice::AllowOnce, {}});
+        runner.setGate(&yes);
+        runner.run(call, QString(), nullptr, {{}, {}, [&](ToolRunResult r) {
+                                                  result = std::move(r);
+                                              }});
+        QTRY_VERIFY(result.has_value());
+        QVERIFY(!result->output.isError);
+        QTRY_VERIFY(registry.find(QStringLiteral("mcp__a__added_later")));
+        // A server that goes away takes its tools along; the other keeps them.
+        manager->setServerEnabled(QStringLiteral("b"), false);
+        QTRY_VERIFY(!registry.find(QStringLiteral("mcp__b__echo")));
+        QVERIFY(registry.find(QStringLiteral("mcp__a__echo")));
+        manager->setServerEnabled(QStringLiteral("b"), true);
+        QTRY_VERIFY(registry.find(QStringLiteral("mcp__b__echo")));
+    }
+
+    void sanitizedCollisionIsRejectedAndReported()
+    {
+        // "a-b" and "a_b" both become mcp__a_b__*: the second server's tools are refused.
+        auto manager = start("{\"mcpServers\": {\"a-b\": {\"command\": \"${FIXTURE}\"},"
+                             " \"a_b\": {\"command\": \"${FIXTURE}\"}}}");
+        ToolRegistry registry;
+        QSignalSpy rejected(&registry, &ToolRegistry::rejected);
+        McpToolAdapter adapter(manager.get(), &registry);
+        adapter.syncAll();
+        QCOMPARE(registry.tools().size(), std::size_t(16));
+        QCOMPARE(rejected.count(), 16);
+        QVERIFY(rejected.first().at(1).toString().contains(QStringLiteral("already exists")));
+    }
+
+    void callsReachTheServer()
+    {
+        auto manager = start("{\"mcpServers\": {\"a\": {\"command\": \"${FIXTURE}\","
+                             " \"tools\": {\"add\": {\"risk\": \"read\"}}}}}");
+        ToolRegistry registry;
+        McpToolAdapter adapter(manager.get(), &registry);
+        adapter.syncAll();
+        ToolRunner runner(&registry, nullptr, m_dir.path());
+        std::optional<ToolRunResult> result;
+        ToolCallRequest call;
+        call.name = QStringLiteral("mcp__a__add");
+        call.arguments = Json{{"a", 2}, {"b", 3}};
+        runner.run(call, QString(), nullptr, {{}, {}, [&](ToolRunResult r) {
+                                                  result = std::move(r);
+                                              }});
+        QTRY_VERIFY(result.has_value());
+        QVERIFY(result->ran);
+        QCOMPARE(result->output.modelText(), QStringLiteral("5"));
+        QCOMPARE(result->output.structuredContent["sum"].get<int>(), 5);
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_McpToolAdapter)
+#include "tst_mcptooladapter.moc"

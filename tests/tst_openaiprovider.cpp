@@ -1,0 +1,494 @@
+#include "fakellmserver.h"
+#include "jsontest.h"
+
+#include <engine/openaiprovider.h>
+
+#include <QElapsedTimer>
+#include <QTest>
+
+#include <memory>
+
+using namespace Engine;
+
+// OpenAiProvider against FakeLlmServer over real localhost HTTP: streamed text, parallel
+// tool calls split across chunks, usage, request shape, auth header, error reporting without
+// the key, retries (429 + retry-after, 5xx, broken stream before output) and their limits,
+// invalid arguments, cancel, timeout, lenient servers.
+class tst_OpenAiProvider : public QObject
+{
+    Q_OBJECT
+
+private:
+    static constexpr const char *Key = "sk-test-secret-key-123";
+
+    struct Outcome
+    {
+        QStringList deltas;
+        std::optional<CompletionResult> result;
+        std::optional<CompletionError> error;
+        int finals = 0; // onDone + onError calls
+    };
+
+    static LlmProvider::Callbacks callbacks(const std::shared_ptr<Outcome> &o)
+    {
+        LlmProvider::Callbacks c;
+        c.onText = [o](const QString &d) {
+            o->deltas << d;
+        };
+        c.onDone = [o](CompletionResult r) {
+            o->result = std::move(r);
+            ++o->finals;
+        };
+        c.onError = [o](CompletionError e) {
+            o->error = std::move(e);
+            ++o->finals;
+        };
+        return c;
+    }
+
+    static ProviderConfig config(const FakeLlmServer &server,
+                                 const QString &key = QString::fromLatin1(Key))
+    {
+        ProviderConfig c;
+        c.kind = ProviderConfig::OpenAi;
+        c.baseUrl = server.baseUrl();
+        c.model = QStringLiteral("test-model");
+        c.apiKey = key;
+        c.retryBaseDelayMs = 20;
+        c.requestTimeoutMs = 10000;
+        return c;
+    }
+
+    static CompletionRequest userRequest(const QString &text = QStringLiteral("hi"))
+    {
+        CompletionRequest r;
+        r.system = QStringLiteral("You are a test.");
+        ChatMessage m;
+        m.text = text;
+        r.messages.push_back(m);
+        return r;
+    }
+
+    static QByteArray chunk(const Json &delta, const Json &finish = nullptr)
+    {
+        return QByteArray::fromStdString(
+                Json{{"choices",
+                      Json::array({{{"index", 0}, {"delta", delta}, {"finish_reason", finish}}})}}
+                        .dump());
+    }
+
+private slots:
+    void streamsText()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(server.listen());
+        server.enqueue(FakeLlmServer::openAiText(QStringLiteral("Hello, streaming world!"), 3));
+        OpenAiProvider provider(config(server));
+        auto o = std::make_shared<Outcome>();
+        CompletionRequest request = userRequest();
+        request.tools.push_back(
+                {QStringLiteral("read_file"), QStringLiteral("Reads a file"),
+                 Json{{"type", "object"}, {"properties", {{"path", {{"type", "string"}}}}}}});
+        provider.complete(request, callbacks(o));
+        QTRY_COMPARE(o->finals, 1);
+        QVERIFY(!o->error);
+        QCOMPARE(o->deltas.size(), 3);
+        QCOMPARE(o->deltas.join(QString()), QStringLiteral("Hello, streaming world!"));
+        QCOMPARE(o->result->text, QStringLiteral("Hello, streaming world!"));
+        QCOMPARE(o->result->stopReason, QStringLiteral("stop"));
+        QCOMPARE(o->result->usage.inputTokens, 11);
+        QCOMPARE(o->result->usage.outputTokens, 7);
+        QVERIFY(o->result->toolCalls.empty());
+
+        QCOMPARE(server.requests().size(), 1);
+        QCOMPARE(server.requestPaths().value(0), QByteArray("/v1/chat/completions"));
+        const Json body = server.requests().at(0);
+        QCOMPARE_JSON(body["model"], "test-model");
+        QCOMPARE_JSON(body["stream"], true);
+        QCOMPARE_JSON(body["stream_options"], (Json{{"include_usage", true}}));
+        QCOMPARE_JSON(body["messages"],
+                      (Json::array({{{"role", "system"}, {"content", "You are a test."}},
+                                    {{"role", "user"}, {"content", "hi"}}})));
+        QCOMPARE_JSON(body["tools"][0]["type"], "function");
+        QCOMPARE_JSON(body["tools"][0]["function"]["name"], "read_file");
+        QCOMPARE_JSON(body["tools"][0]["function"]["description"], "Reads a file");
+        QCOMPARE_JSON(body["tools"][0]["function"]["parameters"]["properties"]["path"]["type"],
+                      "string");
+        QVERIFY(server.requestHeaders(0).contains(QByteArray("Authorization: Bearer ") + Key));
+        QCOMPARE(provider.pendingCalls(), 0);
+    }
+
+    void noKeyNoAuthorizationHeader()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(server.listen());
+        server.enqueue(FakeLlmServer::openAiText(QStringLiteral("ok")));
+        OpenAiProvider provider(config(server, QString()));
+        auto o = std::make_shared<Outcome>();
+        provider.complete(userRequest(), callbacks(o));
+        QTRY_COMPARE(o->finals, 1);
+        QVERIFY(o->result);
+        for (const QByteArray &h : server.requestHeaders(0))
+            QVERIFY2(!h.toLower().startsWith("authorization:"), h.constData());
+    }
+
+    void parallelToolCalls()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(server.listen());
+        const Json a{{"path", "src/main.cpp"}, {"limit", 20}};
+        const Json b{{"command", "ls -la && echo \"done\""}};
+        server.enqueue(FakeLlmServer::openAiToolCalls(
+                {{QStringLiteral("read_file"), a}, {QStringLiteral("bash"), b}}));
+        OpenAiProvider provider(config(server));
+        auto o = std::make_shared<Outcome>();
+        provider.complete(userRequest(), callbacks(o));
+        QTRY_COMPARE(o->finals, 1);
+        QVERIFY(o->result);
+        QVERIFY(o->deltas.isEmpty());
+        QCOMPARE(o->result->stopReason, QStringLiteral("tool_calls"));
+        QCOMPARE(o->result->toolCalls.size(), size_t(2));
+        QCOMPARE(o->result->toolCalls[0].id, QStringLiteral("call_fake_0"));
+        QCOMPARE(o->result->toolCalls[0].name, QStringLiteral("read_file"));
+        QCOMPARE_JSON(o->result->toolCalls[0].arguments, a);
+        QCOMPARE(o->result->toolCalls[1].id, QStringLiteral("call_fake_1"));
+        QCOMPARE(o->result->toolCalls[1].name, QStringLiteral("bash"));
+        QCOMPARE_JSON(o->result->toolCalls[1].arguments, b);
+        QCOMPARE(o->result->toolCalls[1].argumentsText, QString::fromStdString(b.dump()));
+        QCOMPARE(o->result->usage.outputTokens, 7);
+    }
+
+    void requestWithToolResults()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(server.listen());
+        server.enqueue(FakeLlmServer::openAiText(QStringLiteral("ok")));
+        OpenAiProvider provider(config(server));
+        CompletionRequest request = userRequest(QStringLiteral("list"));
+        ChatMessage assistant;
+        assistant.role = ChatMessage::Role::Assistant;
+        assistant.toolCalls.push_back(
+                {QStringLiteral("c1"), QStringLiteral("list_dir"), Json{{"path", "."}}, {}});
+        assistant.toolCalls.push_back(
+                {QStringLiteral("c2"), QStringLiteral("bash"), Json(), QStringLiteral("{bad")});
+        request.messages.push_back(assistant);
+        ChatMessage r1;
+        r1.role = ChatMessage::Role::Tool;
+        r1.toolCallId = QStringLiteral("c1");
+        r1.toolName = QStringLiteral("list_dir");
+        r1.text = QStringLiteral("a.txt");
+        ChatMessage r2 = r1;
+        r2.toolCallId = QStringLiteral("c2");
+        r2.text = QStringLiteral("invalid arguments");
+        r2.isError = true;
+        request.messages.push_back(r1);
+        request.messages.push_back(r2);
+        auto o = std::make_shared<Outcome>();
+        provider.complete(request, callbacks(o));
+        QTRY_COMPARE(o->finals, 1);
+        const Json messages = server.requests().at(0)["messages"];
+        QCOMPARE(messages.size(), size_t(5));
+        QCOMPARE_JSON(
+                messages[2],
+                (Json{{"role", "assistant"},
+                      {"content", nullptr},
+                      {"tool_calls",
+                       Json::array({{{"id", "c1"},
+                                     {"type", "function"},
+                                     {"function",
+                                      {{"name", "list_dir"}, {"arguments", "{\"path\":\".\"}"}}}},
+                                    {{"id", "c2"},
+                                     {"type", "function"},
+                                     {"function", {{"name", "bash"}, {"arguments", "{}"}}}}})}}));
+        QCOMPARE_JSON(messages[3],
+                      (Json{{"role", "tool"}, {"tool_call_id", "c1"}, {"content", "a.txt"}}));
+        QCOMPARE_JSON(messages[4], (Json{{"role", "tool"},
+                                         {"tool_call_id", "c2"},
+                                         {"content", "Error: invalid arguments"}}));
+        QVERIFY(!server.requests().at(0).contains("tools"));
+    }
+
+    void unauthorizedIsClearAndNotRetried()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(server.listen());
+        FakeLlmServer::Reply reply;
+        reply.status = 401;
+        reply.body = QByteArray("{\"error\":{\"message\":\"Incorrect API key provided: ") + Key
+                     + ".\",\"type\":\"invalid_request_error\",\"code\":\"invalid_api_key\"}}";
+        server.enqueue(reply);
+        OpenAiProvider provider(config(server));
+        auto o = std::make_shared<Outcome>();
+        provider.complete(userRequest(), callbacks(o));
+        QTRY_COMPARE(o->finals, 1);
+        QVERIFY(o->error);
+        QCOMPARE(o->error->httpStatus, 401);
+        QVERIFY(!o->error->retryable);
+        const QString message = o->error->message;
+        QVERIFY2(message.contains(QLatin1String("401")), qPrintable(message));
+        QVERIFY2(message.contains(server.baseUrl()), qPrintable(message));
+        QVERIFY2(message.contains(QLatin1String("OpenAI")), qPrintable(message));
+        QVERIFY2(message.contains(QLatin1String("Incorrect API key provided")),
+                 qPrintable(message));
+        QVERIFY2(message.contains(QLatin1String("OPENAI_API_KEY")), qPrintable(message));
+        QVERIFY2(!message.contains(QLatin1String(Key)), qPrintable(message));
+        QTest::qWait(100);
+        QCOMPARE(server.requests().size(), 1);
+        QCOMPARE(o->finals, 1);
+    }
+
+    void rateLimitHonoursRetryAfter()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(server.listen());
+        FakeLlmServer::Reply limited;
+        limited.status = 429;
+        limited.headers << "retry-after: 1";
+        limited.body = "{\"error\":{\"message\":\"Rate limit reached\",\"type\":\"requests\"}}";
+        server.enqueue(limited);
+        server.enqueue(FakeLlmServer::openAiText(QStringLiteral("after the wait")));
+        OpenAiProvider provider(config(server));
+        auto o = std::make_shared<Outcome>();
+        QElapsedTimer timer;
+        timer.start();
+        provider.complete(userRequest(), callbacks(o));
+        QTRY_COMPARE_WITH_TIMEOUT(o->finals, 1, 10000);
+        QVERIFY(o->result);
+        QCOMPARE(o->result->text, QStringLiteral("after the wait"));
+        QCOMPARE(server.requests().size(), 2);
+        QVERIFY2(timer.elapsed() >= 950, qPrintable(QString::number(timer.elapsed())));
+    }
+
+    void serverErrorsRetried()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(server.listen());
+        FakeLlmServer::Reply failure;
+        failure.status = 500;
+        failure.body = "{\"error\":{\"message\":\"boom\"}}";
+        server.enqueue(failure);
+        server.enqueue(failure);
+        server.enqueue(FakeLlmServer::openAiText(QStringLiteral("third time")));
+        OpenAiProvider provider(config(server));
+        auto o = std::make_shared<Outcome>();
+        provider.complete(userRequest(), callbacks(o));
+        QTRY_COMPARE(o->finals, 1);
+        QVERIFY(o->result);
+        QCOMPARE(o->result->text, QStringLiteral("third time"));
+        QCOMPARE(server.requests().size(), 3);
+    }
+
+    void serverErrorsBeyondMaxRetries()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(server.listen());
+        FakeLlmServer::Reply failure;
+        failure.status = 503;
+        failure.body = "{\"error\":{\"message\":\"overloaded\"}}";
+        for (int i = 0; i < 5; ++i)
+            server.enqueue(failure);
+        ProviderConfig c = config(server);
+        c.maxRetries = 2;
+        OpenAiProvider provider(c);
+        auto o = std::make_shared<Outcome>();
+        provider.complete(userRequest(), callbacks(o));
+        QTRY_COMPARE(o->finals, 1);
+        QVERIFY(o->error);
+        QCOMPARE(o->error->httpStatus, 503);
+        QVERIFY(o->error->message.contains(QLatin1String("overloaded")));
+        QTest::qWait(150);
+        QCOMPARE(server.requests().size(), 3);
+        QCOMPARE(o->finals, 1);
+    }
+
+    void brokenBeforeOutputRetried()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(server.listen());
+        FakeLlmServer::Reply broken;
+        broken.events << chunk({{"role", "assistant"}, {"content", ""}});
+        broken.dropConnectionAfterEvents = true;
+        server.enqueue(broken);
+        server.enqueue(FakeLlmServer::openAiText(QStringLiteral("whole answer"), 2));
+        OpenAiProvider provider(config(server));
+        auto o = std::make_shared<Outcome>();
+        provider.complete(userRequest(), callbacks(o));
+        QTRY_COMPARE(o->finals, 1);
+        QVERIFY(o->result);
+        QCOMPARE(o->deltas.join(QString()), QStringLiteral("whole answer"));
+        QCOMPARE(server.requests().size(), 2);
+    }
+
+    void brokenAfterOutputIsAnError()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(server.listen());
+        FakeLlmServer::Reply broken;
+        broken.events << chunk({{"content", "Half an "}}) << chunk({{"content", "answer"}});
+        broken.dropConnectionAfterEvents = true;
+        server.enqueue(broken);
+        server.enqueue(FakeLlmServer::openAiText(QStringLiteral("must not be used")));
+        OpenAiProvider provider(config(server));
+        auto o = std::make_shared<Outcome>();
+        provider.complete(userRequest(), callbacks(o));
+        QTRY_COMPARE(o->finals, 1);
+        QVERIFY(o->error);
+        QVERIFY(!o->result);
+        QCOMPARE(o->deltas, (QStringList{QStringLiteral("Half an "), QStringLiteral("answer")}));
+        QTest::qWait(100);
+        QCOMPARE(server.requests().size(), 1);
+    }
+
+    void invalidArgumentsKeptAsText()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(server.listen());
+        FakeLlmServer::Reply reply;
+        reply.events
+                << chunk({{"tool_calls",
+                           Json::array({{{"index", 0},
+                                         {"id", "call_x"},
+                                         {"type", "function"},
+                                         {"function",
+                                          {{"name", "bash"}, {"arguments", "{\"command\": "}}}}})}})
+                << chunk({{"tool_calls",
+                           Json::array({{{"index", 0}, {"function", {{"arguments", "\"ls"}}}}})}})
+                << chunk(Json::object(), "tool_calls") << "[DONE]";
+        server.enqueue(reply);
+        OpenAiProvider provider(config(server));
+        auto o = std::make_shared<Outcome>();
+        provider.complete(userRequest(), callbacks(o));
+        QTRY_COMPARE(o->finals, 1);
+        QVERIFY(o->result);
+        QCOMPARE(o->result->toolCalls.size(), size_t(1));
+        QVERIFY(o->result->toolCalls[0].arguments.is_null());
+        QCOMPARE(o->result->toolCalls[0].argumentsText, QStringLiteral("{\"command\": \"ls"));
+    }
+
+    void lenientServers()
+    {
+        // No ids, no index, arguments sent whole as an object, reasoning_content, no [DONE]
+        // (the stream just ends after finish_reason), no usage.
+        FakeLlmServer server(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(server.listen());
+        FakeLlmServer::Reply reply;
+        reply.events << chunk({{"reasoning_content", "thinking..."}})
+                     << chunk({{"content", "Let me look."}})
+                     << chunk({{"tool_calls", Json::array({{{"function",
+                                                             {{"name", "read_file"},
+                                                              {"arguments", {{"path", "a"}}}}}}})}})
+                     << chunk({{"tool_calls",
+                                Json::array({{{"function",
+                                               {{"name", "list_dir"}, {"arguments", ""}}}}})}})
+                     << chunk(Json::object(), "tool_calls");
+        server.enqueue(reply);
+        OpenAiProvider provider(config(server));
+        auto o = std::make_shared<Outcome>();
+        provider.complete(userRequest(), callbacks(o));
+        QTRY_COMPARE(o->finals, 1);
+        QVERIFY(o->result);
+        QCOMPARE(o->result->text, QStringLiteral("Let me look."));
+        QCOMPARE(o->deltas, QStringList{QStringLiteral("Let me look.")});
+        QCOMPARE(o->result->toolCalls.size(), size_t(2));
+        QCOMPARE(o->result->toolCalls[0].id, QStringLiteral("call_1"));
+        QCOMPARE(o->result->toolCalls[1].id, QStringLiteral("call_2"));
+        QCOMPARE_JSON(o->result->toolCalls[0].arguments, (Json{{"path", "a"}}));
+        QCOMPARE_JSON(o->result->toolCalls[1].arguments, Json::object());
+        QCOMPARE(o->result->usage.inputTokens, -1);
+    }
+
+    void cancelMidStream()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(server.listen());
+        FakeLlmServer::Reply slow
+                = FakeLlmServer::openAiText(QStringLiteral("one two three four"), 4);
+        slow.delayBetweenEventsMs = 80;
+        server.enqueue(slow);
+        OpenAiProvider provider(config(server));
+        auto o = std::make_shared<Outcome>();
+        const auto cancel = provider.complete(userRequest(), callbacks(o));
+        QTRY_COMPARE(o->deltas.size(), 1);
+        cancel();
+        QCOMPARE(provider.pendingCalls(), 0);
+        QTest::qWait(600);
+        QCOMPARE(o->deltas.size(), 1);
+        QCOMPARE(o->finals, 0);
+        cancel(); // harmless twice
+    }
+
+    void cancelFromInsideOnText()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(server.listen());
+        server.enqueue(FakeLlmServer::openAiText(QStringLiteral("abcdef"), 3)); // no delays
+        OpenAiProvider provider(config(server));
+        auto o = std::make_shared<Outcome>();
+        std::function<void()> cancel;
+        LlmProvider::Callbacks c = callbacks(o);
+        c.onText = [o, &cancel](const QString &d) {
+            o->deltas << d;
+            cancel();
+        };
+        cancel = provider.complete(userRequest(), c);
+        QTRY_COMPARE(o->deltas.size(), 1);
+        QTest::qWait(200);
+        QCOMPARE(o->deltas.size(), 1);
+        QCOMPARE(o->finals, 0);
+    }
+
+    void timeout()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(server.listen());
+        FakeLlmServer::Reply stalled = FakeLlmServer::openAiText(QStringLiteral("late"), 2);
+        stalled.delayBetweenEventsMs = 3000;
+        server.enqueue(stalled);
+        ProviderConfig c = config(server);
+        c.requestTimeoutMs = 300;
+        OpenAiProvider provider(c);
+        auto o = std::make_shared<Outcome>();
+        QElapsedTimer timer;
+        timer.start();
+        provider.complete(userRequest(), callbacks(o));
+        QTRY_COMPARE_WITH_TIMEOUT(o->finals, 1, 3000);
+        QVERIFY(o->error);
+        QVERIFY2(o->error->message.contains(QLatin1String("0.3 s")), qPrintable(o->error->message));
+        QVERIFY(timer.elapsed() < 2500);
+        QCOMPARE(server.requests().size(), 1);
+    }
+
+    void connectionRefused()
+    {
+        ProviderConfig c;
+        c.baseUrl = QStringLiteral("http://127.0.0.1:1/v1");
+        c.apiKey = QString::fromLatin1(Key);
+        c.maxRetries = 1;
+        c.retryBaseDelayMs = 10;
+        OpenAiProvider provider(c);
+        auto o = std::make_shared<Outcome>();
+        provider.complete(userRequest(), callbacks(o));
+        QTRY_COMPARE(o->finals, 1);
+        QVERIFY(o->error);
+        QVERIFY(o->error->message.contains(QLatin1String("127.0.0.1:1")));
+        QVERIFY(!o->error->message.contains(QLatin1String(Key)));
+    }
+
+    void emptyScriptAnswers500()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(server.listen());
+        ProviderConfig c = config(server);
+        c.maxRetries = 0;
+        OpenAiProvider provider(c);
+        auto o = std::make_shared<Outcome>();
+        provider.complete(userRequest(), callbacks(o));
+        QTRY_COMPARE(o->finals, 1);
+        QVERIFY(o->error);
+        QCOMPARE(o->error->httpStatus, 500);
+        QVERIFY(o->error->message.contains(QLatin1String("no scripted reply")));
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_OpenAiProvider)
+#include "tst_openaiprovider.moc"
