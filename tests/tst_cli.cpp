@@ -102,7 +102,7 @@ private slots:
         const QStringList lines = run.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 4);
         const QRegularExpression space(QStringLiteral("\\s+"));
-        QCOMPARE(lines[0].split(space).mid(0, 3), (QStringList{"fix", "connected", "15"}));
+        QCOMPARE(lines[0].split(space).mid(0, 3), (QStringList{"fix", "connected", "16"}));
         QVERIFY(lines[1].startsWith(QStringLiteral("missing")));
         QVERIFY(lines[1].contains(QStringLiteral("failed")));
         QVERIFY(lines[1].contains(QStringLiteral("'switchboard-no-such-command' was not found")));
@@ -119,7 +119,7 @@ private slots:
         const auto json = nlohmann::json::parse(run.out.toStdString());
         QCOMPARE(int(json.size()), 4);
         QCOMPARE(QString::fromStdString(json[0]["state"]), QStringLiteral("connected"));
-        QCOMPARE(json[0]["tools"].get<int>(), 15);
+        QCOMPARE(json[0]["tools"].get<int>(), 16);
         QCOMPARE(QString::fromStdString(json[0]["serverInfo"]["name"]),
                  QStringLiteral("sb-fixture-server"));
         QVERIFY(json[1].contains("reason"));
@@ -141,8 +141,13 @@ private slots:
     {
         const Run run = cli({"tools"});
         QCOMPARE(run.code, 3); // two servers fail
-        QVERIFY(run.out.contains(QStringLiteral("fix echo read\n")));
-        QVERIFY(run.out.contains(QStringLiteral("fix crash mutating\n")));
+        const QStringList lines = run.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        // Built-ins first, each with its own risk, then the MCP tools with the config's.
+        QCOMPARE(lines.mid(0, 6),
+                 (QStringList{"bash dangerous", "edit_file mutating", "list_dir read",
+                              "read_file read", "search_files read", "write_file mutating"}));
+        QVERIFY(run.out.contains(QStringLiteral("mcp__fix__echo read\n")));
+        QVERIFY(run.out.contains(QStringLiteral("mcp__fix__crash mutating\n")));
         QVERIFY(run.err.contains(QStringLiteral("server 'missing' failed")));
     }
 

@@ -1,5 +1,16 @@
 #include "cli.h"
 
+#include "terminalgate.h"
+
+#include <engine/agent.h>
+#include <engine/builtintools.h>
+#include <engine/conversationstore.h>
+#include <engine/mcptooladapter.h>
+#include <engine/providerconfig.h>
+#include <engine/toolrunner.h>
+#include <engine/workspace.h>
+#include <mcp/configeditor.h>
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -8,6 +19,9 @@
 
 #include <cstdio>
 #include <cstdlib>
+#ifdef Q_OS_UNIX
+#include <unistd.h>
+#endif
 
 using namespace Mcp;
 
@@ -45,10 +59,14 @@ QString usageText()
             "usage: switchboard-cli [--workspace DIR] [--config FILE] COMMAND\n"
             "  servers [--json]            connect every configured server; a line each:\n"
             "                              NAME STATE TOOLS [reason]\n"
-            "  tools [--json]              every tool with its risk\n"
+            "  tools [--json]              every registered tool name with its risk\n"
             "  call SERVER TOOL [ARGS_JSON] [--timeout S] [--json] [--repeat N] "
             "[--concurrency C]\n"
             "                              call an MCP tool directly, no model\n"
+            "  run PROMPT [--approve ask|deny|yes] [--max-turns N] [--json]\n"
+            "                              the agent loop, headless (needs OPENAI_API_KEY or\n"
+            "                              ANTHROPIC_API_KEY, or OPENAI_BASE_URL for a local "
+            "server)\n"
             "  config check [FILE]         validate; errors as FILE:LINE:COL: message\n"
             "  config import claude-desktop|vscode|cursor FILE\n"
             "                              print the converted .mcp.json\n"
@@ -59,13 +77,6 @@ QString usageText()
 QString jsonText(const Json &value, int indent = 2)
 {
     return QString::fromStdString(value.dump(indent, ' ', false, Json::error_handler_t::replace));
-}
-
-QString riskFor(const ServerConfig &config, const QString &tool)
-{
-    if (auto it = config.toolRisks.find(tool); it != config.toolRisks.end())
-        return riskName(*it);
-    return riskName(config.risk.value_or(Risk::Dangerous));
 }
 
 // "--timeout 5" or "--timeout=5"; advances i past the value.
@@ -150,6 +161,8 @@ int Cli::dispatch()
         return cmdTools();
     if (command == QLatin1String("call"))
         return cmdCall();
+    if (command == QLatin1String("run"))
+        return cmdRun();
     if (command == QLatin1String("config")) {
         const QString sub = m_args.isEmpty() ? QString() : m_args.takeFirst();
         if (sub == QLatin1String("check"))
@@ -269,31 +282,41 @@ int Cli::cmdTools()
     return -1;
 }
 
+void Cli::buildRegistry()
+{
+    m_registry = std::make_unique<Engine::ToolRegistry>();
+    m_engineParent = new QObject(this);
+    connect(m_registry.get(), &Engine::ToolRegistry::rejected, this,
+            [](const QString &, const QString &reason) { err(reason); });
+    auto workspace = std::make_shared<Engine::Workspace>(m_workspace);
+    for (auto &tool : Engine::createBuiltinTools(workspace))
+        m_registry->add(std::move(tool));
+    auto *adapter = new Engine::McpToolAdapter(m_manager.get(), m_registry.get(), m_engineParent);
+    adapter->syncAll();
+}
+
 void Cli::printTools()
 {
     bool anyFailed = false;
-    Json list = Json::array();
     for (const QString &name : m_manager->serverNames()) {
         const ServerStatus s = m_manager->status(name);
         if (s.state == ServerState::Failed) {
             anyFailed = true;
             err(QStringLiteral("server '%1' failed: %2").arg(name, s.reason));
         }
-        Client *client = m_manager->client(name);
-        if (!client)
-            continue;
-        const ServerConfig &config = *m_manager->serverConfig(name);
-        for (const Json &tool : client->tools()) {
-            const QString toolName = QString::fromStdString(tool["name"].get<std::string>());
-            const QString risk = riskFor(config, toolName);
-            if (m_json) {
-                list.push_back({{"server", name.toStdString()},
-                                {"tool", toolName.toStdString()},
-                                {"risk", risk.toStdString()},
-                                {"description", tool.value("description", "")}});
-            } else {
-                out(QStringLiteral("%1 %2 %3\n").arg(name, toolName, risk));
-            }
+    }
+    buildRegistry();
+    Json list = Json::array();
+    for (const auto &tool : m_registry->tools()) {
+        const QString risk = riskName(tool->risk());
+        if (m_json) {
+            list.push_back({{"name", tool->name().toStdString()},
+                            {"risk", risk.toStdString()},
+                            {"source", tool->source().toStdString()},
+                            {"tool", tool->originalName().toStdString()},
+                            {"description", tool->description().toStdString()}});
+        } else {
+            out(QStringLiteral("%1 %2\n").arg(tool->name(), risk));
         }
     }
     if (m_json)
@@ -533,6 +556,149 @@ int Cli::cmdConfigImport()
     if (!result.text.endsWith('\n'))
         out(QStringLiteral("\n"));
     return result.errors.isEmpty() ? Ok : InvalidConfig;
+}
+
+int Cli::cmdRun()
+{
+    QStringList positional;
+    for (int i = 0; i < m_args.size(); ++i) {
+        const QString &arg = m_args.at(i);
+        QString value;
+        bool ok = true;
+        if (arg == QLatin1String("--json")) {
+            m_json = true;
+        } else if (takeValue(m_args, i, QStringLiteral("--approve"), &value)) {
+            if (value != QLatin1String("ask") && value != QLatin1String("deny")
+                && value != QLatin1String("yes"))
+                return usageError(QStringLiteral("--approve takes ask, deny or yes"));
+            m_approve = value;
+        } else if (takeValue(m_args, i, QStringLiteral("--max-turns"), &value)) {
+            m_maxTurns = value.toInt(&ok);
+            if (!ok || m_maxTurns < 1)
+                return usageError(QStringLiteral("--max-turns needs a positive whole number"));
+        } else if (arg.startsWith(QLatin1String("--"))) {
+            return usageError(QStringLiteral("run: unknown or incomplete option '%1'").arg(arg));
+        } else {
+            positional << arg;
+        }
+    }
+    if (positional.size() != 1 || positional.first().trimmed().isEmpty())
+        return usageError(QStringLiteral("run needs one PROMPT (quote it)"));
+    m_prompt = positional.first();
+    if (m_approve.isEmpty()) {
+#ifdef Q_OS_UNIX
+        m_approve = ::isatty(STDIN_FILENO) ? QStringLiteral("ask") : QStringLiteral("deny");
+#else
+        m_approve = QStringLiteral("deny");
+#endif
+    }
+    QString whyNot;
+    if (!Engine::ProviderConfig::fromEnvironment(QProcessEnvironment::systemEnvironment(),
+                                                 &whyNot)) {
+        err(QStringLiteral("switchboard-cli run: no model configured: %1").arg(whyNot));
+        return Usage;
+    }
+    if (!loadConfig())
+        return InvalidConfig;
+    startServers();
+    if (m_manager->isSettled())
+        startRun();
+    else
+        connect(m_manager.get(), &Manager::settled, this, &Cli::startRun, Qt::SingleShotConnection);
+    return -1;
+}
+
+void Cli::startRun()
+{
+    for (const QString &name : m_manager->serverNames()) {
+        const ServerStatus s = m_manager->status(name);
+        if (s.state == ServerState::Failed)
+            err(QStringLiteral("server '%1' failed (its tools are unavailable): %2")
+                        .arg(name, s.reason));
+    }
+    buildRegistry();
+    const auto providerConfig = *Engine::ProviderConfig::fromEnvironment(
+            QProcessEnvironment::systemEnvironment(), nullptr);
+    Engine::LlmProvider *provider
+            = Engine::createProvider(providerConfig, m_engineParent).release();
+    provider->setParent(m_engineParent);
+
+    const auto mode = m_approve == QLatin1String("yes")   ? TerminalApprovalGate::Mode::Yes
+                      : m_approve == QLatin1String("ask") ? TerminalApprovalGate::Mode::Ask
+                                                          : TerminalApprovalGate::Mode::Deny;
+    auto *gate = new TerminalApprovalGate(mode, m_engineParent);
+    auto *runner = new Engine::ToolRunner(m_registry.get(), gate, m_workspace, m_engineParent);
+    for (const ServerConfig &server : std::as_const(m_config.servers))
+        runner->setTimeoutForSource(server.name, server.timeoutMs);
+    const QString configFile = m_configFile.isEmpty()
+                                       ? QDir(m_workspace).filePath(QStringLiteral(".mcp.json"))
+                                       : m_configFile;
+    runner->setAlwaysAllowSaver(
+            [configFile](const QString &source, const QString &tool, QString *error) {
+                if (source == QLatin1String("builtin")) {
+                    *error = QStringLiteral("built-in tools are allowed for this session only");
+                    return false;
+                }
+                return Mcp::ConfigEditor::addAutoApprove(configFile, source, tool, error);
+            });
+    connect(runner, &Engine::ToolRunner::warning, this, [](const QString &text) { err(text); });
+
+    auto *store = new Engine::ConversationStore(m_engineParent);
+    Engine::AgentOptions options;
+    options.maxTurns = m_maxTurns;
+    auto *agent = new Engine::Agent(provider, m_registry.get(), runner, options, m_engineParent);
+    agent->setStore(store);
+    agent->newConversation(m_prompt.left(60), m_workspace);
+
+    auto failed = std::make_shared<QString>();
+    auto denied = std::make_shared<int>(0);
+    connect(agent, &Engine::Agent::textDelta, this, [this](const QString &delta) {
+        if (!m_json) {
+            out(delta);
+            std::fflush(stdout);
+        }
+    });
+    connect(agent, &Engine::Agent::toolStarted, this,
+            [](const QString &, const QString &name, const Json &args) {
+                err(QStringLiteral("[tool] %1 %2")
+                            .arg(name, QString::fromStdString(args.dump(
+                                               -1, ' ', false, Json::error_handler_t::replace))));
+            });
+    connect(agent, &Engine::Agent::toolFinished, this,
+            [denied](const QString &, const Engine::ToolRunResult &r) {
+                if (r.denied)
+                    ++*denied;
+                const QString state = r.denied           ? QStringLiteral("denied")
+                                      : r.timedOut       ? QStringLiteral("timed out")
+                                      : r.cancelled      ? QStringLiteral("cancelled")
+                                      : r.output.isError ? QStringLiteral("error")
+                                                         : QStringLiteral("ok");
+                err(QStringLiteral("[tool] → %1: %2")
+                            .arg(state, r.output.modelText(200).section(QLatin1Char('\n'), 0, 0)));
+            });
+    connect(agent, &Engine::Agent::errorOccurred, this, [failed](const QString &message) {
+        *failed = message;
+        err(QStringLiteral("error: %1").arg(message));
+    });
+    connect(agent, &Engine::Agent::turnFinished, this,
+            [this, agent, failed, denied](const Engine::Usage &usage) {
+                if (m_json) {
+                    Json messages = Json::array();
+                    for (const auto &m : agent->messages())
+                        messages.push_back(m.toJson());
+                    out(jsonText(Json{
+                                {"conversation", agent->conversationId().toStdString()},
+                                {"messages", messages},
+                                {"usage",
+                                 {{"input", usage.inputTokens}, {"output", usage.outputTokens}}}})
+                        + QLatin1Char('\n'));
+                } else {
+                    out(QStringLiteral("\n"));
+                }
+                err(QStringLiteral("conversation %1").arg(agent->conversationId()));
+                finish(!failed->isEmpty() ? ServerFailed : *denied > 0 ? Denied : Ok);
+            });
+    agent->send(m_prompt);
 }
 
 void Cli::finish(int code)

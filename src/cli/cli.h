@@ -3,6 +3,8 @@
 #include <mcp/config.h>
 #include <mcp/manager.h>
 
+#include <engine/toolregistry.h>
+
 #include <QElapsedTimer>
 #include <QObject>
 #include <QStringList>
@@ -43,6 +45,9 @@ private:
     int cmdCall();
     int cmdConfigCheck();
     int cmdConfigImport();
+    int cmdRun();
+    void startRun();
+    void buildRegistry();
 
     void printServers();
     void printTools();
@@ -72,4 +77,11 @@ private:
     int m_otherErrors = 0;
     QString m_firstError;
     QElapsedTimer m_callClock;
+
+    // tools, run
+    std::unique_ptr<Engine::ToolRegistry> m_registry;
+    QObject *m_engineParent = nullptr; // owns adapter, runner, provider, agent, gate
+    QString m_prompt;
+    QString m_approve;
+    int m_maxTurns = 20;
 };

@@ -6,7 +6,7 @@ int main(int argc, char *argv[])
 {
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("switchboard"));
-    QCoreApplication::setOrganizationName(QStringLiteral("switchboard"));
+    // No organization name: data lives in <data dir>/switchboard, not switchboard/switchboard.
     QCoreApplication::setApplicationVersion(QStringLiteral(SWITCHBOARD_VERSION));
 
     Cli cli(app.arguments().mid(1));

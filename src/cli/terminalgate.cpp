@@ -1,0 +1,122 @@
+#include "terminalgate.h"
+
+#include <QCoreApplication>
+#include <QRegularExpression>
+#include <QSocketNotifier>
+
+#include <cstdio>
+#ifdef Q_OS_UNIX
+#include <unistd.h>
+#endif
+
+using namespace Engine;
+
+namespace {
+void say(const QString &text)
+{
+    const QByteArray bytes = text.toUtf8();
+    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stderr);
+    std::fflush(stderr);
+}
+} // namespace
+
+TerminalApprovalGate::TerminalApprovalGate(Mode mode, QObject *parent)
+    : QObject(parent)
+    , m_mode(mode)
+{
+}
+
+void TerminalApprovalGate::requestApproval(const ApprovalRequest &request,
+                                           std::function<void(ApprovalDecision)> decide)
+{
+    if (m_mode != Mode::Ask) {
+        ApprovalDecision decision;
+        decision.choice = m_mode == Mode::Yes ? ApprovalChoice::AllowOnce : ApprovalChoice::Deny;
+        if (m_mode == Mode::Deny) {
+            ++m_denials;
+            decision.reason = tr("switchboard-cli runs with --approve deny");
+            say(tr("denied: %1 (%2 risk)\n").arg(request.toolName, riskName(request.risk)));
+        }
+        decide(decision);
+        return;
+    }
+    m_queue.push_back({request, std::move(decide)});
+    if (!m_asking)
+        askNext();
+}
+
+void TerminalApprovalGate::askNext()
+{
+    if (m_queue.empty()) {
+        m_asking = false;
+        return;
+    }
+    m_asking = true;
+    const ApprovalRequest &r = m_queue.front().request;
+    QString hints;
+    if (r.hints.is_object() && !r.hints.empty())
+        hints = tr("  server's hints (untrusted): %1\n")
+                        .arg(QString::fromStdString(
+                                r.hints.dump(-1, ' ', false, Json::error_handler_t::replace)));
+    say(tr("\nAllow %1 (%2 risk, from %3)?\n  arguments: %4\n%5"
+           "[y] once  [c] for this conversation  [a] always  [n] deny (n: reason) > ")
+                .arg(r.toolName, riskName(r.risk), r.source,
+                     QString::fromStdString(
+                             r.arguments.dump(2, ' ', false, Json::error_handler_t::replace)),
+                     hints));
+#ifdef Q_OS_UNIX
+    if (!m_notifier) {
+        m_notifier = new QSocketNotifier(STDIN_FILENO, QSocketNotifier::Read, this);
+        connect(m_notifier, &QSocketNotifier::activated, this, &TerminalApprovalGate::onInput);
+    }
+    m_notifier->setEnabled(true);
+#else
+    answer({ApprovalChoice::Deny, tr("no terminal to ask on")});
+#endif
+}
+
+void TerminalApprovalGate::onInput()
+{
+#ifdef Q_OS_UNIX
+    char buffer[1024];
+    const ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
+    if (n <= 0) { // end of input: nobody can answer any more
+        m_notifier->setEnabled(false);
+        while (!m_queue.empty())
+            answer({ApprovalChoice::Deny, tr("no answer (end of input)")});
+        return;
+    }
+    m_input.append(buffer, n);
+    const qsizetype newline = m_input.indexOf('\n');
+    if (newline < 0)
+        return;
+    const QString line = QString::fromUtf8(m_input.left(newline)).trimmed();
+    m_input.remove(0, newline + 1);
+    const QString key = line.left(1).toLower();
+    if (key == QLatin1String("y"))
+        answer({ApprovalChoice::AllowOnce, {}});
+    else if (key == QLatin1String("c"))
+        answer({ApprovalChoice::AllowForConversation, {}});
+    else if (key == QLatin1String("a"))
+        answer({ApprovalChoice::AlwaysAllow, {}});
+    else if (key == QLatin1String("n"))
+        answer({ApprovalChoice::Deny,
+                line.mid(1).remove(QRegularExpression(QStringLiteral("^[:\\s]+")))});
+    else
+        say(tr("Please answer y, c, a or n > "));
+#endif
+}
+
+void TerminalApprovalGate::answer(ApprovalDecision decision)
+{
+    if (m_queue.empty())
+        return;
+    Question question = std::move(m_queue.front());
+    m_queue.pop_front();
+    if (decision.choice == ApprovalChoice::Deny)
+        ++m_denials;
+    if (m_notifier)
+        m_notifier->setEnabled(false);
+    question.decide(decision);
+    askNext();
+}
