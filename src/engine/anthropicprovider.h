@@ -1,6 +1,6 @@
 #pragma once
 
-#include "providerconfig.h"
+#include "streamingllmprovider.h"
 
 namespace Engine {
 
