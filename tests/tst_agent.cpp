@@ -182,8 +182,11 @@ private slots:
                   Json{{"path", "out.txt"}, {"content", "x"}}}}));
         rig->model->enqueue(FakeLlmServer::openAiText(QStringLiteral("Understood.")));
         QSignalSpy done(rig->agent.get(), &Agent::turnFinished);
+        QSignalSpy asked(rig->agent.get(), &Agent::approvalNeeded);
         QVERIFY(rig->agent->send(QStringLiteral("try")));
         QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 15000);
+        QCOMPARE(asked.count(), 1); // only the dangerous call; slow is configured read
+        QCOMPARE(asked.first().at(1).toString(), QStringLiteral("mcp__fix__write_file"));
         QTest::qWait(200);
         QVERIFY(!QFile::exists(QDir(ws.path()).filePath(QStringLiteral("out.txt"))));
         const Json tools = toolMessages(rig->model->requests().at(1));

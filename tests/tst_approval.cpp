@@ -227,7 +227,7 @@ private slots:
         ToolCallRequest call;
         call.name = QStringLiteral("t");
         call.argumentsText = QStringLiteral("{not json");
-        runner.run(call, QString(), nullptr, {{}, {}, [&](ToolRunResult r) {
+        runner.run(call, QString(), nullptr, {{}, {}, {}, [&](ToolRunResult r) {
                                                   result = std::move(r);
                                               }});
         QTRY_VERIFY(result.has_value());
@@ -262,7 +262,7 @@ private slots:
             ToolCallRequest call;
             call.name = QStringLiteral("t");
             call.arguments = Json::object();
-            runner.run(call, QString(), nullptr, {{}, {}, [&](ToolRunResult r) {
+            runner.run(call, QString(), nullptr, {{}, {}, {}, [&](ToolRunResult r) {
                                                       ++done;
                                                       cancelled += r.cancelled ? 1 : 0;
                                                   }});

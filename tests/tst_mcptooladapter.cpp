@@ -118,7 +118,7 @@ private slots:
         // change_tools is dangerous by default: allow it through a gate.
         FixedApprovalGate yes({ApprovalChoice::AllowOnce, {}});
         runner.setGate(&yes);
-        runner.run(call, QString(), nullptr, {{}, {}, [&](ToolRunResult r) {
+        runner.run(call, QString(), nullptr, {{}, {}, {}, [&](ToolRunResult r) {
                                                   result = std::move(r);
                                               }});
         QTRY_VERIFY(result.has_value());
@@ -158,7 +158,7 @@ private slots:
         ToolCallRequest call;
         call.name = QStringLiteral("mcp__a__add");
         call.arguments = Json{{"a", 2}, {"b", 3}};
-        runner.run(call, QString(), nullptr, {{}, {}, [&](ToolRunResult r) {
+        runner.run(call, QString(), nullptr, {{}, {}, {}, [&](ToolRunResult r) {
                                                   result = std::move(r);
                                               }});
         QTRY_VERIFY(result.has_value());

@@ -630,17 +630,15 @@ void Cli::startRun()
     auto *runner = new Engine::ToolRunner(m_registry.get(), gate, m_workspace, m_engineParent);
     for (const ServerConfig &server : std::as_const(m_config.servers))
         runner->setTimeoutForSource(server.name, server.timeoutMs);
-    const QString configFile = m_configFile.isEmpty()
-                                       ? QDir(m_workspace).filePath(QStringLiteral(".mcp.json"))
-                                       : m_configFile;
-    runner->setAlwaysAllowSaver(
-            [configFile](const QString &source, const QString &tool, QString *error) {
-                if (source == QLatin1String("builtin")) {
-                    *error = QStringLiteral("built-in tools are allowed for this session only");
-                    return false;
-                }
-                return Mcp::ConfigEditor::addAutoApprove(configFile, source, tool, error);
-            });
+    // "Always allow" goes into the file that defines the server (workspace or user file).
+    runner->setAlwaysAllowSaver([this](const QString &source, const QString &tool, QString *error) {
+        const ServerConfig *server = m_config.find(source);
+        if (!server || server->sourceFile.isEmpty()) {
+            *error = QStringLiteral("built-in tools are allowed for this session only");
+            return false;
+        }
+        return Mcp::ConfigEditor::addAutoApprove(server->sourceFile, source, tool, error);
+    });
     connect(runner, &Engine::ToolRunner::warning, this, [](const QString &text) { err(text); });
 
     auto *store = new Engine::ConversationStore(m_engineParent);

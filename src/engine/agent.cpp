@@ -143,6 +143,9 @@ void Agent::onCompletion(CompletionResult result)
     for (const ToolCallRequest &call : m_pendingCalls) {
         const QString callId = call.id;
         ToolRunner::Callbacks callbacks;
+        callbacks.onApprovalNeeded = [this, callId, name = call.name] {
+            emit approvalNeeded(callId, name);
+        };
         callbacks.onStarted = [this, callId, call] {
             emit toolStarted(callId, call.name, call.arguments);
         };

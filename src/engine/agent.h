@@ -48,6 +48,8 @@ public:
 signals:
     void textDelta(const QString &delta);
     void messageAdded(const Engine::ChatMessage &message);
+    // A call waits for the approval gate (the UI shows its dialog; this is for status).
+    void approvalNeeded(const QString &callId, const QString &toolName);
     void toolStarted(const QString &callId, const QString &toolName, const Engine::Json &arguments);
     void toolProgress(const QString &callId, double progress, double total, const QString &message);
     void toolFinished(const QString &callId, const Engine::ToolRunResult &result);

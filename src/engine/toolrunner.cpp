@@ -91,6 +91,8 @@ ToolRunner::RunId ToolRunner::run(const ToolCallRequest &call, const QString &co
     request.arguments = run.arguments;
     request.hints = run.tool->hints();
     request.conversationId = conversationId;
+    if (run.callbacks.onApprovalNeeded)
+        run.callbacks.onApprovalNeeded();
     QPointer<ToolRunner> self(this);
     auto answered = std::make_shared<bool>(false);
     m_gate->requestApproval(request, [self, id, answered](ApprovalDecision decision) {

@@ -35,7 +35,8 @@ public:
 
     struct Callbacks
     {
-        std::function<void()> onStarted; // approval given, execution begins
+        std::function<void()> onApprovalNeeded; // the gate is being asked
+        std::function<void()> onStarted;        // approval given, execution begins
         std::function<void(const Mcp::Progress &)> onProgress;
         std::function<void(ToolRunResult)> onDone; // exactly once (unless context died)
     };
