@@ -1,0 +1,235 @@
+#include "approvaldialog.h"
+
+#include <mcp/config.h>
+
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace Ui {
+
+using Engine::ApprovalChoice;
+using Engine::ApprovalDecision;
+using Engine::Json;
+
+namespace {
+
+// nlohmann throws on invalid UTF-8 unless told otherwise; a server's bytes must not crash the
+// dialog, so bad sequences become U+FFFD.
+QString dumpJson(const Json &value, int indent)
+{
+    return QString::fromStdString(value.dump(indent, ' ', false, Json::error_handler_t::replace));
+}
+
+QLabel *plainLabel(const QString &text, QWidget *parent)
+{
+    auto label = new QLabel(text, parent);
+    // Names and hints come from a server: never let "<b>" or "<a href>" become markup.
+    label->setTextFormat(Qt::PlainText);
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return label;
+}
+
+} // namespace
+
+ApprovalDialog::ApprovalDialog(Engine::ApprovalRequest request, QWidget *parent)
+    : QDialog(parent)
+    , m_request(std::move(request))
+{
+    setWindowTitle(tr("Allow tool call?"));
+    setModal(true);
+
+    const bool builtin = m_request.source == QLatin1String("builtin");
+
+    auto form = new QFormLayout;
+    form->addRow(tr("Source:"), plainLabel(builtin ? tr("built-in tool")
+                                                   : tr("server \"%1\"").arg(m_request.source),
+                                           this));
+    const bool sameName
+            = m_request.originalName.isEmpty() || m_request.originalName == m_request.toolName;
+    form->addRow(tr("Tool:"),
+                 plainLabel(sameName ? m_request.toolName
+                                     : tr("%1 (\"%2\" on the server)")
+                                               .arg(m_request.toolName, m_request.originalName),
+                            this));
+
+    m_riskLabel = plainLabel(Mcp::riskName(m_request.risk), this);
+    m_riskLabel->setObjectName(QStringLiteral("riskLabel"));
+    if (m_request.risk == Mcp::Risk::Dangerous) {
+        // Palette and font rather than a style sheet, so the look survives any app style.
+        QPalette palette = m_riskLabel->palette();
+        palette.setColor(QPalette::WindowText, QColor(0xc0, 0x00, 0x00));
+        m_riskLabel->setPalette(palette);
+        QFont font = m_riskLabel->font();
+        font.setBold(true);
+        m_riskLabel->setFont(font);
+    }
+    form->addRow(tr("Risk:"), m_riskLabel);
+
+    // The risk above comes from the user's configuration; what the server says about its own
+    // tool lowers nothing, and the wording has to make that plain.
+    const QString hints = describeHints(m_request.hints);
+    auto hintsLabel
+            = plainLabel(hints.isEmpty() ? tr("The server gives no hints about this tool.")
+                                         : tr("The server says: %1 (not verified)").arg(hints),
+                         this);
+    hintsLabel->setObjectName(QStringLiteral("hintsLabel"));
+    hintsLabel->setToolTip(tr("Untrusted: a server can claim anything about its own tools."));
+    form->addRow(tr("Untrusted hints:"), hintsLabel);
+
+    m_argumentsView = new QPlainTextEdit(this);
+    m_argumentsView->setObjectName(QStringLiteral("argumentsView"));
+    m_argumentsView->setReadOnly(true);
+    // Read-only views keep keyboard selection so the arguments can be copied, but Tab must
+    // move on to the buttons.
+    m_argumentsView->setTextInteractionFlags(Qt::TextSelectableByMouse
+                                             | Qt::TextSelectableByKeyboard);
+    m_argumentsView->setTabChangesFocus(true);
+    m_argumentsView->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_argumentsView->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    QString arguments = dumpJson(m_request.arguments, 2);
+    if (arguments.size() > MaxArgumentChars) {
+        const qsizetype cut = arguments.size() - MaxArgumentChars;
+        arguments.truncate(MaxArgumentChars);
+        arguments += QLatin1Char('\n') + tr("… (%n more characters not shown)", nullptr, int(cut));
+    }
+    m_argumentsView->setPlainText(arguments);
+    auto argumentsLabel = new QLabel(tr("Ar&guments:"), this);
+    argumentsLabel->setBuddy(m_argumentsView);
+
+    m_reasonEdit = new QLineEdit(this);
+    m_reasonEdit->setObjectName(QStringLiteral("reasonEdit"));
+    m_reasonEdit->setPlaceholderText(tr("Optional; told to the model when you deny"));
+    auto reasonLabel = new QLabel(tr("&Reason for denying:"), this);
+    reasonLabel->setBuddy(m_reasonEdit);
+    auto reasonRow = new QHBoxLayout;
+    reasonRow->addWidget(reasonLabel);
+    reasonRow->addWidget(m_reasonEdit, 1);
+
+    auto makeButton = [this](const QString &text, const char *name) {
+        auto button = new QPushButton(text, this);
+        button->setObjectName(QLatin1String(name));
+        // An allow button with focus must not take Enter: only Space or its accelerator
+        // presses it, and Enter always falls through to the default button (Deny).
+        button->setAutoDefault(false);
+        return button;
+    };
+    m_allowOnceButton = makeButton(tr("&Allow once"), "allowOnceButton");
+    m_allowConversationButton
+            = makeButton(tr("Allow for this &conversation"), "allowConversationButton");
+    m_allowConversationButton->setToolTip(
+            tr("Allow this tool without asking again until the conversation ends."));
+    m_alwaysAllowButton = makeButton(tr("Al&ways allow"), "alwaysAllowButton");
+    m_alwaysAllowButton->setToolTip(tr("Save this tool to the server's autoApprove list."));
+    m_denyButton = new QPushButton(tr("&Deny"), this);
+    m_denyButton->setObjectName(QStringLiteral("denyButton"));
+    m_denyButton->setDefault(true);
+
+    connect(m_allowOnceButton, &QPushButton::clicked, this,
+            [this] { choose(ApprovalChoice::AllowOnce); });
+    connect(m_allowConversationButton, &QPushButton::clicked, this,
+            [this] { choose(ApprovalChoice::AllowForConversation); });
+    connect(m_alwaysAllowButton, &QPushButton::clicked, this,
+            [this] { choose(ApprovalChoice::AlwaysAllow); });
+    connect(m_denyButton, &QPushButton::clicked, this, &QDialog::reject);
+
+    auto buttons = new QHBoxLayout;
+    buttons->addWidget(m_allowOnceButton);
+    buttons->addWidget(m_allowConversationButton);
+    buttons->addWidget(m_alwaysAllowButton);
+    buttons->addStretch(1);
+    buttons->addWidget(m_denyButton);
+
+    auto layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(argumentsLabel);
+    layout->addWidget(m_argumentsView, 1);
+    layout->addLayout(reasonRow);
+    layout->addLayout(buttons);
+
+    // Reading order: look at the arguments, optionally type a reason, then choose.
+    setTabOrder(m_argumentsView, m_reasonEdit);
+    setTabOrder(m_reasonEdit, m_allowOnceButton);
+    setTabOrder(m_allowOnceButton, m_allowConversationButton);
+    setTabOrder(m_allowConversationButton, m_alwaysAllowButton);
+    setTabOrder(m_alwaysAllowButton, m_denyButton);
+    m_denyButton->setFocus();
+
+    resize(560, 420);
+}
+
+ApprovalDialog::~ApprovalDialog()
+{
+    // Destroyed without an answer (its window went away): that is a no, and whoever waits
+    // must still hear it.
+    emitOnce({ApprovalChoice::Deny, tr("the window closed")});
+}
+
+void ApprovalDialog::choose(ApprovalChoice choice)
+{
+    m_choice = choice;
+    accept();
+}
+
+void ApprovalDialog::done(int result)
+{
+    // Every way out ends here: the buttons, Escape (reject), the window manager's close
+    // (closeEvent → reject). Anything but an explicit allow is a deny.
+    if (result == QDialog::Accepted && m_choice != ApprovalChoice::Deny)
+        emitOnce({m_choice, {}});
+    else
+        emitOnce({ApprovalChoice::Deny, m_reasonEdit->text().trimmed()});
+    QDialog::done(result);
+}
+
+void ApprovalDialog::emitOnce(const ApprovalDecision &decision)
+{
+    if (m_emitted)
+        return;
+    m_emitted = true;
+    emit decided(decision);
+}
+
+QString ApprovalDialog::describeHints(const Json &hints)
+{
+    if (hints.is_null() || (hints.is_object() && hints.empty()))
+        return {};
+    if (!hints.is_object())
+        return dumpJson(hints, -1);
+
+    QStringList parts;
+    auto flag = [&](const char *key, const QString &yes, const QString &no) {
+        const auto it = hints.find(key);
+        if (it != hints.end() && it->is_boolean())
+            parts << (it->get<bool>() ? yes : no);
+    };
+    // MCP ToolAnnotations (2025-06-18 and later).
+    flag("readOnlyHint", tr("read-only"), tr("may change things"));
+    flag("destructiveHint", tr("destructive"), tr("not destructive"));
+    flag("idempotentHint", tr("idempotent"), tr("not idempotent"));
+    flag("openWorldHint", tr("reaches outside systems"), tr("closed world"));
+    static const char *const known[]
+            = {"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint", "title"};
+    for (auto it = hints.begin(); it != hints.end(); ++it) {
+        const bool isKnown = std::any_of(std::begin(known), std::end(known),
+                                         [&](const char *k) { return it.key() == k; });
+        // A known key with an odd type is shown raw, like an unknown key.
+        const bool shown = isKnown && it.key() != "title" && it->is_boolean();
+        if (it.key() == "title" && it->is_string())
+            parts.prepend(tr("title \"%1\"").arg(QString::fromStdString(it->get<std::string>())));
+        else if (!shown)
+            parts << QStringLiteral("%1: %2").arg(QString::fromStdString(it.key()),
+                                                  dumpJson(*it, -1));
+    }
+    return parts.join(QStringLiteral(", "));
+}
+
+} // namespace Ui

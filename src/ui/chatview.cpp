@@ -1,0 +1,286 @@
+#include "chatview.h"
+
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QScrollBar>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace Ui {
+
+namespace {
+// Streamed text is re-rendered at most this often (ms): 20 frames a second reads smoothly and
+// keeps Markdown layout off the hot path of every token.
+constexpr int StreamRenderMs = 50;
+
+const char *const BubbleStyle = "QLabel { padding: 6px 8px; border-radius: 6px; }";
+} // namespace
+
+// One tool call: name, state, a progress bar fed by MCP progress, and the result (collapsed
+// unless it is an error), with images shown.
+class ToolCard : public QFrame
+{
+public:
+    explicit ToolCard(const QString &toolName, QWidget *parent)
+        : QFrame(parent)
+    {
+        setObjectName(QStringLiteral("toolCard"));
+        setFrameShape(QFrame::StyledPanel);
+        auto *layout = new QVBoxLayout(this);
+        layout->setContentsMargins(8, 6, 8, 6);
+        m_title = new QLabel(this);
+        m_title->setTextFormat(Qt::PlainText);
+        m_title->setText(toolName);
+        QFont bold = m_title->font();
+        bold.setBold(true);
+        m_title->setFont(bold);
+        m_state = new QLabel(this);
+        m_state->setObjectName(QStringLiteral("toolState"));
+        m_arguments = new QLabel(this);
+        m_arguments->setTextFormat(Qt::PlainText);
+        m_arguments->setWordWrap(true);
+        m_arguments->setStyleSheet(QStringLiteral("color: palette(mid); font-family: monospace;"));
+        m_progress = new QProgressBar(this);
+        m_progress->setVisible(false);
+        m_toggle = new QToolButton(this);
+        m_toggle->setText(ChatView::tr("Result"));
+        m_toggle->setCheckable(true);
+        m_toggle->setVisible(false);
+        m_result = new QPlainTextEdit(this);
+        m_result->setReadOnly(true);
+        m_result->setObjectName(QStringLiteral("toolResult"));
+        m_result->setMaximumHeight(200);
+        m_result->setVisible(false);
+        m_images = new QVBoxLayout;
+        QObject::connect(m_toggle, &QToolButton::toggled, m_result, &QWidget::setVisible);
+        layout->addWidget(m_title);
+        layout->addWidget(m_state);
+        layout->addWidget(m_arguments);
+        layout->addWidget(m_progress);
+        layout->addWidget(m_toggle);
+        layout->addWidget(m_result);
+        layout->addLayout(m_images);
+    }
+
+    void setState(const QString &text, const QString &color = QString())
+    {
+        m_state->setText(text);
+        m_state->setStyleSheet(color.isEmpty() ? QString()
+                                               : QStringLiteral("color: %1;").arg(color));
+    }
+    void setArguments(const Engine::Json &arguments)
+    {
+        m_arguments->setText(
+                QString::fromStdString(
+                        arguments.dump(-1, ' ', false, Engine::Json::error_handler_t::replace))
+                        .left(500));
+    }
+    void setProgress(double progress, double total, const QString &message)
+    {
+        m_progress->setVisible(true);
+        if (total > 0) {
+            m_progress->setRange(0, 1000);
+            m_progress->setValue(int(1000 * std::min(1.0, progress / total)));
+        } else {
+            m_progress->setRange(0, 0); // busy indicator: no total known
+        }
+        if (!message.isEmpty())
+            m_progress->setFormat(message);
+    }
+    void setResult(const Engine::ToolRunResult &result)
+    {
+        m_progress->setVisible(false);
+        QString state = ChatView::tr("done");
+        QString color;
+        if (result.denied) {
+            state = ChatView::tr("denied");
+            color = QStringLiteral("#c62828");
+        } else if (result.timedOut) {
+            state = ChatView::tr("timed out");
+            color = QStringLiteral("#c62828");
+        } else if (result.cancelled) {
+            state = ChatView::tr("cancelled");
+            color = QStringLiteral("#9e9e9e");
+        } else if (result.output.isError) {
+            state = ChatView::tr("error");
+            color = QStringLiteral("#c62828");
+        }
+        setState(state, color);
+        // The full output, not the capped model text.
+        QStringList parts;
+        for (const Engine::Json &block : result.output.content) {
+            if (!block.is_object())
+                continue;
+            const std::string type = block.value("type", "");
+            if (type == "text") {
+                parts << QString::fromStdString(block.value("text", ""));
+            } else if (type == "image") {
+                QPixmap pixmap;
+                pixmap.loadFromData(
+                        QByteArray::fromBase64(QByteArray::fromStdString(block.value("data", ""))));
+                if (!pixmap.isNull()) {
+                    auto *image = new QLabel(this);
+                    image->setPixmap(pixmap.scaled(QSize(256, 256).boundedTo(pixmap.size()),
+                                                   Qt::KeepAspectRatio, Qt::SmoothTransformation));
+                    m_images->addWidget(image);
+                }
+            } else {
+                parts << QStringLiteral("[%1]").arg(QString::fromStdString(type));
+            }
+        }
+        if (!result.output.structuredContent.is_null())
+            parts << QString::fromStdString(result.output.structuredContent.dump(
+                    2, ' ', false, Engine::Json::error_handler_t::replace));
+        m_result->setPlainText(parts.join(QLatin1Char('\n')));
+        if (!color.isEmpty())
+            m_result->setStyleSheet(QStringLiteral("color: %1;").arg(color));
+        m_toggle->setVisible(true);
+        m_toggle->setChecked(result.output.isError); // errors open, results collapsed
+    }
+
+private:
+    QLabel *m_title;
+    QLabel *m_state;
+    QLabel *m_arguments;
+    QProgressBar *m_progress;
+    QToolButton *m_toggle;
+    QPlainTextEdit *m_result;
+    QVBoxLayout *m_images;
+};
+
+ChatView::ChatView(QWidget *parent)
+    : QScrollArea(parent)
+{
+    setObjectName(QStringLiteral("chatView"));
+    setWidgetResizable(true);
+    m_content = new QWidget(this);
+    m_content->setObjectName(QStringLiteral("chatContent"));
+    m_content->setAutoFillBackground(true);
+    m_content->setBackgroundRole(QPalette::Base);
+    m_layout = new QVBoxLayout(m_content);
+    m_layout->addStretch(1);
+    setWidget(m_content);
+    m_renderTimer.setSingleShot(true);
+    m_renderTimer.setInterval(StreamRenderMs);
+    connect(&m_renderTimer, &QTimer::timeout, this, &ChatView::renderStream);
+}
+
+void ChatView::clear()
+{
+    while (m_layout->count() > 1) {
+        QLayoutItem *item = m_layout->takeAt(0);
+        delete item->widget();
+        delete item;
+    }
+    m_cards.clear();
+    m_streamLabel = nullptr;
+    m_streamText.clear();
+}
+
+QLabel *ChatView::addLabel(const QString &text, Qt::TextFormat format, const QString &style)
+{
+    auto *label = new QLabel(m_content);
+    label->setTextFormat(format);
+    label->setText(text);
+    label->setWordWrap(true);
+    label->setOpenExternalLinks(true);
+    label->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    label->setStyleSheet(QString::fromLatin1(BubbleStyle) + style);
+    m_layout->insertWidget(m_layout->count() - 1, label);
+    scrollToEndLater();
+    return label;
+}
+
+void ChatView::addUserMessage(const QString &text)
+{
+    addLabel(text, Qt::PlainText, QStringLiteral("QLabel { background: palette(alternate-base); }"))
+            ->setObjectName(QStringLiteral("userMessage"));
+}
+
+void ChatView::appendAssistantDelta(const QString &delta)
+{
+    if (!m_streamLabel) {
+        m_streamLabel = addLabel(QString(), Qt::MarkdownText, QString());
+        m_streamLabel->setObjectName(QStringLiteral("assistantMessage"));
+        m_streamText.clear();
+    }
+    m_streamText += delta;
+    if (!m_renderTimer.isActive())
+        m_renderTimer.start();
+}
+
+void ChatView::renderStream()
+{
+    if (m_streamLabel)
+        m_streamLabel->setText(m_streamText);
+    scrollToEndLater();
+}
+
+void ChatView::finishAssistantMessage(const QString &fullText)
+{
+    if (fullText.isEmpty() && !m_streamLabel)
+        return;
+    if (!m_streamLabel)
+        appendAssistantDelta(fullText);
+    m_streamText = fullText.isEmpty() ? m_streamText : fullText;
+    m_renderTimer.stop();
+    renderStream();
+    m_streamLabel = nullptr;
+}
+
+void ChatView::addNotice(const QString &html, bool error)
+{
+    addLabel(html, Qt::RichText,
+             error ? QStringLiteral("QLabel { color: #c62828; }")
+                   : QStringLiteral("QLabel { color: palette(window-text); background: "
+                                    "palette(alternate-base); }"))
+            ->setObjectName(QStringLiteral("notice"));
+}
+
+ToolCard *ChatView::card(const QString &callId, const QString &toolName)
+{
+    if (ToolCard *existing = m_cards.value(callId))
+        return existing;
+    // A tool call ends the assistant text before it.
+    if (m_streamLabel)
+        finishAssistantMessage(QString());
+    auto *card = new ToolCard(toolName, m_content);
+    m_layout->insertWidget(m_layout->count() - 1, card);
+    m_cards.insert(callId, card);
+    scrollToEndLater();
+    return card;
+}
+
+void ChatView::toolApprovalNeeded(const QString &callId, const QString &toolName)
+{
+    card(callId, toolName)->setState(tr("waiting for your approval…"), QStringLiteral("#ef6c00"));
+}
+
+void ChatView::toolStarted(const QString &callId, const QString &toolName,
+                           const Engine::Json &arguments)
+{
+    ToolCard *c = card(callId, toolName);
+    c->setState(tr("running…"));
+    c->setArguments(arguments);
+}
+
+void ChatView::toolProgress(const QString &callId, double progress, double total,
+                            const QString &message)
+{
+    if (ToolCard *c = m_cards.value(callId))
+        c->setProgress(progress, total, message);
+}
+
+void ChatView::toolFinished(const QString &callId, const Engine::ToolRunResult &result)
+{
+    card(callId, QString())->setResult(result);
+}
+
+void ChatView::scrollToEndLater()
+{
+    QTimer::singleShot(0, this,
+                       [this] { verticalScrollBar()->setValue(verticalScrollBar()->maximum()); });
+}
+
+} // namespace Ui

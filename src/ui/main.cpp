@@ -1,0 +1,92 @@
+#include "mainwindow.h"
+
+#include <mcp/manager.h>
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
+#include <QLibraryInfo>
+#include <QLocale>
+#include <QTimer>
+#include <QTranslator>
+
+#include <cstdio>
+
+namespace {
+// --screenshot waits for every server to settle, but never longer than this: a server's own
+// startup timeout (30 s by default) plus a margin.
+constexpr int MaxScreenshotWaitMs = 40000;
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("switchboard"));
+    QApplication::setApplicationDisplayName(QStringLiteral("Switchboard"));
+    QApplication::setApplicationVersion(QStringLiteral(SWITCHBOARD_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+            QApplication::translate("main", "Switchboard: a desktop AI agent and MCP client."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption workspaceOption(
+            QStringLiteral("workspace"),
+            QApplication::translate("main", "The workspace folder (default: the current folder)."),
+            QStringLiteral("DIR"));
+    const QCommandLineOption configOption(
+            QStringLiteral("config"),
+            QApplication::translate("main", "Use FILE instead of the workspace's .mcp.json."),
+            QStringLiteral("FILE"));
+    const QCommandLineOption langOption(
+            QStringLiteral("lang"),
+            QApplication::translate("main",
+                                    "The interface language: en or zh_CN (default: the system's)."),
+            QStringLiteral("LANG"));
+    const QCommandLineOption screenshotOption(
+            QStringLiteral("screenshot"),
+            QApplication::translate(
+                    "main",
+                    "Save the main window as PNG once every server has settled, then exit."),
+            QStringLiteral("FILE"));
+    parser.addOptions({workspaceOption, configOption, langOption, screenshotOption});
+    parser.process(app);
+
+    const QString lang
+            = parser.isSet(langOption) ? parser.value(langOption) : QLocale::system().name();
+    QTranslator translator;
+    if (lang.startsWith(QLatin1String("zh"))
+        && translator.load(QStringLiteral(":/i18n/switchboard_zh_CN.qm")))
+        QApplication::installTranslator(&translator);
+
+    QString workspace
+            = parser.isSet(workspaceOption) ? parser.value(workspaceOption) : QDir::currentPath();
+    if (!QFileInfo(workspace).isDir()) {
+        std::fprintf(stderr, "switchboard: workspace '%s' is not a folder\n",
+                     qPrintable(workspace));
+        return 1;
+    }
+    Ui::MainWindowOptions options;
+    options.workspace = QFileInfo(workspace).canonicalFilePath();
+    options.configFile = parser.value(configOption);
+    Ui::MainWindow window(options);
+    window.show();
+
+    if (parser.isSet(screenshotOption)) {
+        const QString file = parser.value(screenshotOption);
+        auto shoot = [&window, file] {
+            // One more turn of the loop so the dock has painted the last state.
+            QTimer::singleShot(200, &window, [&window, file] {
+                const bool saved = window.grab().save(file, "PNG");
+                if (!saved)
+                    std::fprintf(stderr, "switchboard: could not save %s\n", qPrintable(file));
+                QApplication::exit(saved ? 0 : 1);
+            });
+        };
+        QObject::connect(window.manager(), &Mcp::Manager::settled, &window, shoot,
+                         Qt::SingleShotConnection);
+        QTimer::singleShot(MaxScreenshotWaitMs, &window, shoot);
+    }
+    return app.exec();
+}

@@ -1,0 +1,430 @@
+#include "serverdock.h"
+
+#include <mcp/manager.h>
+
+#include <QAction>
+#include <QClipboard>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QEvent>
+#include <QFontDatabase>
+#include <QGuiApplication>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QPainter>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QToolButton>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace Ui {
+
+namespace {
+
+// The stderr view is refreshed at most this often: a server flooding stderr (100,000 lines)
+// then costs one append per tick instead of one per line, and 100 ms still reads as live.
+constexpr int StderrFlushMs = 100;
+// Lines the stderr view keeps: more than the Manager's 200-line tail, so a burst watched live
+// can be scrolled back through, yet bounded so a flood cannot grow memory or layout time.
+constexpr int StderrViewLines = 5000;
+
+constexpr std::array AllStates{Mcp::ServerState::Pending, Mcp::ServerState::Connected,
+                               Mcp::ServerState::Failed, Mcp::ServerState::Disabled,
+                               Mcp::ServerState::Restarting};
+
+// A filled dot, drawn at 1x and 2x so it stays crisp on high-DPI screens without image files.
+QIcon makeDot(const QColor &color)
+{
+    QIcon icon;
+    for (int size : {16, 32}) {
+        QPixmap pixmap(size, size);
+        pixmap.fill(Qt::transparent);
+        QPainter painter(&pixmap);
+        painter.setRenderHint(QPainter::Antialiasing);
+        painter.setPen(QPen(color.darker(140), size / 16.0));
+        painter.setBrush(color);
+        const qreal margin = size * 0.2;
+        painter.drawEllipse(QRectF(margin, margin, size - 2 * margin, size - 2 * margin));
+        painter.end();
+        icon.addPixmap(pixmap);
+    }
+    return icon;
+}
+
+// Failure reasons can span lines (a process's message); a row shows them on one line.
+QString oneLine(QString text)
+{
+    text.replace(QLatin1Char('\n'), QLatin1Char(' '));
+    return text.simplified();
+}
+
+} // namespace
+
+ServerDock::ServerDock(Mcp::Manager *manager, QWidget *parent)
+    : QDockWidget(parent)
+{
+    setObjectName(QStringLiteral("serverDock"));
+    for (Mcp::ServerState state : AllStates)
+        m_icons[size_t(state)] = makeDot(stateColor(state));
+
+    m_restartAction = new QAction(this);
+    m_toggleAction = new QAction(this);
+    m_stderrAction = new QAction(this);
+    m_logAction = new QAction(this);
+    connect(m_restartAction, &QAction::triggered, this, &ServerDock::restartSelected);
+    connect(m_toggleAction, &QAction::triggered, this, &ServerDock::toggleSelected);
+    connect(m_stderrAction, &QAction::triggered, this, &ServerDock::showStderr);
+    connect(m_logAction, &QAction::triggered, this, [this] {
+        const QString name = selectedServer();
+        if (!name.isEmpty())
+            emit openLogRequested(name);
+    });
+
+    auto *content = new QWidget(this);
+    auto *layout = new QVBoxLayout(content);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->setSpacing(2);
+    auto *buttons = new QHBoxLayout;
+    const std::pair<QAction *, const char *> buttonActions[] = {{m_restartAction, "restartButton"},
+                                                                {m_toggleAction, "toggleButton"},
+                                                                {m_stderrAction, "stderrButton"},
+                                                                {m_logAction, "logButton"}};
+    for (const auto &[action, objectName] : buttonActions) {
+        auto *button = new QToolButton(content);
+        button->setObjectName(QLatin1String(objectName));
+        button->setDefaultAction(action);
+        button->setToolButtonStyle(Qt::ToolButtonTextOnly);
+        buttons->addWidget(button);
+    }
+    buttons->addStretch();
+    layout->addLayout(buttons);
+
+    m_list = new QTreeWidget(content);
+    m_list->setObjectName(QStringLiteral("serverList"));
+    m_list->setColumnCount(ColumnCount);
+    m_list->setRootIsDecorated(false);
+    m_list->setUniformRowHeights(true); // rows never wrap; lets the view skip measuring each
+    m_list->setAllColumnsShowFocus(true);
+    m_list->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_list->setTextElideMode(Qt::ElideRight);
+    m_list->header()->setStretchLastSection(true); // the reason takes what is left, elided
+    for (int column : {NameColumn, StateColumn, ToolsColumn})
+        m_list->header()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
+    m_list->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_list->addActions({m_restartAction, m_toggleAction, m_stderrAction, m_logAction});
+    connect(m_list, &QTreeWidget::itemSelectionChanged, this, &ServerDock::updateActions);
+    connect(m_list, &QTreeWidget::itemActivated, this, &ServerDock::showStderr);
+    layout->addWidget(m_list);
+    setWidget(content);
+
+    m_stderrFlush.setSingleShot(true);
+    m_stderrFlush.setInterval(StderrFlushMs);
+    connect(&m_stderrFlush, &QTimer::timeout, this, &ServerDock::flushStderr);
+
+    retranslateUi();
+    setManager(manager);
+}
+
+ServerDock::~ServerDock() = default;
+
+void ServerDock::setManager(Mcp::Manager *manager)
+{
+    if (m_manager == manager)
+        return;
+    if (m_manager)
+        disconnect(m_manager, nullptr, this, nullptr);
+    m_manager = manager;
+    if (m_manager) {
+        connect(m_manager, &Mcp::Manager::serverStatusChanged, this, &ServerDock::onStatusChanged);
+        connect(m_manager, &Mcp::Manager::serverStderr, this, &ServerDock::onStderr);
+        // The QPointer is already null here; rebuilding empties the list.
+        connect(m_manager, &QObject::destroyed, this, &ServerDock::rebuildRows);
+    }
+    m_stderrServer.clear();
+    m_stderrPending.clear();
+    if (m_stderrDialog)
+        m_stderrDialog->hide();
+    rebuildRows();
+}
+
+Mcp::Manager *ServerDock::manager() const
+{
+    return m_manager;
+}
+
+QString ServerDock::selectedServer() const
+{
+    const QList<QTreeWidgetItem *> selected = m_list->selectedItems();
+    return selected.isEmpty() ? QString() : selected.first()->text(NameColumn);
+}
+
+void ServerDock::selectServer(const QString &name)
+{
+    if (QTreeWidgetItem *item = m_rows.value(name)) {
+        m_list->setCurrentItem(item);
+        item->setSelected(true);
+    } else {
+        m_list->clearSelection();
+    }
+}
+
+QColor ServerDock::stateColor(Mcp::ServerState state)
+{
+    switch (state) {
+    case Mcp::ServerState::Connected:
+        return QColor(0x2e, 0x9d, 0x4f);
+    case Mcp::ServerState::Pending:
+    case Mcp::ServerState::Restarting:
+        return QColor(0xe0, 0xa0, 0x20);
+    case Mcp::ServerState::Failed:
+        return QColor(0xd0, 0x34, 0x2c);
+    case Mcp::ServerState::Disabled:
+        break;
+    }
+    return QColor(0x9a, 0x9a, 0x9a);
+}
+
+QString ServerDock::stateText(Mcp::ServerState state)
+{
+    switch (state) {
+    case Mcp::ServerState::Pending:
+        return tr("starting", "server state");
+    case Mcp::ServerState::Connected:
+        return tr("connected", "server state");
+    case Mcp::ServerState::Failed:
+        return tr("failed", "server state");
+    case Mcp::ServerState::Disabled:
+        return tr("disabled", "server state");
+    case Mcp::ServerState::Restarting:
+        return tr("restarting", "server state");
+    }
+    return QString();
+}
+
+QString ServerDock::summary() const
+{
+    if (m_rows.isEmpty())
+        return tr("no servers configured");
+    int counts[AllStates.size()] = {};
+    for (const QTreeWidgetItem *item : m_rows)
+        ++counts[item->data(NameColumn, StateRole).toInt()];
+    auto count = [&](Mcp::ServerState state) {
+        return counts[size_t(state)];
+    };
+    // Connected is always named, so the title never reads as "nothing"; the rest only if any.
+    QStringList parts{tr("%n connected", "servers", count(Mcp::ServerState::Connected))};
+    const int starting = count(Mcp::ServerState::Pending) + count(Mcp::ServerState::Restarting);
+    if (starting)
+        parts << tr("%n starting", "servers", starting);
+    if (count(Mcp::ServerState::Failed))
+        parts << tr("%n failed", "servers", count(Mcp::ServerState::Failed));
+    if (count(Mcp::ServerState::Disabled))
+        parts << tr("%n disabled", "servers", count(Mcp::ServerState::Disabled));
+    return parts.join(tr(", ", "summary separator"));
+}
+
+void ServerDock::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QDockWidget::changeEvent(event);
+}
+
+void ServerDock::retranslateUi()
+{
+    m_list->setHeaderLabels({tr("Server"), tr("State"), tr("Tools"), tr("Reason")});
+    m_restartAction->setText(tr("Restart"));
+    m_restartAction->setToolTip(tr("Stop the selected server and start it again"));
+    m_stderrAction->setText(tr("Show stderr"));
+    m_stderrAction->setToolTip(tr("Show the last lines the selected server wrote to stderr"));
+    m_logAction->setText(tr("Open log"));
+    m_logAction->setToolTip(tr("Show the selected server's protocol traffic"));
+    if (m_stderrDialog) {
+        m_copyButton->setText(tr("Copy all"));
+        if (!m_stderrServer.isEmpty())
+            m_stderrDialog->setWindowTitle(tr("stderr — %1").arg(m_stderrServer));
+    }
+    // Rows, title and the Disable/Enable text all carry translated words.
+    rebuildRows();
+}
+
+void ServerDock::rebuildRows()
+{
+    const QString selected = selectedServer();
+    m_list->clear();
+    m_rows.clear();
+    if (m_manager) {
+        const QStringList names = m_manager->serverNames();
+        for (const QString &name : names) {
+            auto *item = new QTreeWidgetItem(m_list);
+            item->setTextAlignment(ToolsColumn, Qt::AlignRight | Qt::AlignVCenter);
+            m_rows.insert(name, item);
+            applyStatus(item, m_manager->status(name));
+        }
+    }
+    selectServer(selected);
+    updateSummary();
+    updateActions();
+}
+
+void ServerDock::onStatusChanged(const QString &name)
+{
+    QTreeWidgetItem *item = m_rows.value(name);
+    const bool exists = m_manager && m_manager->serverNames().contains(name);
+    if (!item || !exists) {
+        // A server was added or removed (reload): rare, so rebuilding keeps the order simple.
+        rebuildRows();
+        return;
+    }
+    applyStatus(item, m_manager->status(name));
+    updateSummary();
+    if (item->isSelected())
+        updateActions();
+}
+
+void ServerDock::applyStatus(QTreeWidgetItem *item, const Mcp::ServerStatus &status)
+{
+    const QColor color = stateColor(status.state);
+    item->setData(NameColumn, StateRole, int(status.state));
+    item->setIcon(NameColumn, m_icons[size_t(status.state)]);
+    item->setText(NameColumn, status.name);
+    item->setText(StateColumn, stateText(status.state));
+    item->setForeground(StateColumn, color);
+    const bool hasTools = status.state == Mcp::ServerState::Connected
+                          || status.state == Mcp::ServerState::Restarting;
+    item->setText(ToolsColumn, hasTools ? QString::number(status.toolCount) : QString());
+    item->setText(ReasonColumn, oneLine(status.reason));
+    item->setToolTip(ReasonColumn, status.reason);
+    if (status.state == Mcp::ServerState::Failed)
+        item->setForeground(ReasonColumn, color);
+    else
+        item->setData(ReasonColumn, Qt::ForegroundRole, QVariant());
+    item->setForeground(NameColumn, status.state == Mcp::ServerState::Disabled
+                                            ? QBrush(color)
+                                            : m_list->palette().text());
+    QString tip = tr("%1: %2").arg(status.name, stateText(status.state));
+    if (status.restarts > 0)
+        tip += QLatin1Char('\n') + tr("restarted %n time(s) after a crash", "", status.restarts);
+    if (!status.reason.isEmpty())
+        tip += QLatin1Char('\n') + status.reason;
+    for (int column : {NameColumn, StateColumn, ToolsColumn})
+        item->setToolTip(column, tip);
+}
+
+void ServerDock::updateSummary()
+{
+    setWindowTitle(tr("Servers — %1").arg(summary()));
+}
+
+Mcp::ServerState ServerDock::selectedState() const
+{
+    const QList<QTreeWidgetItem *> selected = m_list->selectedItems();
+    return selected.isEmpty()
+                   ? Mcp::ServerState::Pending
+                   : Mcp::ServerState(selected.first()->data(NameColumn, StateRole).toInt());
+}
+
+void ServerDock::updateActions()
+{
+    const bool any = !selectedServer().isEmpty();
+    const bool disabled = any && selectedState() == Mcp::ServerState::Disabled;
+    // The Manager ignores a restart of a disabled server; say so by greying the button.
+    m_restartAction->setEnabled(any && !disabled);
+    m_toggleAction->setEnabled(any);
+    m_toggleAction->setText(disabled ? tr("Enable") : tr("Disable"));
+    m_toggleAction->setToolTip(disabled ? tr("Start the selected server again")
+                                        : tr("Stop the selected server and keep it stopped"));
+    m_stderrAction->setEnabled(any);
+    m_logAction->setEnabled(any);
+}
+
+void ServerDock::restartSelected()
+{
+    const QString name = selectedServer();
+    if (m_manager && !name.isEmpty())
+        m_manager->restartServer(name);
+}
+
+void ServerDock::toggleSelected()
+{
+    const QString name = selectedServer();
+    if (m_manager && !name.isEmpty())
+        m_manager->setServerEnabled(name, selectedState() == Mcp::ServerState::Disabled);
+}
+
+void ServerDock::ensureStderrDialog()
+{
+    if (m_stderrDialog)
+        return;
+    // Non-modal and reused: it stays open beside the dock while the server keeps running.
+    m_stderrDialog = new QDialog(this);
+    m_stderrDialog->setObjectName(QStringLiteral("stderrDialog"));
+    m_stderrDialog->resize(640, 360);
+    auto *layout = new QVBoxLayout(m_stderrDialog);
+    m_stderrView = new QPlainTextEdit(m_stderrDialog);
+    m_stderrView->setObjectName(QStringLiteral("stderrView"));
+    m_stderrView->setReadOnly(true); // still selectable and copyable
+    m_stderrView->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_stderrView->setMaximumBlockCount(StderrViewLines);
+    m_stderrView->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    layout->addWidget(m_stderrView);
+    auto *box = new QDialogButtonBox(QDialogButtonBox::Close, m_stderrDialog);
+    m_copyButton = box->addButton(tr("Copy all"), QDialogButtonBox::ActionRole);
+    m_copyButton->setObjectName(QStringLiteral("copyStderrButton"));
+    connect(m_copyButton, &QPushButton::clicked, this, [this] {
+        flushStderr();
+        QGuiApplication::clipboard()->setText(m_stderrView->toPlainText());
+    });
+    connect(box, &QDialogButtonBox::rejected, m_stderrDialog, &QDialog::reject);
+    layout->addWidget(box);
+}
+
+void ServerDock::showStderr()
+{
+    const QString name = selectedServer();
+    if (!m_manager || name.isEmpty())
+        return;
+    ensureStderrDialog();
+    m_stderrServer = name;
+    m_stderrPending.clear();
+    m_stderrFlush.stop();
+    m_stderrDialog->setWindowTitle(tr("stderr — %1").arg(name));
+    m_stderrView->setPlainText(m_manager->stderrTail(name).join(QLatin1Char('\n')));
+    m_stderrView->verticalScrollBar()->setValue(m_stderrView->verticalScrollBar()->maximum());
+    m_stderrDialog->show();
+    m_stderrDialog->raise();
+    m_stderrDialog->activateWindow();
+}
+
+void ServerDock::onStderr(const QString &name, const QString &line)
+{
+    // Lines for a hidden view are not kept: showing it again starts from the Manager's tail.
+    if (!m_stderrDialog || !m_stderrDialog->isVisible() || name != m_stderrServer)
+        return;
+    m_stderrPending << line;
+    // Trim in chunks so a flood stays amortized O(1) per line and bounded in memory.
+    if (m_stderrPending.size() > 2 * StderrViewLines)
+        m_stderrPending.erase(m_stderrPending.begin(), m_stderrPending.end() - StderrViewLines);
+    if (!m_stderrFlush.isActive())
+        m_stderrFlush.start();
+}
+
+void ServerDock::flushStderr()
+{
+    m_stderrFlush.stop();
+    if (m_stderrPending.isEmpty() || !m_stderrView)
+        return;
+    if (m_stderrPending.size() > StderrViewLines)
+        m_stderrPending.erase(m_stderrPending.begin(), m_stderrPending.end() - StderrViewLines);
+    QScrollBar *bar = m_stderrView->verticalScrollBar();
+    // Follow the output only if the user has not scrolled up to read something.
+    const bool atBottom = bar->value() == bar->maximum();
+    m_stderrView->appendPlainText(m_stderrPending.join(QLatin1Char('\n')));
+    m_stderrPending.clear();
+    if (atBottom)
+        bar->setValue(bar->maximum());
+}
+
+} // namespace Ui

@@ -1,0 +1,96 @@
+#pragma once
+
+#include <QDockWidget>
+#include <QHash>
+#include <QIcon>
+#include <QPointer>
+#include <QStringList>
+#include <QTimer>
+
+#include <array>
+
+class QAction;
+class QDialog;
+class QPlainTextEdit;
+class QPushButton;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace Mcp {
+class Manager;
+struct ServerStatus;
+enum class ServerState;
+} // namespace Mcp
+
+namespace Ui {
+
+// The server-status dock ("MCPBar"): shows one row per server of an Mcp::Manager (state dot,
+// name, state, tool count, failure reason) and a summary in the title, and offers restart,
+// disable/enable, a live stderr view and "open log" for the selected server. It only reads the
+// Manager and calls its non-blocking commands; rows follow the Manager's signals, and the
+// stderr view is refreshed on a timer so a flooding server cannot starve the GUI. The Manager
+// is owned elsewhere (the application); the dock forgets it when it is destroyed.
+class ServerDock : public QDockWidget
+{
+    Q_OBJECT
+public:
+    enum Column { NameColumn, StateColumn, ToolsColumn, ReasonColumn, ColumnCount };
+    // On the name column: the row's Mcp::ServerState as int, for code and tests.
+    static constexpr int StateRole = Qt::UserRole + 1;
+
+    explicit ServerDock(Mcp::Manager *manager, QWidget *parent = nullptr);
+    ~ServerDock() override;
+
+    void setManager(Mcp::Manager *manager);
+    Mcp::Manager *manager() const;
+
+    // The selected server's name, or empty.
+    QString selectedServer() const;
+    void selectServer(const QString &name);
+    // "3 connected, 1 failed" (also the window title's tail).
+    QString summary() const;
+
+    static QColor stateColor(Mcp::ServerState state);
+    static QString stateText(Mcp::ServerState state);
+
+signals:
+    void openLogRequested(const QString &server);
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    void retranslateUi();
+    void rebuildRows();
+    void onStatusChanged(const QString &name);
+    void applyStatus(QTreeWidgetItem *item, const Mcp::ServerStatus &status);
+    void updateSummary();
+    void updateActions();
+    Mcp::ServerState selectedState() const;
+
+    void restartSelected();
+    void toggleSelected();
+    void showStderr();
+    void ensureStderrDialog();
+    void onStderr(const QString &name, const QString &line);
+    void flushStderr();
+
+    QPointer<Mcp::Manager> m_manager;
+    QTreeWidget *m_list = nullptr;
+    QHash<QString, QTreeWidgetItem *> m_rows;
+    std::array<QIcon, 5> m_icons; // one dot per Mcp::ServerState, drawn once
+
+    QAction *m_restartAction = nullptr;
+    QAction *m_toggleAction = nullptr;
+    QAction *m_stderrAction = nullptr;
+    QAction *m_logAction = nullptr;
+
+    QDialog *m_stderrDialog = nullptr; // created on first use, then hidden and reused
+    QPlainTextEdit *m_stderrView = nullptr;
+    QPushButton *m_copyButton = nullptr;
+    QString m_stderrServer;
+    QStringList m_stderrPending; // lines received since the last flush
+    QTimer m_stderrFlush;
+};
+
+} // namespace Ui

@@ -1,0 +1,78 @@
+#pragma once
+
+#include <engine/toolrunner.h>
+
+#include <QDialog>
+#include <QPointer>
+
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QScrollArea;
+class QTreeWidget;
+class QTreeWidgetItem;
+class QVBoxLayout;
+
+namespace Ui {
+
+class SchemaForm;
+
+// Lets a person see every tool the model can call (built-ins, then each MCP server), read
+// what it claims about itself, and run it by hand with a generated form. Runs go through the
+// ToolRunner like the model's calls, so the same approval rules apply. Non-modal; owned by the
+// main window, which also owns the registry and runner it is given (they outlive it).
+class ToolBrowser : public QDialog
+{
+    Q_OBJECT
+public:
+    ToolBrowser(Engine::ToolRegistry *registry, Engine::ToolRunner *runner,
+                QWidget *parent = nullptr);
+    ~ToolBrowser() override;
+
+    // Selects a tool by registry name (false if it is not listed).
+    bool selectTool(const QString &name);
+    QString selectedTool() const { return m_current; }
+    bool isRunning() const { return m_runId != 0; }
+
+signals:
+    // A manual run ended (done, failed, denied or cancelled); the result view shows it.
+    void runFinished(bool isError);
+
+private:
+    void rebuildTree();
+    void applyFilter();
+    void showTool(const QString &name);
+    void run();
+    void cancel();
+    void finished(Engine::ToolRunResult result);
+    void clearResult();
+    void addResultText(const QString &text, bool isError);
+    void addResultBlock(const Engine::Json &block, bool isError);
+    void addResultWidget(QWidget *widget);
+    void setStatus(const QString &text);
+
+    Engine::ToolRegistry *m_registry;
+    Engine::ToolRunner *m_runner;
+
+    QLineEdit *m_search;
+    QTreeWidget *m_tree;
+    QLabel *m_title;
+    QLabel *m_description;
+    QLabel *m_meta;
+    QLabel *m_hints;
+    QPlainTextEdit *m_schemaView;
+    SchemaForm *m_form;
+    QPushButton *m_runButton;
+    QPushButton *m_cancelButton;
+    QLabel *m_status;
+    QScrollArea *m_resultArea;
+    QWidget *m_resultBody;
+    QVBoxLayout *m_resultLayout;
+
+    QString m_current;                     // registry name of the tool shown
+    Engine::ToolRunner::RunId m_runId = 0; // 0 when nothing runs
+    QString m_runningTool;
+};
+
+} // namespace Ui

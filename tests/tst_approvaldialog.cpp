@@ -1,0 +1,466 @@
+#include <ui/approvaldialog.h>
+#include <ui/uiapprovalgate.h>
+
+#include <QApplication>
+#include <QFontDatabase>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPointer>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <memory>
+#include <vector>
+
+using Engine::ApprovalChoice;
+using Engine::ApprovalDecision;
+using Engine::ApprovalRequest;
+using Engine::Json;
+using Ui::ApprovalDialog;
+using Ui::UiApprovalGate;
+
+Q_DECLARE_METATYPE(Engine::ApprovalChoice)
+
+class tst_ApprovalDialog : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void cleanup();
+
+    void buttonGivesDecision_data();
+    void buttonGivesDecision();
+    void denyWithReason();
+    void escapeDenies();
+    void windowCloseDenies();
+    void enterDenies_data();
+    void enterDenies();
+    void acceleratorAllows();
+    void textIsPlain();
+    void dangerousIsRed();
+    void mutatingIsNotRed();
+    void hintsAreUntrusted();
+    void tabReachesEveryButton();
+
+    void gateNeverShowsInsideRequest();
+    void gateQueuesInOrder();
+    void gateDestroyedDeniesPending();
+    void gateDestroyedBeforeShowing();
+    void windowDestroyedDeniesPending();
+
+private:
+    static ApprovalRequest request(const QString &tool,
+                                   Engine::Risk risk = Engine::Risk::Dangerous);
+};
+
+// Records every decision a dialog emits, so a test can check "exactly once".
+struct Recorder
+{
+    std::vector<ApprovalDecision> decisions;
+    void attach(ApprovalDialog *dialog)
+    {
+        QObject::connect(dialog, &ApprovalDialog::decided,
+                         [this](const ApprovalDecision &d) { decisions.push_back(d); });
+    }
+};
+
+ApprovalRequest tst_ApprovalDialog::request(const QString &tool, Engine::Risk risk)
+{
+    ApprovalRequest r;
+    r.toolName = QStringLiteral("mcp__files__") + tool;
+    r.source = QStringLiteral("files");
+    r.originalName = tool;
+    r.risk = risk;
+    r.arguments = Json{{"path", "notes.txt"}, {"count", 3}};
+    r.hints = Json{{"readOnlyHint", true}};
+    r.conversationId = QStringLiteral("c1");
+    return r;
+}
+
+static QPushButton *button(QWidget *dialog, const char *name)
+{
+    return dialog->findChild<QPushButton *>(QLatin1String(name));
+}
+
+void tst_ApprovalDialog::cleanup()
+{
+    // A failed test must not leave a modal dialog behind for the next one.
+    for (QWidget *w : QApplication::topLevelWidgets())
+        if (qobject_cast<ApprovalDialog *>(w))
+            delete w;
+}
+
+void tst_ApprovalDialog::buttonGivesDecision_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<ApprovalChoice>("choice");
+    QTest::newRow("allow once") << "allowOnceButton" << ApprovalChoice::AllowOnce;
+    QTest::newRow("conversation") << "allowConversationButton"
+                                  << ApprovalChoice::AllowForConversation;
+    QTest::newRow("always") << "alwaysAllowButton" << ApprovalChoice::AlwaysAllow;
+    QTest::newRow("deny") << "denyButton" << ApprovalChoice::Deny;
+}
+
+void tst_ApprovalDialog::buttonGivesDecision()
+{
+    QFETCH(QString, name);
+    QFETCH(ApprovalChoice, choice);
+    ApprovalDialog dialog(request(QStringLiteral("write_file")));
+    Recorder rec;
+    rec.attach(&dialog);
+    dialog.open();
+    QTRY_VERIFY(QApplication::activeModalWidget() == &dialog);
+    auto b = button(&dialog, name.toLatin1().constData());
+    QVERIFY(b);
+    b->click();
+    QVERIFY(!dialog.isVisible());
+    QCOMPARE(rec.decisions.size(), size_t(1));
+    QCOMPARE(rec.decisions[0].choice, choice);
+    QVERIFY(rec.decisions[0].reason.isEmpty());
+    // Later ways out (another close, destruction) add nothing.
+    dialog.reject();
+    dialog.close();
+    QCOMPARE(rec.decisions.size(), size_t(1));
+}
+
+void tst_ApprovalDialog::denyWithReason()
+{
+    ApprovalDialog dialog(request(QStringLiteral("write_file")));
+    Recorder rec;
+    rec.attach(&dialog);
+    dialog.open();
+    auto edit = dialog.findChild<QLineEdit *>(QStringLiteral("reasonEdit"));
+    QVERIFY(edit);
+    QTest::keyClicks(edit, QStringLiteral("use the other folder"));
+    button(&dialog, "denyButton")->click();
+    QCOMPARE(rec.decisions.size(), size_t(1));
+    QCOMPARE(rec.decisions[0].choice, ApprovalChoice::Deny);
+    QCOMPARE(rec.decisions[0].reason, QStringLiteral("use the other folder"));
+}
+
+void tst_ApprovalDialog::escapeDenies()
+{
+    ApprovalDialog dialog(request(QStringLiteral("write_file")));
+    Recorder rec;
+    rec.attach(&dialog);
+    dialog.open();
+    QVERIFY(QTest::qWaitForWindowActive(&dialog));
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Escape);
+    QVERIFY(!dialog.isVisible());
+    QCOMPARE(rec.decisions.size(), size_t(1));
+    QCOMPARE(rec.decisions[0].choice, ApprovalChoice::Deny);
+    QCOMPARE(dialog.result(), int(QDialog::Rejected));
+}
+
+void tst_ApprovalDialog::windowCloseDenies()
+{
+    ApprovalDialog dialog(request(QStringLiteral("write_file")));
+    Recorder rec;
+    rec.attach(&dialog);
+    dialog.open();
+    QVERIFY(dialog.close()); // what the window manager's close button does
+    QCOMPARE(rec.decisions.size(), size_t(1));
+    QCOMPARE(rec.decisions[0].choice, ApprovalChoice::Deny);
+}
+
+void tst_ApprovalDialog::enterDenies_data()
+{
+    QTest::addColumn<QString>("focus");
+    QTest::addColumn<int>("key");
+    // Wherever the focus is, Enter must not allow: the allow buttons do not take it.
+    for (const char *name : {"denyButton", "allowOnceButton", "allowConversationButton",
+                             "alwaysAllowButton", "reasonEdit", "argumentsView"}) {
+        QTest::addRow("%s return", name) << QString::fromLatin1(name) << int(Qt::Key_Return);
+        QTest::addRow("%s enter", name) << QString::fromLatin1(name) << int(Qt::Key_Enter);
+    }
+}
+
+void tst_ApprovalDialog::enterDenies()
+{
+    QFETCH(QString, focus);
+    QFETCH(int, key);
+    ApprovalDialog dialog(request(QStringLiteral("rm_rf")));
+    Recorder rec;
+    rec.attach(&dialog);
+    dialog.open();
+    QVERIFY(QTest::qWaitForWindowActive(&dialog));
+    QCOMPARE(QApplication::focusWidget(), button(&dialog, "denyButton")); // initial focus
+    auto target = dialog.findChild<QWidget *>(focus);
+    QVERIFY(target);
+    target->setFocus(Qt::TabFocusReason);
+    QTRY_COMPARE(QApplication::focusWidget(), target);
+    QVERIFY(button(&dialog, "denyButton")->isDefault());
+    QTest::keyClick(target, Qt::Key(key));
+    QCOMPARE(rec.decisions.size(), size_t(1));
+    QCOMPARE(rec.decisions[0].choice, ApprovalChoice::Deny);
+    QVERIFY(!dialog.isVisible());
+}
+
+void tst_ApprovalDialog::acceleratorAllows()
+{
+    ApprovalDialog dialog(request(QStringLiteral("write_file")));
+    Recorder rec;
+    rec.attach(&dialog);
+    dialog.open();
+    QVERIFY(QTest::qWaitForWindowActive(&dialog));
+    QCOMPARE(button(&dialog, "allowOnceButton")->text(), QStringLiteral("&Allow once"));
+    // Through the window, as the platform delivers it, so that the shortcut map sees it.
+    QTest::keyClick(dialog.windowHandle(), Qt::Key_W, Qt::AltModifier); // Al&ways allow
+    // A mnemonic "animates" the click: it lands a moment later.
+    QTRY_COMPARE(rec.decisions.size(), size_t(1));
+    QCOMPARE(rec.decisions[0].choice, ApprovalChoice::AlwaysAllow);
+}
+
+void tst_ApprovalDialog::textIsPlain()
+{
+    ApprovalRequest r = request(QStringLiteral("<b>bold</b>"));
+    r.source = QStringLiteral("<i>srv</i>");
+    r.arguments = Json{{"html", "<b>x</b>"}, {"list", Json::array({1, 2})}};
+    r.hints = Json{{"title", "<a href=\"x\">click</a>"}};
+    ApprovalDialog dialog(r);
+    dialog.show();
+
+    auto view = dialog.findChild<QPlainTextEdit *>(QStringLiteral("argumentsView"));
+    QVERIFY(view);
+    QVERIFY(view->isReadOnly());
+    QCOMPARE(view->font().family(), QFontDatabase::systemFont(QFontDatabase::FixedFont).family());
+    const QString expected = QStringLiteral("{\n  \"html\": \"<b>x</b>\",\n  \"list\": [\n    1,\n"
+                                            "    2\n  ]\n}");
+    QCOMPARE(view->toPlainText(), expected);
+
+    // Every label showing server-provided text shows it literally.
+    int found = 0;
+    for (const QString &needle : {QStringLiteral("<b>bold</b>"), QStringLiteral("<i>srv</i>"),
+                                  QStringLiteral("<a href=\"x\">click</a>")}) {
+        for (QLabel *label : dialog.findChildren<QLabel *>()) {
+            if (label->text().contains(needle)) {
+                QCOMPARE(label->textFormat(), Qt::PlainText);
+                ++found;
+            }
+        }
+    }
+    QCOMPARE(found, 3);
+}
+
+void tst_ApprovalDialog::dangerousIsRed()
+{
+    QWidget window;
+    window.resize(800, 600);
+    window.show();
+    ApprovalRequest r = request(QStringLiteral("delete_tree"));
+    r.arguments = Json{{"path", "/home/me/project"}, {"recursive", true}};
+    r.hints = Json{{"readOnlyHint", true}, {"destructiveHint", false}};
+    auto dialog = new ApprovalDialog(r, &window);
+    dialog->open();
+    QVERIFY(QTest::qWaitForWindowExposed(dialog));
+    auto risk = dialog->findChild<QLabel *>(QStringLiteral("riskLabel"));
+    QVERIFY(risk);
+    QCOMPARE(risk->text(), QStringLiteral("dangerous"));
+    const QColor color = risk->palette().color(QPalette::WindowText);
+    QVERIFY2(color.red() >= 150 && color.green() < 60 && color.blue() < 60,
+             qPrintable(color.name()));
+    QVERIFY(risk->font().bold());
+    QVERIFY(dialog->grab().save(QStringLiteral("/tmp/approval.png")));
+}
+
+void tst_ApprovalDialog::mutatingIsNotRed()
+{
+    ApprovalDialog dialog(request(QStringLiteral("write_file"), Engine::Risk::Mutating));
+    auto risk = dialog.findChild<QLabel *>(QStringLiteral("riskLabel"));
+    QCOMPARE(risk->text(), QStringLiteral("mutating"));
+    QVERIFY(!risk->font().bold());
+    QCOMPARE(risk->palette().color(QPalette::WindowText),
+             dialog.palette().color(QPalette::WindowText));
+}
+
+void tst_ApprovalDialog::hintsAreUntrusted()
+{
+    ApprovalDialog dialog(request(QStringLiteral("read_file")));
+    auto hints = dialog.findChild<QLabel *>(QStringLiteral("hintsLabel"));
+    QVERIFY(hints);
+    QCOMPARE(hints->text(), QStringLiteral("The server says: read-only (not verified)"));
+
+    QCOMPARE(ApprovalDialog::describeHints(Json()), QString());
+    QCOMPARE(ApprovalDialog::describeHints(Json::object()), QString());
+    QCOMPARE(ApprovalDialog::describeHints(Json{{"readOnlyHint", false},
+                                                {"destructiveHint", true},
+                                                {"title", "Wipe"},
+                                                {"weird", 7},
+                                                {"openWorldHint", "yes"}}),
+             QStringLiteral("title \"Wipe\", may change things, destructive, openWorldHint: "
+                            "\"yes\", weird: 7"));
+    QCOMPARE(ApprovalDialog::describeHints(Json::array({1})), QStringLiteral("[1]"));
+}
+
+void tst_ApprovalDialog::tabReachesEveryButton()
+{
+    ApprovalDialog dialog(request(QStringLiteral("write_file")));
+    Recorder rec;
+    rec.attach(&dialog);
+    dialog.open();
+    QVERIFY(QTest::qWaitForWindowActive(&dialog));
+    QStringList visited;
+    for (int i = 0; i < 8; ++i) {
+        QWidget *focus = QApplication::focusWidget();
+        QVERIFY(focus);
+        visited << focus->objectName();
+        QTest::keyClick(focus, Qt::Key_Tab);
+    }
+    for (const char *name : {"argumentsView", "reasonEdit", "allowOnceButton",
+                             "allowConversationButton", "alwaysAllowButton", "denyButton"})
+        QVERIFY2(visited.contains(QLatin1String(name)), qPrintable(visited.join(u' ')));
+    // The order follows the reading order, wrapping after Deny.
+    const int start = visited.indexOf(QStringLiteral("argumentsView"));
+    QCOMPARE(visited.mid(start, 6),
+             QStringList({"argumentsView", "reasonEdit", "allowOnceButton",
+                          "allowConversationButton", "alwaysAllowButton", "denyButton"}));
+    // Space presses the focused button (Enter would not, see enterDenies).
+    QWidget *focus = QApplication::focusWidget();
+    while (focus->objectName() != QLatin1String("allowConversationButton")) {
+        QTest::keyClick(focus, Qt::Key_Tab);
+        focus = QApplication::focusWidget();
+    }
+    QTest::keyClick(focus, Qt::Key_Space);
+    QCOMPARE(rec.decisions.size(), size_t(1));
+    QCOMPARE(rec.decisions[0].choice, ApprovalChoice::AllowForConversation);
+    QVERIFY(rec.decisions.size() == 1);
+}
+
+void tst_ApprovalDialog::gateNeverShowsInsideRequest()
+{
+    QWidget window;
+    window.show();
+    UiApprovalGate gate(&window);
+    QSignalSpy pending(&gate, &UiApprovalGate::pendingChanged);
+    int calls = 0;
+    gate.requestApproval(request(QStringLiteral("a")), [&](ApprovalDecision) { ++calls; });
+    // Back in the caller: nothing on screen yet, nothing decided.
+    QVERIFY(!gate.currentDialog());
+    QVERIFY(!QApplication::activeModalWidget());
+    QCOMPARE(calls, 0);
+    QCOMPARE(pending.size(), 1);
+    QCOMPARE(pending.at(0).at(0).toInt(), 1);
+    QTRY_VERIFY(gate.currentDialog());
+    QCOMPARE(QApplication::activeModalWidget(), gate.currentDialog());
+    QCOMPARE(gate.currentDialog()->parentWidget(), &window);
+    button(gate.currentDialog(), "denyButton")->click();
+    QCOMPARE(calls, 1);
+    QCOMPARE(gate.pendingCount(), 0);
+    QCOMPARE(pending.last().at(0).toInt(), 0);
+}
+
+void tst_ApprovalDialog::gateQueuesInOrder()
+{
+    QWidget window;
+    window.show();
+    UiApprovalGate gate(&window);
+    QSignalSpy pending(&gate, &UiApprovalGate::pendingChanged);
+    std::vector<std::pair<QString, ApprovalDecision>> decided;
+    for (const char *name : {"one", "two", "three"}) {
+        const QString tool = QString::fromLatin1(name);
+        gate.requestApproval(request(tool), [&decided, tool](ApprovalDecision d) {
+            decided.emplace_back(tool, d);
+        });
+    }
+    QCOMPARE(gate.pendingCount(), 3);
+    QCOMPARE(pending.last().at(0).toInt(), 3);
+
+    const char *answers[] = {"allowOnceButton", "denyButton", "alwaysAllowButton"};
+    const QStringList order = {"one", "two", "three"};
+    for (int i = 0; i < 3; ++i) {
+        QTRY_VERIFY(gate.currentDialog());
+        ApprovalDialog *dialog = gate.currentDialog();
+        QCOMPARE(dialog->request().originalName, order[i]);
+        QTRY_COMPARE(QApplication::activeModalWidget(), dialog);
+        // One at a time: no other approval dialog is visible.
+        int visible = 0;
+        for (ApprovalDialog *d : window.findChildren<ApprovalDialog *>())
+            visible += d->isVisible() ? 1 : 0;
+        QCOMPARE(visible, 1);
+        QCOMPARE(gate.pendingCount(), 3 - i);
+        QCOMPARE(decided.size(), size_t(i));
+        button(dialog, answers[i])->click();
+        QCOMPARE(decided.size(), size_t(i + 1));
+        QCOMPARE(gate.pendingCount(), 2 - i);
+    }
+    QCOMPARE(decided[0].first, QStringLiteral("one"));
+    QCOMPARE(decided[0].second.choice, ApprovalChoice::AllowOnce);
+    QCOMPARE(decided[1].first, QStringLiteral("two"));
+    QCOMPARE(decided[1].second.choice, ApprovalChoice::Deny);
+    QCOMPARE(decided[2].first, QStringLiteral("three"));
+    QCOMPARE(decided[2].second.choice, ApprovalChoice::AlwaysAllow);
+
+    // Nothing more appears, nothing is decided twice, the dialogs are gone.
+    QTest::qWait(50);
+    QVERIFY(!gate.currentDialog());
+    QCOMPARE(decided.size(), size_t(3));
+    QTRY_COMPARE(window.findChildren<ApprovalDialog *>().size(), qsizetype(0));
+    QCOMPARE(pending.last().at(0).toInt(), 0);
+}
+
+void tst_ApprovalDialog::gateDestroyedDeniesPending()
+{
+    QWidget window;
+    window.show();
+    auto gate = std::make_unique<UiApprovalGate>(&window);
+    std::vector<std::pair<QString, ApprovalDecision>> decided;
+    for (const char *name : {"one", "two", "three"}) {
+        const QString tool = QString::fromLatin1(name);
+        gate->requestApproval(request(tool), [&decided, tool](ApprovalDecision d) {
+            decided.emplace_back(tool, d);
+        });
+    }
+    QTRY_VERIFY(gate->currentDialog());
+    QPointer<ApprovalDialog> dialog = gate->currentDialog();
+    gate.reset();
+    QVERIFY(!dialog); // no orphan dialog stays on screen
+    QCOMPARE(decided.size(), size_t(3));
+    const QStringList order = {"one", "two", "three"};
+    for (int i = 0; i < 3; ++i) {
+        QCOMPARE(decided[i].first, order[i]);
+        QCOMPARE(decided[i].second.choice, ApprovalChoice::Deny);
+        QCOMPARE(decided[i].second.reason, QStringLiteral("the window closed"));
+    }
+    QTest::qWait(20);
+    QCOMPARE(decided.size(), size_t(3));
+}
+
+void tst_ApprovalDialog::gateDestroyedBeforeShowing()
+{
+    int denied = 0;
+    {
+        UiApprovalGate gate(nullptr);
+        gate.requestApproval(request(QStringLiteral("a")), [&](ApprovalDecision d) {
+            denied += d.choice == ApprovalChoice::Deny ? 1 : 0;
+        });
+    }
+    QCOMPARE(denied, 1);
+    QTest::qWait(20); // the queued show must not fire on a dead gate
+    QVERIFY(!QApplication::activeModalWidget());
+    QCOMPARE(denied, 1);
+}
+
+void tst_ApprovalDialog::windowDestroyedDeniesPending()
+{
+    auto window = new QWidget;
+    window->show();
+    UiApprovalGate gate(window);
+    std::vector<ApprovalDecision> decided;
+    for (int i = 0; i < 2; ++i)
+        gate.requestApproval(request(QStringLiteral("t%1").arg(i)),
+                             [&](ApprovalDecision d) { decided.push_back(d); });
+    QTRY_VERIFY(gate.currentDialog());
+    delete window; // takes the dialog with it
+    QCOMPARE(decided.size(), size_t(1));
+    QTRY_COMPARE(decided.size(), size_t(2)); // the queued one is denied, not shown parentless
+    for (const ApprovalDecision &d : decided)
+        QCOMPARE(d.choice, ApprovalChoice::Deny);
+    QTest::qWait(20);
+    QVERIFY(!QApplication::activeModalWidget());
+    QCOMPARE(gate.pendingCount(), 0);
+}
+
+QTEST_MAIN(tst_ApprovalDialog)
+#include "tst_approvaldialog.moc"
