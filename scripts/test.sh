@@ -231,8 +231,12 @@ field() { dpkg-deb --field "$deb" "$1"; }
 
 # Contents: the CLI at usr/bin/switchboard-cli.
 dpkg-deb --contents "$deb" >"$TMP/contents"
-grep -Eq '[[:space:]]\./usr/bin/switchboard-cli$' "$TMP/contents" \
-    || { cat "$TMP/contents" >&2; fail ".deb has no usr/bin/switchboard-cli"; }
+for f in usr/bin/switchboard-cli usr/bin/switchboard usr/share/applications/switchboard.desktop \
+         usr/share/metainfo/io.github.switchboard.Switchboard.metainfo.xml \
+         usr/share/icons/hicolor/scalable/apps/switchboard.svg; do
+    grep -Eq "[[:space:]]\./$f\$" "$TMP/contents" \
+        || { cat "$TMP/contents" >&2; fail ".deb has no $f"; }
+done
 
 # Depends (from dpkg-shlibdeps): present, names the C and Qt runtime libraries, no -dev
 # packages, and every package it names is a real, installed Debian package.
