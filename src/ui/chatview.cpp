@@ -1,9 +1,11 @@
 #include "chatview.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QScrollBar>
+#include <QTextEdit>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -174,8 +176,9 @@ void ChatView::clear()
         delete item;
     }
     m_cards.clear();
-    m_streamLabel = nullptr;
+    m_streamView = nullptr;
     m_streamText.clear();
+    m_unflushed.clear();
 }
 
 QLabel *ChatView::addLabel(const QString &text, Qt::TextFormat format, const QString &style)
@@ -200,33 +203,61 @@ void ChatView::addUserMessage(const QString &text)
 
 void ChatView::appendAssistantDelta(const QString &delta)
 {
-    if (!m_streamLabel) {
-        m_streamLabel = addLabel(QString(), Qt::MarkdownText, QString());
-        m_streamLabel->setObjectName(QStringLiteral("assistantMessage"));
+    if (!m_streamView) {
+        m_streamView = new QTextEdit(m_content);
+        m_streamView->setObjectName(QStringLiteral("streamingMessage"));
+        m_streamView->setReadOnly(true);
+        m_streamView->setFrameShape(QFrame::NoFrame);
+        m_streamView->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        m_streamView->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        m_streamView->viewport()->setAutoFillBackground(false);
+        // The view grows with its text; the chat's scroll area does the scrolling.
+        QTextEdit *view = m_streamView;
+        connect(view->document()->documentLayout(),
+                &QAbstractTextDocumentLayout::documentSizeChanged, view,
+                [view](const QSizeF &size) { view->setFixedHeight(int(size.height()) + 6); });
+        m_layout->insertWidget(m_layout->count() - 1, m_streamView);
         m_streamText.clear();
+        m_unflushed.clear();
     }
     m_streamText += delta;
+    m_unflushed += delta;
     if (!m_renderTimer.isActive())
         m_renderTimer.start();
 }
 
 void ChatView::renderStream()
 {
-    if (m_streamLabel)
-        m_streamLabel->setText(m_streamText);
+    if (m_streamView && !m_unflushed.isEmpty()) {
+        QTextCursor cursor(m_streamView->document());
+        cursor.movePosition(QTextCursor::End);
+        cursor.insertText(m_unflushed);
+        m_unflushed.clear();
+    }
     scrollToEndLater();
 }
 
 void ChatView::finishAssistantMessage(const QString &fullText)
 {
-    if (fullText.isEmpty() && !m_streamLabel)
-        return;
-    if (!m_streamLabel)
-        appendAssistantDelta(fullText);
-    m_streamText = fullText.isEmpty() ? m_streamText : fullText;
     m_renderTimer.stop();
-    renderStream();
-    m_streamLabel = nullptr;
+    const QString text = fullText.isEmpty() ? m_streamText : fullText;
+    if (m_streamView) {
+        const int index = m_layout->indexOf(m_streamView);
+        delete m_streamView;
+        m_streamView = nullptr;
+        if (!text.isEmpty()) {
+            QLabel *label = addLabel(text, Qt::MarkdownText, QString());
+            label->setObjectName(QStringLiteral("assistantMessage"));
+            m_layout->removeWidget(label);
+            m_layout->insertWidget(index, label);
+        }
+    } else if (!text.isEmpty()) {
+        addLabel(text, Qt::MarkdownText, QString())
+                ->setObjectName(QStringLiteral("assistantMessage"));
+    }
+    m_streamText = text;
+    m_unflushed.clear();
+    scrollToEndLater();
 }
 
 void ChatView::addNotice(const QString &html, bool error)
@@ -243,7 +274,7 @@ ToolCard *ChatView::card(const QString &callId, const QString &toolName)
     if (ToolCard *existing = m_cards.value(callId))
         return existing;
     // A tool call ends the assistant text before it.
-    if (m_streamLabel)
+    if (m_streamView)
         finishAssistantMessage(QString());
     auto *card = new ToolCard(toolName, m_content);
     m_layout->insertWidget(m_layout->count() - 1, card);

@@ -7,6 +7,7 @@
 #include <QTimer>
 
 class QLabel;
+class QTextEdit;
 class QProgressBar;
 class QVBoxLayout;
 
@@ -16,8 +17,9 @@ class ToolCard;
 
 // The conversation as the user reads it: user and assistant messages (Markdown: code blocks,
 // tables, links), the answer streaming in, and one card per tool call (state, progress,
-// collapsible result, images, errors in red). Streamed text is re-rendered at most every
-// 50 ms so a fast model cannot flood the event loop. Owned by the main window.
+// collapsible result, images, errors in red). Streamed text is appended at most every
+// 50 ms, and only the new text is laid out, so a fast model cannot flood the event loop. Owned by
+// the main window.
 class ChatView : public QScrollArea
 {
     Q_OBJECT
@@ -46,8 +48,11 @@ private:
 
     QWidget *m_content;
     QVBoxLayout *m_layout;
-    QLabel *m_streamLabel = nullptr;
+    // While the answer streams, its text grows in a plain text view (appending lays out only
+    // the new text); when it is complete it is rendered once as Markdown in a label.
+    QTextEdit *m_streamView = nullptr;
     QString m_streamText;
+    QString m_unflushed;
     QTimer m_renderTimer;
     QHash<QString, ToolCard *> m_cards;
 };
