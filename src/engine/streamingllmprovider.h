@@ -25,8 +25,9 @@ namespace Engine {
 // format. Each provider owns one QNetworkAccessManager; calls are independent.
 class StreamingLlmProvider : public LlmProvider
 {
-public:
-    explicit StreamingLlmProvider(ProviderConfig config, QObject *parent = nullptr);
+    Q_OBJECT // its own translation context
+            public
+        : explicit StreamingLlmProvider(ProviderConfig config, QObject *parent = nullptr);
     ~StreamingLlmProvider() override; // drops pending calls without callbacks, as cancel does
 
     const ProviderConfig &config() const { return m_config; }

@@ -36,10 +36,12 @@ QString summarizeBinary(const QString &type, const Json &block, const char *data
     const QString mime = stringField(block, "mimeType");
     if (!mime.isEmpty())
         parts << mime;
+    // A plain variable: lupdate 6.4 hangs on a comma inside the count argument.
+    const int bytes = int(stringFieldSize(block, dataKey));
     return QStringLiteral("[%1, %2]")
             .arg(parts.join(QLatin1Char(' ')),
                  QCoreApplication::translate("Engine::ToolOutput", "%n bytes base64", nullptr,
-                                             int(stringFieldSize(block, dataKey))));
+                                             bytes));
 }
 
 QString describeBlock(const Json &block)

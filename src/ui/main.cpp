@@ -56,9 +56,14 @@ int main(int argc, char *argv[])
     const QString lang
             = parser.isSet(langOption) ? parser.value(langOption) : QLocale::system().name();
     QTranslator translator;
+    QTranslator qtTranslator; // Qt's own strings (standard buttons, dialogs)
     if (lang.startsWith(QLatin1String("zh"))
-        && translator.load(QStringLiteral(":/i18n/switchboard_zh_CN.qm")))
+        && translator.load(QStringLiteral(":/i18n/switchboard_zh_CN.qm"))) {
         QApplication::installTranslator(&translator);
+        if (qtTranslator.load(QStringLiteral("qtbase_zh_CN"),
+                              QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+            QApplication::installTranslator(&qtTranslator);
+    }
 
     QString workspace
             = parser.isSet(workspaceOption) ? parser.value(workspaceOption) : QDir::currentPath();
