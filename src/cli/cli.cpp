@@ -201,23 +201,35 @@ void Cli::startServers(const QStringList &only)
     m_manager->start(config);
 }
 
-int Cli::cmdServers()
+// The servers and tools commands take only --json; then they connect every server and print
+// once all have settled.
+int Cli::connectAndPrint(const QString &command, void (Cli::*print)())
 {
     for (const QString &arg : std::as_const(m_args)) {
         if (arg == QLatin1String("--json"))
             m_json = true;
         else
-            return usageError(QStringLiteral("servers: unexpected argument '%1'").arg(arg));
+            return usageError(QStringLiteral("%1: unexpected argument '%2'").arg(command, arg));
     }
     if (!loadConfig())
         return InvalidConfig;
     startServers();
-    if (m_manager->isSettled()) {
-        printServers();
-        return -1;
-    }
-    connect(m_manager.get(), &Manager::settled, this, &Cli::printServers, Qt::SingleShotConnection);
+    whenSettled([this, print] { (this->*print)(); });
     return -1;
+}
+
+void Cli::whenSettled(std::function<void()> next)
+{
+    if (m_manager->isSettled())
+        next();
+    else
+        connect(m_manager.get(), &Manager::settled, this, std::move(next),
+                Qt::SingleShotConnection);
+}
+
+int Cli::cmdServers()
+{
+    return connectAndPrint(QStringLiteral("servers"), &Cli::printServers);
 }
 
 void Cli::printServers()
@@ -265,21 +277,7 @@ void Cli::printServers()
 
 int Cli::cmdTools()
 {
-    for (const QString &arg : std::as_const(m_args)) {
-        if (arg == QLatin1String("--json"))
-            m_json = true;
-        else
-            return usageError(QStringLiteral("tools: unexpected argument '%1'").arg(arg));
-    }
-    if (!loadConfig())
-        return InvalidConfig;
-    startServers();
-    if (m_manager->isSettled())
-        printTools();
-    else
-        connect(m_manager.get(), &Manager::settled, this, &Cli::printTools,
-                Qt::SingleShotConnection);
-    return -1;
+    return connectAndPrint(QStringLiteral("tools"), &Cli::printTools);
 }
 
 void Cli::buildRegistry()
@@ -394,10 +392,7 @@ int Cli::cmdCall()
                         .arg(double(connectClock.nsecsElapsed()) / 1e9, 0, 'f', 3));
         runCalls();
     };
-    if (m_manager->isSettled())
-        onSettled();
-    else
-        connect(m_manager.get(), &Manager::settled, this, onSettled, Qt::SingleShotConnection);
+    whenSettled(onSettled);
     return -1;
 }
 
@@ -601,10 +596,7 @@ int Cli::cmdRun()
     if (!loadConfig())
         return InvalidConfig;
     startServers();
-    if (m_manager->isSettled())
-        startRun();
-    else
-        connect(m_manager.get(), &Manager::settled, this, &Cli::startRun, Qt::SingleShotConnection);
+    whenSettled([this] { startRun(); });
     return -1;
 }
 

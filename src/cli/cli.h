@@ -40,6 +40,8 @@ private:
 
     bool loadConfig();
     void startServers(const QStringList &only = {});
+    void whenSettled(std::function<void()> next);
+    int connectAndPrint(const QString &command, void (Cli::*print)());
     int cmdServers();
     int cmdTools();
     int cmdCall();
