@@ -17,6 +17,7 @@ APT_PACKAGES=(
     qt6-base-dev qt6-httpserver-dev qt6-websockets-dev
     qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     nlohmann-json3-dev qtkeychain-qt6-dev libqscintilla2-qt6-dev libgl-dev
+    qt6-svg-dev   # the SVG icon engine (the toolbar icons in resources/icons)
     # GUI tests (Xvfb) and the CJK font for the Simplified Chinese UI
     xvfb xauth fonts-wqy-microhei
     # packaging: dpkg-shlibdeps (dpkg-dev) computes the .deb's Depends; file is used by CPack

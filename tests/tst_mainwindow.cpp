@@ -8,6 +8,8 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -135,6 +137,73 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(again.count(), 1, 10000);
         QVERIFY(!QApplication::activeModalWidget());
         QCOMPARE(setup->window->chatView()->lastAssistantText(), QStringLiteral("Again."));
+    }
+
+    void renameConversation()
+    {
+        auto setup = open();
+        QVERIFY(setup);
+        setup->model.enqueue(FakeLlmServer::openAiText(QStringLiteral("Hello.")));
+        QSignalSpy done(setup->window->agent(), &Agent::turnFinished);
+        send(*setup->window, QStringLiteral("first words"));
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 10000);
+        const QString id = setup->window->agent()->conversationId();
+        auto *list = setup->window->findChild<QListWidget *>(QStringLiteral("conversationList"));
+        QVERIFY(list);
+        auto itemFor = [list, id]() -> QListWidgetItem * {
+            for (int i = 0; i < list->count(); ++i) {
+                if (list->item(i)->data(Qt::UserRole).toString() == id)
+                    return list->item(i);
+            }
+            return nullptr;
+        };
+        QTRY_VERIFY(itemFor());
+        QCOMPARE(itemFor()->text(), QStringLiteral("first words"));
+
+        // F2 edits in place, Enter records the new title (a "title" line in the JSONL file).
+        list->setCurrentItem(itemFor());
+        list->setFocus();
+        QTest::keyClick(list, Qt::Key_F2);
+        QLineEdit *editor = nullptr;
+        QTRY_VERIFY((editor = list->findChild<QLineEdit *>()) && editor->isVisible());
+        editor->setText(QStringLiteral("  Plan 计划  ")); // QTest::keyClicks is ASCII only
+        QTest::keyClick(editor, Qt::Key_Return);
+        QTRY_COMPARE(itemFor()->text(), QStringLiteral("Plan 计划"));
+        ConversationStore reader(m_data.filePath(QStringLiteral("conversations")));
+        auto conversation = reader.load(id);
+        QVERIFY(conversation);
+        QCOMPARE(conversation->title, QStringLiteral("Plan 计划"));
+        QCOMPARE(conversation->messages.size(), size_t(2));
+
+        // An empty title is not a rename: the stored one comes back.
+        list->setCurrentItem(itemFor());
+        QTest::keyClick(list, Qt::Key_F2);
+        QTRY_VERIFY((editor = list->findChild<QLineEdit *>()) && editor->isVisible());
+        editor->selectAll();
+        QTest::keyClick(editor, Qt::Key_Delete);
+        QTest::keyClick(editor, Qt::Key_Return);
+        QTRY_COMPARE(itemFor()->text(), QStringLiteral("Plan 计划"));
+        QCOMPARE(reader.load(id)->title, QStringLiteral("Plan 计划"));
+    }
+
+    void closeStopsServersInOrder()
+    {
+        auto setup = open();
+        QVERIFY(setup);
+        Mcp::Manager *manager = setup->window->manager();
+        Mcp::Client *client = manager->client(QStringLiteral("fix"));
+        QVERIFY(client);
+        QSignalSpy stderrLines(client, &Mcp::Client::stderrLine);
+        QSignalSpy stopped(manager, &Mcp::Manager::stopped);
+        QVERIFY(!setup->window->close()); // not yet: the servers are stopping
+        QVERIFY(!setup->window->isVisible());
+        QTRY_COMPARE_WITH_TIMEOUT(stopped.count(), 1, 10000);
+        // An orderly stop: the fixture saw its stdin close (it was not killed first).
+        bool sawEof = false;
+        for (const auto &args : std::as_const(stderrLines))
+            sawEof = sawEof || args.at(0).toString() == QLatin1String("stdin closed");
+        QVERIFY(sawEof);
+        QTRY_VERIFY(!manager->client(QStringLiteral("fix")));
     }
 
     void screenshot()

@@ -109,7 +109,10 @@ StdioTransport::~StdioTransport()
 #ifdef Q_OS_UNIX
         signalGroup(SIGKILL);
 #endif
-        m_process.kill(); // QProcess's destructor reaps it
+        m_process.kill();
+        // SIGKILL cannot be ignored: reap it now (milliseconds) rather than have QProcess's
+        // destructor warn that it was destroyed while the process still ran.
+        m_process.waitForFinished(1000);
     }
 #ifdef Q_OS_UNIX
     closePipes();

@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "chatview.h"
+#include "icons.h"
 #include "serverdock.h"
 #include "toolbrowser.h"
 #include "uiapprovalgate.h"
@@ -12,6 +13,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCloseEvent>
 #include <QDir>
 #include <QHBoxLayout>
 #include <QKeyEvent>
@@ -21,6 +23,7 @@
 #include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QToolBar>
@@ -46,9 +49,39 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget *parent)
 
 MainWindow::~MainWindow()
 {
+    // The child widgets outlive the engine members; an editor committing on the way out must
+    // not reach the store.
+    m_conversations->disconnect(this);
     if (m_agent)
         m_agent->cancel();
     m_runner->cancelAll();
+}
+
+// Closing stops the turn and every server in an orderly way (stdin closed, then SIGTERM,
+// then SIGKILL: Manager::stop()) with the window already hidden; the close completes, and
+// the application quits, once the last server process is gone.
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (m_serversStopped) {
+        QMainWindow::closeEvent(event);
+        return;
+    }
+    event->ignore();
+    if (m_closing)
+        return;
+    m_closing = true;
+    if (m_agent)
+        m_agent->cancel();
+    m_runner->cancelAll();
+    hide();
+    connect(
+            m_manager.get(), &Mcp::Manager::stopped, this,
+            [this] {
+                m_serversStopped = true;
+                close();
+            },
+            Qt::QueuedConnection);
+    m_manager->stop();
 }
 
 void MainWindow::setUpEngine()
@@ -102,7 +135,7 @@ void MainWindow::setUpWidgets()
             tr("Ask anything — Enter sends, Shift+Enter for a new line, /mcp opens the tools"));
     m_composer->setMaximumHeight(110);
     m_composer->installEventFilter(this);
-    m_sendButton = new QPushButton(tr("Send"), this);
+    m_sendButton = new QPushButton(icon(QStringLiteral("send")), tr("Send"), this);
     m_sendButton->setObjectName(QStringLiteral("sendButton"));
     connect(m_sendButton, &QPushButton::clicked, this, [this] {
         if (m_agent && m_agent->isBusy())
@@ -134,6 +167,10 @@ void MainWindow::setUpWidgets()
                 const QString id = item->data(Qt::UserRole).toString();
                 auto *menu = new QMenu(this);
                 menu->setAttribute(Qt::WA_DeleteOnClose);
+                QAction *rename = menu->addAction(tr("Rename"));
+                rename->setShortcut(QKeySequence(Qt::Key_F2));
+                connect(rename, &QAction::triggered, this,
+                        [this, item] { m_conversations->editItem(item); });
                 QAction *remove = menu->addAction(tr("Delete"));
                 connect(remove, &QAction::triggered, this, [this, id] {
                     m_store->remove(id);
@@ -143,7 +180,11 @@ void MainWindow::setUpWidgets()
                 });
                 menu->popup(m_conversations->viewport()->mapToGlobal(pos));
             });
-    auto *newButton = new QPushButton(tr("New conversation"), this);
+    // Rename in place: F2 (or the context menu) edits the title, Enter records it; a double
+    // click opens the conversation.
+    m_conversations->setEditTriggers(QAbstractItemView::EditKeyPressed);
+    connect(m_conversations, &QListWidget::itemChanged, this, &MainWindow::renameConversation);
+    auto *newButton = new QPushButton(icon(QStringLiteral("new")), tr("New conversation"), this);
     connect(newButton, &QPushButton::clicked, this, &MainWindow::newConversation);
     auto *listPane = new QWidget(this);
     auto *listLayout = new QVBoxLayout(listPane);
@@ -162,16 +203,18 @@ void MainWindow::setUpWidgets()
     addDockWidget(Qt::RightDockWidgetArea, m_dock);
 
     QMenu *fileMenu = menuBar()->addMenu(tr("&File"));
-    fileMenu->addAction(tr("&New conversation"), QKeySequence::New, this,
-                        &MainWindow::newConversation);
+    fileMenu->addAction(icon(QStringLiteral("new")), tr("&New conversation"), QKeySequence::New,
+                        this, &MainWindow::newConversation);
     fileMenu->addSeparator();
-    fileMenu->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
+    fileMenu->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     QMenu *toolsMenu = menuBar()->addMenu(tr("&Tools"));
-    QAction *browse = toolsMenu->addAction(tr("&Tool browser…"), QKeySequence(tr("Ctrl+T")), this,
-                                           &MainWindow::openToolBrowser);
+    QAction *browse
+            = toolsMenu->addAction(icon(QStringLiteral("tools")), tr("&Tool browser…"),
+                                   QKeySequence(tr("Ctrl+T")), this, &MainWindow::openToolBrowser);
     QToolBar *toolbar = addToolBar(tr("Main"));
     toolbar->setObjectName(QStringLiteral("mainToolBar"));
     toolbar->addAction(browse);
+    m_dock->toggleViewAction()->setIcon(icon(QStringLiteral("servers")));
     toolbar->addAction(m_dock->toggleViewAction());
 
     m_modelLabel = new QLabel(this);
@@ -252,6 +295,7 @@ void MainWindow::submit()
 void MainWindow::setBusy(bool busy)
 {
     m_sendButton->setText(busy ? tr("Stop") : tr("Send"));
+    m_sendButton->setIcon(icon(busy ? QStringLiteral("stop") : QStringLiteral("send")));
 }
 
 void MainWindow::openToolBrowser()
@@ -265,14 +309,31 @@ void MainWindow::openToolBrowser()
 
 void MainWindow::refreshConversations()
 {
+    const QSignalBlocker blocker(m_conversations); // filling in is not renaming
     m_conversations->clear();
     for (const auto &info : m_store->list()) {
         auto *item = new QListWidgetItem(info.title.isEmpty() ? tr("(untitled)") : info.title,
                                          m_conversations);
+        item->setFlags(item->flags() | Qt::ItemIsEditable);
         item->setData(Qt::UserRole, info.id);
+        item->setData(TitleRole, info.title);
         item->setToolTip(tr("%n message(s), %1", nullptr, info.messageCount)
                                  .arg(QLocale().toString(info.updated, QLocale::ShortFormat)));
     }
+}
+
+void MainWindow::renameConversation(QListWidgetItem *item)
+{
+    const QString id = item->data(Qt::UserRole).toString();
+    const QString title = item->text().simplified();
+    QString error;
+    // An empty title is not a rename: the refresh shows the stored one again.
+    if (!title.isEmpty() && title != item->data(TitleRole).toString()
+        && !m_store->rename(id, title, &error))
+        m_chat->addNotice(tr("Could not rename the conversation: %1").arg(error.toHtmlEscaped()),
+                          true);
+    // Not synchronously: the list is still inside the editor's commit of this item.
+    QMetaObject::invokeMethod(this, &MainWindow::refreshConversations, Qt::QueuedConnection);
 }
 
 void MainWindow::openConversation(const QString &id)

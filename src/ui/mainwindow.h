@@ -12,6 +12,7 @@
 
 class QLabel;
 class QListWidget;
+class QListWidgetItem;
 class QPlainTextEdit;
 class QPushButton;
 
@@ -50,15 +51,19 @@ public:
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
+    void closeEvent(QCloseEvent *event) override;
 
 private:
     void setUpEngine();
     void setUpWidgets();
     void refreshConversations();
     void openConversation(const QString &id);
+    void renameConversation(QListWidgetItem *item);
     void newConversation();
     void updateStatus();
     void setBusy(bool busy);
+
+    static constexpr int TitleRole = Qt::UserRole + 1; // the stored title, before an edit
 
     MainWindowOptions m_options;
     Mcp::McpConfig m_config;
@@ -80,6 +85,8 @@ private:
     ToolBrowser *m_browser = nullptr;
     QLabel *m_modelLabel = nullptr;
     QLabel *m_usageLabel = nullptr;
+    bool m_closing = false;        // close requested, servers stopping
+    bool m_serversStopped = false; // the close may complete
 };
 
 } // namespace Ui

@@ -1,0 +1,201 @@
+#include "fakellmserver.h"
+
+#include <ui/icons.h>
+#include <ui/mainwindow.h>
+#include <ui/toolbrowser.h>
+
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QLibraryInfo>
+#include <QPainter>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTranslator>
+
+using namespace Engine;
+
+// Screenshots of the main window, the tool browser and the approval dialog in English and in
+// Simplified Chinese, saved as PNG (SWITCHBOARD_SCREENSHOT_DIR, default build/tests/screenshots)
+// for a person to look at, and checked here: each picture has content, the Chinese UI really
+// is translated, and its characters render as distinct glyphs rather than the same "tofu" box.
+class tst_Screenshots : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_data;
+    QString m_outDir;
+
+    static QPixmap grabModal()
+    {
+        QWidget *modal = QApplication::activeModalWidget();
+        return modal ? modal->grab() : QPixmap();
+    }
+
+    // Pixels that differ from the top-left one: a blank or single-color picture has none.
+    static int contentPixels(const QImage &image)
+    {
+        const QImage rgb = image.convertToFormat(QImage::Format_RGB32);
+        const QRgb background = rgb.pixel(0, 0);
+        int count = 0;
+        for (int y = 0; y < rgb.height(); y += 2) {
+            for (int x = 0; x < rgb.width(); x += 2)
+                count += rgb.pixel(x, y) != background;
+        }
+        return count;
+    }
+
+    // One glyph drawn alone with the widgets' font.
+    static QImage glyph(QChar c, const QFont &font)
+    {
+        QImage image(48, 48, QImage::Format_RGB32);
+        image.fill(Qt::white);
+        QPainter painter(&image);
+        QFont big = font; // the widgets' family, large enough to count pixels reliably
+        big.setPixelSize(32);
+        painter.setFont(big);
+        painter.setPen(Qt::black);
+        painter.drawText(image.rect(), Qt::AlignCenter, QString(c));
+        return image;
+    }
+
+    void save(const QPixmap &pixmap, const QString &name)
+    {
+        QVERIFY2(!pixmap.isNull(), qPrintable(name));
+        const QString file = QDir(m_outDir).filePath(name);
+        QVERIFY2(pixmap.save(file, "PNG"), qPrintable(file));
+        QVERIFY2(contentPixels(pixmap.toImage()) > 500, qPrintable(name + " looks empty"));
+        qInfo("saved %s", qPrintable(file));
+    }
+
+private slots:
+    void initTestCase()
+    {
+        m_outDir = qEnvironmentVariable("SWITCHBOARD_SCREENSHOT_DIR",
+                                        QStringLiteral(SWITCHBOARD_SCREENSHOT_DIR));
+        QVERIFY(QDir().mkpath(m_outDir));
+    }
+
+    // Every icon the UI uses draws (the SVG icon engine is installed and each file parses).
+    void iconsRender_data()
+    {
+        QTest::addColumn<QString>("name");
+        for (const char *name : {"tools", "servers", "settings", "config", "log", "new", "send",
+                                 "stop", "switchboard"})
+            QTest::newRow(name) << QString::fromLatin1(name);
+    }
+
+    void iconsRender()
+    {
+        QFETCH(QString, name);
+        const QIcon icon = Ui::icon(name);
+        QVERIFY2(!icon.isNull(), qPrintable(name));
+        const QImage image = icon.pixmap(32, 32).toImage();
+        QCOMPARE(image.size(), QSize(32, 32));
+        int opaque = 0;
+        for (int y = 0; y < image.height(); ++y) {
+            for (int x = 0; x < image.width(); ++x)
+                opaque += qAlpha(image.pixel(x, y)) > 0;
+        }
+        QVERIFY2(opaque > 20, qPrintable(name + QStringLiteral(" draws nothing")));
+    }
+
+    void shots_data()
+    {
+        QTest::addColumn<QString>("lang");
+        QTest::newRow("en") << QStringLiteral("en");
+        QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
+    }
+
+    void shots()
+    {
+        QFETCH(QString, lang);
+        QTranslator translator;
+        QTranslator qtTranslator;
+        if (lang == QLatin1String("zh_CN")) {
+            QVERIFY(translator.load(QStringLiteral(":/i18n/switchboard_zh_CN.qm")));
+            QApplication::installTranslator(&translator);
+            if (qtTranslator.load(QStringLiteral("qtbase_zh_CN"),
+                                  QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+                QApplication::installTranslator(&qtTranslator);
+        }
+
+        QTemporaryDir workspace;
+        FakeLlmServer model{FakeLlmServer::Dialect::OpenAi};
+        QVERIFY(model.listen());
+        QFile config(QDir(workspace.path()).filePath(QStringLiteral(".mcp.json")));
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write(QStringLiteral("{\"mcpServers\": {\"fix\": {\"command\": \"%1\"}, "
+                                    "\"ghost\": {\"command\": \"switchboard-no-such-server\"}}}\n")
+                             .arg(QStringLiteral(SWITCHBOARD_FIXTURE_SERVER))
+                             .toUtf8());
+        config.close();
+        qputenv("OPENAI_BASE_URL", model.baseUrl().toUtf8());
+        qunsetenv("OPENAI_API_KEY");
+        qunsetenv("ANTHROPIC_API_KEY");
+
+        Ui::MainWindowOptions options;
+        options.workspace = QDir(workspace.path()).canonicalPath();
+        options.conversationFolder = m_data.filePath(QStringLiteral("conversations-") + lang);
+        auto window = std::make_unique<Ui::MainWindow>(options);
+        window->resize(1100, 720);
+        window->show();
+        QTRY_VERIFY_WITH_TIMEOUT(window->manager()->isSettled() && window->manager()->client("fix"),
+                                 10000);
+
+        // A turn whose tool call waits for approval: the chat, a tool card and the dialog.
+        model.enqueue(FakeLlmServer::openAiToolCalls(
+                {{QStringLiteral("mcp__fix__write_file"),
+                  Json{{"path", "notes/今天.md"}, {"content", "# Plan\n- ship it\n"}}}}));
+        model.enqueue(FakeLlmServer::openAiText(QStringLiteral("Done.")));
+        auto *composer = window->findChild<QPlainTextEdit *>(QStringLiteral("composer"));
+        QVERIFY(composer);
+        composer->setPlainText(QStringLiteral("Write my plan to notes/今天.md"));
+        window->submit();
+        QTRY_VERIFY_WITH_TIMEOUT(QApplication::activeModalWidget(), 10000);
+        QTest::qWait(100); // let the dialog paint its final layout
+        save(grabModal(), QStringLiteral("approval-%1.png").arg(lang));
+        save(window->grab(), QStringLiteral("main-%1.png").arg(lang));
+        auto *deny = QApplication::activeModalWidget()->findChild<QPushButton *>(
+                QStringLiteral("denyButton"));
+        QVERIFY(deny);
+        deny->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!window->agent()->isBusy(), 10000);
+
+        window->openToolBrowser();
+        auto *browser = window->findChild<Ui::ToolBrowser *>();
+        QVERIFY(browser);
+        QVERIFY(browser->selectTool(QStringLiteral("mcp__fix__echo")));
+        QTest::qWait(100);
+        save(browser->grab(), QStringLiteral("toolbrowser-%1.png").arg(lang));
+
+        if (lang == QLatin1String("zh_CN")) {
+            // Translated: the window's menus are in Chinese.
+            QCOMPARE(QApplication::translate("Ui::MainWindow", "&Tools"),
+                     QStringLiteral("工具(&T)"));
+            // Rendered: distinct glyphs for distinct characters with the widgets' own font (a
+            // missing CJK font draws every one as the same box).
+            const QString sample = QStringLiteral("服务器工具允许拒绝");
+            QList<QImage> glyphs;
+            for (QChar c : sample)
+                glyphs.append(glyph(c, browser->font()));
+            for (int i = 0; i < glyphs.size(); ++i) {
+                QVERIFY2(contentPixels(glyphs[i]) > 20, "a CJK glyph drew nothing");
+                for (int j = i + 1; j < glyphs.size(); ++j)
+                    QVERIFY2(glyphs[i] != glyphs[j],
+                             qPrintable(QStringLiteral("'%1' and '%2' render the same (boxes?)")
+                                                .arg(sample[i], sample[j])));
+            }
+        }
+        browser->close();
+        window.reset();
+        QApplication::removeTranslator(&translator);
+        QApplication::removeTranslator(&qtTranslator);
+    }
+};
+
+QTEST_MAIN(tst_Screenshots)
+#include "tst_screenshots.moc"
