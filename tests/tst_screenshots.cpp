@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QFile>
 #include <QImage>
+#include <QLabel>
 #include <QLibraryInfo>
 #include <QPainter>
 #include <QPlainTextEdit>
@@ -158,6 +159,11 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(QApplication::activeModalWidget(), 10000);
         QTest::qWait(100); // let the dialog paint its final layout
         save(grabModal(), QStringLiteral("approval-%1.png").arg(lang));
+        auto *risk = QApplication::activeModalWidget()->findChild<QLabel *>(
+                QStringLiteral("riskLabel"));
+        QVERIFY(risk);
+        QCOMPARE(risk->text(), lang == QLatin1String("en") ? QStringLiteral("dangerous")
+                                                           : QStringLiteral("危险"));
         save(window->grab(), QStringLiteral("main-%1.png").arg(lang));
         auto *deny = QApplication::activeModalWidget()->findChild<QPushButton *>(
                 QStringLiteral("denyButton"));

@@ -573,7 +573,7 @@
 <context>
     <name>Engine::ToolOutput</name>
     <message numerus="yes">
-        <location filename="../src/engine/tool.cpp" line="+41"/>
+        <location filename="../src/engine/tool.cpp" line="+43"/>
         <source>%n bytes base64</source>
         <translation>
             <numerusform>%n 字节 base64</numerusform>
@@ -803,7 +803,7 @@
 <context>
     <name>Mcp::StdioTransport</name>
     <message>
-        <location filename="../src/mcp/stdiotransport.cpp" line="+139"/>
+        <location filename="../src/mcp/stdiotransport.cpp" line="+142"/>
         <source>command &apos;%1&apos; was not found on PATH</source>
         <translation>在 PATH 中找不到命令“%1”</translation>
     </message>
@@ -915,7 +915,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::ApprovalDialog</name>
     <message>
-        <location filename="../src/ui/approvaldialog.cpp" line="+47"/>
+        <location filename="../src/ui/approvaldialog.cpp" line="+49"/>
         <source>Allow tool call?</source>
         <translation>允许调用工具？</translation>
     </message>
@@ -1118,12 +1118,12 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+36"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+39"/>
         <source>Switchboard — %1</source>
         <translation>Switchboard — %1</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+71"/>
         <source>built-in tools are allowed for this session only</source>
         <translation>内置工具仅在本次会话中允许</translation>
     </message>
@@ -1134,17 +1134,22 @@ Allow %1 (%2 risk, from %3)?
     </message>
     <message>
         <location line="+3"/>
-        <location line="+149"/>
+        <location line="+159"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-117"/>
+        <location line="-127"/>
+        <source>Rename</source>
+        <translation>重命名</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+13"/>
         <source>New conversation</source>
         <translation>新建对话</translation>
     </message>
@@ -1169,22 +1174,22 @@ Allow %1 (%2 risk, from %3)?
         <translation>工具(&amp;T)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>&amp;Tool browser…</source>
         <translation>工具浏览器(&amp;T)…</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>Ctrl+T</source>
         <translation>Ctrl+T</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>&lt;b&gt;No model is configured.&lt;/b&gt; Servers, tools and manual runs work; to chat, set &lt;code&gt;OPENAI_API_KEY&lt;/code&gt; (optionally &lt;code&gt;OPENAI_BASE_URL&lt;/code&gt; and &lt;code&gt;OPENAI_MODEL&lt;/code&gt; — any OpenAI-compatible server such as DeepSeek, Ollama or llama.cpp; a local one needs only the base URL) or &lt;code&gt;ANTHROPIC_API_KEY&lt;/code&gt;, then restart Switchboard.</source>
         <translation>&lt;b&gt;未配置模型。&lt;/b&gt;服务器、工具和手动运行均可使用；如需聊天，请设置 &lt;code&gt;OPENAI_API_KEY&lt;/code&gt;（可选 &lt;code&gt;OPENAI_BASE_URL&lt;/code&gt; 和 &lt;code&gt;OPENAI_MODEL&lt;/code&gt; — 适用于任何 OpenAI 兼容服务器，如 DeepSeek、Ollama 或 llama.cpp；本地服务器只需 base URL）或 &lt;code&gt;ANTHROPIC_API_KEY&lt;/code&gt;，然后重启 Switchboard。</translation>
     </message>
@@ -1204,21 +1209,44 @@ Allow %1 (%2 risk, from %3)?
         <translation>停止</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+18"/>
         <source>(untitled)</source>
         <translation>（无标题）</translation>
     </message>
     <message numerus="yes">
-        <location line="+3"/>
+        <location line="+5"/>
         <source>%n message(s), %1</source>
         <translation>
             <numerusform>%n 条消息，%1</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+13"/>
+        <source>Could not rename the conversation: %1</source>
+        <translation>无法重命名对话：%1</translation>
+    </message>
+    <message>
+        <location line="+49"/>
         <source>no model configured</source>
         <translation>未配置模型</translation>
+    </message>
+</context>
+<context>
+    <name>Ui::Risk</name>
+    <message>
+        <location filename="../src/ui/risk.h" line="+16"/>
+        <source>read</source>
+        <translation>只读</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>mutating</source>
+        <translation>修改</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>dangerous</source>
+        <translation>危险</translation>
     </message>
 </context>
 <context>
@@ -1502,22 +1530,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::ToolBrowser</name>
     <message>
-        <location filename="../src/ui/toolbrowser.cpp" line="+93"/>
-        <source>read</source>
-        <translation>只读</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>mutating</source>
-        <translation>修改</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>dangerous</source>
-        <translation>危险</translation>
-    </message>
-    <message>
-        <location line="+9"/>
+        <location filename="../src/ui/toolbrowser.cpp" line="+97"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
@@ -1719,7 +1732,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>main</name>
     <message>
-        <location filename="../src/ui/main.cpp" line="+31"/>
+        <location filename="../src/ui/main.cpp" line="+66"/>
         <source>Switchboard: a desktop AI agent and MCP client.</source>
         <translation>Switchboard：桌面 AI 智能体与 MCP 客户端。</translation>
     </message>
@@ -1742,6 +1755,11 @@ Allow %1 (%2 risk, from %3)?
         <location line="+5"/>
         <source>Save the main window as PNG once every server has settled, then exit.</source>
         <translation>待所有服务器状态稳定后，将主窗口保存为 PNG，然后退出。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Print the time to the window&apos;s first paint, then exit (for benchmarks).</source>
+        <translation>打印窗口首次绘制所用的时间，然后退出（用于基准测试）。</translation>
     </message>
 </context>
 </TS>

@@ -1,5 +1,7 @@
 #include "approvaldialog.h"
 
+#include "risk.h"
+
 #include <mcp/config.h>
 
 #include <QFontDatabase>
@@ -61,7 +63,7 @@ ApprovalDialog::ApprovalDialog(Engine::ApprovalRequest request, QWidget *parent)
                                                .arg(m_request.toolName, m_request.originalName),
                             this));
 
-    m_riskLabel = plainLabel(Mcp::riskName(m_request.risk), this);
+    m_riskLabel = plainLabel(riskText(m_request.risk), this);
     m_riskLabel->setObjectName(QStringLiteral("riskLabel"));
     if (m_request.risk == Mcp::Risk::Dangerous) {
         // Palette and font rather than a style sheet, so the look survives any app style.

@@ -1,5 +1,7 @@
 #include "toolbrowser.h"
 
+#include "risk.h"
+
 #include "schemaform.h"
 
 #include <QDialogButtonBox>
@@ -85,19 +87,6 @@ QPlainTextEdit *readOnlyView(const QString &text, bool monospace, QWidget *paren
 }
 
 } // namespace
-
-static QString riskText(Risk risk)
-{
-    switch (risk) {
-    case Risk::Read:
-        return ToolBrowser::tr("read");
-    case Risk::Mutating:
-        return ToolBrowser::tr("mutating");
-    case Risk::Dangerous:
-        break;
-    }
-    return ToolBrowser::tr("dangerous");
-}
 
 ToolBrowser::ToolBrowser(Engine::ToolRegistry *registry, Engine::ToolRunner *runner,
                          QWidget *parent)
