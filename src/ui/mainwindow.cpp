@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "chatview.h"
+#include "configeditorpane.h"
 #include "serverdock.h"
 #include "toolbrowser.h"
 #include "uiapprovalgate.h"
@@ -13,6 +14,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QDir>
+#include <QDockWidget>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
@@ -169,9 +171,15 @@ void MainWindow::setUpWidgets()
     QMenu *toolsMenu = menuBar()->addMenu(tr("&Tools"));
     QAction *browse = toolsMenu->addAction(tr("&Tool browser…"), QKeySequence(tr("Ctrl+T")), this,
                                            &MainWindow::openToolBrowser);
+    // Ctrl+, is left to the settings dialog; M as in MCP.
+    QAction *editConfig
+            = toolsMenu->addAction(tr("Edit &configuration…"), QKeySequence(tr("Ctrl+Shift+M")),
+                                   this, &MainWindow::editConfiguration);
+    editConfig->setObjectName(QStringLiteral("editConfigurationAction"));
     QToolBar *toolbar = addToolBar(tr("Main"));
     toolbar->setObjectName(QStringLiteral("mainToolBar"));
     toolbar->addAction(browse);
+    toolbar->addAction(editConfig);
     toolbar->addAction(m_dock->toggleViewAction());
 
     m_modelLabel = new QLabel(this);
@@ -261,6 +269,32 @@ void MainWindow::openToolBrowser()
     m_browser->show();
     m_browser->raise();
     m_browser->activateWindow();
+}
+
+void MainWindow::editConfiguration()
+{
+    if (!m_configDock) {
+        m_configEditor = new ConfigEditorPane(m_options.workspace, m_options.configFile);
+        m_configEditor->setAppliedConfig(m_config);
+        m_configEditor->setApplyHandler(
+                [this](const Mcp::McpConfig &config) { return applyConfig(config); });
+        m_configDock = new QDockWidget(tr("Configuration"), this);
+        m_configDock->setObjectName(QStringLiteral("configDock"));
+        m_configDock->setWidget(m_configEditor);
+        addDockWidget(Qt::BottomDockWidgetArea, m_configDock);
+    }
+    m_configDock->show();
+    m_configDock->raise();
+    m_configEditor->setFocus();
+}
+
+Mcp::ReloadPlan MainWindow::applyConfig(const Mcp::McpConfig &config)
+{
+    const Mcp::ReloadPlan plan = m_manager->reload(config);
+    m_config = config; // assigned in place: the always-allow saver holds &m_config
+    for (const Mcp::ServerConfig &server : std::as_const(m_config.servers))
+        m_runner->setTimeoutForSource(server.name, server.timeoutMs);
+    return plan;
 }
 
 void MainWindow::refreshConversations()
