@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -18,6 +19,13 @@ namespace Mcp {
 namespace {
 
 using json = nlohmann::json;
+
+// Every message of the loader shares this translation context (lupdate reads it from the
+// macro). Untranslated, the English text is what `switchboard-cli config check` prints.
+struct Text
+{
+    Q_DECLARE_TR_FUNCTIONS(Mcp::ConfigLoader)
+};
 
 // The defaults documented in DESIGN.md ("Manager": per-server startup timeout 30 s; "Agent
 // loop": each tool call 60 s); toJson() leaves them out.
@@ -300,9 +308,8 @@ struct Context
             error.column = column;
         }
         error.server = server;
-        error.message = server.isEmpty()
-                                ? message
-                                : QStringLiteral("server '%1': %2").arg(quoted(server), message);
+        error.message = server.isEmpty() ? message
+                                         : Text::tr("server '%1': %2").arg(quoted(server), message);
         errors.append(error);
     }
 
@@ -351,21 +358,20 @@ bool parseJson(const QByteArray &text, const Context &ctx, json &root)
 {
     if (text.size() > ConfigLoader::kMaxConfigBytes) {
         ctx.addAt(-1, QString(),
-                  QStringLiteral("the file is larger than %1 KiB; this is not a configuration file")
+                  Text::tr("the file is larger than %1 KiB; this is not a configuration file")
                           .arg(ConfigLoader::kMaxConfigBytes / 1024));
         return false;
     }
     // nlohmann_json takes a NUL byte for the end of input and would accept "{}\0garbage".
     if (const qsizetype nul = text.indexOf('\0'); nul >= 0) {
         ctx.addAt(nul, QString(),
-                  QStringLiteral("NUL byte: JSON text must be UTF-8 (was the file saved as "
-                                 "UTF-16?)"));
+                  Text::tr("NUL byte: JSON text must be UTF-8 (was the file saved as "
+                           "UTF-16?)"));
         return false;
     }
     if (ctx.index.tooDeep()) {
         ctx.addAt(ctx.index.tooDeepOffset(), QString(),
-                  QStringLiteral("nesting deeper than %1 levels")
-                          .arg(ConfigLoader::kMaxNestingDepth));
+                  Text::tr("nesting deeper than %1 levels").arg(ConfigLoader::kMaxNestingDepth));
         return false;
     }
     try {
@@ -376,8 +382,7 @@ bool parseJson(const QByteArray &text, const Context &ctx, json &root)
         const qsizetype offset = e.byte > 0 ? qsizetype(e.byte) - 1 : 0;
         ctx.addAt(offset, QString(), syntaxMessage(e.what()));
     } catch (const std::exception &e) {
-        ctx.addAt(-1, QString(),
-                  QStringLiteral("cannot parse: %1").arg(QString::fromUtf8(e.what())));
+        ctx.addAt(-1, QString(), Text::tr("cannot parse: %1").arg(QString::fromUtf8(e.what())));
     }
     return false;
 }
@@ -418,7 +423,7 @@ Expansion expand(const QString &text, const QProcessEnvironment &env)
         result.value += QStringView(text).mid(i, start - i);
         const qsizetype close = text.indexOf(u'}', start + 2);
         if (close < 0) {
-            result.syntaxError = QStringLiteral("unterminated '${': add the closing '}'");
+            result.syntaxError = Text::tr("unterminated '${': add the closing '}'");
             result.syntaxErrorIndex = start;
             return result;
         }
@@ -426,10 +431,9 @@ Expansion expand(const QString &text, const QProcessEnvironment &env)
         const qsizetype dash = inner.indexOf(QLatin1String(":-"));
         const QStringView name = dash < 0 ? inner : inner.left(dash);
         if (!isVariableName(name)) {
-            result.syntaxError
-                    = QStringLiteral("'${%1}' is not a variable reference; use ${NAME} or "
-                                     "${NAME:-default} (letters, digits, '_')")
-                              .arg(quoted(inner));
+            result.syntaxError = Text::tr("'${%1}' is not a variable reference; use ${NAME} or "
+                                          "${NAME:-default} (letters, digits, '_')")
+                                         .arg(quoted(inner));
             result.syntaxErrorIndex = start;
             return result;
         }
@@ -449,12 +453,14 @@ Expansion expand(const QString &text, const QProcessEnvironment &env)
 
 QString typeNames()
 {
-    return QStringLiteral("\"stdio\", \"http\", \"streamable-http\" or \"sse\"");
+    //: The values "type" accepts: keep the quoted words as they are.
+    return Text::tr("\"stdio\", \"http\", \"streamable-http\" or \"sse\"");
 }
 
 QString riskNames()
 {
-    return QStringLiteral("\"read\", \"mutating\" or \"dangerous\"");
+    //: The values "risk" accepts: keep the quoted words as they are.
+    return Text::tr("\"read\", \"mutating\" or \"dangerous\"");
 }
 
 QString jsonTypeName(const json &value)
@@ -463,15 +469,16 @@ QString jsonTypeName(const json &value)
     case json::value_t::null:
         return QStringLiteral("null");
     case json::value_t::object:
-        return QStringLiteral("an object");
+        //: A JSON value's type, completing "'%1' must be %2, not %3".
+        return Text::tr("an object");
     case json::value_t::array:
-        return QStringLiteral("a list");
+        return Text::tr("a list");
     case json::value_t::string:
-        return QStringLiteral("a string");
+        return Text::tr("a string");
     case json::value_t::boolean:
-        return QStringLiteral("a boolean");
+        return Text::tr("a boolean");
     default:
-        return QStringLiteral("a number");
+        return Text::tr("a number");
     }
 }
 
@@ -492,14 +499,13 @@ std::optional<ServerConfig> checkServer(const Context &ctx, const std::string &n
     };
     const auto wrongType = [&](const std::string &where, const QString &field,
                                const QString &expected, const json &got) {
-        fail(where,
-             QStringLiteral("'%1' must be %2, not %3").arg(field, expected, jsonTypeName(got)));
+        fail(where, Text::tr("'%1' must be %2, not %3").arg(field, expected, jsonTypeName(got)));
     };
 
     if (name.isEmpty())
-        fail(pointer, QStringLiteral("a server name must not be empty"));
+        fail(pointer, Text::tr("a server name must not be empty"));
     if (!value.is_object()) {
-        wrongType(pointer, name, QStringLiteral("an object with \"command\" or \"url\""), value);
+        wrongType(pointer, name, Text::tr("an object with \"command\" or \"url\""), value);
         return std::nullopt;
     }
     const auto field = [&value](const char *key) -> const json * {
@@ -528,8 +534,8 @@ std::optional<ServerConfig> checkServer(const Context &ctx, const std::string &n
     QString declaredTypeName;
     if (const json *type = field("type")) {
         if (!type->is_string()) {
-            wrongType(at("type"), QStringLiteral("type"),
-                      QStringLiteral("a string: ") + typeNames(), *type);
+            wrongType(at("type"), QStringLiteral("type"), Text::tr("a string: ") + typeNames(),
+                      *type);
         } else {
             declaredTypeName = fromStd(type->get<std::string>());
             if (declaredTypeName == QLatin1String("stdio"))
@@ -540,7 +546,7 @@ std::optional<ServerConfig> checkServer(const Context &ctx, const std::string &n
             else if (declaredTypeName == QLatin1String("sse"))
                 declaredType = TransportType::Sse;
             else
-                fail(at("type"), QStringLiteral("unknown type '%1'; expected %2")
+                fail(at("type"), Text::tr("unknown type '%1'; expected %2")
                                          .arg(quoted(declaredTypeName), typeNames()));
         }
     }
@@ -551,41 +557,40 @@ std::optional<ServerConfig> checkServer(const Context &ctx, const std::string &n
             continue;
         const QString fieldName = QLatin1String(key);
         if (!node->is_string())
-            wrongType(at(key), fieldName, QStringLiteral("a string"), *node);
+            wrongType(at(key), fieldName, Text::tr("a string"), *node);
         else if (node->get_ref<const std::string &>().empty())
-            fail(at(key), QStringLiteral("'%1' must not be empty").arg(fieldName));
+            fail(at(key), Text::tr("'%1' must not be empty").arg(fieldName));
         else
             expandables.push_back(
                     {fieldName, at(key), fromStd(node->get<std::string>()), 0,
                      key == std::string_view("command") ? &server.command : &server.url});
     }
     if (command && url) {
-        fail(pointer, QStringLiteral("has both 'command' and 'url'; a server is either a program "
-                                     "to start (stdio) or an HTTP endpoint, not both"));
+        fail(pointer, Text::tr("has both 'command' and 'url'; a server is either a program "
+                               "to start (stdio) or an HTTP endpoint, not both"));
     } else if (!command && !url) {
-        fail(pointer, QStringLiteral("needs 'command' (a program to start) or 'url' (an HTTP "
-                                     "endpoint)"));
+        fail(pointer, Text::tr("needs 'command' (a program to start) or 'url' (an HTTP "
+                               "endpoint)"));
     } else if (declaredType) {
         if (*declaredType == TransportType::Stdio && !command)
-            fail(at("type"), QStringLiteral("type 'stdio' needs 'command', not 'url'"));
+            fail(at("type"), Text::tr("type 'stdio' needs 'command', not 'url'"));
         else if (*declaredType != TransportType::Stdio && !url)
             fail(at("type"),
-                 QStringLiteral("type '%1' needs 'url', not 'command'").arg(declaredTypeName));
+                 Text::tr("type '%1' needs 'url', not 'command'").arg(declaredTypeName));
     }
     server.type = declaredType.value_or(command ? TransportType::Stdio : TransportType::Http);
 
     // args
     if (const json *args = field("args")) {
         if (!args->is_array()) {
-            wrongType(at("args"), QStringLiteral("args"), QStringLiteral("a list of strings"),
-                      *args);
+            wrongType(at("args"), QStringLiteral("args"), Text::tr("a list of strings"), *args);
         } else {
             server.args.resize(qsizetype(args->size()));
             for (size_t i = 0; i < args->size(); ++i) {
                 const json &arg = (*args)[i];
                 const QString path = QStringLiteral("args[%1]").arg(i);
                 if (!arg.is_string())
-                    wrongType(childPointer(at("args"), i), path, QStringLiteral("a string"), arg);
+                    wrongType(childPointer(at("args"), i), path, Text::tr("a string"), arg);
                 else
                     expandables.push_back({path, childPointer(at("args"), i),
                                            fromStd(arg.get<std::string>()), 0,
@@ -601,8 +606,7 @@ std::optional<ServerConfig> checkServer(const Context &ctx, const std::string &n
                 const QString qkey = fromStd(key);
                 const std::string where = childPointer(at("env"), key);
                 if (!item.is_string())
-                    wrongType(where, QStringLiteral("env.") + qkey, QStringLiteral("a string"),
-                              item);
+                    wrongType(where, QStringLiteral("env.") + qkey, Text::tr("a string"), item);
                 else
                     expandables.push_back({QStringLiteral("env.") + qkey, where,
                                            fromStd(item.get<std::string>()), 0, &server.env[qkey]});
@@ -613,13 +617,13 @@ std::optional<ServerConfig> checkServer(const Context &ctx, const std::string &n
                 const std::string where = childPointer(at("env"), i);
                 const QString path = QStringLiteral("env[%1]").arg(i);
                 if (!item.is_string()) {
-                    wrongType(where, path, QStringLiteral("a \"KEY=VALUE\" string"), item);
+                    wrongType(where, path, Text::tr("a \"KEY=VALUE\" string"), item);
                     continue;
                 }
                 const QString entry = fromStd(item.get<std::string>());
                 const qsizetype equals = entry.indexOf(u'=');
                 if (equals <= 0) {
-                    fail(where, QStringLiteral("'%1' must look like \"KEY=VALUE\", not \"%2\"")
+                    fail(where, Text::tr("'%1' must look like \"KEY=VALUE\", not \"%2\"")
                                         .arg(path, quoted(entry)));
                     continue;
                 }
@@ -630,22 +634,21 @@ std::optional<ServerConfig> checkServer(const Context &ctx, const std::string &n
             }
         } else {
             wrongType(at("env"), QStringLiteral("env"),
-                      QStringLiteral("an object or a list of \"KEY=VALUE\" strings"), *envNode);
+                      Text::tr("an object or a list of \"KEY=VALUE\" strings"), *envNode);
         }
     }
 
     // headers
     if (const json *headers = field("headers")) {
         if (!headers->is_object()) {
-            wrongType(at("headers"), QStringLiteral("headers"),
-                      QStringLiteral("an object of strings"), *headers);
+            wrongType(at("headers"), QStringLiteral("headers"), Text::tr("an object of strings"),
+                      *headers);
         } else {
             for (const auto &[key, item] : headers->items()) {
                 const QString qkey = fromStd(key);
                 const std::string where = childPointer(at("headers"), key);
                 if (!item.is_string())
-                    wrongType(where, QStringLiteral("headers.") + qkey, QStringLiteral("a string"),
-                              item);
+                    wrongType(where, QStringLiteral("headers.") + qkey, Text::tr("a string"), item);
                 else
                     expandables.push_back({QStringLiteral("headers.") + qkey, where,
                                            fromStd(item.get<std::string>()), 0,
@@ -658,14 +661,14 @@ std::optional<ServerConfig> checkServer(const Context &ctx, const std::string &n
     const auto readRisk = [&](const json &node, const std::string &where,
                               const QString &path) -> std::optional<Risk> {
         if (!node.is_string()) {
-            wrongType(where, path, QStringLiteral("a string: ") + riskNames(), node);
+            wrongType(where, path, Text::tr("a string: ") + riskNames(), node);
             return std::nullopt;
         }
         const QString text = fromStd(node.get<std::string>());
         const std::optional<Risk> risk = riskFromName(text);
         if (!risk)
-            fail(where, QStringLiteral("unknown %1 '%2'; expected %3")
-                                .arg(path, quoted(text), riskNames()));
+            fail(where,
+                 Text::tr("unknown %1 '%2'; expected %3").arg(path, quoted(text), riskNames()));
         return risk;
     };
     if (const json *risk = field("risk"))
@@ -673,13 +676,13 @@ std::optional<ServerConfig> checkServer(const Context &ctx, const std::string &n
     if (const json *tools = field("tools")) {
         if (!tools->is_object()) {
             wrongType(at("tools"), QStringLiteral("tools"),
-                      QStringLiteral("an object such as {\"tool\": {\"risk\": \"read\"}}"), *tools);
+                      Text::tr("an object such as {\"tool\": {\"risk\": \"read\"}}"), *tools);
         } else {
             for (const auto &[key, tool] : tools->items()) {
                 const QString path = QStringLiteral("tools.") + fromStd(key);
                 const std::string where = childPointer(at("tools"), key);
                 if (!tool.is_object()) {
-                    wrongType(where, path, QStringLiteral("an object such as {\"risk\": \"read\"}"),
+                    wrongType(where, path, Text::tr("an object such as {\"risk\": \"read\"}"),
                               tool);
                     continue;
                 }
@@ -700,7 +703,7 @@ std::optional<ServerConfig> checkServer(const Context &ctx, const std::string &n
             if (node->is_boolean())
                 *target = node->get<bool>();
             else
-                wrongType(at(key), QLatin1String(key), QStringLiteral("true or false"), *node);
+                wrongType(at(key), QLatin1String(key), Text::tr("true or false"), *node);
         }
     }
 
@@ -712,15 +715,14 @@ std::optional<ServerConfig> checkServer(const Context &ctx, const std::string &n
             continue;
         const QString fieldName = QLatin1String(key);
         if (!node->is_number()) {
-            wrongType(at(key), fieldName, QStringLiteral("a number of seconds"), *node);
+            wrongType(at(key), fieldName, Text::tr("a number of seconds"), *node);
             continue;
         }
         const double seconds = node->get<double>();
         if (!(seconds > 0)) {
-            fail(at(key),
-                 QStringLiteral("'%1' must be a positive number of seconds").arg(fieldName));
+            fail(at(key), Text::tr("'%1' must be a positive number of seconds").arg(fieldName));
         } else if (seconds > ConfigLoader::kMaxTimeoutSeconds) {
-            fail(at(key), QStringLiteral("'%1' must be at most %2 seconds (one day)")
+            fail(at(key), Text::tr("'%1' must be at most %2 seconds (one day)")
                                   .arg(fieldName)
                                   .arg(ConfigLoader::kMaxTimeoutSeconds));
         } else {
@@ -732,7 +734,7 @@ std::optional<ServerConfig> checkServer(const Context &ctx, const std::string &n
     if (const json *autoApprove = field("autoApprove")) {
         if (!autoApprove->is_array()) {
             wrongType(at("autoApprove"), QStringLiteral("autoApprove"),
-                      QStringLiteral("a list of tool names"), *autoApprove);
+                      Text::tr("a list of tool names"), *autoApprove);
         } else {
             for (size_t i = 0; i < autoApprove->size(); ++i) {
                 const json &item = (*autoApprove)[i];
@@ -740,8 +742,7 @@ std::optional<ServerConfig> checkServer(const Context &ctx, const std::string &n
                     server.autoApprove.append(fromStd(item.get<std::string>()));
                 else
                     wrongType(childPointer(at("autoApprove"), i),
-                              QStringLiteral("autoApprove[%1]").arg(i), QStringLiteral("a string"),
-                              item);
+                              QStringLiteral("autoApprove[%1]").arg(i), Text::tr("a string"), item);
             }
         }
     }
@@ -755,15 +756,15 @@ std::optional<ServerConfig> checkServer(const Context &ctx, const std::string &n
                 offset = ctx.index.offsetInString(offset,
                                                   item.unitOffset + expansion.syntaxErrorIndex);
             ctx.addAt(offset, name,
-                      QStringLiteral("in '%1': %2").arg(item.fieldPath, expansion.syntaxError));
+                      Text::tr("in '%1': %2").arg(item.fieldPath, expansion.syntaxError));
             continue;
         }
         *item.target = expansion.value;
         if (!expansion.missingVariable.isEmpty() && server.error.isEmpty()) {
-            server.error = QStringLiteral("environment variable %1 is %2 (used in %3)")
+            server.error = Text::tr("environment variable %1 is %2 (used in %3)")
                                    .arg(expansion.missingVariable,
-                                        expansion.missingIsEmpty ? QStringLiteral("empty")
-                                                                 : QStringLiteral("not set"),
+                                        expansion.missingIsEmpty ? Text::tr("empty")
+                                                                 : Text::tr("not set"),
                                         item.fieldPath);
         }
     }
@@ -1034,7 +1035,7 @@ McpConfig parse(const QByteArray &text, const QString &fileName, const QProcessE
 
     if (!root.is_object()) {
         ctx.add({}, QString(),
-                QStringLiteral("the top level must be an object: {\"mcpServers\": {...}}, not %1")
+                Text::tr("the top level must be an object: {\"mcpServers\": {...}}, not %1")
                         .arg(jsonTypeName(root)));
         return config;
     }
@@ -1043,8 +1044,8 @@ McpConfig parse(const QByteArray &text, const QString &fileName, const QProcessE
         return config;
     if (!servers->is_object()) {
         ctx.add("/mcpServers", QString(),
-                QStringLiteral("'mcpServers' must be an object mapping server names to their "
-                               "settings, not %1")
+                Text::tr("'mcpServers' must be an object mapping server names to their "
+                         "settings, not %1")
                         .arg(jsonTypeName(*servers)));
         return config;
     }
@@ -1072,10 +1073,10 @@ McpConfig loadFile(const QString &path, const QProcessEnvironment &env)
         return config;
     };
     if (info.isDir())
-        return fail(QStringLiteral("is a directory, not a configuration file"));
+        return fail(Text::tr("is a directory, not a configuration file"));
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return fail(QStringLiteral("cannot read the file: %1").arg(file.errorString()));
+        return fail(Text::tr("cannot read the file: %1").arg(file.errorString()));
     // One byte over the cap is enough for parse() to refuse the file without reading it all.
     return parse(file.read(kMaxConfigBytes + 1), path, env);
 }
@@ -1120,7 +1121,7 @@ McpConfig load(const QString &workspaceDir, const QString &overrideFile,
     if (!overrideFile.isEmpty() && !QFileInfo::exists(overrideFile)) {
         ConfigError error;
         error.file = overrideFile;
-        error.message = QStringLiteral("file not found");
+        error.message = Text::tr("file not found");
         workspace.errors.append(error);
     }
     // The workspace may be the config folder itself; one file is not merged over itself.
@@ -1175,7 +1176,7 @@ ImportResult importConfig(ImportKind kind, const QByteArray &text, const QString
         return finish();
     if (!root.is_object()) {
         ctx.add({}, QString(),
-                QStringLiteral("the top level must be an object, not %1").arg(jsonTypeName(root)));
+                Text::tr("the top level must be an object, not %1").arg(jsonTypeName(root)));
         return finish();
     }
 
@@ -1201,9 +1202,9 @@ ImportResult importConfig(ImportKind kind, const QByteArray &text, const QString
     if (serversPointer.empty() || !root.contains(servers)) {
         ctx.add({}, QString(),
                 kind == ImportKind::VsCode
-                        ? QStringLiteral("no \"servers\" object (mcp.json) or \"mcp\": "
-                                         "{\"servers\"} (settings.json): is this a VS Code file?")
-                        : QStringLiteral("no \"mcpServers\" object: is this a %1 file?")
+                        ? Text::tr("no \"servers\" object (mcp.json) or \"mcp\": "
+                                   "{\"servers\"} (settings.json): is this a VS Code file?")
+                        : Text::tr("no \"mcpServers\" object: is this a %1 file?")
                                   .arg(kind == ImportKind::Cursor
                                                ? QStringLiteral("Cursor")
                                                : QStringLiteral("Claude Desktop")));
@@ -1212,8 +1213,8 @@ ImportResult importConfig(ImportKind kind, const QByteArray &text, const QString
     const json &serversNode = root.at(servers);
     if (!serversNode.is_object()) {
         ctx.add(serversPointer, QString(),
-                QStringLiteral("'%1' must be an object mapping server names to their settings, "
-                               "not %2")
+                Text::tr("'%1' must be an object mapping server names to their settings, "
+                         "not %2")
                         .arg(fromStd(servers.back()), jsonTypeName(serversNode)));
         return finish();
     }
@@ -1224,7 +1225,7 @@ ImportResult importConfig(ImportKind kind, const QByteArray &text, const QString
         const json &inputs = root.at(json::json_pointer(inputsPointer));
         if (!inputs.is_array()) {
             ctx.add(inputsPointer, QString(),
-                    QStringLiteral("'inputs' must be a list, not %1").arg(jsonTypeName(inputs)));
+                    Text::tr("'inputs' must be a list, not %1").arg(jsonTypeName(inputs)));
         } else {
             for (const json &input : inputs) {
                 if (!input.is_object() || !input.contains("id") || !input["id"].is_string())
@@ -1247,8 +1248,8 @@ ImportResult importConfig(ImportKind kind, const QByteArray &text, const QString
     for (auto it = rewriter.usedInputs.cbegin(); it != rewriter.usedInputs.cend(); ++it) {
         const QString description = inputDescriptions.value(it.key());
         result.notes.append(
-                QStringLiteral("input '%1'%2 is now the environment variable %3; set it before "
-                               "starting Switchboard")
+                Text::tr("input '%1'%2 is now the environment variable %3; set it before "
+                         "starting Switchboard")
                         .arg(it.key(),
                              description.isEmpty() ? QString()
                                                    : QStringLiteral(" (%1)").arg(description),

@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "chatview.h"
+#include "configeditorpane.h"
 #include "icons.h"
 #include "serverdock.h"
 #include "toolbrowser.h"
@@ -15,12 +16,14 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
+#include <QDockWidget>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalBlocker>
@@ -69,6 +72,27 @@ void MainWindow::closeEvent(QCloseEvent *event)
     event->ignore();
     if (m_closing)
         return;
+    if (m_configEditor && m_configEditor->isModified() && !m_discardConfigEdits) {
+        // Unsaved edits in the config editor are not thrown away without asking.
+        auto *box = new QMessageBox(QMessageBox::Warning, tr("Unsaved configuration"),
+                                    tr("The configuration has edits that are not saved. Close "
+                                       "Switchboard and lose them?"),
+                                    QMessageBox::NoButton, this);
+        box->setObjectName(QStringLiteral("confirmCloseBox"));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        QPushButton *discard
+                = box->addButton(tr("Discard and close"), QMessageBox::DestructiveRole);
+        discard->setObjectName(QStringLiteral("discardAndCloseButton"));
+        box->addButton(QMessageBox::Cancel);
+        box->setDefaultButton(QMessageBox::Cancel);
+        connect(discard, &QPushButton::clicked, this, [this] {
+            m_discardConfigEdits = true;
+            QMetaObject::invokeMethod(this, &QWidget::close, Qt::QueuedConnection);
+        });
+        editConfiguration();
+        box->open();
+        return;
+    }
     m_closing = true;
     if (m_agent)
         m_agent->cancel();
@@ -211,9 +235,15 @@ void MainWindow::setUpWidgets()
     QAction *browse
             = toolsMenu->addAction(icon(QStringLiteral("tools")), tr("&Tool browser…"),
                                    QKeySequence(tr("Ctrl+T")), this, &MainWindow::openToolBrowser);
+    // Ctrl+, is left to the settings dialog; M as in MCP.
+    QAction *editConfig = toolsMenu->addAction(
+            icon(QStringLiteral("config")), tr("Edit &configuration…"),
+            QKeySequence(tr("Ctrl+Shift+M")), this, &MainWindow::editConfiguration);
+    editConfig->setObjectName(QStringLiteral("editConfigurationAction"));
     QToolBar *toolbar = addToolBar(tr("Main"));
     toolbar->setObjectName(QStringLiteral("mainToolBar"));
     toolbar->addAction(browse);
+    toolbar->addAction(editConfig);
     m_dock->toggleViewAction()->setIcon(icon(QStringLiteral("servers")));
     toolbar->addAction(m_dock->toggleViewAction());
 
@@ -305,6 +335,32 @@ void MainWindow::openToolBrowser()
     m_browser->show();
     m_browser->raise();
     m_browser->activateWindow();
+}
+
+void MainWindow::editConfiguration()
+{
+    if (!m_configDock) {
+        m_configEditor = new ConfigEditorPane(m_options.workspace, m_options.configFile);
+        m_configEditor->setAppliedConfig(m_config);
+        m_configEditor->setApplyHandler(
+                [this](const Mcp::McpConfig &config) { return applyConfig(config); });
+        m_configDock = new QDockWidget(tr("Configuration"), this);
+        m_configDock->setObjectName(QStringLiteral("configDock"));
+        m_configDock->setWidget(m_configEditor);
+        addDockWidget(Qt::BottomDockWidgetArea, m_configDock);
+    }
+    m_configDock->show();
+    m_configDock->raise();
+    m_configEditor->setFocus();
+}
+
+Mcp::ReloadPlan MainWindow::applyConfig(const Mcp::McpConfig &config)
+{
+    const Mcp::ReloadPlan plan = m_manager->reload(config);
+    m_config = config; // assigned in place: the always-allow saver holds &m_config
+    for (const Mcp::ServerConfig &server : std::as_const(m_config.servers))
+        m_runner->setTimeoutForSource(server.name, server.timeoutMs);
+    return plan;
 }
 
 void MainWindow::refreshConversations()

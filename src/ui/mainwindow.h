@@ -10,6 +10,7 @@
 
 #include <memory>
 
+class QDockWidget;
 class QLabel;
 class QListWidget;
 class QListWidgetItem;
@@ -19,6 +20,7 @@ class QPushButton;
 namespace Ui {
 
 class ChatView;
+class ConfigEditorPane;
 class ServerDock;
 class ToolBrowser;
 class UiApprovalGate;
@@ -46,6 +48,12 @@ public:
     Engine::Agent *agent() const { return m_agent.get(); }
     ChatView *chatView() const { return m_chat; }
     void openToolBrowser();
+    // Shows the configuration editor (a dock, made on first use).
+    void editConfiguration();
+    ConfigEditorPane *configEditor() const { return m_configEditor; }
+    // Restarts the servers whose settings differ in `config` (Manager::reload) and makes it
+    // the window's configuration; says which servers restarted, started and stopped.
+    Mcp::ReloadPlan applyConfig(const Mcp::McpConfig &config);
     // Sends the composer's text (or opens the tool browser for "/mcp").
     void submit();
 
@@ -83,10 +91,13 @@ private:
     QListWidget *m_conversations = nullptr;
     ServerDock *m_dock = nullptr;
     ToolBrowser *m_browser = nullptr;
+    QDockWidget *m_configDock = nullptr;
+    ConfigEditorPane *m_configEditor = nullptr;
     QLabel *m_modelLabel = nullptr;
     QLabel *m_usageLabel = nullptr;
-    bool m_closing = false;        // close requested, servers stopping
-    bool m_serversStopped = false; // the close may complete
+    bool m_closing = false;            // close requested, servers stopping
+    bool m_serversStopped = false;     // the close may complete
+    bool m_discardConfigEdits = false; // the user chose to close without saving them
 };
 
 } // namespace Ui
