@@ -1,5 +1,7 @@
 #pragma once
 
+#include "appsettings.h"
+
 #include <engine/agent.h>
 #include <engine/conversationstore.h>
 #include <engine/mcptooladapter.h>
@@ -7,6 +9,7 @@
 #include <mcp/manager.h>
 
 #include <QMainWindow>
+#include <QPointer>
 
 #include <memory>
 
@@ -18,7 +21,9 @@ class QPushButton;
 namespace Ui {
 
 class ChatView;
+class SecretStore;
 class ServerDock;
+class SettingsDialog;
 class ToolBrowser;
 class UiApprovalGate;
 
@@ -27,6 +32,8 @@ struct MainWindowOptions
     QString workspace;          // absolute
     QString configFile;         // empty: <workspace>/.mcp.json
     QString conversationFolder; // empty: the default location
+    QString settingsFile;       // empty: AppSettings::defaultFile()
+    QString keychainService;    // empty: SecretStore::DefaultService
 };
 
 // The desktop: conversation list, chat view, composer with Send/Stop, the server dock and
@@ -45,6 +52,7 @@ public:
     Engine::Agent *agent() const { return m_agent.get(); }
     ChatView *chatView() const { return m_chat; }
     void openToolBrowser();
+    void openSettings();
     // Sends the composer's text (or opens the tool browser for "/mcp").
     void submit();
 
@@ -59,6 +67,11 @@ private:
     void newConversation();
     void updateStatus();
     void setBusy(bool busy);
+    void connectAgent();
+    // Applies m_settings: the tool timeout, then the provider and agent (after reading the
+    // key from the keychain if the settings name a provider; later if a turn is running).
+    void applySettings(bool announce);
+    void setProvider(const QString &storedKey, const QString &keychainError, bool announce);
 
     MainWindowOptions m_options;
     Mcp::McpConfig m_config;
@@ -71,6 +84,13 @@ private:
     std::unique_ptr<Engine::ConversationStore> m_store;
     std::unique_ptr<Engine::Agent> m_agent;
     QString m_noModelReason;
+    QString m_settingsFile;
+    AppSettings m_settings;
+    SecretStore *m_secrets = nullptr;
+    QPointer<SettingsDialog> m_settingsDialog;
+    int m_providerGeneration = 0; // a key read for older settings is ignored
+    bool m_readingKey = false;
+    bool m_applyPending = false; // settings saved during a turn: applied when it ends
 
     ChatView *m_chat = nullptr;
     QPlainTextEdit *m_composer = nullptr;
