@@ -26,8 +26,9 @@ SecretStore::Result failure(QKeychain::Job *job)
 {
     SecretStore::Result result;
     result.status = SecretStore::Result::Unavailable;
-    result.error = job->errorString().isEmpty() ? QStringLiteral("error %1").arg(job->error())
-                                                : job->errorString();
+    result.error = job->errorString().isEmpty()
+                           ? SecretStore::tr("qtkeychain error %1").arg(job->error())
+                           : job->errorString();
     return result;
 }
 
