@@ -623,6 +623,9 @@ private slots:
         Ui::MainWindowOptions options;
         options.workspace = QDir(workspace.path()).canonicalPath();
         options.conversationFolder = m_data.filePath(QStringLiteral("conversations"));
+        // Never the user's settings or keychain entries.
+        options.settingsFile = m_data.filePath(QStringLiteral("settings.ini"));
+        options.keychainService = QStringLiteral("switchboard-test");
         Ui::MainWindow window(options);
         window.show();
         Mcp::Manager *manager = window.manager();

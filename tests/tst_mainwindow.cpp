@@ -1,10 +1,15 @@
 #include "fakellmserver.h"
 
+#include <ui/appsettings.h>
 #include <ui/chatview.h>
 #include <ui/mainwindow.h>
+#include <ui/settingsdialog.h>
 
+#include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
@@ -12,24 +17,35 @@
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUuid>
 
 using namespace Engine;
 
 // The window with a scripted model (a fake OpenAI-compatible server on 127.0.0.1) and the
 // fixture MCP server: a dangerous call raises the modal approval dialog; Deny keeps the tool
 // from running and the chat shows it; Always allow is saved in .mcp.json and not asked again.
+// Saving Settings rebuilds the agent on the new model server without a restart, keeping the
+// open conversation.
 class tst_MainWindow : public QObject
 {
     Q_OBJECT
 
     QTemporaryDir m_data;
 
+    // Keychain entries of these tests (if a keychain answers at all) are under a service of
+    // their own, never the user's.
+    QString m_service = QStringLiteral("switchboard-test-")
+                        + QUuid::createUuid().toString(QUuid::WithoutBraces);
+
     struct Setup
     {
         QTemporaryDir workspace;
+        QTemporaryDir config; // the settings file: never the user's
         FakeLlmServer model{FakeLlmServer::Dialect::OpenAi};
         std::unique_ptr<Ui::MainWindow> window;
     };
@@ -50,10 +66,7 @@ class tst_MainWindow : public QObject
         qputenv("OPENAI_BASE_URL", setup->model.baseUrl().toUtf8());
         qunsetenv("OPENAI_API_KEY");
         qunsetenv("ANTHROPIC_API_KEY");
-        Ui::MainWindowOptions options;
-        options.workspace = QDir(setup->workspace.path()).canonicalPath();
-        options.conversationFolder = m_data.filePath(QStringLiteral("conversations"));
-        setup->window = std::make_unique<Ui::MainWindow>(options);
+        setup->window = std::make_unique<Ui::MainWindow>(options(*setup));
         setup->window->show();
         if (!QTest::qWaitFor(
                     [&] {
@@ -63,6 +76,38 @@ class tst_MainWindow : public QObject
                     10000))
             return nullptr;
         return setup;
+    }
+
+    Ui::MainWindowOptions options(const Setup &setup) const
+    {
+        Ui::MainWindowOptions options;
+        options.workspace = QDir(setup.workspace.path()).canonicalPath();
+        options.conversationFolder = m_data.filePath(QStringLiteral("conversations"));
+        options.settingsFile = QDir(setup.config.path()).filePath(QStringLiteral("settings.ini"));
+        options.keychainService = m_service;
+        return options;
+    }
+
+    // Opens Settings from the window's action, points it at an OpenAI-compatible server and
+    // presses OK.
+    static void saveSettings(Ui::MainWindow &window, const QString &baseUrl, const QString &model,
+                             int toolTimeoutS)
+    {
+        QAction *action = window.findChild<QAction *>(QStringLiteral("settingsAction"));
+        QVERIFY(action);
+        action->trigger();
+        auto *dialog = window.findChild<Ui::SettingsDialog *>();
+        QVERIFY(dialog);
+        QTRY_VERIFY(dialog->isVisible());
+        auto *provider = dialog->findChild<QComboBox *>(QStringLiteral("providerCombo"));
+        provider->setCurrentIndex(
+                provider->findData(QString::fromLatin1(Ui::AppSettings::OpenAiProvider)));
+        dialog->findChild<QLineEdit *>(QStringLiteral("baseUrlEdit"))->setText(baseUrl);
+        dialog->findChild<QLineEdit *>(QStringLiteral("modelEdit"))->setText(model);
+        dialog->findChild<QSpinBox *>(QStringLiteral("toolTimeoutSpin"))->setValue(toolTimeoutS);
+        QSignalSpy accepted(dialog, &QDialog::accepted);
+        dialog->findChild<QPushButton *>(QStringLiteral("okButton"))->click();
+        QTRY_COMPARE(accepted.count(), 1);
     }
 
     static QPushButton *dialogButton(const char *name)
@@ -126,10 +171,7 @@ private slots:
         setup->window.reset();
         setup->model.enqueue(call);
         setup->model.enqueue(FakeLlmServer::openAiText(QStringLiteral("Again.")));
-        Ui::MainWindowOptions options;
-        options.workspace = QDir(setup->workspace.path()).canonicalPath();
-        options.conversationFolder = m_data.filePath(QStringLiteral("conversations"));
-        setup->window = std::make_unique<Ui::MainWindow>(options);
+        setup->window = std::make_unique<Ui::MainWindow>(options(*setup));
         setup->window->show();
         QTRY_VERIFY_WITH_TIMEOUT(setup->window->manager()->client("fix"), 10000);
         QSignalSpy again(setup->window->agent(), &Agent::turnFinished);
@@ -204,6 +246,141 @@ private slots:
             sawEof = sawEof || args.at(0).toString() == QLatin1String("stdin closed");
         QVERIFY(sawEof);
         QTRY_VERIFY(!manager->client(QStringLiteral("fix")));
+    }
+
+    // The window starts on model A (the environment); Settings point it at model B. The next
+    // message goes to B, with the conversation so far, without restarting the window; the
+    // tool timeout from Settings applies to the server's tools.
+    void savingSettingsRebuildsTheAgent()
+    {
+        auto setup = open();
+        QVERIFY(setup);
+        setup->model.enqueue(FakeLlmServer::openAiText(QStringLiteral("From A.")));
+        QSignalSpy firstTurn(setup->window->agent(), &Agent::turnFinished);
+        send(*setup->window, QStringLiteral("first"));
+        QTRY_COMPARE_WITH_TIMEOUT(firstTurn.count(), 1, 10000);
+        QCOMPARE(setup->window->chatView()->lastAssistantText(), QStringLiteral("From A."));
+        Agent *before = setup->window->agent();
+        const QString conversation = before->conversationId();
+        QVERIFY(!conversation.isEmpty());
+        QSignalSpy replaced(before, &QObject::destroyed);
+
+        FakeLlmServer other(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(other.listen());
+        other.enqueue(FakeLlmServer::openAiText(QStringLiteral("From B.")));
+        saveSettings(*setup->window, other.baseUrl(), QStringLiteral("model-b"), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(replaced.count(), 1, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(setup->window->agent(), 10000); // after the keychain answered
+        QCOMPARE(setup->window->agent()->conversationId(), conversation);
+        auto *status = setup->window->findChild<QLabel *>(QStringLiteral("modelLabel"));
+        QVERIFY(status);
+        QVERIFY2(status->text().contains(QLatin1String("model-b"))
+                         && status->text().contains(other.baseUrl()),
+                 qPrintable(status->text()));
+
+        QSignalSpy secondTurn(setup->window->agent(), &Agent::turnFinished);
+        send(*setup->window, QStringLiteral("second"));
+        QTRY_COMPARE_WITH_TIMEOUT(secondTurn.count(), 1, 10000);
+        QCOMPARE(setup->window->chatView()->lastAssistantText(), QStringLiteral("From B."));
+        QCOMPARE(setup->model.requests().size(), 1);
+        QCOMPARE(other.requests().size(), 1);
+        const Json request = other.requests().first();
+        QCOMPARE(request["model"].get<std::string>(), std::string("model-b"));
+        const QString sent = QString::fromStdString(request["messages"].dump());
+        QVERIFY2(sent.contains(QLatin1String("first")) && sent.contains(QLatin1String("From A."))
+                         && sent.contains(QLatin1String("second")),
+                 qPrintable(sent));
+        // The system prompt still names the workspace.
+        QVERIFY2(sent.contains(QDir(setup->workspace.path()).dirName()), qPrintable(sent));
+
+        // Tool timeout 1 s: a tool that never answers times out after about that.
+        int calls = 0;
+        Engine::ToolRunResult result;
+        QElapsedTimer clock;
+        clock.start();
+        Engine::ToolRunner::Callbacks callbacks;
+        callbacks.onDone = [&](Engine::ToolRunResult r) {
+            result = std::move(r);
+            ++calls;
+        };
+        Engine::ToolCallRequest call;
+        call.id = QStringLiteral("t1");
+        call.name = QStringLiteral("mcp__fix__hang");
+        call.arguments = Json::object();
+        setup->window->runner()->run(call, conversation, this, callbacks);
+        QTRY_VERIFY_WITH_TIMEOUT(dialogButton("allowOnceButton"), 10000);
+        dialogButton("allowOnceButton")->click();
+        QTRY_COMPARE_WITH_TIMEOUT(calls, 1, 10000);
+        QVERIFY(result.timedOut);
+        QVERIFY2(clock.elapsed() < 8000, qPrintable(QString::number(clock.elapsed())));
+    }
+
+    // Saved settings name the provider: the window is up at once and the agent comes when the
+    // keychain has answered; with no stored key the provider's variable gives it.
+    void startsFromSavedSettings()
+    {
+        auto setup = std::make_unique<Setup>();
+        QVERIFY(setup->model.listen());
+        Ui::AppSettings saved;
+        saved.provider = QString::fromLatin1(Ui::AppSettings::OpenAiProvider);
+        saved.baseUrl = setup->model.baseUrl();
+        saved.model = QStringLiteral("saved-model");
+        QVERIFY(saved.save(options(*setup).settingsFile));
+        qunsetenv("OPENAI_BASE_URL");
+        qunsetenv("ANTHROPIC_API_KEY");
+        qputenv("OPENAI_API_KEY", "sk-env-fallback");
+        const auto unset = qScopeGuard([] { qunsetenv("OPENAI_API_KEY"); });
+        setup->window = std::make_unique<Ui::MainWindow>(options(*setup));
+        setup->window->show();
+        auto *status = setup->window->findChild<QLabel *>(QStringLiteral("modelLabel"));
+        QVERIFY(status);
+        QVERIFY(!setup->window->agent());
+        QCOMPARE(status->text(), QStringLiteral("reading the API key…"));
+        QTRY_VERIFY_WITH_TIMEOUT(setup->window->agent(), 10000);
+        QVERIFY2(status->text().contains(QLatin1String("saved-model")), qPrintable(status->text()));
+
+        setup->model.enqueue(FakeLlmServer::openAiText(QStringLiteral("Hello from the settings.")));
+        QSignalSpy done(setup->window->agent(), &Agent::turnFinished);
+        send(*setup->window, QStringLiteral("hi"));
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 10000);
+        QCOMPARE(setup->window->chatView()->lastAssistantText(),
+                 QStringLiteral("Hello from the settings."));
+        QCOMPARE(setup->model.requests().size(), 1);
+        QCOMPARE(setup->model.requests().first()["model"].get<std::string>(),
+                 std::string("saved-model"));
+        const QByteArray headers = setup->model.requestHeaders(0).join('\n').toLower();
+        QVERIFY2(headers.contains("authorization: bearer sk-env-fallback"), headers.constData());
+    }
+
+    // Settings saved while the model is answering apply once the answer is done.
+    void settingsSavedDuringATurnApplyAfterIt()
+    {
+        auto setup = open();
+        QVERIFY(setup);
+        FakeLlmServer::Reply slow = FakeLlmServer::openAiText(QStringLiteral("Slowly from A."), 6);
+        slow.delayBetweenEventsMs = 250;
+        setup->model.enqueue(slow);
+        Agent *before = setup->window->agent();
+        QSignalSpy replaced(before, &QObject::destroyed);
+        send(*setup->window, QStringLiteral("take your time"));
+        QVERIFY(before->isBusy());
+
+        FakeLlmServer other(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(other.listen());
+        other.enqueue(FakeLlmServer::openAiText(QStringLiteral("From B.")));
+        saveSettings(*setup->window, other.baseUrl(), QStringLiteral("model-b"), 60);
+        QTest::qWait(200);
+        QVERIFY(before->isBusy());
+        QCOMPARE(replaced.count(), 0); // not under the running turn
+        QTRY_COMPARE_WITH_TIMEOUT(replaced.count(), 1, 15000);
+        QCOMPARE(setup->window->chatView()->lastAssistantText(), QStringLiteral("Slowly from A."));
+        QTRY_VERIFY_WITH_TIMEOUT(setup->window->agent(), 10000);
+
+        QSignalSpy next(setup->window->agent(), &Agent::turnFinished);
+        send(*setup->window, QStringLiteral("and now?"));
+        QTRY_COMPARE_WITH_TIMEOUT(next.count(), 1, 10000);
+        QCOMPARE(setup->window->chatView()->lastAssistantText(), QStringLiteral("From B."));
+        QCOMPARE(other.requests().size(), 1);
     }
 
     void screenshot()

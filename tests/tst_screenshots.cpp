@@ -141,6 +141,9 @@ private slots:
         Ui::MainWindowOptions options;
         options.workspace = QDir(workspace.path()).canonicalPath();
         options.conversationFolder = m_data.filePath(QStringLiteral("conversations-") + lang);
+        // Never the user's settings or keychain entries.
+        options.settingsFile = m_data.filePath(QStringLiteral("settings.ini"));
+        options.keychainService = QStringLiteral("switchboard-test");
         auto window = std::make_unique<Ui::MainWindow>(options);
         window->resize(1100, 720);
         window->show();

@@ -37,6 +37,9 @@ public:
     // Starts a new conversation, or continues a loaded one.
     void newConversation(const QString &title, const QString &workspace);
     void openConversation(const QString &id, std::vector<ChatMessage> messages);
+    // The workspace the system prompt names (newConversation() sets it too); for an opened
+    // conversation, which does not.
+    void setWorkspace(const QString &workspace) { m_workspace = workspace; }
     QString conversationId() const { return m_conversationId; }
     const std::vector<ChatMessage> &messages() const { return m_messages; }
 

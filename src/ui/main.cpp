@@ -1,3 +1,4 @@
+#include "appsettings.h"
 #include "icons.h"
 #include "mainwindow.h"
 
@@ -76,8 +77,9 @@ int main(int argc, char *argv[])
             QStringLiteral("FILE"));
     const QCommandLineOption langOption(
             QStringLiteral("lang"),
-            QApplication::translate("main",
-                                    "The interface language: en or zh_CN (default: the system's)."),
+            QApplication::translate(
+                    "main", "The interface language: en or zh_CN (default: the one chosen in "
+                            "Settings, else the system's)."),
             QStringLiteral("LANG"));
     const QCommandLineOption screenshotOption(
             QStringLiteral("screenshot"),
@@ -93,8 +95,15 @@ int main(int argc, char *argv[])
             {workspaceOption, configOption, langOption, screenshotOption, reportStartupOption});
     parser.process(app);
 
-    const QString lang
-            = parser.isSet(langOption) ? parser.value(langOption) : QLocale::system().name();
+    // --lang wins; else the language chosen in Settings; else the system's.
+    QString lang;
+    if (parser.isSet(langOption)) {
+        lang = parser.value(langOption);
+    } else {
+        lang = Ui::AppSettings::load(Ui::AppSettings::defaultFile()).language;
+        if (lang == QLatin1String(Ui::AppSettings::SystemLanguage))
+            lang = QLocale::system().name();
+    }
     QTranslator translator;
     QTranslator qtTranslator; // Qt's own strings (standard buttons, dialogs)
     if (lang.startsWith(QLatin1String("zh"))

@@ -3,7 +3,9 @@
 #include "chatview.h"
 #include "configeditorpane.h"
 #include "icons.h"
+#include "secretstore.h"
 #include "serverdock.h"
+#include "settingsdialog.h"
 #include "toolbrowser.h"
 #include "uiapprovalgate.h"
 
@@ -44,7 +46,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget *parent)
     setUpEngine();
     setUpWidgets();
     refreshConversations();
-    updateStatus();
+    applySettings(false);
     // Servers start after the window is up: a slow or dead server never delays it.
     QMetaObject::invokeMethod(
             this, [this] { m_manager->start(m_config); }, Qt::QueuedConnection);
@@ -124,8 +126,12 @@ void MainWindow::setUpEngine()
 
     m_gate = new UiApprovalGate(this, this);
     m_runner = std::make_unique<Engine::ToolRunner>(m_registry.get(), m_gate, m_options.workspace);
-    for (const Mcp::ServerConfig &server : std::as_const(m_config.servers))
-        m_runner->setTimeoutForSource(server.name, server.timeoutMs);
+    // A server's own "timeout" wins over the Settings one; the file cannot tell an explicit
+    // default from none, so only other values count as the server's own.
+    for (const Mcp::ServerConfig &server : std::as_const(m_config.servers)) {
+        if (server.timeoutMs != Mcp::ServerConfig().timeoutMs)
+            m_runner->setTimeoutForSource(server.name, server.timeoutMs);
+    }
     const Mcp::McpConfig *config = &m_config;
     m_runner->setAlwaysAllowSaver(
             [config](const QString &source, const QString &tool, QString *error) {
@@ -140,14 +146,12 @@ void MainWindow::setUpEngine()
     m_store = m_options.conversationFolder.isEmpty()
                       ? std::make_unique<Engine::ConversationStore>()
                       : std::make_unique<Engine::ConversationStore>(m_options.conversationFolder);
-    const auto providerConfig = Engine::ProviderConfig::fromEnvironment(
-            QProcessEnvironment::systemEnvironment(), &m_noModelReason);
-    if (providerConfig) {
-        m_provider = Engine::createProvider(*providerConfig);
-        m_agent = std::make_unique<Engine::Agent>(m_provider.get(), m_registry.get(),
-                                                  m_runner.get());
-        m_agent->setStore(m_store.get());
-    }
+    m_settingsFile = m_options.settingsFile.isEmpty() ? AppSettings::defaultFile()
+                                                      : m_options.settingsFile;
+    m_settings = AppSettings::load(m_settingsFile);
+    m_secrets = m_options.keychainService.isEmpty()
+                        ? new SecretStore(QString::fromLatin1(SecretStore::DefaultService), this)
+                        : new SecretStore(m_options.keychainService, this);
 }
 
 void MainWindow::setUpWidgets()
@@ -230,6 +234,12 @@ void MainWindow::setUpWidgets()
     fileMenu->addAction(icon(QStringLiteral("new")), tr("&New conversation"), QKeySequence::New,
                         this, &MainWindow::newConversation);
     fileMenu->addSeparator();
+    QAction *settings
+            = fileMenu->addAction(icon(QStringLiteral("settings")), tr("&Settings…"),
+                                  QKeySequence::Preferences, this, &MainWindow::openSettings);
+    settings->setObjectName(QStringLiteral("settingsAction"));
+    settings->setMenuRole(QAction::PreferencesRole);
+    fileMenu->addSeparator();
     fileMenu->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     QMenu *toolsMenu = menuBar()->addMenu(tr("&Tools"));
     QAction *browse
@@ -246,23 +256,19 @@ void MainWindow::setUpWidgets()
     toolbar->addAction(editConfig);
     m_dock->toggleViewAction()->setIcon(icon(QStringLiteral("servers")));
     toolbar->addAction(m_dock->toggleViewAction());
+    toolbar->addAction(settings);
 
     m_modelLabel = new QLabel(this);
+    m_modelLabel->setObjectName(QStringLiteral("modelLabel"));
     m_usageLabel = new QLabel(this);
     statusBar()->addWidget(m_modelLabel);
     statusBar()->addPermanentWidget(m_usageLabel);
     statusBar()->addPermanentWidget(
             new QLabel(QDir::toNativeSeparators(m_options.workspace), this));
+}
 
-    if (!m_agent) {
-        m_chat->addNotice(
-                tr("<b>No model is configured.</b> Servers, tools and manual runs work; to chat, "
-                   "set <code>OPENAI_API_KEY</code> (optionally <code>OPENAI_BASE_URL</code> and "
-                   "<code>OPENAI_MODEL</code> — any OpenAI-compatible server such as DeepSeek, "
-                   "Ollama or llama.cpp; a local one needs only the base URL) or "
-                   "<code>ANTHROPIC_API_KEY</code>, then restart Switchboard."));
-        return;
-    }
+void MainWindow::connectAgent()
+{
     connect(m_agent.get(), &Engine::Agent::textDelta, m_chat, &ChatView::appendAssistantDelta);
     connect(m_agent.get(), &Engine::Agent::messageAdded, this,
             [this](const Engine::ChatMessage &m) {
@@ -275,7 +281,15 @@ void MainWindow::setUpWidgets()
     connect(m_agent.get(), &Engine::Agent::toolFinished, m_chat, &ChatView::toolFinished);
     connect(m_agent.get(), &Engine::Agent::errorOccurred, this,
             [this](const QString &message) { m_chat->addNotice(message.toHtmlEscaped(), true); });
-    connect(m_agent.get(), &Engine::Agent::busyChanged, this, &MainWindow::setBusy);
+    connect(m_agent.get(), &Engine::Agent::busyChanged, this, [this](bool busy) {
+        setBusy(busy);
+        // Not from inside the agent's own signal: applying may replace the agent.
+        if (!busy && m_applyPending) {
+            m_applyPending = false;
+            QMetaObject::invokeMethod(
+                    this, [this] { applySettings(true); }, Qt::QueuedConnection);
+        }
+    });
     connect(m_agent.get(), &Engine::Agent::turnFinished, this, [this](const Engine::Usage &usage) {
         if (usage.inputTokens >= 0 || usage.outputTokens >= 0)
             m_usageLabel->setText(tr("last turn: %1 in / %2 out tokens")
@@ -283,6 +297,97 @@ void MainWindow::setUpWidgets()
                                           .arg(std::max<qint64>(0, usage.outputTokens)));
         refreshConversations();
     });
+}
+
+void MainWindow::openSettings()
+{
+    if (m_settingsDialog) {
+        m_settingsDialog->raise();
+        m_settingsDialog->activateWindow();
+        return;
+    }
+    auto *dialog = new SettingsDialog(m_settingsFile, m_secrets, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    m_settingsDialog = dialog;
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        m_settings = dialog->settings();
+        if (!dialog->keychainError().isEmpty())
+            m_chat->addNotice(SettingsDialog::keychainNote(dialog->keychainError()).toHtmlEscaped(),
+                              true);
+        applySettings(true);
+    });
+    dialog->open();
+}
+
+void MainWindow::applySettings(bool announce)
+{
+    m_runner->setDefaultTimeout(m_settings.toolTimeoutS * 1000);
+    const int generation = ++m_providerGeneration;
+    if (m_settings.usesEnvironment()) {
+        m_readingKey = false;
+        setProvider(QString(), QString(), announce);
+        return;
+    }
+    // The window is up meanwhile; the agent comes when the keychain answers.
+    m_readingKey = true;
+    updateStatus();
+    m_secrets->read(AppSettings::keychainKey(m_settings.provider), this,
+                    [this, generation, announce](const SecretStore::Result &result) {
+                        if (generation != m_providerGeneration)
+                            return; // newer settings are being applied
+                        m_readingKey = false;
+                        setProvider(result.secret,
+                                    result.status == SecretStore::Result::Unavailable ? result.error
+                                                                                      : QString(),
+                                    announce);
+                    });
+}
+
+void MainWindow::setProvider(const QString &storedKey, const QString &keychainError, bool announce)
+{
+    if (m_agent && m_agent->isBusy()) {
+        // Never swap the model under a running turn: the new one comes when it ends.
+        m_applyPending = true;
+        m_chat->addNotice(tr("The new model settings apply when the current answer is done."));
+        updateStatus();
+        return;
+    }
+    QString whyNot;
+    const auto config = m_settings.providerConfig(
+            storedKey, QProcessEnvironment::systemEnvironment(), &whyNot);
+    // The open conversation carries over to the new agent.
+    QString conversationId;
+    std::vector<Engine::ChatMessage> messages;
+    if (m_agent) {
+        conversationId = m_agent->conversationId();
+        messages = m_agent->messages();
+    }
+    m_agent.reset();
+    m_provider.reset();
+    m_noModelReason = whyNot;
+    if (config) {
+        m_provider = Engine::createProvider(*config);
+        m_agent = std::make_unique<Engine::Agent>(m_provider.get(), m_registry.get(),
+                                                  m_runner.get());
+        m_agent->setStore(m_store.get());
+        m_agent->setWorkspace(m_options.workspace);
+        connectAgent();
+        if (!conversationId.isEmpty() || !messages.empty())
+            m_agent->openConversation(conversationId, std::move(messages));
+    }
+    setBusy(false);
+    updateStatus();
+    if (!config) {
+        QString notice = tr("<b>No model is configured:</b> %1. Servers, tools and manual runs "
+                            "work.")
+                                 .arg(whyNot.toHtmlEscaped());
+        if (!keychainError.isEmpty())
+            notice += QLatin1Char(' ')
+                      + SettingsDialog::keychainNote(keychainError).toHtmlEscaped();
+        m_chat->addNotice(notice);
+    } else if (announce) {
+        m_chat->addNotice(tr("Model: %1").arg(m_provider->describe().toHtmlEscaped()));
+    }
 }
 
 bool MainWindow::eventFilter(QObject *watched, QEvent *event)
@@ -309,8 +414,12 @@ void MainWindow::submit()
         return;
     }
     if (!m_agent) {
-        m_chat->addNotice(tr("No model is configured: %1").arg(m_noModelReason.toHtmlEscaped()),
-                          true);
+        m_chat->addNotice(
+                m_readingKey
+                        ? tr("The API key is still being read from the keychain; "
+                             "send again in a moment.")
+                        : tr("No model is configured: %1").arg(m_noModelReason.toHtmlEscaped()),
+                true);
         return;
     }
     if (m_agent->isBusy())
@@ -435,7 +544,11 @@ void MainWindow::newConversation()
 
 void MainWindow::updateStatus()
 {
-    m_modelLabel->setText(m_provider ? m_provider->describe() : tr("no model configured"));
+    if (m_provider)
+        m_modelLabel->setText(m_provider->describe());
+    else
+        m_modelLabel->setText(m_readingKey ? tr("reading the API key…")
+                                           : tr("no model configured"));
 }
 
 } // namespace Ui

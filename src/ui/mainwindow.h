@@ -1,5 +1,7 @@
 #pragma once
 
+#include "appsettings.h"
+
 #include <engine/agent.h>
 #include <engine/conversationstore.h>
 #include <engine/mcptooladapter.h>
@@ -7,6 +9,7 @@
 #include <mcp/manager.h>
 
 #include <QMainWindow>
+#include <QPointer>
 
 #include <memory>
 
@@ -21,7 +24,9 @@ namespace Ui {
 
 class ChatView;
 class ConfigEditorPane;
+class SecretStore;
 class ServerDock;
+class SettingsDialog;
 class ToolBrowser;
 class UiApprovalGate;
 
@@ -30,6 +35,8 @@ struct MainWindowOptions
     QString workspace;          // absolute
     QString configFile;         // empty: <workspace>/.mcp.json
     QString conversationFolder; // empty: the default location
+    QString settingsFile;       // empty: AppSettings::defaultFile()
+    QString keychainService;    // empty: SecretStore::DefaultService
 };
 
 // The desktop: conversation list, chat view, composer with Send/Stop, the server dock and
@@ -54,6 +61,7 @@ public:
     // Restarts the servers whose settings differ in `config` (Manager::reload) and makes it
     // the window's configuration; says which servers restarted, started and stopped.
     Mcp::ReloadPlan applyConfig(const Mcp::McpConfig &config);
+    void openSettings();
     // Sends the composer's text (or opens the tool browser for "/mcp").
     void submit();
 
@@ -70,6 +78,11 @@ private:
     void newConversation();
     void updateStatus();
     void setBusy(bool busy);
+    void connectAgent();
+    // Applies m_settings: the tool timeout, then the provider and agent (after reading the
+    // key from the keychain if the settings name a provider; later if a turn is running).
+    void applySettings(bool announce);
+    void setProvider(const QString &storedKey, const QString &keychainError, bool announce);
 
     static constexpr int TitleRole = Qt::UserRole + 1; // the stored title, before an edit
 
@@ -84,6 +97,13 @@ private:
     std::unique_ptr<Engine::ConversationStore> m_store;
     std::unique_ptr<Engine::Agent> m_agent;
     QString m_noModelReason;
+    QString m_settingsFile;
+    AppSettings m_settings;
+    SecretStore *m_secrets = nullptr;
+    QPointer<SettingsDialog> m_settingsDialog;
+    int m_providerGeneration = 0; // a key read for older settings is ignored
+    bool m_readingKey = false;
+    bool m_applyPending = false; // settings saved during a turn: applied when it ends
 
     ChatView *m_chat = nullptr;
     QPlainTextEdit *m_composer = nullptr;

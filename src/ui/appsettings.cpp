@@ -1,0 +1,156 @@
+#include "appsettings.h"
+
+#include <QCoreApplication>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QUrl>
+
+#include <algorithm>
+
+namespace Ui {
+
+namespace {
+const QString ProviderKey = QStringLiteral("model/provider");
+const QString BaseUrlKey = QStringLiteral("model/baseUrl");
+const QString ModelKey = QStringLiteral("model/model");
+const QString RequestTimeoutKey = QStringLiteral("model/requestTimeout");
+const QString ToolTimeoutKey = QStringLiteral("tools/timeout");
+const QString LanguageKey = QStringLiteral("interface/language");
+
+int readSeconds(const QSettings &settings, const QString &key, int fallback, int min, int max)
+{
+    bool ok = false;
+    const int value = settings.value(key).toInt(&ok);
+    return ok ? std::clamp(value, min, max) : fallback;
+}
+
+} // namespace
+
+QString AppSettings::defaultFile()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation)
+           + QStringLiteral("/settings.ini");
+}
+
+AppSettings AppSettings::load(const QString &file)
+{
+    const QSettings settings(file, QSettings::IniFormat);
+    AppSettings result;
+    const QString provider = settings.value(ProviderKey).toString();
+    if (provider == QLatin1String(OpenAiProvider) || provider == QLatin1String(AnthropicProvider))
+        result.provider = provider;
+    result.baseUrl = settings.value(BaseUrlKey).toString().trimmed();
+    result.model = settings.value(ModelKey).toString().trimmed();
+    result.requestTimeoutS = readSeconds(settings, RequestTimeoutKey, DefaultRequestTimeoutS,
+                                         MinRequestTimeoutS, MaxRequestTimeoutS);
+    result.toolTimeoutS = readSeconds(settings, ToolTimeoutKey, DefaultToolTimeoutS,
+                                      MinToolTimeoutS, MaxToolTimeoutS);
+    const QString language = settings.value(LanguageKey).toString();
+    if (language == QLatin1String(EnglishLanguage) || language == QLatin1String(ChineseLanguage))
+        result.language = language;
+    return result;
+}
+
+bool AppSettings::save(const QString &file, QString *error) const
+{
+    QSettings settings(file, QSettings::IniFormat);
+    settings.setValue(ProviderKey, provider);
+    settings.setValue(BaseUrlKey, baseUrl.trimmed());
+    settings.setValue(ModelKey, model.trimmed());
+    settings.setValue(RequestTimeoutKey, requestTimeoutS);
+    settings.setValue(ToolTimeoutKey, toolTimeoutS);
+    settings.setValue(LanguageKey, language);
+    settings.sync();
+    if (settings.status() == QSettings::NoError)
+        return true;
+    if (error)
+        *error = QCoreApplication::translate("Ui::AppSettings",
+                                             "could not write the settings file %1")
+                         .arg(file);
+    return false;
+}
+
+bool AppSettings::usesEnvironment() const
+{
+    return provider != QLatin1String(OpenAiProvider)
+           && provider != QLatin1String(AnthropicProvider);
+}
+
+Engine::ProviderConfig::Kind AppSettings::kind() const
+{
+    return provider == QLatin1String(AnthropicProvider) ? Engine::ProviderConfig::Anthropic
+                                                        : Engine::ProviderConfig::OpenAi;
+}
+
+QString AppSettings::keychainKey(const QString &provider)
+{
+    return QStringLiteral("api-key/") + provider;
+}
+
+QString AppSettings::environmentKeyName(const QString &provider)
+{
+    return provider == QLatin1String(AnthropicProvider) ? QStringLiteral("ANTHROPIC_API_KEY")
+                                                        : QStringLiteral("OPENAI_API_KEY");
+}
+
+QString AppSettings::checkBaseUrl(const QString &text)
+{
+    const QString trimmed = text.trimmed();
+    if (trimmed.isEmpty())
+        return {};
+    const QUrl url(trimmed, QUrl::StrictMode);
+    if (!url.isValid())
+        return QCoreApplication::translate("Ui::AppSettings", "not a valid URL: %1")
+                .arg(url.errorString());
+    const QString scheme = url.scheme().toLower();
+    if (scheme != QLatin1String("http") && scheme != QLatin1String("https"))
+        return QCoreApplication::translate("Ui::AppSettings",
+                                           "the URL must start with http:// or https://");
+    if (url.host().isEmpty())
+        return QCoreApplication::translate("Ui::AppSettings", "the URL has no host name");
+    return {};
+}
+
+std::optional<Engine::ProviderConfig>
+AppSettings::providerConfig(const QString &storedKey, const QProcessEnvironment &environment,
+                            QString *whyNot) const
+{
+    if (usesEnvironment()) {
+        auto config = Engine::ProviderConfig::fromEnvironment(environment, whyNot);
+        if (config)
+            config->requestTimeoutMs = requestTimeoutS * 1000;
+        return config;
+    }
+    const QString urlProblem = checkBaseUrl(baseUrl);
+    if (!urlProblem.isEmpty()) {
+        if (whyNot)
+            *whyNot = QCoreApplication::translate("Ui::AppSettings",
+                                                  "the base URL in Settings (%1) is not usable: %2")
+                              .arg(baseUrl.trimmed(), urlProblem);
+        return std::nullopt;
+    }
+    Engine::ProviderConfig config;
+    config.kind = kind();
+    config.baseUrl = baseUrl;
+    config.model = model;
+    config.baseUrl = config.effectiveBaseUrl();
+    config.model = config.effectiveModel();
+    config.apiKey = storedKey.trimmed();
+    if (config.apiKey.isEmpty())
+        config.apiKey = environment.value(environmentKeyName(provider)).trimmed();
+    config.requestTimeoutMs = requestTimeoutS * 1000;
+    if (config.apiKey.isEmpty() && baseUrl.trimmed().isEmpty()) {
+        if (whyNot) {
+            *whyNot = QCoreApplication::translate(
+                              "Ui::AppSettings",
+                              "no API key for %1: enter one in Settings or set %2 (a server of "
+                              "your "
+                              "own, such as Ollama or llama.cpp, needs only a base URL)")
+                              .arg(config.effectiveBaseUrl(), environmentKeyName(provider));
+        }
+        return std::nullopt;
+    }
+    return config;
+}
+
+} // namespace Ui

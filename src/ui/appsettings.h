@@ -1,0 +1,75 @@
+#pragma once
+
+#include <engine/providerconfig.h>
+
+#include <QProcessEnvironment>
+#include <QString>
+
+#include <optional>
+
+namespace Ui {
+
+// The desktop's persistent settings: a value type read from and written to an INI file with
+// QSettings (the Settings dialog edits a copy; the main window applies it). The API key is
+// never part of it: it lives in the OS keychain (SecretStore), or for this session only.
+struct AppSettings
+{
+    // Stored values of "provider".
+    static constexpr const char *EnvironmentProvider = "environment"; // OPENAI_* / ANTHROPIC_*
+    static constexpr const char *OpenAiProvider = "openai";
+    static constexpr const char *AnthropicProvider = "anthropic";
+    // Stored values of "language".
+    static constexpr const char *SystemLanguage = "system";
+    static constexpr const char *EnglishLanguage = "en";
+    static constexpr const char *ChineseLanguage = "zh_CN";
+
+    // Engine::ProviderConfig's requestTimeoutMs and Engine::ToolRunner's default, in seconds.
+    static constexpr int DefaultRequestTimeoutS = 120;
+    static constexpr int DefaultToolTimeoutS = 60;
+    // A model silent for less than 5 s is not unusual (a cold local model); over an hour is
+    // a hang.
+    static constexpr int MinRequestTimeoutS = 5;
+    static constexpr int MaxRequestTimeoutS = 3600;
+    // Mcp::ConfigLoader::kMaxTimeoutSeconds: the longest per-server timeout .mcp.json accepts.
+    static constexpr int MinToolTimeoutS = 1;
+    static constexpr int MaxToolTimeoutS = 24 * 60 * 60;
+
+    QString provider = QString::fromLatin1(EnvironmentProvider);
+    QString baseUrl; // empty: the provider's default
+    QString model;   // empty: the provider's default
+    int requestTimeoutS = DefaultRequestTimeoutS;
+    int toolTimeoutS = DefaultToolTimeoutS;
+    QString language = QString::fromLatin1(SystemLanguage);
+
+    bool operator==(const AppSettings &) const = default;
+
+    // <config dir>/switchboard/settings.ini (QStandardPaths::AppConfigLocation).
+    static QString defaultFile();
+    // Reads `file`; a missing file gives the defaults, unknown or out-of-range values (a
+    // hand-edited file) fall back to their defaults or the nearest limit.
+    static AppSettings load(const QString &file);
+    // Writes every value to `file`; false and *error (naming the file) if it failed.
+    bool save(const QString &file, QString *error = nullptr) const;
+
+    bool usesEnvironment() const;
+    // The provider kind, for "openai" and "anthropic" only.
+    Engine::ProviderConfig::Kind kind() const;
+    // The keychain entry holding the API key of `provider`: "api-key/openai".
+    static QString keychainKey(const QString &provider);
+    // OPENAI_API_KEY / ANTHROPIC_API_KEY.
+    static QString environmentKeyName(const QString &provider);
+    // Empty if `url` is empty (the default) or an http(s) URL with a host; else what is wrong.
+    static QString checkBaseUrl(const QString &url);
+
+    // The model server these settings describe. "environment": ProviderConfig::
+    // fromEnvironment(), as before there were settings. Otherwise the settings' base URL and
+    // model (or the kind's defaults) and `storedKey` (from the keychain), or, if that is empty,
+    // the kind's key variable in `environment`; no key at all is fine for a server at a base
+    // URL of its own (Ollama, llama.cpp), but not for the kind's default service. Returns
+    // nullopt and *whyNot when no usable configuration results.
+    std::optional<Engine::ProviderConfig> providerConfig(const QString &storedKey,
+                                                         const QProcessEnvironment &environment,
+                                                         QString *whyNot = nullptr) const;
+};
+
+} // namespace Ui

@@ -1,0 +1,460 @@
+#include "settingsdialog.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace Ui {
+
+namespace {
+
+QLabel *noteLabel(const QString &objectName, QWidget *parent)
+{
+    auto label = new QLabel(parent);
+    label->setObjectName(objectName);
+    label->setWordWrap(true);
+    label->setTextFormat(Qt::PlainText);
+    return label;
+}
+
+// Label and field columns on a grid: QFormLayout gives a wrapped note the height of its size
+// hint rather than its height at the width it gets, so notes overlap or leave gaps.
+class Form
+{
+public:
+    Form(QWidget *owner)
+        : m_owner(owner)
+        , m_grid(new QGridLayout)
+    {
+        m_grid->setColumnStretch(1, 1);
+    }
+
+    QGridLayout *layout() const { return m_grid; }
+    const QList<QLabel *> &labels() const { return m_labels; }
+
+    void addRow(const QString &label, QWidget *field)
+    {
+        m_grid->addWidget(field, addLabel(label, field), 1);
+    }
+    void addRow(const QString &label, QWidget *buddy, QLayout *field)
+    {
+        m_grid->addLayout(field, addLabel(label, buddy), 1);
+    }
+    void addNote(QWidget *note) { m_grid->addWidget(note, m_grid->rowCount(), 1); }
+
+private:
+    int addLabel(const QString &label, QWidget *buddy)
+    {
+        auto text = new QLabel(label, m_owner);
+        text->setBuddy(buddy);
+        m_labels << text;
+        const int row = m_grid->rowCount();
+        m_grid->addWidget(text, row, 0);
+        return row;
+    }
+
+    QWidget *m_owner;
+    QGridLayout *m_grid;
+    QList<QLabel *> m_labels;
+};
+
+void setErrorColor(QLabel *label)
+{
+    // Palette rather than a style sheet, so the look survives any app style.
+    QPalette palette = label->palette();
+    palette.setColor(QPalette::WindowText, QColor(0xc0, 0x00, 0x00));
+    label->setPalette(palette);
+}
+
+} // namespace
+
+SettingsDialog::SettingsDialog(QString settingsFile, SecretStore *secrets, QWidget *parent)
+    : QDialog(parent)
+    , m_file(std::move(settingsFile))
+    , m_secrets(secrets)
+{
+    setObjectName(QStringLiteral("settingsDialog"));
+    setWindowTitle(tr("Settings"));
+    const AppSettings current = AppSettings::load(m_file);
+
+    // ---- Model provider
+    m_providerCombo = new QComboBox(this);
+    m_providerCombo->setObjectName(QStringLiteral("providerCombo"));
+    m_providerCombo->addItem(tr("Environment variables"),
+                             QString::fromLatin1(AppSettings::EnvironmentProvider));
+    m_providerCombo->addItem(tr("OpenAI-compatible"),
+                             QString::fromLatin1(AppSettings::OpenAiProvider));
+    m_providerCombo->addItem(tr("Anthropic"), QString::fromLatin1(AppSettings::AnthropicProvider));
+    m_providerCombo->setCurrentIndex(std::max(0, m_providerCombo->findData(current.provider)));
+
+    m_environmentNote = noteLabel(QStringLiteral("environmentNote"), this);
+    m_environmentNote->setText(
+            tr("Uses OPENAI_API_KEY, OPENAI_BASE_URL and OPENAI_MODEL (or ANTHROPIC_API_KEY, "
+               "ANTHROPIC_BASE_URL and ANTHROPIC_MODEL) from the environment Switchboard was "
+               "started in."));
+
+    m_baseUrlEdit = new QLineEdit(current.baseUrl, this);
+    m_baseUrlEdit->setObjectName(QStringLiteral("baseUrlEdit"));
+    m_baseUrlEdit->setToolTip(
+            tr("Leave empty for the provider's service; for a server of your own (Ollama, vLLM, "
+               "llama.cpp) give its address, e.g. http://127.0.0.1:11434/v1"));
+    m_baseUrlError = noteLabel(QStringLiteral("baseUrlError"), this);
+    setErrorColor(m_baseUrlError);
+    m_baseUrlError->hide();
+
+    m_modelEdit = new QLineEdit(current.model, this);
+    m_modelEdit->setObjectName(QStringLiteral("modelEdit"));
+
+    m_keyEdit = new QLineEdit(this);
+    m_keyEdit->setObjectName(QStringLiteral("apiKeyEdit"));
+    m_keyEdit->setEchoMode(QLineEdit::Password);
+    m_keyEdit->setClearButtonEnabled(true);
+    m_showKeyButton = new QToolButton(this);
+    m_showKeyButton->setObjectName(QStringLiteral("showKeyButton"));
+    m_showKeyButton->setText(tr("&Show"));
+    m_showKeyButton->setCheckable(true);
+    m_showKeyButton->setFocusPolicy(Qt::StrongFocus);
+    m_showKeyButton->setToolTip(tr("Show the key as you type it"));
+    connect(m_showKeyButton, &QToolButton::toggled, this, [this](bool show) {
+        m_keyEdit->setEchoMode(show ? QLineEdit::Normal : QLineEdit::Password);
+    });
+    m_forgetKeyButton = new QPushButton(tr("&Forget"), this);
+    m_forgetKeyButton->setObjectName(QStringLiteral("forgetKeyButton"));
+    m_forgetKeyButton->setAutoDefault(false);
+    m_forgetKeyButton->setToolTip(tr("Remove the stored key from the keychain when you press OK"));
+    connect(m_forgetKeyButton, &QPushButton::clicked, this, &SettingsDialog::forgetKey);
+    auto keyRow = new QHBoxLayout;
+    keyRow->setContentsMargins(0, 0, 0, 0);
+    keyRow->addWidget(m_keyEdit, 1);
+    keyRow->addWidget(m_showKeyButton);
+    keyRow->addWidget(m_forgetKeyButton);
+    m_keyStateLabel = noteLabel(QStringLiteral("keyStateLabel"), this);
+    m_keychainNote = noteLabel(QStringLiteral("keychainNote"), this);
+    setErrorColor(m_keychainNote);
+    m_keychainNote->hide();
+    connect(m_keyEdit, &QLineEdit::textEdited, this, [this] {
+        m_forget.remove(currentProvider());
+        showKeyState();
+    });
+
+    m_requestTimeoutSpin = new QSpinBox(this);
+    m_requestTimeoutSpin->setObjectName(QStringLiteral("requestTimeoutSpin"));
+    m_requestTimeoutSpin->setRange(AppSettings::MinRequestTimeoutS,
+                                   AppSettings::MaxRequestTimeoutS);
+    m_requestTimeoutSpin->setSuffix(tr(" s"));
+    m_requestTimeoutSpin->setValue(current.requestTimeoutS);
+    m_requestTimeoutSpin->setToolTip(
+            tr("How long the model may stay silent before the request fails"));
+
+    Form modelForm(this);
+    modelForm.addRow(tr("&Provider:"), m_providerCombo);
+    modelForm.addNote(m_environmentNote);
+    modelForm.addRow(tr("Base &URL:"), m_baseUrlEdit);
+    modelForm.addNote(m_baseUrlError);
+    modelForm.addRow(tr("&Model:"), m_modelEdit);
+    modelForm.addRow(tr("API &key:"), m_keyEdit, keyRow);
+    modelForm.addNote(m_keyStateLabel);
+    modelForm.addNote(m_keychainNote);
+    modelForm.addRow(tr("&Request timeout:"), m_requestTimeoutSpin);
+    auto modelGroup = new QGroupBox(tr("Model"), this);
+    modelGroup->setLayout(modelForm.layout());
+
+    // ---- Tools
+    m_toolTimeoutSpin = new QSpinBox(this);
+    m_toolTimeoutSpin->setObjectName(QStringLiteral("toolTimeoutSpin"));
+    m_toolTimeoutSpin->setRange(AppSettings::MinToolTimeoutS, AppSettings::MaxToolTimeoutS);
+    m_toolTimeoutSpin->setSuffix(tr(" s"));
+    m_toolTimeoutSpin->setValue(current.toolTimeoutS);
+    m_toolTimeoutSpin->setToolTip(
+            tr("How long a tool call may run; a server's \"timeout\" in .mcp.json wins"));
+    Form toolsForm(this);
+    toolsForm.addRow(tr("&Tool timeout:"), m_toolTimeoutSpin);
+    auto toolsGroup = new QGroupBox(tr("Tools"), this);
+    toolsGroup->setLayout(toolsForm.layout());
+
+    // ---- Interface
+    m_languageCombo = new QComboBox(this);
+    m_languageCombo->setObjectName(QStringLiteral("languageCombo"));
+    m_languageCombo->addItem(tr("System"), QString::fromLatin1(AppSettings::SystemLanguage));
+    // Each language in its own words, so it can be found whatever the current one is.
+    m_languageCombo->addItem(QStringLiteral("English"),
+                             QString::fromLatin1(AppSettings::EnglishLanguage));
+    // "简体中文", spelled with escapes so no compiler's idea of the source encoding matters.
+    m_languageCombo->addItem(QStringLiteral("\u7b80\u4f53\u4e2d\u6587"),
+                             QString::fromLatin1(AppSettings::ChineseLanguage));
+    m_languageCombo->setCurrentIndex(std::max(0, m_languageCombo->findData(current.language)));
+    auto languageNote = noteLabel(QStringLiteral("languageNote"), this);
+    languageNote->setText(tr("Applies after Switchboard is restarted."));
+    Form interfaceForm(this);
+    interfaceForm.addRow(tr("&Language:"), m_languageCombo);
+    interfaceForm.addNote(languageNote);
+    auto interfaceGroup = new QGroupBox(tr("Interface"), this);
+    interfaceGroup->setLayout(interfaceForm.layout());
+
+    m_saveError = noteLabel(QStringLiteral("saveError"), this);
+    setErrorColor(m_saveError);
+    m_saveError->hide();
+
+    m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    m_buttons->button(QDialogButtonBox::Ok)->setObjectName(QStringLiteral("okButton"));
+    m_buttons->button(QDialogButtonBox::Cancel)->setObjectName(QStringLiteral("cancelButton"));
+    connect(m_buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
+
+    // One label column across the three groups, so the fields line up.
+    int labelWidth = 0;
+    for (const Form *form : {&modelForm, &toolsForm, &interfaceForm}) {
+        for (QLabel *label : form->labels())
+            labelWidth = std::max(labelWidth, label->sizeHint().width());
+    }
+    for (const Form *form : {&modelForm, &toolsForm, &interfaceForm})
+        form->layout()->setColumnMinimumWidth(0, labelWidth);
+
+    auto layout = new QVBoxLayout(this);
+    layout->addWidget(modelGroup);
+    layout->addWidget(toolsGroup);
+    layout->addWidget(interfaceGroup);
+    layout->addStretch(1);
+    layout->addWidget(m_saveError);
+    layout->addWidget(m_buttons);
+
+    const QList<QWidget *> tabOrder{
+            m_providerCombo, m_baseUrlEdit,     m_modelEdit,          m_keyEdit,
+            m_showKeyButton, m_forgetKeyButton, m_requestTimeoutSpin, m_toolTimeoutSpin,
+            m_languageCombo, m_buttons};
+    for (qsizetype i = 1; i < tabOrder.size(); ++i)
+        setTabOrder(tabOrder.at(i - 1), tabOrder.at(i));
+
+    connect(m_providerCombo, &QComboBox::currentIndexChanged, this,
+            &SettingsDialog::providerChanged);
+    connect(m_baseUrlEdit, &QLineEdit::textChanged, this, &SettingsDialog::validate);
+    providerChanged();
+    setMinimumWidth(560);
+}
+
+QString SettingsDialog::keychainNote(const QString &reason)
+{
+    return tr("The system keychain is not available: %1. The key is used for this session only "
+              "and not saved; set OPENAI_API_KEY / ANTHROPIC_API_KEY to keep it.")
+            .arg(reason);
+}
+
+AppSettings SettingsDialog::settings() const
+{
+    AppSettings result;
+    result.provider = currentProvider();
+    result.baseUrl = m_baseUrlEdit->text().trimmed();
+    result.model = m_modelEdit->text().trimmed();
+    result.requestTimeoutS = m_requestTimeoutSpin->value();
+    result.toolTimeoutS = m_toolTimeoutSpin->value();
+    result.language = m_languageCombo->currentData().toString();
+    return result;
+}
+
+QString SettingsDialog::currentProvider() const
+{
+    return m_providerCombo->currentData().toString();
+}
+
+void SettingsDialog::providerChanged()
+{
+    const AppSettings selected = settings();
+    const bool environment = selected.usesEnvironment();
+    m_environmentNote->setVisible(environment);
+    for (QWidget *widget :
+         {static_cast<QWidget *>(m_baseUrlEdit), static_cast<QWidget *>(m_modelEdit),
+          static_cast<QWidget *>(m_keyEdit), static_cast<QWidget *>(m_showKeyButton),
+          static_cast<QWidget *>(m_forgetKeyButton)}) {
+        widget->setEnabled(!environment);
+    }
+    if (environment) {
+        m_baseUrlEdit->setPlaceholderText(QString());
+        m_modelEdit->setPlaceholderText(QString());
+    } else {
+        Engine::ProviderConfig defaults;
+        defaults.kind = selected.kind();
+        m_baseUrlEdit->setPlaceholderText(defaults.effectiveBaseUrl());
+        m_modelEdit->setPlaceholderText(defaults.effectiveModel());
+        if (!m_keyStates.contains(selected.provider))
+            readKeyState(selected.provider);
+    }
+    showKeyState();
+    validate();
+}
+
+void SettingsDialog::readKeyState(const QString &provider)
+{
+    m_keyStates[provider].state = KeyState::Reading;
+    m_secrets->read(AppSettings::keychainKey(provider), this,
+                    [this, provider](const SecretStore::Result &result) {
+                        KeyState &key = m_keyStates[provider];
+                        switch (result.status) {
+                        case SecretStore::Result::Ok:
+                            key.state
+                                    = result.sessionOnly ? KeyState::SessionOnly : KeyState::Stored;
+                            break;
+                        case SecretStore::Result::NotFound:
+                            key.state = KeyState::NotStored;
+                            break;
+                        case SecretStore::Result::Unavailable:
+                            key.state = KeyState::Unavailable;
+                            key.error = result.error;
+                            break;
+                        }
+                        showKeyState();
+                    });
+}
+
+void SettingsDialog::showKeyState()
+{
+    const QString provider = currentProvider();
+    if (provider == QLatin1String(AppSettings::EnvironmentProvider)) {
+        m_keyStateLabel->hide();
+        m_keychainNote->hide();
+        m_keyEdit->setPlaceholderText(QString());
+        return;
+    }
+    const KeyState key = m_keyStates.value(provider);
+    const QString variable = AppSettings::environmentKeyName(provider);
+    QString text;
+    bool hasKey = false;
+    switch (key.state) {
+    case KeyState::Unknown:
+    case KeyState::Reading:
+        text = tr("Reading the keychain…");
+        break;
+    case KeyState::Stored:
+        text = tr("Stored in the keychain.");
+        hasKey = true;
+        break;
+    case KeyState::SessionOnly:
+        text = tr("Kept for this session only (the keychain could not save it).");
+        hasKey = true;
+        break;
+    case KeyState::NotStored:
+        text = tr("No key stored; %1 is used if it is set.").arg(variable);
+        break;
+    case KeyState::Unavailable:
+        text = tr("No key stored; %1 is used if it is set.").arg(variable);
+        break;
+    }
+    if (m_forget.contains(provider))
+        text = tr("The stored key is removed when you press OK.");
+    else if (!m_keyEdit->text().isEmpty())
+        text = hasKey ? tr("The key you typed replaces the stored one when you press OK.")
+                      : tr("The key you typed is saved when you press OK.");
+    m_keyStateLabel->setText(text);
+    m_keyStateLabel->show();
+    m_keyEdit->setPlaceholderText(hasKey && !m_forget.contains(provider)
+                                          ? tr("Stored — type a new key to replace it")
+                                          : tr("Paste the API key"));
+    m_forgetKeyButton->setEnabled(hasKey || key.state == KeyState::Unknown
+                                  || key.state == KeyState::Reading);
+    m_keychainNote->setVisible(key.state == KeyState::Unavailable);
+    if (key.state == KeyState::Unavailable)
+        m_keychainNote->setText(keychainNote(key.error));
+    growToFit();
+}
+
+void SettingsDialog::growToFit()
+{
+    // A note appearing in a dialog already on screen needs room; wrapped labels are not
+    // part of the minimum size the layout enforces.
+    // Later, once the layout has taken in the change.
+    QTimer::singleShot(0, this, [this] {
+        if (!isVisible())
+            return;
+        const int needed = layout()->totalHeightForWidth(width());
+        if (needed > height())
+            resize(width(), needed);
+    });
+}
+
+bool SettingsDialog::validate()
+{
+    const QString problem = currentProvider() == QLatin1String(AppSettings::EnvironmentProvider)
+                                    ? QString()
+                                    : AppSettings::checkBaseUrl(m_baseUrlEdit->text());
+    m_baseUrlError->setText(problem.isEmpty() ? QString() : tr("Base URL: %1").arg(problem));
+    m_baseUrlError->setVisible(!problem.isEmpty());
+    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(problem.isEmpty());
+    growToFit();
+    return problem.isEmpty();
+}
+
+void SettingsDialog::forgetKey()
+{
+    m_forget.insert(currentProvider());
+    m_keyEdit->clear();
+    showKeyState();
+}
+
+void SettingsDialog::accept()
+{
+    if (m_pendingJobs > 0)
+        return;
+    if (!validate()) {
+        m_baseUrlEdit->setFocus();
+        return;
+    }
+    const AppSettings result = settings();
+    QString error;
+    if (!result.save(m_file, &error)) {
+        m_saveError->setText(error);
+        m_saveError->show();
+        return;
+    }
+    m_saveError->hide();
+    m_keychainError.clear();
+
+    const QString key = result.usesEnvironment() ? QString() : m_keyEdit->text().trimmed();
+    QSet<QString> forget = m_forget;
+    if (!key.isEmpty())
+        forget.remove(result.provider);
+    m_pendingJobs = int(forget.size()) + (key.isEmpty() ? 0 : 1);
+    if (m_pendingJobs == 0) {
+        QDialog::accept();
+        return;
+    }
+    // The dialog stays up (and inert) until the keychain has answered every job.
+    for (QWidget *child : findChildren<QWidget *>(QString(), Qt::FindDirectChildrenOnly))
+        child->setEnabled(false);
+    // A failed delete is only logged (by the store): the session copy is gone, and an
+    // unreachable keychain holds nothing to delete.
+    for (const QString &provider : std::as_const(forget)) {
+        m_secrets->remove(AppSettings::keychainKey(provider), this,
+                          [this](const SecretStore::Result &) { jobDone(); });
+    }
+    if (!key.isEmpty()) {
+        m_secrets->write(AppSettings::keychainKey(result.provider), key, this,
+                         [this](const SecretStore::Result &written) {
+                             if (written.status == SecretStore::Result::Unavailable)
+                                 m_keychainError = written.error;
+                             jobDone();
+                         });
+    }
+}
+
+void SettingsDialog::jobDone()
+{
+    if (--m_pendingJobs == 0)
+        QDialog::accept();
+}
+
+void SettingsDialog::reject()
+{
+    if (m_pendingJobs > 0)
+        return; // the keychain is being written: the dialog closes when it has answered
+    QDialog::reject();
+}
+
+} // namespace Ui

@@ -1,0 +1,86 @@
+#pragma once
+
+#include "appsettings.h"
+#include "secretstore.h"
+
+#include <QDialog>
+#include <QHash>
+#include <QSet>
+
+class QComboBox;
+class QDialogButtonBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+class QToolButton;
+
+namespace Ui {
+
+// Edits the settings file and the API key: the model provider (the environment variables as
+// before, an OpenAI-compatible server or Anthropic), its base URL, model and key, the request
+// and tool timeouts and the interface language. The key goes to the OS keychain through the
+// SecretStore, never into the settings file; where the keychain does not work the dialog says
+// so and the key is kept for this session only. OK writes the file and the key (the dialog
+// closes when the keychain has answered); Cancel changes nothing. Opened with open() by the
+// main window, which applies settings() when it is accepted.
+class SettingsDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    SettingsDialog(QString settingsFile, SecretStore *secrets, QWidget *parent = nullptr);
+
+    // What the form holds now.
+    AppSettings settings() const;
+    // After OK: why the keychain did not take the key (empty if it did, or none was typed).
+    QString keychainError() const { return m_keychainError; }
+
+    // "The system keychain is not available: <reason>. ..." as the dialog and the window say it.
+    static QString keychainNote(const QString &reason);
+
+public slots:
+    void accept() override;
+    void reject() override;
+
+private:
+    struct KeyState
+    {
+        enum State { Unknown, Reading, Stored, SessionOnly, NotStored, Unavailable };
+        State state = Unknown;
+        QString error;
+    };
+
+    QString currentProvider() const;
+    void providerChanged();
+    void readKeyState(const QString &provider);
+    void showKeyState();
+    bool validate();
+    void growToFit();
+    void forgetKey();
+    void jobDone();
+
+    QString m_file;
+    SecretStore *m_secrets;
+    QHash<QString, KeyState> m_keyStates; // by provider ("openai", "anthropic")
+    QSet<QString> m_forget;               // providers whose key goes when OK is pressed
+    int m_pendingJobs = 0;                // keychain writes/deletes after OK
+    QString m_keychainError;
+
+    QComboBox *m_providerCombo = nullptr;
+    QLabel *m_environmentNote = nullptr;
+    QLineEdit *m_baseUrlEdit = nullptr;
+    QLabel *m_baseUrlError = nullptr;
+    QLineEdit *m_modelEdit = nullptr;
+    QLineEdit *m_keyEdit = nullptr;
+    QToolButton *m_showKeyButton = nullptr;
+    QPushButton *m_forgetKeyButton = nullptr;
+    QLabel *m_keyStateLabel = nullptr;
+    QLabel *m_keychainNote = nullptr;
+    QSpinBox *m_requestTimeoutSpin = nullptr;
+    QSpinBox *m_toolTimeoutSpin = nullptr;
+    QComboBox *m_languageCombo = nullptr;
+    QLabel *m_saveError = nullptr;
+    QDialogButtonBox *m_buttons = nullptr;
+};
+
+} // namespace Ui

@@ -1,0 +1,521 @@
+#include <ui/appsettings.h>
+#include <ui/secretstore.h>
+#include <ui/settingsdialog.h>
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFile>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
+#include <QUuid>
+
+using Engine::ProviderConfig;
+using Ui::AppSettings;
+using Ui::SecretStore;
+using Ui::SettingsDialog;
+
+Q_DECLARE_METATYPE(std::optional<ProviderConfig>)
+
+// The settings file, the API key's way into the keychain (or, where no keychain answers, into
+// this session's memory only) and the Settings dialog: round trips through a temporary INI
+// file, the key never in that file, the keychain-unavailable note, inline validation, and the
+// mapping from settings to the model provider's configuration. The keychain entries live
+// under a service name of their own per run, removed at the end, never the real one.
+class tst_SettingsDialog : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_service = QStringLiteral("switchboard-test-")
+                        + QUuid::createUuid().toString(QUuid::WithoutBraces);
+
+    QString file(const QString &name) const { return m_dir.filePath(name); }
+
+    static QByteArray bytes(const QString &path)
+    {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    }
+
+    template<typename T>
+    static T *child(QWidget *dialog, const char *name)
+    {
+        return dialog->findChild<T *>(QString::fromLatin1(name));
+    }
+
+    static void selectData(QComboBox *combo, const QString &data)
+    {
+        const int index = combo->findData(data);
+        QVERIFY2(index >= 0, qPrintable(data));
+        combo->setCurrentIndex(index);
+    }
+
+    // The dialog has read the key state of the selected provider from the keychain.
+    static bool keyStateKnown(QWidget *dialog)
+    {
+        auto state = child<QLabel>(dialog, "keyStateLabel");
+        return state && !state->text().isEmpty()
+               && state->text() != SettingsDialog::tr("Reading the keychain…");
+    }
+
+    // Reads `key` through a store and waits for the one answer.
+    static std::optional<SecretStore::Result> readSecret(SecretStore &store, const QString &key)
+    {
+        std::optional<SecretStore::Result> answer;
+        int calls = 0;
+        QObject context;
+        store.read(key, &context, [&](const SecretStore::Result &result) {
+            answer = result;
+            ++calls;
+        });
+        if (!QTest::qWaitFor([&] { return calls > 0; }, 30000))
+            return std::nullopt;
+        QTest::qWait(50); // a second call would show up here
+        return calls == 1 ? answer : std::nullopt;
+    }
+
+private slots:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    void cleanupTestCase()
+    {
+        // Leave nothing behind in a real keychain.
+        SecretStore store(m_service);
+        QObject context;
+        int pending = 2;
+        for (const char *provider : {AppSettings::OpenAiProvider, AppSettings::AnthropicProvider})
+            store.remove(AppSettings::keychainKey(QString::fromLatin1(provider)), &context,
+                         [&](const SecretStore::Result &) { --pending; });
+        QTRY_COMPARE_WITH_TIMEOUT(pending, 0, 30000);
+    }
+
+    void settingsRoundTrip()
+    {
+        const QString path = file(QStringLiteral("roundtrip.ini"));
+        QCOMPARE(AppSettings::load(path), AppSettings()); // no file: the defaults
+
+        AppSettings settings;
+        settings.provider = QString::fromLatin1(AppSettings::AnthropicProvider);
+        settings.baseUrl = QStringLiteral("https://proxy.example.com/anthropic");
+        settings.model = QStringLiteral("claude-test");
+        settings.requestTimeoutS = 42;
+        settings.toolTimeoutS = 7;
+        settings.language = QString::fromLatin1(AppSettings::ChineseLanguage);
+        QString error;
+        QVERIFY2(settings.save(path, &error), qPrintable(error));
+        QCOMPARE(AppSettings::load(path), settings);
+        QVERIFY(bytes(path).contains("claude-test"));
+
+        // A hand-edited file: unknown names fall back, numbers are clamped or ignored.
+        QFile edited(file(QStringLiteral("edited.ini")));
+        QVERIFY(edited.open(QIODevice::WriteOnly));
+        edited.write("[model]\nprovider=gemini\nrequestTimeout=999999\n"
+                     "[tools]\ntimeout=soon\n[interface]\nlanguage=fr\n");
+        edited.close();
+        const AppSettings loaded = AppSettings::load(edited.fileName());
+        QCOMPARE(loaded.provider, QString::fromLatin1(AppSettings::EnvironmentProvider));
+        QCOMPARE(loaded.requestTimeoutS, AppSettings::MaxRequestTimeoutS);
+        QCOMPARE(loaded.toolTimeoutS, AppSettings::DefaultToolTimeoutS);
+        QCOMPARE(loaded.language, QString::fromLatin1(AppSettings::SystemLanguage));
+    }
+
+    void dialogShowsAndSavesSettings()
+    {
+        const QString path = file(QStringLiteral("dialog.ini"));
+        AppSettings saved;
+        saved.provider = QString::fromLatin1(AppSettings::OpenAiProvider);
+        saved.baseUrl = QStringLiteral("http://127.0.0.1:11434/v1");
+        saved.model = QStringLiteral("llama3");
+        saved.requestTimeoutS = 30;
+        saved.toolTimeoutS = 90;
+        saved.language = QString::fromLatin1(AppSettings::EnglishLanguage);
+        QVERIFY(saved.save(path));
+
+        SecretStore store(m_service);
+        SettingsDialog dialog(path, &store);
+        dialog.show();
+        QCOMPARE(dialog.settings(), saved);
+        QCOMPARE(child<QLineEdit>(&dialog, "baseUrlEdit")->text(), saved.baseUrl);
+        QCOMPARE(child<QSpinBox>(&dialog, "toolTimeoutSpin")->value(), 90);
+        QCOMPARE(child<QComboBox>(&dialog, "languageCombo")->currentText(),
+                 QStringLiteral("English"));
+
+        // Anthropic: the placeholders show its defaults.
+        selectData(child<QComboBox>(&dialog, "providerCombo"),
+                   QString::fromLatin1(AppSettings::AnthropicProvider));
+        auto baseUrl = child<QLineEdit>(&dialog, "baseUrlEdit");
+        auto model = child<QLineEdit>(&dialog, "modelEdit");
+        QCOMPARE(baseUrl->placeholderText(),
+                 QString::fromLatin1(ProviderConfig::DefaultAnthropicBaseUrl));
+        QCOMPARE(model->placeholderText(),
+                 QString::fromLatin1(ProviderConfig::DefaultAnthropicModel));
+        baseUrl->clear();
+        model->setText(QStringLiteral("claude-x"));
+        child<QSpinBox>(&dialog, "requestTimeoutSpin")->setValue(300);
+        child<QSpinBox>(&dialog, "toolTimeoutSpin")->setValue(5);
+        selectData(child<QComboBox>(&dialog, "languageCombo"),
+                   QString::fromLatin1(AppSettings::ChineseLanguage));
+        QCOMPARE(child<QComboBox>(&dialog, "languageCombo")->currentText(),
+                 QStringLiteral("简体中文"));
+
+        QSignalSpy accepted(&dialog, &QDialog::accepted);
+        child<QPushButton>(&dialog, "okButton")->click();
+        QTRY_COMPARE(accepted.count(), 1); // no key typed: nothing for the keychain to do
+        AppSettings expected;
+        expected.provider = QString::fromLatin1(AppSettings::AnthropicProvider);
+        expected.model = QStringLiteral("claude-x");
+        expected.requestTimeoutS = 300;
+        expected.toolTimeoutS = 5;
+        expected.language = QString::fromLatin1(AppSettings::ChineseLanguage);
+        QCOMPARE(AppSettings::load(path), expected);
+    }
+
+    void cancelDiscards()
+    {
+        const QString path = file(QStringLiteral("cancel.ini"));
+        AppSettings saved;
+        saved.model = QStringLiteral("kept");
+        QVERIFY(saved.save(path));
+        const QByteArray before = bytes(path);
+
+        SecretStore store(m_service);
+        SettingsDialog dialog(path, &store);
+        dialog.show();
+        selectData(child<QComboBox>(&dialog, "providerCombo"),
+                   QString::fromLatin1(AppSettings::OpenAiProvider));
+        child<QLineEdit>(&dialog, "modelEdit")->setText(QStringLiteral("changed"));
+        child<QLineEdit>(&dialog, "apiKeyEdit")->setText(QStringLiteral("sk-cancelled"));
+        QSignalSpy rejected(&dialog, &QDialog::rejected);
+        child<QPushButton>(&dialog, "cancelButton")->click();
+        QCOMPARE(rejected.count(), 1);
+        QCOMPARE(bytes(path), before);
+        QVERIFY(!store.hasSessionSecret(
+                AppSettings::keychainKey(QString::fromLatin1(AppSettings::OpenAiProvider))));
+    }
+
+    void checkBaseUrl_data()
+    {
+        QTest::addColumn<QString>("url");
+        QTest::addColumn<bool>("valid");
+        QTest::newRow("empty: the default") << QString() << true;
+        QTest::newRow("https") << QStringLiteral("https://api.deepseek.com/v1") << true;
+        QTest::newRow("http with port") << QStringLiteral("http://127.0.0.1:11434/v1") << true;
+        QTest::newRow("upper-case scheme") << QStringLiteral("HTTP://localhost:8080") << true;
+        QTest::newRow("no scheme") << QStringLiteral("localhost:8080/v1") << false;
+        QTest::newRow("ftp") << QStringLiteral("ftp://example.com") << false;
+        QTest::newRow("no host") << QStringLiteral("http://") << false;
+        QTest::newRow("file") << QStringLiteral("file:///etc/passwd") << false;
+        QTest::newRow("garbage") << QStringLiteral("http://exa mple.com") << false;
+    }
+
+    void checkBaseUrl()
+    {
+        QFETCH(QString, url);
+        QFETCH(bool, valid);
+        const QString problem = AppSettings::checkBaseUrl(url);
+        QVERIFY2(problem.isEmpty() == valid, qPrintable(problem));
+    }
+
+    void invalidBaseUrlBlocksOk()
+    {
+        const QString path = file(QStringLiteral("invalid.ini"));
+        SecretStore store(m_service);
+        SettingsDialog dialog(path, &store);
+        dialog.show();
+        selectData(child<QComboBox>(&dialog, "providerCombo"),
+                   QString::fromLatin1(AppSettings::OpenAiProvider));
+        auto baseUrl = child<QLineEdit>(&dialog, "baseUrlEdit");
+        auto error = child<QLabel>(&dialog, "baseUrlError");
+        auto ok = child<QPushButton>(&dialog, "okButton");
+        QVERIFY(!error->isVisible());
+        QVERIFY(ok->isEnabled());
+
+        QTest::keyClicks(baseUrl, QStringLiteral("ftp://example.com"));
+        QVERIFY(error->isVisible());
+        QVERIFY2(error->text().contains(QLatin1String("http://")), qPrintable(error->text()));
+        QVERIFY(!ok->isEnabled());
+        // Even when asked directly (Enter, a script), OK does not go through.
+        QSignalSpy accepted(&dialog, &QDialog::accepted);
+        dialog.accept();
+        QCOMPARE(accepted.count(), 0);
+        QVERIFY(dialog.isVisible());
+        QVERIFY(!QFile::exists(path));
+
+        // Environment variables need no base URL: nothing to check then.
+        selectData(child<QComboBox>(&dialog, "providerCombo"),
+                   QString::fromLatin1(AppSettings::EnvironmentProvider));
+        QVERIFY(!baseUrl->isEnabled());
+        QVERIFY(!error->isVisible());
+        QVERIFY(ok->isEnabled());
+        selectData(child<QComboBox>(&dialog, "providerCombo"),
+                   QString::fromLatin1(AppSettings::OpenAiProvider));
+        QVERIFY(error->isVisible());
+
+        baseUrl->setText(QStringLiteral("http://127.0.0.1:8000/v1"));
+        QVERIFY(!error->isVisible());
+        QVERIFY(ok->isEnabled());
+        ok->click();
+        QTRY_COMPARE(accepted.count(), 1);
+        QCOMPARE(AppSettings::load(path).baseUrl, QStringLiteral("http://127.0.0.1:8000/v1"));
+    }
+
+    // Whether or not this machine has a keychain (CI under CTest has no D-Bus session, so
+    // qtkeychain fails there), the key never reaches the settings file and stays usable.
+    void apiKeyGoesToKeychainOrSessionOnly()
+    {
+        const QString path = file(QStringLiteral("key.ini"));
+        const QString provider = QString::fromLatin1(AppSettings::OpenAiProvider);
+        const QString entry = AppSettings::keychainKey(provider);
+        const QString key = QStringLiteral("sk-test-") + QUuid::createUuid().toString(QUuid::Id128);
+        SecretStore store(m_service);
+        auto dialog = std::make_unique<SettingsDialog>(path, &store);
+        dialog->show();
+        selectData(child<QComboBox>(dialog.get(), "providerCombo"), provider);
+        QTRY_VERIFY_WITH_TIMEOUT(keyStateKnown(dialog.get()), 30000);
+        auto note = child<QLabel>(dialog.get(), "keychainNote");
+        const bool keychainWorks = !note->isVisible();
+        qInfo("the keychain %s", keychainWorks ? "works" : "is not available");
+        if (!keychainWorks) {
+            QVERIFY2(note->text().startsWith(QLatin1String("The system keychain is not "
+                                                           "available: ")),
+                     qPrintable(note->text()));
+            QVERIFY(note->text().contains(QLatin1String("OPENAI_API_KEY")));
+            // The reason is qtkeychain's, not empty.
+            QVERIFY(!note->text().contains(QLatin1String("available: .")));
+        } else {
+            QVERIFY2(child<QLabel>(dialog.get(), "keyStateLabel")
+                             ->text()
+                             .contains(QLatin1String("No key stored")),
+                     qPrintable(child<QLabel>(dialog.get(), "keyStateLabel")->text()));
+        }
+
+        auto keyEdit = child<QLineEdit>(dialog.get(), "apiKeyEdit");
+        QCOMPARE(keyEdit->echoMode(), QLineEdit::Password);
+        child<QToolButton>(dialog.get(), "showKeyButton")->click();
+        QCOMPARE(keyEdit->echoMode(), QLineEdit::Normal);
+        child<QToolButton>(dialog.get(), "showKeyButton")->click();
+        QCOMPARE(keyEdit->echoMode(), QLineEdit::Password);
+        QTest::keyClicks(keyEdit, key);
+        QSignalSpy accepted(dialog.get(), &QDialog::accepted);
+        child<QPushButton>(dialog.get(), "okButton")->click();
+        QTRY_COMPARE_WITH_TIMEOUT(accepted.count(), 1, 30000);
+
+        QVERIFY(QFile::exists(path));
+        const QByteArray saved = bytes(path);
+        QVERIFY(saved.contains("provider=openai"));
+        QVERIFY2(!saved.contains(key.toUtf8()), saved.constData());
+        QVERIFY(!saved.contains("sk-test-"));
+        QCOMPARE(dialog->keychainError().isEmpty(), keychainWorks);
+
+        const auto read = readSecret(store, entry);
+        QVERIFY(read);
+        QCOMPARE(read->status, SecretStore::Result::Ok);
+        QCOMPARE(read->secret, key);
+        QCOMPARE(read->sessionOnly, !keychainWorks);
+        QCOMPARE(store.hasSessionSecret(entry), !keychainWorks);
+
+        // Opened again, the dialog says where the key is, never showing it.
+        dialog = std::make_unique<SettingsDialog>(path, &store);
+        dialog->show();
+        QTRY_VERIFY_WITH_TIMEOUT(keyStateKnown(dialog.get()), 30000);
+        QVERIFY(child<QLineEdit>(dialog.get(), "apiKeyEdit")->text().isEmpty());
+        const QString state = child<QLabel>(dialog.get(), "keyStateLabel")->text();
+        QVERIFY2(state.contains(keychainWorks ? QLatin1String("Stored in the keychain")
+                                              : QLatin1String("this session only")),
+                 qPrintable(state));
+
+        // Forget: gone from memory and keychain alike.
+        child<QPushButton>(dialog.get(), "forgetKeyButton")->click();
+        QSignalSpy acceptedAgain(dialog.get(), &QDialog::accepted);
+        child<QPushButton>(dialog.get(), "okButton")->click();
+        QTRY_COMPARE_WITH_TIMEOUT(acceptedAgain.count(), 1, 30000);
+        QVERIFY(!store.hasSessionSecret(entry));
+        const auto gone = readSecret(store, entry);
+        QVERIFY(gone);
+        QCOMPARE(gone->status,
+                 keychainWorks ? SecretStore::Result::NotFound : SecretStore::Result::Unavailable);
+    }
+
+    void providerConfig_data()
+    {
+        QTest::addColumn<QString>("provider");
+        QTest::addColumn<QString>("baseUrl");
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("storedKey");
+        QTest::addColumn<QStringList>("environment");
+        QTest::addColumn<std::optional<ProviderConfig>>("expected");
+
+        const QString env = QString::fromLatin1(AppSettings::EnvironmentProvider);
+        const QString openAi = QString::fromLatin1(AppSettings::OpenAiProvider);
+        const QString anthropic = QString::fromLatin1(AppSettings::AnthropicProvider);
+        const auto config = [](ProviderConfig::Kind kind, const QString &url, const QString &model,
+                               const QString &key) {
+            ProviderConfig c;
+            c.kind = kind;
+            c.baseUrl = url;
+            c.model = model;
+            c.apiKey = key;
+            c.requestTimeoutMs = 45000; // every row's settings say 45 s
+            return std::optional<ProviderConfig>(c);
+        };
+        const QString openAiUrl = QString::fromLatin1(ProviderConfig::DefaultOpenAiBaseUrl);
+        const QString openAiModel = QString::fromLatin1(ProviderConfig::DefaultOpenAiModel);
+        const QString anthropicUrl = QString::fromLatin1(ProviderConfig::DefaultAnthropicBaseUrl);
+        const QString anthropicModel = QString::fromLatin1(ProviderConfig::DefaultAnthropicModel);
+
+        QTest::newRow("environment: as before settings")
+                << env << QStringLiteral("http://ignored") << QString() << QStringLiteral("k")
+                << QStringList{QStringLiteral("OPENAI_BASE_URL=http://127.0.0.1:9/v1/"),
+                               QStringLiteral("OPENAI_MODEL=m")}
+                << config(ProviderConfig::OpenAi, QStringLiteral("http://127.0.0.1:9/v1"),
+                          QStringLiteral("m"), QString());
+        QTest::newRow("environment: anthropic")
+                << env << QString() << QString() << QString()
+                << QStringList{QStringLiteral("ANTHROPIC_API_KEY=ak")}
+                << config(ProviderConfig::Anthropic, anthropicUrl, anthropicModel,
+                          QStringLiteral("ak"));
+        QTest::newRow("environment: nothing set")
+                << env << QString() << QString() << QString() << QStringList()
+                << std::optional<ProviderConfig>();
+        QTest::newRow("openai: defaults and the stored key")
+                << openAi << QString() << QString() << QStringLiteral("sk-stored") << QStringList()
+                << config(ProviderConfig::OpenAi, openAiUrl, openAiModel,
+                          QStringLiteral("sk-stored"));
+        QTest::newRow("openai: the stored key wins over the variable")
+                << openAi << QString() << QString() << QStringLiteral("sk-stored")
+                << QStringList{QStringLiteral("OPENAI_API_KEY=sk-env")}
+                << config(ProviderConfig::OpenAi, openAiUrl, openAiModel,
+                          QStringLiteral("sk-stored"));
+        QTest::newRow("openai: no stored key, the variable's")
+                << openAi << QString() << QStringLiteral("gpt-x") << QString()
+                << QStringList{QStringLiteral("OPENAI_API_KEY=sk-env"),
+                               QStringLiteral("OPENAI_BASE_URL=http://env-url-not-used/v1"),
+                               QStringLiteral("ANTHROPIC_API_KEY=ak")}
+                << config(ProviderConfig::OpenAi, openAiUrl, QStringLiteral("gpt-x"),
+                          QStringLiteral("sk-env"));
+        QTest::newRow("openai: a local server needs no key")
+                << openAi << QStringLiteral("http://127.0.0.1:11434/v1/") << QStringLiteral("qwen")
+                << QString() << QStringList()
+                << config(ProviderConfig::OpenAi, QStringLiteral("http://127.0.0.1:11434/v1"),
+                          QStringLiteral("qwen"), QString());
+        QTest::newRow("openai: the service without any key")
+                << openAi << QString() << QString() << QString()
+                << QStringList{QStringLiteral("ANTHROPIC_API_KEY=ak")}
+                << std::optional<ProviderConfig>();
+        QTest::newRow("openai: a hand-edited bad URL")
+                << openAi << QStringLiteral("localhost:11434") << QString() << QStringLiteral("sk")
+                << QStringList() << std::optional<ProviderConfig>();
+        QTest::newRow("anthropic: defaults, the variable's key")
+                << anthropic << QString() << QString() << QString()
+                << QStringList{QStringLiteral("ANTHROPIC_API_KEY=ak"),
+                               QStringLiteral("OPENAI_API_KEY=sk-not-this")}
+                << config(ProviderConfig::Anthropic, anthropicUrl, anthropicModel,
+                          QStringLiteral("ak"));
+        QTest::newRow("anthropic: a proxy")
+                << anthropic << QStringLiteral("https://proxy.example.com")
+                << QStringLiteral("claude-y") << QStringLiteral("ak-stored") << QStringList()
+                << config(ProviderConfig::Anthropic, QStringLiteral("https://proxy.example.com"),
+                          QStringLiteral("claude-y"), QStringLiteral("ak-stored"));
+    }
+
+    void providerConfig()
+    {
+        QFETCH(QString, provider);
+        QFETCH(QString, baseUrl);
+        QFETCH(QString, model);
+        QFETCH(QString, storedKey);
+        QFETCH(QStringList, environment);
+        QFETCH(std::optional<ProviderConfig>, expected);
+
+        AppSettings settings;
+        settings.provider = provider;
+        settings.baseUrl = baseUrl;
+        settings.model = model;
+        settings.requestTimeoutS = 45;
+        QProcessEnvironment env;
+        for (const QString &assignment : std::as_const(environment))
+            env.insert(assignment.section(QLatin1Char('='), 0, 0),
+                       assignment.section(QLatin1Char('='), 1));
+        QString whyNot;
+        const auto config = settings.providerConfig(storedKey, env, &whyNot);
+        QCOMPARE(config.has_value(), expected.has_value());
+        if (!expected) {
+            QVERIFY(!whyNot.isEmpty());
+            if (provider == QLatin1String(AppSettings::OpenAiProvider) && baseUrl.isEmpty())
+                QVERIFY2(whyNot.contains(QLatin1String("OPENAI_API_KEY")), qPrintable(whyNot));
+            if (!baseUrl.isEmpty())
+                QVERIFY2(whyNot.contains(baseUrl), qPrintable(whyNot));
+            return;
+        }
+        QCOMPARE(config->kind, expected->kind);
+        QCOMPARE(config->baseUrl, expected->baseUrl);
+        QCOMPARE(config->model, expected->model);
+        QCOMPARE(config->apiKey, expected->apiKey);
+        QCOMPARE(config->requestTimeoutMs, expected->requestTimeoutMs);
+        QVERIFY(*config == *expected);
+    }
+
+    void keyboardOrder()
+    {
+        SecretStore store(m_service);
+        AppSettings saved;
+        saved.provider = QString::fromLatin1(AppSettings::OpenAiProvider);
+        const QString path = file(QStringLiteral("keyboard.ini"));
+        QVERIFY(saved.save(path));
+        SettingsDialog dialog(path, &store);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowActive(&dialog));
+        QTRY_VERIFY_WITH_TIMEOUT(keyStateKnown(&dialog), 30000);
+        auto provider = child<QComboBox>(&dialog, "providerCombo");
+        provider->setFocus();
+        QTRY_COMPARE(QApplication::focusWidget(), provider);
+        QList<QWidget *> expected{
+                child<QWidget>(&dialog, "baseUrlEdit"), child<QWidget>(&dialog, "modelEdit"),
+                child<QWidget>(&dialog, "apiKeyEdit"), child<QWidget>(&dialog, "showKeyButton")};
+        if (child<QWidget>(&dialog, "forgetKeyButton")->isEnabled())
+            expected << child<QWidget>(&dialog, "forgetKeyButton");
+        expected << child<QWidget>(&dialog, "requestTimeoutSpin")
+                 << child<QWidget>(&dialog, "toolTimeoutSpin")
+                 << child<QWidget>(&dialog, "languageCombo");
+        for (QWidget *next : std::as_const(expected)) {
+            QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+            QCOMPARE(QApplication::focusWidget(), next);
+        }
+        // Every field has a label whose mnemonic reaches it.
+        QTest::keyClick(&dialog, Qt::Key_M, Qt::AltModifier);
+        QCOMPARE(QApplication::focusWidget(), child<QWidget>(&dialog, "modelEdit"));
+        // Escape is Cancel.
+        QSignalSpy rejected(&dialog, &QDialog::rejected);
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Escape);
+        QCOMPARE(rejected.count(), 1);
+    }
+
+    void screenshot()
+    {
+        const QString path = file(QStringLiteral("screenshot.ini"));
+        AppSettings saved;
+        saved.provider = QString::fromLatin1(AppSettings::OpenAiProvider);
+        QVERIFY(saved.save(path));
+        SecretStore store(m_service);
+        SettingsDialog dialog(path, &store);
+        dialog.show();
+        QTRY_VERIFY_WITH_TIMEOUT(keyStateKnown(&dialog), 30000);
+        QTest::qWait(50); // a note that appeared has made room
+        const QByteArray target = qgetenv("SWITCHBOARD_SETTINGS_SCREENSHOT");
+        const QString png = target.isEmpty() ? file(QStringLiteral("settings.png"))
+                                             : QString::fromLocal8Bit(target);
+        QVERIFY(dialog.grab().save(png));
+        QVERIFY(QFileInfo(png).size() > 1000);
+    }
+};
+
+QTEST_MAIN(tst_SettingsDialog)
+#include "tst_settingsdialog.moc"
