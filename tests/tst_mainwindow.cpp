@@ -2,10 +2,13 @@
 
 #include <ui/appsettings.h>
 #include <ui/chatview.h>
+#include <ui/configeditorpane.h>
 #include <ui/mainwindow.h>
 #include <ui/settingsdialog.h>
 
 #include <QAction>
+#include <Qsci/qsciscintilla.h>
+
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
@@ -15,6 +18,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScopeGuard>
@@ -246,6 +250,44 @@ private slots:
             sawEof = sawEof || args.at(0).toString() == QLatin1String("stdin closed");
         QVERIFY(sawEof);
         QTRY_VERIFY(!manager->client(QStringLiteral("fix")));
+    }
+
+    // Unsaved edits in the config editor are not lost to a close: a question first; Cancel
+    // keeps the window, "Discard and close" closes it (and the file is untouched).
+    void closeWithUnsavedConfigEditsAsks()
+    {
+        auto setup = open();
+        QVERIFY(setup);
+        const QString path = QDir(setup->workspace.path()).filePath(QStringLiteral(".mcp.json"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray before = file.readAll();
+        file.close();
+        setup->window->editConfiguration();
+        QsciScintilla *editor = setup->window->configEditor()->editor();
+        editor->append(QStringLiteral("\n// an edit\n"));
+        QVERIFY(setup->window->configEditor()->isModified());
+
+        QVERIFY(!setup->window->close());
+        QMessageBox *box = nullptr;
+        QTRY_VERIFY(box
+                    = setup->window->findChild<QMessageBox *>(QStringLiteral("confirmCloseBox")));
+        QVERIFY(setup->window->isVisible());
+        box->button(QMessageBox::Cancel)->click();
+        QTest::qWait(50);
+        QVERIFY(setup->window->isVisible());
+        QCOMPARE(setup->window->manager()->status(QStringLiteral("fix")).state,
+                 Mcp::ServerState::Connected);
+
+        QSignalSpy stopped(setup->window->manager(), &Mcp::Manager::stopped);
+        QVERIFY(!setup->window->close());
+        QTRY_VERIFY(box
+                    = setup->window->findChild<QMessageBox *>(QStringLiteral("confirmCloseBox")));
+        box->findChild<QPushButton *>(QStringLiteral("discardAndCloseButton"))->click();
+        QTRY_COMPARE_WITH_TIMEOUT(stopped.count(), 1, 10000);
+        QTRY_VERIFY(!setup->window->isVisible());
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), before);
     }
 
     // The window starts on model A (the environment); Settings point it at model B. The next
