@@ -775,6 +775,278 @@
     </message>
 </context>
 <context>
+    <name>Mcp::ConfigLoader</name>
+    <message>
+        <location filename="../src/mcp/config.cpp" line="+312"/>
+        <source>server &apos;%1&apos;: %2</source>
+        <translation>服务器 “%1”：%2</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>the file is larger than %1 KiB; this is not a configuration file</source>
+        <translation>文件大于 %1 KiB，不是配置文件</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>NUL byte: JSON text must be UTF-8 (was the file saved as UTF-16?)</source>
+        <translation>含有 NUL 字节：JSON 文本必须为 UTF-8 编码（文件是否以 UTF-16 保存？）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>nesting deeper than %1 levels</source>
+        <translation>嵌套深度超过 %1 层</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>cannot parse: %1</source>
+        <translation>无法解析：%1</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>unterminated &apos;${&apos;: add the closing &apos;}&apos;</source>
+        <translation>“${” 未闭合：请添加结尾的 “}”</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&apos;${%1}&apos; is not a variable reference; use ${NAME} or ${NAME:-default} (letters, digits, &apos;_&apos;)</source>
+        <translation>“${%1}” 不是变量引用；请使用 ${NAME} 或 ${NAME:-default}（字母、数字、“_”）</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>&quot;stdio&quot;, &quot;http&quot;, &quot;streamable-http&quot; or &quot;sse&quot;</source>
+        <extracomment>The values &quot;type&quot; accepts: keep the quoted words as they are.</extracomment>
+        <translation>&quot;stdio&quot;、&quot;http&quot;、&quot;streamable-http&quot; 或 &quot;sse&quot;</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&quot;read&quot;, &quot;mutating&quot; or &quot;dangerous&quot;</source>
+        <extracomment>The values &quot;risk&quot; accepts: keep the quoted words as they are.</extracomment>
+        <translation>&quot;read&quot;、&quot;mutating&quot; 或 &quot;dangerous&quot;</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>an object</source>
+        <extracomment>A JSON value&apos;s type, completing &quot;&apos;%1&apos; must be %2, not %3&quot;.</extracomment>
+        <translation>对象</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>a list</source>
+        <translation>列表</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+83"/>
+        <location line="+33"/>
+        <location line="+16"/>
+        <location line="+42"/>
+        <location line="+94"/>
+        <source>a string</source>
+        <translation>字符串</translation>
+    </message>
+    <message>
+        <location line="-266"/>
+        <source>a boolean</source>
+        <translation>布尔值</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>a number</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>&apos;%1&apos; must be %2, not %3</source>
+        <translation>“%1” 必须是%2，而不是%3</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>a server name must not be empty</source>
+        <translation>服务器名称不能为空</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>an object with &quot;command&quot; or &quot;url&quot;</source>
+        <translation>包含 &quot;command&quot; 或 &quot;url&quot; 的对象</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <location line="+127"/>
+        <source>a string: </source>
+        <translation>字符串：</translation>
+    </message>
+    <message>
+        <location line="-115"/>
+        <source>unknown type &apos;%1&apos;; expected %2</source>
+        <translation>未知类型 “%1”；应为 %2</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>&apos;%1&apos; must not be empty</source>
+        <translation>“%1” 不能为空</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>has both &apos;command&apos; and &apos;url&apos;; a server is either a program to start (stdio) or an HTTP endpoint, not both</source>
+        <translation>同时包含 “command” 和 “url”；服务器要么是要启动的程序（stdio），要么是 HTTP 端点，不能两者兼有</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>needs &apos;command&apos; (a program to start) or &apos;url&apos; (an HTTP endpoint)</source>
+        <translation>需要 “command”（要启动的程序）或 “url”（HTTP 端点）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>type &apos;stdio&apos; needs &apos;command&apos;, not &apos;url&apos;</source>
+        <translation>类型 “stdio” 需要 “command”，而不是 “url”</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>type &apos;%1&apos; needs &apos;url&apos;, not &apos;command&apos;</source>
+        <translation>类型 “%1” 需要 “url”，而不是 “command”</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>a list of strings</source>
+        <translation>字符串列表</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>a &quot;KEY=VALUE&quot; string</source>
+        <translation>&quot;KEY=VALUE&quot; 形式的字符串</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&apos;%1&apos; must look like &quot;KEY=VALUE&quot;, not &quot;%2&quot;</source>
+        <translation>“%1” 必须形如 &quot;KEY=VALUE&quot;，而不是 &quot;%2&quot;</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>an object or a list of &quot;KEY=VALUE&quot; strings</source>
+        <translation>对象或 &quot;KEY=VALUE&quot; 字符串列表</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>an object of strings</source>
+        <translation>值为字符串的对象</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>unknown %1 &apos;%2&apos;; expected %3</source>
+        <translation>未知的 %1 值 “%2”；应为 %3</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>an object such as {&quot;tool&quot;: {&quot;risk&quot;: &quot;read&quot;}}</source>
+        <translation>对象，例如 {&quot;tool&quot;: {&quot;risk&quot;: &quot;read&quot;}}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>an object such as {&quot;risk&quot;: &quot;read&quot;}</source>
+        <translation>对象，例如 {&quot;risk&quot;: &quot;read&quot;}</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>true or false</source>
+        <translation>true 或 false</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>a number of seconds</source>
+        <translation>秒数</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&apos;%1&apos; must be a positive number of seconds</source>
+        <translation>“%1” 必须是大于 0 的秒数</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&apos;%1&apos; must be at most %2 seconds (one day)</source>
+        <translation>“%1” 不能超过 %2 秒（一天）</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>a list of tool names</source>
+        <translation>工具名称列表</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>in &apos;%1&apos;: %2</source>
+        <translation>在 “%1” 中：%2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>environment variable %1 is %2 (used in %3)</source>
+        <translation>环境变量 %1 %2（在 %3 中使用）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>empty</source>
+        <translation>为空</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not set</source>
+        <translation>未设置</translation>
+    </message>
+    <message>
+        <location line="+271"/>
+        <source>the top level must be an object: {&quot;mcpServers&quot;: {...}}, not %1</source>
+        <translation>顶层必须是对象：{&quot;mcpServers&quot;: {...}}，而不是%1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&apos;mcpServers&apos; must be an object mapping server names to their settings, not %1</source>
+        <translation>“mcpServers” 必须是将服务器名称映射到其设置的对象，而不是%1</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>is a directory, not a configuration file</source>
+        <translation>是目录，而不是配置文件</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>cannot read the file: %1</source>
+        <translation>无法读取文件：%1</translation>
+    </message>
+    <message>
+        <location line="+45"/>
+        <source>file not found</source>
+        <translation>找不到文件</translation>
+    </message>
+    <message>
+        <location line="+55"/>
+        <source>the top level must be an object, not %1</source>
+        <translation>顶层必须是对象，而不是%1</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>no &quot;servers&quot; object (mcp.json) or &quot;mcp&quot;: {&quot;servers&quot;} (settings.json): is this a VS Code file?</source>
+        <translation>没有 &quot;servers&quot; 对象（mcp.json）或 &quot;mcp&quot;: {&quot;servers&quot;}（settings.json）：这是 VS Code 的文件吗？</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>no &quot;mcpServers&quot; object: is this a %1 file?</source>
+        <translation>没有 &quot;mcpServers&quot; 对象：这是 %1 的文件吗？</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&apos;%1&apos; must be an object mapping server names to their settings, not %2</source>
+        <translation>“%1” 必须是将服务器名称映射到其设置的对象，而不是%2</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>&apos;inputs&apos; must be a list, not %1</source>
+        <translation>“inputs” 必须是列表，而不是%1</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>input &apos;%1&apos;%2 is now the environment variable %3; set it before starting Switchboard</source>
+        <translation>输入项 “%1”%2 现已改为环境变量 %3；请在启动 Switchboard 前设置它</translation>
+    </message>
+</context>
+<context>
     <name>Mcp::Manager</name>
     <message>
         <location filename="../src/mcp/manager.cpp" line="+126"/>
@@ -910,6 +1182,39 @@ Allow %1 (%2 risk, from %3)?
         <location line="+20"/>
         <source>Please answer y, c, a or n &gt; </source>
         <translation>请输入 y、c、a 或 n &gt; </translation>
+    </message>
+</context>
+<context>
+    <name>Ui::AppSettings</name>
+    <message>
+        <location filename="../src/ui/appsettings.cpp" line="+67"/>
+        <source>could not write the settings file %1</source>
+        <translation>无法写入设置文件 %1</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <source>not a valid URL: %1</source>
+        <translation>不是有效的 URL：%1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the URL must start with http:// or https://</source>
+        <translation>URL 必须以 http:// 或 https:// 开头</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the URL has no host name</source>
+        <translation>URL 缺少主机名</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>the base URL in Settings (%1) is not usable: %2</source>
+        <translation>设置中的基础 URL（%1）不可用：%2</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>no API key for %1: enter one in Settings or set %2 (a server of your own, such as Ollama or llama.cpp, needs only a base URL)</source>
+        <translation>%1 没有 API 密钥：请在设置中填写，或设置 %2（自建服务器，如 Ollama 或 llama.cpp，只需基础 URL）</translation>
     </message>
 </context>
 <context>
@@ -1116,30 +1421,350 @@ Allow %1 (%2 risk, from %3)?
     </message>
 </context>
 <context>
+    <name>Ui::ConfigEditorPane</name>
+    <message>
+        <location filename="../src/ui/configeditorpane.cpp" line="+71"/>
+        <source>Line %1, column %2: %3</source>
+        <translation>第 %1 行，第 %2 列：%3</translation>
+    </message>
+    <message>
+        <location line="+191"/>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Write the text to the file (%1)</source>
+        <translation>将文本写入文件（%1）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Apply</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Save, then restart the servers whose settings changed</source>
+        <translation>保存，然后重启设置有变更的服务器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Revert</source>
+        <translation>还原</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Load the file from disk again</source>
+        <translation>从磁盘重新加载文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open in external editor</source>
+        <translation>在外部编辑器中打开</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open the file in $VISUAL or $EDITOR (else the desktop&apos;s application for it); what you save there is loaded here</source>
+        <translation>在 $VISUAL 或 $EDITOR 中打开文件（否则使用桌面环境关联的应用程序）；在那里保存的内容会加载到这里</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Load the disk version</source>
+        <translation>加载磁盘上的版本</translation>
+    </message>
+    <message>
+        <location line="+61"/>
+        <source>it is a folder, not a file</source>
+        <translation>它是文件夹，而不是文件</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>it is larger than %1 KiB, too large for a configuration file</source>
+        <translation>它大于 %1 KiB，作为配置文件过大</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Could not read %1: %2.</source>
+        <translation>无法读取 %1：%2。</translation>
+    </message>
+    <message>
+        <location line="+170"/>
+        <source>No problems</source>
+        <translation>没有问题</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n problem(s)</source>
+        <translation>
+            <numerusform>%n 个问题</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+33"/>
+        <source>Apply is blocked until the %n problem(s) are fixed.</source>
+        <translation>
+            <numerusform>修复这 %n 个问题之前无法应用。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>restart %1</source>
+        <translation>重启 %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>start %1</source>
+        <translation>启动 %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>stop %1</source>
+        <translation>停止 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Apply changes no server.</source>
+        <translation>应用不会改变任何服务器。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Apply will %1.</source>
+        <translation>应用将%1。</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location line="+169"/>
+        <location line="+138"/>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+    <message>
+        <location line="-303"/>
+        <source>%1 will fail: %2</source>
+        <translation>%1 将会失败：%2</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1 (new file)</source>
+        <translation>%1（新文件）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 (modified)</source>
+        <translation>%1（已修改）</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+25"/>
+        <source>Not applied: fix the %n problem(s) first (Save still writes the text).</source>
+        <translation>
+            <numerusform>未应用：请先修复这 %n 个问题（“保存”仍会写入文本）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>%1 already holds this text.</source>
+        <translation>%1 的内容已与此文本相同。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The file on disk could not be read (%1); saving replaces it.</source>
+        <translation>无法读取磁盘上的文件（%1）；保存将替换它。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The text is not valid JSON (%1), but the file on disk is.</source>
+        <translation>文本不是有效的 JSON（%1），而磁盘上的文件是有效的。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>The text has %n problem(s) (the first: %1), but the file on disk has none. Servers with problems would not start.</source>
+        <translation>
+            <numerusform>文本有 %n 个问题（第一个：%1），而磁盘上的文件没有问题。有问题的服务器将无法启动。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The file changed on disk after it was loaded here; saving replaces those changes.</source>
+        <translation>文件在此处加载后已在磁盘上被修改；保存将覆盖这些修改。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Save configuration</source>
+        <translation>保存配置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Save %1 anyway?</source>
+        <translation>仍要保存 %1 吗？</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Save anyway</source>
+        <translation>仍然保存</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Not saved; your text is kept here.</source>
+        <translation>未保存；你的文本仍保留在此处。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Could not save %1: %2. Your text is kept here.</source>
+        <translation>无法保存 %1：%2。你的文本仍保留在此处。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Saved %1.</source>
+        <translation>已保存 %1。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Saved %1; nothing runs these servers here.</source>
+        <translation>已保存 %1；此处不会运行这些服务器。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>restarted %1</source>
+        <translation>已重启 %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>started %1</source>
+        <translation>已启动 %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>stopped %1</source>
+        <translation>已停止 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Saved and applied; no server needed a restart.</source>
+        <translation>已保存并应用；没有服务器需要重启。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Saved and applied: %1.</source>
+        <translation>已保存并应用：%1。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+14"/>
+        <source>%n problem(s) in %1.</source>
+        <translation>
+            <numerusform>%1 中有 %n 个问题。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Loaded %1 from disk.</source>
+        <translation>已从磁盘加载 %1。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Revert configuration</source>
+        <translation>还原配置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Discard your unsaved edits and load %1 from disk?</source>
+        <translation>要放弃未保存的编辑并从磁盘加载 %1 吗？</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Discard edits</source>
+        <translation>放弃编辑</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Loaded %1 from disk; Undo brings your edits back.</source>
+        <translation>已从磁盘加载 %1；“撤销”可恢复你的编辑。</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>%1 was deleted on disk. Save writes it again.</source>
+        <translation>%1 已在磁盘上被删除。“保存”会重新写入它。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Loaded %1 again: it changed on disk.</source>
+        <translation>已重新加载 %1：它在磁盘上已更改。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 changed on disk. Your unsaved edits are kept; saving them replaces the file, loading the disk version discards them.</source>
+        <translation>%1 已在磁盘上更改。你未保存的编辑已保留；保存会替换该文件，加载磁盘版本则会丢弃这些编辑。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Your unsaved edits here are not in the file.</source>
+        <translation>此处未保存的编辑不在该文件中。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Opened %1 with %2; what you save there is loaded here.</source>
+        <translation>已用 %2 打开 %1；在那里保存的内容会加载到这里。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>$%1 (%2) could not be started</source>
+        <translation>无法启动 $%1（%2）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Opened %1 with the desktop&apos;s application for it; what you save there is loaded here.</source>
+        <translation>已用桌面环境关联的应用程序打开 %1；在那里保存的内容会加载到这里。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>VISUAL and EDITOR are not set</source>
+        <translation>未设置 VISUAL 和 EDITOR</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Could not open %1 in an external editor: %2, and the desktop has no application for it. Set VISUAL or EDITOR to an editor command, such as &quot;kate&quot; or &quot;code&quot;.</source>
+        <translation>无法在外部编辑器中打开 %1：%2，且桌面环境没有与之关联的应用程序。请将 VISUAL 或 EDITOR 设置为编辑器命令，例如 “kate” 或 “code”。</translation>
+    </message>
+</context>
+<context>
     <name>Ui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+39"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+44"/>
         <source>Switchboard — %1</source>
         <translation>Switchboard — %1</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+35"/>
+        <source>Unsaved configuration</source>
+        <translation>未保存的配置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The configuration has edits that are not saved. Close Switchboard and lose them?</source>
+        <translation>配置有未保存的编辑。要关闭 Switchboard 并丢弃这些编辑吗？</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Discard and close</source>
+        <translation>放弃并关闭</translation>
+    </message>
+    <message>
+        <location line="+54"/>
         <source>built-in tools are allowed for this session only</source>
         <translation>内置工具仅在本次会话中允许</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+23"/>
         <source>Ask anything — Enter sends, Shift+Enter for a new line, /mcp opens the tools</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+159"/>
+        <location line="+270"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-127"/>
+        <location line="-238"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
@@ -1164,7 +1789,12 @@ Allow %1 (%2 risk, from %3)?
         <translation>新建对话(&amp;N)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
+        <source>&amp;Settings…</source>
+        <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
@@ -1184,22 +1814,47 @@ Allow %1 (%2 risk, from %3)?
         <translation>Ctrl+T</translation>
     </message>
     <message>
+        <location line="+3"/>
+        <source>Edit &amp;configuration…</source>
+        <translation>编辑配置(&amp;C)…</translation>
+    </message>
+    <message>
         <location line="+1"/>
+        <source>Ctrl+Shift+M</source>
+        <translation>Ctrl+Shift+M</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location line="+15"/>
-        <source>&lt;b&gt;No model is configured.&lt;/b&gt; Servers, tools and manual runs work; to chat, set &lt;code&gt;OPENAI_API_KEY&lt;/code&gt; (optionally &lt;code&gt;OPENAI_BASE_URL&lt;/code&gt; and &lt;code&gt;OPENAI_MODEL&lt;/code&gt; — any OpenAI-compatible server such as DeepSeek, Ollama or llama.cpp; a local one needs only the base URL) or &lt;code&gt;ANTHROPIC_API_KEY&lt;/code&gt;, then restart Switchboard.</source>
-        <translation>&lt;b&gt;未配置模型。&lt;/b&gt;服务器、工具和手动运行均可使用；如需聊天，请设置 &lt;code&gt;OPENAI_API_KEY&lt;/code&gt;（可选 &lt;code&gt;OPENAI_BASE_URL&lt;/code&gt; 和 &lt;code&gt;OPENAI_MODEL&lt;/code&gt; — 适用于任何 OpenAI 兼容服务器，如 DeepSeek、Ollama 或 llama.cpp；本地服务器只需 base URL）或 &lt;code&gt;ANTHROPIC_API_KEY&lt;/code&gt;，然后重启 Switchboard。</translation>
-    </message>
-    <message>
-        <location line="+22"/>
+        <location line="+42"/>
         <source>last turn: %1 in / %2 out tokens</source>
         <translation>上一轮：输入 %1 / 输出 %2 tokens</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+56"/>
+        <source>The new model settings apply when the current answer is done.</source>
+        <translation>新的模型设置将在当前回答完成后生效。</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>&lt;b&gt;No model is configured:&lt;/b&gt; %1. Servers, tools and manual runs work.</source>
+        <translation>&lt;b&gt;未配置模型：&lt;/b&gt;%1。服务器、工具和手动运行仍可使用。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Model: %1</source>
+        <translation>模型：%1</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>The API key is still being read from the keychain; send again in a moment.</source>
+        <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>No model is configured: %1</source>
         <translation>未配置模型：%1</translation>
     </message>
@@ -1209,7 +1864,12 @@ Allow %1 (%2 risk, from %3)?
         <translation>停止</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+20"/>
+        <source>Configuration</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <location line="+24"/>
         <source>(untitled)</source>
         <translation>（无标题）</translation>
     </message>
@@ -1226,7 +1886,12 @@ Allow %1 (%2 risk, from %3)?
         <translation>无法重命名对话：%1</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+52"/>
+        <source>reading the API key…</source>
+        <translation>正在读取 API 密钥…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>no model configured</source>
         <translation>未配置模型</translation>
     </message>
@@ -1350,6 +2015,14 @@ Allow %1 (%2 risk, from %3)?
         <location line="+3"/>
         <source>Field &apos;%1&apos;: %2</source>
         <translation>字段“%1”：%2</translation>
+    </message>
+</context>
+<context>
+    <name>Ui::SecretStore</name>
+    <message>
+        <location filename="../src/ui/secretstore.cpp" line="+30"/>
+        <source>qtkeychain error %1</source>
+        <translation>qtkeychain 错误 %1</translation>
     </message>
 </context>
 <context>
@@ -1525,6 +2198,191 @@ Allow %1 (%2 risk, from %3)?
         <location line="+1"/>
         <source>Stop the selected server and keep it stopped</source>
         <translation>停止所选服务器并保持停止</translation>
+    </message>
+</context>
+<context>
+    <name>Ui::SettingsDialog</name>
+    <message>
+        <location filename="../src/ui/settingsdialog.cpp" line="+86"/>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Environment variables</source>
+        <translation>环境变量</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>OpenAI-compatible</source>
+        <translation>OpenAI 兼容</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Anthropic</source>
+        <translation>Anthropic</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Uses OPENAI_API_KEY, OPENAI_BASE_URL and OPENAI_MODEL (or ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL and ANTHROPIC_MODEL) from the environment Switchboard was started in.</source>
+        <translation>使用启动 Switchboard 时所在环境中的 OPENAI_API_KEY、OPENAI_BASE_URL 和 OPENAI_MODEL（或 ANTHROPIC_API_KEY、ANTHROPIC_BASE_URL 和 ANTHROPIC_MODEL）。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Leave empty for the provider&apos;s service; for a server of your own (Ollama, vLLM, llama.cpp) give its address, e.g. http://127.0.0.1:11434/v1</source>
+        <translation>留空则使用提供方的服务；自建服务器（Ollama、vLLM、llama.cpp）请填写其地址，例如 http://127.0.0.1:11434/v1</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>&amp;Show</source>
+        <translation>显示(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Show the key as you type it</source>
+        <translation>输入时显示密钥</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Forget</source>
+        <translation>清除(&amp;F)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Remove the stored key from the keychain when you press OK</source>
+        <translation>按“确定”时从钥匙串中移除已存储的密钥</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <location line="+22"/>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <location line="-19"/>
+        <source>How long the model may stay silent before the request fails</source>
+        <translation>模型无响应超过此时长后，请求即失败</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Provider:</source>
+        <translation>提供方(&amp;P)：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Base &amp;URL:</source>
+        <translation>基础 URL(&amp;U)：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Model:</source>
+        <translation>模型(&amp;M)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>API &amp;key:</source>
+        <translation>API 密钥(&amp;K)：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Request timeout:</source>
+        <translation>请求超时(&amp;R)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>How long a tool call may run; a server&apos;s &quot;timeout&quot; in .mcp.json wins</source>
+        <translation>工具调用可运行的最长时间；.mcp.json 中服务器的 &quot;timeout&quot; 优先</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Tool timeout:</source>
+        <translation>工具超时(&amp;T)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tools</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>System</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Applies after Switchboard is restarted.</source>
+        <translation>重启 Switchboard 后生效。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Language:</source>
+        <translation>语言(&amp;L)：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Interface</source>
+        <translation>界面</translation>
+    </message>
+    <message>
+        <location line="+46"/>
+        <source>The system keychain is not available: %1. The key is used for this session only and not saved; set OPENAI_API_KEY / ANTHROPIC_API_KEY to keep it.</source>
+        <translation>系统钥匙串不可用：%1。密钥仅用于本次会话，不会保存；如需保留，请设置 OPENAI_API_KEY / ANTHROPIC_API_KEY。</translation>
+    </message>
+    <message>
+        <location line="+87"/>
+        <source>Reading the keychain…</source>
+        <translation>正在读取钥匙串…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Stored in the keychain.</source>
+        <translation>已存储在钥匙串中。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Kept for this session only (the keychain could not save it).</source>
+        <translation>仅在本次会话中保留（钥匙串无法保存）。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+3"/>
+        <source>No key stored; %1 is used if it is set.</source>
+        <translation>未存储密钥；如已设置 %1，则使用它。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The stored key is removed when you press OK.</source>
+        <translation>按“确定”后将移除已存储的密钥。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The key you typed replaces the stored one when you press OK.</source>
+        <translation>按“确定”后，输入的密钥将替换已存储的密钥。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The key you typed is saved when you press OK.</source>
+        <translation>按“确定”后将保存输入的密钥。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Stored — type a new key to replace it</source>
+        <translation>已存储 — 输入新密钥以替换</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Paste the API key</source>
+        <translation>粘贴 API 密钥</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>Base URL: %1</source>
+        <translation>基础 URL：%1</translation>
     </message>
 </context>
 <context>
@@ -1732,7 +2590,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>main</name>
     <message>
-        <location filename="../src/ui/main.cpp" line="+66"/>
+        <location filename="../src/ui/main.cpp" line="+67"/>
         <source>Switchboard: a desktop AI agent and MCP client.</source>
         <translation>Switchboard：桌面 AI 智能体与 MCP 客户端。</translation>
     </message>
@@ -1748,11 +2606,11 @@ Allow %1 (%2 risk, from %3)?
     </message>
     <message>
         <location line="+4"/>
-        <source>The interface language: en or zh_CN (default: the system&apos;s).</source>
-        <translation>界面语言：en 或 zh_CN（默认：跟随系统）。</translation>
+        <source>The interface language: en or zh_CN (default: the one chosen in Settings, else the system&apos;s).</source>
+        <translation>界面语言：en 或 zh_CN（默认：设置中选择的语言，否则使用系统语言）。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Save the main window as PNG once every server has settled, then exit.</source>
         <translation>待所有服务器状态稳定后，将主窗口保存为 PNG，然后退出。</translation>
     </message>
