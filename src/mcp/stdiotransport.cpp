@@ -248,6 +248,7 @@ void StdioTransport::send(std::string message)
 {
     if (m_state != State::Running)
         return;
+    tap(TrafficDirection::Sent, message);
     message += '\n';
 #ifdef Q_OS_UNIX
     if (m_corked) {
@@ -406,7 +407,8 @@ void StdioTransport::readStderr()
 void StdioTransport::onLine(std::string_view line)
 {
     if (line.find_first_not_of(" \t\r") == std::string_view::npos)
-        return; // blank lines carry nothing
+        return;                            // blank lines carry nothing
+    tap(TrafficDirection::Received, line); // the bytes as they came, not a re-serialization
     Json message = parseJson(line);
     if (message.is_discarded()) {
         constexpr std::size_t Shown = 200;
