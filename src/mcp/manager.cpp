@@ -60,8 +60,11 @@ Manager::Manager(ManagerOptions options, QObject *parent)
 Manager::~Manager()
 {
     for (auto &[name, server] : m_servers) {
-        if (server.client)
+        if (server.client) {
             server.client->disconnect(this);
+            // Its tap refers to this Manager, whose members are gone before its children.
+            server.client->transport()->setTrafficTap({});
+        }
     }
 }
 

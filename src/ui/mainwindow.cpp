@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "chatview.h"
+#include "protocollogdock.h"
 #include "serverdock.h"
 #include "toolbrowser.h"
 #include "uiapprovalgate.h"
@@ -169,6 +170,12 @@ void MainWindow::setUpWidgets()
     QMenu *toolsMenu = menuBar()->addMenu(tr("&Tools"));
     QAction *browse = toolsMenu->addAction(tr("&Tool browser…"), QKeySequence(tr("Ctrl+T")), this,
                                            &MainWindow::openToolBrowser);
+    // The protocol log starts hidden: until it is opened the Manager records nothing.
+    m_logDock = new ProtocolLogDock(m_manager.get(), this);
+    addDockWidget(Qt::BottomDockWidgetArea, m_logDock);
+    m_logDock->hide();
+    toolsMenu->addAction(m_logDock->toggleViewAction());
+    connect(m_dock, &ServerDock::openLogRequested, m_logDock, &ProtocolLogDock::showServer);
     QToolBar *toolbar = addToolBar(tr("Main"));
     toolbar->setObjectName(QStringLiteral("mainToolBar"));
     toolbar->addAction(browse);

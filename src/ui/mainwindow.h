@@ -18,6 +18,7 @@ class QPushButton;
 namespace Ui {
 
 class ChatView;
+class ProtocolLogDock;
 class ServerDock;
 class ToolBrowser;
 class UiApprovalGate;
@@ -44,6 +45,7 @@ public:
     Engine::ToolRunner *runner() const { return m_runner.get(); }
     Engine::Agent *agent() const { return m_agent.get(); }
     ChatView *chatView() const { return m_chat; }
+    ProtocolLogDock *protocolLogDock() const { return m_logDock; }
     void openToolBrowser();
     // Sends the composer's text (or opens the tool browser for "/mcp").
     void submit();
@@ -77,6 +79,7 @@ private:
     QPushButton *m_sendButton = nullptr;
     QListWidget *m_conversations = nullptr;
     ServerDock *m_dock = nullptr;
+    ProtocolLogDock *m_logDock = nullptr;
     ToolBrowser *m_browser = nullptr;
     QLabel *m_modelLabel = nullptr;
     QLabel *m_usageLabel = nullptr;
