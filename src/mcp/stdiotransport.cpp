@@ -407,8 +407,9 @@ void StdioTransport::readStderr()
 void StdioTransport::onLine(std::string_view line)
 {
     if (line.find_first_not_of(" \t\r") == std::string_view::npos)
-        return;                            // blank lines carry nothing
-    tap(TrafficDirection::Received, line); // the bytes as they came, not a re-serialization
+        return; // blank lines carry nothing
+    // The protocol log sees the bytes as they came, not a re-serialization of the parsed value.
+    tap(TrafficDirection::Received, line);
     Json message = parseJson(line);
     if (message.is_discarded()) {
         constexpr std::size_t Shown = 200;
