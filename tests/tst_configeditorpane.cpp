@@ -1,4 +1,5 @@
 #include "processtest.h"
+#include "windowtest.h"
 
 #include <mcp/stdiotransport.h>
 #include <ui/configeditorpane.h>
@@ -620,12 +621,7 @@ private slots:
         const QByteArray text = "{\n  \"mcpServers\": {\n    \"alpha\": {\"command\": "
                                 "\"${FIXTURE}\"}\n  }\n}\n";
         QVERIFY(writeFile(path, text));
-        Ui::MainWindowOptions options;
-        options.workspace = QDir(workspace.path()).canonicalPath();
-        options.conversationFolder = m_data.filePath(QStringLiteral("conversations"));
-        // Never the user's settings or keychain entries.
-        options.settingsFile = m_data.filePath(QStringLiteral("settings.ini"));
-        options.keychainService = QStringLiteral("switchboard-test");
+        const Ui::MainWindowOptions options = testWindowOptions(workspace.path(), m_data.path());
         Ui::MainWindow window(options);
         window.show();
         Mcp::Manager *manager = window.manager();

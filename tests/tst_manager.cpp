@@ -1,3 +1,5 @@
+#include "jsontest.h"
+#include "mcptest.h"
 #include "processtest.h"
 
 #include <mcp/manager.h>
@@ -54,15 +56,7 @@ class tst_Manager : public QObject
     static std::optional<ToolResult> call(Manager &manager, const QString &server,
                                           const std::string &tool, Json args = Json::object())
     {
-        Client *client = manager.client(server);
-        if (!client)
-            return std::nullopt;
-        std::optional<ToolResult> result;
-        QObject context;
-        client->callTool(tool, std::move(args), &context,
-                         [&](ToolResult r) { result = std::move(r); });
-        (void)QTest::qWaitFor([&] { return result.has_value(); }, 10000);
-        return result;
+        return callAndWait(manager.client(server), tool, std::move(args), 10000);
     }
 
 private slots:
@@ -236,6 +230,114 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(big.has_value(), 60000);
         QVERIFY(big->error && big->error->is(ErrorCode::MessageTooLarge));
         QCOMPARE(manager->status("big").state, ServerState::Connected);
+    }
+
+    // The protocol log's tap: nothing installed until someone observes; then both directions
+    // of every server, bounded to the record size at a character boundary, on clients
+    // launched later too (restart, reload); removing the observer removes every tap.
+    void trafficObserver()
+    {
+        ManagerOptions options;
+        options.workspaceDir = m_dir.path();
+        options.shutdownStageMs = 300;
+        options.maxTrafficRecordBytes = 1001;
+        Manager manager(options);
+        manager.start(parse(R"({"mcpServers": {
+            "a": {"command": "${FIXTURE}"},
+            "b": {"command": "${FIXTURE}"}
+        }})"));
+        QVERIFY(waitSettled(manager));
+        QVERIFY(!manager.hasTrafficObserver());
+        QVERIFY(!manager.client("a")->transport()->hasTrafficTap());
+
+        struct Record
+        {
+            QString server;
+            TrafficDirection direction;
+            QByteArray text;
+            qint64 fullSize;
+        };
+        std::vector<Record> records;
+        manager.setTrafficObserver([&](const QString &server, TrafficDirection direction,
+                                       QByteArrayView text, qint64 fullSize) {
+            records.push_back({server, direction, text.toByteArray(), fullSize});
+        });
+        QVERIFY(manager.hasTrafficObserver());
+        QVERIFY(manager.client("a")->transport()->hasTrafficTap());
+        QVERIFY(manager.client("b")->transport()->hasTrafficTap());
+
+        auto r = call(manager, "a", "echo", Json{{"text", "hello tap"}});
+        QVERIFY(r && !r->failed());
+        QCOMPARE(records.size(), size_t(2));
+        QCOMPARE(records[0].server, QStringLiteral("a"));
+        QCOMPARE(records[0].direction, TrafficDirection::Sent);
+        const Json sent = Json::parse(records[0].text.toStdString());
+        QCOMPARE_JSON(sent["method"], Json("tools/call"));
+        QCOMPARE_JSON(sent["params"]["arguments"]["text"], Json("hello tap"));
+        QCOMPARE(records[0].fullSize, records[0].text.size());
+        QCOMPARE(records[1].direction, TrafficDirection::Received);
+        QVERIFY(records[1].text.contains("hello tap"));
+        QCOMPARE_JSON(Json::parse(records[1].text.toStdString())["id"], sent["id"]);
+
+        // A big reply: the observer gets the first 1001 bytes and the whole size.
+        records.clear();
+        r = call(manager, "b", "big", Json{{"bytes", 200000}});
+        QVERIFY(r && !r->failed());
+        QCOMPARE(records.size(), size_t(2));
+        QCOMPARE(records[1].server, QStringLiteral("b"));
+        QCOMPARE(records[1].text.size(), 1001);
+        QVERIFY(records[1].fullSize > 200000);
+        QVERIFY(records[1].text.startsWith('{'));
+
+        // Never half a character: with a one-byte shift, one of the two cuts would fall
+        // inside a two-byte "é" if it were not moved back.
+        for (const char *prefix : {"", "x"}) {
+            records.clear();
+            std::string text = prefix;
+            for (int i = 0; i < 1000; ++i)
+                text += "\xC3\xA9";
+            r = call(manager, "a", "echo", Json{{"text", text}});
+            QVERIFY(r && !r->failed());
+            QCOMPARE(records.size(), size_t(2));
+            for (const Record &record : records) {
+                QVERIFY(record.text.size() <= 1001 && record.text.size() >= 1000);
+                QCOMPARE(QString::fromUtf8(record.text).toUtf8(), record.text);
+            }
+        }
+
+        // A restarted server and a reloaded one get the tap; their handshake is seen.
+        records.clear();
+        manager.restartServer("a");
+        QVERIFY(waitSettled(manager));
+        QVERIFY(manager.client("a")->transport()->hasTrafficTap());
+        auto sawInitialize = [&](const QString &server) {
+            return std::any_of(records.begin(), records.end(), [&](const Record &record) {
+                return record.server == server && record.direction == TrafficDirection::Sent
+                       && record.text.contains("\"initialize\"");
+            });
+        };
+        QVERIFY(sawInitialize("a"));
+        QVERIFY(!sawInitialize("b"));
+        manager.reload(parse(R"({"mcpServers": {
+            "a": {"command": "${FIXTURE}"},
+            "b": {"command": "${FIXTURE}", "args": ["--tools", "2"]}
+        }})"));
+        QVERIFY(waitSettled(manager));
+        QVERIFY(sawInitialize("b"));
+        QVERIFY(manager.client("b")->transport()->hasTrafficTap());
+
+        // Observer removed: no tap anywhere, nothing recorded.
+        manager.setTrafficObserver({});
+        QVERIFY(!manager.hasTrafficObserver());
+        QVERIFY(!manager.client("a")->transport()->hasTrafficTap());
+        QVERIFY(!manager.client("b")->transport()->hasTrafficTap());
+        records.clear();
+        r = call(manager, "a", "echo", Json{{"text", "unseen"}});
+        QVERIFY(r && !r->failed());
+        manager.restartServer("b");
+        QVERIFY(waitSettled(manager));
+        QVERIFY(!manager.client("b")->transport()->hasTrafficTap());
+        QCOMPARE(records.size(), size_t(0));
     }
 
     void stopEndsEverything()

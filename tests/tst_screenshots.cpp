@@ -1,4 +1,5 @@
 #include "fakellmserver.h"
+#include "windowtest.h"
 
 #include <ui/icons.h>
 #include <ui/mainwindow.h>
@@ -138,12 +139,8 @@ private slots:
         qunsetenv("OPENAI_API_KEY");
         qunsetenv("ANTHROPIC_API_KEY");
 
-        Ui::MainWindowOptions options;
-        options.workspace = QDir(workspace.path()).canonicalPath();
-        options.conversationFolder = m_data.filePath(QStringLiteral("conversations-") + lang);
-        // Never the user's settings or keychain entries.
-        options.settingsFile = m_data.filePath(QStringLiteral("settings.ini"));
-        options.keychainService = QStringLiteral("switchboard-test");
+        const Ui::MainWindowOptions options = testWindowOptions(
+                workspace.path(), m_data.path(), QStringLiteral("conversations-") + lang);
         auto window = std::make_unique<Ui::MainWindow>(options);
         window->resize(1100, 720);
         window->show();

@@ -2,6 +2,7 @@
 #include "processtest.h"
 
 #include <mcp/client.h>
+#include <mcp/jsonparser.h>
 #include <mcp/stdiotransport.h>
 
 #include <QDir>
@@ -84,6 +85,46 @@ private slots:
             types << QString::fromStdString(block["type"].get<std::string>());
         QCOMPARE(types, (QStringList{"text", "image", "audio", "resource_link", "resource"}));
         QCOMPARE_JSON(kinds->structuredContent()["count"], 5);
+    }
+
+    // The traffic tap sees the exact bytes both ways (the handshake, a call, a non-JSON line
+    // before it is skipped), and nothing once removed.
+    void trafficTap()
+    {
+        auto client = makeClient({"--garbage-at-start"});
+        std::vector<std::pair<TrafficDirection, std::string>> seen;
+        client->transport()->setTrafficTap([&](TrafficDirection direction, std::string_view text) {
+            seen.emplace_back(direction, std::string(text));
+        });
+        client->connectToServer();
+        QVERIFY(waitSettled(client.get()));
+        QVERIFY(seen.size() >= 5); // garbage, initialize, its result, initialized, tools/list...
+        auto find = [&](TrafficDirection direction, std::string_view needle) {
+            return std::find_if(seen.begin(), seen.end(), [&](const auto &entry) {
+                return entry.first == direction && entry.second.find(needle) != std::string::npos;
+            });
+        };
+        const auto init = find(TrafficDirection::Sent, "\"method\":\"initialize\"");
+        QVERIFY(init != seen.end());
+        QVERIFY(init->second.back() != '\n'); // the message, not the frame
+        QVERIFY(!parseJson(init->second).is_discarded());
+        QVERIFY(find(TrafficDirection::Received, "\"protocolVersion\"") != seen.end());
+        QVERIFY(find(TrafficDirection::Sent, "notifications/initialized") != seen.end());
+        QVERIFY(find(TrafficDirection::Received, "fixture garbage at start") != seen.end());
+
+        seen.clear();
+        auto r = call(client.get(), "echo", Json{{"text", "tapped"}});
+        QVERIFY(r && !r->failed());
+        QCOMPARE(seen.size(), size_t(2));
+        QCOMPARE(seen[0].first, TrafficDirection::Sent);
+        QCOMPARE(seen[1].first, TrafficDirection::Received);
+        QCOMPARE_JSON(parseJson(seen[1].second)["result"]["content"][0]["text"], "tapped");
+
+        client->transport()->setTrafficTap({});
+        QVERIFY(!client->transport()->hasTrafficTap());
+        r = call(client.get(), "echo", Json{{"text", "untapped"}});
+        QVERIFY(r && !r->failed());
+        QCOMPARE(seen.size(), size_t(2));
     }
 
     void paginatedListOverPipes()

@@ -1049,17 +1049,17 @@
 <context>
     <name>Mcp::Manager</name>
     <message>
-        <location filename="../src/mcp/manager.cpp" line="+126"/>
+        <location filename="../src/mcp/manager.cpp" line="+131"/>
         <source>the %1 transport is not available in this build yet</source>
         <translation>此版本尚不支持 %1 传输</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+56"/>
         <source>did not finish starting within %1 s</source>
         <translation>未能在 %1 秒内完成启动</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+78"/>
         <source>%1 (gave up after %2 restarts within %3 s)</source>
         <translation>%1（%3 秒内重启 %2 次后放弃）</translation>
     </message>
@@ -1115,7 +1115,7 @@
         <translation>；stderr 最后一行：%1</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+35"/>
         <location line="+32"/>
         <source>writing to the server failed: %1</source>
         <translation>写入服务器失败：%1</translation>
@@ -1126,7 +1126,7 @@
         <translation>服务器关闭了其标准输出</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+47"/>
         <source>skipped a line that is not JSON on stdout: %1</source>
         <translation>已跳过 stdout 上一行非 JSON 内容：%1</translation>
     </message>
@@ -1728,7 +1728,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+44"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+45"/>
         <source>Switchboard — %1</source>
         <translation>Switchboard — %1</translation>
     </message>
@@ -1759,12 +1759,12 @@ Allow %1 (%2 risk, from %3)?
     </message>
     <message>
         <location line="+3"/>
-        <location line="+270"/>
+        <location line="+278"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-238"/>
+        <location line="-246"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
@@ -1824,12 +1824,12 @@ Allow %1 (%2 risk, from %3)?
         <translation>Ctrl+Shift+M</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+9"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+43"/>
         <source>last turn: %1 in / %2 out tokens</source>
         <translation>上一轮：输入 %1 / 输出 %2 tokens</translation>
     </message>
@@ -1894,6 +1894,187 @@ Allow %1 (%2 risk, from %3)?
         <location line="+1"/>
         <source>no model configured</source>
         <translation>未配置模型</translation>
+    </message>
+</context>
+<context>
+    <name>Ui::ProtocolLogDock</name>
+    <message>
+        <location filename="../src/ui/protocollogdock.cpp" line="+257"/>
+        <source>Protocol log</source>
+        <translation>协议日志</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Filter messages</source>
+        <translation>筛选消息</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop recording new traffic; what is shown stays</source>
+        <translation>停止记录新的通信；已显示的内容保留</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+4"/>
+        <source>Clear</source>
+        <translation>清空</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>Remove every entry from the log</source>
+        <translation>删除日志中的所有条目</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy all visible</source>
+        <translation>复制所有可见条目</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>All directions</source>
+        <translation>所有方向</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>All servers</source>
+        <translation>所有服务器</translation>
+    </message>
+    <message>
+        <location line="+74"/>
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <location line="+58"/>
+        <source>removed</source>
+        <comment>server event</comment>
+        <translation>已移除</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>%n tools</source>
+        <translation>
+            <numerusform>%n 个工具</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+94"/>
+        <source>Only the start of this %n-byte message was kept.</source>
+        <translation>
+            <numerusform>此消息共 %n 字节，仅保留了开头部分。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Ui::ProtocolLogModel</name>
+    <message>
+        <location filename="../src/ui/protocollogmodel.cpp" line="+63"/>
+        <location line="+218"/>
+        <source>error %1</source>
+        <translation>错误 %1</translation>
+    </message>
+    <message>
+        <location line="-216"/>
+        <location line="+223"/>
+        <source>result %1</source>
+        <translation>结果 %1</translation>
+    </message>
+    <message>
+        <location line="-125"/>
+        <source>%1 (truncated)</source>
+        <translation>%1（已截断）</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+11"/>
+        <source>%n bytes; only the start is kept</source>
+        <translation>
+            <numerusform>%n 字节；仅保留开头部分</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n bytes</source>
+        <translation>
+            <numerusform>%n 字节</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Direction</source>
+        <translation>方向</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Content</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>→ sent</source>
+        <translation>→ 发送</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>← received</source>
+        <translation>← 接收</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>stderr</source>
+        <translation>stderr</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>event</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>(not JSON)</source>
+        <translation>（非 JSON）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+32"/>
+        <source>(not JSON-RPC)</source>
+        <translation>（非 JSON-RPC）</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+10"/>
+        <source>[truncated: %n bytes in all]</source>
+        <translation>
+            <numerusform>[已截断：共 %n 字节]</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -4,6 +4,8 @@
 
 #include <QLoggingCategory>
 
+#include <algorithm>
+
 Q_LOGGING_CATEGORY(lcManager, "switchboard.mcp.manager", QtWarningMsg)
 
 namespace Mcp {
@@ -58,8 +60,11 @@ Manager::Manager(ManagerOptions options, QObject *parent)
 Manager::~Manager()
 {
     for (auto &[name, server] : m_servers) {
-        if (server.client)
+        if (server.client) {
             server.client->disconnect(this);
+            // Its tap refers to this Manager, whose members are gone before its children.
+            server.client->transport()->setTrafficTap({});
+        }
     }
 }
 
@@ -145,6 +150,8 @@ void Manager::launch(Server &server)
     auto *client = new Client(new StdioTransport(stdio), clientOptions, this);
     server.client = client;
     const QString name = server.config.name;
+    if (m_trafficObserver)
+        installTrafficTap(client, name);
     connect(client, &Client::stateChanged, this,
             [this, client](Client::State state) { onClientState(client, state); });
     connect(client, &Client::toolsChanged, this, [this, client, name] {
@@ -195,6 +202,36 @@ Manager::Server *Manager::serverFor(Client *client)
             return &server;
     }
     return nullptr;
+}
+
+void Manager::installTrafficTap(Client *client, const QString &name)
+{
+    const qsizetype cap = std::max<qsizetype>(0, m_options.maxTrafficRecordBytes);
+    client->transport()->setTrafficTap([this, name, cap](TrafficDirection direction,
+                                                         std::string_view text) {
+        if (!m_trafficObserver)
+            return;
+        qsizetype kept = std::min(qsizetype(text.size()), cap);
+        if (kept < qsizetype(text.size())) {
+            // Never cut a UTF-8 sequence: back up to the start of the character.
+            while (kept > 0 && (static_cast<unsigned char>(text[size_t(kept)]) & 0xC0) == 0x80)
+                --kept;
+        }
+        m_trafficObserver(name, direction, QByteArrayView(text.data(), kept), qint64(text.size()));
+    });
+}
+
+void Manager::setTrafficObserver(TrafficObserver observer)
+{
+    m_trafficObserver = std::move(observer);
+    for (auto &[name, server] : m_servers) {
+        if (!server.client)
+            continue;
+        if (m_trafficObserver)
+            installTrafficTap(server.client, name);
+        else
+            server.client->transport()->setTrafficTap({});
+    }
 }
 
 void Manager::onClientState(Client *client, Client::State state)
@@ -276,6 +313,7 @@ void Manager::retire(Server &server)
         return;
     server.client = nullptr;
     client->disconnect(this);
+    client->transport()->setTrafficTap({}); // a retired client's goodbyes are not logged
     if (client->state() == Client::State::Closed || client->transport()->isFinished()) {
         client->deleteLater();
         return;

@@ -9,6 +9,7 @@
 #include <QObject>
 #include <QStringList>
 
+#include <functional>
 #include <map>
 
 namespace Mcp {
@@ -34,6 +35,9 @@ struct ManagerOptions
     int restartDelayMs = 500;   // grows with each restart inside the window
     int shutdownStageMs = 2000; // StdioOptions::shutdownStageMs for every server
     std::int64_t maxMessageBytes = NdjsonFramer::DefaultMaxMessageBytes;
+    // The traffic observer sees at most this much of each message (64 KiB: a whole
+    // initialize or tools/call request; a 20 MB result is not worth copying into a log).
+    qsizetype maxTrafficRecordBytes = 64 * 1024;
 };
 
 // What reload() will do, so a UI can say which servers restart before it applies.
@@ -73,6 +77,17 @@ public:
     void restartServer(const QString &name);
     void setServerEnabled(const QString &name, bool enabled);
 
+    // Sees every message each server's transport sends or receives (the protocol log): at
+    // most ManagerOptions::maxTrafficRecordBytes of `text` (cut at a UTF-8 boundary), plus the
+    // whole message's size. `text` is only valid during the call and is not redacted. Applies
+    // to running servers and to every one launched later (restarts, reloads). One observer at
+    // a time; an empty function removes it, leaving only a null test per message. The
+    // observer must not call back into the Manager.
+    using TrafficObserver = std::function<void(const QString &server, TrafficDirection direction,
+                                               QByteArrayView text, qint64 fullSize)>;
+    void setTrafficObserver(TrafficObserver observer);
+    bool hasTrafficObserver() const { return bool(m_trafficObserver); }
+
 signals:
     void serverStatusChanged(const QString &name);
     void toolsChanged(const QString &name);
@@ -105,12 +120,14 @@ private:
     void maybeSettled();
     void maybeStopped();
     Server *serverFor(Client *client);
+    void installTrafficTap(Client *client, const QString &name);
 
     ManagerOptions m_options;
     std::map<QString, Server> m_servers; // sorted by name, stable addresses
     int m_retiring = 0;
     bool m_stopping = false;
     bool m_wasSettled = false;
+    TrafficObserver m_trafficObserver;
 };
 
 } // namespace Mcp

@@ -251,6 +251,7 @@ void StdioTransport::send(std::string message)
 {
     if (m_state != State::Running)
         return;
+    tap(TrafficDirection::Sent, message);
     message += '\n';
 #ifdef Q_OS_UNIX
     if (m_corked) {
@@ -410,6 +411,8 @@ void StdioTransport::onLine(std::string_view line)
 {
     if (line.find_first_not_of(" \t\r") == std::string_view::npos)
         return; // blank lines carry nothing
+    // The protocol log sees the bytes as they came, not a re-serialization of the parsed value.
+    tap(TrafficDirection::Received, line);
     Json message = parseJson(line);
     if (message.is_discarded()) {
         constexpr std::size_t Shown = 200;

@@ -6,8 +6,12 @@
 #include <QString>
 
 #include <functional>
+#include <string_view>
 
 namespace Mcp {
+
+// Which way a message went, as seen by a traffic tap.
+enum class TrafficDirection { Sent, Received };
 
 // Moves JSON-RPC messages to and from one MCP server and nothing else: no session state, no
 // request table (that is the Client's). Concrete transports: StdioTransport (a child
@@ -33,6 +37,14 @@ public:
     using MessageHandler = std::function<void(Json &&message)>;
     void setMessageHandler(MessageHandler handler) { m_messageHandler = std::move(handler); }
 
+    // An optional observer of the raw traffic (the protocol log): every message sent, as
+    // serialized, and every line received, before it is parsed. The text is only valid during
+    // the call; the tap copies what it keeps. Without a tap the cost is one test per message.
+    // It must not send, close or set another tap from inside the call.
+    using TrafficTap = std::function<void(TrafficDirection direction, std::string_view text)>;
+    void setTrafficTap(TrafficTap tap) { m_trafficTap = std::move(tap); }
+    bool hasTrafficTap() const { return bool(m_trafficTap); }
+
 signals:
     void started();
     // A message over the transport's size cap was dropped. `id` is the JSON-RPC id read from
@@ -50,9 +62,15 @@ protected:
         if (m_messageHandler)
             m_messageHandler(std::move(message));
     }
+    void tap(TrafficDirection direction, std::string_view text)
+    {
+        if (m_trafficTap)
+            m_trafficTap(direction, text);
+    }
 
 private:
     MessageHandler m_messageHandler;
+    TrafficTap m_trafficTap;
 };
 
 // Reads the "id" of a JSON-RPC message from a sample of its first and last bytes, as the

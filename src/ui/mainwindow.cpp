@@ -3,6 +3,7 @@
 #include "chatview.h"
 #include "configeditorpane.h"
 #include "icons.h"
+#include "protocollogdock.h"
 #include "secretstore.h"
 #include "serverdock.h"
 #include "settingsdialog.h"
@@ -250,12 +251,20 @@ void MainWindow::setUpWidgets()
             icon(QStringLiteral("config")), tr("Edit &configuration…"),
             QKeySequence(tr("Ctrl+Shift+M")), this, &MainWindow::editConfiguration);
     editConfig->setObjectName(QStringLiteral("editConfigurationAction"));
+    // The protocol log starts hidden: until it is opened the Manager records nothing.
+    m_logDock = new ProtocolLogDock(m_manager.get(), this);
+    addDockWidget(Qt::BottomDockWidgetArea, m_logDock);
+    m_logDock->hide();
+    m_logDock->toggleViewAction()->setIcon(icon(QStringLiteral("log")));
+    toolsMenu->addAction(m_logDock->toggleViewAction());
+    connect(m_dock, &ServerDock::openLogRequested, m_logDock, &ProtocolLogDock::showServer);
     QToolBar *toolbar = addToolBar(tr("Main"));
     toolbar->setObjectName(QStringLiteral("mainToolBar"));
     toolbar->addAction(browse);
     toolbar->addAction(editConfig);
     m_dock->toggleViewAction()->setIcon(icon(QStringLiteral("servers")));
     toolbar->addAction(m_dock->toggleViewAction());
+    toolbar->addAction(m_logDock->toggleViewAction());
     toolbar->addAction(settings);
 
     m_modelLabel = new QLabel(this);

@@ -25,6 +25,7 @@ namespace Ui {
 class ChatView;
 class ConfigEditorPane;
 class SecretStore;
+class ProtocolLogDock;
 class ServerDock;
 class SettingsDialog;
 class ToolBrowser;
@@ -54,6 +55,7 @@ public:
     Engine::ToolRunner *runner() const { return m_runner.get(); }
     Engine::Agent *agent() const { return m_agent.get(); }
     ChatView *chatView() const { return m_chat; }
+    ProtocolLogDock *protocolLogDock() const { return m_logDock; }
     void openToolBrowser();
     // Shows the configuration editor (a dock, made on first use).
     void editConfiguration();
@@ -110,6 +112,7 @@ private:
     QPushButton *m_sendButton = nullptr;
     QListWidget *m_conversations = nullptr;
     ServerDock *m_dock = nullptr;
+    ProtocolLogDock *m_logDock = nullptr;
     ToolBrowser *m_browser = nullptr;
     QDockWidget *m_configDock = nullptr;
     ConfigEditorPane *m_configEditor = nullptr;
