@@ -1759,12 +1759,12 @@ Allow %1 (%2 risk, from %3)?
     </message>
     <message>
         <location line="+3"/>
-        <location line="+278"/>
+        <location line="+277"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-246"/>
+        <location line="-245"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
@@ -1840,26 +1840,26 @@ Allow %1 (%2 risk, from %3)?
     </message>
     <message>
         <location line="+30"/>
-        <source>&lt;b&gt;No model is configured:&lt;/b&gt; %1. Servers, tools and manual runs work.</source>
-        <translation>&lt;b&gt;未配置模型：&lt;/b&gt;%1。服务器、工具和手动运行仍可使用。</translation>
+        <source>&lt;b&gt;Chat needs a model&lt;/b&gt; — %1. Servers, tools and manual runs work without one.</source>
+        <translation>&lt;b&gt;聊天需要模型&lt;/b&gt; — %1。服务器、工具和手动运行无需模型即可使用。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+39"/>
+        <source>Chat needs a model — %1.</source>
+        <translation>聊天需要模型 — %1。</translation>
+    </message>
+    <message>
+        <location line="-31"/>
         <source>Model: %1</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+29"/>
         <source>The API key is still being read from the keychain; send again in a moment.</source>
         <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>No model is configured: %1</source>
-        <translation>未配置模型：%1</translation>
-    </message>
-    <message>
-        <location line="+15"/>
+        <location line="+17"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>

@@ -387,8 +387,8 @@ void MainWindow::setProvider(const QString &storedKey, const QString &keychainEr
     setBusy(false);
     updateStatus();
     if (!config) {
-        QString notice = tr("<b>No model is configured:</b> %1. Servers, tools and manual runs "
-                            "work.")
+        QString notice = tr("<b>Chat needs a model</b> — %1. Servers, tools and manual runs "
+                            "work without one.")
                                  .arg(whyNot.toHtmlEscaped());
         if (!keychainError.isEmpty())
             notice += QLatin1Char(' ')
@@ -424,10 +424,9 @@ void MainWindow::submit()
     }
     if (!m_agent) {
         m_chat->addNotice(
-                m_readingKey
-                        ? tr("The API key is still being read from the keychain; "
-                             "send again in a moment.")
-                        : tr("No model is configured: %1").arg(m_noModelReason.toHtmlEscaped()),
+                m_readingKey ? tr("The API key is still being read from the keychain; "
+                                  "send again in a moment.")
+                             : tr("Chat needs a model — %1.").arg(m_noModelReason.toHtmlEscaped()),
                 true);
         return;
     }
