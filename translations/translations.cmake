@@ -37,3 +37,22 @@ qt_add_translations(switchboard_ui
 # links switchboard_ui (the switchboard executable, the UI tests), so its static initializer
 # registers ":/i18n" without Q_INIT_RESOURCE. If switchboard_ui is ever installed/exported,
 # pass OUTPUT_TARGETS and install those targets with it.
+
+# English needs a catalogue only for plurals: the source says "%n tool(s)" once, English
+# wants "1 tool" / "2 tools". switchboard_en.ts holds just the messages with %n (lupdate
+# -pluralonly); main.cpp loads it whenever the interface is not Chinese. Its lupdate and
+# lrelease hang off the `switchboard` target (switchboard_ui's names are taken above); the
+# .qm is embedded into switchboard_ui like the Chinese one, as ":/i18n/switchboard_en.qm".
+set(SWITCHBOARD_TS_EN ${PROJECT_SOURCE_DIR}/translations/switchboard_en.ts)
+qt_add_lupdate(switchboard
+    TS_FILES ${SWITCHBOARD_TS_EN}
+    SOURCES ${SWITCHBOARD_TR_SOURCES}
+    INCLUDE_DIRECTORIES ${PROJECT_SOURCE_DIR}/src
+    OPTIONS -pluralonly -no-obsolete -locations relative)
+qt_add_lrelease(switchboard
+    TS_FILES ${SWITCHBOARD_TS_EN}
+    QM_FILES_OUTPUT_VARIABLE SWITCHBOARD_QM_EN)
+qt_add_resources(switchboard_ui "i18n_en"
+    PREFIX /i18n
+    BASE ${CMAKE_CURRENT_BINARY_DIR}
+    FILES ${SWITCHBOARD_QM_EN})

@@ -106,8 +106,11 @@ int main(int argc, char *argv[])
     }
     QTranslator translator;
     QTranslator qtTranslator; // Qt's own strings (standard buttons, dialogs)
-    if (lang.startsWith(QLatin1String("zh"))
-        && translator.load(QStringLiteral(":/i18n/switchboard_zh_CN.qm"))) {
+    if (!lang.startsWith(QLatin1String("zh"))) {
+        // English: the source text, with the catalogue of its plural forms ("1 tool").
+        if (translator.load(QStringLiteral(":/i18n/switchboard_en.qm")))
+            QApplication::installTranslator(&translator);
+    } else if (translator.load(QStringLiteral(":/i18n/switchboard_zh_CN.qm"))) {
         QApplication::installTranslator(&translator);
         if (qtTranslator.load(QStringLiteral("qtbase_zh_CN"),
                               QLibraryInfo::path(QLibraryInfo::TranslationsPath)))

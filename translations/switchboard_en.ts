@@ -1,0 +1,318 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en">
+<context>
+    <name>Engine::BuiltinTools</name>
+    <message numerus="yes">
+        <location filename="../src/engine/builtintools.cpp" line="+159"/>
+        <source> … [line cut: %n more characters]</source>
+        <translation>
+            <numerusform> … [line cut: %n more character]</numerusform>
+            <numerusform> … [line cut: %n more characters]</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+186"/>
+        <source>offset %1 is past the end of &apos;%2&apos; (%n lines)</source>
+        <translation>
+            <numerusform>offset %1 is past the end of &apos;%2&apos; (%n line)</numerusform>
+            <numerusform>offset %1 is past the end of &apos;%2&apos; (%n lines)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+117"/>
+        <source>%1  (%n bytes)</source>
+        <translation>
+            <numerusform>%1  (%n byte)</numerusform>
+            <numerusform>%1  (%n bytes)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+8"/>
+        <source>%1 (%n entries)</source>
+        <translation>
+            <numerusform>%1 (%n entry)</numerusform>
+            <numerusform>%1 (%n entries)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>[… %n more entries not shown]</source>
+        <translation>
+            <numerusform>[… %n more entry not shown]</numerusform>
+            <numerusform>[… %n more entries not shown]</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+226"/>
+        <source>[stopped at %n results; narrow the pattern or the query to see the rest]</source>
+        <translation>
+            <numerusform>[stopped at %n result; narrow the pattern or the query to see the rest]</numerusform>
+            <numerusform>[stopped at %n results; narrow the pattern or the query to see the rest]</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>[stopped after visiting %n files; narrow the pattern]</source>
+        <translation>
+            <numerusform>[stopped after visiting %n file; narrow the pattern]</numerusform>
+            <numerusform>[stopped after visiting %n files; narrow the pattern]</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>[%n binary files skipped]</source>
+        <translation>
+            <numerusform>[%n binary file skipped]</numerusform>
+            <numerusform>[%n binary files skipped]</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>[%n files over %1 skipped]</source>
+        <translation>
+            <numerusform>[%n file over %1 skipped]</numerusform>
+            <numerusform>[%n files over %1 skipped]</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>No lines match &apos;%1&apos; in the %n files matching &apos;%2&apos;.</source>
+        <translation>
+            <numerusform>No lines match &apos;%1&apos; in the %n file matching &apos;%2&apos;.</numerusform>
+            <numerusform>No lines match &apos;%1&apos; in the %n files matching &apos;%2&apos;.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+229"/>
+        <source>%n bytes</source>
+        <translation>
+            <numerusform>%n byte</numerusform>
+            <numerusform>%n bytes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>Replaced %1 (%2, %n lines).</source>
+        <translation>
+            <numerusform>Replaced %1 (%2, %n line).</numerusform>
+            <numerusform>Replaced %1 (%2, %n lines).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>Created %1 (%2, %n lines).</source>
+        <translation>
+            <numerusform>Created %1 (%2, %n line).</numerusform>
+            <numerusform>Created %1 (%2, %n lines).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+100"/>
+        <source>&apos;old_string&apos; occurs %n times in &apos;%1&apos;; include more surrounding lines to make it unique, or set replace_all to true</source>
+        <translation>
+            <numerusform>&apos;old_string&apos; occurs %n time in &apos;%1&apos;; include more surrounding lines to make it unique, or set replace_all to true</numerusform>
+            <numerusform>&apos;old_string&apos; occurs %n times in &apos;%1&apos;; include more surrounding lines to make it unique, or set replace_all to true</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+13"/>
+        <source>Edited %1: replaced %n occurrence(s), the first at line %2.</source>
+        <translation>
+            <numerusform>Edited %1: replaced %n occurrence, the first at line %2.</numerusform>
+            <numerusform>Edited %1: replaced %n occurrences, the first at line %2.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+21"/>
+        <source>
+… [cut: %n characters in the middle; the full output is in the UI] …
+</source>
+        <translation>
+            <numerusform>
+… [cut: %n character in the middle; the full output is in the UI] …
+</numerusform>
+            <numerusform>
+… [cut: %n characters in the middle; the full output is in the UI] …
+</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Engine::ToolOutput</name>
+    <message numerus="yes">
+        <location filename="../src/engine/tool.cpp" line="+43"/>
+        <source>%n bytes base64</source>
+        <translation>
+            <numerusform>%n byte base64</numerusform>
+            <numerusform>%n bytes base64</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+57"/>
+        <source>… [cut: %n more characters; the full output is in the UI]</source>
+        <translation>
+            <numerusform>… [cut: %n more character; the full output is in the UI]</numerusform>
+            <numerusform>… [cut: %n more characters; the full output is in the UI]</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Ui::ApprovalDialog</name>
+    <message numerus="yes">
+        <location filename="../src/ui/approvaldialog.cpp" line="+104"/>
+        <source>… (%n more characters not shown)</source>
+        <translation>
+            <numerusform>… (%n more character not shown)</numerusform>
+            <numerusform>… (%n more characters not shown)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Ui::ConfigEditorPane</name>
+    <message numerus="yes">
+        <location filename="../src/ui/configeditorpane.cpp" line="+532"/>
+        <source>%n problem(s)</source>
+        <translation>
+            <numerusform>%n problem</numerusform>
+            <numerusform>%n problems</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+33"/>
+        <source>Apply is blocked until the %n problem(s) are fixed.</source>
+        <translation>
+            <numerusform>Apply is blocked until the problem is fixed.</numerusform>
+            <numerusform>Apply is blocked until the %n problems are fixed.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+52"/>
+        <source>Not applied: fix the %n problem(s) first (Save still writes the text).</source>
+        <translation>
+            <numerusform>Not applied: fix the problem first (Save still writes the text).</numerusform>
+            <numerusform>Not applied: fix the %n problems first (Save still writes the text).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+42"/>
+        <source>The text has %n problem(s) (the first: %1), but the file on disk has none. Servers with problems would not start.</source>
+        <translation>
+            <numerusform>The text has a problem (%1), but the file on disk has none. A server with a problem would not start.</numerusform>
+            <numerusform>The text has %n problems (the first: %1), but the file on disk has none. Servers with problems would not start.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+101"/>
+        <source>%n problem(s) in %1.</source>
+        <translation>
+            <numerusform>%n problem in %1.</numerusform>
+            <numerusform>%n problems in %1.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Ui::MainWindow</name>
+    <message numerus="yes">
+        <location filename="../src/ui/mainwindow.cpp" line="+493"/>
+        <source>%n message(s), %1</source>
+        <translation>
+            <numerusform>%n message, %1</numerusform>
+            <numerusform>%n messages, %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Ui::ProtocolLogDock</name>
+    <message numerus="yes">
+        <location filename="../src/ui/protocollogdock.cpp" line="+428"/>
+        <source>%n tools</source>
+        <translation>
+            <numerusform>%n tool</numerusform>
+            <numerusform>%n tools</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+94"/>
+        <source>Only the start of this %n-byte message was kept.</source>
+        <translation>
+            <numerusform>Only the start of this %n-byte message was kept.</numerusform>
+            <numerusform>Only the start of this %n-byte message was kept.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Ui::ProtocolLogModel</name>
+    <message numerus="yes">
+        <location filename="../src/ui/protocollogmodel.cpp" line="+174"/>
+        <source>%n bytes; only the start is kept</source>
+        <translation>
+            <numerusform>%n byte; only the start is kept</numerusform>
+            <numerusform>%n bytes; only the start is kept</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n bytes</source>
+        <translation>
+            <numerusform>%n byte</numerusform>
+            <numerusform>%n bytes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+126"/>
+        <source>[truncated: %n bytes in all]</source>
+        <translation>
+            <numerusform>[truncated: %n byte in all]</numerusform>
+            <numerusform>[truncated: %n bytes in all]</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Ui::ServerDock</name>
+    <message numerus="yes">
+        <location filename="../src/ui/serverdock.cpp" line="+217"/>
+        <source>%n connected</source>
+        <comment>servers</comment>
+        <translation>
+            <numerusform>%n connected</numerusform>
+            <numerusform>%n connected</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>%n starting</source>
+        <comment>servers</comment>
+        <translation>
+            <numerusform>%n starting</numerusform>
+            <numerusform>%n starting</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n failed</source>
+        <comment>servers</comment>
+        <translation>
+            <numerusform>%n failed</numerusform>
+            <numerusform>%n failed</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n disabled</source>
+        <comment>servers</comment>
+        <translation>
+            <numerusform>%n disabled</numerusform>
+            <numerusform>%n disabled</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+85"/>
+        <source>restarted %n time(s) after a crash</source>
+        <translation>
+            <numerusform>restarted once after a crash</numerusform>
+            <numerusform>restarted %n times after a crash</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>
