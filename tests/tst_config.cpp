@@ -43,6 +43,7 @@ private slots:
 
     void serverPosition();
     void equalityIgnoresPosition();
+    void explicitDefaultTimeoutIsTheServers();
     void toJsonRoundTrip_data();
     void toJsonRoundTrip();
     void find();
@@ -225,6 +226,7 @@ void tst_Config::designExampleFields()
     QCOMPARE(files.risk, std::optional<Risk>(Risk::Mutating));
     QCOMPARE(files.toolRisks, (QMap<QString, Risk>{{"read_text_file", Risk::Read}}));
     QCOMPARE(files.timeoutMs, 60000);
+    QCOMPARE(files.timeoutSet, false); // the default, not written
     QCOMPARE(files.startupTimeoutMs, 30000);
     QCOMPARE(files.trust, false);
     QCOMPARE(files.disabled, false);
@@ -244,6 +246,7 @@ void tst_Config::designExampleFields()
     QCOMPARE(remote.command, QString());
     QCOMPARE(remote.headers, (QMap<QString, QString>{{"Authorization", "Bearer s3cret"}}));
     QCOMPARE(remote.timeoutMs, 120000);
+    QCOMPARE(remote.timeoutSet, true);
     QCOMPARE(remote.startupTimeoutMs, 30000);
     QCOMPARE(remote.autoApprove, QStringList({"search"}));
     QCOMPARE(remote.line, 5);
@@ -844,6 +847,23 @@ void tst_Config::equalityIgnoresPosition()
     ServerConfig toolRisk = a.servers.first();
     toolRisk.toolRisks.insert(QStringLiteral("t"), Risk::Read);
     QVERIFY(!(toolRisk == a.servers.first()));
+}
+
+void tst_Config::explicitDefaultTimeoutIsTheServers()
+{
+    // "timeout": 60 is the default's value, yet the server's own choice: it must win over an
+    // application-wide default (Settings), and survive toJson().
+    const McpConfig config = ConfigLoader::parse(
+            R"({"mcpServers": {"a": {"command": "x", "timeout": 60}, "b": {"command": "x"}}})",
+            QStringLiteral("f"), makeEnv({}));
+    QCOMPARE(errorStrings(config.errors), QStringList());
+    QCOMPARE(config.servers.at(0).timeoutMs, 60000);
+    QVERIFY(config.servers.at(0).timeoutSet);
+    QVERIFY(!config.servers.at(1).timeoutSet);
+    QCOMPARE(QString::fromStdString(config.servers.at(0).toJson().dump()),
+             QStringLiteral(R"({"command":"x","timeout":60})"));
+    QCOMPARE(QString::fromStdString(config.servers.at(1).toJson().dump()),
+             QStringLiteral(R"({"command":"x"})"));
 }
 
 void tst_Config::toJsonRoundTrip_data()

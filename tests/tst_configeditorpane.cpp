@@ -612,6 +612,24 @@ private slots:
         QTRY_COMPARE(editorBytes(*pane),
                      QByteArray("{\"mcpServers\": {\"editor\": {\"command\": \"x\"}}}\n"));
         QVERIFY(!pane->isModified());
+
+        // A terminal editor ($EDITOR=nano) runs inside x-terminal-emulator, given `-e nano FILE`.
+        const QString bin = QDir(workspace.path()).filePath(QStringLiteral("bin"));
+        QVERIFY(QDir().mkpath(bin));
+        const QString terminal = QDir(bin).filePath(QStringLiteral("x-terminal-emulator"));
+        QVERIFY(writeFile(terminal, "#!/bin/sh\n[ \"$1\" = -e ] || exit 3\n"
+                                    "printf '%s\\n' \"{\\\"mcpServers\\\": {\\\"in-$2\\\": "
+                                    "{\\\"command\\\": \\\"x\\\"}}}\" > \"$3\"\n"));
+        QVERIFY(QFile::setPermissions(terminal,
+                                      QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+        env.remove(QStringLiteral("VISUAL"));
+        env.insert(QStringLiteral("EDITOR"), QStringLiteral("nano"));
+        env.remove(QStringLiteral("TERMINAL"));
+        env.insert(QStringLiteral("PATH"), bin + QStringLiteral(":/usr/bin:/bin"));
+        pane->setEnvironment(env);
+        pane->openInExternalEditor();
+        QTRY_COMPARE(editorBytes(*pane),
+                     QByteArray("{\"mcpServers\": {\"in-nano\": {\"command\": \"x\"}}}\n"));
     }
 
     void mainWindowOpensThePaneAndApplies()

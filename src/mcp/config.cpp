@@ -727,6 +727,8 @@ std::optional<ServerConfig> checkServer(const Context &ctx, const std::string &n
                                   .arg(ConfigLoader::kMaxTimeoutSeconds));
         } else {
             *target = std::max(1, int(std::lround(seconds * 1000)));
+            if (target == &server.timeoutMs)
+                server.timeoutSet = true;
         }
     }
 
@@ -1004,7 +1006,7 @@ nlohmann::json ServerConfig::toJson() const
         result["trust"] = true;
     if (disabled)
         result["disabled"] = true;
-    if (timeoutMs != kDefaultTimeoutMs)
+    if (timeoutSet || timeoutMs != kDefaultTimeoutMs)
         result["timeout"] = secondsJson(timeoutMs);
     if (startupTimeoutMs != kDefaultStartupTimeoutMs)
         result["startupTimeout"] = secondsJson(startupTimeoutMs);

@@ -59,7 +59,11 @@ struct ServerConfig
     QMap<QString, Risk> toolRisks;  ///< "tools": {"name": {"risk": "read"}}
     bool trust = false;
     bool disabled = false;
-    int timeoutMs = 60000;        ///< "timeout", in seconds in the file
+    int timeoutMs = 60000; ///< "timeout", in seconds in the file
+    /// "timeout" was written in the file (even as the default): the server's own limit, which
+    /// wins over an application-wide default. Not compared by operator== (it does not change
+    /// how the server runs).
+    bool timeoutSet = false;
     int startupTimeoutMs = 30000; ///< "startupTimeout", in seconds in the file
     QStringList autoApprove;
     /// Non-empty: the server must not be started, and this says why (e.g. "environment

@@ -23,6 +23,7 @@
 #include <QSaveFile>
 #include <QSet>
 #include <QSplitter>
+#include <QStandardPaths>
 #include <QStyle>
 #include <QToolTip>
 #include <QUrl>
@@ -843,6 +844,36 @@ void ConfigEditorPane::showDiskNote(const QString &text)
     m_diskNote->show();
 }
 
+// Editors that draw in a terminal have none when a window starts them: they run inside a
+// terminal emulator instead.
+static bool runsInTerminal(const QString &program, const QStringList &arguments)
+{
+    static const QStringList terminalEditors
+            = {QStringLiteral("vi"),   QStringLiteral("vim"),    QStringLiteral("nvim"),
+               QStringLiteral("nano"), QStringLiteral("pico"),   QStringLiteral("micro"),
+               QStringLiteral("hx"),   QStringLiteral("joe"),    QStringLiteral("jed"),
+               QStringLiteral("ne"),   QStringLiteral("mcedit"), QStringLiteral("kak"),
+               QStringLiteral("mg"),   QStringLiteral("ed")};
+    const QString name = QFileInfo(program).fileName();
+    if (name == QLatin1String("emacs"))
+        return arguments.contains(QLatin1String("-nw"))
+               || arguments.contains(QLatin1String("--no-window-system"));
+    return terminalEditors.contains(name);
+}
+
+// $TERMINAL, else Debian's x-terminal-emulator (which takes `-e COMMAND ARGS...`); empty if
+// neither is there.
+QStringList ConfigEditorPane::terminalCommand() const
+{
+    QStringList terminal = QProcess::splitCommand(m_environment.value(QStringLiteral("TERMINAL")));
+    if (!terminal.isEmpty())
+        return terminal;
+    const QString path = QStandardPaths::findExecutable(
+            QStringLiteral("x-terminal-emulator"),
+            m_environment.value(QStringLiteral("PATH")).split(u':', Qt::SkipEmptyParts));
+    return path.isEmpty() ? QStringList() : QStringList{path};
+}
+
 void ConfigEditorPane::openInExternalEditor()
 {
     // The editor (or the desktop) needs a file to open.
@@ -856,9 +887,22 @@ void ConfigEditorPane::openInExternalEditor()
         QStringList arguments = QProcess::splitCommand(command);
         if (arguments.isEmpty())
             continue;
+        QString program = arguments.takeFirst();
+        arguments << m_path;
+        if (runsInTerminal(program, arguments)) {
+            QStringList terminal = terminalCommand();
+            if (terminal.isEmpty()) {
+                failures << tr("$%1 (%2) runs in a terminal, and no terminal emulator was found "
+                               "(set TERMINAL)")
+                                    .arg(variable, command);
+                continue;
+            }
+            arguments = terminal.mid(1) + QStringList{QStringLiteral("-e"), program} + arguments;
+            program = terminal.first();
+        }
         QProcess process;
-        process.setProgram(arguments.takeFirst());
-        process.setArguments(arguments << m_path);
+        process.setProgram(program);
+        process.setArguments(arguments);
         process.setWorkingDirectory(QFileInfo(m_path).absolutePath());
         process.setProcessEnvironment(m_environment);
         if (process.startDetached()) {

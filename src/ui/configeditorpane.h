@@ -89,6 +89,7 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
+    QStringList terminalCommand() const;
     enum class AfterSave { Nothing, Apply };
     enum class StatusKind { Info, Error };
     // How usable a text is as a configuration; a save that lowers it asks first.

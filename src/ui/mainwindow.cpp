@@ -127,12 +127,7 @@ void MainWindow::setUpEngine()
 
     m_gate = new UiApprovalGate(this, this);
     m_runner = std::make_unique<Engine::ToolRunner>(m_registry.get(), m_gate, m_options.workspace);
-    // A server's own "timeout" wins over the Settings one; the file cannot tell an explicit
-    // default from none, so only other values count as the server's own.
-    for (const Mcp::ServerConfig &server : std::as_const(m_config.servers)) {
-        if (server.timeoutMs != Mcp::ServerConfig().timeoutMs)
-            m_runner->setTimeoutForSource(server.name, server.timeoutMs);
-    }
+    applyServerTimeouts();
     const Mcp::McpConfig *config = &m_config;
     m_runner->setAlwaysAllowSaver(
             [config](const QString &source, const QString &tool, QString *error) {
@@ -475,9 +470,22 @@ Mcp::ReloadPlan MainWindow::applyConfig(const Mcp::McpConfig &config)
 {
     const Mcp::ReloadPlan plan = m_manager->reload(config);
     m_config = config; // assigned in place: the always-allow saver holds &m_config
-    for (const Mcp::ServerConfig &server : std::as_const(m_config.servers))
-        m_runner->setTimeoutForSource(server.name, server.timeoutMs);
+    applyServerTimeouts();
     return plan;
+}
+
+// A server's own "timeout" (written in .mcp.json) wins over the Settings default.
+void MainWindow::applyServerTimeouts()
+{
+    for (const QString &name : std::as_const(m_timeoutSources))
+        m_runner->clearTimeoutForSource(name);
+    m_timeoutSources.clear();
+    for (const Mcp::ServerConfig &server : std::as_const(m_config.servers)) {
+        if (server.timeoutSet) {
+            m_runner->setTimeoutForSource(server.name, server.timeoutMs);
+            m_timeoutSources.append(server.name);
+        }
+    }
 }
 
 void MainWindow::refreshConversations()

@@ -81,6 +81,7 @@ private:
     void updateStatus();
     void setBusy(bool busy);
     void connectAgent();
+    void applyServerTimeouts();
     // Applies m_settings: the tool timeout, then the provider and agent (after reading the
     // key from the keychain if the settings name a provider; later if a turn is running).
     void applySettings(bool announce);
@@ -118,6 +119,7 @@ private:
     ConfigEditorPane *m_configEditor = nullptr;
     QLabel *m_modelLabel = nullptr;
     QLabel *m_usageLabel = nullptr;
+    QStringList m_timeoutSources;      // servers whose own timeout the runner holds
     bool m_closing = false;            // close requested, servers stopping
     bool m_serversStopped = false;     // the close may complete
     bool m_discardConfigEdits = false; // the user chose to close without saving them
