@@ -840,12 +840,12 @@
         <location line="+33"/>
         <location line="+16"/>
         <location line="+42"/>
-        <location line="+94"/>
+        <location line="+96"/>
         <source>a string</source>
         <translation>字符串</translation>
     </message>
     <message>
-        <location line="-266"/>
+        <location line="-268"/>
         <source>a boolean</source>
         <translation>布尔值</translation>
     </message>
@@ -966,7 +966,7 @@
         <translation>“%1” 不能超过 %2 秒（一天）</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+14"/>
         <source>a list of tool names</source>
         <translation>工具名称列表</translation>
     </message>
@@ -1423,7 +1423,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::ConfigEditorPane</name>
     <message>
-        <location filename="../src/ui/configeditorpane.cpp" line="+71"/>
+        <location filename="../src/ui/configeditorpane.cpp" line="+72"/>
         <source>Line %1, column %2: %3</source>
         <translation>第 %1 行，第 %2 列：%3</translation>
     </message>
@@ -1534,12 +1534,12 @@ Allow %1 (%2 risk, from %3)?
     <message>
         <location line="+0"/>
         <location line="+169"/>
-        <location line="+138"/>
+        <location line="+181"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location line="-303"/>
+        <location line="-346"/>
         <source>%1 will fail: %2</source>
         <translation>%1 将会失败：%2</translation>
     </message>
@@ -1695,12 +1695,17 @@ Allow %1 (%2 risk, from %3)?
         <translation>%1 已在磁盘上更改。你未保存的编辑已保留；保存会替换该文件，加载磁盘版本则会丢弃这些编辑。</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+47"/>
         <source>Your unsaved edits here are not in the file.</source>
         <translation>此处未保存的编辑不在该文件中。</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+12"/>
+        <source>$%1 (%2) runs in a terminal, and no terminal emulator was found (set TERMINAL)</source>
+        <translation>$%1（%2）需要在终端中运行，但未找到终端模拟器（请设置 TERMINAL）</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>Opened %1 with %2; what you save there is loaded here.</source>
         <translation>已用 %2 打开 %1；在那里保存的内容会加载到这里。</translation>
     </message>
@@ -1748,7 +1753,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>放弃并关闭</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+49"/>
         <source>built-in tools are allowed for this session only</source>
         <translation>内置工具仅在本次会话中允许</translation>
     </message>
@@ -1869,7 +1874,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>配置</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+37"/>
         <source>(untitled)</source>
         <translation>（无标题）</translation>
     </message>
