@@ -5,6 +5,7 @@
 #include <ui/configeditorpane.h>
 #include <ui/mainwindow.h>
 
+#include <Qsci/qscilexerjson.h>
 #include <Qsci/qsciscintilla.h>
 
 #include <QAction>
@@ -705,6 +706,51 @@ private slots:
         QSignalSpy stopped(manager, &Mcp::Manager::stopped);
         manager->stop();
         QTRY_COMPARE_WITH_TIMEOUT(stopped.count(), 1, 10000);
+    }
+
+    // A dark desktop theme: the editor follows the palette (dark paper, light text) and
+    // goes back when the palette does.
+    void followsADarkPalette()
+    {
+        QTemporaryDir workspace;
+        QVERIFY(writeFile(workspaceFile(workspace), baseText()));
+        auto pane = makePane(workspace.path());
+        pane->resize(600, 300);
+        auto *lexer = pane->editor()->lexer();
+        QVERIFY(lexer);
+        QVERIFY(lexer->paper(QsciLexerJSON::Default).lightness() > 200);
+        QVERIFY(lexer->color(QsciLexerJSON::Property).lightness() < 160);
+
+        QPalette dark = pane->palette();
+        dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+        dark.setColor(QPalette::Text, QColor(0xd4, 0xd4, 0xd4));
+        dark.setColor(QPalette::Window, QColor(0x25, 0x25, 0x26));
+        dark.setColor(QPalette::WindowText, QColor(0xcc, 0xcc, 0xcc));
+        const QPalette light = pane->palette();
+        pane->setPalette(dark);
+        QCOMPARE(lexer->paper(QsciLexerJSON::Default), QColor(0x1e, 0x1e, 0x1e));
+        QCOMPARE(lexer->paper(QsciLexerJSON::Property), QColor(0x1e, 0x1e, 0x1e));
+        for (int style :
+             {int(QsciLexerJSON::Default), int(QsciLexerJSON::Property), int(QsciLexerJSON::String),
+              int(QsciLexerJSON::Number), int(QsciLexerJSON::Operator)})
+            QVERIFY2(lexer->color(style).lightness() > 120, qPrintable(QString::number(style)));
+        // What is drawn: mostly dark.
+        const QImage image = pane->editor()->grab().toImage();
+        // An opt-in picture for reviewers: SWITCHBOARD_SCREENSHOT_DIR=build.
+        if (const QString dir = qEnvironmentVariable("SWITCHBOARD_SCREENSHOT_DIR"); !dir.isEmpty())
+            QVERIFY(pane->grab().save(QDir(dir).filePath(QStringLiteral("configpane-dark.png"))));
+        qint64 lightness = 0;
+        for (int y = 0; y < image.height(); y += 4) {
+            for (int x = 0; x < image.width(); x += 4)
+                lightness += QColor(image.pixel(x, y)).lightness();
+        }
+        const qint64 samples = ((image.height() + 3) / 4) * ((image.width() + 3) / 4);
+        QVERIFY2(lightness / samples < 100, qPrintable(QString::number(lightness / samples)));
+
+        pane->setPalette(light);
+        QVERIFY(lexer->paper(QsciLexerJSON::Default).lightness() > 200);
+        QCOMPARE(lexer->color(QsciLexerJSON::Property),
+                 QsciLexerJSON().color(QsciLexerJSON::Property));
     }
 
     void screenshot()

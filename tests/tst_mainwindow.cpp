@@ -429,6 +429,9 @@ private slots:
     {
         auto setup = open();
         QVERIFY(setup);
+        // The composer has the focus: a user types right away.
+        QCOMPARE(setup->window->focusWidget(),
+                 setup->window->findChild<QPlainTextEdit *>(QStringLiteral("composer")));
         const QString file = m_data.filePath(QStringLiteral("main.png"));
         QVERIFY(setup->window->grab().save(file));
         QVERIFY(QFileInfo(file).size() > 1000);

@@ -244,7 +244,7 @@ void ConfigEditorPane::setUpEditor()
     m_editor->setBackspaceUnindents(true);
     m_editor->setIndentationGuides(true);
     m_editor->setCaretLineVisible(true);
-    m_editor->setCaretLineBackgroundColor(QColor(0xf2, 0xf4, 0xf8)); // the lexer's paper is white
+    applyColors();
     // A horizontal scroll bar only when a line is wider than the view (Scintilla's default
     // assumes 2000 pixels).
     sci(QsciScintillaBase::SCI_SETSCROLLWIDTH, 1);
@@ -282,8 +282,54 @@ void ConfigEditorPane::changeEvent(QEvent *event)
     if (event->type() == QEvent::LanguageChange) {
         retranslateUi();
         validate(); // the problems are worded by the loader in the new language
+    } else if (event->type() == QEvent::PaletteChange) {
+        applyColors();
     }
     QWidget::changeEvent(event);
+}
+
+// The lexer's own colours are made for black on white; on a dark palette (a dark desktop
+// theme) the text is drawn in lighter colours on the palette's base instead.
+void ConfigEditorPane::applyColors()
+{
+    auto *lexer = static_cast<QsciLexerJSON *>(m_editor->lexer());
+    const QPalette palette = this->palette();
+    const QColor base = palette.color(QPalette::Base);
+    const QColor text = palette.color(QPalette::Text);
+    const bool dark = base.lightness() < 128;
+    lexer->setDefaultPaper(base);
+    lexer->setPaper(base); // every style
+    if (dark) {
+        lexer->setDefaultColor(text);
+        lexer->setColor(text); // every style, then the ones that stand out
+        lexer->setColor(QColor(0xb5, 0xce, 0xa8), QsciLexerJSON::Number);
+        lexer->setColor(QColor(0xce, 0x91, 0x78), QsciLexerJSON::String);
+        lexer->setColor(QColor(0xf4, 0x87, 0x71), QsciLexerJSON::UnclosedString);
+        lexer->setColor(QColor(0x9c, 0xdc, 0xfe), QsciLexerJSON::Property);
+        lexer->setColor(QColor(0xd7, 0xba, 0x7d), QsciLexerJSON::EscapeSequence);
+        lexer->setColor(QColor(0x6a, 0x99, 0x55), QsciLexerJSON::CommentLine);
+        lexer->setColor(QColor(0x6a, 0x99, 0x55), QsciLexerJSON::CommentBlock);
+        lexer->setColor(QColor(0x56, 0x9c, 0xd6), QsciLexerJSON::Keyword);
+        lexer->setColor(QColor(0x56, 0x9c, 0xd6), QsciLexerJSON::KeywordLD);
+        lexer->setColor(QColor(0x4e, 0xc9, 0xb0), QsciLexerJSON::IRI);
+        lexer->setColor(QColor(0x4e, 0xc9, 0xb0), QsciLexerJSON::IRICompact);
+        lexer->setColor(QColor(0xf4, 0x47, 0x47), QsciLexerJSON::Error);
+    } else {
+        // The lexer's defaults, as a freshly made one has them.
+        const QsciLexerJSON defaults;
+        lexer->setDefaultColor(static_cast<const QsciLexer &>(defaults).defaultColor());
+        for (int style = 0; style <= QsciLexerJSON::Error; ++style)
+            lexer->setColor(defaults.color(style), style);
+    }
+    m_editor->setCaretForegroundColor(text);
+    m_editor->setCaretLineBackgroundColor(dark ? base.lighter(140) : QColor(0xf2, 0xf4, 0xf8));
+    m_editor->setMarginsBackgroundColor(palette.color(QPalette::Window));
+    m_editor->setMarginsForegroundColor(palette.color(QPalette::WindowText));
+    m_editor->setFoldMarginColors(palette.color(QPalette::Window), palette.color(QPalette::Window));
+    m_editor->setSelectionBackgroundColor(palette.color(QPalette::Highlight));
+    m_editor->setSelectionForegroundColor(palette.color(QPalette::HighlightedText));
+    m_editor->setMatchedBraceBackgroundColor(dark ? base.lighter(200) : QColor(0xd0, 0xe8, 0xd0));
+    m_editor->setMatchedBraceForegroundColor(text);
 }
 
 long ConfigEditorPane::sci(unsigned int message, unsigned long wParam, long lParam) const

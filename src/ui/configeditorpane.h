@@ -90,6 +90,7 @@ protected:
 
 private:
     QStringList terminalCommand() const;
+    void applyColors();
     enum class AfterSave { Nothing, Apply };
     enum class StatusKind { Info, Error };
     // How usable a text is as a configuration; a save that lowers it asks first.

@@ -48,6 +48,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget *parent)
     setUpWidgets();
     refreshConversations();
     applySettings(false);
+    m_composer->setFocus(); // type right away
     // Servers start after the window is up: a slow or dead server never delays it.
     QMetaObject::invokeMethod(
             this, [this] { m_manager->start(m_config); }, Qt::QueuedConnection);
