@@ -302,18 +302,15 @@ void ConfigEditorPane::applyColors()
     if (dark) {
         lexer->setDefaultColor(text);
         lexer->setColor(text); // every style, then the ones that stand out
-        lexer->setColor(QColor(0xb5, 0xce, 0xa8), QsciLexerJSON::Number);
-        lexer->setColor(QColor(0xce, 0x91, 0x78), QsciLexerJSON::String);
-        lexer->setColor(QColor(0xf4, 0x87, 0x71), QsciLexerJSON::UnclosedString);
-        lexer->setColor(QColor(0x9c, 0xdc, 0xfe), QsciLexerJSON::Property);
-        lexer->setColor(QColor(0xd7, 0xba, 0x7d), QsciLexerJSON::EscapeSequence);
-        lexer->setColor(QColor(0x6a, 0x99, 0x55), QsciLexerJSON::CommentLine);
-        lexer->setColor(QColor(0x6a, 0x99, 0x55), QsciLexerJSON::CommentBlock);
-        lexer->setColor(QColor(0x56, 0x9c, 0xd6), QsciLexerJSON::Keyword);
-        lexer->setColor(QColor(0x56, 0x9c, 0xd6), QsciLexerJSON::KeywordLD);
-        lexer->setColor(QColor(0x4e, 0xc9, 0xb0), QsciLexerJSON::IRI);
-        lexer->setColor(QColor(0x4e, 0xc9, 0xb0), QsciLexerJSON::IRICompact);
-        lexer->setColor(QColor(0xf4, 0x47, 0x47), QsciLexerJSON::Error);
+        static const std::pair<int, QRgb> darkStyles[] = {
+                {QsciLexerJSON::Number, 0xb5cea8},         {QsciLexerJSON::String, 0xce9178},
+                {QsciLexerJSON::UnclosedString, 0xf48771}, {QsciLexerJSON::Property, 0x9cdcfe},
+                {QsciLexerJSON::EscapeSequence, 0xd7ba7d}, {QsciLexerJSON::CommentLine, 0x6a9955},
+                {QsciLexerJSON::CommentBlock, 0x6a9955},   {QsciLexerJSON::Keyword, 0x569cd6},
+                {QsciLexerJSON::KeywordLD, 0x569cd6},      {QsciLexerJSON::IRI, 0x4ec9b0},
+                {QsciLexerJSON::IRICompact, 0x4ec9b0},     {QsciLexerJSON::Error, 0xf44747}};
+        for (const auto &[style, rgb] : darkStyles)
+            lexer->setColor(QColor(rgb), style);
     } else {
         // The lexer's defaults, as a freshly made one has them.
         const QsciLexerJSON defaults;
