@@ -118,6 +118,43 @@ private slots:
         QCOMPARE(provider.pendingCalls(), 0);
     }
 
+    // OpenAI itself (and Azure OpenAI) gets max_completion_tokens, which its reasoning models
+    // require; other OpenAI-compatible servers get the max_tokens they know.
+    void maxTokensFieldFollowsTheServer_data()
+    {
+        QTest::addColumn<QString>("baseUrl");
+        QTest::addColumn<QString>("field");
+        QTest::newRow("openai") << QString() << QStringLiteral("max_completion_tokens");
+        QTest::newRow("openai explicit") << QStringLiteral("https://API.openai.com/v1/")
+                                         << QStringLiteral("max_completion_tokens");
+        QTest::newRow("azure") << QStringLiteral("https://me.openai.azure.com/openai/deployments/x")
+                               << QStringLiteral("max_completion_tokens");
+        QTest::newRow("deepseek") << QStringLiteral("https://api.deepseek.com/v1")
+                                  << QStringLiteral("max_tokens");
+        QTest::newRow("ollama") << QStringLiteral("http://127.0.0.1:11434/v1")
+                                << QStringLiteral("max_tokens");
+        QTest::newRow("lookalike") << QStringLiteral("https://api.openai.com.example.org/v1")
+                                   << QStringLiteral("max_tokens");
+    }
+
+    void maxTokensFieldFollowsTheServer()
+    {
+        QFETCH(QString, baseUrl);
+        QFETCH(QString, field);
+        ProviderConfig c;
+        c.kind = ProviderConfig::OpenAi;
+        c.baseUrl = baseUrl;
+        OpenAiProvider provider(c);
+        CompletionRequest request = userRequest();
+        request.maxTokens = 1234;
+        const Json body = provider.requestBody(request);
+        const std::string other
+                = field == QLatin1String("max_tokens") ? "max_completion_tokens" : "max_tokens";
+        QVERIFY2(body.contains(field.toStdString()), body.dump().c_str());
+        QCOMPARE(body[field.toStdString()].get<int>(), 1234);
+        QVERIFY(!body.contains(other));
+    }
+
     void noKeyNoAuthorizationHeader()
     {
         FakeLlmServer server(FakeLlmServer::Dialect::OpenAi);

@@ -1,5 +1,7 @@
 #include "openaiprovider.h"
 
+#include <QUrl>
+
 #include <mcp/jsonparser.h>
 #include <mcp/sseparser.h>
 
@@ -254,8 +256,15 @@ Json OpenAiProvider::requestBody(const CompletionRequest &request) const
                  {"stream", true},
                  {"stream_options", {{"include_usage", true}}},
                  {"messages", std::move(messages)}};
-    if (request.maxTokens > 0)
-        body["max_tokens"] = request.maxTokens;
+    if (request.maxTokens > 0) {
+        // OpenAI's own API (and Azure's) wants max_completion_tokens: its reasoning models
+        // (o-series, gpt-5) reject max_tokens. Most OpenAI-compatible servers (DeepSeek,
+        // Ollama, vLLM, llama.cpp) know only max_tokens.
+        const QString host = QUrl(config().effectiveBaseUrl()).host().toLower();
+        const bool openAiItself = host == QLatin1String("api.openai.com")
+                                  || host.endsWith(QLatin1String(".openai.azure.com"));
+        body[openAiItself ? "max_completion_tokens" : "max_tokens"] = request.maxTokens;
+    }
     if (!request.tools.empty()) {
         Json tools = Json::array();
         for (const ToolSpec &tool : request.tools) {
