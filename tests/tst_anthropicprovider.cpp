@@ -126,6 +126,46 @@ private slots:
         QCOMPARE_JSON(o->result->toolCalls[1].arguments, b);
     }
 
+    // A proxy that ignores "stream": true answers one Messages document: decoded the same way.
+    void nonStreamingAnswerIsDecoded()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::Anthropic);
+        QVERIFY(server.listen());
+        FakeLlmServer::Reply reply;
+        reply.body = Json{{"id", "msg_1"},
+                          {"type", "message"},
+                          {"role", "assistant"},
+                          {"content",
+                           {{{"type", "text"}, {"text", "Reading it."}},
+                            {{"type", "tool_use"},
+                             {"id", "toolu_1"},
+                             {"name", "read_file"},
+                             {"input", {{"path", "README.md"}}}},
+                            {{"type", "tool_use"},
+                             {"id", "toolu_2"},
+                             {"name", "list_dir"},
+                             {"input", Json::object()}}}},
+                          {"stop_reason", "tool_use"},
+                          {"usage", {{"input_tokens", 30}, {"output_tokens", 12}}}}
+                             .dump()
+                             .c_str();
+        server.enqueue(reply);
+        AnthropicProvider provider(config(server));
+        auto o = std::make_shared<Outcome>();
+        provider.complete(userRequest(), callbacks(o));
+        QTRY_COMPARE(o->finals, 1);
+        QVERIFY2(o->result, o->error ? qPrintable(o->error->message) : "");
+        QCOMPARE(o->result->text, QStringLiteral("Reading it."));
+        QCOMPARE(o->result->stopReason, QStringLiteral("tool_use"));
+        QCOMPARE(o->result->usage.inputTokens, 30);
+        QCOMPARE(o->result->usage.outputTokens, 12);
+        QCOMPARE(o->result->toolCalls.size(), size_t(2));
+        QCOMPARE(o->result->toolCalls[0].id, QStringLiteral("toolu_1"));
+        QCOMPARE_JSON(o->result->toolCalls[0].arguments, (Json{{"path", "README.md"}}));
+        QCOMPARE(o->result->toolCalls[1].name, QStringLiteral("list_dir"));
+        QCOMPARE_JSON(o->result->toolCalls[1].arguments, Json::object());
+    }
+
     void requestWithToolResults()
     {
         FakeLlmServer server(FakeLlmServer::Dialect::Anthropic);

@@ -118,6 +118,71 @@ private slots:
         QCOMPARE(provider.pendingCalls(), 0);
     }
 
+    // A server that ignores "stream": true and answers one JSON document (some proxies and
+    // local servers do): its text and tool calls arrive as if streamed, in one piece.
+    void nonStreamingAnswerIsDecoded()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(server.listen());
+        FakeLlmServer::Reply reply;
+        reply.body = Json{{"id", "chatcmpl-1"},
+                          {"object", "chat.completion"},
+                          {"choices",
+                           {{{"index", 0},
+                             {"message",
+                              {{"role", "assistant"},
+                               {"content", "Let me look."},
+                               {"tool_calls",
+                                {{{"id", "call_a"},
+                                  {"type", "function"},
+                                  {"function",
+                                   {{"name", "read_file"}, {"arguments", R"({"path":"a.txt"})"}}}},
+                                 {{"id", "call_b"},
+                                  {"type", "function"},
+                                  {"function",
+                                   {{"name", "list_dir"}, {"arguments", R"({"path":"."})"}}}}}}}},
+                             {"finish_reason", "tool_calls"}}}},
+                          {"usage", {{"prompt_tokens", 21}, {"completion_tokens", 9}}}}
+                             .dump()
+                             .c_str();
+        server.enqueue(reply);
+        OpenAiProvider provider(config(server));
+        auto o = std::make_shared<Outcome>();
+        provider.complete(userRequest(), callbacks(o));
+        QTRY_COMPARE(o->finals, 1);
+        QVERIFY2(!o->error, o->error ? qPrintable(o->error->message) : "");
+        QCOMPARE(o->deltas, QStringList{QStringLiteral("Let me look.")});
+        QCOMPARE(o->result->text, QStringLiteral("Let me look."));
+        QCOMPARE(o->result->stopReason, QStringLiteral("tool_calls"));
+        QCOMPARE(o->result->usage.inputTokens, 21);
+        QCOMPARE(o->result->usage.outputTokens, 9);
+        QCOMPARE(o->result->toolCalls.size(), size_t(2));
+        QCOMPARE(o->result->toolCalls[0].id, QStringLiteral("call_a"));
+        QCOMPARE(o->result->toolCalls[0].name, QStringLiteral("read_file"));
+        QCOMPARE_JSON(o->result->toolCalls[0].arguments, (Json{{"path", "a.txt"}}));
+        QCOMPARE(o->result->toolCalls[1].name, QStringLiteral("list_dir"));
+        QCOMPARE_JSON(o->result->toolCalls[1].arguments, (Json{{"path", "."}}));
+        QCOMPARE(provider.pendingCalls(), 0);
+    }
+
+    // JSON that is no completion is an error naming the server, not a hang or an empty answer.
+    void nonStreamingGarbageIsAnError()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(server.listen());
+        FakeLlmServer::Reply reply;
+        reply.body = R"({"hello": "world"})";
+        server.enqueue(reply);
+        OpenAiProvider provider(config(server));
+        auto o = std::make_shared<Outcome>();
+        provider.complete(userRequest(), callbacks(o));
+        QTRY_COMPARE(o->finals, 1);
+        QVERIFY(o->error);
+        QVERIFY2(o->error->message.contains(QStringLiteral("not a completion")),
+                 qPrintable(o->error->message));
+        QVERIFY(o->error->message.contains(server.baseUrl()));
+    }
+
     // OpenAI itself (and Azure OpenAI) gets max_completion_tokens, which its reasoning models
     // require; other OpenAI-compatible servers get the max_tokens they know.
     void maxTokensFieldFollowsTheServer_data()

@@ -171,7 +171,7 @@
 <context>
     <name>Ui::ConfigEditorPane</name>
     <message numerus="yes">
-        <location filename="../src/ui/configeditorpane.cpp" line="+533"/>
+        <location filename="../src/ui/configeditorpane.cpp" line="+576"/>
         <source>%n problem(s)</source>
         <translation>
             <numerusform>%n problem</numerusform>
@@ -214,7 +214,7 @@
 <context>
     <name>Ui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../src/ui/mainwindow.cpp" line="+501"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+502"/>
         <source>%n message(s), %1</source>
         <translation>
             <numerusform>%n message, %1</numerusform>

@@ -32,7 +32,7 @@
 <context>
     <name>Engine::AnthropicProvider</name>
     <message>
-        <location filename="../src/engine/anthropicprovider.cpp" line="+185"/>
+        <location filename="../src/engine/anthropicprovider.cpp" line="+218"/>
         <source>Anthropic %1 at %2</source>
         <translation>Anthropic %1（%2）</translation>
     </message>
@@ -488,7 +488,7 @@
 <context>
     <name>Engine::OpenAiProvider</name>
     <message>
-        <location filename="../src/engine/openaiprovider.cpp" line="+172"/>
+        <location filename="../src/engine/openaiprovider.cpp" line="+204"/>
         <source>OpenAI-compatible %1 at %2</source>
         <translation>OpenAI 兼容 %1（%2）</translation>
     </message>
@@ -509,18 +509,23 @@
 <context>
     <name>Engine::StreamingLlmProvider</name>
     <message>
-        <location filename="../src/engine/streamingllmprovider.cpp" line="+96"/>
+        <location filename="../src/engine/streamingllmprovider.cpp" line="+102"/>
         <source>%1 at %2</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location line="+109"/>
+        <location line="+92"/>
+        <source>%1 answered with a JSON document over %2 MiB</source>
+        <translation>%1 返回的 JSON 文档超过 %2 MiB</translation>
+    </message>
+    <message>
+        <location line="+36"/>
         <source>%1 reported an error: %2</source>
         <translation>%1 报告错误：%2</translation>
     </message>
     <message>
         <location line="+13"/>
-        <location line="+55"/>
+        <location line="+59"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -555,7 +560,17 @@
         <translation>%1 返回 HTTP %2：%3</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+21"/>
+        <source>%1 answered with a JSON document that is not a completion: %2</source>
+        <translation>%1 返回的 JSON 文档不是补全结果：%2</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>%1: the response ended before the model finished</source>
+        <translation>%1：模型尚未完成，响应就已结束</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>%1 sent nothing for %2 s; giving up</source>
         <translation>%1 已 %2 秒没有发送任何数据；放弃</translation>
     </message>
@@ -1473,7 +1488,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>加载磁盘上的版本</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+104"/>
         <source>it is a folder, not a file</source>
         <translation>它是文件夹，而不是文件</translation>
     </message>
@@ -1738,7 +1753,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>Switchboard — %1</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+36"/>
         <source>Unsaved configuration</source>
         <translation>未保存的配置</translation>
     </message>

@@ -116,6 +116,39 @@ public:
         // ping, content_block_stop and unknown events need nothing.
     }
 
+    // A non-streamed Messages response ({"type": "message", "content": [...]}) as the events
+    // a stream carries: message_start, a content_block_start per block (handle() takes the
+    // text or the tool input given there whole), message_delta, message_stop. An error
+    // document is its own event.
+    std::vector<Mcp::SseEvent> eventsForWholeResponse(const Json &response) const override
+    {
+        auto event = [](const Json &data) {
+            Mcp::SseEvent e;
+            e.data = QByteArray::fromStdString(
+                    data.dump(-1, ' ', false, Json::error_handler_t::replace));
+            return e;
+        };
+        const QString type = stringAt(response, "type");
+        if (type == QLatin1String("error"))
+            return {event(response)};
+        const auto content = response.find("content");
+        if (content == response.end() || !content->is_array())
+            return {};
+        const Json usage = response.value("usage", Json::object());
+        std::vector<Mcp::SseEvent> events;
+        events.push_back(event({{"type", "message_start"}, {"message", {{"usage", usage}}}}));
+        for (size_t i = 0; i < content->size(); ++i) {
+            events.push_back(event({{"type", "content_block_start"},
+                                    {"index", i},
+                                    {"content_block", (*content)[i]}}));
+        }
+        events.push_back(event({{"type", "message_delta"},
+                                {"delta", {{"stop_reason", response.value("stop_reason", Json())}}},
+                                {"usage", usage}}));
+        events.push_back(event({{"type", "message_stop"}}));
+        return events;
+    }
+
     void finish() override
     {
         for (auto &[index, call] : m_calls) {

@@ -1,12 +1,11 @@
 #include "openaiprovider.h"
 
-#include <QUrl>
-
 #include <mcp/jsonparser.h>
 #include <mcp/sseparser.h>
 
 #include <QLoggingCategory>
 #include <QNetworkRequest>
+#include <QUrl>
 
 #include <map>
 
@@ -103,6 +102,37 @@ public:
                     addToolCallFragment(fragment);
             }
         }
+    }
+
+    // A non-streamed completion is one chunk whose choice holds "message" (handle() reads
+    // that like a delta) and then the end marker. Its tool calls get the index a stream gives.
+    std::vector<Mcp::SseEvent> eventsForWholeResponse(const Json &response) const override
+    {
+        if (!response.contains("choices") && !response.contains("error"))
+            return {};
+        Json chunk = response;
+        if (auto choices = chunk.find("choices"); choices != chunk.end() && choices->is_array()) {
+            for (Json &choice : *choices) {
+                if (!choice.is_object() || !choice.contains("message"))
+                    continue;
+                Json &message = choice["message"];
+                if (!message.is_object() || !message.contains("tool_calls")
+                    || !message["tool_calls"].is_array())
+                    continue;
+                int index = 0;
+                for (Json &call : message["tool_calls"]) {
+                    if (call.is_object() && !call.contains("index"))
+                        call["index"] = index;
+                    ++index;
+                }
+            }
+        }
+        Mcp::SseEvent event;
+        event.data = QByteArray::fromStdString(
+                chunk.dump(-1, ' ', false, Json::error_handler_t::replace));
+        Mcp::SseEvent done;
+        done.data = QByteArrayLiteral("[DONE]");
+        return {std::move(event), std::move(done)};
     }
 
     void finish() override

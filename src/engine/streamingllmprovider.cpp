@@ -21,6 +21,8 @@ namespace {
 
 // An error body is only shown (shortened), never parsed in pieces: 64 KiB holds any real one.
 constexpr qsizetype MaxErrorBodyBytes = 64 * 1024;
+// A non-streamed answer is one JSON document: bounded like anything read into memory.
+constexpr qsizetype MaxWholeResponseBytes = 32 * 1024 * 1024;
 // How much of a non-JSON error body goes into a message.
 constexpr int MaxServerMessageChars = 300;
 
@@ -64,6 +66,10 @@ struct StreamingLlmProvider::Call
     Mcp::SseParser parser;
     std::unique_ptr<StreamDecoder> decoder;
     std::vector<Mcp::SseEvent> events; // parsed, not yet decoded
+    // The server answered application/json rather than an event stream (it ignored
+    // "stream": true): the whole body, decoded once it is complete.
+    bool wholeJson = false;
+    QByteArray wholeBody;
     std::optional<QString> parseError;
     bool textDelivered = false; // once true, a retry would repeat text: never retry
     QByteArray errorBody;
@@ -141,6 +147,8 @@ void StreamingLlmProvider::startAttempt(quint64 id)
     call->events.clear();
     call->parseError.reset();
     call->errorBody.clear();
+    call->wholeJson = false;
+    call->wholeBody.clear();
     call->parser.setEventSink(
             [call](const Mcp::SseEvent &event) { call->events.push_back(event); });
     call->parser.setErrorSink([call](const QString &message) {
@@ -173,6 +181,23 @@ void StreamingLlmProvider::onReadyRead(quint64 id)
     const QByteArray bytes = call->reply->readAll();
     if (status < 200 || status >= 300) {
         call->errorBody.append(bytes.left(MaxErrorBodyBytes - call->errorBody.size()));
+        return;
+    }
+    if (call->wholeBody.isEmpty() && call->events.empty() && !call->wholeJson) {
+        const QString type
+                = call->reply->header(QNetworkRequest::ContentTypeHeader).toString().toLower();
+        call->wholeJson = type.startsWith(QLatin1String("application/json"));
+    }
+    if (call->wholeJson) {
+        if (call->wholeBody.size() + bytes.size() > MaxWholeResponseBytes) {
+            CompletionError error;
+            error.message = tr("%1 answered with a JSON document over %2 MiB")
+                                    .arg(where())
+                                    .arg(MaxWholeResponseBytes / (1024 * 1024));
+            fail(id, error);
+            return;
+        }
+        call->wholeBody.append(bytes);
         return;
     }
     call->parser.feed(bytes);
@@ -239,6 +264,10 @@ void StreamingLlmProvider::onFinished(quint64 id)
     call->timeout->stop();
 
     CompletionError error;
+    if (ok2xx && call->wholeJson && reply->error() == QNetworkReply::NoError) {
+        finishWholeResponse(id);
+        return;
+    }
     if (ok2xx) {
         if (reply->error() == QNetworkReply::NoError && acceptsUnterminatedStream(*call->decoder)) {
             succeed(id);
@@ -273,6 +302,32 @@ void StreamingLlmProvider::onFinished(quint64 id)
     error.message = tr("%1: %2").arg(where(), redacted(reply->errorString()));
     error.retryable = true; // connection refused, reset, DNS hiccup: worth another try
     retryOrFail(id, error);
+}
+
+// A complete non-streamed answer: decoded as the stream it stands for.
+void StreamingLlmProvider::finishWholeResponse(quint64 id)
+{
+    Call *call = find(id);
+    const QByteArray body = std::exchange(call->wholeBody, {});
+    const Json response = Mcp::parseJson(std::string_view(body.constData(), body.size()));
+    std::vector<Mcp::SseEvent> events;
+    if (response.is_object())
+        events = call->decoder->eventsForWholeResponse(response);
+    if (events.empty()) {
+        CompletionError error;
+        error.message = tr("%1 answered with a JSON document that is not a completion: %2")
+                                .arg(where(), redacted(QString::fromUtf8(body.left(300))));
+        fail(id, error);
+        return;
+    }
+    qCDebug(logCategory()) << "the server answered without streaming; decoding the whole response";
+    call->events = std::move(events);
+    processEvents(id);
+    if (find(id)) { // no end marker among the events: not a completion after all
+        CompletionError error;
+        error.message = tr("%1: the response ended before the model finished").arg(where());
+        fail(id, error);
+    }
 }
 
 void StreamingLlmProvider::onTimeout(quint64 id)

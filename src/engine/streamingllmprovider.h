@@ -48,6 +48,10 @@ class StreamingLlmProvider : public LlmProvider
         virtual void handle(const Mcp::SseEvent &event) = 0;
         // After a complete stream: assembles the tool calls into result.
         virtual void finish() = 0;
+        // A server that ignored "stream": true and answered one JSON document: the events a
+        // stream would have carried for it (end marker included), so the same decoding
+        // applies. Empty when the document is not a response this decoder knows.
+        virtual std::vector<Mcp::SseEvent> eventsForWholeResponse(const Json &response) const = 0;
 
         QStringList textDeltas; // drained by the base after each handle()
         CompletionResult result;
@@ -81,6 +85,7 @@ private:
     void onFinished(quint64 id);
     void onTimeout(quint64 id);
     void processEvents(quint64 id);
+    void finishWholeResponse(quint64 id);
     void retryOrFail(quint64 id, CompletionError error, int delayMs = -1);
     void succeed(quint64 id);
     void fail(quint64 id, CompletionError error);
