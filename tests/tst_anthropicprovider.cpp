@@ -1,5 +1,6 @@
 #include "fakellmserver.h"
 #include "jsontest.h"
+#include "providertest.h"
 
 #include <engine/anthropicprovider.h>
 
@@ -19,31 +20,6 @@ class tst_AnthropicProvider : public QObject
 
 private:
     static constexpr const char *Key = "sk-ant-test-secret-456";
-
-    struct Outcome
-    {
-        QStringList deltas;
-        std::optional<CompletionResult> result;
-        std::optional<CompletionError> error;
-        int finals = 0;
-    };
-
-    static LlmProvider::Callbacks callbacks(const std::shared_ptr<Outcome> &o)
-    {
-        LlmProvider::Callbacks c;
-        c.onText = [o](const QString &d) {
-            o->deltas << d;
-        };
-        c.onDone = [o](CompletionResult r) {
-            o->result = std::move(r);
-            ++o->finals;
-        };
-        c.onError = [o](CompletionError e) {
-            o->error = std::move(e);
-            ++o->finals;
-        };
-        return c;
-    }
 
     static ProviderConfig config(const FakeLlmServer &server)
     {
@@ -78,9 +54,8 @@ private slots:
         QVERIFY(server.listen());
         server.enqueue(FakeLlmServer::anthropicText(QStringLiteral("Bonjour, le monde – ✓"), 3));
         AnthropicProvider provider(config(server));
-        auto o = std::make_shared<Outcome>();
-        provider.complete(userRequest(), callbacks(o));
-        QTRY_COMPARE(o->finals, 1);
+        const auto o = completeOnce(provider, userRequest());
+        QCOMPARE(o->finals, 1);
         QVERIFY(o->result);
         QCOMPARE(o->deltas.size(), 3);
         QCOMPARE(o->result->text, QStringLiteral("Bonjour, le monde – ✓"));
@@ -113,9 +88,8 @@ private slots:
         server.enqueue(FakeLlmServer::anthropicToolUse(
                 {{QStringLiteral("read_file"), a}, {QStringLiteral("search_files"), b}}));
         AnthropicProvider provider(config(server));
-        auto o = std::make_shared<Outcome>();
-        provider.complete(userRequest(), callbacks(o));
-        QTRY_COMPARE(o->finals, 1);
+        const auto o = completeOnce(provider, userRequest());
+        QCOMPARE(o->finals, 1);
         QVERIFY(o->result);
         QCOMPARE(o->result->stopReason, QStringLiteral("tool_use"));
         QCOMPARE(o->result->toolCalls.size(), size_t(2));
@@ -151,9 +125,8 @@ private slots:
                              .c_str();
         server.enqueue(reply);
         AnthropicProvider provider(config(server));
-        auto o = std::make_shared<Outcome>();
-        provider.complete(userRequest(), callbacks(o));
-        QTRY_COMPARE(o->finals, 1);
+        const auto o = completeOnce(provider, userRequest());
+        QCOMPARE(o->finals, 1);
         QVERIFY2(o->result, o->error ? qPrintable(o->error->message) : "");
         QCOMPARE(o->result->text, QStringLiteral("Reading it."));
         QCOMPARE(o->result->stopReason, QStringLiteral("tool_use"));
@@ -197,9 +170,8 @@ private slots:
         request.messages.push_back(r1);
         request.messages.push_back(r2);
         request.messages.push_back(next);
-        auto o = std::make_shared<Outcome>();
-        provider.complete(request, callbacks(o));
-        QTRY_COMPARE(o->finals, 1);
+        const auto o = completeOnce(provider, request);
+        QCOMPARE(o->finals, 1);
         const Json body = server.requests().at(0);
         QCOMPARE_JSON(body["tools"],
                       (Json::array({{{"name", "bash"},
@@ -242,9 +214,8 @@ private slots:
                      "\"invalid x-api-key\"}}";
         server.enqueue(reply);
         AnthropicProvider provider(config(server));
-        auto o = std::make_shared<Outcome>();
-        provider.complete(userRequest(), callbacks(o));
-        QTRY_COMPARE(o->finals, 1);
+        const auto o = completeOnce(provider, userRequest());
+        QCOMPARE(o->finals, 1);
         QVERIFY(o->error);
         QCOMPARE(o->error->httpStatus, 401);
         QVERIFY(!o->error->retryable);
@@ -270,9 +241,8 @@ private slots:
         server.enqueue(overloaded);
         server.enqueue(FakeLlmServer::anthropicText(QStringLiteral("fine now")));
         AnthropicProvider provider(config(server));
-        auto o = std::make_shared<Outcome>();
-        provider.complete(userRequest(), callbacks(o));
-        QTRY_COMPARE(o->finals, 1);
+        const auto o = completeOnce(provider, userRequest());
+        QCOMPARE(o->finals, 1);
         QVERIFY(o->result);
         QCOMPARE(o->result->text, QStringLiteral("fine now"));
         QCOMPARE(server.requests().size(), 2);
@@ -298,9 +268,8 @@ private slots:
         server.enqueue(reply);
         server.enqueue(FakeLlmServer::anthropicText(QStringLiteral("must not be used")));
         AnthropicProvider provider(config(server));
-        auto o = std::make_shared<Outcome>();
-        provider.complete(userRequest(), callbacks(o));
-        QTRY_COMPARE(o->finals, 1);
+        const auto o = completeOnce(provider, userRequest());
+        QCOMPARE(o->finals, 1);
         QVERIFY(o->error);
         QVERIFY2(o->error->message.contains(QLatin1String("Overloaded")),
                  qPrintable(o->error->message));
@@ -320,9 +289,8 @@ private slots:
                                           {"message", "prompt is too long"}}}});
         server.enqueue(reply);
         AnthropicProvider provider(config(server));
-        auto o = std::make_shared<Outcome>();
-        provider.complete(userRequest(), callbacks(o));
-        QTRY_COMPARE(o->finals, 1);
+        const auto o = completeOnce(provider, userRequest());
+        QCOMPARE(o->finals, 1);
         QVERIFY(o->error);
         QVERIFY(o->error->message.contains(QLatin1String("prompt is too long")));
         QCOMPARE(server.requests().size(), 1);
@@ -351,9 +319,8 @@ private slots:
                      << event("message_stop", {{"type", "message_stop"}});
         server.enqueue(reply);
         AnthropicProvider provider(config(server));
-        auto o = std::make_shared<Outcome>();
-        provider.complete(userRequest(), callbacks(o));
-        QTRY_COMPARE(o->finals, 1);
+        const auto o = completeOnce(provider, userRequest());
+        QCOMPARE(o->finals, 1);
         QVERIFY(o->result);
         QCOMPARE(o->result->toolCalls.size(), size_t(1));
         QVERIFY(o->result->toolCalls[0].arguments.is_null());
@@ -369,8 +336,8 @@ private slots:
         slow.delayBetweenEventsMs = 60;
         server.enqueue(slow);
         AnthropicProvider provider(config(server));
-        auto o = std::make_shared<Outcome>();
-        const auto cancel = provider.complete(userRequest(), callbacks(o));
+        auto o = std::make_shared<CompletionOutcome>();
+        const auto cancel = provider.complete(userRequest(), recordInto(o));
         QTRY_COMPARE(o->deltas.size(), 1);
         cancel();
         QTest::qWait(500);

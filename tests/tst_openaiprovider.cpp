@@ -1,5 +1,6 @@
 #include "fakellmserver.h"
 #include "jsontest.h"
+#include "providertest.h"
 
 #include <engine/openaiprovider.h>
 
@@ -20,31 +21,6 @@ class tst_OpenAiProvider : public QObject
 
 private:
     static constexpr const char *Key = "sk-test-secret-key-123";
-
-    struct Outcome
-    {
-        QStringList deltas;
-        std::optional<CompletionResult> result;
-        std::optional<CompletionError> error;
-        int finals = 0; // onDone + onError calls
-    };
-
-    static LlmProvider::Callbacks callbacks(const std::shared_ptr<Outcome> &o)
-    {
-        LlmProvider::Callbacks c;
-        c.onText = [o](const QString &d) {
-            o->deltas << d;
-        };
-        c.onDone = [o](CompletionResult r) {
-            o->result = std::move(r);
-            ++o->finals;
-        };
-        c.onError = [o](CompletionError e) {
-            o->error = std::move(e);
-            ++o->finals;
-        };
-        return c;
-    }
 
     static ProviderConfig config(const FakeLlmServer &server,
                                  const QString &key = QString::fromLatin1(Key))
@@ -84,12 +60,12 @@ private slots:
         QVERIFY(server.listen());
         server.enqueue(FakeLlmServer::openAiText(QStringLiteral("Hello, streaming world!"), 3));
         OpenAiProvider provider(config(server));
-        auto o = std::make_shared<Outcome>();
+        auto o = std::make_shared<CompletionOutcome>();
         CompletionRequest request = userRequest();
         request.tools.push_back(
                 {QStringLiteral("read_file"), QStringLiteral("Reads a file"),
                  Json{{"type", "object"}, {"properties", {{"path", {{"type", "string"}}}}}}});
-        provider.complete(request, callbacks(o));
+        provider.complete(request, recordInto(o));
         QTRY_COMPARE(o->finals, 1);
         QVERIFY(!o->error);
         QCOMPARE(o->deltas.size(), 3);
@@ -147,9 +123,8 @@ private slots:
                              .c_str();
         server.enqueue(reply);
         OpenAiProvider provider(config(server));
-        auto o = std::make_shared<Outcome>();
-        provider.complete(userRequest(), callbacks(o));
-        QTRY_COMPARE(o->finals, 1);
+        const auto o = completeOnce(provider, userRequest());
+        QCOMPARE(o->finals, 1);
         QVERIFY2(!o->error, o->error ? qPrintable(o->error->message) : "");
         QCOMPARE(o->deltas, QStringList{QStringLiteral("Let me look.")});
         QCOMPARE(o->result->text, QStringLiteral("Let me look."));
@@ -174,9 +149,8 @@ private slots:
         reply.body = R"({"hello": "world"})";
         server.enqueue(reply);
         OpenAiProvider provider(config(server));
-        auto o = std::make_shared<Outcome>();
-        provider.complete(userRequest(), callbacks(o));
-        QTRY_COMPARE(o->finals, 1);
+        const auto o = completeOnce(provider, userRequest());
+        QCOMPARE(o->finals, 1);
         QVERIFY(o->error);
         QVERIFY2(o->error->message.contains(QStringLiteral("not a completion")),
                  qPrintable(o->error->message));
@@ -226,9 +200,8 @@ private slots:
         QVERIFY(server.listen());
         server.enqueue(FakeLlmServer::openAiText(QStringLiteral("ok")));
         OpenAiProvider provider(config(server, QString()));
-        auto o = std::make_shared<Outcome>();
-        provider.complete(userRequest(), callbacks(o));
-        QTRY_COMPARE(o->finals, 1);
+        const auto o = completeOnce(provider, userRequest());
+        QCOMPARE(o->finals, 1);
         QVERIFY(o->result);
         for (const QByteArray &h : server.requestHeaders(0))
             QVERIFY2(!h.toLower().startsWith("authorization:"), h.constData());
@@ -243,9 +216,8 @@ private slots:
         server.enqueue(FakeLlmServer::openAiToolCalls(
                 {{QStringLiteral("read_file"), a}, {QStringLiteral("bash"), b}}));
         OpenAiProvider provider(config(server));
-        auto o = std::make_shared<Outcome>();
-        provider.complete(userRequest(), callbacks(o));
-        QTRY_COMPARE(o->finals, 1);
+        const auto o = completeOnce(provider, userRequest());
+        QCOMPARE(o->finals, 1);
         QVERIFY(o->result);
         QVERIFY(o->deltas.isEmpty());
         QCOMPARE(o->result->stopReason, QStringLiteral("tool_calls"));
@@ -285,9 +257,8 @@ private slots:
         r2.isError = true;
         request.messages.push_back(r1);
         request.messages.push_back(r2);
-        auto o = std::make_shared<Outcome>();
-        provider.complete(request, callbacks(o));
-        QTRY_COMPARE(o->finals, 1);
+        const auto o = completeOnce(provider, request);
+        QCOMPARE(o->finals, 1);
         const Json messages = server.requests().at(0)["messages"];
         QCOMPARE(messages.size(), size_t(5));
         QCOMPARE_JSON(
@@ -320,9 +291,8 @@ private slots:
                      + ".\",\"type\":\"invalid_request_error\",\"code\":\"invalid_api_key\"}}";
         server.enqueue(reply);
         OpenAiProvider provider(config(server));
-        auto o = std::make_shared<Outcome>();
-        provider.complete(userRequest(), callbacks(o));
-        QTRY_COMPARE(o->finals, 1);
+        const auto o = completeOnce(provider, userRequest());
+        QCOMPARE(o->finals, 1);
         QVERIFY(o->error);
         QCOMPARE(o->error->httpStatus, 401);
         QVERIFY(!o->error->retryable);
@@ -350,10 +320,10 @@ private slots:
         server.enqueue(limited);
         server.enqueue(FakeLlmServer::openAiText(QStringLiteral("after the wait")));
         OpenAiProvider provider(config(server));
-        auto o = std::make_shared<Outcome>();
+        auto o = std::make_shared<CompletionOutcome>();
         QElapsedTimer timer;
         timer.start();
-        provider.complete(userRequest(), callbacks(o));
+        provider.complete(userRequest(), recordInto(o));
         QTRY_COMPARE_WITH_TIMEOUT(o->finals, 1, 10000);
         QVERIFY(o->result);
         QCOMPARE(o->result->text, QStringLiteral("after the wait"));
@@ -372,9 +342,8 @@ private slots:
         server.enqueue(failure);
         server.enqueue(FakeLlmServer::openAiText(QStringLiteral("third time")));
         OpenAiProvider provider(config(server));
-        auto o = std::make_shared<Outcome>();
-        provider.complete(userRequest(), callbacks(o));
-        QTRY_COMPARE(o->finals, 1);
+        const auto o = completeOnce(provider, userRequest());
+        QCOMPARE(o->finals, 1);
         QVERIFY(o->result);
         QCOMPARE(o->result->text, QStringLiteral("third time"));
         QCOMPARE(server.requests().size(), 3);
@@ -392,9 +361,8 @@ private slots:
         ProviderConfig c = config(server);
         c.maxRetries = 2;
         OpenAiProvider provider(c);
-        auto o = std::make_shared<Outcome>();
-        provider.complete(userRequest(), callbacks(o));
-        QTRY_COMPARE(o->finals, 1);
+        const auto o = completeOnce(provider, userRequest());
+        QCOMPARE(o->finals, 1);
         QVERIFY(o->error);
         QCOMPARE(o->error->httpStatus, 503);
         QVERIFY(o->error->message.contains(QLatin1String("overloaded")));
@@ -413,9 +381,8 @@ private slots:
         server.enqueue(broken);
         server.enqueue(FakeLlmServer::openAiText(QStringLiteral("whole answer"), 2));
         OpenAiProvider provider(config(server));
-        auto o = std::make_shared<Outcome>();
-        provider.complete(userRequest(), callbacks(o));
-        QTRY_COMPARE(o->finals, 1);
+        const auto o = completeOnce(provider, userRequest());
+        QCOMPARE(o->finals, 1);
         QVERIFY(o->result);
         QCOMPARE(o->deltas.join(QString()), QStringLiteral("whole answer"));
         QCOMPARE(server.requests().size(), 2);
@@ -431,9 +398,8 @@ private slots:
         server.enqueue(broken);
         server.enqueue(FakeLlmServer::openAiText(QStringLiteral("must not be used")));
         OpenAiProvider provider(config(server));
-        auto o = std::make_shared<Outcome>();
-        provider.complete(userRequest(), callbacks(o));
-        QTRY_COMPARE(o->finals, 1);
+        const auto o = completeOnce(provider, userRequest());
+        QCOMPARE(o->finals, 1);
         QVERIFY(o->error);
         QVERIFY(!o->result);
         QCOMPARE(o->deltas, (QStringList{QStringLiteral("Half an "), QStringLiteral("answer")}));
@@ -458,9 +424,8 @@ private slots:
                 << chunk(Json::object(), "tool_calls") << "[DONE]";
         server.enqueue(reply);
         OpenAiProvider provider(config(server));
-        auto o = std::make_shared<Outcome>();
-        provider.complete(userRequest(), callbacks(o));
-        QTRY_COMPARE(o->finals, 1);
+        const auto o = completeOnce(provider, userRequest());
+        QCOMPARE(o->finals, 1);
         QVERIFY(o->result);
         QCOMPARE(o->result->toolCalls.size(), size_t(1));
         QVERIFY(o->result->toolCalls[0].arguments.is_null());
@@ -485,9 +450,8 @@ private slots:
                      << chunk(Json::object(), "tool_calls");
         server.enqueue(reply);
         OpenAiProvider provider(config(server));
-        auto o = std::make_shared<Outcome>();
-        provider.complete(userRequest(), callbacks(o));
-        QTRY_COMPARE(o->finals, 1);
+        const auto o = completeOnce(provider, userRequest());
+        QCOMPARE(o->finals, 1);
         QVERIFY(o->result);
         QCOMPARE(o->result->text, QStringLiteral("Let me look."));
         QCOMPARE(o->deltas, QStringList{QStringLiteral("Let me look.")});
@@ -508,8 +472,8 @@ private slots:
         slow.delayBetweenEventsMs = 80;
         server.enqueue(slow);
         OpenAiProvider provider(config(server));
-        auto o = std::make_shared<Outcome>();
-        const auto cancel = provider.complete(userRequest(), callbacks(o));
+        auto o = std::make_shared<CompletionOutcome>();
+        const auto cancel = provider.complete(userRequest(), recordInto(o));
         QTRY_COMPARE(o->deltas.size(), 1);
         cancel();
         QCOMPARE(provider.pendingCalls(), 0);
@@ -525,9 +489,9 @@ private slots:
         QVERIFY(server.listen());
         server.enqueue(FakeLlmServer::openAiText(QStringLiteral("abcdef"), 3)); // no delays
         OpenAiProvider provider(config(server));
-        auto o = std::make_shared<Outcome>();
+        auto o = std::make_shared<CompletionOutcome>();
         std::function<void()> cancel;
-        LlmProvider::Callbacks c = callbacks(o);
+        LlmProvider::Callbacks c = recordInto(o);
         c.onText = [o, &cancel](const QString &d) {
             o->deltas << d;
             cancel();
@@ -549,10 +513,10 @@ private slots:
         ProviderConfig c = config(server);
         c.requestTimeoutMs = 300;
         OpenAiProvider provider(c);
-        auto o = std::make_shared<Outcome>();
+        auto o = std::make_shared<CompletionOutcome>();
         QElapsedTimer timer;
         timer.start();
-        provider.complete(userRequest(), callbacks(o));
+        provider.complete(userRequest(), recordInto(o));
         QTRY_COMPARE_WITH_TIMEOUT(o->finals, 1, 3000);
         QVERIFY(o->error);
         QVERIFY2(o->error->message.contains(QLatin1String("0.3 s")), qPrintable(o->error->message));
@@ -568,9 +532,8 @@ private slots:
         c.maxRetries = 1;
         c.retryBaseDelayMs = 10;
         OpenAiProvider provider(c);
-        auto o = std::make_shared<Outcome>();
-        provider.complete(userRequest(), callbacks(o));
-        QTRY_COMPARE(o->finals, 1);
+        const auto o = completeOnce(provider, userRequest());
+        QCOMPARE(o->finals, 1);
         QVERIFY(o->error);
         QVERIFY(o->error->message.contains(QLatin1String("127.0.0.1:1")));
         QVERIFY(!o->error->message.contains(QLatin1String(Key)));
@@ -583,9 +546,8 @@ private slots:
         ProviderConfig c = config(server);
         c.maxRetries = 0;
         OpenAiProvider provider(c);
-        auto o = std::make_shared<Outcome>();
-        provider.complete(userRequest(), callbacks(o));
-        QTRY_COMPARE(o->finals, 1);
+        const auto o = completeOnce(provider, userRequest());
+        QCOMPARE(o->finals, 1);
         QVERIFY(o->error);
         QCOMPARE(o->error->httpStatus, 500);
         QVERIFY(o->error->message.contains(QLatin1String("no scripted reply")));
