@@ -12,6 +12,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
@@ -250,6 +251,27 @@ private slots:
             sawEof = sawEof || args.at(0).toString() == QLatin1String("stdin closed");
         QVERIFY(sawEof);
         QTRY_VERIFY(!manager->client(QStringLiteral("fix")));
+    }
+
+    // The window's size and its docks are where the user left them, next time.
+    void windowStateIsRestored()
+    {
+        auto setup = open();
+        QVERIFY(setup);
+        auto *serverDock = setup->window->findChild<QDockWidget *>(QStringLiteral("serverDock"));
+        QVERIFY(serverDock && serverDock->isVisible());
+        serverDock->hide();
+        setup->window->resize(900, 640);
+        QSignalSpy stopped(setup->window->manager(), &Mcp::Manager::stopped);
+        setup->window->close();
+        QTRY_COMPARE_WITH_TIMEOUT(stopped.count(), 1, 10000);
+
+        setup->window = std::make_unique<Ui::MainWindow>(options(*setup));
+        setup->window->show();
+        serverDock = setup->window->findChild<QDockWidget *>(QStringLiteral("serverDock"));
+        QVERIFY(serverDock);
+        QVERIFY(!serverDock->isVisible());
+        QCOMPARE(setup->window->size(), QSize(900, 640));
     }
 
     // Unsaved edits in the config editor are not lost to a close: a question first; Cancel

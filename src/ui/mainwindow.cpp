@@ -29,6 +29,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QStatusBar>
@@ -48,6 +49,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget *parent)
     setUpWidgets();
     refreshConversations();
     applySettings(false);
+    restoreWindowState();
     m_composer->setFocus(); // type right away
     // Servers start after the window is up: a slow or dead server never delays it.
     QMetaObject::invokeMethod(
@@ -98,6 +100,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
         return;
     }
     m_closing = true;
+    saveWindowState();
     if (m_agent)
         m_agent->cancel();
     m_runner->cancelAll();
@@ -110,6 +113,22 @@ void MainWindow::closeEvent(QCloseEvent *event)
             },
             Qt::QueuedConnection);
     m_manager->stop();
+}
+
+// The window's size and where its docks and toolbar are, kept in the settings file between
+// runs (as Qt's own geometry and state blobs).
+void MainWindow::saveWindowState()
+{
+    QSettings settings(m_settingsFile, QSettings::IniFormat);
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+}
+
+void MainWindow::restoreWindowState()
+{
+    const QSettings settings(m_settingsFile, QSettings::IniFormat);
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
 }
 
 void MainWindow::setUpEngine()
@@ -461,6 +480,7 @@ void MainWindow::editConfiguration()
         m_configDock->setObjectName(QStringLiteral("configDock"));
         m_configDock->setWidget(m_configEditor);
         addDockWidget(Qt::BottomDockWidgetArea, m_configDock);
+        restoreDockWidget(m_configDock); // where it was last time, if it was
     }
     m_configDock->show();
     m_configDock->raise();

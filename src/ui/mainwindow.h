@@ -82,6 +82,8 @@ private:
     void setBusy(bool busy);
     void connectAgent();
     void applyServerTimeouts();
+    void saveWindowState();
+    void restoreWindowState();
     // Applies m_settings: the tool timeout, then the provider and agent (after reading the
     // key from the keychain if the settings name a provider; later if a turn is running).
     void applySettings(bool announce);
