@@ -21,6 +21,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTranslator>
 #include <QTreeWidget>
 
 using Ui::ConfigEditorPane;
@@ -706,6 +707,52 @@ private slots:
         QSignalSpy stopped(manager, &Mcp::Manager::stopped);
         manager->stop();
         QTRY_COMPARE_WITH_TIMEOUT(stopped.count(), 1, 10000);
+    }
+
+    // JSON syntax errors (worded by nlohmann_json) read in the UI's language like the rest.
+    void syntaxErrorsAreTranslated_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("english");
+        QTest::addColumn<QString>("chinese");
+        QTest::newRow("trailing comma")
+                << QByteArray("{\"mcpServers\": {\"a\": {\"command\": \"x\",}}}")
+                << QStringLiteral("syntax error while parsing object key - unexpected '}'; "
+                                  "expected string literal")
+                << QStringLiteral("解析对象键时出现语法错误 - 意外的'}'；应为字符串");
+        QTest::newRow("bad literal")
+                << QByteArray("{\"mcpServers\": {\"a\": {\"disabled\": tru}}}")
+                << QStringLiteral("syntax error while parsing value - invalid literal")
+                << QStringLiteral("解析值时出现语法错误 - 无效的字面量");
+        QTest::newRow("control character")
+                << QByteArray("{\"mcpServers\": {\"a\n\": {}}}")
+                << QStringLiteral("syntax error while parsing object key - invalid string: "
+                                  "control character U+000A (LF) must be escaped to \\u000A or "
+                                  "\\n; expected string literal")
+                << QStringLiteral("解析对象键时出现语法错误 - 无效字符串：控制字符 U+000A（LF）"
+                                  "必须转义为 \\u000A 或 \\n；应为字符串");
+    }
+
+    void syntaxErrorsAreTranslated()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QString, english);
+        QFETCH(QString, chinese);
+        QTemporaryDir workspace;
+        QVERIFY(writeFile(workspaceFile(workspace), baseText()));
+        auto pane = makePane(workspace.path());
+        pane->editor()->setText(QString::fromUtf8(text));
+        pane->validate();
+        QCOMPARE(pane->problems().size(), qsizetype(1));
+        QCOMPARE(pane->problems().at(0).message, english);
+
+        QTranslator translator;
+        QVERIFY(translator.load(QStringLiteral(":/i18n/switchboard_zh_CN.qm")));
+        QCoreApplication::installTranslator(&translator);
+        pane->validate();
+        QCoreApplication::removeTranslator(&translator);
+        QCOMPARE(pane->problems().size(), qsizetype(1));
+        QCOMPARE(pane->problems().at(0).message, chinese);
     }
 
     // A dark desktop theme: the editor follows the palette (dark paper, light text) and

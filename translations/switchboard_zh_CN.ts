@@ -792,12 +792,162 @@
 <context>
     <name>Mcp::ConfigLoader</name>
     <message>
-        <location filename="../src/mcp/config.cpp" line="+312"/>
+        <location filename="../src/mcp/config.cpp" line="+313"/>
         <source>server &apos;%1&apos;: %2</source>
         <translation>服务器 “%1”：%2</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+29"/>
+        <source>value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>object key</source>
+        <translation>对象键</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>object separator</source>
+        <translation>对象分隔符</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>array</source>
+        <translation>数组</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>object</source>
+        <translation>对象</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&apos;[&apos;, &apos;{&apos;, or a literal</source>
+        <translation>“[”、“{”或字面量</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>true literal</source>
+        <translation>true 字面量</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>false literal</source>
+        <translation>false 字面量</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>null literal</source>
+        <translation>null 字面量</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>string literal</source>
+        <translation>字符串</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>number literal</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>end of input</source>
+        <translation>输入结尾</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>invalid string: ill-formed UTF-8 byte</source>
+        <translation>无效字符串：UTF-8 字节格式错误</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>invalid string: missing closing quote</source>
+        <translation>无效字符串：缺少结束引号</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>invalid string: &apos;\u&apos; must be followed by 4 hex digits</source>
+        <translation>无效字符串：“\u”后必须跟 4 位十六进制数字</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>invalid string: surrogate U+D800..U+DBFF must be followed by U+DC00..U+DFFF</source>
+        <translation>无效字符串：代理项 U+D800..U+DBFF 后必须跟 U+DC00..U+DFFF</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>invalid string: surrogate U+DC00..U+DFFF must follow U+D800..U+DBFF</source>
+        <translation>无效字符串：代理项 U+DC00..U+DFFF 必须跟在 U+D800..U+DBFF 之后</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>invalid string: forbidden character after backslash</source>
+        <translation>无效字符串：反斜杠后是不允许的字符</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>invalid number; expected digit after &apos;-&apos;</source>
+        <translation>无效数字；“-”后应为数字</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>invalid number; expected digit after &apos;.&apos;</source>
+        <translation>无效数字；“.”后应为数字</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>invalid number; expected &apos;+&apos;, &apos;-&apos;, or digit after exponent</source>
+        <translation>无效数字；指数后应为“+”、“-”或数字</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>invalid number; expected digit after exponent sign</source>
+        <translation>无效数字；指数符号后应为数字</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>invalid literal</source>
+        <translation>无效的字面量</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>invalid BOM; must be 0xEF 0xBB 0xBF if given</source>
+        <translation>无效的 BOM；如有则必须是 0xEF 0xBB 0xBF</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>unexpected %1</source>
+        <translation>意外的%1</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>%1 or %2</source>
+        <translation>%1 或 %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>invalid string: control character %1 (%2) must be escaped to %3</source>
+        <translation>无效字符串：控制字符 %1（%2）必须转义为 %3</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>syntax error - %1</source>
+        <translation>语法错误 - %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>syntax error while parsing %1 - %2</source>
+        <translation>解析%1时出现语法错误 - %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1; expected %2</source>
+        <translation>%1；应为%2</translation>
+    </message>
+    <message>
+        <location line="+30"/>
         <source>the file is larger than %1 KiB; this is not a configuration file</source>
         <translation>文件大于 %1 KiB，不是配置文件</translation>
     </message>
@@ -1748,12 +1898,12 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+45"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+46"/>
         <source>Switchboard — %1</source>
         <translation>Switchboard — %1</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+37"/>
         <source>Unsaved configuration</source>
         <translation>未保存的配置</translation>
     </message>
@@ -1768,7 +1918,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>放弃并关闭</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+66"/>
         <source>built-in tools are allowed for this session only</source>
         <translation>内置工具仅在本次会话中允许</translation>
     </message>
@@ -1889,7 +2039,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>配置</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+38"/>
         <source>(untitled)</source>
         <translation>（无标题）</translation>
     </message>

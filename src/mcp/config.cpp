@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QSet>
 #include <QStandardPaths>
 
@@ -332,6 +333,131 @@ void sortErrors(QList<ConfigError> &errors)
     });
 }
 
+// nlohmann_json's syntax messages, worded through tr() so a translated UI shows them in its
+// language; in English the text stays exactly as the library wrote it. Wording this does not
+// know (a newer library) passes through unchanged.
+// Shape: "syntax error [while parsing CONTEXT ]- PROBLEM[; expected TOKEN]", where PROBLEM is
+// "unexpected TOKEN" or one of the lexer's messages.
+const char *const SyntaxContexts[] = {
+        QT_TRANSLATE_NOOP("Mcp::ConfigLoader", "value"),
+        QT_TRANSLATE_NOOP("Mcp::ConfigLoader", "object key"),
+        QT_TRANSLATE_NOOP("Mcp::ConfigLoader", "object separator"),
+        QT_TRANSLATE_NOOP("Mcp::ConfigLoader", "array"),
+        QT_TRANSLATE_NOOP("Mcp::ConfigLoader", "object"),
+};
+// Longest first where one is the start of another.
+const char *const SyntaxTokens[] = {
+        QT_TRANSLATE_NOOP("Mcp::ConfigLoader", "'[', '{', or a literal"),
+        QT_TRANSLATE_NOOP("Mcp::ConfigLoader", "true literal"),
+        QT_TRANSLATE_NOOP("Mcp::ConfigLoader", "false literal"),
+        QT_TRANSLATE_NOOP("Mcp::ConfigLoader", "null literal"),
+        QT_TRANSLATE_NOOP("Mcp::ConfigLoader", "string literal"),
+        QT_TRANSLATE_NOOP("Mcp::ConfigLoader", "number literal"),
+        QT_TRANSLATE_NOOP("Mcp::ConfigLoader", "end of input"),
+        "'['",
+        "'{'",
+        "']'",
+        "'}'",
+        "':'",
+        "','",
+};
+const char *const LexerProblems[] = {
+        QT_TRANSLATE_NOOP("Mcp::ConfigLoader", "invalid string: ill-formed UTF-8 byte"),
+        QT_TRANSLATE_NOOP("Mcp::ConfigLoader", "invalid string: missing closing quote"),
+        QT_TRANSLATE_NOOP("Mcp::ConfigLoader",
+                          "invalid string: '\\u' must be followed by 4 hex digits"),
+        QT_TRANSLATE_NOOP("Mcp::ConfigLoader", "invalid string: surrogate U+D800..U+DBFF must "
+                                               "be followed by U+DC00..U+DFFF"),
+        QT_TRANSLATE_NOOP("Mcp::ConfigLoader",
+                          "invalid string: surrogate U+DC00..U+DFFF must follow U+D800..U+DBFF"),
+        QT_TRANSLATE_NOOP("Mcp::ConfigLoader",
+                          "invalid string: forbidden character after backslash"),
+        QT_TRANSLATE_NOOP("Mcp::ConfigLoader", "invalid number; expected digit after '-'"),
+        QT_TRANSLATE_NOOP("Mcp::ConfigLoader", "invalid number; expected digit after '.'"),
+        QT_TRANSLATE_NOOP("Mcp::ConfigLoader",
+                          "invalid number; expected '+', '-', or digit after exponent"),
+        QT_TRANSLATE_NOOP("Mcp::ConfigLoader",
+                          "invalid number; expected digit after exponent sign"),
+        QT_TRANSLATE_NOOP("Mcp::ConfigLoader", "invalid literal"),
+        QT_TRANSLATE_NOOP("Mcp::ConfigLoader", "invalid BOM; must be 0xEF 0xBB 0xBF if given"),
+};
+
+// Takes a known phrase off the front of `text`; its translation, or a null string.
+template<size_t N>
+QString takePhrase(QStringView *text, const char *const (&phrases)[N])
+{
+    for (const char *phrase : phrases) {
+        const QLatin1String english(phrase);
+        if (text->startsWith(english)) {
+            *text = text->mid(english.size());
+            return Text::tr(phrase);
+        }
+    }
+    return QString();
+}
+
+QString translatedSyntax(const QString &english)
+{
+    QStringView rest(english);
+    const QLatin1String start("syntax error ");
+    if (!rest.startsWith(start))
+        return english;
+    rest = rest.mid(start.size());
+    QString context;
+    if (rest.startsWith(QLatin1String("while parsing "))) {
+        rest = rest.mid(14);
+        context = takePhrase(&rest, SyntaxContexts);
+        if (context.isNull() || !rest.startsWith(u' '))
+            return english;
+        rest = rest.mid(1);
+    }
+    if (!rest.startsWith(QLatin1String("- ")))
+        return english;
+    rest = rest.mid(2);
+    QString problem;
+    if (rest.startsWith(QLatin1String("unexpected "))) {
+        rest = rest.mid(11);
+        const QString token = takePhrase(&rest, SyntaxTokens);
+        if (token.isNull())
+            return english;
+        problem = Text::tr("unexpected %1").arg(token);
+    } else {
+        problem = takePhrase(&rest, LexerProblems);
+        if (problem.isNull()) {
+            // "invalid string: control character U+000A (LF) must be escaped to \u000A or \n"
+            static const QRegularExpression control(QStringLiteral(
+                    "^invalid string: control character (U\\+[0-9A-F]{4}) \\((\\w+)\\) must be "
+                    "escaped to ([^\\s;]+)(?: or ([^\\s;]+))?"));
+            const QRegularExpressionMatch match = control.match(rest);
+            if (!match.hasMatch())
+                return english;
+            const QString escapes
+                    = match.captured(4).isEmpty()
+                              ? match.captured(3)
+                              : Text::tr("%1 or %2").arg(match.captured(3), match.captured(4));
+            problem = Text::tr("invalid string: control character %1 (%2) must be escaped to %3")
+                              .arg(match.captured(1), match.captured(2), escapes);
+            rest = rest.mid(match.capturedLength());
+        }
+    }
+    QString expected;
+    if (rest.startsWith(QLatin1String("; expected "))) {
+        rest = rest.mid(11);
+        expected = takePhrase(&rest, SyntaxTokens);
+        if (expected.isNull())
+            return english;
+    }
+    if (!rest.isEmpty())
+        return english;
+    QString message
+            = context.isNull()
+                      ? Text::tr("syntax error - %1").arg(problem)
+                      : Text::tr("syntax error while parsing %1 - %2").arg(context, problem);
+    if (!expected.isNull())
+        message = Text::tr("%1; expected %2").arg(message, expected);
+    return message;
+}
+
 // nlohmann_json's messages start with "[json.exception.parse_error.101] parse error at line
 // 1, column 8: " (its own, byte-based position) and may quote a whole megabyte of input after
 // "last read:"; keep the description and the expectation only.
@@ -350,7 +476,7 @@ QString syntaxMessage(const std::string &what)
         message.erase(lastRead);
         message += tail;
     }
-    return fromStd(message);
+    return translatedSyntax(fromStd(message));
 }
 
 // Parses `text` into `root`; false (with an error) on any syntax problem.
