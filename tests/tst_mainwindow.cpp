@@ -206,6 +206,7 @@ private slots:
         };
         QTRY_VERIFY(itemFor());
         QCOMPARE(itemFor()->text(), QStringLiteral("first words"));
+        QCOMPARE(list->currentItem(), itemFor()); // the open conversation is the selected one
 
         // F2 edits in place, Enter records the new title (a "title" line in the JSONL file).
         list->setCurrentItem(itemFor());

@@ -521,6 +521,8 @@ void MainWindow::refreshConversations()
         item->setData(TitleRole, info.title);
         item->setToolTip(tr("%n message(s), %1", nullptr, info.messageCount)
                                  .arg(QLocale().toString(info.updated, QLocale::ShortFormat)));
+        if (m_agent && !info.id.isEmpty() && info.id == m_agent->conversationId())
+            m_conversations->setCurrentItem(item); // the open one stands out
     }
 }
 
@@ -575,8 +577,10 @@ void MainWindow::newConversation()
     if (m_agent && m_agent->isBusy())
         return;
     m_chat->clear();
+    m_conversations->setCurrentItem(nullptr); // none of the saved ones is open
     if (m_agent)
         m_agent->openConversation(QString(), {});
+    m_composer->setFocus();
 }
 
 void MainWindow::updateStatus()
