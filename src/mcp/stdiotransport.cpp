@@ -110,8 +110,11 @@ StdioTransport::~StdioTransport()
         signalGroup(SIGKILL);
 #endif
         m_process.kill();
-        // SIGKILL cannot be ignored: reap it now (milliseconds) rather than have QProcess's
-        // destructor warn that it was destroyed while the process still ran.
+        // SIGKILL cannot be ignored: reap it now (milliseconds). QProcess's destructor would
+        // wait for it anyway (up to 30 s), after warning that it was destroyed while the
+        // process still ran; this is that same wait, bounded and without the warning. Only
+        // reached when a transport dies with its process (application exit); an orderly
+        // close (Manager::stop) waits for the exit from the event loop instead.
         m_process.waitForFinished(1000);
     }
 #ifdef Q_OS_UNIX
