@@ -27,6 +27,8 @@
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
+#include <QTreeWidget>
 #include <QUuid>
 
 using namespace Engine;
@@ -252,6 +254,44 @@ private slots:
             sawEof = sawEof || args.at(0).toString() == QLatin1String("stdin closed");
         QVERIFY(sawEof);
         QTRY_VERIFY(!manager->client(QStringLiteral("fix")));
+    }
+
+    // Disable in the dock lasts: "disabled": true goes into .mcp.json (the rest of the text
+    // as it was) and the next window starts with the server disabled; Enable undoes it.
+    void disableInTheDockIsKept()
+    {
+        auto setup = open();
+        QVERIFY(setup);
+        const QString path = QDir(setup->workspace.path()).filePath(QStringLiteral(".mcp.json"));
+        auto readConfig = [&path] {
+            QFile file(path);
+            return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+        };
+        auto *list = setup->window->findChild<QTreeWidget *>(QStringLiteral("serverList"));
+        QVERIFY(list && list->topLevelItemCount() == 1);
+        list->setCurrentItem(list->topLevelItem(0));
+        auto *toggle = setup->window->findChild<QToolButton *>(QStringLiteral("toggleButton"));
+        QVERIFY(toggle);
+        toggle->click();
+        QTRY_COMPARE(setup->window->manager()->status(QStringLiteral("fix")).state,
+                     Mcp::ServerState::Disabled);
+        const QByteArray disabled = readConfig();
+        QVERIFY2(disabled.contains("\"disabled\": true"), disabled.constData());
+        QVERIFY(disabled.startsWith("{\n  \"mcpServers\": {\n    \"fix\": {\n      \"command\": "));
+
+        QSignalSpy stopped(setup->window->manager(), &Mcp::Manager::stopped);
+        setup->window->close();
+        QTRY_COMPARE_WITH_TIMEOUT(stopped.count(), 1, 10000);
+        setup->window = std::make_unique<Ui::MainWindow>(options(*setup));
+        setup->window->show();
+        QTRY_COMPARE(setup->window->manager()->status(QStringLiteral("fix")).state,
+                     Mcp::ServerState::Disabled);
+
+        list = setup->window->findChild<QTreeWidget *>(QStringLiteral("serverList"));
+        list->setCurrentItem(list->topLevelItem(0));
+        setup->window->findChild<QToolButton *>(QStringLiteral("toggleButton"))->click();
+        QTRY_VERIFY_WITH_TIMEOUT(setup->window->manager()->client(QStringLiteral("fix")), 10000);
+        QVERIFY2(readConfig().contains("\"disabled\": false"), readConfig().constData());
     }
 
     // The window's size and its docks are where the user left them, next time.

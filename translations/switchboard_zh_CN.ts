@@ -1240,7 +1240,7 @@
 <context>
     <name>Mcp::StdioTransport</name>
     <message>
-        <location filename="../src/mcp/stdiotransport.cpp" line="+142"/>
+        <location filename="../src/mcp/stdiotransport.cpp" line="+145"/>
         <source>command &apos;%1&apos; was not found on PATH</source>
         <translation>在 PATH 中找不到命令“%1”</translation>
     </message>
@@ -1898,7 +1898,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+46"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+48"/>
         <source>Switchboard — %1</source>
         <translation>Switchboard — %1</translation>
     </message>
@@ -1929,12 +1929,12 @@ Allow %1 (%2 risk, from %3)?
     </message>
     <message>
         <location line="+3"/>
-        <location line="+277"/>
+        <location line="+278"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-245"/>
+        <location line="-246"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
@@ -1994,7 +1994,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>Ctrl+Shift+M</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
@@ -2039,7 +2039,22 @@ Allow %1 (%2 risk, from %3)?
         <translation>配置</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+32"/>
+        <source>The server stays %1 for this session only: %2</source>
+        <translation>该服务器仅在本次会话中保持%1：%2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>enabled</source>
+        <translation>启用</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>disabled</source>
+        <translation>停用</translation>
+    </message>
+    <message>
+        <location line="+28"/>
         <source>(untitled)</source>
         <translation>（无标题）</translation>
     </message>
@@ -2051,12 +2066,12 @@ Allow %1 (%2 risk, from %3)?
         </translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+15"/>
         <source>Could not rename the conversation: %1</source>
         <translation>无法重命名对话：%1</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+54"/>
         <source>reading the API key…</source>
         <translation>正在读取 API 密钥…</translation>
     </message>
@@ -2503,18 +2518,18 @@ Allow %1 (%2 risk, from %3)?
     </message>
     <message>
         <location line="+2"/>
-        <location line="+129"/>
+        <location line="+132"/>
         <source>Copy all</source>
         <translation>全部复制</translation>
     </message>
     <message>
-        <location line="-127"/>
-        <location line="+146"/>
+        <location line="-130"/>
+        <location line="+149"/>
         <source>stderr — %1</source>
         <translation>stderr — %1</translation>
     </message>
     <message>
-        <location line="-86"/>
+        <location line="-89"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>

@@ -36,6 +36,8 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace Ui {
 
 MainWindow::MainWindow(MainWindowOptions options, QWidget *parent)
@@ -273,6 +275,7 @@ void MainWindow::setUpWidgets()
     m_logDock->toggleViewAction()->setIcon(icon(QStringLiteral("log")));
     toolsMenu->addAction(m_logDock->toggleViewAction());
     connect(m_dock, &ServerDock::openLogRequested, m_logDock, &ProtocolLogDock::showServer);
+    connect(m_dock, &ServerDock::serverEnabledChanged, this, &MainWindow::keepServerEnabled);
     QToolBar *toolbar = addToolBar(tr("Main"));
     toolbar->setObjectName(QStringLiteral("mainToolBar"));
     toolbar->addAction(browse);
@@ -493,6 +496,29 @@ Mcp::ReloadPlan MainWindow::applyConfig(const Mcp::McpConfig &config)
     m_config = config; // assigned in place: the always-allow saver holds &m_config
     applyServerTimeouts();
     return plan;
+}
+
+// Disable/enable in the dock lasts: "disabled" is written into the file that defines the
+// server (keeping its formatting), and the window's configuration follows, so the config
+// editor's Apply does not undo it.
+void MainWindow::keepServerEnabled(const QString &name, bool enabled)
+{
+    auto it = std::find_if(
+            m_config.servers.begin(), m_config.servers.end(),
+            [&name](const Mcp::ServerConfig &server) { return server.name == name; });
+    if (it == m_config.servers.end() || it->sourceFile.isEmpty())
+        return;
+    QString error;
+    if (!Mcp::ConfigEditor::setServerDisabled(it->sourceFile, name, !enabled, &error)) {
+        m_chat->addNotice(
+                tr("The server stays %1 for this session only: %2")
+                        .arg(enabled ? tr("enabled") : tr("disabled"), error.toHtmlEscaped()),
+                true);
+        return;
+    }
+    it->disabled = !enabled;
+    if (m_configEditor)
+        m_configEditor->setAppliedConfig(m_config);
 }
 
 // A server's own "timeout" (written in .mcp.json) wins over the Settings default.

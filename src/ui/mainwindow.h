@@ -82,6 +82,7 @@ private:
     void setBusy(bool busy);
     void connectAgent();
     void applyServerTimeouts();
+    void keepServerEnabled(const QString &name, bool enabled);
     void saveWindowState();
     void restoreWindowState();
     // Applies m_settings: the tool timeout, then the provider and agent (after reading the

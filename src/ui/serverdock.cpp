@@ -350,8 +350,11 @@ void ServerDock::restartSelected()
 void ServerDock::toggleSelected()
 {
     const QString name = selectedServer();
-    if (m_manager && !name.isEmpty())
-        m_manager->setServerEnabled(name, selectedState() == Mcp::ServerState::Disabled);
+    if (!m_manager || name.isEmpty())
+        return;
+    const bool enable = selectedState() == Mcp::ServerState::Disabled;
+    m_manager->setServerEnabled(name, enable);
+    emit serverEnabledChanged(name, enable);
 }
 
 void ServerDock::ensureStderrDialog()

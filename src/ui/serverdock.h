@@ -55,6 +55,9 @@ public:
 
 signals:
     void openLogRequested(const QString &server);
+    // The user disabled or enabled a server (after the Manager was told), so the owner can
+    // keep the choice in the configuration.
+    void serverEnabledChanged(const QString &server, bool enabled);
 
 protected:
     void changeEvent(QEvent *event) override;
