@@ -52,8 +52,8 @@ public:
     void setGate(ApprovalGate *gate) { m_gate = gate; }
     // Per-tool timeout (ms) for a source; defaults to 60 s.
     void setTimeoutForSource(const QString &source, int timeoutMs);
-    // Back to the default timeout for this source's tools.
-    void clearTimeoutForSource(const QString &source) { m_sourceTimeouts.remove(source); }
+    // Every source back to the default timeout.
+    void clearSourceTimeouts() { m_sourceTimeouts.clear(); }
     void setDefaultTimeout(int timeoutMs) { m_defaultTimeoutMs = timeoutMs; }
 
     RunId run(const ToolCallRequest &call, const QString &conversationId, QObject *context,

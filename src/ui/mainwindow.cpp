@@ -524,14 +524,10 @@ void MainWindow::keepServerEnabled(const QString &name, bool enabled)
 // A server's own "timeout" (written in .mcp.json) wins over the Settings default.
 void MainWindow::applyServerTimeouts()
 {
-    for (const QString &name : std::as_const(m_timeoutSources))
-        m_runner->clearTimeoutForSource(name);
-    m_timeoutSources.clear();
+    m_runner->clearSourceTimeouts();
     for (const Mcp::ServerConfig &server : std::as_const(m_config.servers)) {
-        if (server.timeoutSet) {
+        if (server.timeoutSet)
             m_runner->setTimeoutForSource(server.name, server.timeoutMs);
-            m_timeoutSources.append(server.name);
-        }
     }
 }
 

@@ -122,7 +122,6 @@ private:
     ConfigEditorPane *m_configEditor = nullptr;
     QLabel *m_modelLabel = nullptr;
     QLabel *m_usageLabel = nullptr;
-    QStringList m_timeoutSources;      // servers whose own timeout the runner holds
     bool m_closing = false;            // close requested, servers stopping
     bool m_serversStopped = false;     // the close may complete
     bool m_discardConfigEdits = false; // the user chose to close without saving them
