@@ -2,7 +2,8 @@
 # README command 1: set up, build, and run Switchboard on the bundled example workspace.
 #   1. scripts/bootstrap.sh  (apt packages + pinned npm test peers; fast when nothing is missing)
 #   2. configure + build build/ (Ninja, RelWithDebInfo, 2 jobs)
-#   3. run the main job on examples/workspace; extra arguments are passed to it.
+#   3. trust the example workspace's servers (switchboard-cli trust), then run the main job
+#      on examples/workspace; extra arguments are passed to it.
 #
 #   ./scripts/run.sh              # from a fresh clone, any folder
 #   ./scripts/run.sh --json       # extra arguments go to the main job
@@ -36,6 +37,12 @@ if command -v ccache >/dev/null 2>&1; then
 fi
 cmake "${configure_args[@]}"
 cmake --build "$BUILD_DIR" -j2
+
+# The example workspace is this repository's own: trust its servers explicitly, as a user
+# would after reading examples/workspace/.mcp.json (any other folder's servers wait for the
+# user's yes in the window, or `switchboard-cli --workspace DIR trust`).
+banner "trust the example workspace's servers"
+"$BUILD_DIR/src/cli/switchboard-cli" --workspace "$WORKSPACE" trust
 
 banner "run: ${MAIN_JOB[*]} $*"
 [ -x "$BUILD_DIR/src/ui/switchboard" ] || { echo "run.sh: $BUILD_DIR/src/ui/switchboard was not built" >&2; exit 1; }

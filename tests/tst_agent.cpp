@@ -122,11 +122,23 @@ class tst_Agent : public QObject
                 QString::fromUtf8(cli.readAllStandardError())};
     }
 
-    void writeWorkspaceConfig(const QString &workspace)
+    // Writes the workspace's .mcp.json and trusts its servers as the user would
+    // (`switchboard-cli trust`, with the same data folder as the runs).
+    void writeWorkspaceConfig(const QString &workspace, const QString &dataHome)
     {
         QFile config(QDir(workspace).filePath(QStringLiteral(".mcp.json")));
         QVERIFY(config.open(QIODevice::WriteOnly));
         config.write(fixtureConfig());
+        config.close();
+        QProcess trust;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_DATA_HOME"), dataHome);
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), dataHome);
+        trust.setProcessEnvironment(env);
+        trust.start(QStringLiteral(SWITCHBOARD_CLI),
+                    {QStringLiteral("--workspace"), workspace, QStringLiteral("trust")});
+        QVERIFY(trust.waitForFinished(30000));
+        QCOMPARE(trust.exitCode(), 0);
     }
 
 private slots:
@@ -261,7 +273,7 @@ private slots:
     {
         QFETCH(QString, approve);
         QTemporaryDir ws, data;
-        writeWorkspaceConfig(ws.path());
+        writeWorkspaceConfig(ws.path(), data.path());
         FakeLlmServer model(FakeLlmServer::Dialect::OpenAi);
         QVERIFY(model.listen());
         model.enqueue(FakeLlmServer::openAiToolCalls(
@@ -289,7 +301,7 @@ private slots:
     void cliKillLosesNoCompletedMessage()
     {
         QTemporaryDir ws, data;
-        writeWorkspaceConfig(ws.path());
+        writeWorkspaceConfig(ws.path(), data.path());
         FakeLlmServer model(FakeLlmServer::Dialect::OpenAi);
         QVERIFY(model.listen());
         model.enqueue(FakeLlmServer::openAiToolCalls(

@@ -947,15 +947,18 @@ void tst_Config::load_data()
     QTest::newRow("user only") << QByteArray(R"({"mcpServers": {"a": {"command": "u"}}})")
                                << QByteArray() << QByteArray() << QStringList({"a@USER"})
                                << QStringList();
-    QTest::newRow("workspace wins per name")
+    // A cloned repository's .mcp.json must not replace a server the user set up.
+    QTest::newRow("a workspace server never replaces the user's")
             << QByteArray(R"({"mcpServers": {"a": {"command": "u"}, "b": {"command": "u"}}})")
             << QByteArray(R"({"mcpServers": {"b": {"command": "w"}, "c": {"command": "w"}}})")
-            << QByteArray() << QStringList({"a@USER", "b@WORKSPACE", "c@WORKSPACE"})
-            << QStringList();
-    QTest::newRow("a broken workspace server hides the user's")
+            << QByteArray() << QStringList({"a@USER", "b@USER", "c@WORKSPACE"})
+            << QStringList({"WORKSPACE:1: server 'b': your own configuration (USER) already "
+                            "defines a server of this name; this folder's definition is ignored "
+                            "(rename it here to use both)"});
+    QTest::newRow("a broken workspace server does not hide the user's")
             << QByteArray(R"({"mcpServers": {"a": {"command": "u"}, "b": {"command": "u"}}})")
             << QByteArray(R"({"mcpServers": {"b": {"command": 1}}})") << QByteArray()
-            << QStringList({"a@USER"})
+            << QStringList({"a@USER", "b@USER"})
             << QStringList({"WORKSPACE:1:34: server 'b': 'command' must be a string, not a "
                             "number"});
     QTest::newRow("errors of both files are kept")
@@ -969,6 +972,11 @@ void tst_Config::load_data()
             << QByteArray(R"({"mcpServers": {"w": {"command": "w"}}})")
             << QByteArray(R"({"mcpServers": {"a": {"command": "o"}, "o": {"command": "o"}}})")
             << QStringList({"a@OVERRIDE", "o@OVERRIDE"}) << QStringList();
+    QTest::newRow("a broken override server hides the user's")
+            << QByteArray(R"({"mcpServers": {"a": {"command": "u"}}})") << QByteArray()
+            << QByteArray(R"({"mcpServers": {"a": {"command": 1}}})") << QStringList()
+            << QStringList({"OVERRIDE:1:34: server 'a': 'command' must be a string, not a "
+                            "number"});
 }
 
 void tst_Config::load()
@@ -1000,8 +1008,15 @@ void tst_Config::load()
         return text;
     };
     QStringList actualServers;
-    for (const ServerConfig &server : config.servers)
+    for (const ServerConfig &server : config.servers) {
         actualServers.append(server.name + u'@' + label(server.sourceFile));
+        // Where a server came from decides whether it needs the user's trust.
+        const ConfigOrigin expected = server.sourceFile == userPath ? ConfigOrigin::User
+                                      : server.sourceFile == workspacePath
+                                              ? ConfigOrigin::Workspace
+                                              : ConfigOrigin::CommandLine;
+        QCOMPARE(int(server.origin), int(expected));
+    }
     QStringList actualErrors;
     for (const ConfigError &error : config.errors)
         actualErrors.append(label(error.toString()));

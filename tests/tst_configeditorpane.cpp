@@ -4,6 +4,7 @@
 #include <mcp/stdiotransport.h>
 #include <ui/configeditorpane.h>
 #include <ui/mainwindow.h>
+#include <ui/trustbanner.h>
 
 #include <Qsci/qscilexerjson.h>
 #include <Qsci/qsciscintilla.h>
@@ -642,6 +643,7 @@ private slots:
                                 "\"${FIXTURE}\"}\n  }\n}\n";
         QVERIFY(writeFile(path, text));
         const Ui::MainWindowOptions options = testWindowOptions(workspace.path(), m_data.path());
+        QVERIFY(trustWorkspace(options));
         Ui::MainWindow window(options);
         window.show();
         Mcp::Manager *manager = window.manager();
@@ -670,6 +672,12 @@ private slots:
         pane->apply();
         QCOMPARE(pane->statusText(), QStringLiteral("Saved and applied: started delta."));
         QCOMPARE(readFile(path), edited);
+        // A server added to the workspace's file waits for the user's trust like any other.
+        QTRY_COMPARE(manager->status(QStringLiteral("delta")).state, Mcp::ServerState::Untrusted);
+        auto *banner = window.findChild<Ui::TrustBanner *>(QStringLiteral("trustBanner"));
+        QVERIFY(banner && banner->isVisible());
+        QCOMPARE(banner->serverNames(), QStringList({QStringLiteral("delta")}));
+        banner->findChild<QPushButton *>(QStringLiteral("trustAllButton"))->click();
         QTRY_VERIFY_WITH_TIMEOUT(manager->isSettled() && manager->client(QStringLiteral("delta")),
                                  15000);
         QCOMPARE(manager->client(QStringLiteral("alpha")), alpha);

@@ -172,7 +172,13 @@ private slots:
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.remove(QStringLiteral("TOKEN"));
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path());
+        env.insert(QStringLiteral("XDG_DATA_HOME"), home.path());
         cli.setProcessEnvironment(env);
+        // The workspace's servers run once trusted, as a user does first.
+        cli.start(QStringLiteral(SWITCHBOARD_CLI),
+                  {QStringLiteral("--workspace"), ws.path(), QStringLiteral("trust")});
+        QVERIFY(cli.waitForFinished(30000));
+        QCOMPARE(cli.exitCode(), 0);
         cli.start(QStringLiteral(SWITCHBOARD_CLI),
                   {QStringLiteral("--workspace"), ws.path(), QStringLiteral("servers")});
         QVERIFY(cli.waitForFinished(60000));

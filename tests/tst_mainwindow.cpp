@@ -1,10 +1,12 @@
 #include "fakellmserver.h"
+#include "windowtest.h"
 
 #include <ui/appsettings.h>
 #include <ui/chatview.h>
 #include <ui/configeditorpane.h>
 #include <ui/mainwindow.h>
 #include <ui/settingsdialog.h>
+#include <ui/trustbanner.h>
 
 #include <QAction>
 #include <Qsci/qsciscintilla.h>
@@ -73,6 +75,8 @@ class tst_MainWindow : public QObject
         qputenv("OPENAI_BASE_URL", setup->model.baseUrl().toUtf8());
         qunsetenv("OPENAI_API_KEY");
         qunsetenv("ANTHROPIC_API_KEY");
+        if (!trustWorkspace(options(*setup)))
+            return nullptr;
         setup->window = std::make_unique<Ui::MainWindow>(options(*setup));
         setup->window->show();
         if (!QTest::qWaitFor(
@@ -92,6 +96,7 @@ class tst_MainWindow : public QObject
         options.conversationFolder = m_data.filePath(QStringLiteral("conversations"));
         options.settingsFile = QDir(setup.config.path()).filePath(QStringLiteral("settings.ini"));
         options.keychainService = m_service;
+        options.trustFile = QDir(setup.config.path()).filePath(QStringLiteral("trust.json"));
         return options;
     }
 
@@ -132,6 +137,73 @@ class tst_MainWindow : public QObject
     }
 
 private slots:
+    // A folder's .mcp.json runs nothing until the user answers the banner: "Trust selected"
+    // starts only the checked server, "Trust" the rest; the decisions outlive the window and
+    // stay out of the workspace.
+    void trustBannerStartsOnlyWhatWasTrusted()
+    {
+        QTemporaryDir workspace, data;
+        QFile config(QDir(workspace.path()).filePath(QStringLiteral(".mcp.json")));
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write(QStringLiteral(R"({"mcpServers": {
+            "alpha": {"command": "sh", "args": ["-c", "touch alpha-ran; exec $0", "%1"]},
+            "beta": {"command": "sh", "args": ["-c", "touch beta-ran; exec $0", "%1"]}}})")
+                             .arg(QStringLiteral(SWITCHBOARD_FIXTURE_SERVER))
+                             .toUtf8());
+        config.close();
+        qunsetenv("OPENAI_API_KEY");
+        qunsetenv("OPENAI_BASE_URL");
+        qunsetenv("ANTHROPIC_API_KEY");
+        const Ui::MainWindowOptions options = testWindowOptions(workspace.path(), data.path());
+        const auto ran = [&](const char *name) {
+            return QFile::exists(QDir(workspace.path()).filePath(QLatin1String(name)));
+        };
+        {
+            Ui::MainWindow window(options);
+            window.show();
+            Mcp::Manager *manager = window.manager();
+            QTRY_COMPARE_WITH_TIMEOUT(manager->status("alpha").state, Mcp::ServerState::Untrusted,
+                                      10000);
+            QCOMPARE(manager->status("beta").state, Mcp::ServerState::Untrusted);
+            auto *banner = window.findChild<Ui::TrustBanner *>(QStringLiteral("trustBanner"));
+            QVERIFY(banner && banner->isVisible());
+            QCOMPARE(banner->serverNames(), QStringList({"alpha", "beta"}));
+            auto *list = banner->findChild<QTreeWidget *>(QStringLiteral("trustList"));
+            QVERIFY(list);
+            QVERIFY(list->topLevelItem(0)->text(0).contains(QLatin1String("touch alpha-ran")));
+            QTest::qWait(200);
+            QVERIFY(!ran("alpha-ran") && !ran("beta-ran"));
+
+            banner->setChecked(QStringLiteral("alpha"), false);
+            auto *selected
+                    = banner->findChild<QPushButton *>(QStringLiteral("trustSelectedButton"));
+            QVERIFY(selected && selected->isEnabled());
+            selected->click();
+            QTRY_COMPARE_WITH_TIMEOUT(manager->status("beta").state, Mcp::ServerState::Connected,
+                                      10000);
+            QCOMPARE(manager->status("alpha").state, Mcp::ServerState::Untrusted);
+            QVERIFY(ran("beta-ran") && !ran("alpha-ran"));
+            QCOMPARE(banner->serverNames(), QStringList({"alpha"}));
+
+            banner->findChild<QPushButton *>(QStringLiteral("trustAllButton"))->click();
+            QTRY_COMPARE_WITH_TIMEOUT(manager->status("alpha").state, Mcp::ServerState::Connected,
+                                      10000);
+            QVERIFY(ran("alpha-ran"));
+            QVERIFY(banner->isHidden());
+            QSignalSpy stopped(manager, &Mcp::Manager::stopped);
+            window.close();
+            QTRY_COMPARE_WITH_TIMEOUT(stopped.count(), 1, 10000);
+        }
+        QVERIFY(QFile::exists(options.trustFile));
+        QCOMPARE(QDir(workspace.path()).entryList(QDir::Files | QDir::Hidden),
+                 QStringList({".mcp.json", "alpha-ran", "beta-ran"}));
+        // Next time both start without asking.
+        Ui::MainWindow again(options);
+        QTRY_VERIFY_WITH_TIMEOUT(
+                again.manager()->client("alpha") && again.manager()->client("beta"), 10000);
+        QVERIFY(again.findChild<Ui::TrustBanner *>(QStringLiteral("trustBanner"))->isHidden());
+    }
+
     void denyKeepsToolFromRunning()
     {
         auto setup = open();
@@ -178,6 +250,7 @@ private slots:
         setup->window.reset();
         setup->model.enqueue(call);
         setup->model.enqueue(FakeLlmServer::openAiText(QStringLiteral("Again.")));
+        QVERIFY(trustWorkspace(options(*setup)));
         setup->window = std::make_unique<Ui::MainWindow>(options(*setup));
         setup->window->show();
         QTRY_VERIFY_WITH_TIMEOUT(setup->window->manager()->client("fix"), 10000);
@@ -282,6 +355,7 @@ private slots:
         QSignalSpy stopped(setup->window->manager(), &Mcp::Manager::stopped);
         setup->window->close();
         QTRY_COMPARE_WITH_TIMEOUT(stopped.count(), 1, 10000);
+        QVERIFY(trustWorkspace(options(*setup)));
         setup->window = std::make_unique<Ui::MainWindow>(options(*setup));
         setup->window->show();
         QTRY_COMPARE(setup->window->manager()->status(QStringLiteral("fix")).state,
@@ -307,6 +381,7 @@ private slots:
         setup->window->close();
         QTRY_COMPARE_WITH_TIMEOUT(stopped.count(), 1, 10000);
 
+        QVERIFY(trustWorkspace(options(*setup)));
         setup->window = std::make_unique<Ui::MainWindow>(options(*setup));
         setup->window->show();
         serverDock = setup->window->findChild<QDockWidget *>(QStringLiteral("serverDock"));
@@ -435,6 +510,7 @@ private slots:
         qunsetenv("ANTHROPIC_API_KEY");
         qputenv("OPENAI_API_KEY", "sk-env-fallback");
         const auto unset = qScopeGuard([] { qunsetenv("OPENAI_API_KEY"); });
+        QVERIFY(trustWorkspace(options(*setup)));
         setup->window = std::make_unique<Ui::MainWindow>(options(*setup));
         setup->window->show();
         auto *status = setup->window->findChild<QLabel *>(QStringLiteral("modelLabel"));

@@ -5,6 +5,8 @@
 #include <mcp/manager.h>
 #include <mcp/stdiotransport.h>
 
+#include <QDateTime>
+#include <QFile>
 #include <QProcessEnvironment>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -338,6 +340,107 @@ private slots:
         QVERIFY(waitSettled(manager));
         QVERIFY(!manager.client("b")->transport()->hasTrafficTap());
         QCOMPARE(records.size(), size_t(0));
+    }
+
+    // A server of an untrusted workspace never runs: its command would create a marker file.
+    void untrustedServerNeverStarts()
+    {
+        const QString marker = m_dir.filePath(QStringLiteral("pwned"));
+        QFile::remove(marker);
+        McpConfig config = parse("{\"mcpServers\": {"
+                                 "\"evil\": {\"command\": \"sh\", "
+                                 "\"args\": [\"-c\", \"touch pwned; exec $0\", \"${FIXTURE}\"]},"
+                                 "\"good\": {\"command\": \"${FIXTURE}\"}}}");
+        QCOMPARE(config.servers.size(), 2);
+        config.servers[0].untrusted = true;
+        auto manager = makeManager();
+        manager->start(config);
+        QVERIFY(waitSettled(*manager));
+        QCOMPARE(manager->status("evil").state, ServerState::Untrusted);
+        QCOMPARE(serverStateName(ServerState::Untrusted), QStringLiteral("untrusted"));
+        QVERIFY(manager->status("evil").reason.contains(QLatin1String("not trusted")));
+        QCOMPARE(manager->status("good").state, ServerState::Connected);
+        QVERIFY(!manager->client("evil"));
+        // Restart and enable do not get around it.
+        manager->restartServer("evil");
+        manager->setServerEnabled("evil", false);
+        manager->setServerEnabled("evil", true);
+        QVERIFY(waitSettled(*manager));
+        QCOMPARE(manager->status("evil").state, ServerState::Untrusted);
+        QTest::qWait(200);
+        QVERIFY(!QFile::exists(marker));
+
+        // Trusted (the same definition, no longer marked): reload starts it.
+        config.servers[0].untrusted = false;
+        const ReloadPlan plan = manager->reload(config);
+        QCOMPARE(plan.changed, QStringList({"evil"}));
+        QVERIFY(waitSettled(*manager));
+        QCOMPARE(manager->status("evil").state, ServerState::Connected);
+        QVERIFY(QFile::exists(marker));
+        QFile::remove(marker);
+        QSignalSpy stopped(manager.get(), &Manager::stopped);
+        manager->stop();
+        QVERIFY(stopped.wait(5000));
+    }
+
+    // At most maxConcurrentStarts servers are starting at once; the rest wait as "pending",
+    // and all of them connect. Each server logs when its process starts; the test sees when
+    // it connects: no moment has more than the cap in between.
+    void concurrentStartsAreCapped()
+    {
+        constexpr int Servers = 7;
+        constexpr int Cap = 3;
+        const QString log = m_dir.filePath(QStringLiteral("starts.log"));
+        QFile::remove(log);
+        QByteArray json = "{\"mcpServers\": {";
+        for (int i = 0; i < Servers; ++i) {
+            // sh -c SCRIPT FIXTURE NAME: $0 is the fixture, $1 the name of the server.
+            const QByteArray name = "s" + QByteArray::number(i);
+            json += QByteArray(i ? "," : "") + "\"" + name
+                    + "\": {\"command\": \"sh\", \"args\": [\"-c\", \"echo $1 $(date +%s%3N) >> "
+                    + log.toUtf8() + "; exec $0 --init-delay-ms 300\", \"${FIXTURE}\", \"" + name
+                    + "\"]}";
+        }
+        json += "}}";
+        ManagerOptions options;
+        options.workspaceDir = m_dir.path();
+        options.maxConcurrentStarts = Cap;
+        Manager manager(options);
+        QHash<QString, qint64> connectedAt;
+        connect(&manager, &Manager::serverStatusChanged, this, [&](const QString &name) {
+            if (manager.status(name).state == ServerState::Connected && !connectedAt.contains(name))
+                connectedAt.insert(name, QDateTime::currentMSecsSinceEpoch());
+        });
+        manager.start(parse(json));
+        for (int i = 0; i < Servers; ++i)
+            QCOMPARE(manager.status(QStringLiteral("s%1").arg(i)).state, ServerState::Pending);
+        QVERIFY(waitSettled(manager, 30000));
+        QCOMPARE(connectedAt.size(), Servers);
+
+        QFile file(log);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QHash<QString, qint64> startedAt;
+        for (const QByteArray &line : file.readAll().split('\n')) {
+            const QList<QByteArray> parts = line.split(' ');
+            if (parts.size() == 2)
+                startedAt.insert(QString::fromUtf8(parts[0]), parts[1].toLongLong());
+        }
+        QCOMPARE(startedAt.size(), Servers);
+        int maxOverlap = 0;
+        for (auto it = startedAt.cbegin(); it != startedAt.cend(); ++it) {
+            // How many servers were starting when this one's process began?
+            int overlap = 0;
+            for (auto other = startedAt.cbegin(); other != startedAt.cend(); ++other) {
+                if (other.value() <= it.value() && connectedAt.value(other.key()) > it.value())
+                    ++overlap;
+            }
+            maxOverlap = std::max(maxOverlap, overlap);
+        }
+        QVERIFY2(maxOverlap <= Cap, qPrintable(QString::number(maxOverlap)));
+        QVERIFY2(maxOverlap >= 2, "servers should still start in parallel");
+        QSignalSpy stopped(&manager, &Manager::stopped);
+        manager.stop();
+        QVERIFY(stopped.wait(5000));
     }
 
     void stopEndsEverything()

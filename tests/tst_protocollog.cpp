@@ -430,6 +430,7 @@ private slots:
         qunsetenv("OPENAI_BASE_URL");
         qunsetenv("ANTHROPIC_API_KEY");
         const Ui::MainWindowOptions options = testWindowOptions(workspace.path(), m_dir.path());
+        QVERIFY(trustWorkspace(options));
         Ui::MainWindow window(options);
         window.show();
         QVERIFY(QTest::qWaitFor(

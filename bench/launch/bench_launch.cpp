@@ -27,17 +27,33 @@ bool writeConfig(const QString &workspace, const QByteArray &text)
     return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
 }
 
-// Milliseconds to the "shown" line, or -1.
-double launchOnce(const QString &workspace, const QString &dataHome)
+QProcessEnvironment environment(const QString &dataHome)
 {
-    QProcess process;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("XDG_DATA_HOME"), dataHome);
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), dataHome);
     env.remove(QStringLiteral("OPENAI_API_KEY"));
     env.remove(QStringLiteral("OPENAI_BASE_URL"));
     env.remove(QStringLiteral("ANTHROPIC_API_KEY"));
-    process.setProcessEnvironment(env);
+    return env;
+}
+
+// The dead server must really be started: trust the workspace as its user would.
+bool trust(const QString &workspace, const QString &dataHome)
+{
+    QProcess process;
+    process.setProcessEnvironment(environment(dataHome));
+    process.start(QStringLiteral(SWITCHBOARD_CLI),
+                  {QStringLiteral("--workspace"), workspace, QStringLiteral("trust")});
+    return process.waitForFinished(30000) && process.exitStatus() == QProcess::NormalExit
+           && process.exitCode() == 0;
+}
+
+// Milliseconds to the "shown" line, or -1.
+double launchOnce(const QString &workspace, const QString &dataHome)
+{
+    QProcess process;
+    process.setProcessEnvironment(environment(dataHome));
     process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
     QElapsedTimer timer;
     timer.start();
@@ -77,8 +93,8 @@ int main(int argc, char *argv[])
                              "\"args\": [\"--no-init-reply\"]}}}\n")
                       .arg(QStringLiteral(SWITCHBOARD_FIXTURE_SERVER))
                       .toUtf8();
-    if (!writeConfig(none.path(), "{\"mcpServers\": {}}\n")
-        || !writeConfig(dead.path(), deadConfig)) {
+    if (!writeConfig(none.path(), "{\"mcpServers\": {}}\n") || !writeConfig(dead.path(), deadConfig)
+        || !trust(dead.path(), data.path())) {
         std::fprintf(stderr, "bench_launch: cannot write the workspaces\n");
         return 1;
     }

@@ -8,6 +8,7 @@
 #include <engine/mcptooladapter.h>
 #include <engine/providerconfig.h>
 #include <engine/toolrunner.h>
+#include <engine/truststore.h>
 #include <engine/workspace.h>
 #include <mcp/configeditor.h>
 
@@ -67,6 +68,9 @@ QString usageText()
             "                              the agent loop, headless (needs OPENAI_API_KEY or\n"
             "                              ANTHROPIC_API_KEY, or OPENAI_BASE_URL for a local "
             "server)\n"
+            "  trust [SERVER...] [--revoke]\n"
+            "                              trust (or stop trusting) this folder's .mcp.json\n"
+            "                              servers: they start only once trusted\n"
             "  config check [FILE]         validate; errors as FILE:LINE:COL: message\n"
             "  config import claude-desktop|vscode|cursor FILE\n"
             "                              print the converted .mcp.json\n"
@@ -163,6 +167,8 @@ int Cli::dispatch()
         return cmdCall();
     if (command == QLatin1String("run"))
         return cmdRun();
+    if (command == QLatin1String("trust"))
+        return cmdTrust();
     if (command == QLatin1String("config")) {
         const QString sub = m_args.isEmpty() ? QString() : m_args.takeFirst();
         if (sub == QLatin1String("check"))
@@ -184,7 +190,89 @@ bool Cli::loadConfig()
                                   QProcessEnvironment::systemEnvironment());
     for (const ConfigError &error : m_config.errors)
         err(error.toString());
+    Engine::TrustStore trust;
+    QString trustError;
+    if (!trust.load(&trustError))
+        err(trustError);
+    trust.apply(m_config, m_workspace);
     return m_config.errors.isEmpty();
+}
+
+// "switchboard-cli trust NAME" for a server of this folder that is not trusted yet.
+QString Cli::trustHint(const QString &server) const
+{
+    return QStringLiteral("run 'switchboard-cli --workspace %1 trust %2' to trust it")
+            .arg(m_workspace, server);
+}
+
+int Cli::cmdTrust()
+{
+    bool revoke = false;
+    QStringList names;
+    for (const QString &arg : std::as_const(m_args)) {
+        if (arg == QLatin1String("--revoke"))
+            revoke = true;
+        else if (arg.startsWith(QLatin1String("--")))
+            return usageError(QStringLiteral("trust: unknown option '%1'").arg(arg));
+        else
+            names << arg;
+    }
+    if (!m_configFile.isEmpty())
+        return usageError(QStringLiteral("trust: a --config file is yours and needs no trust; "
+                                         "trust applies to the workspace's .mcp.json"));
+    if (!loadConfig())
+        return InvalidConfig;
+    Engine::TrustStore store;
+    QString error;
+    if (!store.load(&error) && !revoke) {
+        // The file is damaged: trusting now would overwrite what it held.
+        err(error);
+        return InvalidConfig;
+    }
+
+    QList<const ServerConfig *> chosen;
+    for (const QString &name : std::as_const(names)) {
+        const ServerConfig *server = m_config.find(name);
+        if (!server) {
+            err(QStringLiteral("no server named '%1' in %2/.mcp.json").arg(name, m_workspace));
+            return Usage;
+        }
+        if (!Engine::TrustStore::needsTrust(*server)) {
+            err(QStringLiteral("'%1' is defined in %2, your own configuration: it needs no "
+                               "trust")
+                        .arg(name, server->sourceFile));
+            return Usage;
+        }
+        chosen << server;
+    }
+    if (names.isEmpty()) {
+        for (const ServerConfig &server : std::as_const(m_config.servers)) {
+            if (Engine::TrustStore::needsTrust(server))
+                chosen << &server;
+        }
+        if (chosen.isEmpty()) {
+            err(QStringLiteral("%1/.mcp.json defines no servers: nothing to trust")
+                        .arg(m_workspace));
+            return Ok;
+        }
+    }
+    for (const ServerConfig *server : std::as_const(chosen)) {
+        const bool ok = revoke ? store.revoke(m_workspace, server->name, &error)
+                               : store.trust(m_workspace, *server, &error);
+        if (!ok) {
+            err(error);
+            return InvalidConfig;
+        }
+        if (revoke) {
+            out(QStringLiteral("no longer trusted: %1\n").arg(server->name));
+            continue;
+        }
+        out(QStringLiteral("trusted %1: %2\n")
+                    .arg(server->name, Engine::TrustStore::commandLine(*server)));
+        for (const QString &request : Engine::TrustStore::requests(*server))
+            out(QStringLiteral("  %1\n").arg(request));
+    }
+    return Ok;
 }
 
 void Cli::startServers(const QStringList &only)
@@ -250,7 +338,8 @@ void Cli::printServers()
                 entry["serverInfo"] = client->serverInfo();
             }
             list.push_back(std::move(entry));
-            anyFailed = anyFailed || s.state == ServerState::Failed;
+            anyFailed = anyFailed || s.state == ServerState::Failed
+                        || s.state == ServerState::Untrusted;
         }
         out(jsonText(list) + QLatin1Char('\n'));
     } else {
@@ -265,8 +354,11 @@ void Cli::printServers()
                                    .arg(s.toolCount, 5);
             if (!s.reason.isEmpty())
                 line += QLatin1Char(' ') + s.reason;
+            if (s.state == ServerState::Untrusted)
+                line += QStringLiteral(" (%1)").arg(trustHint(name));
             out(line.trimmed() + QLatin1Char('\n'));
-            anyFailed = anyFailed || s.state == ServerState::Failed;
+            anyFailed = anyFailed || s.state == ServerState::Failed
+                        || s.state == ServerState::Untrusted;
         }
         if (names.isEmpty())
             err(QStringLiteral("no servers configured (looked for %1/.mcp.json and %2)")
@@ -301,6 +393,8 @@ void Cli::printTools()
         if (s.state == ServerState::Failed) {
             anyFailed = true;
             err(QStringLiteral("server '%1' failed: %2").arg(name, s.reason));
+        } else if (s.state == ServerState::Untrusted) {
+            err(QStringLiteral("server '%1' is not trusted yet: %2").arg(name, trustHint(name)));
         }
     }
     buildRegistry();
@@ -384,6 +478,8 @@ int Cli::cmdCall()
         if (s.state != ServerState::Connected) {
             err(QStringLiteral("server '%1' %2: %3")
                         .arg(m_callServer, serverStateName(s.state), s.reason));
+            if (s.state == ServerState::Untrusted)
+                err(trustHint(m_callServer));
             finish(ServerFailed);
             return;
         }
@@ -607,6 +703,9 @@ void Cli::startRun()
         if (s.state == ServerState::Failed)
             err(QStringLiteral("server '%1' failed (its tools are unavailable): %2")
                         .arg(name, s.reason));
+        else if (s.state == ServerState::Untrusted)
+            err(QStringLiteral("server '%1' is not trusted yet (its tools are unavailable): %2")
+                        .arg(name, trustHint(name)));
     }
     buildRegistry();
     const auto providerConfig = *Engine::ProviderConfig::fromEnvironment(

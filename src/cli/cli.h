@@ -48,6 +48,8 @@ private:
     int cmdConfigCheck();
     int cmdConfigImport();
     int cmdRun();
+    int cmdTrust();
+    QString trustHint(const QString &server) const;
     void startRun();
     void buildRegistry();
 

@@ -643,6 +643,7 @@ std::optional<ServerConfig> checkServer(const Context &ctx, const std::string &n
     server.name = name;
     server.sourceFile = ctx.file;
     server.line = ctx.lineOf(pointer);
+    server.definition = value;
 
     // Strings to expand, in the order their missing variables are reported.
     struct Expandable
@@ -1093,7 +1094,7 @@ bool ServerConfig::operator==(const ServerConfig &other) const
            && risk == other.risk && toolRisks == other.toolRisks && trust == other.trust
            && disabled == other.disabled && timeoutMs == other.timeoutMs
            && startupTimeoutMs == other.startupTimeoutMs && autoApprove == other.autoApprove
-           && error == other.error;
+           && error == other.error && untrusted == other.untrusted;
 }
 
 nlohmann::json ServerConfig::toJson() const
@@ -1187,7 +1188,7 @@ McpConfig parse(const QByteArray &text, const QString &fileName, const QProcessE
     return config;
 }
 
-McpConfig loadFile(const QString &path, const QProcessEnvironment &env)
+McpConfig loadFile(const QString &path, const QProcessEnvironment &env, ConfigOrigin origin)
 {
     McpConfig config;
     const QFileInfo info(path);
@@ -1206,7 +1207,10 @@ McpConfig loadFile(const QString &path, const QProcessEnvironment &env)
     if (!file.open(QIODevice::ReadOnly))
         return fail(Text::tr("cannot read the file: %1").arg(file.errorString()));
     // One byte over the cap is enough for parse() to refuse the file without reading it all.
-    return parse(file.read(kMaxConfigBytes + 1), path, env);
+    config = parse(file.read(kMaxConfigBytes + 1), path, env);
+    for (ServerConfig &server : config.servers)
+        server.origin = origin;
+    return config;
 }
 
 QString userConfigPath()
@@ -1215,25 +1219,45 @@ QString userConfigPath()
            + QStringLiteral("/switchboard/mcp.json");
 }
 
-McpConfig merge(const McpConfig &user, const McpConfig &workspace)
+McpConfig merge(const McpConfig &user, const McpConfig &workspace, ConfigOrigin workspaceOrigin)
 {
-    QSet<QString> workspaceNames;
-    for (const ServerConfig &server : workspace.servers)
-        workspaceNames.insert(server.name);
-    for (const ConfigError &error : workspace.errors) {
-        if (!error.server.isEmpty())
-            workspaceNames.insert(error.server);
-    }
-
     McpConfig result;
-    result.servers = workspace.servers;
-    for (const ServerConfig &server : user.servers) {
-        if (!workspaceNames.contains(server.name))
-            result.servers.append(server);
+    result.errors = user.errors + workspace.errors;
+    if (workspaceOrigin == ConfigOrigin::CommandLine) {
+        QSet<QString> workspaceNames;
+        for (const ServerConfig &server : workspace.servers)
+            workspaceNames.insert(server.name);
+        for (const ConfigError &error : workspace.errors) {
+            if (!error.server.isEmpty())
+                workspaceNames.insert(error.server);
+        }
+        result.servers = workspace.servers;
+        for (const ServerConfig &server : user.servers) {
+            if (!workspaceNames.contains(server.name))
+                result.servers.append(server);
+        }
+    } else {
+        result.servers = user.servers;
+        for (const ServerConfig &server : workspace.servers) {
+            const ServerConfig *mine = user.find(server.name);
+            if (!mine) {
+                result.servers.append(server);
+                continue;
+            }
+            ConfigError clash;
+            clash.file = server.sourceFile;
+            clash.line = server.line;
+            clash.server = server.name;
+            clash.message
+                    = Text::tr("server '%1': your own configuration (%2) already defines a server "
+                               "of this name; this folder's definition is ignored (rename it here "
+                               "to use both)")
+                              .arg(server.name, QDir::toNativeSeparators(mine->sourceFile));
+            result.errors.append(clash);
+        }
     }
     std::sort(result.servers.begin(), result.servers.end(),
               [](const ServerConfig &a, const ServerConfig &b) { return a.name < b.name; });
-    result.errors = user.errors + workspace.errors;
     return result;
 }
 
@@ -1244,7 +1268,9 @@ McpConfig load(const QString &workspaceDir, const QString &overrideFile,
     const QString workspaceFile = overrideFile.isEmpty()
                                           ? QDir(workspaceDir).filePath(QStringLiteral(".mcp.json"))
                                           : overrideFile;
-    McpConfig workspace = loadFile(workspaceFile, env);
+    const ConfigOrigin origin
+            = overrideFile.isEmpty() ? ConfigOrigin::Workspace : ConfigOrigin::CommandLine;
+    McpConfig workspace = loadFile(workspaceFile, env, origin);
     // A file named on the command line must exist; a workspace without .mcp.json is normal.
     if (!overrideFile.isEmpty() && !QFileInfo::exists(overrideFile)) {
         ConfigError error;
@@ -1254,9 +1280,12 @@ McpConfig load(const QString &workspaceDir, const QString &overrideFile,
     }
     // The workspace may be the config folder itself; one file is not merged over itself.
     const QString canonicalUser = QFileInfo(userFile).canonicalFilePath();
-    if (!canonicalUser.isEmpty() && canonicalUser == QFileInfo(workspaceFile).canonicalFilePath())
+    if (!canonicalUser.isEmpty() && canonicalUser == QFileInfo(workspaceFile).canonicalFilePath()) {
+        for (ServerConfig &server : workspace.servers)
+            server.origin = ConfigOrigin::User;
         return workspace;
-    return merge(loadFile(userFile, env), workspace);
+    }
+    return merge(loadFile(userFile, env), workspace, origin);
 }
 
 std::optional<ImportKind> importKindFromName(QStringView name)

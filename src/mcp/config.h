@@ -21,6 +21,11 @@ QString riskName(Risk risk);
 /// Inverse of riskName(); std::nullopt for anything else (case-sensitive, as written in config).
 std::optional<Risk> riskFromName(QStringView name);
 
+/// Which file defined a server. The user's own file and a file named on the command line
+/// (`--config`) are the user's choice; a workspace's `.mcp.json` may come from a cloned
+/// repository and runs nothing until the user trusts it (Engine::TrustStore decides).
+enum class ConfigOrigin { User, Workspace, CommandLine };
+
 /// How Switchboard talks to a server: a child process, Streamable HTTP, or legacy HTTP+SSE.
 enum class TransportType { Stdio, Http, Sse };
 
@@ -71,6 +76,13 @@ struct ServerConfig
     QString error;
     QString sourceFile; ///< where it was defined
     int line = 0;
+    ConfigOrigin origin = ConfigOrigin::User;
+    /// The server's object exactly as the file has it (variables not expanded): what the
+    /// user is asked to trust, and what a trust decision is keyed by.
+    nlohmann::json definition;
+    /// A workspace server the user has not trusted (in this form): the Manager shows it as
+    /// "untrusted" and never starts it. Set by the engine's trust policy, not by the loader.
+    bool untrusted = false;
 
     /// Compares the settings only: sourceFile and line say where the server was written, not
     /// how it runs, so moving a server within the file must not restart it.
@@ -112,18 +124,25 @@ inline constexpr double kMaxTimeoutSeconds = 24 * 60 * 60;
 /// literal text up to the first '}'); they expand in command, args, env, url and headers.
 McpConfig parse(const QByteArray &text, const QString &fileName, const QProcessEnvironment &env);
 
-/// Reads and parses a file. A missing file is an empty config without errors.
-McpConfig loadFile(const QString &path, const QProcessEnvironment &env);
+/// Reads and parses a file. A missing file is an empty config without errors. Every server
+/// gets `origin`.
+McpConfig loadFile(const QString &path, const QProcessEnvironment &env,
+                   ConfigOrigin origin = ConfigOrigin::User);
 
 /// QStandardPaths::GenericConfigLocation + "/switchboard/mcp.json".
 QString userConfigPath();
 
-/// `workspace` over `user`: the workspace wins per server name (even when its definition of
-/// that server is broken, so a different command never runs in its place); errors of both kept.
-McpConfig merge(const McpConfig &user, const McpConfig &workspace);
+/// Both files' servers and errors. A server named in both is taken from `user` and the clash
+/// is reported at the workspace's definition: a cloned repository must not replace a server
+/// the user set up. A file the user named on the command line (origin CommandLine) is the
+/// user's choice and wins instead (even when its definition of that server is broken, so a
+/// different command never runs in its place).
+McpConfig merge(const McpConfig &user, const McpConfig &workspace,
+                ConfigOrigin workspaceOrigin = ConfigOrigin::Workspace);
 
-/// The workspace config (workspaceDir/.mcp.json, or `overrideFile` if non-empty) merged over
-/// the user file. Unlike a missing .mcp.json, a missing `overrideFile` is an error.
+/// The workspace config (workspaceDir/.mcp.json, origin Workspace, or `overrideFile` if
+/// non-empty, origin CommandLine) merged with the user file (see merge()). Unlike a missing
+/// .mcp.json, a missing `overrideFile` is an error.
 McpConfig load(const QString &workspaceDir, const QString &overrideFile,
                const QProcessEnvironment &env);
 

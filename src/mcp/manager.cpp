@@ -28,6 +28,8 @@ QString serverStateName(ServerState state)
         return QStringLiteral("disabled");
     case ServerState::Restarting:
         return QStringLiteral("restarting");
+    case ServerState::Untrusted:
+        return QStringLiteral("untrusted");
     }
     return QString();
 }
@@ -126,6 +128,11 @@ void Manager::launch(Server &server)
         setStatus(server, ServerState::Failed, server.config.error);
         return;
     }
+    if (server.config.untrusted) {
+        setStatus(server, ServerState::Untrusted,
+                  tr("this folder's server is not trusted yet: it runs once you trust it"));
+        return;
+    }
     if (server.config.type != TransportType::Stdio) {
         setStatus(server, ServerState::Failed,
                   tr("the %1 transport is not available in this build yet")
@@ -133,7 +140,45 @@ void Manager::launch(Server &server)
                                                                         : QStringLiteral("http")));
         return;
     }
+    if (startingCount() >= std::max(1, m_options.maxConcurrentStarts)) {
+        if (!m_waiting.contains(server.config.name))
+            m_waiting << server.config.name;
+        if (server.status.state != ServerState::Restarting)
+            setStatus(server, ServerState::Pending);
+        return;
+    }
+    spawn(server);
+}
 
+int Manager::startingCount() const
+{
+    int count = 0;
+    for (const auto &[name, server] : m_servers)
+        count += server.client && !server.everConnected ? 1 : 0;
+    return count;
+}
+
+// Starts the servers that waited for a free slot, oldest first.
+void Manager::launchWaiting()
+{
+    while (!m_waiting.isEmpty() && !m_stopping
+           && startingCount() < std::max(1, m_options.maxConcurrentStarts)) {
+        const QString name = m_waiting.takeFirst();
+        auto it = m_servers.find(name);
+        if (it == m_servers.end())
+            continue;
+        Server &server = it->second;
+        const bool stillWaiting = !server.client && server.enabled
+                                  && (server.status.state == ServerState::Pending
+                                      || server.status.state == ServerState::Restarting);
+        if (stillWaiting)
+            spawn(server);
+    }
+}
+
+void Manager::spawn(Server &server)
+{
+    m_waiting.removeAll(server.config.name);
     StdioOptions stdio;
     stdio.program = server.config.command;
     stdio.arguments = server.config.args;
@@ -377,6 +422,8 @@ bool Manager::isSettled() const
 
 void Manager::maybeSettled()
 {
+    // Every caller has just seen a server change state: a start slot may have come free.
+    launchWaiting();
     const bool settledNow = isSettled();
     if (settledNow && !m_wasSettled)
         emit settled();

@@ -14,7 +14,7 @@
 
 namespace Mcp {
 
-enum class ServerState { Pending, Connected, Failed, Disabled, Restarting };
+enum class ServerState { Pending, Connected, Failed, Disabled, Restarting, Untrusted };
 QString serverStateName(ServerState state); // "pending", "connected", ... (stable, for the CLI)
 
 struct ServerStatus
@@ -35,6 +35,10 @@ struct ManagerOptions
     int restartDelayMs = 500;   // grows with each restart inside the window
     int shutdownStageMs = 2000; // StdioOptions::shutdownStageMs for every server
     std::int64_t maxMessageBytes = NdjsonFramer::DefaultMaxMessageBytes;
+    // At most this many servers are starting (launched, not yet initialized) at once; the
+    // rest wait their turn as "pending". A workspace with 50 servers must not fork 50 Node
+    // processes at the same moment on a laptop; 8 keeps a typical setup fully parallel.
+    int maxConcurrentStarts = 8;
     // The traffic observer sees at most this much of each message (64 KiB: a whole
     // initialize or tools/call request; a 20 MB result is not worth copying into a log).
     qsizetype maxTrafficRecordBytes = 64 * 1024;
@@ -113,6 +117,9 @@ private:
 
     void addServer(const ServerConfig &config);
     void launch(Server &server);
+    void spawn(Server &server);
+    void launchWaiting();
+    int startingCount() const;
     void onClientState(Client *client, Client::State state);
     void setStatus(Server &server, ServerState state, const QString &reason = QString());
     void retire(Server &server);
@@ -124,6 +131,7 @@ private:
 
     ManagerOptions m_options;
     std::map<QString, Server> m_servers; // sorted by name, stable addresses
+    QStringList m_waiting; // servers ready to spawn once fewer than maxConcurrentStarts start
     int m_retiring = 0;
     bool m_stopping = false;
     bool m_wasSettled = false;

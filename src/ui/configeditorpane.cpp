@@ -475,7 +475,15 @@ Mcp::McpConfig ConfigEditorPane::withUserConfig(const Mcp::McpConfig &edited) co
     const QString canonicalUser = QFileInfo(userFile).canonicalFilePath();
     if (!canonicalUser.isEmpty() && canonicalUser == QFileInfo(m_path).canonicalFilePath())
         return edited;
-    return Mcp::ConfigLoader::merge(Mcp::ConfigLoader::loadFile(userFile, m_environment), edited);
+    // parse() knows nothing of where the text will live: this pane edits the workspace's file
+    // (whose servers need the user's trust) or the one given by --config.
+    const Mcp::ConfigOrigin origin = m_overrideFile.isEmpty() ? Mcp::ConfigOrigin::Workspace
+                                                              : Mcp::ConfigOrigin::CommandLine;
+    Mcp::McpConfig mine = edited;
+    for (Mcp::ServerConfig &server : mine.servers)
+        server.origin = origin;
+    return Mcp::ConfigLoader::merge(Mcp::ConfigLoader::loadFile(userFile, m_environment), mine,
+                                    origin);
 }
 
 void ConfigEditorPane::validate()

@@ -8,6 +8,7 @@
 #include "serverdock.h"
 #include "settingsdialog.h"
 #include "toolbrowser.h"
+#include "trustbanner.h"
 #include "uiapprovalgate.h"
 
 #include <engine/builtintools.h>
@@ -135,8 +136,12 @@ void MainWindow::restoreWindowState()
 
 void MainWindow::setUpEngine()
 {
-    m_config = Mcp::ConfigLoader::load(m_options.workspace, m_options.configFile,
-                                       QProcessEnvironment::systemEnvironment());
+    m_trust = Engine::TrustStore(m_options.trustFile);
+    QString trustError;
+    if (!m_trust.load(&trustError))
+        m_startupNotices << trustError;
+    m_config = withTrust(Mcp::ConfigLoader::load(m_options.workspace, m_options.configFile,
+                                                 QProcessEnvironment::systemEnvironment()));
     Mcp::ManagerOptions managerOptions;
     managerOptions.workspaceDir = m_options.workspace;
     m_manager = std::make_unique<Mcp::Manager>(managerOptions);
@@ -247,6 +252,10 @@ void MainWindow::setUpWidgets()
 
     m_dock = new ServerDock(m_manager.get(), this);
     addDockWidget(Qt::RightDockWidgetArea, m_dock);
+    connect(m_dock->trustBanner(), &TrustBanner::trustRequested, this, &MainWindow::trustServers);
+    updateTrustBanner();
+    for (const QString &notice : std::as_const(m_startupNotices))
+        m_chat->addNotice(notice.toHtmlEscaped(), true);
 
     QMenu *fileMenu = menuBar()->addMenu(tr("&File"));
     fileMenu->addAction(icon(QStringLiteral("new")), tr("&New conversation"), QKeySequence::New,
@@ -492,10 +501,43 @@ void MainWindow::editConfiguration()
 
 Mcp::ReloadPlan MainWindow::applyConfig(const Mcp::McpConfig &config)
 {
-    const Mcp::ReloadPlan plan = m_manager->reload(config);
-    m_config = config; // assigned in place: the always-allow saver holds &m_config
+    const Mcp::McpConfig trusted = withTrust(config);
+    const Mcp::ReloadPlan plan = m_manager->reload(trusted);
+    m_config = trusted; // assigned in place: the always-allow saver holds &m_config
     applyServerTimeouts();
+    updateTrustBanner();
     return plan;
+}
+
+Mcp::McpConfig MainWindow::withTrust(Mcp::McpConfig config) const
+{
+    m_trust.apply(config, m_options.workspace);
+    return config;
+}
+
+void MainWindow::updateTrustBanner()
+{
+    if (!m_dock)
+        return;
+    QList<Mcp::ServerConfig> waiting;
+    for (const Mcp::ServerConfig &server : std::as_const(m_config.servers)) {
+        if (server.untrusted)
+            waiting << server;
+    }
+    m_dock->trustBanner()->setServers(waiting);
+}
+
+// The user said yes in the banner: record it, then start exactly those servers.
+void MainWindow::trustServers(const QStringList &names)
+{
+    for (const QString &name : names) {
+        const Mcp::ServerConfig *server = m_config.find(name);
+        QString error;
+        if (server && !m_trust.trust(m_options.workspace, *server, &error))
+            m_chat->addNotice(tr("Trusted for this session only: %1").arg(error.toHtmlEscaped()),
+                              true);
+    }
+    applyConfig(m_config);
 }
 
 // Disable/enable in the dock lasts: "disabled" is written into the file that defines the

@@ -6,6 +6,7 @@
 #include <engine/conversationstore.h>
 #include <engine/mcptooladapter.h>
 #include <engine/toolrunner.h>
+#include <engine/truststore.h>
 #include <mcp/manager.h>
 
 #include <QMainWindow>
@@ -38,6 +39,7 @@ struct MainWindowOptions
     QString conversationFolder; // empty: the default location
     QString settingsFile;       // empty: AppSettings::defaultFile()
     QString keychainService;    // empty: SecretStore::DefaultService
+    QString trustFile;          // empty: Engine::TrustStore::defaultPath()
 };
 
 // The desktop: conversation list, chat view, composer with Send/Stop, the server dock and
@@ -82,6 +84,10 @@ private:
     void setBusy(bool busy);
     void connectAgent();
     void applyServerTimeouts();
+    // Marks this folder's servers the user has not trusted and shows them in the banner.
+    Mcp::McpConfig withTrust(Mcp::McpConfig config) const;
+    void updateTrustBanner();
+    void trustServers(const QStringList &names);
     void keepServerEnabled(const QString &name, bool enabled);
     void saveWindowState();
     void restoreWindowState();
@@ -93,7 +99,9 @@ private:
     static constexpr int TitleRole = Qt::UserRole + 1; // the stored title, before an edit
 
     MainWindowOptions m_options;
-    Mcp::McpConfig m_config;
+    Mcp::McpConfig m_config; // as loaded, with `untrusted` marked (what the Manager runs)
+    Engine::TrustStore m_trust;
+    QStringList m_startupNotices; // problems found before the chat exists
     std::unique_ptr<Mcp::Manager> m_manager;
     std::unique_ptr<Engine::ToolRegistry> m_registry;
     std::unique_ptr<Engine::McpToolAdapter> m_adapter;

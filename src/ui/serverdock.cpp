@@ -1,5 +1,7 @@
 #include "serverdock.h"
 
+#include "trustbanner.h"
+
 #include <mcp/manager.h>
 
 #include <QAction>
@@ -30,9 +32,9 @@ constexpr int StderrFlushMs = 100;
 // can be scrolled back through, yet bounded so a flood cannot grow memory or layout time.
 constexpr int StderrViewLines = 5000;
 
-constexpr std::array AllStates{Mcp::ServerState::Pending, Mcp::ServerState::Connected,
-                               Mcp::ServerState::Failed, Mcp::ServerState::Disabled,
-                               Mcp::ServerState::Restarting};
+constexpr std::array AllStates{Mcp::ServerState::Pending,    Mcp::ServerState::Connected,
+                               Mcp::ServerState::Failed,     Mcp::ServerState::Disabled,
+                               Mcp::ServerState::Restarting, Mcp::ServerState::Untrusted};
 
 // A filled dot, drawn at 1x and 2x so it stays crisp on high-DPI screens without image files.
 QIcon makeDot(const QColor &color)
@@ -99,6 +101,9 @@ ServerDock::ServerDock(Mcp::Manager *manager, QWidget *parent)
         buttons->addWidget(button);
     }
     buttons->addStretch();
+    m_trustBanner = new TrustBanner(content);
+    m_trustBanner->hide();
+    layout->addWidget(m_trustBanner);
     layout->addLayout(buttons);
 
     m_list = new QTreeWidget(content);
@@ -180,6 +185,8 @@ QColor ServerDock::stateColor(Mcp::ServerState state)
         return QColor(0xe0, 0xa0, 0x20);
     case Mcp::ServerState::Failed:
         return QColor(0xd0, 0x34, 0x2c);
+    case Mcp::ServerState::Untrusted:
+        return QColor(0x6a, 0x5a, 0xcd); // waits for the user, like no other state
     case Mcp::ServerState::Disabled:
         break;
     }
@@ -199,6 +206,8 @@ QString ServerDock::stateText(Mcp::ServerState state)
         return tr("disabled", "server state");
     case Mcp::ServerState::Restarting:
         return tr("restarting", "server state");
+    case Mcp::ServerState::Untrusted:
+        return tr("untrusted", "server state");
     }
     return QString();
 }
@@ -222,6 +231,8 @@ QString ServerDock::summary() const
         parts << tr("%n failed", "servers", count(Mcp::ServerState::Failed));
     if (count(Mcp::ServerState::Disabled))
         parts << tr("%n disabled", "servers", count(Mcp::ServerState::Disabled));
+    if (count(Mcp::ServerState::Untrusted))
+        parts << tr("%n untrusted", "servers", count(Mcp::ServerState::Untrusted));
     return parts.join(tr(", ", "summary separator"));
 }
 

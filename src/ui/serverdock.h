@@ -24,6 +24,8 @@ enum class ServerState;
 
 namespace Ui {
 
+class TrustBanner;
+
 // The server-status dock ("MCPBar"): shows one row per server of an Mcp::Manager (state dot,
 // name, state, tool count, failure reason) and a summary in the title, and offers restart,
 // disable/enable, a live stderr view and "open log" for the selected server. It only reads the
@@ -49,6 +51,9 @@ public:
     void selectServer(const QString &name);
     // "3 connected, 1 failed" (also the window title's tail).
     QString summary() const;
+
+    // Above the list: this folder's servers that wait for the user's trust (hidden when none).
+    TrustBanner *trustBanner() const { return m_trustBanner; }
 
     static QColor stateColor(Mcp::ServerState state);
     static QString stateText(Mcp::ServerState state);
@@ -80,8 +85,9 @@ private:
 
     QPointer<Mcp::Manager> m_manager;
     QTreeWidget *m_list = nullptr;
+    TrustBanner *m_trustBanner = nullptr;
     QHash<QString, QTreeWidgetItem *> m_rows;
-    std::array<QIcon, 5> m_icons; // one dot per Mcp::ServerState, drawn once
+    std::array<QIcon, 6> m_icons; // one dot per Mcp::ServerState, drawn once
 
     QAction *m_restartAction = nullptr;
     QAction *m_toggleAction = nullptr;

@@ -1,0 +1,242 @@
+#include "truststore.h"
+
+#include "privatefiles.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QStandardPaths>
+
+namespace Engine {
+
+namespace {
+using Json = nlohmann::json;
+
+constexpr int kFormatVersion = 1;
+// trust.json holds a line per trusted server; a megabyte is thousands of workspaces.
+constexpr qint64 kMaxFileBytes = 4 * 1024 * 1024;
+
+// Members that change neither what runs nor what runs without asking: toggling a server off
+// in the dock or lengthening its timeout must not ask for trust again.
+constexpr const char *kIgnoredMembers[] = {"disabled", "timeout", "startupTimeout"};
+
+QString fromStd(const std::string &text)
+{
+    return QString::fromUtf8(text.data(), qsizetype(text.size()));
+}
+
+// A shell-like quoting, for reading only: the user must see where each argument ends.
+QString quoteArgument(const QString &arg)
+{
+    if (!arg.isEmpty()
+        && !arg.contains(QRegularExpression(QStringLiteral("[^A-Za-z0-9_@%+=:,./${}-]"))))
+        return arg;
+    QString quoted = arg;
+    quoted.replace(QLatin1Char('\''), QLatin1String("'\\''"));
+    return QLatin1Char('\'') + quoted + QLatin1Char('\'');
+}
+
+QString stringOf(const Json &value)
+{
+    return value.is_string() ? fromStd(value.get<std::string>()) : fromStd(value.dump());
+}
+} // namespace
+
+TrustStore::TrustStore(QString path)
+    : m_path(path.isEmpty() ? defaultPath() : std::move(path))
+    , m_data(Json::object())
+{
+}
+
+QString TrustStore::defaultPath()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)
+           + QLatin1String("/trust.json");
+}
+
+bool TrustStore::load(QString *error)
+{
+    m_data = Json::object();
+    QFile file(m_path);
+    if (!file.exists())
+        return true;
+    if (!QFileInfo(m_path).isFile() || !file.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = tr("Cannot read the trust decisions in %1.")
+                             .arg(QDir::toNativeSeparators(m_path));
+        return false;
+    }
+    const QByteArray text = file.read(kMaxFileBytes + 1);
+    Json data = Json::parse(text.constData(), text.constData() + text.size(), nullptr, false);
+    if (text.size() > kMaxFileBytes || !data.is_object() || !data.contains("workspaces")
+        || !data["workspaces"].is_object()) {
+        if (error)
+            *error = tr("%1 is not a trust file Switchboard wrote; no folder's servers are trusted "
+                        "until it is fixed or removed.")
+                             .arg(QDir::toNativeSeparators(m_path));
+        return false;
+    }
+    m_data = std::move(data);
+    return true;
+}
+
+bool TrustStore::needsTrust(const Mcp::ServerConfig &server)
+{
+    return server.origin == Mcp::ConfigOrigin::Workspace;
+}
+
+QString TrustStore::definitionHash(const Mcp::ServerConfig &server)
+{
+    Json definition = server.definition.is_object() ? server.definition : Json::object();
+    for (const char *member : kIgnoredMembers)
+        definition.erase(member);
+    // nlohmann's object is a std::map: dump() writes members sorted, so equal definitions
+    // give equal text whatever their order in the file.
+    const std::string canonical = definition.dump(-1, ' ', true, Json::error_handler_t::replace);
+    return QString::fromLatin1(
+            QCryptographicHash::hash(QByteArrayView(canonical.data(), qsizetype(canonical.size())),
+                                     QCryptographicHash::Sha256)
+                    .toHex());
+}
+
+QString TrustStore::workspaceKey(const QString &workspace)
+{
+    const QString canonical = QFileInfo(workspace).canonicalFilePath();
+    return canonical.isEmpty() ? QDir::cleanPath(QFileInfo(workspace).absoluteFilePath())
+                               : canonical;
+}
+
+bool TrustStore::isTrusted(const QString &workspace, const Mcp::ServerConfig &server) const
+{
+    if (!needsTrust(server))
+        return true;
+    const auto workspaces = m_data.find("workspaces");
+    if (workspaces == m_data.end() || !workspaces->is_object())
+        return false;
+    const auto entry = workspaces->find(workspaceKey(workspace).toStdString());
+    if (entry == workspaces->end() || !entry->is_object() || !entry->contains("servers")
+        || !(*entry)["servers"].is_object())
+        return false;
+    const Json &servers = (*entry)["servers"];
+    const auto hash = servers.find(server.name.toStdString());
+    return hash != servers.end() && hash->is_string()
+           && fromStd(hash->get<std::string>()) == definitionHash(server);
+}
+
+bool TrustStore::trust(const QString &workspace, const Mcp::ServerConfig &server, QString *error)
+{
+    m_data["version"] = kFormatVersion;
+    Json &entry = m_data["workspaces"][workspaceKey(workspace).toStdString()];
+    if (!entry.is_object())
+        entry = Json::object();
+    entry["servers"][server.name.toStdString()] = definitionHash(server).toStdString();
+    return save(error);
+}
+
+bool TrustStore::revoke(const QString &workspace, const QString &serverName, QString *error)
+{
+    const std::string key = workspaceKey(workspace).toStdString();
+    auto workspaces = m_data.find("workspaces");
+    if (workspaces == m_data.end() || !workspaces->contains(key))
+        return true;
+    Json &entry = (*workspaces)[key];
+    if (entry.is_object() && entry.contains("servers") && entry["servers"].is_object())
+        entry["servers"].erase(serverName.toStdString());
+    if (!entry.is_object() || !entry.contains("servers") || entry["servers"].empty())
+        workspaces->erase(key);
+    return save(error);
+}
+
+bool TrustStore::save(QString *error)
+{
+    m_data["version"] = kFormatVersion;
+    if (!m_data.contains("workspaces"))
+        m_data["workspaces"] = Json::object();
+    const std::string text = m_data.dump(2, ' ', false, Json::error_handler_t::replace) + '\n';
+    return PrivateFiles::write(m_path, QByteArray::fromStdString(text), error);
+}
+
+QStringList TrustStore::apply(Mcp::McpConfig &config, const QString &workspace) const
+{
+    QStringList untrusted;
+    for (Mcp::ServerConfig &server : config.servers) {
+        server.untrusted = !isTrusted(workspace, server);
+        if (server.untrusted)
+            untrusted << server.name;
+    }
+    return untrusted;
+}
+
+QString TrustStore::commandLine(const Mcp::ServerConfig &server)
+{
+    const Json &definition = server.definition;
+    if (!definition.is_object())
+        return server.type == Mcp::TransportType::Stdio ? server.command : server.url;
+    if (definition.contains("url") && !definition.contains("command"))
+        return stringOf(definition["url"]);
+    QStringList parts;
+    if (definition.contains("command"))
+        parts << quoteArgument(stringOf(definition["command"]));
+    if (definition.contains("args") && definition["args"].is_array()) {
+        for (const Json &arg : definition["args"])
+            parts << quoteArgument(stringOf(arg));
+    }
+    return parts.join(QLatin1Char(' '));
+}
+
+QStringList TrustStore::requests(const Mcp::ServerConfig &server)
+{
+    QStringList result;
+    const Json &definition = server.definition;
+    if (!definition.is_object())
+        return result;
+    const auto has = [&definition](const char *member) {
+        return definition.contains(member);
+    };
+    if (has("env")) {
+        QStringList names;
+        const Json &env = definition["env"];
+        if (env.is_object()) {
+            for (const auto &[name, value] : env.items())
+                names << fromStd(name);
+        } else if (env.is_array()) {
+            for (const Json &item : env)
+                names << stringOf(item).section(QLatin1Char('='), 0, 0);
+        }
+        if (!names.isEmpty())
+            result << tr("sets the environment variables %1").arg(names.join(QLatin1String(", ")));
+    }
+    if (has("headers") && definition["headers"].is_object() && !definition["headers"].empty()) {
+        QStringList names;
+        for (const auto &[name, value] : definition["headers"].items())
+            names << fromStd(name);
+        result << tr("sends the headers %1").arg(names.join(QLatin1String(", ")));
+    }
+    if (has("autoApprove") && definition["autoApprove"].is_array()
+        && !definition["autoApprove"].empty()) {
+        QStringList tools;
+        for (const Json &tool : definition["autoApprove"])
+            tools << stringOf(tool);
+        result << tr("also asks to run %1 without asking").arg(tools.join(QLatin1String(", ")));
+    }
+    if (server.risk && *server.risk != Mcp::Risk::Dangerous)
+        result << tr("also asks that its tools count as '%1' (%2)")
+                          .arg(Mcp::riskName(*server.risk),
+                               *server.risk == Mcp::Risk::Read ? tr("they would run without asking")
+                                                               : tr("a lower risk"));
+    for (auto it = server.toolRisks.cbegin(); it != server.toolRisks.cend(); ++it) {
+        if (it.value() == Mcp::Risk::Read)
+            result << tr("also asks to run %1 without asking (risk 'read')").arg(it.key());
+    }
+    if (server.trust)
+        result << tr("also asks that its own read-only hints be believed (\"trust\": true)");
+    if (has("inheritEnv") && definition["inheritEnv"] == true)
+        result << tr("also asks for your whole environment (\"inheritEnv\": true)");
+    if (has("sandbox") && definition["sandbox"] != false)
+        result << tr("runs in a sandbox");
+    return result;
+}
+
+} // namespace Engine
