@@ -1,8 +1,10 @@
+#include "fakellmserver.h"
+
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSocketNotifier>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -11,7 +13,6 @@
 #ifdef Q_OS_UNIX
 #include <cerrno>
 #include <fcntl.h>
-#include <poll.h>
 #include <pty.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -73,16 +74,22 @@ class tst_Cli : public QObject
 
 #ifdef Q_OS_UNIX
     // switchboard-cli with stdout and stderr on a pseudo-terminal, as a user sees it: what the
-    // terminal received (both streams, in order, "\r\n" turned back into "\n").
-    QByteArray cliOnTerminal(const QStringList &args, int *code)
+    // terminal received (both streams, in order, "\r\n" turned back into "\n"). `input` is
+    // written to its stdin (a pipe). Reads on the event loop, so a FakeLlmServer on this
+    // thread keeps answering.
+    QByteArray cliOnTerminal(const QStringList &args, int *code,
+                             const QProcessEnvironment &extra = {}, const QByteArray &input = {})
     {
         *code = -1;
         int master = -1;
         int slave = -1;
         if (::openpty(&master, &slave, nullptr, nullptr, nullptr) != 0)
             return QByteArray("openpty failed");
+        QProcessEnvironment env = cliEnvironment();
+        for (const QString &name : extra.keys())
+            env.insert(name, extra.value(name));
         QProcess process;
-        process.setProcessEnvironment(cliEnvironment());
+        process.setProcessEnvironment(env);
         process.setChildProcessModifier([slave] {
             ::dup2(slave, STDOUT_FILENO);
             ::dup2(slave, STDERR_FILENO);
@@ -90,27 +97,28 @@ class tst_Cli : public QObject
         });
         process.start(QStringLiteral(SWITCHBOARD_CLI),
                       QStringList{QStringLiteral("--workspace"), m_ws.path()} + args);
+        process.write(input);
         process.closeWriteChannel();
         ::close(slave);
         QByteArray received;
-        QElapsedTimer clock;
-        clock.start();
+        bool closed = false;
         // Read until every writer is gone (EIO), so the terminal's buffer never fills.
-        while (clock.elapsed() < 30000) {
-            pollfd poller{master, POLLIN, 0};
-            if (::poll(&poller, 1, 100) <= 0)
-                continue;
+        QSocketNotifier notifier(master, QSocketNotifier::Read);
+        connect(&notifier, &QSocketNotifier::activated, this, [&] {
             char buffer[4096];
             const ssize_t n = ::read(master, buffer, sizeof buffer);
-            if (n > 0)
+            if (n > 0) {
                 received.append(buffer, n);
-            else if (n < 0 && errno == EINTR)
-                continue;
-            else
-                break;
-        }
+            } else if (!(n < 0 && errno == EINTR)) {
+                closed = true;
+                notifier.setEnabled(false);
+            }
+        });
+        (void)QTest::qWaitFor([&] { return closed; }, 30000);
+        notifier.setEnabled(false);
         ::close(master);
-        if (process.waitForFinished(10000) && process.exitStatus() == QProcess::NormalExit)
+        (void)QTest::qWaitFor([&] { return process.state() == QProcess::NotRunning; }, 10000);
+        if (process.state() == QProcess::NotRunning && process.exitStatus() == QProcess::NormalExit)
             *code = process.exitCode();
         else
             process.kill();
@@ -458,6 +466,45 @@ private slots:
                                  cliEnvironment());
         QCOMPARE(piped.code, 0);
         QCOMPARE(piped.out, raw + u'\n');
+#else
+        QSKIP("pseudo-terminals are POSIX");
+#endif
+    }
+
+    // `run` on a terminal: the model's text and the arguments it wrote, shown in the approval
+    // prompt, cannot drive the terminal either.
+    void runOnTerminal()
+    {
+#ifdef Q_OS_UNIX
+        QTemporaryDir dir;
+        const QString config = escapingConfig(dir);
+        FakeLlmServer model(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(model.listen());
+        model.enqueue(FakeLlmServer::openAiToolCalls(
+                {{ QStringLiteral("mcp__fix__echo"),
+                   nlohmann::json {
+                       { "text",
+                         "x\xc2\x9b"
+                         "2J\x7f\x1b]0;t\x07" }
+                   } }}));
+        model.enqueue(FakeLlmServer::openAiText(QStringLiteral("done\x1b]0;PWNED\x07 ok"), 1));
+        QProcessEnvironment env;
+        env.insert(QStringLiteral("OPENAI_BASE_URL"), model.baseUrl());
+        env.insert(QStringLiteral("OPENAI_MODEL"), QStringLiteral("scripted"));
+        env.insert(QStringLiteral("OPENAI_API_KEY"), QStringLiteral("sk-test"));
+        int code = -1;
+        const QByteArray seen = cliOnTerminal({QStringLiteral("--config"), config,
+                                               QStringLiteral("run"), QStringLiteral("echo it"),
+                                               QStringLiteral("--approve"), QStringLiteral("ask")},
+                                              &code, env, "n\n");
+        QCOMPARE(code, 6); // denied
+        QVERIFY2(seen.contains("Allow mcp__fix__echo"), seen.constData());
+        // nlohmann_json escapes C0 in the arguments; C1 and DEL are escaped by the CLI.
+        QVERIFY2(seen.contains("x\\u009b2J\\u007f\\u001b]0;t\\u0007"), seen.constData());
+        QVERIFY2(seen.contains("done\\u001b]0;PWNED\\u0007 ok"), seen.constData());
+        QVERIFY2(!seen.contains('\x1b') && !seen.contains('\x07') && !seen.contains("\xc2\x9b")
+                         && !seen.contains('\x7f'),
+                 seen.constData());
 #else
         QSKIP("pseudo-terminals are POSIX");
 #endif
