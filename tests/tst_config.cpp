@@ -5,10 +5,20 @@
 
 #include <QDir>
 #include <QFile>
+#include <QLocalServer>
 #include <QRandomGenerator>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <chrono>
+#include <future>
+
+#ifdef Q_OS_UNIX
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
 
 using namespace Mcp;
 using json = nlohmann::json;
@@ -49,6 +59,9 @@ private slots:
     void find();
 
     void loadFile();
+    void loadFileNotRegular_data();
+    void loadFileNotRegular();
+    void nameClashesAfterMerge();
     void load_data();
     void load();
     void loadMissingOverride();
@@ -314,13 +327,30 @@ void tst_Config::parseValid_data()
                  "a": {"command": "3"}}})")
             << QStringList()
             << "M: {\"command\":\"2\"}\na: {\"command\":\"3\"}\nz: {\"command\":\"1\"}";
-    QTest::newRow("unicode names and values")
-            << QByteArray(
-                       R"({"mcpServers": {"日本語": {"command": "ö", "args": ["🚀", "\u00e9"]}}})")
-            << QStringList() << "日本語: {\"args\":[\"🚀\",\"é\"],\"command\":\"ö\"}";
-    QTest::newRow("duplicate server name: the last one counts")
-            << QByteArray(R"({"mcpServers": {"a": {"command": "1"}, "a": {"command": "2"}}})")
-            << QStringList() << "a: {\"command\":\"2\"}";
+    QTest::newRow("unicode values")
+            << QByteArray(R"({"mcpServers": {"u": {"command": "ö", "args": ["🚀", "\u00e9"]}}})")
+            << QStringList() << "u: {\"args\":[\"🚀\",\"é\"],\"command\":\"ö\"}";
+    QTest::newRow("every character a server name may have")
+            << QByteArray(R"({"mcpServers": {"Az09_.-": {"command": "x"},
+                 "b123456789012345678901234567890123456789012345678901234567890123": {"url": "u"},
+                 "builtins": {"command": "y"}}})")
+            << QStringList()
+            << "Az09_.-: {\"command\":\"x\"}\n"
+               "b123456789012345678901234567890123456789012345678901234567890123: "
+               "{\"type\":\"http\",\"url\":\"u\"}\n"
+               "builtins: {\"command\":\"y\"}";
+    QTest::newRow("control characters are fine in env values and header values")
+            << QByteArray(R"({"mcpServers": {"s": {"command": "x", "env": {"PEM": "a\nb\u001b"}},
+                 "h": {"url": "u", "headers": {"X": "\t"}}}})")
+            << QStringList()
+            << "h: {\"headers\":{\"X\":\"\\t\"},\"type\":\"http\",\"url\":\"u\"}\n"
+               "s: {\"command\":\"x\",\"env\":{\"PEM\":\"a\\nb\\u001b\"}}";
+    QTest::newRow("a variable that puts a control character in args fails that server only")
+            << QByteArray(R"({"mcpServers": {"s": {"command": "x", "args": ["${V}"]}}})")
+            << QStringList({"V=a\x1b"
+                            "b"})
+            << "s: {\"args\":[\"a\\u001bb\"],\"command\":\"x\"} ! a variable put the control "
+               "character U+001B into args[0]";
 
     // ${VAR} expansion
     QTest::newRow("expand everywhere")
@@ -548,9 +578,123 @@ void tst_Config::parseErrors_data()
             << QByteArray(R"({"mcpServers": {"": {"command": "a"}}})")
             << QStringList({"t.json:1:21: a server name must not be empty"}) << QStringList();
     QTest::newRow("unicode before the error counts in characters")
-            << QByteArray(R"({"mcpServers": {"日本": {"command": "ö", "args": 7}}})")
-            << QStringList({"t.json:1:48: server '日本': 'args' must be a list of strings, not "
+            << QByteArray(R"({"mcpServers": {"u": {"command": "日本ö", "args": 7}}})")
+            << QStringList({"t.json:1:49: server 'u': 'args' must be a list of strings, not "
                             "a number"})
+            << QStringList();
+
+    // Control characters: in names, commands, arguments and variable names; pointing at them.
+    QTest::newRow("control character in a server name")
+            << QByteArray(
+                       R"({"mcpServers": {"a\u0000b": {"command": "x"}, "ok": {"command": "x"}}})")
+            << QStringList({"t.json:1:19: server 'a\\u0000b': the server name contains the "
+                            "control character U+0000"})
+            << QStringList({"ok"});
+    QTest::newRow("control characters in command and args") << QByteArray(
+            R"({"mcpServers": {"s": {"command": "ls\u001b[2J", "args": ["ok", "\t", "x\u0085"]}}})")
+                                                            << QStringList(
+                                                                       {"t.json:1:37: server 's': "
+                                                                        "'command' contains the "
+                                                                        "control character "
+                                                                        "U+001B; names, commands, "
+                                                                        "arguments and variable "
+                                                                        "names must not "
+                                                                        "contain control "
+                                                                        "characters",
+                                                                        "t.json:1:65: server 's': "
+                                                                        "'args[1]' contains the "
+                                                                        "control character "
+                                                                        "U+0009; names, commands, "
+                                                                        "arguments and variable "
+                                                                        "names must not "
+                                                                        "contain control "
+                                                                        "characters",
+                                                                        "t.json:1:72: server 's': "
+                                                                        "'args[2]' contains the "
+                                                                        "control character "
+                                                                        "U+0085; names, commands, "
+                                                                        "arguments and variable "
+                                                                        "names must not "
+                                                                        "contain control "
+                                                                        "characters"})
+                                                            << QStringList();
+    QTest::newRow("control characters in env and header names")
+            << QByteArray(R"({"mcpServers": {
+"s": {"command": "x", "env": {"A\nB": "1"}},
+"t": {"command": "x", "env": ["K\u007f=1"]},
+"u": {"url": "http://h", "headers": {"X\rY": "v"}},
+"ok": {"command": "x"}}})")
+            << QStringList({"t.json:2:33: server 's': 'env.A\\u000aB' contains the control "
+                            "character U+000A; names, commands, arguments and variable names "
+                            "must not contain control characters",
+                            "t.json:3:33: server 't': 'env[0]' contains the control character "
+                            "U+007F; names, commands, arguments and variable names must not "
+                            "contain control characters",
+                            "t.json:4:40: server 'u': 'headers.X\\u000dY' contains the control "
+                            "character U+000D; names, commands, arguments and variable names "
+                            "must not contain control characters"})
+            << QStringList({"ok"});
+
+    // Server names: [A-Za-z0-9_.-]{1,64}, not "builtin".
+    QTest::newRow("server names")
+            << ("{\"mcpServers\": {\n\"my server\": {\"command\": \"x\"},\n"
+                "\"builtin\": {\"command\": \"x\"},\n\"BuiltIn\": {\"command\": \"x\"},\n\""
+                + QByteArray(65, 'a')
+                + "\": {\"command\": \"x\"},\n\"日本\": {\"command\": \"x\"},\n"
+                  "\"a/b\": {\"command\": \"x\"},\n\"ok.name-1_\": {\"command\": \"x\"}}}")
+            << QStringList({"t.json:2:4: server 'my server': a server name may only contain "
+                            "letters A-Z and a-z, digits, '_', '.' and '-' (not ' ')",
+                            "t.json:3:2: server 'builtin': the name 'builtin' is reserved for "
+                            "Switchboard's built-in tools; choose another name",
+                            "t.json:4:2: server 'BuiltIn': the name 'BuiltIn' is reserved for "
+                            "Switchboard's built-in tools; choose another name",
+                            "t.json:5:2: server '" + QString(60, u'a')
+                                    + "...': a server name may be at most 64 characters long, "
+                                      "not 65",
+                            "t.json:6:2: server '日本': a server name may only contain letters "
+                            "A-Z and a-z, digits, '_', '.' and '-' (not '日')",
+                            "t.json:7:3: server 'a/b': a server name may only contain letters "
+                            "A-Z and a-z, digits, '_', '.' and '-' (not '/')"})
+            << QStringList({"ok.name-1_"});
+    QTest::newRow("names that give the same tool names")
+            << QByteArray(R"({"mcpServers": {
+"a-b": {"command": "x"},
+"a_b": {"command": "x"},
+"a.b": {"command": "x"},
+"ab": {"command": "x"}}})")
+            << QStringList({"t.json:3: server 'a_b' would give its tools the same names as server "
+                            "'a-b' (line 2): both become mcp__a_b__...; rename one of them",
+                            "t.json:4: server 'a.b' would give its tools the same names as server "
+                            "'a-b' (line 2): both become mcp__a_b__...; rename one of them"})
+            << QStringList({"ab"});
+
+    // Duplicate keys: nlohmann_json would silently keep the last one.
+    QTest::newRow("duplicate keys in servers, at any depth")
+            << QByteArray(R"({"mcpServers": {
+"a": {"command": "1"},
+"a": {"command": "2"},
+"b": {"command": "x", "command": "y", "env": {"K": "1", "K": "2"}},
+"c": {"command": "x", "future": {"deep": {"d": 1, "d": 2}}},
+"ok": {"command": "x"}}})")
+            << QStringList({"t.json:3:1: server 'a': duplicate key 'a' (first at line 2); a key "
+                            "may appear only once in an object",
+                            "t.json:4:23: server 'b': duplicate key 'command' (first at line 4); "
+                            "a key may appear only once in an object",
+                            "t.json:4:57: server 'b': duplicate key 'K' (first at line 4); a key "
+                            "may appear only once in an object",
+                            "t.json:5:51: server 'c': duplicate key 'd' (first at line 5); a key "
+                            "may appear only once in an object"})
+            << QStringList({"ok"});
+    QTest::newRow("duplicate key at the top level")
+            << QByteArray(R"({"x": 1, "x": 2, "mcpServers": {"ok": {"command": "x"}}})")
+            << QStringList({"t.json:1:10: duplicate key 'x' (first at line 1); a key may appear "
+                            "only once in an object"})
+            << QStringList({"ok"});
+    QTest::newRow("duplicate key written with an escape")
+            << QByteArray(R"({"x": 1,
+ "\u0078": 2})")
+            << QStringList({"t.json:2:2: duplicate key 'x' (first at line 1); a key may appear "
+                            "only once in an object"})
             << QStringList();
 
     // ${...} syntax errors point inside the string.
@@ -561,7 +705,7 @@ void tst_Config::parseErrors_data()
                                                      "closing '}'"})
                                      << QStringList({"ok"});
     QTest::newRow("unterminated ${ after escapes")
-            << QByteArray(R"({"mcpServers": {"s": {"command": "\u00e9\t${X"}}})")
+            << QByteArray(R"({"mcpServers": {"s": {"command": "\u00e9\"${X"}}})")
             << QStringList({"t.json:1:43: server 's': in 'command': unterminated '${': add the "
                             "closing '}'"})
             << QStringList();
@@ -757,7 +901,7 @@ void tst_Config::truncatedAtEveryByte_data()
 
     QTest::newRow("design example") << kDesignExample;
     QTest::newRow("unicode, escapes, CRLF")
-            << QByteArray("{\r\n \"mcpServers\": {\"日本\": {\"command\": \"\\u00e9${X:-🚀}\","
+            << QByteArray("{\r\n \"mcpServers\": {\"jp\": {\"command\": \"日本\\u00e9${X:-🚀}\","
                           "\r\n \"env\": [\"A=1\"], \"timeout\": 1.5e1}}}");
 }
 
@@ -932,6 +1076,85 @@ void tst_Config::loadFile()
              QStringList({big
                           + ": the file is larger than 1024 KiB; this is not a "
                             "configuration file"}));
+}
+
+void tst_Config::loadFileNotRegular_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::newRow("fifo") << "fifo";
+    QTest::newRow("link to a fifo") << "fifo link";
+    QTest::newRow("character device") << "/dev/zero";
+    QTest::newRow("link to /dev/null") << "/dev/null";
+    QTest::newRow("socket") << "socket";
+}
+
+// A FIFO, device or socket is refused without being read: a FIFO nobody writes to would
+// block the read forever, /dev/zero never ends.
+void tst_Config::loadFileNotRegular()
+{
+#ifdef Q_OS_UNIX
+    QFETCH(QString, kind);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(".mcp.json");
+    QLocalServer socket;
+    if (kind == QLatin1String("fifo")) {
+        QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+    } else if (kind == QLatin1String("fifo link")) {
+        const QString fifo = dir.filePath("fifo");
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        QVERIFY(QFile::link(fifo, path));
+    } else if (kind == QLatin1String("socket")) {
+        QVERIFY(socket.listen(path));
+    } else {
+        QVERIFY(QFile::link(kind, path));
+    }
+
+    // On a worker thread, so that a regression fails here instead of hanging the test.
+    auto loaded
+            = std::async(std::launch::async, [&path] { return ConfigLoader::loadFile(path, {}); });
+    if (loaded.wait_for(std::chrono::seconds(10)) != std::future_status::ready) {
+        // Release the blocked reader (a writer opening the FIFO, then closing it) and fail.
+        const int fd = ::open(QFile::encodeName(path).constData(), O_WRONLY | O_NONBLOCK);
+        if (fd >= 0)
+            ::close(fd);
+        QFAIL("loadFile() blocked on a file that is not a regular file");
+    }
+    const McpConfig config = loaded.get();
+    QVERIFY(config.servers.isEmpty());
+    QCOMPARE(errorStrings(config.errors),
+             QStringList({path
+                          + ": is not a regular file (a FIFO, device or socket, or a link "
+                            "to one); a configuration must be a plain file"}));
+    const ConfigLoader::FileContents contents = ConfigLoader::readFile(path);
+    QVERIFY(contents.exists);
+    QVERIFY(contents.bytes.isEmpty());
+
+    // load() reports it for the workspace file as for a --config file.
+    const McpConfig workspace = ConfigLoader::load(dir.path(), {}, {});
+    QCOMPARE(workspace.errors.size(), 1);
+    QCOMPARE(workspace.errors.first().file, path);
+#else
+    QSKIP("FIFOs, devices and sockets as files are POSIX");
+#endif
+}
+
+// merge() runs the clash check again over both files: a workspace's "a_b" and the user's
+// "a-b" would share tool names. The user's own server stays; the workspace's is left out.
+void tst_Config::nameClashesAfterMerge()
+{
+    const McpConfig user = ConfigLoader::parse(
+            R"({"mcpServers": {"a-b": {"command": "u"}, "u": {"command": "u"}}})", "user.json", {});
+    McpConfig workspace = ConfigLoader::parse(
+            R"({"mcpServers": {"a_b": {"command": "w"}, "w": {"command": "w"}}})", "ws.json", {});
+    for (ServerConfig &server : workspace.servers)
+        server.origin = ConfigOrigin::Workspace; // as loadFile() marks them
+    QCOMPARE(user.errors.size() + workspace.errors.size(), 0);
+    const McpConfig merged = ConfigLoader::merge(user, workspace);
+    QCOMPARE(errorStrings(merged.errors),
+             QStringList({"ws.json:1: server 'a_b' would give its tools the same names as server "
+                          "'a-b' (user.json:1): both become mcp__a_b__...; rename one of them"}));
+    QCOMPARE(serverNames(merged), QStringList({"a-b", "u", "w"}));
 }
 
 void tst_Config::load_data()

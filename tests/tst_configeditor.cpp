@@ -225,13 +225,13 @@ void tst_ConfigEditor::addAutoApprove_data()
             << q("{\n  'mcpServers': {\n    '数据': {\n      'command': 'python',\n"
                  "      'args': ['привет.py', '😀'],\n      'autoApprove': ['查询_😀']\n    }\n"
                  "  }\n}\n")
-            << QString() << true;
+            << QString() << false; // the loader refuses a name outside [A-Za-z0-9_.-]
 
     QTest::newRow("escaped keys")
             << q("{'mcp\\u0053ervers': {'a\\u00e9': {'command': 'x', 'auto\\u0041pprove': []}}}")
             << QString::fromUtf8("aé") << "t"
             << q("{'mcp\\u0053ervers': {'a\\u00e9': {'command': 'x', 'auto\\u0041pprove': ['t']}}}")
-            << QString() << true;
+            << QString() << false; // the loader refuses a name outside [A-Za-z0-9_.-]
 
     QTest::newRow("tool name needing escapes")
             << q("{'mcpServers': {'a': {'command': 'x'}}}") << "a"
@@ -262,12 +262,13 @@ void tst_ConfigEditor::addAutoApprove_data()
                        + q("{'mcpServers': {'a': {'command': 'x', 'autoApprove': ['t']}}}")
             << QString() << true;
 
-    QTest::newRow("duplicate keys: the last one counts")
+    // The editor patches the value that counts (the last); the loader refuses the file.
+    QTest::newRow("duplicate keys: the last one is patched")
             << q("{'mcpServers': {'a': {'command': 'x', 'autoApprove': 5, 'autoApprove': []}}}")
             << "a"
             << "t"
             << q("{'mcpServers': {'a': {'command': 'x', 'autoApprove': 5, 'autoApprove': ['t']}}}")
-            << QString() << true;
+            << QString() << false;
 
     QTest::newRow("strings with brackets and escapes before")
             << q("{'mcpServers': {'a': {'command': 'x}]\\'[{', 'args': ['\\\\', '{']}}}") << "a"

@@ -25,6 +25,16 @@
 #include <QTranslator>
 #include <QTreeWidget>
 
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#ifdef Q_OS_UNIX
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
+
 using Ui::ConfigEditorPane;
 
 // The config editor pane on a real temporary workspace: problems are marked at the loader's
@@ -482,6 +492,41 @@ private slots:
         QVERIFY(!processAlive(alphaPid));
     }
 
+    // A FIFO in place of .mcp.json (nobody writes to it) is refused at once: reading it on the
+    // GUI thread would freeze the window.
+    void fifoIsRefusedWithoutBlocking()
+    {
+#ifdef Q_OS_UNIX
+        QTemporaryDir workspace;
+        const QString path = workspaceFile(workspace);
+        QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+        std::atomic<bool> done = false;
+        std::atomic<bool> released = false;
+        // Should the pane block, release it after 10 s (a writer that opens and closes gives
+        // the reader its end of file) so that the test fails instead of hanging.
+        std::thread watchdog([&] {
+            for (int i = 0; i < 100 && !done; ++i)
+                std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            while (!done) {
+                const int fd = ::open(QFile::encodeName(path).constData(), O_WRONLY | O_NONBLOCK);
+                if (fd >= 0) {
+                    released = true;
+                    ::close(fd);
+                }
+                std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            }
+        });
+        auto pane = makePane(workspace.path());
+        done = true;
+        watchdog.join();
+        QVERIFY(!released);
+        QVERIFY2(pane->statusText().contains(QStringLiteral("is not a regular file")),
+                 qPrintable(pane->statusText()));
+#else
+        QSKIP("FIFOs are POSIX");
+#endif
+    }
+
     void unreadableFileIsNotReplacedUnasked()
     {
         QTemporaryDir workspace;
@@ -814,7 +859,7 @@ private slots:
         QVERIFY(writeFile(workspaceFile(workspace), baseText()));
         auto pane = makePane(workspace.path());
         QByteArray text = baseText();
-        text.replace("\"alpha\": {", "\"中文😀\": {\"timeout\": \"长\",");
+        text.replace("\"alpha\": {", "\"alpha\": {\"timeout\": \"中文😀\",");
         text.replace("\"1\"]", "1]");
         pane->editor()->setText(QString::fromUtf8(text));
         pane->validate();

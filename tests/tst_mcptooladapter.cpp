@@ -15,7 +15,8 @@ class tst_McpToolAdapter : public QObject
 
     QTemporaryDir m_dir;
 
-    std::unique_ptr<Mcp::Manager> start(const QByteArray &json)
+    // checkNames false: the servers as written, without ConfigLoader::checkNameClashes().
+    std::unique_ptr<Mcp::Manager> start(const QByteArray &json, bool checkNames = true)
     {
         Mcp::ManagerOptions options;
         options.workspaceDir = m_dir.path();
@@ -23,7 +24,21 @@ class tst_McpToolAdapter : public QObject
         auto manager = std::make_unique<Mcp::Manager>(options);
         QProcessEnvironment env;
         env.insert(QStringLiteral("FIXTURE"), QStringLiteral(SWITCHBOARD_FIXTURE_SERVER));
-        manager->start(Mcp::ConfigLoader::parse(json, QStringLiteral("t.json"), env));
+        Mcp::McpConfig config;
+        if (checkNames) {
+            config = Mcp::ConfigLoader::parse(json, QStringLiteral("t.json"), env);
+        } else {
+            // One server at a time, so that no pair is ever checked against another.
+            const nlohmann::json document = nlohmann::json::parse(json);
+            for (const auto &[name, server] : document["mcpServers"].items())
+                config.servers
+                        += Mcp::ConfigLoader::parse(
+                                   QByteArray::fromStdString(
+                                           nlohmann::json{{"mcpServers", {{name, server}}}}.dump()),
+                                   QStringLiteral("t.json"), env)
+                                   .servers;
+        }
+        manager->start(config);
         (void)QTest::qWaitFor([&] { return manager->isSettled(); }, 10000);
         return manager;
     }
@@ -134,9 +149,15 @@ private slots:
 
     void sanitizedCollisionIsRejectedAndReported()
     {
-        // "a-b" and "a_b" both become mcp__a_b__*: the second server's tools are refused.
-        auto manager = start("{\"mcpServers\": {\"a-b\": {\"command\": \"${FIXTURE}\"},"
-                             " \"a_b\": {\"command\": \"${FIXTURE}\"}}}");
+        // "a-b" and "a_b" both become mcp__a_b__*. The config refuses such a pair
+        // (ConfigLoader::checkNameClashes); should one still reach the adapter, the second
+        // server's tools are refused, never shadowing the first's.
+        const QByteArray json = "{\"mcpServers\": {\"a-b\": {\"command\": \"${FIXTURE}\"},"
+                                " \"a_b\": {\"command\": \"${FIXTURE}\"}}}";
+        QProcessEnvironment env;
+        env.insert(QStringLiteral("FIXTURE"), QStringLiteral(SWITCHBOARD_FIXTURE_SERVER));
+        QCOMPARE(Mcp::ConfigLoader::parse(json, QStringLiteral("t.json"), env).servers.size(), 0);
+        auto manager = start(json, /*checkNames=*/false);
         ToolRegistry registry;
         QSignalSpy rejected(&registry, &ToolRegistry::rejected);
         McpToolAdapter adapter(manager.get(), &registry);

@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include "terminalgate.h"
+#include "terminaltext.h"
 
 #include <engine/agent.h>
 #include <engine/builtintools.h>
@@ -33,16 +34,15 @@ constexpr int StopGraceMs = 5000;
 // SIGKILL). Shorter than the GUI's: nobody waits on a terminal for a slow exit.
 constexpr int CliShutdownStageMs = 1000;
 
+// Everything goes through TerminalText: most lines carry text a server or the model wrote.
 void out(const QString &text)
 {
-    const QByteArray bytes = text.toUtf8();
-    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
+    TerminalText::write(stdout, text);
 }
 
 void err(const QString &text)
 {
-    const QByteArray bytes = text.toUtf8() + '\n';
-    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stderr);
+    TerminalText::write(stderr, text + QLatin1Char('\n'));
 }
 
 // Every server process is gone and the output is written: end here. Freeing what the run
@@ -81,6 +81,14 @@ QString usageText()
 QString jsonText(const Json &value, int indent = 2)
 {
     return QString::fromStdString(value.dump(indent, ' ', false, Json::error_handler_t::replace));
+}
+
+// `/` or the home folder: too broad to be taken for a workspace without being named.
+bool isBroadFolder(const QString &folder)
+{
+    const QString canonical = QFileInfo(folder).canonicalFilePath();
+    return canonical == QDir::rootPath()
+           || canonical == QFileInfo(QDir::homePath()).canonicalFilePath();
 }
 
 // "--timeout 5" or "--timeout=5"; advances i past the value.
@@ -152,13 +160,24 @@ int Cli::dispatch()
     if (m_args.isEmpty())
         return usageError(QStringLiteral("no command given"));
 
-    if (m_workspace.isEmpty())
+    const bool implicitWorkspace = m_workspace.isEmpty();
+    if (implicitWorkspace)
         m_workspace = QDir::currentPath();
     if (!QFileInfo(m_workspace).isDir())
         return usageError(QStringLiteral("workspace '%1' is not a folder").arg(m_workspace));
     m_workspace = QFileInfo(m_workspace).absoluteFilePath();
 
     const QString command = m_args.takeFirst();
+    // Only the commands that use the workspace refuse one too broad to be a project.
+    const bool usesWorkspace = command != QLatin1String("config")
+                               || (m_args.value(0) == QLatin1String("check") && m_args.size() == 1);
+    if (implicitWorkspace && usesWorkspace && isBroadFolder(m_workspace)) {
+        err(tr("switchboard-cli: refusing to use %1 as the workspace (it is / or your home "
+               "folder: the tools could read every project and your private files there); run "
+               "it in a project folder or name one with --workspace DIR")
+                    .arg(m_workspace));
+        return Usage;
+    }
     if (command == QLatin1String("servers"))
         return cmdServers();
     if (command == QLatin1String("tools"))
@@ -633,12 +652,15 @@ int Cli::cmdConfigImport()
         return usageError(
                 QStringLiteral("unknown import kind '%1' (claude-desktop, vscode, cursor)")
                         .arg(m_args.at(0)));
-    QFile file(m_args.at(1));
-    if (!file.open(QIODevice::ReadOnly)) {
-        err(QStringLiteral("%1: cannot read: %2").arg(m_args.at(1), file.errorString()));
+    // The loader's reader: a FIFO or device named here is refused instead of read forever.
+    ConfigLoader::FileContents contents = ConfigLoader::readFile(m_args.at(1));
+    if (!contents.exists && contents.error.isEmpty())
+        contents.error = tr("no such file");
+    if (!contents.error.isEmpty()) {
+        err(QStringLiteral("%1: %2").arg(m_args.at(1), contents.error));
         return InvalidConfig;
     }
-    const auto result = ConfigLoader::importConfig(*kind, file.readAll(), m_args.at(1));
+    const auto result = ConfigLoader::importConfig(*kind, contents.bytes, m_args.at(1));
     for (const ConfigError &error : result.errors)
         err(error.toString());
     for (const QString &note : result.notes)

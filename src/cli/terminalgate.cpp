@@ -1,4 +1,5 @@
 #include "terminalgate.h"
+#include "terminaltext.h"
 
 #include <QCoreApplication>
 #include <QRegularExpression>
@@ -12,10 +13,11 @@
 using namespace Engine;
 
 namespace {
+// The prompt quotes the tool's and server's names and the model's arguments: TerminalText
+// keeps their control characters from drawing a different question.
 void say(const QString &text)
 {
-    const QByteArray bytes = text.toUtf8();
-    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stderr);
+    TerminalText::write(stderr, text);
     std::fflush(stderr);
 }
 } // namespace

@@ -1,5 +1,7 @@
 #include "mcptooladapter.h"
 
+#include <mcp/safetext.h>
+
 #include <QCoreApplication>
 #include <QCryptographicHash>
 
@@ -7,14 +9,9 @@ namespace Engine {
 
 QString mcpToolName(const QString &server, const QString &tool)
 {
-    QString name = QStringLiteral("mcp__%1__%2").arg(server, tool);
-    for (QChar &c : name) {
-        const char16_t u = c.unicode();
-        const bool ok = (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9')
-                        || u == '_';
-        if (!ok)
-            c = QLatin1Char('_');
-    }
+    // The same rule as ConfigLoader::checkNameClashes(), which refuses servers whose names
+    // would give the same prefix here.
+    const QString name = Mcp::toolNamePart(QStringLiteral("mcp__%1__%2").arg(server, tool));
     if (name.size() <= MaxToolNameLength)
         return name;
     // Hash the original (unsanitized) pair: two names that sanitize alike still differ.

@@ -1,19 +1,29 @@
 #include "config.h"
+#include "safetext.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QSet>
 #include <QStandardPaths>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
+
+#ifdef Q_OS_UNIX
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
 
 namespace Mcp {
 
@@ -68,9 +78,10 @@ constexpr qsizetype kMaxQuotedChars = 60;
 
 QString quoted(QStringView value)
 {
+    // Messages reach terminals: a control character in a name must be shown, not acted on.
     if (value.size() <= kMaxQuotedChars)
-        return value.toString();
-    return value.left(kMaxQuotedChars).toString() + QStringLiteral("...");
+        return escapeControlCharacters(value);
+    return escapeControlCharacters(value.left(kMaxQuotedChars)) + QStringLiteral("...");
 }
 
 bool isUtf8Continuation(char c)
@@ -102,7 +113,24 @@ public:
         scan();
     }
 
+    // A key written twice in one object: nlohmann_json keeps the last value silently.
+    struct Duplicate
+    {
+        qsizetype offset = 0;      // the second occurrence's opening quote
+        qsizetype firstOffset = 0; // the first one's
+        std::string key;
+        std::string server; // the server it is inside of (or the server name itself), if any
+    };
+
     bool tooDeep() const { return m_tooDeepOffset >= 0; }
+    const std::vector<Duplicate> &duplicates() const { return m_duplicates; }
+
+    // Offset of the opening quote of the key whose value `pointer` names; -1 if not seen.
+    qsizetype keyOffsetOf(const std::string &pointer) const
+    {
+        const auto it = m_keyOffsets.find(pointer);
+        return it == m_keyOffsets.end() ? -1 : it->second;
+    }
     qsizetype tooDeepOffset() const { return m_tooDeepOffset; }
 
     // -1 if the pointer was not seen.
@@ -159,6 +187,7 @@ private:
         size_t index = 0;
         std::string key;
         bool expectKey = true;
+        std::unordered_map<std::string, qsizetype> keys; // object keys seen, at their offsets
     };
 
     static bool isDelimiter(char c)
@@ -230,7 +259,7 @@ private:
                     pointer = valuePointer();
                     m_offsets[pointer] = i;
                 }
-                stack.push_back(Frame{c == '{', std::move(pointer), 0, {}, true});
+                stack.push_back(Frame{c == '{', std::move(pointer), 0, {}, true, {}});
                 ++i;
                 break;
             }
@@ -248,8 +277,14 @@ private:
                 if (!stack.empty() && stack.back().object && stack.back().expectKey) {
                     Frame &top = stack.back();
                     top.expectKey = false;
+                    // Every key is decoded (not only indexed ones): duplicates are refused at
+                    // any depth.
+                    top.key = decodeKey(d + i, d + std::min(end + 1, n));
                     if (stack.size() <= kIndexedDepth)
-                        top.key = decodeKey(d + i, d + std::min(end + 1, n));
+                        m_keyOffsets[childPointer(top.pointer, top.key)] = i;
+                    const auto [seen, added] = top.keys.try_emplace(top.key, i);
+                    if (!added)
+                        recordDuplicate(stack, i, seen->second);
                 } else {
                     record(i);
                 }
@@ -265,8 +300,20 @@ private:
         }
     }
 
+    void recordDuplicate(const std::vector<Frame> &stack, qsizetype offset, qsizetype first)
+    {
+        Duplicate duplicate{offset, first, stack.back().key, {}};
+        // {"mcpServers": {NAME: {...}}}: stack[0] is the root, stack[1] the servers object.
+        if (stack.size() >= 2 && stack[0].object && stack[0].key == "mcpServers" && stack[1].object)
+            duplicate.server = stack[1].key;
+        m_duplicates.push_back(std::move(duplicate));
+    }
+
     static std::string decodeKey(const char *begin, const char *end)
     {
+        // Most keys have no escapes: their bytes between the quotes are the key.
+        if (end - begin >= 2 && end[-1] == '"' && !std::memchr(begin, '\\', size_t(end - begin)))
+            return std::string(begin + 1, end - 1);
         const json decoded = json::parse(begin, end, nullptr, /*allow_exceptions=*/false);
         return decoded.is_string() ? decoded.get<std::string>() : std::string(begin, end);
     }
@@ -274,6 +321,8 @@ private:
     QByteArray m_text;
     std::vector<qsizetype> m_lineStarts;
     std::unordered_map<std::string, qsizetype> m_offsets;
+    std::unordered_map<std::string, qsizetype> m_keyOffsets;
+    std::vector<Duplicate> m_duplicates;
     qsizetype m_tooDeepOffset = -1;
 };
 
@@ -297,6 +346,30 @@ struct Context
             const auto slash = pointer.rfind('/');
             pointer.erase(slash == std::string::npos ? 0 : slash);
         }
+    }
+
+    // Where UTF-16 unit `unit` of the string (key or value) starting at `stringOffset` is.
+    qsizetype insideString(qsizetype stringOffset, qsizetype unit) const
+    {
+        if (!preciseStringOffsets || stringOffset < 0)
+            return stringOffset;
+        return index.offsetInString(stringOffset, unit);
+    }
+
+    // UTF-16 unit `unit` of the key of the value `pointer` names; that value (or a parent)
+    // if the key was not seen.
+    qsizetype inKey(const std::string &pointer, qsizetype unit) const
+    {
+        const qsizetype offset = index.keyOffsetOf(pointer);
+        return offset >= 0 ? insideString(offset, unit) : offsetOf(pointer);
+    }
+
+    // UTF-16 unit `unit` of the string value `pointer` names (the value itself if it was not
+    // indexed exactly).
+    qsizetype inValue(const std::string &pointer, qsizetype unit) const
+    {
+        const qsizetype exact = index.offsetOf(pointer);
+        return exact >= 0 ? insideString(exact, unit) : offsetOf(pointer);
     }
 
     void addAt(qsizetype offset, const QString &server, const QString &message) const
@@ -608,6 +681,58 @@ QString jsonTypeName(const json &value)
     }
 }
 
+QString codePoint(QChar c)
+{
+    return QStringLiteral("%1").arg(c.unicode(), 4, 16, QLatin1Char('0')).toUpper();
+}
+
+QString controlCharacterMessage(const QString &field, QChar c)
+{
+    return Text::tr("'%1' contains the control character U+%2; names, commands, arguments and "
+                    "variable names must not contain control characters")
+            .arg(field, codePoint(c));
+}
+
+bool isServerNameCharacter(QChar c)
+{
+    const char16_t u = c.unicode();
+    return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u == '_'
+           || u == '.' || u == '-';
+}
+
+// [A-Za-z0-9_.-]{1,64}, and not "builtin": a name that shows in tool names, prompts and
+// terminals exactly as written, and that cannot pass for the built-in tools' source.
+void checkServerName(const Context &ctx, const QString &name, const std::string &pointer)
+{
+    if (name.isEmpty()) {
+        ctx.add(pointer, name, Text::tr("a server name must not be empty"));
+        return;
+    }
+    if (const qsizetype control = indexOfControlCharacter(name); control >= 0) {
+        ctx.addAt(ctx.inKey(pointer, control), name,
+                  Text::tr("the server name contains the control character U+%1")
+                          .arg(codePoint(name.at(control))));
+        return;
+    }
+    const auto bad = std::find_if_not(name.cbegin(), name.cend(), isServerNameCharacter);
+    if (bad != name.cend()) {
+        ctx.addAt(ctx.inKey(pointer, bad - name.cbegin()), name,
+                  Text::tr("a server name may only contain letters A-Z and a-z, digits, '_', "
+                           "'.' and '-' (not '%1')")
+                          .arg(name.mid(bad - name.cbegin(), bad->isHighSurrogate() ? 2 : 1)));
+    } else if (name.size() > ConfigLoader::kMaxServerNameLength) {
+        ctx.addAt(ctx.inKey(pointer, 0), name,
+                  Text::tr("a server name may be at most %1 characters long, not %2")
+                          .arg(ConfigLoader::kMaxServerNameLength)
+                          .arg(name.size()));
+    } else if (name.compare(QLatin1String("builtin"), Qt::CaseInsensitive) == 0) {
+        ctx.addAt(ctx.inKey(pointer, 0), name,
+                  Text::tr("the name '%1' is reserved for Switchboard's built-in tools; choose "
+                           "another name")
+                          .arg(name));
+    }
+}
+
 // Checks one server's settings and builds its ServerConfig. Every problem is reported (not
 // only the first), with the field named, so one `config check` shows them all. std::nullopt
 // when the server has config errors. With `forImport`, variables are only checked for syntax.
@@ -628,8 +753,7 @@ std::optional<ServerConfig> checkServer(const Context &ctx, const std::string &n
         fail(where, Text::tr("'%1' must be %2, not %3").arg(field, expected, jsonTypeName(got)));
     };
 
-    if (name.isEmpty())
-        fail(pointer, Text::tr("a server name must not be empty"));
+    checkServerName(ctx, name, pointer);
     if (!value.is_object()) {
         wrongType(pointer, name, Text::tr("an object with \"command\" or \"url\""), value);
         return std::nullopt;
@@ -653,6 +777,10 @@ std::optional<ServerConfig> checkServer(const Context &ctx, const std::string &n
         QString raw;
         qsizetype unitOffset = 0; // where `raw` starts inside the JSON string ("KEY=" before it)
         QString *target;
+        // Part of the command line (command, args, url): no control characters. A NUL would
+        // cut an argument short of what the user was shown; an ESC could rewrite the screen
+        // that shows it.
+        bool commandLine = false;
     };
     std::vector<Expandable> expandables;
 
@@ -690,7 +818,7 @@ std::optional<ServerConfig> checkServer(const Context &ctx, const std::string &n
         else
             expandables.push_back(
                     {fieldName, at(key), fromStd(node->get<std::string>()), 0,
-                     key == std::string_view("command") ? &server.command : &server.url});
+                     key == std::string_view("command") ? &server.command : &server.url, true});
     }
     if (command && url) {
         fail(pointer, Text::tr("has both 'command' and 'url'; a server is either a program "
@@ -721,7 +849,7 @@ std::optional<ServerConfig> checkServer(const Context &ctx, const std::string &n
                 else
                     expandables.push_back({path, childPointer(at("args"), i),
                                            fromStd(arg.get<std::string>()), 0,
-                                           &server.args[qsizetype(i)]});
+                                           &server.args[qsizetype(i)], true});
             }
         }
     }
@@ -732,6 +860,10 @@ std::optional<ServerConfig> checkServer(const Context &ctx, const std::string &n
             for (const auto &[key, item] : envNode->items()) {
                 const QString qkey = fromStd(key);
                 const std::string where = childPointer(at("env"), key);
+                if (const qsizetype control = indexOfControlCharacter(qkey); control >= 0)
+                    ctx.addAt(ctx.inKey(where, control), name,
+                              controlCharacterMessage(QStringLiteral("env.") + quoted(qkey),
+                                                      qkey.at(control)));
                 if (!item.is_string())
                     wrongType(where, QStringLiteral("env.") + qkey, Text::tr("a string"), item);
                 else
@@ -755,6 +887,11 @@ std::optional<ServerConfig> checkServer(const Context &ctx, const std::string &n
                     continue;
                 }
                 const QString key = entry.left(equals);
+                if (const qsizetype control = indexOfControlCharacter(key); control >= 0) {
+                    ctx.addAt(ctx.inValue(where, control), name,
+                              controlCharacterMessage(path, key.at(control)));
+                    continue;
+                }
                 server.env[key]; // the slot must exist before pointers into the map are taken
                 expandables.push_back({QStringLiteral("env.") + key, where, entry.mid(equals + 1),
                                        equals + 1, &server.env[key]});
@@ -774,6 +911,10 @@ std::optional<ServerConfig> checkServer(const Context &ctx, const std::string &n
             for (const auto &[key, item] : headers->items()) {
                 const QString qkey = fromStd(key);
                 const std::string where = childPointer(at("headers"), key);
+                if (const qsizetype control = indexOfControlCharacter(qkey); control >= 0)
+                    ctx.addAt(ctx.inKey(where, control), name,
+                              controlCharacterMessage(QStringLiteral("headers.") + quoted(qkey),
+                                                      qkey.at(control)));
                 if (!item.is_string())
                     wrongType(where, QStringLiteral("headers.") + qkey, Text::tr("a string"), item);
                 else
@@ -878,17 +1019,31 @@ std::optional<ServerConfig> checkServer(const Context &ctx, const std::string &n
 
     // Variables last: a syntax error is a config error, a missing value only fails the server.
     for (const Expandable &item : expandables) {
+        if (item.commandLine) {
+            if (const qsizetype control = indexOfControlCharacter(item.raw); control >= 0) {
+                ctx.addAt(ctx.inValue(item.pointer, item.unitOffset + control), name,
+                          controlCharacterMessage(item.fieldPath, item.raw.at(control)));
+                continue;
+            }
+        }
         const Expansion expansion = expand(item.raw, env);
         if (!expansion.syntaxError.isEmpty()) {
-            qsizetype offset = ctx.offsetOf(item.pointer);
-            if (ctx.preciseStringOffsets && offset >= 0 && ctx.index.offsetOf(item.pointer) >= 0)
-                offset = ctx.index.offsetInString(offset,
-                                                  item.unitOffset + expansion.syntaxErrorIndex);
+            const qsizetype offset
+                    = ctx.inValue(item.pointer, item.unitOffset + expansion.syntaxErrorIndex);
             ctx.addAt(offset, name,
                       Text::tr("in '%1': %2").arg(item.fieldPath, expansion.syntaxError));
             continue;
         }
         *item.target = expansion.value;
+        const qsizetype expandedControl
+                = item.commandLine ? indexOfControlCharacter(expansion.value) : -1;
+        if (expandedControl >= 0 && server.error.isEmpty()) {
+            // The variable's value is the user's environment, not the file: the server fails
+            // (like an unset variable) instead of the whole file.
+            server.error
+                    = Text::tr("a variable put the control character U+%1 into %2")
+                              .arg(codePoint(expansion.value.at(expandedControl)), item.fieldPath);
+        }
         if (!expansion.missingVariable.isEmpty() && server.error.isEmpty()) {
             server.error = Text::tr("environment variable %1 is %2 (used in %3)")
                                    .arg(expansion.missingVariable,
@@ -1162,6 +1317,19 @@ McpConfig parse(const QByteArray &text, const QString &fileName, const QProcessE
     if (!parseJson(text, ctx, root))
         return config;
 
+    // nlohmann_json kept the last of each duplicate key; the user may have meant the first.
+    QSet<QString> duplicated; // servers with a duplicate key: none of them is started
+    for (const PositionIndex::Duplicate &duplicate : index.duplicates()) {
+        const QString server = fromStd(duplicate.server);
+        ctx.addAt(duplicate.offset, server,
+                  Text::tr("duplicate key '%1' (first at line %2); a key may appear only once "
+                           "in an object")
+                          .arg(quoted(fromStd(duplicate.key)))
+                          .arg(index.location(duplicate.firstOffset).first));
+        if (!server.isEmpty())
+            duplicated.insert(server);
+    }
+
     if (!root.is_object()) {
         ctx.add({}, QString(),
                 Text::tr("the top level must be an object: {\"mcpServers\": {...}}, not %1")
@@ -1179,38 +1347,148 @@ McpConfig parse(const QByteArray &text, const QString &fileName, const QProcessE
         return config;
     }
     for (const auto &[name, value] : servers->items()) {
-        if (auto server = checkServer(ctx, name, value, childPointer("/mcpServers", name), env))
+        auto server = checkServer(ctx, name, value, childPointer("/mcpServers", name), env);
+        if (server && !duplicated.contains(server->name))
             config.servers.append(std::move(*server));
     }
     std::sort(config.servers.begin(), config.servers.end(),
               [](const ServerConfig &a, const ServerConfig &b) { return a.name < b.name; });
+    checkNameClashes(config);
     sortErrors(config.errors);
     return config;
 }
 
-McpConfig loadFile(const QString &path, const QProcessEnvironment &env, ConfigOrigin origin)
+FileContents readFile(const QString &path)
 {
-    McpConfig config;
+    FileContents result;
+    const auto fail = [&result](const QString &message) {
+        result.bytes.clear();
+        result.error = message;
+        return result;
+    };
+    const QString notRegular = Text::tr("is not a regular file (a FIFO, device or socket, or a "
+                                        "link to one); a configuration must be a plain file");
+    const QString isDirectory = Text::tr("is a directory, not a configuration file");
+#ifdef Q_OS_UNIX
+    // stat() first, so that a device is never even opened (opening one can have effects);
+    // O_NONBLOCK so that a FIFO swapped in after the stat() cannot block the open(); fstat()
+    // of what was opened, so that such a swap is still refused.
+    const QByteArray native = QFile::encodeName(path);
+    const auto kind = [&](const struct stat &st) -> std::optional<QString> {
+        if (S_ISDIR(st.st_mode))
+            return isDirectory;
+        if (!S_ISREG(st.st_mode))
+            return notRegular;
+        return std::nullopt;
+    };
+    struct stat st;
+    if (::stat(native.constData(), &st) != 0) {
+        if (errno == ENOENT || errno == ENOTDIR)
+            return result;
+        result.exists = true;
+        return fail(Text::tr("cannot read the file: %1")
+                            .arg(QString::fromLocal8Bit(std::strerror(errno))));
+    }
+    result.exists = true;
+    if (const auto problem = kind(st))
+        return fail(*problem);
+    const int fd = ::open(native.constData(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return fail(Text::tr("cannot read the file: %1")
+                            .arg(QString::fromLocal8Bit(std::strerror(errno))));
+    const auto closeFd = qScopeGuard([fd] { ::close(fd); });
+    if (::fstat(fd, &st) != 0)
+        return fail(Text::tr("cannot read the file: %1")
+                            .arg(QString::fromLocal8Bit(std::strerror(errno))));
+    if (const auto problem = kind(st))
+        return fail(*problem);
+    // One byte over the cap is enough for parse() to refuse the file without reading it all.
+    result.bytes.resize(kMaxConfigBytes + 1);
+    qsizetype total = 0;
+    while (total < result.bytes.size()) {
+        const ssize_t n
+                = ::read(fd, result.bytes.data() + total, size_t(result.bytes.size() - total));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return fail(Text::tr("cannot read the file: %1")
+                                .arg(QString::fromLocal8Bit(std::strerror(errno))));
+        if (n == 0)
+            break;
+        total += n;
+    }
+    result.bytes.truncate(total);
+#else
     const QFileInfo info(path);
     if (!info.exists())
-        return config;
-    const auto fail = [&](const QString &message) {
-        ConfigError error;
-        error.file = path;
-        error.message = message;
-        config.errors.append(error);
-        return config;
-    };
+        return result;
+    result.exists = true;
     if (info.isDir())
-        return fail(Text::tr("is a directory, not a configuration file"));
+        return fail(isDirectory);
+    if (!info.isFile())
+        return fail(notRegular);
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return fail(Text::tr("cannot read the file: %1").arg(file.errorString()));
-    // One byte over the cap is enough for parse() to refuse the file without reading it all.
-    config = parse(file.read(kMaxConfigBytes + 1), path, env);
+    result.bytes = file.read(kMaxConfigBytes + 1);
+#endif
+    return result;
+}
+
+McpConfig loadFile(const QString &path, const QProcessEnvironment &env, ConfigOrigin origin)
+{
+    const FileContents contents = readFile(path);
+    if (!contents.exists)
+        return {};
+    if (!contents.error.isEmpty()) {
+        McpConfig config;
+        ConfigError error;
+        error.file = path;
+        error.message = contents.error;
+        config.errors.append(error);
+        return config;
+    }
+    McpConfig config = parse(contents.bytes, path, env);
     for (ServerConfig &server : config.servers)
         server.origin = origin;
     return config;
+}
+
+void checkNameClashes(McpConfig &config)
+{
+    QHash<QString, const ServerConfig *> byPrefix;
+    QSet<QString> clashing;
+    for (const ServerConfig &server : std::as_const(config.servers)) {
+        const QString prefix = toolNamePart(server.name);
+        const ServerConfig *first = byPrefix.value(prefix);
+        if (!first) {
+            byPrefix.insert(prefix, &server);
+            continue;
+        }
+        ConfigError error;
+        error.file = server.sourceFile;
+        error.line = server.line;
+        error.server = server.name;
+        error.message = Text::tr("server '%2' would give its tools the same names as server "
+                                 "'%1' (%3): both become mcp__%4__...; rename one of them")
+                                .arg(quoted(first->name), quoted(server.name),
+                                     first->sourceFile == server.sourceFile
+                                             ? Text::tr("line %1").arg(first->line)
+                                             : QStringLiteral("%1:%2")
+                                                       .arg(first->sourceFile)
+                                                       .arg(first->line),
+                                     prefix);
+        config.errors.append(error);
+        // One of the user's own servers stays; a workspace's must not switch it off.
+        const bool firstMine = first->origin == ConfigOrigin::User;
+        const bool secondMine = server.origin == ConfigOrigin::User;
+        if (!firstMine || secondMine)
+            clashing.insert(first->name);
+        if (!secondMine || firstMine)
+            clashing.insert(server.name);
+    }
+    config.servers.removeIf(
+            [&clashing](const ServerConfig &server) { return clashing.contains(server.name); });
 }
 
 QString userConfigPath()
@@ -1258,6 +1536,7 @@ McpConfig merge(const McpConfig &user, const McpConfig &workspace, ConfigOrigin 
     }
     std::sort(result.servers.begin(), result.servers.end(),
               [](const ServerConfig &a, const ServerConfig &b) { return a.name < b.name; });
+    checkNameClashes(result); // "a-b" here and "a_b" there would share tool names
     return result;
 }
 

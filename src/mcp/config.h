@@ -117,6 +117,9 @@ inline constexpr int kMaxNestingDepth = 64;
 /// One day: a longer timeout is a hang, and seconds * 1000 must fit in an int.
 inline constexpr double kMaxTimeoutSeconds = 24 * 60 * 60;
 
+/// Model APIs limit a tool name to 64 characters; a server name is at most as long.
+inline constexpr qsizetype kMaxServerNameLength = 64;
+
 /// Parses `.mcp.json` text. `fileName` is only used in errors and ServerConfig::sourceFile;
 /// `env` supplies `${VAR}` values. A server with a config error is left out of `servers`; a
 /// server whose variable is unset or empty stays in with ServerConfig::error set.
@@ -124,10 +127,30 @@ inline constexpr double kMaxTimeoutSeconds = 24 * 60 * 60;
 /// literal text up to the first '}'); they expand in command, args, env, url and headers.
 McpConfig parse(const QByteArray &text, const QString &fileName, const QProcessEnvironment &env);
 
+/// What readFile() found at a path.
+struct FileContents
+{
+    bool exists = false; ///< false: nothing there (a missing workspace file is normal)
+    QByteArray bytes;    ///< at most kMaxConfigBytes + 1: one byte over says "too large"
+    QString error;       ///< non-empty: the file cannot be used, and why ("is not a regular file")
+};
+
+/// Reads a configuration file without ever blocking on it: a FIFO, device or socket (or a
+/// link to one, such as /dev/stdin) is refused with an error instead of being opened for a
+/// read that may never end. Reads at most kMaxConfigBytes + 1 bytes.
+FileContents readFile(const QString &path);
+
 /// Reads and parses a file. A missing file is an empty config without errors. Every server
 /// gets `origin`.
 McpConfig loadFile(const QString &path, const QProcessEnvironment &env,
                    ConfigOrigin origin = ConfigOrigin::User);
+
+/// Appends an error for every pair of servers whose names give the same tool-name prefix
+/// (Mcp::toolNamePart(): "a-b", "a_b" and "a.b" all become "a_b", so one's tools would shadow
+/// the other's) and removes both from `config.servers` (but for a clash between one of the
+/// user's own servers and another file's, only the other one). parse() calls it for one file; call
+/// it again after merging files.
+void checkNameClashes(McpConfig &config);
 
 /// QStandardPaths::GenericConfigLocation + "/switchboard/mcp.json".
 QString userConfigPath();

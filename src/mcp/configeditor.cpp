@@ -366,16 +366,19 @@ bool verify(const std::string &newText, const Json &expected, const QString &fil
 
 std::optional<QByteArray> readConfig(const QString &filePath, QString *error)
 {
-    QFile file(filePath);
-    if (!file.open(QIODevice::ReadOnly)) {
+    // The loader's reader: never blocks on a FIFO or device put in the file's place.
+    ConfigLoader::FileContents contents = ConfigLoader::readFile(filePath);
+    if (!contents.exists && contents.error.isEmpty())
+        contents.error = ConfigEditor::tr("the file does not exist");
+    if (!contents.error.isEmpty()) {
         if (error) {
             *error = ConfigEditor::tr("Cannot read %1: %2")
-                             .arg(displayName(filePath), file.errorString());
+                             .arg(displayName(filePath), contents.error);
         }
         return std::nullopt;
     }
-    // One byte over the cap is enough for the editor to refuse the file.
-    return file.read(ConfigLoader::kMaxConfigBytes + 1);
+    // At most one byte over the cap: enough for the editor to refuse the file.
+    return contents.bytes;
 }
 
 bool writeConfig(const QString &filePath, const QByteArray &text, QString *error)

@@ -371,21 +371,17 @@ QString ConfigEditorPane::displayName() const
 ConfigEditorPane::DiskState ConfigEditorPane::readDisk() const
 {
     DiskState state;
-    const QFileInfo info(m_path);
-    state.exists = info.exists();
+    // The loader's reader: never blocks on a FIFO or device the workspace put there.
+    const Mcp::ConfigLoader::FileContents contents = Mcp::ConfigLoader::readFile(m_path);
+    state.exists = contents.exists;
     if (!state.exists)
         return state;
-    if (info.isDir()) {
-        state.error = tr("it is a folder, not a file");
-        return state;
-    }
-    QFile file(m_path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        state.error = file.errorString();
+    if (!contents.error.isEmpty()) {
+        state.error = contents.error;
         return state;
     }
     // The loader refuses larger files; the editor does not try to hold them either.
-    state.bytes = file.read(Mcp::ConfigLoader::kMaxConfigBytes + 1);
+    state.bytes = contents.bytes;
     if (state.bytes.size() > Mcp::ConfigLoader::kMaxConfigBytes) {
         state.bytes.clear();
         state.error = tr("it is larger than %1 KiB, too large for a configuration file")
