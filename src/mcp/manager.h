@@ -35,6 +35,8 @@ struct ManagerOptions
     int restartDelayMs = 500;   // grows with each restart inside the window
     int shutdownStageMs = 2000; // StdioOptions::shutdownStageMs for every server
     std::int64_t maxMessageBytes = NdjsonFramer::DefaultMaxMessageBytes;
+    // bubblewrap for servers with "sandbox": a path, or a name looked up on PATH.
+    QString sandboxProgram = QString::fromLatin1(Sandbox::DefaultProgram);
     // The traffic observer sees at most this much of each message (64 KiB: a whole
     // initialize or tools/call request; a 20 MB result is not worth copying into a log).
     qsizetype maxTrafficRecordBytes = 64 * 1024;
