@@ -655,9 +655,11 @@ void checkSandbox(const Context &ctx, const QString &name, const json &node,
             policy.write.resize(qsizetype(item.size()));
             for (size_t i = 0; i < item.size(); ++i) {
                 const QString entryPath = QStringLiteral("sandbox.write[%1]").arg(i);
-                if (!item[i].is_string() || item[i].get_ref<const std::string &>().empty())
-                    wrongType(childPointer(where, i), entryPath, Text::tr("a non-empty string"),
-                              item[i]);
+                if (!item[i].is_string())
+                    wrongType(childPointer(where, i), entryPath, Text::tr("a string"), item[i]);
+                else if (item[i].get_ref<const std::string &>().empty())
+                    ctx.add(childPointer(where, i), name,
+                            Text::tr("'%1' must not be empty").arg(entryPath));
                 else
                     expand(entryPath, childPointer(where, i), fromStd(item[i].get<std::string>()),
                            &policy.write[qsizetype(i)]);
