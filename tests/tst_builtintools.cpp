@@ -1137,7 +1137,9 @@ void TestBuiltinTools::bashSandboxed()
         output = run(QStringLiteral("bash"), {{"command", utf8("touch '" + target + "'")}});
         QVERIFY(output);
         QVERIFY2(output->isError, qPrintable(output->modelText()));
-        QVERIFY2(output->modelText().contains(QLatin1String("Read-only file system")),
+        // (A $HOME under /tmp would be missing in there rather than read-only.)
+        QVERIFY2(target == homeFile
+                         || output->modelText().contains(QLatin1String("Read-only file system")),
                  qPrintable(output->modelText()));
         QVERIFY(!QFileInfo::exists(target));
     }
