@@ -1218,6 +1218,22 @@ void TestBuiltinTools::bashSandboxWithoutBubblewrap()
     QVERIFY2(output->modelText().contains(QLatin1String("bubblewrap")),
              qPrintable(output->modelText()));
     QVERIFY(!QFileInfo::exists(path(QStringLiteral("never-made"))));
+
+    // A bwrap that cannot make namespaces (what it says where user namespaces are disabled).
+    const QString fake = m_outside + QStringLiteral("/fake-bwrap");
+    QFile script(fake);
+    QVERIFY(script.open(QIODevice::WriteOnly));
+    script.write("#!/bin/sh\necho 'bwrap: No permissions to creating new namespace'\nexit 1\n");
+    script.close();
+    QVERIFY(script.setPermissions(QFileDevice::ReadOwner | QFileDevice::ExeOwner));
+    options.sandboxProgram = fake;
+    m_tools = Engine::createBuiltinTools(m_workspace, options);
+    const auto failed = run(QStringLiteral("bash"), {{"command", "touch never-made"}});
+    QVERIFY(failed);
+    QVERIFY(failed->isError);
+    QVERIFY2(failed->modelText().contains(QLatin1String("bubblewrap (bwrap) could not set up")),
+             qPrintable(failed->modelText()));
+    QVERIFY(!QFileInfo::exists(path(QStringLiteral("never-made"))));
 }
 
 QTEST_GUILESS_MAIN(TestBuiltinTools)

@@ -1127,6 +1127,7 @@ public:
             }
             program = wrapped->program;
             arguments = wrapped->arguments;
+            m_sandboxed = true;
         }
         m_process = new QProcess;
         m_process->setProgram(program);
@@ -1228,6 +1229,13 @@ private:
             exitCodeJson = exitCode;
             isError = exitCode != 0;
             tail = Text::tr("[exit code %1]").arg(exitCode);
+            // bwrap itself failed (no user namespaces): say so, not only "exit code 1".
+            const QString sandboxFailure
+                    = m_sandboxed && isError
+                              ? Mcp::Sandbox::failureReason(output.section(QLatin1Char('\n'), 0, 0))
+                              : QString();
+            if (!sandboxFailure.isEmpty())
+                tail += QLatin1Char('\n') + sandboxFailure;
         }
         QString modelText = output.isEmpty() ? Text::tr("(no output)")
                                              : headAndTail(output, BashModelOutputChars);
@@ -1264,6 +1272,7 @@ private:
     qint64 m_dropped = 0;
     bool m_timedOut = false;
     bool m_cancelled = false;
+    bool m_sandboxed = false;
 };
 
 // bash: a shell command in the workspace, with a timeout.
