@@ -24,6 +24,8 @@ APT_PACKAGES=(
     dpkg-dev file
     # npm needs the CA bundle for TLS (absent on a minimal Debian)
     ca-certificates
+    # bwrap: the sandbox of MCP servers with "sandbox" and of the built-in bash (and its tests)
+    bubblewrap
 )
 # Node.js and npm come from apt only when no `node`/`npm` is on PATH: a machine may already
 # have a newer Node (e.g. 20) from elsewhere, and Debian's npm package would fight it.

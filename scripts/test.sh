@@ -244,7 +244,7 @@ depends=$(field Depends)
 echo "Depends: $depends"
 [ -n "$depends" ] || fail "Depends: is empty (is dpkg-shlibdeps from dpkg-dev installed?)"
 mapfile -t dep_names < <(tr ',|' '\n' <<<"$depends" | sed -E 's/\(.*\)//; s/:any//; s/[[:space:]]//g' | grep -v '^$' | sort -u)
-for required in libc6 libstdc++6 libqt6core6; do
+for required in libc6 libstdc++6 libqt6core6 bubblewrap; do
     [[ " ${dep_names[*]} " == *" $required "* ]] || fail "Depends: lacks $required"
 done
 for dep in "${dep_names[@]}"; do

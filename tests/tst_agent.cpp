@@ -13,6 +13,7 @@
 #include <QFileInfo>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -101,7 +102,8 @@ class tst_Agent : public QObject
     };
 
     CliRun runCli(FakeLlmServer &model, const QString &workspace, const QString &dataHome,
-                  const QStringList &args)
+                  const QStringList &args, const QStringList &globalArgs = {},
+                  const QMap<QString, QString> &extraEnv = {})
     {
         QProcess cli;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -111,10 +113,12 @@ class tst_Agent : public QObject
         env.remove(QStringLiteral("ANTHROPIC_API_KEY"));
         env.insert(QStringLiteral("XDG_DATA_HOME"), dataHome);
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), dataHome);
+        for (auto it = extraEnv.cbegin(); it != extraEnv.cend(); ++it)
+            env.insert(it.key(), it.value());
         cli.setProcessEnvironment(env);
         cli.start(QStringLiteral(SWITCHBOARD_CLI),
-                  QStringList{QStringLiteral("--workspace"), workspace, QStringLiteral("run")}
-                          + args);
+                  QStringList{QStringLiteral("--workspace"), workspace} + globalArgs
+                          + QStringList{QStringLiteral("run")} + args);
         // The fake model lives on this thread's event loop: wait without blocking it.
         (void)QTest::qWaitFor([&] { return cli.state() == QProcess::NotRunning; }, 30000);
         return {cli.exitStatus() == QProcess::NormalExit ? cli.exitCode() : -1,
@@ -296,6 +300,52 @@ private slots:
         const QString write = QString::fromStdString(tools[1]["content"].dump());
         QVERIFY2(write.contains(yes ? QStringLiteral("wrote 3 bytes") : QStringLiteral("denied")),
                  qPrintable(write));
+    }
+
+    void cliBashSandboxAndEnvironment_data()
+    {
+        QTest::addColumn<QString>("sandbox");
+        QTest::newRow("on") << "on";
+        QTest::newRow("off") << "off";
+    }
+
+    // `run` with the built-in bash: the provider keys of the CLI's own environment never reach
+    // the command (nor, through its output, the model); --sandbox on keeps its writes in the
+    // workspace.
+    void cliBashSandboxAndEnvironment()
+    {
+        QFETCH(QString, sandbox);
+        if (sandbox == QLatin1String("on")
+            && QStandardPaths::findExecutable(QStringLiteral("bwrap")).isEmpty())
+            QSKIP("bwrap (bubblewrap) is not installed");
+        QTemporaryDir ws, data;
+        QTemporaryDir outside(QDir::currentPath() + QStringLiteral("/cli-outside-XXXXXX"));
+        QVERIFY(outside.isValid());
+        const QString outsideFile = outside.filePath(QStringLiteral("OUTSIDE"));
+        FakeLlmServer model(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(model.listen());
+        model.enqueue(FakeLlmServer::openAiToolCalls(
+                {{QStringLiteral("bash"),
+                  Json{{"command", QStringLiteral("touch inside; touch '%1'; env")
+                                           .arg(outsideFile)
+                                           .toStdString()}}}}));
+        model.enqueue(FakeLlmServer::openAiText(QStringLiteral("Done.")));
+        const CliRun run = runCli(
+                model, ws.path(), data.path(),
+                {QStringLiteral("go"), QStringLiteral("--approve"), QStringLiteral("yes")},
+                {QStringLiteral("--sandbox"), sandbox},
+                {{QStringLiteral("OPENAI_API_KEY"), QStringLiteral("sk-cli-secret-key")},
+                 {QStringLiteral("ANTHROPIC_API_KEY"), QStringLiteral("sk-ant-cli-secret-key")}});
+        QVERIFY2(run.out.contains(QStringLiteral("Done.")), qPrintable(run.out + run.err));
+        QCOMPARE(model.requests().size(), 2);
+        const Json tools = toolMessages(model.requests().at(1));
+        QCOMPARE(int(tools.size()), 1);
+        const QString result = QString::fromStdString(tools[0]["content"].dump());
+        QVERIFY2(result.contains(QStringLiteral("PATH=")), qPrintable(result));
+        QVERIFY(!result.contains(QStringLiteral("cli-secret-key")));
+        QVERIFY(!result.contains(QStringLiteral("API_KEY")));
+        QVERIFY(QFileInfo::exists(QDir(ws.path()).filePath(QStringLiteral("inside"))));
+        QCOMPARE(QFileInfo::exists(outsideFile), sandbox == QLatin1String("off"));
     }
 
     void cliKillLosesNoCompletedMessage()

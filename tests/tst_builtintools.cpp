@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QFile>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -63,6 +64,11 @@ private slots:
     void bashCancel();
     void bashBackgroundChildEnds();
     void bashHugeOutput();
+    void bashEnvironment();
+    void bashSandboxed();
+    void bashSandboxEndsEverything();
+    void bashSandboxAuto();
+    void bashSandboxWithoutBubblewrap();
 
 private:
     struct Call
@@ -86,6 +92,10 @@ private:
     QString m_outside; // a sibling folder the tools must not reach
     std::shared_ptr<Engine::Workspace> m_workspace;
     std::vector<std::shared_ptr<Engine::Tool>> m_tools;
+    // bash's sandbox, read at each call; Off unless a test says otherwise (in the sandbox,
+    // the PIDs the process tests read are another namespace's).
+    Mcp::Sandbox::Mode m_bashSandbox = Mcp::Sandbox::Mode::Off;
+    QString m_sandboxProgram = QStringLiteral("bwrap");
 };
 
 namespace Engine {
@@ -165,7 +175,13 @@ void TestBuiltinTools::init()
     m_workspace = std::make_shared<Engine::Workspace>(m_ws);
     QVERIFY(m_workspace->isValid());
     QCOMPARE(m_workspace->root(), m_ws);
-    m_tools = Engine::createBuiltinTools(m_workspace);
+    m_bashSandbox = Mcp::Sandbox::Mode::Off;
+    m_sandboxProgram = QStringLiteral("bwrap");
+    Engine::BuiltinToolsOptions options;
+    options.bashSandbox = [this] {
+        return m_bashSandbox;
+    };
+    m_tools = Engine::createBuiltinTools(m_workspace, options);
 }
 
 Engine::Tool *TestBuiltinTools::tool(const QString &name) const
@@ -1054,6 +1070,170 @@ void TestBuiltinTools::bashHugeOutput()
     QCOMPARE(whole.count(QLatin1Char('\n')), 200001);
     QVERIFY(whole.startsWith(QLatin1String("1\n2\n")));
     QVERIFY(whole.endsWith(QLatin1String("200000\nEND\n")));
+}
+
+void TestBuiltinTools::bashEnvironment()
+{
+    qputenv("OPENAI_API_KEY", "sk-bash-secret-for-test");
+    qputenv("ANTHROPIC_API_KEY", "sk-ant-bash-secret-for-test");
+    qputenv("SB_TEST_UNLISTED", "unlisted");
+    const auto output = run(QStringLiteral("bash"), {{"command", "env"}});
+    qunsetenv("OPENAI_API_KEY");
+    qunsetenv("ANTHROPIC_API_KEY");
+    qunsetenv("SB_TEST_UNLISTED");
+    QVERIFY(output);
+    QVERIFY(!output->isError);
+    const QString env = QLatin1Char('\n') + structuredString(*output, "output");
+    QVERIFY2(env.contains(QLatin1String("\nPATH=")), qPrintable(env));
+    QVERIFY(env.contains(QLatin1String("\nHOME=")));
+    QVERIFY(env.contains(QLatin1String("\nPAGER=cat\n")));
+    QVERIFY(!env.contains(QLatin1String("API_KEY")));
+    QVERIFY(!env.contains(QLatin1String("bash-secret")));
+    QVERIFY(!env.contains(QLatin1String("SB_TEST_UNLISTED")));
+}
+
+namespace {
+bool haveBwrap()
+{
+    return !QStandardPaths::findExecutable(QStringLiteral("bwrap")).isEmpty();
+}
+
+// Whether any process runs `sleep <marker>` (a PID from inside a PID namespace means nothing
+// outside it, so the sandboxed tests look for the command line instead).
+bool sleepRunning(const QString &marker)
+{
+    const QByteArray wanted = QByteArray("sleep\0", 6) + marker.toLatin1() + QByteArray(1, 0);
+    const QStringList pids = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs);
+    for (const QString &pid : pids) {
+        QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(pid));
+        if (cmdline.open(QIODevice::ReadOnly) && cmdline.readAll() == wanted)
+            return true;
+    }
+    return false;
+}
+} // namespace
+
+void TestBuiltinTools::bashSandboxed()
+{
+#ifndef Q_OS_LINUX
+    QSKIP("bubblewrap is Linux-only");
+#endif
+    if (!haveBwrap())
+        QSKIP("bwrap (bubblewrap) is not installed");
+    // Outside the workspace and not under /tmp (private in the sandbox, so a write there would
+    // vanish rather than fail).
+    QTemporaryDir outside(QDir::currentPath() + QStringLiteral("/bash-outside-XXXXXX"));
+    QVERIFY(outside.isValid());
+    const QString outsideFile = outside.filePath(QStringLiteral("OUTSIDE"));
+    const QString homeFile = QDir::home().filePath(
+            QStringLiteral("switchboard-bash-sandbox-%1").arg(QCoreApplication::applicationPid()));
+
+    m_bashSandbox = Mcp::Sandbox::Mode::On;
+    auto output = run(QStringLiteral("bash"), {{"command", "touch inside && echo made"}});
+    QVERIFY(output);
+    QVERIFY2(!output->isError, qPrintable(output->modelText()));
+    QVERIFY(QFileInfo::exists(path(QStringLiteral("inside"))));
+    for (const QString &target : {outsideFile, homeFile}) {
+        output = run(QStringLiteral("bash"), {{"command", utf8("touch '" + target + "'")}});
+        QVERIFY(output);
+        QVERIFY2(output->isError, qPrintable(output->modelText()));
+        // (A $HOME under /tmp would be missing in there rather than read-only.)
+        QVERIFY2(target == homeFile
+                         || output->modelText().contains(QLatin1String("Read-only file system")),
+                 qPrintable(output->modelText()));
+        QVERIFY(!QFileInfo::exists(target));
+    }
+    // The same command without the sandbox: the check above can fail.
+    m_bashSandbox = Mcp::Sandbox::Mode::Off;
+    output = run(QStringLiteral("bash"), {{"command", utf8("touch '" + outsideFile + "'")}});
+    QVERIFY(output && !output->isError);
+    QVERIFY(QFileInfo::exists(outsideFile));
+}
+
+void TestBuiltinTools::bashSandboxEndsEverything()
+{
+#ifndef Q_OS_LINUX
+    QSKIP("bubblewrap is Linux-only");
+#endif
+    if (!haveBwrap())
+        QSKIP("bwrap (bubblewrap) is not installed");
+    m_bashSandbox = Mcp::Sandbox::Mode::On;
+    const QString marker = QString::number(4000 + QCoreApplication::applicationPid() % 1000);
+    // A background child left behind, then one killed by the timeout.
+    auto output = run(QStringLiteral("bash"),
+                      {{"command", utf8("sleep " + marker + " & echo started")}});
+    QVERIFY(output && !output->isError);
+    QTRY_VERIFY(!sleepRunning(marker));
+    const Call call = start(
+            QStringLiteral("bash"),
+            {{"command", utf8("sh -c 'sleep " + marker + " & wait'")}, {"timeout_ms", 1000}});
+    QTRY_VERIFY(sleepRunning(marker));
+    QTRY_VERIFY_WITH_TIMEOUT(call.finished(), 10000);
+    QVERIFY(call.output->modelText().contains(QLatin1String("[timed out after 1000 ms")));
+    QTRY_VERIFY(!sleepRunning(marker));
+}
+
+void TestBuiltinTools::bashSandboxAuto()
+{
+#ifndef Q_OS_LINUX
+    QSKIP("bubblewrap is Linux-only");
+#endif
+    if (!haveBwrap())
+        QSKIP("bwrap (bubblewrap) is not installed");
+    QTemporaryDir outside(QDir::currentPath() + QStringLiteral("/bash-auto-XXXXXX"));
+    QVERIFY(outside.isValid());
+    const QString target = outside.filePath(QStringLiteral("OUTSIDE"));
+    const Json touch = {{"command", utf8("touch '" + target + "'")}};
+
+    // Where bwrap works, auto is on.
+    m_bashSandbox = Mcp::Sandbox::Mode::Auto;
+    auto output = run(QStringLiteral("bash"), touch);
+    QVERIFY(output && output->isError);
+    QVERIFY(!QFileInfo::exists(target));
+
+    // Where it does not, auto runs the command as it is.
+    Engine::BuiltinToolsOptions options;
+    options.bashSandbox = [] {
+        return Mcp::Sandbox::Mode::Auto;
+    };
+    options.sandboxProgram = QStringLiteral("/nonexistent/bwrap");
+    m_tools = Engine::createBuiltinTools(m_workspace, options);
+    output = run(QStringLiteral("bash"), touch);
+    QVERIFY(output);
+    QVERIFY2(!output->isError, qPrintable(output->modelText()));
+    QVERIFY(QFileInfo::exists(target));
+}
+
+void TestBuiltinTools::bashSandboxWithoutBubblewrap()
+{
+    Engine::BuiltinToolsOptions options;
+    options.bashSandbox = [] {
+        return Mcp::Sandbox::Mode::On;
+    };
+    options.sandboxProgram = QStringLiteral("/nonexistent/bwrap");
+    m_tools = Engine::createBuiltinTools(m_workspace, options);
+    const auto output = run(QStringLiteral("bash"), {{"command", "touch never-made"}});
+    QVERIFY(output);
+    QVERIFY(output->isError);
+    QVERIFY2(output->modelText().contains(QLatin1String("bubblewrap")),
+             qPrintable(output->modelText()));
+    QVERIFY(!QFileInfo::exists(path(QStringLiteral("never-made"))));
+
+    // A bwrap that cannot make namespaces (what it says where user namespaces are disabled).
+    const QString fake = m_outside + QStringLiteral("/fake-bwrap");
+    QFile script(fake);
+    QVERIFY(script.open(QIODevice::WriteOnly));
+    script.write("#!/bin/sh\necho 'bwrap: No permissions to creating new namespace'\nexit 1\n");
+    script.close();
+    QVERIFY(script.setPermissions(QFileDevice::ReadOwner | QFileDevice::ExeOwner));
+    options.sandboxProgram = fake;
+    m_tools = Engine::createBuiltinTools(m_workspace, options);
+    const auto failed = run(QStringLiteral("bash"), {{"command", "touch never-made"}});
+    QVERIFY(failed);
+    QVERIFY(failed->isError);
+    QVERIFY2(failed->modelText().contains(QLatin1String("bubblewrap (bwrap) could not set up")),
+             qPrintable(failed->modelText()));
+    QVERIFY(!QFileInfo::exists(path(QStringLiteral("never-made"))));
 }
 
 QTEST_GUILESS_MAIN(TestBuiltinTools)

@@ -275,6 +275,7 @@ private slots:
         QTest::newRow("config alone") << QStringList{"config"};
         QTest::newRow("bad import kind") << QStringList{"config", "import", "emacs", "x"};
         QTest::newRow("unknown server") << QStringList{"call", "nope", "echo"};
+        QTest::newRow("bad sandbox mode") << QStringList{"--sandbox", "maybe", "tools"};
     }
 
     void usage()

@@ -403,6 +403,21 @@ void tst_Config::parseValid_data()
             << QStringList()
             << "s: {\"args\":[\"\"],\"command\":\"\"} ! environment variable A is not set (used "
                "in command)";
+    QTest::newRow("sandbox and inheritEnv") << QByteArray(
+            R"({"mcpServers": {"a": {"command": "x", "sandbox": true, "inheritEnv": true},
+                 "b": {"command": "x", "sandbox": {"network": false, "write": ["out", "${OUT}/o"]}},
+                 "c": {"command": "x", "sandbox": false, "inheritEnv": false},
+                 "d": {"command": "x", "sandbox": {}}, "e": {"command": "x", "sandbox": {"write": []}}}})")
+                                            << QStringList({"OUT=/data"})
+                                            << "a: "
+                                               "{\"command\":\"x\",\"inheritEnv\":true,\"sandbox\":"
+                                               "true}\n"
+                                               "b: "
+                                               "{\"command\":\"x\",\"sandbox\":{\"network\":false,"
+                                               "\"write\":[\"out\",\"/data/o\"]}}\n"
+                                               "c: {\"command\":\"x\"}\nd: "
+                                               "{\"command\":\"x\",\"sandbox\":true}\n"
+                                               "e: {\"command\":\"x\",\"sandbox\":true}";
 }
 
 void tst_Config::parseValid()
@@ -732,6 +747,72 @@ void tst_Config::parseErrors_data()
                             "t.json:1:57: server 's': in 'args[1]': '${1A}' is not a variable "
                             "reference; use ${NAME} or ${NAME:-default} (letters, digits, '_')"})
             << QStringList();
+    // sandbox, inheritEnv
+    QTest::newRow("sandbox is a number") << QByteArray(
+            R"({"mcpServers": {"s": {"command": "a", "sandbox": 1}, "ok": {"command": "x"}}})")
+                                         << QStringList({"t.json:1:50: server 's': 'sandbox' must "
+                                                         "be true, false or an object such as "
+                                                         "{\"network\": false, \"write\": "
+                                                         "[\"out\"]}, not a number"})
+                                         << QStringList({"ok"});
+    QTest::newRow("sandbox: unknown key")
+            << QByteArray(
+                       R"({"mcpServers": {"s": {"command": "a", "sandbox": {"netwrok": false}}}})")
+            << QStringList({"t.json:1:62: server 's': unknown key 'netwrok' in 'sandbox'; expected "
+                            "\"network\" or \"write\""})
+            << QStringList();
+    QTest::newRow("sandbox: network and write of the wrong type") << QByteArray(
+            R"({"mcpServers": {"s": {"command": "a", "sandbox": {"network": "no", "write": "out"}}}})")
+                                                                  << QStringList(
+                                                                             {"t.json:1:62: server "
+                                                                              "'s': "
+                                                                              "'sandbox.network' "
+                                                                              "must be true or "
+                                                                              "false, not a "
+                                                                              "string",
+                                                                              "t.json:1:77: server "
+                                                                              "'s': "
+                                                                              "'sandbox.write' "
+                                                                              "must be a list of "
+                                                                              "folders, not a "
+                                                                              "string"})
+                                                                  << QStringList();
+    QTest::newRow("sandbox: a write entry is not a string or empty") << QByteArray(
+            R"({"mcpServers": {"s": {"command": "a", "sandbox": {"write": [1, "", "${}"]}}}})")
+                                                                     << QStringList(
+                                                                                {"t.json:1:61: "
+                                                                                 "server 's': "
+                                                                                 "'sandbox.write[0]"
+                                                                                 "' must be a "
+                                                                                 "string, not a "
+                                                                                 "number",
+                                                                                 "t.json:1:64: "
+                                                                                 "server 's': "
+                                                                                 "'sandbox.write[1]"
+                                                                                 "' must not be "
+                                                                                 "empty",
+                                                                                 "t.json:1:69: "
+                                                                                 "server 's': in "
+                                                                                 "'sandbox.write[2]"
+                                                                                 "': '${}' is not "
+                                                                                 "a variable "
+                                                                                 "reference; use "
+                                                                                 "${NAME} or "
+                                                                                 "${NAME:-default} "
+                                                                                 "(letters, "
+                                                                                 "digits, '_')"})
+                                                                     << QStringList();
+    QTest::newRow("sandbox on an http server")
+            << QByteArray(R"({"mcpServers": {"s": {"url": "http://h/mcp", "sandbox": true}}})")
+            << QStringList({"t.json:1:57: server 's': 'sandbox' applies only to stdio servers (a "
+                            "program "
+                            "Switchboard starts)"})
+            << QStringList();
+    QTest::newRow("inheritEnv is a string")
+            << QByteArray(R"({"mcpServers": {"s": {"command": "a", "inheritEnv": "yes"}}})")
+            << QStringList({"t.json:1:53: server 's': 'inheritEnv' must be true or false, not a "
+                            "string"})
+            << QStringList();
 }
 
 void tst_Config::parseErrors()
@@ -991,6 +1072,19 @@ void tst_Config::equalityIgnoresPosition()
     ServerConfig toolRisk = a.servers.first();
     toolRisk.toolRisks.insert(QStringLiteral("t"), Risk::Read);
     QVERIFY(!(toolRisk == a.servers.first()));
+    // How the process runs: a change must restart it.
+    ServerConfig inherit = a.servers.first();
+    inherit.inheritEnv = true;
+    QVERIFY(!(inherit == a.servers.first()));
+    ServerConfig sandboxed = a.servers.first();
+    sandboxed.sandbox.enabled = true;
+    QVERIFY(!(sandboxed == a.servers.first()));
+    ServerConfig offline = sandboxed;
+    offline.sandbox.network = false;
+    QVERIFY(!(offline == sandboxed));
+    ServerConfig writes = sandboxed;
+    writes.sandbox.write << QStringLiteral("out");
+    QVERIFY(!(writes == sandboxed));
 }
 
 void tst_Config::explicitDefaultTimeoutIsTheServers()
@@ -1018,7 +1112,9 @@ void tst_Config::toJsonRoundTrip_data()
             R"({"mcpServers": {"s": {"type": "sse", "url": "u", "headers": {"A": "b"},
                  "risk": "read", "tools": {"t": {"risk": "mutating"}}, "trust": true,
                  "disabled": true, "timeout": 0.25, "startupTimeout": 5, "autoApprove": ["t"]},
-                 "p": {"command": "c", "args": ["a", ""], "env": {"E": ""}}}})");
+                 "p": {"command": "c", "args": ["a", ""], "env": {"E": ""}, "inheritEnv": true,
+                 "sandbox": {"network": false, "write": ["o", "/abs"]}}, "q": {"command": "c",
+                 "sandbox": true}}})");
 }
 
 void tst_Config::toJsonRoundTrip()

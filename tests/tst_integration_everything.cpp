@@ -199,6 +199,38 @@ private slots:
                 && lines[2].contains(QStringLiteral("TOKEN")));
     }
 
+    // The reference server's get-env through switchboard-cli: the CLI's provider keys and
+    // anything outside the allow-list stay out of the server's environment.
+    void cliGetEnvHasNoProviderKey()
+    {
+        QTemporaryDir ws, home;
+        QFile config(QDir(home.path()).filePath(QStringLiteral("mcp.json")));
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write(QStringLiteral("{\"mcpServers\": {\"everything\": {\"command\": \"node\", "
+                                    "\"args\": [\"%1\", \"stdio\"]}}}")
+                             .arg(entryPoint())
+                             .toUtf8());
+        config.close();
+        QProcess cli;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("OPENAI_API_KEY"), QStringLiteral("sk-everything-secret"));
+        env.insert(QStringLiteral("ANTHROPIC_API_KEY"), QStringLiteral("sk-ant-everything-secret"));
+        env.insert(QStringLiteral("SB_NOT_ALLOWED"), QStringLiteral("not-allowed-value"));
+        cli.setProcessEnvironment(env);
+        cli.start(QStringLiteral(SWITCHBOARD_CLI),
+                  {QStringLiteral("--workspace"), ws.path(), QStringLiteral("--config"),
+                   config.fileName(), QStringLiteral("call"), QStringLiteral("everything"),
+                   QStringLiteral("get-env")});
+        QVERIFY(cli.waitForFinished(60000));
+        const QString out = QString::fromUtf8(cli.readAllStandardOutput());
+        QVERIFY2(cli.exitCode() == 0,
+                 qPrintable(out + QString::fromUtf8(cli.readAllStandardError())));
+        QVERIFY2(out.contains(QStringLiteral("PATH")), qPrintable(out));
+        QVERIFY(!out.contains(QStringLiteral("everything-secret")));
+        QVERIFY(!out.contains(QStringLiteral("API_KEY")));
+        QVERIFY(!out.contains(QStringLiteral("not-allowed-value")));
+    }
+
     void cleanupTestCase()
     {
         if (!m_client)

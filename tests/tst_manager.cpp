@@ -6,9 +6,12 @@
 #include <mcp/stdiotransport.h>
 
 #include <QDateTime>
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcessEnvironment>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -233,6 +236,67 @@ private slots:
         QVERIFY(big->error && big->error->is(ErrorCode::MessageTooLarge));
         QCOMPARE(manager->status("big").state, ServerState::Connected);
     }
+
+#ifdef Q_OS_LINUX
+    // "sandbox" and "inheritEnv" from the config reach the process; a missing bubblewrap fails
+    // only the sandboxed server, with a reason naming it.
+    void sandboxAndEnvironmentFromConfig()
+    {
+        if (QStandardPaths::findExecutable(QStringLiteral("bwrap")).isEmpty())
+            QSKIP("bwrap (bubblewrap) is not installed");
+        QTemporaryDir outside(QDir::currentPath() + QStringLiteral("/manager-outside-XXXXXX"));
+        QVERIFY(outside.isValid());
+        QVERIFY(QDir(m_dir.path()).mkpath(QStringLiteral("sandboxed")));
+        qputenv("SB_MANAGER_UNLISTED", "unlisted");
+        auto manager = makeManager();
+        manager->start(parse(R"({"mcpServers": {
+            "boxed": {"command": "${FIXTURE}", "args": ["--env-tool"], "sandbox": {"network": false}},
+            "open":  {"command": "${FIXTURE}", "args": ["--env-tool"], "inheritEnv": true}
+        }})"));
+        QVERIFY(waitSettled(*manager));
+        qunsetenv("SB_MANAGER_UNLISTED");
+        QCOMPARE(manager->status("boxed").state, ServerState::Connected);
+        QCOMPARE(manager->status("open").state, ServerState::Connected);
+
+        const QString blocked = outside.filePath(QStringLiteral("blocked.txt"));
+        auto r = call(*manager, "boxed", "write_file",
+                      Json{{"path", blocked.toStdString()}, {"content", "x"}});
+        QVERIFY(r && r->failed());
+        QVERIFY(!QFileInfo::exists(blocked));
+        r = call(*manager, "boxed", "write_file",
+                 Json{{"path", "sandboxed/inside.txt"}, {"content", "x"}});
+        QVERIFY(r && !r->failed());
+        QVERIFY(QFileInfo::exists(m_dir.filePath(QStringLiteral("sandboxed/inside.txt"))));
+
+        r = call(*manager, "boxed", "env");
+        QVERIFY(r && !r->failed());
+        QVERIFY(!r->text().contains(QStringLiteral("SB_MANAGER_UNLISTED")));
+        QVERIFY(r->text().contains(QStringLiteral("TMPDIR=/tmp\n")));
+        r = call(*manager, "open", "env");
+        QVERIFY(r && !r->failed());
+        QVERIFY(r->text().contains(QStringLiteral("SB_MANAGER_UNLISTED=unlisted\n")));
+        manager->stop();
+    }
+
+    void sandboxWithoutBubblewrap()
+    {
+        ManagerOptions options;
+        options.workspaceDir = m_dir.path();
+        options.shutdownStageMs = 300;
+        options.sandboxProgram = QStringLiteral("/nonexistent/bwrap");
+        Manager manager(options);
+        manager.start(parse(R"({"mcpServers": {
+            "boxed": {"command": "${FIXTURE}", "sandbox": true},
+            "plain": {"command": "${FIXTURE}"}
+        }})"));
+        QVERIFY(waitSettled(manager));
+        QCOMPARE(manager.status("boxed").state, ServerState::Failed);
+        QVERIFY2(manager.status("boxed").reason.contains(QStringLiteral("bubblewrap")),
+                 qPrintable(manager.status("boxed").reason));
+        QCOMPARE(manager.status("plain").state, ServerState::Connected);
+        manager.stop();
+    }
+#endif
 
     // The protocol log's tap: nothing installed until someone observes; then both directions
     // of every server, bounded to the record size at a character boundary, on clients

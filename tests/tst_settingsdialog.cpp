@@ -109,22 +109,25 @@ private slots:
         settings.requestTimeoutS = 42;
         settings.toolTimeoutS = 7;
         settings.language = QString::fromLatin1(AppSettings::ChineseLanguage);
+        settings.bashSandbox = Mcp::Sandbox::Mode::Off;
         QString error;
         QVERIFY2(settings.save(path, &error), qPrintable(error));
         QCOMPARE(AppSettings::load(path), settings);
         QVERIFY(bytes(path).contains("claude-test"));
+        QVERIFY(bytes(path).contains("[bash]\nsandbox=off"));
 
         // A hand-edited file: unknown names fall back, numbers are clamped or ignored.
         QFile edited(file(QStringLiteral("edited.ini")));
         QVERIFY(edited.open(QIODevice::WriteOnly));
         edited.write("[model]\nprovider=gemini\nrequestTimeout=999999\n"
-                     "[tools]\ntimeout=soon\n[interface]\nlanguage=fr\n");
+                     "[tools]\ntimeout=soon\n[interface]\nlanguage=fr\n[bash]\nsandbox=maybe\n");
         edited.close();
         const AppSettings loaded = AppSettings::load(edited.fileName());
         QCOMPARE(loaded.provider, QString::fromLatin1(AppSettings::EnvironmentProvider));
         QCOMPARE(loaded.requestTimeoutS, AppSettings::MaxRequestTimeoutS);
         QCOMPARE(loaded.toolTimeoutS, AppSettings::DefaultToolTimeoutS);
         QCOMPARE(loaded.language, QString::fromLatin1(AppSettings::SystemLanguage));
+        QCOMPARE(loaded.bashSandbox, Mcp::Sandbox::Mode::Auto);
     }
 
     void dialogShowsAndSavesSettings()
@@ -137,6 +140,7 @@ private slots:
         saved.requestTimeoutS = 30;
         saved.toolTimeoutS = 90;
         saved.language = QString::fromLatin1(AppSettings::EnglishLanguage);
+        saved.bashSandbox = Mcp::Sandbox::Mode::On;
         QVERIFY(saved.save(path));
 
         SecretStore store(m_service);
@@ -147,6 +151,8 @@ private slots:
         QCOMPARE(child<QSpinBox>(&dialog, "toolTimeoutSpin")->value(), 90);
         QCOMPARE(child<QComboBox>(&dialog, "languageCombo")->currentText(),
                  QStringLiteral("English"));
+        QCOMPARE(child<QComboBox>(&dialog, "bashSandboxCombo")->currentData().toInt(),
+                 int(Mcp::Sandbox::Mode::On));
 
         // Anthropic: the placeholders show its defaults.
         selectData(child<QComboBox>(&dialog, "providerCombo"),
@@ -163,6 +169,8 @@ private slots:
         child<QSpinBox>(&dialog, "toolTimeoutSpin")->setValue(5);
         selectData(child<QComboBox>(&dialog, "languageCombo"),
                    QString::fromLatin1(AppSettings::ChineseLanguage));
+        auto sandbox = child<QComboBox>(&dialog, "bashSandboxCombo");
+        sandbox->setCurrentIndex(sandbox->findData(int(Mcp::Sandbox::Mode::Off)));
         QCOMPARE(child<QComboBox>(&dialog, "languageCombo")->currentText(),
                  QStringLiteral("简体中文"));
 
@@ -175,6 +183,7 @@ private slots:
         expected.requestTimeoutS = 300;
         expected.toolTimeoutS = 5;
         expected.language = QString::fromLatin1(AppSettings::ChineseLanguage);
+        expected.bashSandbox = Mcp::Sandbox::Mode::Off;
         QCOMPARE(AppSettings::load(path), expected);
     }
 
@@ -484,6 +493,7 @@ private slots:
             expected << child<QWidget>(&dialog, "forgetKeyButton");
         expected << child<QWidget>(&dialog, "requestTimeoutSpin")
                  << child<QWidget>(&dialog, "toolTimeoutSpin")
+                 << child<QWidget>(&dialog, "bashSandboxCombo")
                  << child<QWidget>(&dialog, "languageCombo");
         for (QWidget *next : std::as_const(expected)) {
             QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);

@@ -9,6 +9,8 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -63,6 +65,58 @@ class tst_StdioTransport : public QObject
     {
         QFile file(path);
         return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    }
+
+    // The fixture's environment (KEY=VALUE lines, with a leading newline so that every
+    // variable can be matched as "\nNAME=").
+    QString environmentOf(bool inherit)
+    {
+        StdioOptions options;
+        options.inheritEnvironment = inherit;
+        options.environment.insert(QStringLiteral("SB_OWN"), QStringLiteral("own value"));
+        auto client = makeClient({"--env-tool"}, options);
+        client->connectToServer();
+        if (!waitSettled(client.get()))
+            return {};
+        const auto r = call(client.get(), "env", Json::object());
+        return r && !r->failed() ? QLatin1Char('\n') + r->text() : QString();
+    }
+
+    static void requireBwrap()
+    {
+        if (QStandardPaths::findExecutable(QStringLiteral("bwrap")).isEmpty())
+            QSKIP("bwrap (bubblewrap) is not installed");
+    }
+
+    // A sandboxed shell tries to connect to 127.0.0.1:port, says what happened on stderr, then
+    // becomes the fixture server.
+    QString connectionResult(quint16 port, bool network)
+    {
+        StdioOptions options;
+        options.program = QStringLiteral("/bin/bash");
+        options.sandbox = SandboxPolicy{true, network, {}};
+        auto client = makeClient(
+                {"-c", QStringLiteral("(exec 3<>/dev/tcp/127.0.0.1/%1) 2>/dev/null "
+                                      "&& echo net:connected >&2 || echo net:blocked >&2; "
+                                      "exec '%2'")
+                               .arg(port)
+                               .arg(QStringLiteral(SWITCHBOARD_FIXTURE_SERVER))},
+                options);
+        QSignalSpy lines(client.get(), &Client::stderrLine);
+        client->connectToServer();
+        if (!waitSettled(client.get()) || client->state() != Client::State::Ready)
+            return client->errorString();
+        QString result;
+        (void)QTest::qWaitFor(
+                [&] {
+                    for (const QList<QVariant> &line : std::as_const(lines)) {
+                        if (line.first().toString().startsWith(QStringLiteral("net:")))
+                            result = line.first().toString();
+                    }
+                    return !result.isEmpty();
+                },
+                5000);
+        return result;
     }
 
 private slots:
@@ -422,6 +476,129 @@ private slots:
         client.reset();
         QTRY_VERIFY(!processAlive(pid));
     }
+
+    void environmentIsAllowListed()
+    {
+        qputenv("OPENAI_API_KEY", "sk-parent-secret-for-test");
+        qputenv("ANTHROPIC_API_KEY", "sk-ant-parent-secret-for-test");
+        qputenv("SB_TEST_UNLISTED", "unlisted-value");
+        const QString allowListed = environmentOf(false);
+        const QString inherited = environmentOf(true);
+        qunsetenv("OPENAI_API_KEY");
+        qunsetenv("ANTHROPIC_API_KEY");
+        qunsetenv("SB_TEST_UNLISTED");
+
+        QVERIFY2(allowListed.contains(QStringLiteral("\nPATH=")), qPrintable(allowListed));
+        QVERIFY(allowListed.contains(QStringLiteral("\nHOME=")));
+        QVERIFY(allowListed.contains(QStringLiteral("\nSB_OWN=own value\n")));
+        QVERIFY(!allowListed.contains(QStringLiteral("SB_TEST_UNLISTED")));
+        QVERIFY(!allowListed.contains(QStringLiteral("parent-secret")));
+
+        QVERIFY2(inherited.contains(QStringLiteral("\nSB_TEST_UNLISTED=unlisted-value\n")),
+                 qPrintable(inherited));
+        QVERIFY(inherited.contains(QStringLiteral("\nSB_OWN=own value\n")));
+        QVERIFY(!inherited.contains(QStringLiteral("OPENAI_API_KEY")));
+        QVERIFY(!inherited.contains(QStringLiteral("ANTHROPIC_API_KEY")));
+        QVERIFY(!inherited.contains(QStringLiteral("parent-secret")));
+    }
+
+#ifdef Q_OS_LINUX
+    void sandboxWritesOnlyInWorkspace()
+    {
+        requireBwrap();
+        // Not under /tmp (private inside the sandbox, so a write there would vanish rather
+        // than fail) and not the workspace.
+        QTemporaryDir outside(QDir::currentPath() + QStringLiteral("/sandbox-outside-XXXXXX"));
+        QTemporaryDir extra(QDir::currentPath() + QStringLiteral("/sandbox-extra-XXXXXX"));
+        QVERIFY(outside.isValid() && extra.isValid());
+        const QString inHome
+                = QDir::home().filePath(QStringLiteral("switchboard-sandbox-test-%1")
+                                                .arg(QCoreApplication::applicationPid()));
+
+        StdioOptions options;
+        options.sandbox = SandboxPolicy{true, true, {extra.path()}};
+        auto client = makeClient({}, options);
+        client->connectToServer();
+        QVERIFY(waitSettled(client.get()));
+        QVERIFY2(client->state() == Client::State::Ready, qPrintable(client->errorString()));
+
+        const auto write = [&](const QString &path) {
+            return call(client.get(), "write_file",
+                        Json{{"path", path.toStdString()}, {"content", "x"}});
+        };
+        const QString inside = m_dir.filePath(QStringLiteral("sandbox-inside.txt"));
+        auto r = write(inside);
+        QVERIFY(r && !r->failed());
+        QVERIFY(QFileInfo::exists(inside));
+        r = write(QStringLiteral("relative.txt")); // cwd: the workspace
+        QVERIFY(r && !r->failed());
+        QVERIFY(QFileInfo::exists(m_dir.filePath(QStringLiteral("relative.txt"))));
+        r = write(extra.filePath(QStringLiteral("extra.txt")));
+        QVERIFY(r && !r->failed());
+        QVERIFY(QFileInfo::exists(extra.filePath(QStringLiteral("extra.txt"))));
+
+        for (const QString &path : {outside.filePath(QStringLiteral("outside.txt")), inHome}) {
+            r = write(path);
+            QVERIFY(r);
+            QVERIFY2(r->failed(), qPrintable(path));
+            QVERIFY2(!QFileInfo::exists(path), qPrintable(path));
+        }
+
+        // The same server without the sandbox can write there: the check above can fail.
+        auto free = makeClient({});
+        free->connectToServer();
+        QVERIFY(waitSettled(free.get()));
+        r = call(free.get(), "write_file",
+                 Json{{"path", outside.filePath(QStringLiteral("outside.txt")).toStdString()},
+                      {"content", "x"}});
+        QVERIFY(r && !r->failed());
+        QVERIFY(QFileInfo::exists(outside.filePath(QStringLiteral("outside.txt"))));
+    }
+
+    void sandboxWithoutNetwork()
+    {
+        requireBwrap();
+        QTcpServer listener;
+        QVERIFY(listener.listen(QHostAddress::LocalHost));
+        QCOMPARE(connectionResult(listener.serverPort(), true), QStringLiteral("net:connected"));
+        QCOMPARE(connectionResult(listener.serverPort(), false), QStringLiteral("net:blocked"));
+    }
+
+    void sandboxWithoutBubblewrap()
+    {
+        StdioOptions options;
+        options.sandbox.enabled = true;
+        options.sandboxProgram = QStringLiteral("/nonexistent/bwrap");
+        auto client = makeClient({}, options);
+        client->connectToServer();
+        QVERIFY(waitSettled(client.get()));
+        QCOMPARE(client->state(), Client::State::Failed);
+        QVERIFY2(client->errorString().contains(QStringLiteral("bubblewrap")),
+                 qPrintable(client->errorString()));
+    }
+
+    void sandboxBubblewrapCannotRun()
+    {
+        // What bwrap says where user namespaces are disabled.
+        const QString fake = m_dir.filePath(QStringLiteral("fake-bwrap"));
+        QFile script(fake);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("#!/bin/sh\necho 'bwrap: No permissions to creating new namespace' >&2\n"
+                     "exit 1\n");
+        script.close();
+        QVERIFY(script.setPermissions(QFileDevice::ReadOwner | QFileDevice::ExeOwner));
+        StdioOptions options;
+        options.sandbox.enabled = true;
+        options.sandboxProgram = fake;
+        auto client = makeClient({}, options);
+        client->connectToServer();
+        QVERIFY(waitSettled(client.get()));
+        QCOMPARE(client->state(), Client::State::Failed);
+        QVERIFY2(client->errorString().contains(QStringLiteral("bubblewrap"))
+                         && client->errorString().contains(QStringLiteral("No permissions")),
+                 qPrintable(client->errorString()));
+    }
+#endif
 #endif
 };
 

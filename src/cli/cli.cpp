@@ -57,7 +57,11 @@ void err(const QString &text)
 QString usageText()
 {
     return QStringLiteral(
-            "usage: switchboard-cli [--workspace DIR] [--config FILE] COMMAND\n"
+            "usage: switchboard-cli [--workspace DIR] [--config FILE] [--sandbox on|off|auto] "
+            "COMMAND\n"
+            "  --sandbox on|off|auto       run the built-in bash under bubblewrap: only the\n"
+            "                              workspace is writable (auto, the default: where bwrap\n"
+            "                              works)\n"
             "  servers [--json]            connect every configured server; a line each:\n"
             "                              NAME STATE TOOLS [reason]\n"
             "  tools [--json]              every registered tool name with its risk\n"
@@ -150,6 +154,11 @@ int Cli::dispatch()
             m_workspace = value;
         } else if (takeValue(m_args, i, QStringLiteral("--config"), &value)) {
             m_configFile = value;
+        } else if (takeValue(m_args, i, QStringLiteral("--sandbox"), &value)) {
+            const auto mode = Sandbox::modeFromName(value);
+            if (!mode)
+                return usageError(QStringLiteral("--sandbox takes on, off or auto"));
+            m_bashSandbox = *mode;
         } else if (arg.startsWith(QLatin1Char('-'))) {
             return usageError(QStringLiteral("unknown or incomplete option '%1'").arg(arg));
         } else {
@@ -398,7 +407,11 @@ void Cli::buildRegistry()
     connect(m_registry.get(), &Engine::ToolRegistry::rejected, this,
             [](const QString &, const QString &reason) { err(reason); });
     auto workspace = std::make_shared<Engine::Workspace>(m_workspace);
-    for (auto &tool : Engine::createBuiltinTools(workspace))
+    Engine::BuiltinToolsOptions builtinOptions;
+    builtinOptions.bashSandbox = [mode = m_bashSandbox] {
+        return mode;
+    };
+    for (auto &tool : Engine::createBuiltinTools(workspace, builtinOptions))
         m_registry->add(std::move(tool));
     auto *adapter = new Engine::McpToolAdapter(m_manager.get(), m_registry.get(), m_engineParent);
     adapter->syncAll();

@@ -61,6 +61,7 @@ private:
     QStringList m_args; // after the global options
     QString m_workspace;
     QString m_configFile;
+    Mcp::Sandbox::Mode m_bashSandbox = Mcp::Sandbox::Mode::Auto; // --sandbox
     bool m_json = false;
     Mcp::McpConfig m_config;
     std::unique_ptr<Mcp::Manager> m_manager;

@@ -2,6 +2,8 @@
 
 #include "workspace.h"
 
+#include <mcp/childenvironment.h>
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
@@ -1094,24 +1096,46 @@ public:
     int timeoutMs = 0;
     std::function<void(ToolOutput)> done;
 
-    void start()
+    // `sandboxProgram` non-empty: run under bubblewrap (that program).
+    void start(const QString &sandboxProgram)
     {
-        m_process = new QProcess;
+        if (!done)
+            return; // cancelled while the sandbox probe ran
 #ifdef Q_OS_WIN
         // Git for Windows' bash, from PATH.
-        m_process->setProgram(QStringLiteral("bash"));
+        QString program = QStringLiteral("bash");
 #else
-        m_process->setProgram(QStringLiteral("/bin/bash"));
+        QString program = QStringLiteral("/bin/bash");
 #endif
-        m_process->setArguments({QStringLiteral("-c"), command});
+        QStringList arguments{QStringLiteral("-c"), command};
+        // The allow-list of the environment (no provider keys). Pagers would wait for a key
+        // press that never comes.
+        QProcessEnvironment env = Mcp::ChildEnvironment::build(
+                QProcessEnvironment::systemEnvironment(),
+                {{QStringLiteral("PAGER"), QStringLiteral("cat")},
+                 {QStringLiteral("GIT_PAGER"), QStringLiteral("cat")}},
+                false);
+        if (!sandboxProgram.isEmpty()) {
+            QString error;
+            const auto wrapped
+                    = Mcp::Sandbox::wrap(Mcp::SandboxPolicy{true, true, {}}, sandboxProgram,
+                                         workingDirectory, program, arguments, &env, &error);
+            if (!wrapped) {
+                std::exchange(done, nullptr)(
+                        ToolOutput::error(Text::tr("bash was not run: %1").arg(error)));
+                return;
+            }
+            program = wrapped->program;
+            arguments = wrapped->arguments;
+            m_sandboxed = true;
+        }
+        m_process = new QProcess;
+        m_process->setProgram(program);
+        m_process->setArguments(arguments);
         m_process->setWorkingDirectory(workingDirectory);
         m_process->setProcessChannelMode(QProcess::MergedChannels);
         // No one can type into it: a command that reads stdin gets end-of-file, not a hang.
         m_process->setStandardInputFile(QProcess::nullDevice());
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        // Pagers would wait for a key press that never comes.
-        env.insert(QStringLiteral("PAGER"), QStringLiteral("cat"));
-        env.insert(QStringLiteral("GIT_PAGER"), QStringLiteral("cat"));
         m_process->setProcessEnvironment(env);
 #ifdef Q_OS_UNIX
         // Its own process group, so that a timeout or cancel ends the children too
@@ -1144,10 +1168,14 @@ public:
 
     void cancel()
     {
-        if (!m_process || !done)
+        if (!done)
             return;
         m_cancelled = true;
-        killGroup();
+        if (m_process)
+            killGroup();
+        else // still waiting for the sandbox probe: nothing runs yet
+            std::exchange(done, nullptr)(
+                    ToolOutput::error(Text::tr("[cancelled before the command started]")));
     }
 
 private:
@@ -1201,6 +1229,13 @@ private:
             exitCodeJson = exitCode;
             isError = exitCode != 0;
             tail = Text::tr("[exit code %1]").arg(exitCode);
+            // bwrap itself failed (no user namespaces): say so, not only "exit code 1".
+            const QString sandboxFailure
+                    = m_sandboxed && isError
+                              ? Mcp::Sandbox::failureReason(output.section(QLatin1Char('\n'), 0, 0))
+                              : QString();
+            if (!sandboxFailure.isEmpty())
+                tail += QLatin1Char('\n') + sandboxFailure;
         }
         QString modelText = output.isEmpty() ? Text::tr("(no output)")
                                              : headAndTail(output, BashModelOutputChars);
@@ -1237,13 +1272,18 @@ private:
     qint64 m_dropped = 0;
     bool m_timedOut = false;
     bool m_cancelled = false;
+    bool m_sandboxed = false;
 };
 
 // bash: a shell command in the workspace, with a timeout.
 class BashTool final : public BuiltinTool
 {
 public:
-    using BuiltinTool::BuiltinTool;
+    BashTool(std::shared_ptr<Workspace> workspace, BuiltinToolsOptions options)
+        : BuiltinTool(std::move(workspace))
+        , m_options(std::move(options))
+    {
+    }
     QString name() const override { return QStringLiteral("bash"); }
     Risk risk() const override { return Risk::Dangerous; }
     QString description() const override
@@ -1297,24 +1337,40 @@ protected:
         run->workingDirectory = m_workspace->root();
         run->timeoutMs = timeoutMs;
         run->done = std::move(done);
-        run->start();
+        const Mcp::Sandbox::Mode mode
+                = m_options.bashSandbox ? m_options.bashSandbox() : Mcp::Sandbox::Mode::Auto;
+        if (mode == Mcp::Sandbox::Mode::Auto) {
+            // The probe answers from the event loop (at once after the first time); the run
+            // keeps itself alive until then.
+            Mcp::Sandbox::probe(
+                    m_options.sandboxProgram, nullptr,
+                    [run, program = m_options.sandboxProgram](bool works, const QString &) {
+                        run->start(works ? program : QString());
+                    });
+        } else {
+            run->start(mode == Mcp::Sandbox::Mode::On ? m_options.sandboxProgram : QString());
+        }
         return [weak = std::weak_ptr<BashRun>(run)] {
             if (auto run = weak.lock())
                 run->cancel();
         };
     }
+
+private:
+    BuiltinToolsOptions m_options;
 };
 
 } // namespace
 
-std::vector<std::shared_ptr<Tool>> createBuiltinTools(std::shared_ptr<Workspace> workspace)
+std::vector<std::shared_ptr<Tool>> createBuiltinTools(std::shared_ptr<Workspace> workspace,
+                                                      BuiltinToolsOptions options)
 {
     return {std::make_shared<ReadFileTool>(workspace),
             std::make_shared<ListDirTool>(workspace),
             std::make_shared<SearchFilesTool>(workspace),
             std::make_shared<WriteFileTool>(workspace),
             std::make_shared<EditFileTool>(workspace),
-            std::make_shared<BashTool>(workspace)};
+            std::make_shared<BashTool>(workspace, std::move(options))};
 }
 
 } // namespace Engine

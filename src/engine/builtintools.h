@@ -2,6 +2,9 @@
 
 #include "tool.h"
 
+#include <mcp/sandbox.h>
+
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -44,9 +47,19 @@ inline constexpr qint64 MaxBashKeptBytes = 64 * 1024 * 1024;
 inline constexpr int BashModelOutputChars = 30000;
 } // namespace BuiltinLimits
 
+// How the built-in tools run what they start.
+struct BuiltinToolsOptions
+{
+    // Whether bash runs under bubblewrap (Mcp::Sandbox), asked at every call so that a changed
+    // setting applies to the next command. Empty: Auto (sandboxed where bwrap works).
+    std::function<Mcp::Sandbox::Mode()> bashSandbox;
+    QString sandboxProgram = QString::fromLatin1(Mcp::Sandbox::DefaultProgram);
+};
+
 // The built-in tools, confined to `workspace`: read_file, list_dir, search_files (read),
 // write_file, edit_file (mutating) and bash (dangerous). Registered first, before any MCP
 // tool, so that no server can take their names.
-std::vector<std::shared_ptr<Tool>> createBuiltinTools(std::shared_ptr<Workspace> workspace);
+std::vector<std::shared_ptr<Tool>> createBuiltinTools(std::shared_ptr<Workspace> workspace,
+                                                      BuiltinToolsOptions options = {});
 
 } // namespace Engine

@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -733,6 +734,70 @@ void checkServerName(const Context &ctx, const QString &name, const std::string 
     }
 }
 
+// "sandbox": true/false, or {"network": bool, "write": ["path", ...]}. Unknown keys are errors:
+// a misspelt "network" must not leave the network open unnoticed. `expand` registers a `write`
+// entry for ${VAR} expansion.
+void checkSandbox(const Context &ctx, const QString &name, const json &node,
+                  const std::string &pointer, bool stdio, SandboxPolicy &policy,
+                  const std::function<void(QString, std::string, QString, QString *)> &expand)
+{
+    const auto wrongType = [&](const std::string &where, const QString &field,
+                               const QString &expected, const json &got) {
+        ctx.add(where, name,
+                Text::tr("'%1' must be %2, not %3").arg(field, expected, jsonTypeName(got)));
+    };
+    if (!stdio) {
+        ctx.add(pointer, name,
+                Text::tr("'sandbox' applies only to stdio servers (a program "
+                         "Switchboard starts)"));
+        return;
+    }
+    if (node.is_boolean()) {
+        policy.enabled = node.get<bool>();
+        return;
+    }
+    if (!node.is_object()) {
+        wrongType(pointer, QStringLiteral("sandbox"),
+                  Text::tr("true, false or an object such as {\"network\": false, \"write\": "
+                           "[\"out\"]}"),
+                  node);
+        return;
+    }
+    policy.enabled = true;
+    for (const auto &[key, item] : node.items()) {
+        const std::string where = childPointer(pointer, key);
+        const QString path = QStringLiteral("sandbox.") + fromStd(key);
+        if (key == "network") {
+            if (item.is_boolean())
+                policy.network = item.get<bool>();
+            else
+                wrongType(where, path, Text::tr("true or false"), item);
+        } else if (key == "write") {
+            if (!item.is_array()) {
+                wrongType(where, path, Text::tr("a list of folders"), item);
+                continue;
+            }
+            policy.write.resize(qsizetype(item.size()));
+            for (size_t i = 0; i < item.size(); ++i) {
+                const QString entryPath = QStringLiteral("sandbox.write[%1]").arg(i);
+                if (!item[i].is_string())
+                    wrongType(childPointer(where, i), entryPath, Text::tr("a string"), item[i]);
+                else if (item[i].get_ref<const std::string &>().empty())
+                    ctx.add(childPointer(where, i), name,
+                            Text::tr("'%1' must not be empty").arg(entryPath));
+                else
+                    expand(entryPath, childPointer(where, i), fromStd(item[i].get<std::string>()),
+                           &policy.write[qsizetype(i)]);
+            }
+        } else {
+            ctx.add(where, name,
+                    Text::tr("unknown key '%1' in 'sandbox'; expected \"network\" "
+                             "or \"write\"")
+                            .arg(fromStd(key)));
+        }
+    }
+}
+
 // Checks one server's settings and builds its ServerConfig. Every problem is reported (not
 // only the first), with the field named, so one `config check` shows them all. std::nullopt
 // when the server has config errors. With `forImport`, variables are only checked for syntax.
@@ -964,9 +1029,10 @@ std::optional<ServerConfig> checkServer(const Context &ctx, const std::string &n
         }
     }
 
-    // trust, disabled
+    // trust, disabled, inheritEnv
     for (const auto &[key, target] :
-         {std::pair{"trust", &server.trust}, std::pair{"disabled", &server.disabled}}) {
+         {std::pair{"trust", &server.trust}, std::pair{"disabled", &server.disabled},
+          std::pair{"inheritEnv", &server.inheritEnv}}) {
         if (const json *node = field(key)) {
             if (node->is_boolean())
                 *target = node->get<bool>();
@@ -1016,6 +1082,13 @@ std::optional<ServerConfig> checkServer(const Context &ctx, const std::string &n
             }
         }
     }
+
+    if (const json *sandbox = field("sandbox"))
+        checkSandbox(ctx, name, *sandbox, at("sandbox"), server.type == TransportType::Stdio,
+                     server.sandbox,
+                     [&](QString path, std::string where, QString raw, QString *to) {
+                         expandables.push_back({path, where, raw, 0, to});
+                     });
 
     // Variables last: a syntax error is a config error, a missing value only fails the server.
     for (const Expandable &item : expandables) {
@@ -1245,7 +1318,8 @@ QString ConfigError::toString() const
 bool ServerConfig::operator==(const ServerConfig &other) const
 {
     return name == other.name && type == other.type && command == other.command
-           && args == other.args && env == other.env && url == other.url && headers == other.headers
+           && args == other.args && env == other.env && inheritEnv == other.inheritEnv
+           && sandbox == other.sandbox && url == other.url && headers == other.headers
            && risk == other.risk && toolRisks == other.toolRisks && trust == other.trust
            && disabled == other.disabled && timeoutMs == other.timeoutMs
            && startupTimeoutMs == other.startupTimeoutMs && autoApprove == other.autoApprove
@@ -1274,6 +1348,10 @@ nlohmann::json ServerConfig::toJson() const
             result["args"] = stringList(args);
         if (!env.isEmpty())
             result["env"] = stringMap(env);
+        if (inheritEnv)
+            result["inheritEnv"] = true;
+        if (sandbox.enabled)
+            result["sandbox"] = sandbox.toJson();
     } else {
         result["type"] = transportTypeName(type).toStdString();
         result["url"] = url.toStdString();

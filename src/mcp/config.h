@@ -1,5 +1,7 @@
 #pragma once
 
+#include "sandbox.h"
+
 #include <QList>
 #include <QMap>
 #include <QProcessEnvironment>
@@ -58,6 +60,10 @@ struct ServerConfig
     QString command;
     QStringList args;
     QMap<QString, QString> env; ///< expanded
+    /// "inheritEnv": the whole environment but the provider keys, not only the allow-list
+    /// (ChildEnvironment).
+    bool inheritEnv = false;
+    SandboxPolicy sandbox; ///< "sandbox": true or {"network": false, "write": [...]}
     QString url;
     QMap<QString, QString> headers; ///< expanded
     std::optional<Risk> risk;       ///< the server's default risk ("risk")

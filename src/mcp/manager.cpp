@@ -184,6 +184,9 @@ void Manager::spawn(Server &server)
     stdio.arguments = server.config.args;
     stdio.workingDirectory = m_options.workspaceDir;
     stdio.environment = server.config.env;
+    stdio.inheritEnvironment = server.config.inheritEnv;
+    stdio.sandbox = server.config.sandbox;
+    stdio.sandboxProgram = m_options.sandboxProgram;
     stdio.shutdownStageMs = m_options.shutdownStageMs;
     stdio.maxMessageBytes = m_options.maxMessageBytes;
 

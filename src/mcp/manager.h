@@ -39,6 +39,8 @@ struct ManagerOptions
     // rest wait their turn as "pending". A workspace with 50 servers must not fork 50 Node
     // processes at the same moment on a laptop; 8 keeps a typical setup fully parallel.
     int maxConcurrentStarts = 8;
+    // bubblewrap for servers with "sandbox": a path, or a name looked up on PATH.
+    QString sandboxProgram = QString::fromLatin1(Sandbox::DefaultProgram);
     // The traffic observer sees at most this much of each message (64 KiB: a whole
     // initialize or tools/call request; a 20 MB result is not worth copying into a log).
     qsizetype maxTrafficRecordBytes = 64 * 1024;

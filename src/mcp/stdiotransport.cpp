@@ -1,5 +1,6 @@
 #include "stdiotransport.h"
 
+#include "childenvironment.h"
 #include "jsonparser.h"
 
 #include <QDir>
@@ -132,11 +133,12 @@ void StdioTransport::start()
     Q_ASSERT(m_state == State::Idle);
     m_state = State::Starting;
 
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    for (auto it = m_options.environment.cbegin(); it != m_options.environment.cend(); ++it)
-        env.insert(it.key(), it.value());
+    QProcessEnvironment env
+            = ChildEnvironment::build(QProcessEnvironment::systemEnvironment(),
+                                      m_options.environment, m_options.inheritEnvironment);
 
-    const QString program = resolveProgram(m_options.program, env);
+    QString program = resolveProgram(m_options.program, env);
+    QStringList arguments = m_options.arguments;
     auto failLater = [this](const QString &reason) {
         QMetaObject::invokeMethod(
                 this, [this, reason] { finishClosed(reason); }, Qt::QueuedConnection);
@@ -148,6 +150,23 @@ void StdioTransport::start()
     if (!m_options.workingDirectory.isEmpty() && !QFileInfo(m_options.workingDirectory).isDir()) {
         failLater(tr("working directory '%1' does not exist").arg(m_options.workingDirectory));
         return;
+    }
+    if (m_options.sandbox.enabled) {
+        // Inside, a relative command would be looked up from the sandbox's cwd (the
+        // workspace) just as outside; bwrap needs it absolute to exec it by path.
+        const QString workspace = m_options.workingDirectory.isEmpty() ? QDir::currentPath()
+                                                                       : m_options.workingDirectory;
+        if (QFileInfo(program).isRelative())
+            program = QDir(workspace).absoluteFilePath(program);
+        QString error;
+        const auto command = Sandbox::wrap(m_options.sandbox, m_options.sandboxProgram, workspace,
+                                           program, arguments, &env, &error);
+        if (!command) {
+            failLater(error);
+            return;
+        }
+        program = command->program;
+        arguments = command->arguments;
     }
 
     m_process.setProcessEnvironment(env);
@@ -193,7 +212,7 @@ void StdioTransport::start()
 #endif
 
     connect(&m_process, &QProcess::started, this, &StdioTransport::onStarted, Qt::UniqueConnection);
-    m_process.start(program, m_options.arguments);
+    m_process.start(program, arguments);
 
 #ifdef Q_OS_UNIX
     // The child has its copies (or failed to start); ours would keep the pipes open forever.
@@ -244,7 +263,12 @@ void StdioTransport::onFinished(int exitCode, QProcess::ExitStatus status)
                          : tr("server process exited with code %1").arg(exitCode);
         if (m_shutdownStage > 0 && !m_pendingReason.isEmpty())
             reason = tr("%1 and had to be stopped").arg(m_pendingReason);
-        if (!m_stderrTail.empty())
+        const QString sandboxFailure = m_options.sandbox.enabled && !m_stderrTail.empty()
+                                               ? Sandbox::failureReason(m_stderrTail.back())
+                                               : QString();
+        if (!sandboxFailure.isEmpty())
+            reason = sandboxFailure;
+        else if (!m_stderrTail.empty())
             reason += tr("; last stderr line: %1").arg(m_stderrTail.back());
     }
     finishClosed(reason);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ndjsonframer.h"
+#include "sandbox.h"
 #include "transport.h"
 
 #include <QMap>
@@ -19,8 +20,13 @@ struct StdioOptions
 {
     QString program; // run as given: never split on spaces
     QStringList arguments;
-    QString workingDirectory;           // the workspace
-    QMap<QString, QString> environment; // merged over the app's environment
+    QString workingDirectory; // the workspace
+    // Set over an allow-list of the app's environment (ChildEnvironment::build), or over all of
+    // it but the provider keys with inheritEnvironment.
+    QMap<QString, QString> environment;
+    bool inheritEnvironment = false;
+    SandboxPolicy sandbox; // enabled: run under bwrap
+    QString sandboxProgram = QString::fromLatin1(Sandbox::DefaultProgram); // a path or a name
     std::int64_t maxMessageBytes = NdjsonFramer::DefaultMaxMessageBytes;
     // Staged shutdown: after closing stdin, wait this long before SIGTERM, then as long
     // again before SIGKILL. 2 s lets a server flush; the spec leaves the value to clients.

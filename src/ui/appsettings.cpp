@@ -16,6 +16,7 @@ const QString ModelKey = QStringLiteral("model/model");
 const QString RequestTimeoutKey = QStringLiteral("model/requestTimeout");
 const QString ToolTimeoutKey = QStringLiteral("tools/timeout");
 const QString LanguageKey = QStringLiteral("interface/language");
+const QString BashSandboxKey = QStringLiteral("bash/sandbox");
 
 int readSeconds(const QSettings &settings, const QString &key, int fallback, int min, int max)
 {
@@ -48,6 +49,8 @@ AppSettings AppSettings::load(const QString &file)
     const QString language = settings.value(LanguageKey).toString();
     if (language == QLatin1String(EnglishLanguage) || language == QLatin1String(ChineseLanguage))
         result.language = language;
+    result.bashSandbox = Mcp::Sandbox::modeFromName(settings.value(BashSandboxKey).toString())
+                                 .value_or(Mcp::Sandbox::Mode::Auto);
     return result;
 }
 
@@ -60,6 +63,7 @@ bool AppSettings::save(const QString &file, QString *error) const
     settings.setValue(RequestTimeoutKey, requestTimeoutS);
     settings.setValue(ToolTimeoutKey, toolTimeoutS);
     settings.setValue(LanguageKey, language);
+    settings.setValue(BashSandboxKey, Mcp::Sandbox::modeName(bashSandbox));
     settings.sync();
     if (settings.status() == QSettings::NoError)
         return true;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <engine/providerconfig.h>
+#include <mcp/sandbox.h>
 
 #include <QProcessEnvironment>
 #include <QString>
@@ -40,6 +41,8 @@ struct AppSettings
     int requestTimeoutS = DefaultRequestTimeoutS;
     int toolTimeoutS = DefaultToolTimeoutS;
     QString language = QString::fromLatin1(SystemLanguage);
+    // "bash/sandbox": the built-in bash under bubblewrap: on, off, or auto (where bwrap works).
+    Mcp::Sandbox::Mode bashSandbox = Mcp::Sandbox::Mode::Auto;
 
     bool operator==(const AppSettings &) const = default;
 

@@ -148,7 +148,13 @@ void MainWindow::setUpEngine()
 
     m_registry = std::make_unique<Engine::ToolRegistry>();
     auto workspace = std::make_shared<Engine::Workspace>(m_options.workspace);
-    for (auto &tool : Engine::createBuiltinTools(workspace))
+    Engine::BuiltinToolsOptions builtinOptions;
+    // Read at every call, so that a changed setting applies to the next command. The tools
+    // live in m_registry, which the window owns.
+    builtinOptions.bashSandbox = [this] {
+        return m_settings.bashSandbox;
+    };
+    for (auto &tool : Engine::createBuiltinTools(workspace, builtinOptions))
         m_registry->add(std::move(tool));
     m_adapter = std::make_unique<Engine::McpToolAdapter>(m_manager.get(), m_registry.get());
 

@@ -176,8 +176,21 @@ SettingsDialog::SettingsDialog(QString settingsFile, SecretStore *secrets, QWidg
     m_toolTimeoutSpin->setValue(current.toolTimeoutS);
     m_toolTimeoutSpin->setToolTip(
             tr("How long a tool call may run; a server's \"timeout\" in .mcp.json wins"));
+    m_bashSandboxCombo = new QComboBox(this);
+    m_bashSandboxCombo->setObjectName(QStringLiteral("bashSandboxCombo"));
+    m_bashSandboxCombo->addItem(tr("Where bubblewrap works"),
+                                QVariant::fromValue(int(Mcp::Sandbox::Mode::Auto)));
+    m_bashSandboxCombo->addItem(tr("Always (fail without bubblewrap)"),
+                                QVariant::fromValue(int(Mcp::Sandbox::Mode::On)));
+    m_bashSandboxCombo->addItem(tr("Never"), QVariant::fromValue(int(Mcp::Sandbox::Mode::Off)));
+    m_bashSandboxCombo->setCurrentIndex(
+            std::max(0, m_bashSandboxCombo->findData(int(current.bashSandbox))));
+    m_bashSandboxCombo->setToolTip(
+            tr("In the sandbox, bash commands can write only in the workspace and a private "
+               "/tmp; the rest of the file system is read-only"));
     Form toolsForm(this);
     toolsForm.addRow(tr("&Tool timeout:"), m_toolTimeoutSpin);
+    toolsForm.addRow(tr("Sand&box for bash:"), m_bashSandboxCombo);
     auto toolsGroup = new QGroupBox(tr("Tools"), this);
     toolsGroup->setLayout(toolsForm.layout());
 
@@ -227,10 +240,17 @@ SettingsDialog::SettingsDialog(QString settingsFile, SecretStore *secrets, QWidg
     layout->addWidget(m_saveError);
     layout->addWidget(m_buttons);
 
-    const QList<QWidget *> tabOrder{
-            m_providerCombo, m_baseUrlEdit,     m_modelEdit,          m_keyEdit,
-            m_showKeyButton, m_forgetKeyButton, m_requestTimeoutSpin, m_toolTimeoutSpin,
-            m_languageCombo, m_buttons};
+    const QList<QWidget *> tabOrder{m_providerCombo,
+                                    m_baseUrlEdit,
+                                    m_modelEdit,
+                                    m_keyEdit,
+                                    m_showKeyButton,
+                                    m_forgetKeyButton,
+                                    m_requestTimeoutSpin,
+                                    m_toolTimeoutSpin,
+                                    m_bashSandboxCombo,
+                                    m_languageCombo,
+                                    m_buttons};
     for (qsizetype i = 1; i < tabOrder.size(); ++i)
         setTabOrder(tabOrder.at(i - 1), tabOrder.at(i));
 
@@ -257,6 +277,7 @@ AppSettings SettingsDialog::settings() const
     result.requestTimeoutS = m_requestTimeoutSpin->value();
     result.toolTimeoutS = m_toolTimeoutSpin->value();
     result.language = m_languageCombo->currentData().toString();
+    result.bashSandbox = Mcp::Sandbox::Mode(m_bashSandboxCombo->currentData().toInt());
     return result;
 }
 

@@ -19,11 +19,11 @@ namespace Ui {
 
 // Edits the settings file and the API key: the model provider (the environment variables as
 // before, an OpenAI-compatible server or Anthropic), its base URL, model and key, the request
-// and tool timeouts and the interface language. The key goes to the OS keychain through the
-// SecretStore, never into the settings file; where the keychain does not work the dialog says
-// so and the key is kept for this session only. OK writes the file and the key (the dialog
-// closes when the keychain has answered); Cancel changes nothing. Opened with open() by the
-// main window, which applies settings() when it is accepted.
+// and tool timeouts, whether bash runs in a sandbox, and the interface language. The key goes to
+// the OS keychain through the SecretStore, never into the settings file; where the keychain does
+// not work the dialog says so and the key is kept for this session only. OK writes the file and the
+// key (the dialog closes when the keychain has answered); Cancel changes nothing. Opened with
+// open() by the main window, which applies settings() when it is accepted.
 class SettingsDialog : public QDialog
 {
     Q_OBJECT
@@ -78,6 +78,7 @@ private:
     QLabel *m_keychainNote = nullptr;
     QSpinBox *m_requestTimeoutSpin = nullptr;
     QSpinBox *m_toolTimeoutSpin = nullptr;
+    QComboBox *m_bashSandboxCombo = nullptr;
     QComboBox *m_languageCombo = nullptr;
     QLabel *m_saveError = nullptr;
     QDialogButtonBox *m_buttons = nullptr;
