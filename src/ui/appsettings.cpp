@@ -16,6 +16,7 @@ const QString ModelKey = QStringLiteral("model/model");
 const QString RequestTimeoutKey = QStringLiteral("model/requestTimeout");
 const QString ToolTimeoutKey = QStringLiteral("tools/timeout");
 const QString LanguageKey = QStringLiteral("interface/language");
+const QString SensitiveFilesKey = QStringLiteral("tools/sensitiveFiles");
 
 int readSeconds(const QSettings &settings, const QString &key, int fallback, int min, int max)
 {
@@ -48,6 +49,15 @@ AppSettings AppSettings::load(const QString &file)
     const QString language = settings.value(LanguageKey).toString();
     if (language == QLatin1String(EnglishLanguage) || language == QLatin1String(ChineseLanguage))
         result.language = language;
+    // Absent: the defaults. Present, even empty: what the user chose.
+    if (settings.contains(SensitiveFilesKey)) {
+        QStringList patterns;
+        for (const QString &pattern : settings.value(SensitiveFilesKey).toStringList()) {
+            if (!pattern.trimmed().isEmpty())
+                patterns << pattern.trimmed();
+        }
+        result.sensitiveFiles = patterns;
+    }
     return result;
 }
 
@@ -60,6 +70,7 @@ bool AppSettings::save(const QString &file, QString *error) const
     settings.setValue(RequestTimeoutKey, requestTimeoutS);
     settings.setValue(ToolTimeoutKey, toolTimeoutS);
     settings.setValue(LanguageKey, language);
+    settings.setValue(SensitiveFilesKey, sensitiveFiles);
     settings.sync();
     if (settings.status() == QSettings::NoError)
         return true;

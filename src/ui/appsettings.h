@@ -1,6 +1,7 @@
 #pragma once
 
 #include <engine/providerconfig.h>
+#include <engine/workspace.h>
 
 #include <QProcessEnvironment>
 #include <QString>
@@ -40,6 +41,9 @@ struct AppSettings
     int requestTimeoutS = DefaultRequestTimeoutS;
     int toolTimeoutS = DefaultToolTimeoutS;
     QString language = QString::fromLatin1(SystemLanguage);
+    // Wildcards for files the read tools ask about before touching them (a secret's usual
+    // homes); see Engine::Workspace::setSensitivePatterns.
+    QStringList sensitiveFiles = Engine::Workspace::defaultSensitivePatterns();
 
     bool operator==(const AppSettings &) const = default;
 

@@ -38,6 +38,7 @@ struct MainWindowOptions
     QString conversationFolder; // empty: the default location
     QString settingsFile;       // empty: AppSettings::defaultFile()
     QString keychainService;    // empty: SecretStore::DefaultService
+    QString approvalsFile;      // empty: Engine::ApprovalStore::defaultFile()
 };
 
 // The desktop: conversation list, chat view, composer with Send/Stop, the server dock and
@@ -96,6 +97,8 @@ private:
     Mcp::McpConfig m_config;
     std::unique_ptr<Mcp::Manager> m_manager;
     std::unique_ptr<Engine::ToolRegistry> m_registry;
+    // The built-ins' folder; Settings replace its list of sensitive files.
+    std::shared_ptr<Engine::Workspace> m_workspace;
     std::unique_ptr<Engine::McpToolAdapter> m_adapter;
     UiApprovalGate *m_gate = nullptr;
     std::unique_ptr<Engine::ToolRunner> m_runner;

@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QTimer>
 #include <QToolButton>
@@ -176,8 +177,15 @@ SettingsDialog::SettingsDialog(QString settingsFile, SecretStore *secrets, QWidg
     m_toolTimeoutSpin->setValue(current.toolTimeoutS);
     m_toolTimeoutSpin->setToolTip(
             tr("How long a tool call may run; a server's \"timeout\" in .mcp.json wins"));
+    m_sensitiveFilesEdit = new QLineEdit(current.sensitiveFiles.join(QLatin1Char(' ')), this);
+    m_sensitiveFilesEdit->setObjectName(QStringLiteral("sensitiveFilesEdit"));
+    m_sensitiveFilesEdit->setToolTip(
+            tr("Wildcards separated by spaces, matched against each part of a path in the "
+               "workspace. read_file and list_dir ask before touching a match; search_files "
+               "does not search inside one unless you allow it."));
     Form toolsForm(this);
     toolsForm.addRow(tr("&Tool timeout:"), m_toolTimeoutSpin);
+    toolsForm.addRow(tr("Sensiti&ve files:"), m_sensitiveFilesEdit);
     auto toolsGroup = new QGroupBox(tr("Tools"), this);
     toolsGroup->setLayout(toolsForm.layout());
 
@@ -227,10 +235,17 @@ SettingsDialog::SettingsDialog(QString settingsFile, SecretStore *secrets, QWidg
     layout->addWidget(m_saveError);
     layout->addWidget(m_buttons);
 
-    const QList<QWidget *> tabOrder{
-            m_providerCombo, m_baseUrlEdit,     m_modelEdit,          m_keyEdit,
-            m_showKeyButton, m_forgetKeyButton, m_requestTimeoutSpin, m_toolTimeoutSpin,
-            m_languageCombo, m_buttons};
+    const QList<QWidget *> tabOrder{m_providerCombo,
+                                    m_baseUrlEdit,
+                                    m_modelEdit,
+                                    m_keyEdit,
+                                    m_showKeyButton,
+                                    m_forgetKeyButton,
+                                    m_requestTimeoutSpin,
+                                    m_toolTimeoutSpin,
+                                    m_sensitiveFilesEdit,
+                                    m_languageCombo,
+                                    m_buttons};
     for (qsizetype i = 1; i < tabOrder.size(); ++i)
         setTabOrder(tabOrder.at(i - 1), tabOrder.at(i));
 
@@ -257,6 +272,8 @@ AppSettings SettingsDialog::settings() const
     result.requestTimeoutS = m_requestTimeoutSpin->value();
     result.toolTimeoutS = m_toolTimeoutSpin->value();
     result.language = m_languageCombo->currentData().toString();
+    result.sensitiveFiles = m_sensitiveFilesEdit->text().split(
+            QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
     return result;
 }
 

@@ -78,6 +78,7 @@ private:
     QLabel *m_keychainNote = nullptr;
     QSpinBox *m_requestTimeoutSpin = nullptr;
     QSpinBox *m_toolTimeoutSpin = nullptr;
+    QLineEdit *m_sensitiveFilesEdit = nullptr;
     QComboBox *m_languageCombo = nullptr;
     QLabel *m_saveError = nullptr;
     QDialogButtonBox *m_buttons = nullptr;
