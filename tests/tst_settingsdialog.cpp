@@ -147,6 +147,9 @@ private slots:
         QCOMPARE(child<QSpinBox>(&dialog, "toolTimeoutSpin")->value(), 90);
         QCOMPARE(child<QComboBox>(&dialog, "languageCombo")->currentText(),
                  QStringLiteral("English"));
+        // The sensitive-file list: the defaults until the user changes it.
+        QCOMPARE(child<QLineEdit>(&dialog, "sensitiveFilesEdit")->text(),
+                 Engine::Workspace::defaultSensitivePatterns().join(u' '));
 
         // Anthropic: the placeholders show its defaults.
         selectData(child<QComboBox>(&dialog, "providerCombo"),
@@ -165,6 +168,7 @@ private slots:
                    QString::fromLatin1(AppSettings::ChineseLanguage));
         QCOMPARE(child<QComboBox>(&dialog, "languageCombo")->currentText(),
                  QStringLiteral("简体中文"));
+        child<QLineEdit>(&dialog, "sensitiveFilesEdit")->setText(QStringLiteral("  .env*  *.p12 "));
 
         QSignalSpy accepted(&dialog, &QDialog::accepted);
         child<QPushButton>(&dialog, "okButton")->click();
@@ -175,6 +179,7 @@ private slots:
         expected.requestTimeoutS = 300;
         expected.toolTimeoutS = 5;
         expected.language = QString::fromLatin1(AppSettings::ChineseLanguage);
+        expected.sensitiveFiles = QStringList{QStringLiteral(".env*"), QStringLiteral("*.p12")};
         QCOMPARE(AppSettings::load(path), expected);
     }
 
@@ -484,6 +489,7 @@ private slots:
             expected << child<QWidget>(&dialog, "forgetKeyButton");
         expected << child<QWidget>(&dialog, "requestTimeoutSpin")
                  << child<QWidget>(&dialog, "toolTimeoutSpin")
+                 << child<QWidget>(&dialog, "sensitiveFilesEdit")
                  << child<QWidget>(&dialog, "languageCombo");
         for (QWidget *next : std::as_const(expected)) {
             QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
