@@ -244,6 +244,33 @@ private slots:
         QCOMPARE(tool->runs, 3);
     }
 
+    // A damaged approvals file grants nothing, and "always allow" says it could not be saved
+    // (the call still runs: the user said yes) instead of overwriting the file.
+    void damagedStoreGrantsNothing()
+    {
+        QTemporaryDir data, ws;
+        const QString file = data.filePath(QStringLiteral("approvals.json"));
+        QFile damaged(file);
+        QVERIFY(damaged.open(QIODevice::WriteOnly));
+        damaged.write("{\"workspaces\": [true");
+        damaged.close();
+        ToolRegistry registry;
+        auto tool = std::make_shared<RecordingTool>(QStringLiteral("t"), Risk::Dangerous);
+        registry.add(tool);
+        ScriptedGate gate;
+        gate.next.choice = ApprovalChoice::AlwaysAllow;
+        ToolRunner runner(&registry, &gate, ws.path());
+        runner.setApprovalStore(std::make_shared<ApprovalStore>(file));
+        QSignalSpy warnings(&runner, &ToolRunner::warning);
+        QVERIFY(!runAndWait(runner, "t")->denied);
+        QCOMPARE(gate.asked, 1);
+        QCOMPARE(warnings.count(), 1);
+        QVERIFY2(warnings.at(0).at(0).toString().contains(QStringLiteral("not an approvals file")),
+                 qPrintable(warnings.at(0).at(0).toString()));
+        QVERIFY(damaged.open(QIODevice::ReadOnly));
+        QCOMPARE(damaged.readAll(), QByteArray("{\"workspaces\": [true"));
+    }
+
     // Grants belong to (source, the tool's own name): a different server whose tool gets the
     // same registry name, or a server that calls itself "builtin", inherits nothing.
     void grantsAreKeyedBySourceAndOriginalName()

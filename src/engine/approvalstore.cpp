@@ -2,8 +2,10 @@
 
 #include "privatefiles.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QLoggingCategory>
 #include <QStandardPaths>
 
@@ -39,16 +41,20 @@ Json ApprovalStore::load(QString *error) const
     QFile file(m_file);
     if (!file.exists())
         return Json::object();
-    if (file.size() > MaxFileBytes || !file.open(QIODevice::ReadOnly)) {
+    // Only a regular file: opening a FIFO would block the thread that asks.
+    if (!QFileInfo(m_file).isFile() || file.size() > MaxFileBytes
+        || !file.open(QIODevice::ReadOnly)) {
         if (error)
-            *error = QStringLiteral("cannot read %1").arg(QDir::toNativeSeparators(m_file));
+            *error = QCoreApplication::translate("Engine::ApprovalStore", "cannot read %1")
+                             .arg(QDir::toNativeSeparators(m_file));
         return nullptr;
     }
     const QByteArray bytes = file.read(MaxFileBytes);
     Json json = Json::parse(bytes.constBegin(), bytes.constEnd(), nullptr, false);
-    if (!json.is_object() || !json.value("workspaces", Json()).is_object()) {
+    if (!json.is_object() || (json.contains("workspaces") && !json.at("workspaces").is_object())) {
         if (error)
-            *error = QStringLiteral("%1 is not an approvals file")
+            *error = QCoreApplication::translate("Engine::ApprovalStore",
+                                                 "%1 is not an approvals file (fix or delete it)")
                              .arg(QDir::toNativeSeparators(m_file));
         return nullptr;
     }
