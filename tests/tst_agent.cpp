@@ -187,6 +187,62 @@ private slots:
         QCOMPARE(rig->agent->messages().back().text, QStringLiteral("Both done."));
     }
 
+    // A model that gives two calls of one turn the same id (or none) must get two results,
+    // one per call, in order: the agent's own call ids keep them apart.
+    void repeatedCallIdsBothComplete_data()
+    {
+        QTest::addColumn<QByteArray>("secondId");
+        QTest::newRow("same id") << QByteArray("call_fake_0");
+        QTest::newRow("no id") << QByteArray();
+    }
+
+    void repeatedCallIdsBothComplete()
+    {
+        QFETCH(QByteArray, secondId);
+        QTemporaryDir ws;
+        auto rig = makeRig(ApprovalChoice::AllowOnce, ws.path());
+        QVERIFY(rig);
+        FakeLlmServer::Reply calls = FakeLlmServer::openAiToolCalls(
+                {{QStringLiteral("mcp__fix__slow"), Json{{"ms", 200}}},
+                 {QStringLiteral("mcp__fix__slow"), Json{{"ms", 50}}}});
+        for (QByteArray &event : calls.events) {
+            if (secondId.isEmpty())
+                event.replace("\"id\":\"call_fake_1\",", "");
+            else
+                event.replace("\"call_fake_1\"", "\"" + secondId + "\"");
+        }
+        rig->model->enqueue(calls);
+        rig->model->enqueue(FakeLlmServer::openAiText(QStringLiteral("Both done.")));
+        QStringList finishedIds;
+        connect(rig->agent.get(), &Agent::toolFinished, this,
+                [&](const QString &id, const ToolRunResult &) { finishedIds << id; });
+        QSignalSpy done(rig->agent.get(), &Agent::turnFinished);
+        QSignalSpy errors(rig->agent.get(), &Agent::errorOccurred);
+        QVERIFY(rig->agent->send(QStringLiteral("twice")));
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 15000);
+        QCOMPARE(errors.count(), 0);
+        QCOMPARE(finishedIds.size(), 2);
+        QVERIFY(finishedIds.at(0) != finishedIds.at(1));
+        QCOMPARE(rig->model->requests().size(), 2);
+        // The fixture's events did carry the repeated (or missing) id.
+        Json assistant;
+        for (const Json &m : rig->model->requests().at(1)["messages"]) {
+            if (m.value("role", "") == "assistant")
+                assistant = m;
+        }
+        QVERIFY2(assistant["tool_calls"].size() == 2, assistant.dump().c_str());
+        if (!secondId.isEmpty())
+            QVERIFY(assistant["tool_calls"][1]["id"] == Json(secondId.toStdString()));
+        const Json tools = toolMessages(rig->model->requests().at(1));
+        QCOMPARE(int(tools.size()), 2);
+        // Results in the model's order, each its own call's.
+        QVERIFY2(QString::fromStdString(tools[0]["content"].dump()).contains("slow done 200"),
+                 tools[0].dump().c_str());
+        QVERIFY2(QString::fromStdString(tools[1]["content"].dump()).contains("slow done 50"),
+                 tools[1].dump().c_str());
+        QCOMPARE(rig->agent->messages().back().text, QStringLiteral("Both done."));
+    }
+
     void deniedToolNeverRuns()
     {
         QTemporaryDir ws;
@@ -346,6 +402,59 @@ private slots:
         QVERIFY(!result.contains(QStringLiteral("API_KEY")));
         QVERIFY(QFileInfo::exists(QDir(ws.path()).filePath(QStringLiteral("inside"))));
         QCOMPARE(QFileInfo::exists(outsideFile), sandbox == QLatin1String("off"));
+    }
+
+    // A read tool asks before touching a file that may hold secrets: under --approve deny,
+    // `read_file .env` is denied and its content never reaches the model, while an ordinary
+    // file is still read unasked; search_files skips the secret unless allowed.
+    void cliSensitiveFileIsAsked()
+    {
+        QTemporaryDir ws, data;
+        QFile env(QDir(ws.path()).filePath(QStringLiteral(".env")));
+        QVERIFY(env.open(QIODevice::WriteOnly));
+        env.write("OPENAI_API_KEY=sk-hunter2-secret\n");
+        env.close();
+        QFile readme(QDir(ws.path()).filePath(QStringLiteral("README.md")));
+        QVERIFY(readme.open(QIODevice::WriteOnly));
+        readme.write("hello readme\n");
+        readme.close();
+        FakeLlmServer model(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(model.listen());
+        model.enqueue(FakeLlmServer::openAiToolCalls(
+                {{QStringLiteral("read_file"), Json{{"path", ".env"}}},
+                 {QStringLiteral("read_file"), Json{{"path", "README.md"}}},
+                 {QStringLiteral("read_file"), Json{{"path", "sub/../.env"}}},
+                 {QStringLiteral("search_files"), Json{{"pattern", "*"}, {"query", "hunter2"}}},
+                 {QStringLiteral("search_files"),
+                  Json{{"pattern", "*"}, {"query", "hunter2"}, {"include_sensitive", true}}}}));
+        model.enqueue(FakeLlmServer::openAiText(QStringLiteral("Finished.")));
+        QVERIFY(QDir(ws.path()).mkdir(QStringLiteral("sub")));
+        const CliRun run = runCli(model, ws.path(), data.path(),
+                                  {QStringLiteral("read the env"), QStringLiteral("--approve"),
+                                   QStringLiteral("deny")});
+        QVERIFY2(run.code == 6, qPrintable(QString::number(run.code) + run.err));
+        QVERIFY2(run.err.contains(QStringLiteral(".env")), qPrintable(run.err));
+        QCOMPARE(model.requests().size(), 2);
+        const QString sent = QString::fromStdString(model.requests().at(1).dump());
+        QVERIFY2(!sent.contains(QStringLiteral("hunter2-secret")), qPrintable(sent));
+        const Json tools = toolMessages(model.requests().at(1));
+        QCOMPARE(int(tools.size()), 5);
+        auto content = [&](int i) {
+            return QString::fromStdString(tools[i]["content"].dump());
+        };
+        QVERIFY2(content(0).contains(QStringLiteral("denied")), qPrintable(content(0)));
+        QVERIFY2(content(1).contains(QStringLiteral("hello readme")), qPrintable(content(1)));
+        QVERIFY2(content(2).contains(QStringLiteral("denied")), qPrintable(content(2)));
+        QVERIFY2(content(3).contains(QStringLiteral("may hold secrets")), qPrintable(content(3)));
+        QVERIFY2(content(3).contains(QStringLiteral("No lines match")), qPrintable(content(3)));
+        QVERIFY2(content(4).contains(QStringLiteral("denied")), qPrintable(content(4)));
+        // Nothing the CLI wrote (the conversation file) holds the secret either.
+        QDirIterator files(data.path(), QDir::Files, QDirIterator::Subdirectories);
+        while (files.hasNext()) {
+            QFile file(files.next());
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            QVERIFY2(!file.readAll().contains("hunter2-secret"), qPrintable(file.fileName()));
+        }
     }
 
     void cliKillLosesNoCompletedMessage()

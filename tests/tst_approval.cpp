@@ -1,11 +1,15 @@
 #include <engine/approval.h>
+#include <engine/approvalstore.h>
+#include <engine/builtintools.h>
 #include <engine/toolregistry.h>
 #include <engine/toolrunner.h>
+#include <engine/workspace.h>
 
 #include <QDirIterator>
 #include <QFile>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace Engine;
@@ -14,11 +18,14 @@ using namespace Engine;
 class RecordingTool : public Tool
 {
 public:
-    RecordingTool(QString name, Risk risk, bool autoApproved = false, QString source = "builtin")
+    RecordingTool(QString name, Risk risk, bool autoApproved = false, QString source = "builtin",
+                  QString originalName = QString(), std::optional<bool> builtin = std::nullopt)
         : m_name(std::move(name))
         , m_risk(risk)
         , m_auto(autoApproved)
         , m_source(std::move(source))
+        , m_originalName(originalName.isEmpty() ? m_name : std::move(originalName))
+        , m_builtin(builtin.value_or(m_source == QLatin1String("builtin")))
     {
     }
     QString name() const override { return m_name; }
@@ -27,7 +34,8 @@ public:
     Risk risk() const override { return m_risk; }
     bool autoApproved() const override { return m_auto; }
     QString source() const override { return m_source; }
-    bool isBuiltin() const override { return m_source == QLatin1String("builtin"); }
+    bool isBuiltin() const override { return m_builtin; }
+    QString originalName() const override { return m_originalName; }
     int runs = 0;
     int hangMs = 0; // > 0: answer after this long; < 0: never answer
     bool cancelled = false;
@@ -53,6 +61,8 @@ private:
     Risk m_risk;
     bool m_auto;
     QString m_source;
+    QString m_originalName;
+    bool m_builtin;
 };
 
 // A gate that answers with a scripted decision and counts the questions.
@@ -60,15 +70,27 @@ class ScriptedGate : public ApprovalGate
 {
 public:
     ApprovalDecision next;
+    bool useSuggestedPattern = false; // answer with the pattern the request suggests
+    bool hold = false;                // keep the question open (a dialog nobody answered)
     int asked = 0;
     ApprovalRequest last;
+    std::vector<std::function<void(ApprovalDecision)>> held;
+    QList<quint64> withdrawn;
     void requestApproval(const ApprovalRequest &r,
                          std::function<void(ApprovalDecision)> decide) override
     {
         ++asked;
         last = r;
-        decide(next);
+        if (hold) {
+            held.push_back(std::move(decide));
+            return;
+        }
+        ApprovalDecision decision = next;
+        if (useSuggestedPattern)
+            decision.commandPattern = r.suggestedPattern;
+        decide(decision);
     }
+    void withdraw(quint64 requestId) override { withdrawn << requestId; }
 };
 
 // Approval: no code path runs a non-read tool without a decision; every decision does what
@@ -79,13 +101,14 @@ class tst_Approval : public QObject
 
     static std::optional<ToolRunResult> runAndWait(ToolRunner &runner, const QString &name,
                                                    const QString &conversation
-                                                   = QStringLiteral("c1"))
+                                                   = QStringLiteral("c1"),
+                                                   const Json &arguments = Json::object())
     {
         std::optional<ToolRunResult> result;
         ToolCallRequest call;
         call.id = QStringLiteral("1");
         call.name = name;
-        call.arguments = Json::object();
+        call.arguments = arguments;
         ToolRunner::Callbacks callbacks;
         callbacks.onDone = [&](ToolRunResult r) {
             result = std::move(r);
@@ -183,25 +206,312 @@ private slots:
         QCOMPARE(tool->runs, 2);
     }
 
+    // "Always allow" goes to the user's data folder (ApprovalStore), per workspace: a second
+    // runner (a restart) reading the same file is not asked again, another workspace is.
     void alwaysAllowIsSaved()
     {
+        QTemporaryDir data, ws1, ws2;
+        const QString file = data.filePath(QStringLiteral("switchboard/approvals.json"));
         ToolRegistry registry;
-        auto tool = std::make_shared<RecordingTool>(QStringLiteral("mcp__s__w"), Risk::Dangerous,
-                                                    false, QStringLiteral("s"));
+        auto tool
+                = std::make_shared<RecordingTool>(QStringLiteral("mcp__s__w"), Risk::Dangerous,
+                                                  false, QStringLiteral("s"), QStringLiteral("w"));
         registry.add(tool);
         ScriptedGate gate;
         gate.next.choice = ApprovalChoice::AlwaysAllow;
-        ToolRunner runner(&registry, &gate, QStringLiteral("/tmp"));
-        QStringList saved;
-        runner.setAlwaysAllowSaver([&](const QString &source, const QString &name, QString *) {
-            saved << source + QLatin1Char('/') + name;
-            return true;
-        });
-        QVERIFY(runAndWait(runner, "mcp__s__w", "c1"));
-        QVERIFY(runAndWait(runner, "mcp__s__w", "c2"));
+        {
+            ToolRunner runner(&registry, &gate, ws1.path());
+            runner.setApprovalStore(std::make_shared<ApprovalStore>(file));
+            QVERIFY(runAndWait(runner, "mcp__s__w", "c1"));
+            QVERIFY(runAndWait(runner, "mcp__s__w", "c2"));
+            QCOMPARE(gate.asked, 1);
+        }
+        QVERIFY(QFile::exists(file));
+        const auto others = QFileDevice::ReadGroup | QFileDevice::WriteGroup | QFileDevice::ExeGroup
+                            | QFileDevice::ReadOther | QFileDevice::WriteOther
+                            | QFileDevice::ExeOther;
+        QVERIFY(QFile::permissions(file) & QFileDevice::ReadOwner);
+        QVERIFY(!(QFile::permissions(file) & others));
+        gate.next.choice = ApprovalChoice::Deny;
+        ToolRunner restarted(&registry, &gate, ws1.path());
+        restarted.setApprovalStore(std::make_shared<ApprovalStore>(file));
+        QVERIFY(!runAndWait(restarted, "mcp__s__w", "c3")->denied);
         QCOMPARE(gate.asked, 1);
-        QCOMPARE(saved, QStringList{"s/mcp__s__w"});
-        QCOMPARE(tool->runs, 2);
+        ToolRunner elsewhere(&registry, &gate, ws2.path());
+        elsewhere.setApprovalStore(std::make_shared<ApprovalStore>(file));
+        QVERIFY(runAndWait(elsewhere, "mcp__s__w", "c1")->denied);
+        QCOMPARE(gate.asked, 2);
+        QCOMPARE(tool->runs, 3);
+    }
+
+    // A damaged approvals file grants nothing, and "always allow" says it could not be saved
+    // (the call still runs: the user said yes) instead of overwriting the file.
+    void damagedStoreGrantsNothing()
+    {
+        QTemporaryDir data, ws;
+        const QString file = data.filePath(QStringLiteral("approvals.json"));
+        QFile damaged(file);
+        QVERIFY(damaged.open(QIODevice::WriteOnly));
+        damaged.write("{\"workspaces\": [true");
+        damaged.close();
+        ToolRegistry registry;
+        auto tool = std::make_shared<RecordingTool>(QStringLiteral("t"), Risk::Dangerous);
+        registry.add(tool);
+        ScriptedGate gate;
+        gate.next.choice = ApprovalChoice::AlwaysAllow;
+        ToolRunner runner(&registry, &gate, ws.path());
+        runner.setApprovalStore(std::make_shared<ApprovalStore>(file));
+        QSignalSpy warnings(&runner, &ToolRunner::warning);
+        QVERIFY(!runAndWait(runner, "t")->denied);
+        QCOMPARE(gate.asked, 1);
+        QCOMPARE(warnings.count(), 1);
+        QVERIFY2(warnings.at(0).at(0).toString().contains(QStringLiteral("not an approvals file")),
+                 qPrintable(warnings.at(0).at(0).toString()));
+        QVERIFY(damaged.open(QIODevice::ReadOnly));
+        QCOMPARE(damaged.readAll(), QByteArray("{\"workspaces\": [true"));
+    }
+
+    // Grants belong to (source, the tool's own name): a different server whose tool gets the
+    // same registry name, or a server that calls itself "builtin", inherits nothing.
+    void grantsAreKeyedBySourceAndOriginalName()
+    {
+        QTemporaryDir data, ws;
+        const QString file = data.filePath(QStringLiteral("approvals.json"));
+        ToolRegistry registry;
+        ScriptedGate gate;
+        ToolRunner runner(&registry, &gate, ws.path());
+        runner.setApprovalStore(std::make_shared<ApprovalStore>(file));
+
+        // Server "a-b" tool "x" is allowed for the conversation and always.
+        registry.add(
+                std::make_shared<RecordingTool>("mcp__a_b__x", Risk::Dangerous, false, "a-b", "x"));
+        gate.next.choice = ApprovalChoice::AllowForConversation;
+        QVERIFY(!runAndWait(runner, "mcp__a_b__x", "c1")->denied);
+        gate.next.choice = ApprovalChoice::AlwaysAllow;
+        QVERIFY(!runAndWait(runner, "mcp__a_b__x", "c2")->denied);
+        QCOMPARE(gate.asked, 2);
+        QCOMPARE(gate.last.source, QStringLiteral("a-b"));
+        QVERIFY(!gate.last.builtin);
+
+        // Server "a_b" takes the same registry name: asked again in both conversations.
+        registry.removeSource(QStringLiteral("a-b"));
+        registry.add(
+                std::make_shared<RecordingTool>("mcp__a_b__x", Risk::Dangerous, false, "a_b", "x"));
+        gate.next.choice = ApprovalChoice::Deny;
+        QVERIFY(runAndWait(runner, "mcp__a_b__x", "c1")->denied);
+        QVERIFY(runAndWait(runner, "mcp__a_b__x", "c2")->denied);
+        QCOMPARE(gate.asked, 4);
+
+        // The built-in bash and a server named "builtin" with a tool "bash" are different.
+        registry.add(std::make_shared<RecordingTool>("bash", Risk::Dangerous, false, "builtin",
+                                                     "bash", true));
+        registry.add(std::make_shared<RecordingTool>("mcp__builtin__bash", Risk::Dangerous, false,
+                                                     "builtin", "bash", false));
+        gate.next.choice = ApprovalChoice::AlwaysAllow;
+        QVERIFY(!runAndWait(runner, "mcp__builtin__bash", "c1")->denied);
+        QVERIFY(!gate.last.builtin);
+        gate.next.choice = ApprovalChoice::Deny;
+        QVERIFY(runAndWait(runner, "bash", "c1")->denied);
+        QVERIFY(gate.last.builtin);
+        QCOMPARE(gate.asked, 6);
+        QCOMPARE(ToolKey::of(*registry.find("bash")).toString(), QStringLiteral("builtin/bash"));
+        QCOMPARE(ToolKey::of(*registry.find("mcp__builtin__bash")).toString(),
+                 QStringLiteral("server/builtin/bash"));
+    }
+
+    void commandPatterns_data()
+    {
+        QTest::addColumn<QString>("pattern");
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<bool>("matches");
+        QTest::newRow("prefix") << "npm test*"
+                                << "npm test --watch" << true;
+        QTest::newRow("prefix itself") << "npm test*"
+                                       << "npm test" << true;
+        QTest::newRow("other command") << "npm test*"
+                                       << "npm publish" << false;
+        QTest::newRow("exact") << "echo first"
+                               << "echo first" << true;
+        QTest::newRow("exact only") << "echo first"
+                                    << "echo first x" << false;
+        QTest::newRow("semicolon") << "echo first*"
+                                   << "echo first; rm -rf x" << false;
+        QTest::newRow("and") << "echo first*"
+                             << "echo first && rm -rf x" << false;
+        QTest::newRow("or") << "echo first*"
+                            << "echo first || rm -rf x" << false;
+        QTest::newRow("pipe") << "echo first*"
+                              << "echo first | sh" << false;
+        QTest::newRow("background") << "echo first*"
+                                    << "echo first & rm -rf x" << false;
+        QTest::newRow("substitution") << "echo first*"
+                                      << "echo first $(rm -rf x)" << false;
+        QTest::newRow("backticks") << "echo first*"
+                                   << "echo first `rm -rf x`" << false;
+        QTest::newRow("redirect") << "echo first*"
+                                  << "echo first > ~/.bashrc" << false;
+        QTest::newRow("input") << "cat a*"
+                               << "cat a < /etc/passwd" << false;
+        QTest::newRow("newline") << "echo first*"
+                                 << "echo first\nrm -rf x" << false;
+        QTest::newRow("operators, identical") << "a; b"
+                                              << "a; b" << true;
+        QTest::newRow("star alone") << "*"
+                                    << "rm -rf x" << false;
+        QTest::newRow("blank star") << "  *"
+                                    << "rm -rf x" << false;
+    }
+
+    void commandPatterns()
+    {
+        QFETCH(QString, pattern);
+        QFETCH(QString, command);
+        QFETCH(bool, matches);
+        QCOMPARE(CommandPattern::matches(pattern, command), matches);
+    }
+
+    void suggestedPatterns_data()
+    {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<QString>("pattern");
+        QTest::newRow("two words") << "npm test"
+                                   << "npm test*";
+        QTest::newRow("longer") << "git log --oneline -5"
+                                << "git log*";
+        QTest::newRow("one word") << "ls"
+                                  << "ls*";
+        QTest::newRow("before operator") << "make;rm -rf x"
+                                         << "make*";
+        QTest::newRow("before variable") << "echo $HOME"
+                                         << "echo*";
+        QTest::newRow("operator first") << "; rm -rf x"
+                                        << "; rm -rf x";
+    }
+
+    void suggestedPatterns()
+    {
+        QFETCH(QString, command);
+        QFETCH(QString, pattern);
+        QCOMPARE(CommandPattern::suggest(command), pattern);
+    }
+
+    // The real bash: "allow for this conversation" on `echo first` (its suggested pattern
+    // `echo first*`) does not let a different command, or one with shell operators, run
+    // unasked; "allow once" allows that one command only.
+    void bashGrantsAreKeyedByCommand()
+    {
+        QTemporaryDir ws;
+        QVERIFY(QDir(ws.path()).mkdir(QStringLiteral("x")));
+        const QString victim = QDir(ws.path()).filePath(QStringLiteral("x"));
+        ToolRegistry registry;
+        for (auto &tool : createBuiltinTools(std::make_shared<Workspace>(ws.path())))
+            registry.add(std::move(tool));
+        ScriptedGate gate;
+        gate.useSuggestedPattern = true;
+        ToolRunner runner(&registry, &gate, ws.path());
+        auto bash = [&](const QString &command, const QString &conversation = "c1") {
+            return runAndWait(runner, QStringLiteral("bash"), conversation,
+                              Json{{"command", command.toStdString()}});
+        };
+
+        gate.next.choice = ApprovalChoice::AllowOnce;
+        QVERIFY(!bash("echo once")->denied);
+        QCOMPARE(gate.last.command, QStringLiteral("echo once"));
+        gate.next.choice = ApprovalChoice::Deny;
+        QVERIFY(bash("echo once")->denied); // once is once
+        QCOMPARE(gate.asked, 2);
+
+        gate.next.choice = ApprovalChoice::AllowForConversation;
+        const auto first = bash("echo first");
+        QVERIFY(!first->denied);
+        QVERIFY(first->output.modelText().contains(QStringLiteral("first")));
+        QCOMPARE(gate.last.suggestedPattern, QStringLiteral("echo first*"));
+        QCOMPARE(gate.asked, 3);
+        gate.next.choice = ApprovalChoice::Deny;
+        QVERIFY(!bash("echo first")->denied);
+        QVERIFY(!bash("echo first again")->denied);
+        QCOMPARE(gate.asked, 3); // both inside the pattern
+        QVERIFY(bash("echo second; rm -rf x")->denied);
+        QVERIFY(bash("echo first; rm -rf x")->denied);
+        QVERIFY(bash("echo first && rm -rf x")->denied);
+        QVERIFY(bash("echo first $(rm -rf x)")->denied);
+        QVERIFY(bash("rm -rf x")->denied);
+        QVERIFY(bash("echo first", "c2")->denied); // another conversation
+        QCOMPARE(gate.asked, 9);
+        QVERIFY(QFileInfo(victim).isDir());
+
+        // A gate that offers no pattern grants the exact command only, never all of bash.
+        gate.useSuggestedPattern = false;
+        gate.next.choice = ApprovalChoice::AllowForConversation;
+        QVERIFY(!bash("echo exact", "c3")->denied);
+        gate.next.choice = ApprovalChoice::Deny;
+        QVERIFY(!bash("echo exact", "c3")->denied);
+        QVERIFY(bash("echo exact more", "c3")->denied);
+        QCOMPARE(gate.asked, 11);
+        QVERIFY(QFileInfo(victim).isDir());
+    }
+
+    // "Always allow" on a bash command is saved per pattern, never as the whole tool.
+    void bashAlwaysAllowIsPerPattern()
+    {
+        QTemporaryDir ws, data;
+        const QString file = data.filePath(QStringLiteral("approvals.json"));
+        ToolRegistry registry;
+        for (auto &tool : createBuiltinTools(std::make_shared<Workspace>(ws.path())))
+            registry.add(std::move(tool));
+        ScriptedGate gate;
+        gate.next.choice = ApprovalChoice::AlwaysAllow;
+        gate.next.commandPattern = QStringLiteral("echo al*");
+        {
+            ToolRunner runner(&registry, &gate, ws.path());
+            runner.setApprovalStore(std::make_shared<ApprovalStore>(file));
+            QVERIFY(!runAndWait(runner, "bash", "c1", Json{{"command", "echo always"}})->denied);
+        }
+        ToolRunner restarted(&registry, &gate, ws.path());
+        restarted.setApprovalStore(std::make_shared<ApprovalStore>(file));
+        gate.next = ApprovalDecision{ApprovalChoice::Deny};
+        QVERIFY(!runAndWait(restarted, "bash", "c2", Json{{"command", "echo alright"}})->denied);
+        QCOMPARE(gate.asked, 1);
+        QVERIFY(runAndWait(restarted, "bash", "c2", Json{{"command", "echo nope"}})->denied);
+        QVERIFY(runAndWait(restarted, "bash", "c2", Json{{"command", "echo al; id"}})->denied);
+        QCOMPARE(gate.asked, 3);
+        QFile saved(file);
+        QVERIFY(saved.open(QIODevice::ReadOnly));
+        const Json json = Json::parse(saved.readAll().toStdString());
+        const QString workspace = QFileInfo(ws.path()).canonicalFilePath();
+        QVERIFY2(json["workspaces"][workspace.toStdString()]["builtin/bash"]
+                         == Json::array({"echo al*"}),
+                 json.dump().c_str());
+    }
+
+    // A question still open when its turn is stopped is withdrawn from the gate; the answer
+    // that comes late changes nothing, and the run reports once.
+    void cancelWithdrawsTheQuestion()
+    {
+        ToolRegistry registry;
+        auto tool = std::make_shared<RecordingTool>(QStringLiteral("t"), Risk::Dangerous);
+        registry.add(tool);
+        ScriptedGate gate;
+        gate.hold = true;
+        ToolRunner runner(&registry, &gate, QStringLiteral("/tmp"));
+        int done = 0, cancelled = 0;
+        ToolCallRequest call;
+        call.name = QStringLiteral("t");
+        call.arguments = Json::object();
+        const auto id = runner.run(call, QString(), nullptr, {{}, {}, {}, [&](ToolRunResult r) {
+                                                                  ++done;
+                                                                  cancelled += r.cancelled;
+                                                              }});
+        QCOMPARE(gate.asked, 1);
+        QCOMPARE(gate.last.requestId, quint64(id));
+        runner.cancel(id);
+        QCOMPARE(done, 1);
+        QCOMPARE(cancelled, 1);
+        QCOMPARE(gate.withdrawn, QList<quint64>{quint64(id)});
+        gate.held.front()({ApprovalChoice::AllowOnce});
+        QTest::qWait(50);
+        QCOMPARE(done, 1);
+        QCOMPARE(tool->runs, 0);
     }
 
     void noGateMeansDenied()

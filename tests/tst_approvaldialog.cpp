@@ -11,6 +11,7 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -49,6 +50,13 @@ private slots:
     void gateDestroyedDeniesPending();
     void gateDestroyedBeforeShowing();
     void windowDestroyedDeniesPending();
+
+    void commandPatternIsShownAndEditable_data();
+    void commandPatternIsShownAndEditable();
+    void sensitiveCallIsAllowedOnceOnly();
+    void serverNamedBuiltinIsAServer();
+    void queuePositionIsShown();
+    void gateWithdrawsQueuedAndShown();
 
 private:
     static ApprovalRequest request(const QString &tool,
@@ -459,6 +467,151 @@ void tst_ApprovalDialog::windowDestroyedDeniesPending()
         QCOMPARE(d.choice, ApprovalChoice::Deny);
     QTest::qWait(20);
     QVERIFY(!QApplication::activeModalWidget());
+    QCOMPARE(gate.pendingCount(), 0);
+}
+
+void tst_ApprovalDialog::commandPatternIsShownAndEditable_data()
+{
+    QTest::addColumn<QString>("button");
+    QTest::addColumn<QString>("typed"); // empty: keep the suggestion
+    QTest::addColumn<QString>("pattern");
+    QTest::newRow("conversation, suggested") << "allowConversationButton"
+                                             << ""
+                                             << "npm test*";
+    QTest::newRow("conversation, edited") << "allowConversationButton"
+                                          << "npm t*"
+                                          << "npm t*";
+    QTest::newRow("always, edited") << "alwaysAllowButton"
+                                    << "npm test --ci"
+                                    << "npm test --ci";
+    QTest::newRow("once: no pattern") << "allowOnceButton"
+                                      << "npm*"
+                                      << "";
+}
+
+// bash: the wider choices cover a command pattern, shown (the suggestion) and editable.
+void tst_ApprovalDialog::commandPatternIsShownAndEditable()
+{
+    QFETCH(QString, button);
+    QFETCH(QString, typed);
+    QFETCH(QString, pattern);
+    ApprovalRequest r;
+    r.toolName = QStringLiteral("bash");
+    r.source = QStringLiteral("builtin");
+    r.builtin = true;
+    r.originalName = QStringLiteral("bash");
+    r.arguments = Json{{"command", "npm test --watch"}};
+    r.command = QStringLiteral("npm test --watch");
+    r.suggestedPattern = QStringLiteral("npm test*");
+    ApprovalDialog dialog(r);
+    Recorder rec;
+    rec.attach(&dialog);
+    dialog.open();
+    auto *edit = dialog.findChild<QLineEdit *>(QStringLiteral("patternEdit"));
+    QVERIFY(edit);
+    QVERIFY(edit->isVisible());
+    QCOMPARE(edit->text(), QStringLiteral("npm test*"));
+    if (!typed.isEmpty()) {
+        edit->clear();
+        QTest::keyClicks(edit, typed);
+    }
+    ::button(&dialog, button.toLatin1().constData())->click();
+    QCOMPARE(rec.decisions.size(), size_t(1));
+    QCOMPARE(rec.decisions[0].commandPattern, pattern);
+    // Every other tool has no pattern to edit.
+    ApprovalDialog other(request(QStringLiteral("write_file")));
+    QVERIFY(!other.findChild<QLineEdit *>(QStringLiteral("patternEdit")));
+}
+
+// A call asked about for a reason of its own says why, and offers only once or deny.
+void tst_ApprovalDialog::sensitiveCallIsAllowedOnceOnly()
+{
+    ApprovalRequest r = request(QStringLiteral("read_file"), Engine::Risk::Read);
+    r.reason = QStringLiteral("read_file touches '.env', which may hold secrets");
+    ApprovalDialog dialog(r);
+    dialog.open();
+    QTRY_VERIFY(dialog.isVisible());
+    auto *why = dialog.findChild<QLabel *>(QStringLiteral("whyLabel"));
+    QVERIFY(why);
+    QCOMPARE(why->text(), r.reason);
+    QVERIFY(::button(&dialog, "allowOnceButton")->isVisible());
+    QVERIFY(::button(&dialog, "denyButton")->isVisible());
+    QVERIFY(!::button(&dialog, "allowConversationButton")->isVisible());
+    QVERIFY(!::button(&dialog, "alwaysAllowButton")->isVisible());
+}
+
+// The engine's flag decides "built-in", never a server's chosen name.
+void tst_ApprovalDialog::serverNamedBuiltinIsAServer()
+{
+    ApprovalRequest r = request(QStringLiteral("bash"));
+    r.source = QStringLiteral("builtin");
+    r.builtin = false;
+    ApprovalDialog dialog(r);
+    QStringList texts;
+    for (QLabel *label : dialog.findChildren<QLabel *>())
+        texts << label->text();
+    QVERIFY2(texts.contains(QStringLiteral("server \"builtin\"")), qPrintable(texts.join(u'|')));
+    QVERIFY(!texts.contains(QStringLiteral("built-in tool")));
+}
+
+void tst_ApprovalDialog::queuePositionIsShown()
+{
+    QWidget window;
+    window.show();
+    UiApprovalGate gate(&window);
+    int decided = 0;
+    gate.requestApproval(request(QStringLiteral("one")), [&](ApprovalDecision) { ++decided; });
+    QTRY_VERIFY(gate.currentDialog());
+    auto *label = gate.currentDialog()->findChild<QLabel *>(QStringLiteral("queueLabel"));
+    QVERIFY(label);
+    QVERIFY(!label->isVisible()); // alone: nothing to count
+    gate.requestApproval(request(QStringLiteral("two")), [&](ApprovalDecision) { ++decided; });
+    QTRY_VERIFY(label->isVisible());
+    QCOMPARE(label->text(), QStringLiteral("Question 1 of 2"));
+    button(gate.currentDialog(), "denyButton")->click();
+    QTRY_VERIFY(gate.currentDialog());
+    label = gate.currentDialog()->findChild<QLabel *>(QStringLiteral("queueLabel"));
+    QVERIFY(!label->isVisible());
+    button(gate.currentDialog(), "denyButton")->click();
+    QCOMPARE(decided, 2);
+}
+
+// A withdrawn request leaves the queue (or its dialog closes) with one Deny, never two; the
+// next request is shown as usual.
+void tst_ApprovalDialog::gateWithdrawsQueuedAndShown()
+{
+    QWidget window;
+    window.show();
+    UiApprovalGate gate(&window);
+    std::map<QString, std::vector<ApprovalDecision>> decided;
+    int id = 0;
+    for (const char *name : {"one", "two", "three"}) {
+        const QString tool = QString::fromLatin1(name);
+        ApprovalRequest r = request(tool);
+        r.requestId = quint64(++id);
+        gate.requestApproval(r,
+                             [&decided, tool](ApprovalDecision d) { decided[tool].push_back(d); });
+    }
+    QTRY_VERIFY(gate.currentDialog());
+    QPointer<ApprovalDialog> first = gate.currentDialog();
+    QCOMPARE(first->request().originalName, QStringLiteral("one"));
+    gate.withdraw(2); // queued
+    QCOMPARE(decided["two"].size(), size_t(1));
+    QCOMPARE(decided["two"][0].choice, ApprovalChoice::Deny);
+    QCOMPARE(gate.pendingCount(), 2);
+    gate.withdraw(1); // on screen
+    QCOMPARE(decided["one"].size(), size_t(1));
+    QCOMPARE(decided["one"][0].choice, ApprovalChoice::Deny);
+    QTRY_VERIFY(!first);
+    QTRY_VERIFY(gate.currentDialog());
+    QCOMPARE(gate.currentDialog()->request().originalName, QStringLiteral("three"));
+    gate.withdraw(1);  // again: nothing
+    gate.withdraw(99); // unknown: nothing
+    button(gate.currentDialog(), "allowOnceButton")->click();
+    QCOMPARE(decided["three"].size(), size_t(1));
+    QCOMPARE(decided["three"][0].choice, ApprovalChoice::AllowOnce);
+    QCOMPARE(decided["one"].size(), size_t(1));
+    QCOMPARE(decided["two"].size(), size_t(1));
     QCOMPARE(gate.pendingCount(), 0);
 }
 

@@ -45,6 +45,9 @@ private slots:
     void searchFilesErrors_data();
     void searchFilesErrors();
     void searchFilesCancel();
+    void sensitiveFiles_data();
+    void sensitiveFiles();
+    void searchSkipsSensitiveFiles();
 
     void writeFile();
     void writeFileAtomic();
@@ -702,6 +705,91 @@ void TestBuiltinTools::searchFilesErrors()
     QVERIFY(output);
     QVERIFY(output->isError);
     QVERIFY2(output->modelText().contains(errorPart), qPrintable(output->modelText()));
+}
+
+void TestBuiltinTools::sensitiveFiles_data()
+{
+    QTest::addColumn<QString>("relative");
+    QTest::addColumn<QString>("match"); // empty: not sensitive
+    QTest::newRow(".env") << ".env"
+                          << ".env*";
+    QTest::newRow(".env.local") << "config/.env.local"
+                                << ".env*";
+    QTest::newRow("in .ssh") << "home/.ssh/config"
+                             << ".ssh/";
+    QTest::newRow("gnupg") << ".gnupg/pubring.kbx"
+                           << ".gnupg/";
+    QTest::newRow("aws") << ".aws/credentials"
+                         << ".aws/";
+    QTest::newRow("netrc") << ".netrc"
+                           << ".netrc";
+    QTest::newRow("pem") << "certs/server.pem"
+                         << "*.pem";
+    QTest::newRow("key") << "tls.key"
+                         << "*.key";
+    QTest::newRow("id_rsa") << "keys/id_rsa"
+                            << "id_*";
+    QTest::newRow("source") << "src/main.cpp"
+                            << "";
+    QTest::newRow("readme") << "README.md"
+                            << "";
+    QTest::newRow("environment.md") << "docs/environment.md"
+                                    << "";
+}
+
+void TestBuiltinTools::sensitiveFiles()
+{
+    QFETCH(QString, relative);
+    QFETCH(QString, match);
+    writeBytes(relative, "x");
+    QVERIFY(QDir(m_ws).mkpath(QStringLiteral("sub")));
+    QCOMPARE(m_workspace->sensitiveMatch(path(relative)).value_or(QString()), match);
+    QVERIFY(!m_workspace->sensitiveMatch(m_ws));
+    // read_file asks about exactly those, also through a path with "..".
+    const Json arguments{{"path", utf8(QStringLiteral("sub/../") + relative)}};
+    const auto reason
+            = tool(QStringLiteral("read_file"))->approvalReason(arguments, Engine::ToolContext());
+    QCOMPARE(reason.has_value(), !match.isEmpty());
+    if (reason)
+        QVERIFY2(reason->contains(match), qPrintable(*reason));
+    // list_dir asks about a sensitive folder, not about the one holding it.
+    const QString folder = QFileInfo(relative).path();
+    const auto listReason
+            = tool(QStringLiteral("list_dir"))
+                      ->approvalReason(Json{{"path", utf8(folder)}}, Engine::ToolContext());
+    QCOMPARE(listReason.has_value(), m_workspace->sensitiveMatch(path(folder)).has_value());
+    // A user list replaces the defaults.
+    m_workspace->setSensitivePatterns({QStringLiteral("*.md")});
+    QVERIFY(m_workspace->sensitiveMatch(path(QStringLiteral("README.md"))));
+    QVERIFY(!m_workspace->sensitiveMatch(path(QStringLiteral(".env"))));
+    m_workspace->setSensitivePatterns(Engine::Workspace::defaultSensitivePatterns());
+}
+
+// search_files does not look inside a sensitive file unless the call says include_sensitive
+// (which makes the call ask for approval first); it says how many it skipped.
+void TestBuiltinTools::searchSkipsSensitiveFiles()
+{
+    writeBytes(QStringLiteral(".env"), "TOKEN=needle-secret\n");
+    writeBytes(QStringLiteral("keys/id_ed25519"), "needle-key\n");
+    writeBytes(QStringLiteral("src/a.txt"), "needle-plain\n");
+    const Json plain{{"pattern", "**/*"}, {"query", "needle"}};
+    Engine::Tool *search = tool(QStringLiteral("search_files"));
+    QVERIFY(!search->approvalReason(plain, Engine::ToolContext()));
+    const auto skipped = run(QStringLiteral("search_files"), plain);
+    QVERIFY(skipped);
+    const QString text = skipped->modelText();
+    QVERIFY2(text.contains(QStringLiteral("needle-plain")), qPrintable(text));
+    QVERIFY2(!text.contains(QStringLiteral("needle-secret")), qPrintable(text));
+    QVERIFY2(!text.contains(QStringLiteral("needle-key")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("[2 files that may hold secrets")), qPrintable(text));
+    Json asked = plain;
+    asked["include_sensitive"] = true;
+    QVERIFY(search->approvalReason(asked, Engine::ToolContext()));
+    const auto all = run(QStringLiteral("search_files"), asked);
+    QVERIFY(all);
+    QVERIFY2(all->modelText().contains(QStringLiteral("needle-secret")),
+             qPrintable(all->modelText()));
+    QVERIFY(all->modelText().contains(QStringLiteral("needle-key")));
 }
 
 void TestBuiltinTools::searchFilesCancel()

@@ -89,6 +89,13 @@ class tst_MainWindow : public QObject
         return setup;
     }
 
+    // The user's data folder of this setup (as ~/.local/share/switchboard would be).
+    static QString approvalsFile(const Setup &setup)
+    {
+        return QDir(setup.config.path())
+                .filePath(QStringLiteral("data/switchboard/approvals.json"));
+    }
+
     Ui::MainWindowOptions options(const Setup &setup) const
     {
         Ui::MainWindowOptions options;
@@ -97,6 +104,7 @@ class tst_MainWindow : public QObject
         options.settingsFile = QDir(setup.config.path()).filePath(QStringLiteral("settings.ini"));
         options.keychainService = m_service;
         options.trustFile = QDir(setup.config.path()).filePath(QStringLiteral("trust.json"));
+        options.approvalsFile = approvalsFile(setup);
         return options;
     }
 
@@ -224,10 +232,16 @@ private slots:
         QCOMPARE(setup->window->chatView()->lastAssistantText(), QStringLiteral("OK, I will not."));
     }
 
+    // "Always allow" is kept in the user's data folder, per workspace, server and tool; the
+    // workspace's .mcp.json is not touched; a fresh window (a restart) does not ask again.
     void alwaysAllowIsSavedAndNotAskedAgain()
     {
         auto setup = open();
         QVERIFY(setup);
+        QFile config(QDir(setup->workspace.path()).filePath(QStringLiteral(".mcp.json")));
+        QVERIFY(config.open(QIODevice::ReadOnly));
+        const QByteArray configBefore = config.readAll();
+        config.close();
         const auto call
                 = FakeLlmServer::openAiToolCalls({{QStringLiteral("mcp__fix__write_file"),
                                                    Json{{"path", "gui.txt"}, {"content", "yes"}}}});
@@ -240,13 +254,17 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 10000);
         QTRY_VERIFY(
                 QFile::exists(QDir(setup->workspace.path()).filePath(QStringLiteral("gui.txt"))));
-        QFile config(QDir(setup->workspace.path()).filePath(QStringLiteral(".mcp.json")));
         QVERIFY(config.open(QIODevice::ReadOnly));
-        const QByteArray text = config.readAll();
-        QVERIFY2(text.contains("\"autoApprove\": [\"write_file\"]"), text.constData());
-        QVERIFY(text.startsWith("{\n  \"mcpServers\": {\n    \"fix\": {\n      \"command\": "));
+        QCOMPARE(config.readAll(), configBefore);
+        config.close();
+        QFile saved(approvalsFile(*setup));
+        QVERIFY2(saved.open(QIODevice::ReadOnly), qPrintable(saved.fileName()));
+        const Json grants = Json::parse(saved.readAll().toStdString(), nullptr, false);
+        const std::string workspace = QDir(setup->workspace.path()).canonicalPath().toStdString();
+        QVERIFY2(grants["workspaces"][workspace]["server/fix/write_file"] == Json(true),
+                 grants.dump().c_str());
 
-        // A fresh window reads the saved config: no dialog this time.
+        // A fresh window reads the saved grant: no dialog this time.
         setup->window.reset();
         setup->model.enqueue(call);
         setup->model.enqueue(FakeLlmServer::openAiText(QStringLiteral("Again.")));
@@ -259,6 +277,34 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(again.count(), 1, 10000);
         QVERIFY(!QApplication::activeModalWidget());
         QCOMPARE(setup->window->chatView()->lastAssistantText(), QStringLiteral("Again."));
+    }
+
+    // Two calls of one turn queue two questions ("1 of 2"); stopping the turn withdraws both:
+    // the dialog closes, nothing runs, and the window is free again.
+    void stoppedTurnWithdrawsItsQuestions()
+    {
+        auto setup = open();
+        QVERIFY(setup);
+        setup->model.enqueue(
+                FakeLlmServer::openAiToolCalls({{QStringLiteral("mcp__fix__write_file"),
+                                                 Json{{"path", "a.txt"}, {"content", "a"}}},
+                                                {QStringLiteral("mcp__fix__write_file"),
+                                                 Json{{"path", "b.txt"}, {"content", "b"}}}}));
+        send(*setup->window, QStringLiteral("write two"));
+        QTRY_VERIFY_WITH_TIMEOUT(dialogButton("denyButton"), 10000);
+        QWidget *dialog = QApplication::activeModalWidget();
+        auto *queue = dialog->findChild<QLabel *>(QStringLiteral("queueLabel"));
+        QVERIFY(queue);
+        QTRY_VERIFY(queue->isVisible());
+        QCOMPARE(queue->text(), QStringLiteral("Question 1 of 2"));
+        QSignalSpy done(setup->window->agent(), &Agent::turnFinished);
+        setup->window->agent()->cancel();
+        QCOMPARE(done.count(), 1);
+        QTRY_VERIFY(!QApplication::activeModalWidget());
+        QTest::qWait(300); // no second dialog follows
+        QVERIFY(!QApplication::activeModalWidget());
+        QVERIFY(!QFile::exists(QDir(setup->workspace.path()).filePath(QStringLiteral("a.txt"))));
+        QVERIFY(!QFile::exists(QDir(setup->workspace.path()).filePath(QStringLiteral("b.txt"))));
     }
 
     void renameConversation()

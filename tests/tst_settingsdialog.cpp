@@ -153,6 +153,9 @@ private slots:
                  QStringLiteral("English"));
         QCOMPARE(child<QComboBox>(&dialog, "bashSandboxCombo")->currentData().toInt(),
                  int(Mcp::Sandbox::Mode::On));
+        // The sensitive-file list: the defaults until the user changes it.
+        QCOMPARE(child<QLineEdit>(&dialog, "sensitiveFilesEdit")->text(),
+                 Engine::Workspace::defaultSensitivePatterns().join(u' '));
 
         // Anthropic: the placeholders show its defaults.
         selectData(child<QComboBox>(&dialog, "providerCombo"),
@@ -173,6 +176,7 @@ private slots:
         sandbox->setCurrentIndex(sandbox->findData(int(Mcp::Sandbox::Mode::Off)));
         QCOMPARE(child<QComboBox>(&dialog, "languageCombo")->currentText(),
                  QStringLiteral("简体中文"));
+        child<QLineEdit>(&dialog, "sensitiveFilesEdit")->setText(QStringLiteral("  .env*  *.p12 "));
 
         QSignalSpy accepted(&dialog, &QDialog::accepted);
         child<QPushButton>(&dialog, "okButton")->click();
@@ -184,6 +188,7 @@ private slots:
         expected.toolTimeoutS = 5;
         expected.language = QString::fromLatin1(AppSettings::ChineseLanguage);
         expected.bashSandbox = Mcp::Sandbox::Mode::Off;
+        expected.sensitiveFiles = QStringList{QStringLiteral(".env*"), QStringLiteral("*.p12")};
         QCOMPARE(AppSettings::load(path), expected);
     }
 
@@ -494,6 +499,7 @@ private slots:
         expected << child<QWidget>(&dialog, "requestTimeoutSpin")
                  << child<QWidget>(&dialog, "toolTimeoutSpin")
                  << child<QWidget>(&dialog, "bashSandboxCombo")
+                 << child<QWidget>(&dialog, "sensitiveFilesEdit")
                  << child<QWidget>(&dialog, "languageCombo");
         for (QWidget *next : std::as_const(expected)) {
             QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);

@@ -4,6 +4,7 @@
 #include "terminaltext.h"
 
 #include <engine/agent.h>
+#include <engine/approvalstore.h>
 #include <engine/builtintools.h>
 #include <engine/conversationstore.h>
 #include <engine/mcptooladapter.h>
@@ -11,7 +12,6 @@
 #include <engine/toolrunner.h>
 #include <engine/truststore.h>
 #include <engine/workspace.h>
-#include <mcp/configeditor.h>
 
 #include <QCoreApplication>
 #include <QDir>
@@ -756,15 +756,8 @@ void Cli::startRun()
     auto *runner = new Engine::ToolRunner(m_registry.get(), gate, m_workspace, m_engineParent);
     for (const ServerConfig &server : std::as_const(m_config.servers))
         runner->setTimeoutForSource(server.name, server.timeoutMs);
-    // "Always allow" goes into the file that defines the server (workspace or user file).
-    runner->setAlwaysAllowSaver([this](const QString &source, const QString &tool, QString *error) {
-        const ServerConfig *server = m_config.find(source);
-        if (!server || server->sourceFile.isEmpty()) {
-            *error = QStringLiteral("built-in tools are allowed for this session only");
-            return false;
-        }
-        return Mcp::ConfigEditor::addAutoApprove(server->sourceFile, source, tool, error);
-    });
+    // "Always allow" lives in the user's data folder, never in the workspace's files.
+    runner->setApprovalStore(std::make_shared<Engine::ApprovalStore>());
     connect(runner, &Engine::ToolRunner::warning, this, [](const QString &text) { err(text); });
 
     auto *store = new Engine::ConversationStore(m_engineParent);

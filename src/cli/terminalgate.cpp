@@ -37,7 +37,10 @@ void TerminalApprovalGate::requestApproval(const ApprovalRequest &request,
         if (m_mode == Mode::Deny) {
             ++m_denials;
             decision.reason = tr("switchboard-cli runs with --approve deny");
-            say(tr("denied: %1 (%2 risk)\n").arg(request.toolName, riskName(request.risk)));
+            if (request.reason.isEmpty())
+                say(tr("denied: %1 (%2 risk)\n").arg(request.toolName, riskName(request.risk)));
+            else
+                say(tr("denied: %1 (%2)\n").arg(request.toolName, request.reason));
         }
         decide(decision);
         return;
@@ -60,12 +63,23 @@ void TerminalApprovalGate::askNext()
         hints = tr("  server's hints (untrusted): %1\n")
                         .arg(QString::fromStdString(
                                 r.hints.dump(-1, ' ', false, Json::error_handler_t::replace)));
-    say(tr("\nAllow %1 (%2 risk, from %3)?\n  arguments: %4\n%5"
-           "[y] once  [c] for this conversation  [a] always  [n] deny (n: reason) > ")
-                .arg(r.toolName, riskName(r.risk), r.source,
+    QString why;
+    if (!r.reason.isEmpty())
+        why = tr("  why it asks: %1\n").arg(r.reason);
+    // A call asked about for its own reason (a sensitive file) can only be allowed once.
+    const QString choices
+            = !r.reason.isEmpty() ? tr("[y] once  [n] deny (n: reason) > ")
+              : r.command.isEmpty()
+                      ? tr("[y] once  [c] for this conversation  [a] always  [n] deny "
+                           "(n: reason) > ")
+                      : tr("[y] this command once  [c] commands matching %1 in this "
+                           "conversation  [a] always  [n] deny (n: reason) > ")
+                                .arg(r.suggestedPattern);
+    say(tr("\nAllow %1 (%2 risk, from %3)?\n  arguments: %4\n%5%6%7")
+                .arg(r.toolName, riskName(r.risk), r.builtin ? tr("built-in") : r.source,
                      QString::fromStdString(
                              r.arguments.dump(2, ' ', false, Json::error_handler_t::replace)),
-                     hints));
+                     hints, why, choices));
 #ifdef Q_OS_UNIX
     if (!m_notifier) {
         m_notifier = new QSocketNotifier(STDIN_FILENO, QSocketNotifier::Read, this);
@@ -94,19 +108,42 @@ void TerminalApprovalGate::onInput()
         return;
     const QString line = QString::fromUtf8(m_input.left(newline)).trimmed();
     m_input.remove(0, newline + 1);
+    if (m_queue.empty()) // the question was withdrawn while the answer was typed
+        return;
     const QString key = line.left(1).toLower();
+    const ApprovalRequest &asked = m_queue.front().request;
+    const bool scoped = asked.reason.isEmpty();
     if (key == QLatin1String("y"))
-        answer({ApprovalChoice::AllowOnce, {}});
-    else if (key == QLatin1String("c"))
-        answer({ApprovalChoice::AllowForConversation, {}});
-    else if (key == QLatin1String("a"))
-        answer({ApprovalChoice::AlwaysAllow, {}});
+        answer({ApprovalChoice::AllowOnce, {}, {}});
+    else if (key == QLatin1String("c") && scoped)
+        answer({ApprovalChoice::AllowForConversation, {}, asked.suggestedPattern});
+    else if (key == QLatin1String("a") && scoped)
+        answer({ApprovalChoice::AlwaysAllow, {}, asked.suggestedPattern});
     else if (key == QLatin1String("n"))
         answer({ApprovalChoice::Deny,
                 line.mid(1).remove(QRegularExpression(QStringLiteral("^[:\\s]+")))});
     else
-        say(tr("Please answer y, c, a or n > "));
+        say(scoped ? tr("Please answer y, c, a or n > ") : tr("Please answer y or n > "));
 #endif
+}
+
+void TerminalApprovalGate::withdraw(quint64 requestId)
+{
+    for (auto it = m_queue.begin(); it != m_queue.end(); ++it) {
+        if (it->request.requestId != requestId)
+            continue;
+        const bool onScreen = it == m_queue.begin() && m_asking;
+        Question question = std::move(*it);
+        m_queue.erase(it);
+        question.decide({ApprovalChoice::Deny, tr("the turn was stopped"), {}});
+        if (onScreen) {
+            say(tr("(withdrawn: the turn was stopped)\n"));
+            if (m_notifier)
+                m_notifier->setEnabled(false);
+            askNext();
+        }
+        return;
+    }
 }
 
 void TerminalApprovalGate::answer(ApprovalDecision decision)

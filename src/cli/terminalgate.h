@@ -20,6 +20,7 @@ public:
 
     void requestApproval(const Engine::ApprovalRequest &request,
                          std::function<void(Engine::ApprovalDecision)> decide) override;
+    void withdraw(quint64 requestId) override;
     int denials() const { return m_denials; }
 
 private:

@@ -136,12 +136,19 @@ void Agent::onCompletion(CompletionResult result)
         return;
     }
 
-    // All calls of this turn run at once; results go back in the model's order.
-    m_pendingCalls = assistant.toolCalls;
+    // All calls of this turn run at once; results go back in the model's order. Each call
+    // gets an id of its own (this turn, its index): the provider's id goes back on the wire
+    // only, so a model that repeats an id within a turn cannot make one result stand for two.
+    ++m_turnSerial;
+    m_pendingCalls.clear();
     m_results.clear();
     m_runs.clear();
-    for (const ToolCallRequest &call : m_pendingCalls) {
-        const QString callId = call.id;
+    for (std::size_t i = 0; i < assistant.toolCalls.size(); ++i)
+        m_pendingCalls.push_back(
+                {QStringLiteral("turn%1-call%2").arg(m_turnSerial).arg(i), assistant.toolCalls[i]});
+    for (const PendingCall &pending : m_pendingCalls) {
+        const QString callId = pending.id;
+        const ToolCallRequest &call = pending.call;
         ToolRunner::Callbacks callbacks;
         callbacks.onApprovalNeeded = [this, callId, name = call.name] {
             emit approvalNeeded(callId, name);
@@ -155,8 +162,22 @@ void Agent::onCompletion(CompletionResult result)
         callbacks.onDone = [this, callId](ToolRunResult r) {
             onToolDone(callId, std::move(r));
         };
+        // The runner may answer synchronously only through a queued call, so the id is
+        // recorded before any result can arrive.
         m_runs[callId] = m_runner->run(call, m_conversationId, this, std::move(callbacks));
     }
+}
+
+ChatMessage Agent::toolMessage(const PendingCall &pending, const ToolRunResult *result) const
+{
+    ChatMessage message;
+    message.role = ChatMessage::Role::Tool;
+    message.toolCallId = pending.call.id; // the provider's id: what the model answers to
+    message.toolName = pending.call.name;
+    message.isError = !result || result->output.isError;
+    message.text = result ? result->output.modelText(m_options.maxToolOutputChars)
+                          : tr("The user stopped the turn before this call finished.");
+    return message;
 }
 
 void Agent::onToolDone(const QString &callId, ToolRunResult result)
@@ -168,16 +189,8 @@ void Agent::onToolDone(const QString &callId, ToolRunResult result)
     m_runs.erase(callId);
     if (m_results.size() < m_pendingCalls.size())
         return;
-    for (const ToolCallRequest &call : m_pendingCalls) {
-        const ToolRunResult &r = m_results[call.id];
-        ChatMessage message;
-        message.role = ChatMessage::Role::Tool;
-        message.toolCallId = call.id;
-        message.toolName = call.name;
-        message.isError = r.output.isError;
-        message.text = r.output.modelText(m_options.maxToolOutputChars);
-        append(std::move(message));
-    }
+    for (const PendingCall &pending : m_pendingCalls)
+        append(toolMessage(pending, &m_results[pending.id]));
     m_pendingCalls.clear();
     m_results.clear();
     requestCompletion();
@@ -198,17 +211,9 @@ void Agent::cancel()
     m_busy = false; // onToolDone ignores what arrives now
     for (const auto &[callId, id] : runs)
         m_runner->cancel(id);
-    for (const ToolCallRequest &call : m_pendingCalls) {
-        ChatMessage message;
-        message.role = ChatMessage::Role::Tool;
-        message.toolCallId = call.id;
-        message.toolName = call.name;
-        auto it = m_results.find(call.id);
-        message.isError = it == m_results.end() || it->second.output.isError;
-        message.text = it == m_results.end()
-                               ? tr("The user stopped the turn before this call finished.")
-                               : it->second.output.modelText(m_options.maxToolOutputChars);
-        append(std::move(message));
+    for (const PendingCall &pending : m_pendingCalls) {
+        auto it = m_results.find(pending.id);
+        append(toolMessage(pending, it == m_results.end() ? nullptr : &it->second));
     }
     m_pendingCalls.clear();
     m_results.clear();

@@ -51,7 +51,8 @@ public:
 signals:
     void textDelta(const QString &delta);
     void messageAdded(const Engine::ChatMessage &message);
-    // A call waits for the approval gate (the UI shows its dialog; this is for status).
+    // `callId` in these signals is the agent's own id for a call (unique, "turnN-callM"),
+    // not the provider's. A call waits for the approval gate (the UI shows its dialog).
     void approvalNeeded(const QString &callId, const QString &toolName);
     void toolStarted(const QString &callId, const QString &toolName, const Engine::Json &arguments);
     void toolProgress(const QString &callId, double progress, double total, const QString &message);
@@ -63,7 +64,15 @@ signals:
 private:
     void requestCompletion();
     void onCompletion(CompletionResult result);
+    // One tool call of the current turn: the agent's own id for it, and the model's call.
+    struct PendingCall
+    {
+        QString id;
+        ToolCallRequest call;
+    };
     void onToolDone(const QString &callId, ToolRunResult result);
+    // The observation the model gets for a call; `result` null: stopped before it finished.
+    ChatMessage toolMessage(const PendingCall &pending, const ToolRunResult *result) const;
     void append(ChatMessage message);
     void endTurn(const QString &error = QString());
     std::vector<ToolSpec> toolSpecs() const;
@@ -78,9 +87,11 @@ private:
     std::vector<ChatMessage> m_messages;
     bool m_busy = false;
     int m_turns = 0;
+    quint64 m_turnSerial = 0; // model turns over the agent's life: part of every call id
     std::function<void()> m_cancelCompletion;
-    // The tool calls of the current model turn, in the model's order, and their results.
-    std::vector<ToolCallRequest> m_pendingCalls;
+    // The tool calls of the current model turn, in the model's order, and their results and
+    // runs keyed by the agent's own call ids (never the provider's: a model may repeat them).
+    std::vector<PendingCall> m_pendingCalls;
     std::map<QString, ToolRunResult> m_results;
     std::map<QString, ToolRunner::RunId> m_runs;
     Usage m_usage;

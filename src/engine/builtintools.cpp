@@ -247,6 +247,29 @@ protected:
     }
     QString shown(const QString &canonical) const { return m_workspace->displayPath(canonical); }
 
+    // The approval reason of a read tool whose `path` argument names a file or folder that
+    // may hold secrets (Workspace::sensitiveMatch); std::nullopt otherwise, and for a path
+    // that does not resolve (the call then fails without touching anything).
+    std::optional<QString> sensitivePathReason(const Json &arguments,
+                                               const QString &fallbackPath = QString()) const
+    {
+        const auto it = arguments.find("path");
+        const QString path = it != arguments.end() && it->is_string()
+                                     ? QString::fromStdString(it->get<std::string>())
+                                     : fallbackPath;
+        if (path.isEmpty())
+            return std::nullopt;
+        const auto canonical = m_workspace->resolve(path, nullptr, true);
+        if (!canonical)
+            return std::nullopt;
+        const auto match = m_workspace->sensitiveMatch(*canonical);
+        if (!match)
+            return std::nullopt;
+        return Text::tr("%1 touches '%2', which may hold secrets (it matches \"%3\" in the "
+                        "list of sensitive files)")
+                .arg(name(), shown(*canonical), *match);
+    }
+
     std::shared_ptr<Workspace> m_workspace;
 };
 
@@ -287,6 +310,10 @@ public:
     using SyncTool::SyncTool;
     QString name() const override { return QStringLiteral("read_file"); }
     Risk risk() const override { return Risk::Read; }
+    std::optional<QString> approvalReason(const Json &arguments, const ToolContext &) const override
+    {
+        return sensitivePathReason(arguments);
+    }
     QString description() const override
     {
         return QLatin1String(QT_TRANSLATE_NOOP(
@@ -388,6 +415,10 @@ public:
     using SyncTool::SyncTool;
     QString name() const override { return QStringLiteral("list_dir"); }
     Risk risk() const override { return Risk::Read; }
+    std::optional<QString> approvalReason(const Json &arguments, const ToolContext &) const override
+    {
+        return sensitivePathReason(arguments, QStringLiteral("."));
+    }
     QString description() const override
     {
         return QLatin1String(QT_TRANSLATE_NOOP(
@@ -571,7 +602,8 @@ class SearchJob : public std::enable_shared_from_this<SearchJob>
 public:
     std::shared_ptr<Workspace> workspace;
     QRegularExpression glob;
-    bool matchName = false; // a pattern without '/' matches the file name at any depth
+    bool matchName = false;        // a pattern without '/' matches the file name at any depth
+    bool includeSensitive = false; // the user allowed searching inside sensitive files
     QString pattern;
     QString query;
     std::optional<QRegularExpression> regex;
@@ -658,6 +690,12 @@ private:
             return;
         }
         const QFileInfo info(path);
+        if (!includeSensitive
+            && (workspace->sensitiveMatch(path)
+                || (info.isSymLink() && workspace->sensitiveMatch(info.canonicalFilePath())))) {
+            ++m_skippedSensitive;
+            return;
+        }
         if (info.size() > MaxFileBytes) {
             ++m_skippedLarge;
             return;
@@ -711,6 +749,11 @@ private:
         if (m_skippedLarge > 0)
             notes << Text::tr("[%n files over %1 skipped]", nullptr, m_skippedLarge)
                              .arg(sizeText(MaxFileBytes));
+        if (m_skippedSensitive > 0)
+            notes << Text::tr("[%n files that may hold secrets (.env, keys, ...) were not "
+                              "searched; search again with include_sensitive: true to ask the "
+                              "user]",
+                              nullptr, m_skippedSensitive);
         QString text;
         if (m_lines.isEmpty()) {
             text = query.isEmpty() ? Text::tr("No files match '%1'.").arg(pattern)
@@ -740,6 +783,7 @@ private:
     int m_filesMatched = 0;
     int m_skippedBinary = 0;
     int m_skippedLarge = 0;
+    int m_skippedSensitive = 0;
     bool m_full = false;
     bool m_visitCapped = false;
 };
@@ -751,6 +795,16 @@ public:
     using BuiltinTool::BuiltinTool;
     QString name() const override { return QStringLiteral("search_files"); }
     Risk risk() const override { return Risk::Read; }
+    // Files that may hold secrets are searched only when the call says so, and then only
+    // after the user allowed that call.
+    std::optional<QString> approvalReason(const Json &arguments, const ToolContext &) const override
+    {
+        const auto it = arguments.find("include_sensitive");
+        if (it == arguments.end() || !it->is_boolean() || !it->get<bool>())
+            return std::nullopt;
+        return Text::tr("search_files asks to search inside files that may hold secrets "
+                        "(include_sensitive; see the list of sensitive files)");
+    }
     QString description() const override
     {
         return QLatin1String(QT_TRANSLATE_NOOP(
@@ -762,8 +816,9 @@ public:
                 "without '/' (like `*.cpp`) matches file names at any depth. Without `query` "
                 "the result is the matching paths, one per line; with it, each matching line "
                 "as `path:line: text`. Skips .git, node_modules, build directories and binary "
-                "files unless the pattern starts inside them. Results are capped "
-                "(`max_results`, default 100)."));
+                "files unless the pattern starts inside them, and does not search inside files "
+                "that may hold secrets (.env, keys) unless `include_sensitive` is true. Results "
+                "are capped (`max_results`, default 100)."));
     }
     Json inputSchema() const override
     {
@@ -787,7 +842,12 @@ public:
                    {{"type", "integer"},
                     {"minimum", 1},
                     {"maximum", MaxSearchResults},
-                    {"description", "Most results to return. Default 100."}}}}},
+                    {"description", "Most results to return. Default 100."}}},
+                  {"include_sensitive",
+                   {{"type", "boolean"},
+                    {"description", "Also search inside files that may hold secrets (.env, "
+                                    "keys, credentials); the user is asked first. Default "
+                                    "false: they are skipped and counted."}}}}},
                 {"required", {"pattern"}},
                 {"additionalProperties", false}};
     }
@@ -821,6 +881,7 @@ private:
         job.query = args.string("query", false);
         const bool useRegex = args.boolean("regex", false);
         const bool ignoreCase = args.boolean("ignore_case", false);
+        job.includeSensitive = args.boolean("include_sensitive", false);
         job.maxResults
                 = int(args.integer("max_results", DefaultSearchResults, 1, MaxSearchResults));
         if (args.failed()) {
@@ -1311,6 +1372,17 @@ public:
                                     "(usually 60000)."}}}}},
                 {"required", {"command"}},
                 {"additionalProperties", false}};
+    }
+    // Approvals are per command: "allow for this conversation" on one command line must
+    // not let a different one run unasked.
+    QString approvalCommand(const Json &arguments) const override
+    {
+        const auto it = arguments.find("command");
+        const QString command = it != arguments.end() && it->is_string()
+                                        ? QString::fromStdString(it->get<std::string>())
+                                        : QString();
+        // Never empty (that would mean "not a command tool"); a missing command fails anyway.
+        return command.isEmpty() ? QStringLiteral(" ") : command;
     }
 
 protected:

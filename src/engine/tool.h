@@ -6,6 +6,7 @@
 #include <QString>
 
 #include <functional>
+#include <optional>
 
 // What the agent can call: built-in tools and MCP tools behind one interface. A tool is run
 // only through ToolRunner (src/engine/toolrunner.h), which asks for approval first; that is
@@ -65,6 +66,23 @@ public:
     virtual Json hints() const { return nullptr; }
     // Names the server or config allows without asking (autoApprove).
     virtual bool autoApproved() const { return false; }
+    // For a tool that runs command lines (bash): the command of this call, which approvals
+    // are keyed by instead of the tool alone. Empty for every other tool.
+    virtual QString approvalCommand(const Json &arguments) const
+    {
+        Q_UNUSED(arguments)
+        return {};
+    }
+    // Why this particular call must be asked about although the tool's risk would not ask
+    // (a read tool touching a sensitive file); std::nullopt when the risk decides alone.
+    // Called by ToolRunner before approval with the arguments already checked to be an object.
+    virtual std::optional<QString> approvalReason(const Json &arguments,
+                                                  const ToolContext &context) const
+    {
+        Q_UNUSED(arguments)
+        Q_UNUSED(context)
+        return std::nullopt;
+    }
 
 protected:
     friend class ToolRunner;

@@ -1,5 +1,7 @@
 #include "toolrunner.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QLoggingCategory>
 
 Q_LOGGING_CATEGORY(lcRunner, "switchboard.engine.runner", QtWarningMsg)
@@ -23,6 +25,29 @@ ToolRunner::ToolRunner(ToolRegistry *registry, ApprovalGate *gate, QString works
     , m_gate(gate)
     , m_workspace(std::move(workspace))
 {
+    const QString canonical = QFileInfo(m_workspace).canonicalFilePath();
+    m_storeWorkspace
+            = canonical.isEmpty() ? QDir::cleanPath(QDir(m_workspace).absolutePath()) : canonical;
+}
+
+bool ToolRunner::Grants::allows(const ToolKey &key, const QString &command) const
+{
+    const QString name = key.toString();
+    // A command-line tool is allowed by command pattern only, never as a whole.
+    if (command.isEmpty())
+        return tools.contains(name);
+    const QStringList patterns = commands.value(name);
+    return std::any_of(patterns.begin(), patterns.end(), [&](const QString &pattern) {
+        return CommandPattern::matches(pattern, command);
+    });
+}
+
+void ToolRunner::Grants::add(const ToolKey &key, const QString &commandPattern)
+{
+    if (commandPattern.isEmpty())
+        tools.insert(key.toString());
+    else
+        commands[key.toString()].append(commandPattern);
 }
 
 void ToolRunner::setTimeoutForSource(const QString &source, int timeoutMs)
@@ -30,13 +55,27 @@ void ToolRunner::setTimeoutForSource(const QString &source, int timeoutMs)
     m_sourceTimeouts.insert(source, timeoutMs);
 }
 
-bool ToolRunner::needsApproval(const Tool &tool, const QString &conversationId) const
+bool ToolRunner::needsApproval(const Run &run) const
 {
-    if (tool.risk() == Risk::Read || tool.autoApproved())
+    if (run.askAlways)
+        return true;
+    if (run.tool->risk() == Risk::Read || run.tool->autoApproved())
         return false;
-    if (m_alwaysAllowed.contains(tool.name()))
+    if (m_alwaysAllowed.allows(run.key, run.command))
         return false;
-    return !m_conversationAllowed.value(conversationId).contains(tool.name());
+    const auto conversation = m_conversationAllowed.constFind(run.conversationId);
+    if (conversation != m_conversationAllowed.cend() && conversation->allows(run.key, run.command))
+        return false;
+    return !(m_store && m_store->allows(m_storeWorkspace, run.key, run.command));
+}
+
+QString ToolRunner::grantPattern(const Run &run, const ApprovalDecision &decision)
+{
+    if (run.command.isEmpty())
+        return {};
+    // No pattern (a gate that does not offer one): the exact command, never all of bash.
+    const QString pattern = decision.commandPattern.trimmed();
+    return pattern.isEmpty() ? run.command : pattern;
 }
 
 ToolRunner::RunId ToolRunner::run(const ToolCallRequest &call, const QString &conversationId,
@@ -72,7 +111,15 @@ ToolRunner::RunId ToolRunner::run(const ToolCallRequest &call, const QString &co
         return id;
     }
 
-    if (!needsApproval(*run.tool, conversationId)) {
+    run.key = ToolKey::of(*run.tool);
+    run.command = run.tool->approvalCommand(run.arguments);
+    ToolContext askContext;
+    askContext.workspace = m_workspace;
+    askContext.conversationId = conversationId;
+    const std::optional<QString> reason = run.tool->approvalReason(run.arguments, askContext);
+    run.askAlways = reason.has_value();
+
+    if (!needsApproval(run)) {
         QMetaObject::invokeMethod(
                 this, [this, id] { start(id); }, Qt::QueuedConnection);
         return id;
@@ -86,11 +133,18 @@ ToolRunner::RunId ToolRunner::run(const ToolCallRequest &call, const QString &co
     ApprovalRequest request;
     request.toolName = run.tool->name();
     request.source = run.tool->source();
+    request.builtin = run.key.builtin;
     request.originalName = run.tool->originalName();
     request.risk = run.tool->risk();
     request.arguments = run.arguments;
     request.hints = run.tool->hints();
     request.conversationId = conversationId;
+    request.reason = reason.value_or(QString());
+    request.command = run.command;
+    if (!run.command.isEmpty())
+        request.suggestedPattern = CommandPattern::suggest(run.command);
+    request.requestId = quint64(id);
+    run.asking = true;
     if (run.callbacks.onApprovalNeeded)
         run.callbacks.onApprovalNeeded();
     QPointer<ToolRunner> self(this);
@@ -117,6 +171,11 @@ void ToolRunner::decided(RunId id, ApprovalDecision decision)
     if (it == m_runs.end() || it->second.cancelled)
         return;
     Run &run = it->second;
+    run.asking = false;
+    // A call asked about for a reason of its own (a sensitive file) is allowed this once,
+    // whatever scope was chosen: a grant would cover other such calls unasked.
+    if (run.askAlways && decision.choice != ApprovalChoice::Deny)
+        decision.choice = ApprovalChoice::AllowOnce;
     switch (decision.choice) {
     case ApprovalChoice::Deny: {
         const QString text = decision.reason.trimmed().isEmpty()
@@ -127,12 +186,13 @@ void ToolRunner::decided(RunId id, ApprovalDecision decision)
         return;
     }
     case ApprovalChoice::AllowForConversation:
-        m_conversationAllowed[run.conversationId].insert(run.tool->name());
+        m_conversationAllowed[run.conversationId].add(run.key, grantPattern(run, decision));
         break;
     case ApprovalChoice::AlwaysAllow: {
-        m_alwaysAllowed.insert(run.tool->name());
+        const QString pattern = grantPattern(run, decision);
+        m_alwaysAllowed.add(run.key, pattern);
         QString error;
-        if (m_saver && !m_saver(run.tool->source(), run.tool->originalName(), &error))
+        if (m_store && !m_store->add(m_storeWorkspace, run.key, pattern, &error))
             emit warning(
                     tr("Could not save \"always allow\" for %1: %2").arg(run.tool->name(), error));
         break;
@@ -239,9 +299,13 @@ void ToolRunner::cancel(RunId id)
     run.cancelled = true;
     const CancelHandle cancelTool = run.cancel;
     const bool started = run.started;
+    const bool asking = run.asking;
     finish(id, {ToolOutput::error(tr("The call was cancelled.")), false, false, true, started});
     if (cancelTool)
         cancelTool();
+    // Its question is moot: the gate closes it (its late answer finds no run and is dropped).
+    if (asking && m_gate)
+        m_gate->withdraw(quint64(id));
 }
 
 void ToolRunner::cancelAll()

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "approval.h"
+#include "approvalstore.h"
 #include "llm.h"
 #include "tool.h"
 #include "toolregistry.h"
@@ -24,9 +25,11 @@ struct ToolRunResult
 };
 
 // The only way a tool is executed: looks the tool up, checks its arguments, asks for
-// approval unless the tool is `read` (or allowed by config, or earlier for this
-// conversation), then runs it with a timeout that progress extends, and reports once.
-// Owned by the application next to the registry.
+// approval unless the tool is `read` (or allowed by config, earlier for this conversation,
+// or always in the ApprovalStore), then runs it with a timeout that progress extends, and
+// reports once. Grants are keyed by ToolKey (built-in or server, and the tool's own name) and,
+// for bash, by command pattern; a call whose tool gives an approvalReason() (a sensitive file)
+// is asked every time. Owned by the application next to the registry.
 class ToolRunner : public QObject
 {
     Q_OBJECT
@@ -44,11 +47,11 @@ public:
     ToolRunner(ToolRegistry *registry, ApprovalGate *gate, QString workspace,
                QObject *parent = nullptr);
 
-    // Saves an "always allow" decision (the config's autoApprove); false + error if it
-    // could not be saved (the call still runs: the user said yes).
-    using AlwaysAllowSaver
-            = std::function<bool(const QString &source, const QString &tool, QString *error)>;
-    void setAlwaysAllowSaver(AlwaysAllowSaver saver) { m_saver = std::move(saver); }
+    // Where "always allow" is kept and looked up (the user's data folder). Without one,
+    // "always allow" lasts for this runner's life only. A grant that cannot be saved is
+    // reported by warning(); the call still runs (the user said yes).
+    void setApprovalStore(std::shared_ptr<ApprovalStore> store) { m_store = std::move(store); }
+    ApprovalStore *approvalStore() const { return m_store.get(); }
     void setGate(ApprovalGate *gate) { m_gate = gate; }
     // Per-tool timeout (ms) for a source; defaults to 60 s.
     void setTimeoutForSource(const QString &source, int timeoutMs);
@@ -69,9 +72,22 @@ signals:
     void warning(const QString &text); // e.g. an always-allow that could not be saved
 
 private:
+    // Grants in memory (one conversation's, or this session's "always").
+    struct Grants
+    {
+        QSet<QString> tools;                  // ToolKey::toString(): every call allowed
+        QHash<QString, QStringList> commands; // ToolKey::toString() → CommandPattern list
+        bool allows(const ToolKey &key, const QString &command) const;
+        void add(const ToolKey &key, const QString &commandPattern);
+    };
+
     struct Run
     {
         std::shared_ptr<Tool> tool;
+        ToolKey key;
+        QString command;        // Tool::approvalCommand(): what a bash grant must cover
+        bool asking = false;    // the gate has the request and has not answered
+        bool askAlways = false; // approvalReason() said why: no grant covers this call
         Json arguments;
         QString conversationId;
         Callbacks callbacks;
@@ -90,16 +106,19 @@ private:
     void start(RunId id);
     void finish(RunId id, ToolRunResult result);
     void finishLater(RunId id, ToolRunResult result);
-    bool needsApproval(const Tool &tool, const QString &conversationId) const;
+    bool needsApproval(const Run &run) const;
+    // The pattern a grant of `decision` records for `run`: empty for a tool without command.
+    static QString grantPattern(const Run &run, const ApprovalDecision &decision);
 
     ToolRegistry *m_registry;
     ApprovalGate *m_gate;
     QString m_workspace;
-    AlwaysAllowSaver m_saver;
+    QString m_storeWorkspace; // m_workspace canonicalized: the ApprovalStore's key
+    std::shared_ptr<ApprovalStore> m_store;
     int m_defaultTimeoutMs = 60000;
     QHash<QString, int> m_sourceTimeouts;
-    QSet<QString> m_alwaysAllowed;                       // registry names, this session
-    QHash<QString, QSet<QString>> m_conversationAllowed; // conversation → registry names
+    Grants m_alwaysAllowed;                       // this session (also when saving failed)
+    QHash<QString, Grants> m_conversationAllowed; // conversation → its grants
     std::map<RunId, Run> m_runs;
     RunId m_nextId = 1;
 };

@@ -38,6 +38,54 @@ Workspace::Workspace(QString root)
     const QString canonical = QFileInfo(absolute).canonicalFilePath();
     m_valid = !canonical.isEmpty() && QFileInfo(canonical).isDir();
     m_root = m_valid ? canonical : absolute;
+    setSensitivePatterns(defaultSensitivePatterns());
+}
+
+QStringList Workspace::defaultSensitivePatterns()
+{
+    // Where the usual tools keep secrets: dotenv files, SSH and GnuPG keys, AWS credentials,
+    // netrc passwords, PEM certificates and keys, SSH key files (id_rsa, id_ed25519, ...).
+    return {QStringLiteral(".env*"), QStringLiteral(".ssh/"),  QStringLiteral(".gnupg/"),
+            QStringLiteral(".aws/"), QStringLiteral(".netrc"), QStringLiteral("*.pem"),
+            QStringLiteral("*.key"), QStringLiteral("id_*")};
+}
+
+void Workspace::setSensitivePatterns(const QStringList &patterns)
+{
+    m_sensitivePatterns.clear();
+    m_sensitiveRegexes.clear();
+    for (const QString &pattern : patterns) {
+        QString glob = pattern.trimmed();
+        while (glob.endsWith(QLatin1Char('/')))
+            glob.chop(1);
+        if (glob.isEmpty() || glob.contains(QLatin1Char('/')))
+            continue; // one component only: "a/b" cannot match a single name
+        QRegularExpression regex(QRegularExpression::wildcardToRegularExpression(glob),
+                                 PathCase == Qt::CaseInsensitive
+                                         ? QRegularExpression::CaseInsensitiveOption
+                                         : QRegularExpression::NoPatternOption);
+        if (!regex.isValid())
+            continue;
+        m_sensitivePatterns << pattern.trimmed();
+        m_sensitiveRegexes.push_back(std::move(regex));
+    }
+}
+
+std::optional<QString> Workspace::sensitiveMatch(const QString &canonicalPath) const
+{
+    if (!contains(canonicalPath))
+        return std::nullopt;
+    const QString relative = displayPath(canonicalPath);
+    if (relative == QLatin1String("."))
+        return std::nullopt;
+    const QStringList parts = relative.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    for (const QString &part : parts) {
+        for (std::size_t i = 0; i < m_sensitiveRegexes.size(); ++i) {
+            if (m_sensitiveRegexes[i].match(part).hasMatch())
+                return m_sensitivePatterns.at(qsizetype(i));
+        }
+    }
+    return std::nullopt;
 }
 
 bool Workspace::contains(const QString &canonicalPath) const

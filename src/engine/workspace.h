@@ -1,17 +1,22 @@
 #pragma once
 
+#include <QRegularExpression>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
+#include <vector>
 
 namespace Engine {
 
 // The folder the file tools may touch, and the one place that decides whether a path is
 // inside it. Every path a model gives is resolved here before any file is opened: relative
 // paths are taken from the root, `..` is collapsed, and the longest existing prefix is
-// canonicalized so that a symlink inside the workspace cannot lead outside it. Shared (by
-// std::shared_ptr) between the built-in tools; immutable after construction, so it may be
-// read from any thread.
+// canonicalized so that a symlink inside the workspace cannot lead outside it. It also knows
+// which files look like secrets (keys, credentials), so that the read tools ask before
+// touching them. Shared (by std::shared_ptr) between the built-in tools; the root is fixed at
+// construction, the sensitive-file list is replaced (Settings) only on the thread that runs
+// the tools.
 class Workspace
 {
 public:
@@ -36,9 +41,21 @@ public:
     // root ("src/main.cpp"), "." for the root itself.
     QString displayPath(const QString &canonicalPath) const;
 
+    // Files that look like secrets: `.env*`, `.ssh/`, `.gnupg/`, `.aws/`, `.netrc`, `*.pem`,
+    // `*.key`, `id_*`. Each pattern is a wildcard matched against every component of a path
+    // inside the workspace (a trailing `/` only says it names a folder).
+    static QStringList defaultSensitivePatterns();
+    void setSensitivePatterns(const QStringList &patterns);
+    QStringList sensitivePatterns() const { return m_sensitivePatterns; }
+    // The pattern a canonical path inside the workspace matches (in any of its components
+    // below the root), or std::nullopt when it does not look sensitive.
+    std::optional<QString> sensitiveMatch(const QString &canonicalPath) const;
+
 private:
     QString m_root;
     bool m_valid = false;
+    QStringList m_sensitivePatterns;
+    std::vector<QRegularExpression> m_sensitiveRegexes; // one per pattern, same order
 };
 
 } // namespace Engine

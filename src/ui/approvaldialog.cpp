@@ -49,7 +49,13 @@ ApprovalDialog::ApprovalDialog(Engine::ApprovalRequest request, QWidget *parent)
     setWindowTitle(tr("Allow tool call?"));
     setModal(true);
 
-    const bool builtin = m_request.source == QLatin1String("builtin");
+    // The engine's flag, not the name: a server may call itself "builtin".
+    const bool builtin = m_request.builtin;
+    const bool scoped = m_request.reason.isEmpty();
+
+    m_queueLabel = plainLabel(QString(), this);
+    m_queueLabel->setObjectName(QStringLiteral("queueLabel"));
+    m_queueLabel->hide();
 
     auto form = new QFormLayout;
     form->addRow(tr("Source:"), plainLabel(builtin ? tr("built-in tool")
@@ -86,6 +92,14 @@ ApprovalDialog::ApprovalDialog(Engine::ApprovalRequest request, QWidget *parent)
     hintsLabel->setObjectName(QStringLiteral("hintsLabel"));
     hintsLabel->setToolTip(tr("Untrusted: a server can claim anything about its own tools."));
     form->addRow(tr("Untrusted hints:"), hintsLabel);
+    if (!scoped) {
+        auto why = plainLabel(m_request.reason, this);
+        why->setObjectName(QStringLiteral("whyLabel"));
+        QFont font = why->font();
+        font.setBold(true);
+        why->setFont(font);
+        form->addRow(tr("Why it asks:"), why);
+    }
 
     m_argumentsView = new QPlainTextEdit(this);
     m_argumentsView->setObjectName(QStringLiteral("argumentsView"));
@@ -112,6 +126,22 @@ ApprovalDialog::ApprovalDialog(Engine::ApprovalRequest request, QWidget *parent)
     m_reasonEdit->setPlaceholderText(tr("Optional; told to the model when you deny"));
     auto reasonLabel = new QLabel(tr("&Reason for denying:"), this);
     reasonLabel->setBuddy(m_reasonEdit);
+    QHBoxLayout *patternRow = nullptr;
+    if (!m_request.command.isEmpty() && scoped) {
+        m_patternEdit = new QLineEdit(m_request.suggestedPattern, this);
+        m_patternEdit->setObjectName(QStringLiteral("patternEdit"));
+        m_patternEdit->setToolTip(
+                tr("\"Allow for this conversation\" and \"Always allow\" cover the commands "
+                   "that start with the text before the *. A command with ; & | < > ( ) or "
+                   "backticks is only covered when it is exactly this text. Without a *, only "
+                   "this exact command."));
+        auto patternLabel = new QLabel(tr("Wider choices co&ver:"), this);
+        patternLabel->setBuddy(m_patternEdit);
+        patternRow = new QHBoxLayout;
+        patternRow->addWidget(patternLabel);
+        patternRow->addWidget(m_patternEdit, 1);
+    }
+
     auto reasonRow = new QHBoxLayout;
     reasonRow->addWidget(reasonLabel);
     reasonRow->addWidget(m_reasonEdit, 1);
@@ -128,9 +158,17 @@ ApprovalDialog::ApprovalDialog(Engine::ApprovalRequest request, QWidget *parent)
     m_allowConversationButton
             = makeButton(tr("Allow for this &conversation"), "allowConversationButton");
     m_allowConversationButton->setToolTip(
-            tr("Allow this tool without asking again until the conversation ends."));
+            m_patternEdit ? tr("Allow the commands the pattern covers without asking again "
+                               "until the conversation ends.")
+                          : tr("Allow this tool without asking again until the conversation "
+                               "ends."));
     m_alwaysAllowButton = makeButton(tr("Al&ways allow"), "alwaysAllowButton");
-    m_alwaysAllowButton->setToolTip(tr("Save this tool to the server's autoApprove list."));
+    m_alwaysAllowButton->setToolTip(
+            tr("Remember it for this workspace in your own data folder (never in the "
+               "workspace's files)."));
+    // A sensitive file is allowed one call at a time: a grant would cover the next unasked.
+    m_allowConversationButton->setVisible(scoped);
+    m_alwaysAllowButton->setVisible(scoped);
     m_denyButton = new QPushButton(tr("&Deny"), this);
     m_denyButton->setObjectName(QStringLiteral("denyButton"));
     m_denyButton->setDefault(true);
@@ -151,14 +189,22 @@ ApprovalDialog::ApprovalDialog(Engine::ApprovalRequest request, QWidget *parent)
     buttons->addWidget(m_denyButton);
 
     auto layout = new QVBoxLayout(this);
+    layout->addWidget(m_queueLabel);
     layout->addLayout(form);
     layout->addWidget(argumentsLabel);
     layout->addWidget(m_argumentsView, 1);
+    if (patternRow)
+        layout->addLayout(patternRow);
     layout->addLayout(reasonRow);
     layout->addLayout(buttons);
 
     // Reading order: look at the arguments, optionally type a reason, then choose.
-    setTabOrder(m_argumentsView, m_reasonEdit);
+    if (m_patternEdit) {
+        setTabOrder(m_argumentsView, m_patternEdit);
+        setTabOrder(m_patternEdit, m_reasonEdit);
+    } else {
+        setTabOrder(m_argumentsView, m_reasonEdit);
+    }
     setTabOrder(m_reasonEdit, m_allowOnceButton);
     setTabOrder(m_allowOnceButton, m_allowConversationButton);
     setTabOrder(m_allowConversationButton, m_alwaysAllowButton);
@@ -172,7 +218,13 @@ ApprovalDialog::~ApprovalDialog()
 {
     // Destroyed without an answer (its window went away): that is a no, and whoever waits
     // must still hear it.
-    emitOnce({ApprovalChoice::Deny, tr("the window closed")});
+    emitOnce({ApprovalChoice::Deny, tr("the window closed"), {}});
+}
+
+void ApprovalDialog::setQueuePosition(int position, int total)
+{
+    m_queueLabel->setText(tr("Question %1 of %2").arg(position).arg(total));
+    m_queueLabel->setVisible(total > 1);
 }
 
 void ApprovalDialog::choose(ApprovalChoice choice)
@@ -185,10 +237,15 @@ void ApprovalDialog::done(int result)
 {
     // Every way out ends here: the buttons, Escape (reject), the window manager's close
     // (closeEvent → reject). Anything but an explicit allow is a deny.
-    if (result == QDialog::Accepted && m_choice != ApprovalChoice::Deny)
-        emitOnce({m_choice, {}});
-    else
-        emitOnce({ApprovalChoice::Deny, m_reasonEdit->text().trimmed()});
+    if (result == QDialog::Accepted && m_choice != ApprovalChoice::Deny) {
+        ApprovalDecision decision{m_choice, {}, {}};
+        // An emptied pattern means the exact command (the engine's rule), never all of bash.
+        if (m_patternEdit && m_choice != ApprovalChoice::AllowOnce)
+            decision.commandPattern = m_patternEdit->text().trimmed();
+        emitOnce(decision);
+    } else {
+        emitOnce({ApprovalChoice::Deny, m_reasonEdit->text().trimmed(), {}});
+    }
     QDialog::done(result);
 }
 

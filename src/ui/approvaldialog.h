@@ -13,7 +13,10 @@ namespace Ui {
 
 // Asks the user whether one tool call may run: shows who asks (server and tool), how risky
 // the configuration says it is, what the server claims about it (untrusted), and the exact
-// arguments, then offers the four choices of the approval design. Everything a server or the
+// arguments, then offers the four choices of the approval design. For bash, the wider
+// choices cover a command pattern the dialog shows and lets the user edit ("npm test*"); a
+// call asked about for a reason of its own (a sensitive file) says why and can only be allowed
+// once. Everything a server or the
 // model wrote is shown as plain text, never as rich text, so it cannot dress itself up.
 // Deny is the default button and what Escape or closing the window means: a stray Enter must
 // never run a dangerous tool. Emits decided() exactly once. Created by UiApprovalGate, shown
@@ -26,6 +29,9 @@ public:
     ~ApprovalDialog() override;
 
     const Engine::ApprovalRequest &request() const { return m_request; }
+
+    // Where this question stands among those waiting ("1 of 3"); hidden when it is alone.
+    void setQueuePosition(int position, int total);
 
     // Arguments longer than this (in characters of pretty-printed JSON) are cut in the view,
     // with a note: a multi-megabyte argument would freeze the text view, and no one reads it.
@@ -49,7 +55,9 @@ private:
     Engine::ApprovalChoice m_choice = Engine::ApprovalChoice::Deny;
     bool m_emitted = false;
 
+    QLabel *m_queueLabel = nullptr;
     QLabel *m_riskLabel = nullptr;
+    QLineEdit *m_patternEdit = nullptr; // command tools: what a wider grant covers
     QPlainTextEdit *m_argumentsView = nullptr;
     QLineEdit *m_reasonEdit = nullptr;
     QPushButton *m_allowOnceButton = nullptr;

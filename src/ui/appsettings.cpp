@@ -17,6 +17,7 @@ const QString RequestTimeoutKey = QStringLiteral("model/requestTimeout");
 const QString ToolTimeoutKey = QStringLiteral("tools/timeout");
 const QString LanguageKey = QStringLiteral("interface/language");
 const QString BashSandboxKey = QStringLiteral("bash/sandbox");
+const QString SensitiveFilesKey = QStringLiteral("tools/sensitiveFiles");
 
 int readSeconds(const QSettings &settings, const QString &key, int fallback, int min, int max)
 {
@@ -51,6 +52,15 @@ AppSettings AppSettings::load(const QString &file)
         result.language = language;
     result.bashSandbox = Mcp::Sandbox::modeFromName(settings.value(BashSandboxKey).toString())
                                  .value_or(Mcp::Sandbox::Mode::Auto);
+    // Absent: the defaults. Present, even empty: what the user chose.
+    if (settings.contains(SensitiveFilesKey)) {
+        QStringList patterns;
+        for (const QString &pattern : settings.value(SensitiveFilesKey).toStringList()) {
+            if (!pattern.trimmed().isEmpty())
+                patterns << pattern.trimmed();
+        }
+        result.sensitiveFiles = patterns;
+    }
     return result;
 }
 
@@ -64,6 +74,7 @@ bool AppSettings::save(const QString &file, QString *error) const
     settings.setValue(ToolTimeoutKey, toolTimeoutS);
     settings.setValue(LanguageKey, language);
     settings.setValue(BashSandboxKey, Mcp::Sandbox::modeName(bashSandbox));
+    settings.setValue(SensitiveFilesKey, sensitiveFiles);
     settings.sync();
     if (settings.status() == QSettings::NoError)
         return true;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <engine/providerconfig.h>
+#include <engine/workspace.h>
 #include <mcp/sandbox.h>
 
 #include <QProcessEnvironment>
@@ -43,6 +44,9 @@ struct AppSettings
     QString language = QString::fromLatin1(SystemLanguage);
     // "bash/sandbox": the built-in bash under bubblewrap: on, off, or auto (where bwrap works).
     Mcp::Sandbox::Mode bashSandbox = Mcp::Sandbox::Mode::Auto;
+    // Wildcards for files the read tools ask about before touching them (a secret's usual
+    // homes); see Engine::Workspace::setSensitivePatterns.
+    QStringList sensitiveFiles = Engine::Workspace::defaultSensitivePatterns();
 
     bool operator==(const AppSettings &) const = default;
 

@@ -11,6 +11,7 @@
 #include "trustbanner.h"
 #include "uiapprovalgate.h"
 
+#include <engine/approvalstore.h>
 #include <engine/builtintools.h>
 #include <engine/providerconfig.h>
 #include <engine/workspace.h>
@@ -147,30 +148,22 @@ void MainWindow::setUpEngine()
     m_manager = std::make_unique<Mcp::Manager>(managerOptions);
 
     m_registry = std::make_unique<Engine::ToolRegistry>();
-    auto workspace = std::make_shared<Engine::Workspace>(m_options.workspace);
+    m_workspace = std::make_shared<Engine::Workspace>(m_options.workspace);
     Engine::BuiltinToolsOptions builtinOptions;
     // Read at every call, so that a changed setting applies to the next command. The tools
     // live in m_registry, which the window owns.
     builtinOptions.bashSandbox = [this] {
         return m_settings.bashSandbox;
     };
-    for (auto &tool : Engine::createBuiltinTools(workspace, builtinOptions))
+    for (auto &tool : Engine::createBuiltinTools(m_workspace, builtinOptions))
         m_registry->add(std::move(tool));
     m_adapter = std::make_unique<Engine::McpToolAdapter>(m_manager.get(), m_registry.get());
 
     m_gate = new UiApprovalGate(this, this);
     m_runner = std::make_unique<Engine::ToolRunner>(m_registry.get(), m_gate, m_options.workspace);
     applyServerTimeouts();
-    const Mcp::McpConfig *config = &m_config;
-    m_runner->setAlwaysAllowSaver(
-            [config](const QString &source, const QString &tool, QString *error) {
-                const Mcp::ServerConfig *server = config->find(source);
-                if (!server || server->sourceFile.isEmpty()) {
-                    *error = tr("built-in tools are allowed for this session only");
-                    return false;
-                }
-                return Mcp::ConfigEditor::addAutoApprove(server->sourceFile, source, tool, error);
-            });
+    // "Always allow" lives in the user's data folder, never in the workspace's files.
+    m_runner->setApprovalStore(std::make_shared<Engine::ApprovalStore>(m_options.approvalsFile));
 
     m_store = m_options.conversationFolder.isEmpty()
                       ? std::make_unique<Engine::ConversationStore>()
@@ -364,6 +357,7 @@ void MainWindow::openSettings()
 void MainWindow::applySettings(bool announce)
 {
     m_runner->setDefaultTimeout(m_settings.toolTimeoutS * 1000);
+    m_workspace->setSensitivePatterns(m_settings.sensitiveFiles);
     const int generation = ++m_providerGeneration;
     if (m_settings.usesEnvironment()) {
         m_readingKey = false;

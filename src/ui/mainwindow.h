@@ -40,6 +40,7 @@ struct MainWindowOptions
     QString settingsFile;       // empty: AppSettings::defaultFile()
     QString keychainService;    // empty: SecretStore::DefaultService
     QString trustFile;          // empty: Engine::TrustStore::defaultPath()
+    QString approvalsFile;      // empty: Engine::ApprovalStore::defaultFile()
 };
 
 // The desktop: conversation list, chat view, composer with Send/Stop, the server dock and
@@ -104,6 +105,8 @@ private:
     QStringList m_startupNotices; // problems found before the chat exists
     std::unique_ptr<Mcp::Manager> m_manager;
     std::unique_ptr<Engine::ToolRegistry> m_registry;
+    // The built-ins' folder; Settings replace its list of sensitive files.
+    std::shared_ptr<Engine::Workspace> m_workspace;
     std::unique_ptr<Engine::McpToolAdapter> m_adapter;
     UiApprovalGate *m_gate = nullptr;
     std::unique_ptr<Engine::ToolRunner> m_runner;

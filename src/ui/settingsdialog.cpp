@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QTimer>
 #include <QToolButton>
@@ -188,9 +189,16 @@ SettingsDialog::SettingsDialog(QString settingsFile, SecretStore *secrets, QWidg
     m_bashSandboxCombo->setToolTip(
             tr("In the sandbox, bash commands can write only in the workspace and a private "
                "/tmp; the rest of the file system is read-only"));
+    m_sensitiveFilesEdit = new QLineEdit(current.sensitiveFiles.join(QLatin1Char(' ')), this);
+    m_sensitiveFilesEdit->setObjectName(QStringLiteral("sensitiveFilesEdit"));
+    m_sensitiveFilesEdit->setToolTip(
+            tr("Wildcards separated by spaces, matched against each part of a path in the "
+               "workspace. read_file and list_dir ask before touching a match; search_files "
+               "does not search inside one unless you allow it."));
     Form toolsForm(this);
     toolsForm.addRow(tr("&Tool timeout:"), m_toolTimeoutSpin);
     toolsForm.addRow(tr("Sand&box for bash:"), m_bashSandboxCombo);
+    toolsForm.addRow(tr("Sensiti&ve files:"), m_sensitiveFilesEdit);
     auto toolsGroup = new QGroupBox(tr("Tools"), this);
     toolsGroup->setLayout(toolsForm.layout());
 
@@ -240,17 +248,10 @@ SettingsDialog::SettingsDialog(QString settingsFile, SecretStore *secrets, QWidg
     layout->addWidget(m_saveError);
     layout->addWidget(m_buttons);
 
-    const QList<QWidget *> tabOrder{m_providerCombo,
-                                    m_baseUrlEdit,
-                                    m_modelEdit,
-                                    m_keyEdit,
-                                    m_showKeyButton,
-                                    m_forgetKeyButton,
-                                    m_requestTimeoutSpin,
-                                    m_toolTimeoutSpin,
-                                    m_bashSandboxCombo,
-                                    m_languageCombo,
-                                    m_buttons};
+    const QList<QWidget *> tabOrder{
+            m_providerCombo,    m_baseUrlEdit,        m_modelEdit,          m_keyEdit,
+            m_showKeyButton,    m_forgetKeyButton,    m_requestTimeoutSpin, m_toolTimeoutSpin,
+            m_bashSandboxCombo, m_sensitiveFilesEdit, m_languageCombo,      m_buttons};
     for (qsizetype i = 1; i < tabOrder.size(); ++i)
         setTabOrder(tabOrder.at(i - 1), tabOrder.at(i));
 
@@ -278,6 +279,8 @@ AppSettings SettingsDialog::settings() const
     result.toolTimeoutS = m_toolTimeoutSpin->value();
     result.language = m_languageCombo->currentData().toString();
     result.bashSandbox = Mcp::Sandbox::Mode(m_bashSandboxCombo->currentData().toInt());
+    result.sensitiveFiles = m_sensitiveFilesEdit->text().split(
+            QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
     return result;
 }
 

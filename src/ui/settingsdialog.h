@@ -79,6 +79,7 @@ private:
     QSpinBox *m_requestTimeoutSpin = nullptr;
     QSpinBox *m_toolTimeoutSpin = nullptr;
     QComboBox *m_bashSandboxCombo = nullptr;
+    QLineEdit *m_sensitiveFilesEdit = nullptr;
     QComboBox *m_languageCombo = nullptr;
     QLabel *m_saveError = nullptr;
     QDialogButtonBox *m_buttons = nullptr;

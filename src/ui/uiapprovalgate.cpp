@@ -41,6 +41,47 @@ void UiApprovalGate::requestApproval(const Engine::ApprovalRequest &request, Dec
     if (!decide)
         return;
     m_queue.push_back({request, std::move(decide)});
+    updateQueuePosition();
+    emit pendingChanged(pendingCount());
+    scheduleNext();
+}
+
+void UiApprovalGate::updateQueuePosition()
+{
+    if (m_dialog)
+        m_dialog->setQueuePosition(1, pendingCount());
+}
+
+void UiApprovalGate::withdraw(quint64 requestId)
+{
+    for (auto it = m_queue.begin(); it != m_queue.end(); ++it) {
+        if (it->request.requestId != requestId)
+            continue;
+        Decide decide = std::move(it->decide);
+        m_queue.erase(it);
+        QPointer<UiApprovalGate> self(this);
+        decide({ApprovalChoice::Deny, tr("the turn was stopped"), {}});
+        if (!self)
+            return;
+        updateQueuePosition();
+        emit pendingChanged(pendingCount());
+        return;
+    }
+    if (!m_current || m_currentId != requestId)
+        return;
+    if (m_dialog) {
+        // The gate answers for it: the dialog's own "no" must not reach onDecided.
+        disconnect(m_dialog, nullptr, this, nullptr);
+        m_dialog->close();
+        m_dialog->deleteLater();
+        m_dialog = nullptr;
+    }
+    Decide decide = std::move(m_current);
+    m_current = nullptr;
+    QPointer<UiApprovalGate> self(this);
+    decide({ApprovalChoice::Deny, tr("the turn was stopped"), {}});
+    if (!self)
+        return;
     emit pendingChanged(pendingCount());
     scheduleNext();
 }
@@ -70,11 +111,13 @@ void UiApprovalGate::showNext()
     Pending next = std::move(m_queue.front());
     m_queue.pop_front();
     m_current = std::move(next.decide);
+    m_currentId = next.request.requestId;
 
     auto dialog = new ApprovalDialog(std::move(next.request), m_window);
     m_dialog = dialog;
     connect(dialog, &ApprovalDialog::decided, this, &UiApprovalGate::onDecided);
     connect(dialog, &QDialog::finished, dialog, &QObject::deleteLater);
+    updateQueuePosition();
     dialog->open();
 }
 
@@ -98,12 +141,12 @@ void UiApprovalGate::denyAll(const QString &reason)
     Decide current = std::move(m_current);
     m_current = nullptr;
     if (current)
-        current({ApprovalChoice::Deny, reason});
+        current({ApprovalChoice::Deny, reason, {}});
     // A callback may queue another request meanwhile; it is denied too.
     while (!m_queue.empty()) {
         Pending next = std::move(m_queue.front());
         m_queue.pop_front();
-        next.decide({ApprovalChoice::Deny, reason});
+        next.decide({ApprovalChoice::Deny, reason, {}});
     }
 }
 
