@@ -71,6 +71,10 @@ struct ServerConfig
     QString error;
     QString sourceFile; ///< where it was defined
     int line = 0;
+    /// The values `${VAR}` references put into env and headers (the variable's value, not the
+    /// whole string): secrets by origin whatever their names, for Redactor::secretValues().
+    /// Not compared by operator== (env and headers already are).
+    QStringList expandedSecrets;
 
     /// Compares the settings only: sourceFile and line say where the server was written, not
     /// how it runs, so moving a server within the file must not restart it.
