@@ -48,6 +48,8 @@ private:
     int cmdConfigCheck();
     int cmdConfigImport();
     int cmdRun();
+    int cmdAudit();
+    void auditCall(const Mcp::ToolResult &result);
     void startRun();
     void buildRegistry();
 
