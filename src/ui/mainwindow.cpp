@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "auditlogdialog.h"
 #include "chatview.h"
 #include "configeditorpane.h"
 #include "icons.h"
@@ -11,6 +12,7 @@
 #include "uiapprovalgate.h"
 
 #include <engine/builtintools.h>
+#include <engine/privatefiles.h>
 #include <engine/providerconfig.h>
 #include <engine/workspace.h>
 #include <mcp/configeditor.h>
@@ -20,6 +22,7 @@
 #include <QCloseEvent>
 #include <QDir>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
@@ -121,9 +124,13 @@ void MainWindow::closeEvent(QCloseEvent *event)
 // runs (as Qt's own geometry and state blobs).
 void MainWindow::saveWindowState()
 {
-    QSettings settings(m_settingsFile, QSettings::IniFormat);
-    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("window/state"), saveState());
+    Engine::PrivateFiles::ensureDir(QFileInfo(m_settingsFile).absolutePath());
+    {
+        QSettings settings(m_settingsFile, QSettings::IniFormat);
+        settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+        settings.setValue(QStringLiteral("window/state"), saveState());
+    }
+    Engine::PrivateFiles::restrict(m_settingsFile); // it may have just been created
 }
 
 void MainWindow::restoreWindowState()
@@ -150,6 +157,13 @@ void MainWindow::setUpEngine()
     m_gate = new UiApprovalGate(this, this);
     m_runner = std::make_unique<Engine::ToolRunner>(m_registry.get(), m_gate, m_options.workspace);
     applyServerTimeouts();
+    m_audit = new Engine::AuditLog(m_options.auditLogFile.isEmpty()
+                                           ? Engine::AuditLog::defaultPath()
+                                           : m_options.auditLogFile,
+                                   this);
+    m_audit->setWorkspace(m_options.workspace);
+    m_audit->attach(m_runner.get());
+    applySecrets();
     const Mcp::McpConfig *config = &m_config;
     m_runner->setAlwaysAllowSaver(
             [config](const QString &source, const QString &tool, QString *error) {
@@ -274,6 +288,8 @@ void MainWindow::setUpWidgets()
     m_logDock->hide();
     m_logDock->toggleViewAction()->setIcon(icon(QStringLiteral("log")));
     toolsMenu->addAction(m_logDock->toggleViewAction());
+    QAction *audit = toolsMenu->addAction(tr("&Audit log…"), this, &MainWindow::openAuditLog);
+    audit->setObjectName(QStringLiteral("auditLogAction"));
     connect(m_dock, &ServerDock::openLogRequested, m_logDock, &ProtocolLogDock::showServer);
     connect(m_dock, &ServerDock::serverEnabledChanged, this, &MainWindow::keepServerEnabled);
     QToolBar *toolbar = addToolBar(tr("Main"));
@@ -346,6 +362,34 @@ void MainWindow::openSettings()
     dialog->open();
 }
 
+AuditLogDialog *MainWindow::auditLogDialog() const
+{
+    return m_auditDialog;
+}
+
+void MainWindow::openAuditLog()
+{
+    if (m_auditDialog) {
+        m_auditDialog->reload();
+        m_auditDialog->raise();
+        m_auditDialog->activateWindow();
+        return;
+    }
+    m_auditDialog = new AuditLogDialog(m_audit->path(), this);
+    m_auditDialog->setAttribute(Qt::WA_DeleteOnClose);
+    // show(), not open(): open() would make it window-modal, and the log is read while the
+    // chat goes on. Neither runs a nested event loop.
+    m_auditDialog->show();
+}
+
+void MainWindow::applySecrets()
+{
+    const QStringList secrets = Engine::knownSecrets(
+            m_config, QProcessEnvironment::systemEnvironment(), QStringList{m_storedKey});
+    m_runner->setSecrets(secrets);
+    m_audit->setSecrets(secrets);
+}
+
 void MainWindow::applySettings(bool announce)
 {
     m_runner->setDefaultTimeout(m_settings.toolTimeoutS * 1000);
@@ -379,6 +423,8 @@ void MainWindow::setProvider(const QString &storedKey, const QString &keychainEr
         updateStatus();
         return;
     }
+    m_storedKey = storedKey;
+    applySecrets();
     QString whyNot;
     const auto config = m_settings.providerConfig(
             storedKey, QProcessEnvironment::systemEnvironment(), &whyNot);
@@ -495,6 +541,7 @@ Mcp::ReloadPlan MainWindow::applyConfig(const Mcp::McpConfig &config)
     const Mcp::ReloadPlan plan = m_manager->reload(config);
     m_config = config; // assigned in place: the always-allow saver holds &m_config
     applyServerTimeouts();
+    applySecrets();
     return plan;
 }
 
