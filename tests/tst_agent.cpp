@@ -418,8 +418,11 @@ private slots:
         QString folder;
         QDirIterator files(data.path(), {QStringLiteral("*.jsonl")}, QDir::Files,
                            QDirIterator::Subdirectories);
-        if (files.hasNext())
-            folder = QFileInfo(files.next()).absolutePath();
+        while (files.hasNext() && folder.isEmpty()) {
+            const QString path = files.next();
+            if (!path.endsWith(QLatin1String("/audit.jsonl"))) // the audit log is not one
+                folder = QFileInfo(path).absolutePath();
+        }
         QVERIFY2(folder.endsWith(QStringLiteral("/switchboard/conversations")),
                  qPrintable(folder + stderrText));
         ConversationStore store(folder);

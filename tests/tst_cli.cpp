@@ -13,7 +13,8 @@ class tst_Cli : public QObject
 {
     Q_OBJECT
 
-    QTemporaryDir m_home; // XDG_CONFIG_HOME: no user config leaks in
+    QTemporaryDir m_home; // XDG_CONFIG_HOME and XDG_DATA_HOME: no user config leaks in, no
+                          // audit record leaks out
     QTemporaryDir m_ws;
 
     struct Run
@@ -28,6 +29,7 @@ class tst_Cli : public QObject
         QProcess process;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_home.path());
+        env.insert(QStringLiteral("XDG_DATA_HOME"), m_home.path());
         env.insert(QStringLiteral("FIXTURE"), QStringLiteral(SWITCHBOARD_FIXTURE_SERVER));
         env.remove(QStringLiteral("SB_CLI_UNSET"));
         process.setProcessEnvironment(env);
