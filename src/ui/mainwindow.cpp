@@ -163,6 +163,10 @@ void MainWindow::setUpEngine()
                                    this);
     m_audit->setWorkspace(m_options.workspace);
     m_audit->attach(m_runner.get());
+    connect(m_audit, &Engine::AuditLog::errorOccurred, this, [this](const QString &message) {
+        if (m_chat)
+            m_chat->addNotice(tr("Audit log: %1").arg(message.toHtmlEscaped()), true);
+    });
     applySecrets();
     const Mcp::McpConfig *config = &m_config;
     m_runner->setAlwaysAllowSaver(
