@@ -1,5 +1,7 @@
 #include "fakellmserver.h"
 
+#include "jsontest.h"
+
 #include <engine/agent.h>
 #include <engine/conversationstore.h>
 #include <engine/mcptooladapter.h>
@@ -101,9 +103,12 @@ class tst_Agent : public QObject
         QString out, err;
     };
 
-    CliRun runCli(FakeLlmServer &model, const QString &workspace, const QString &dataHome,
-                  const QStringList &args, const QStringList &globalArgs = {},
-                  const QMap<QString, QString> &extraEnv = {})
+    // switchboard-cli [--workspace W] GLOBAL... COMMAND ARGS... with the fake model, the data
+    // and config folders in `dataHome`, and `extraEnv` on top of the test's environment.
+    CliRun runCliEnv(FakeLlmServer &model, const QString &workspace, const QString &dataHome,
+                     const QStringList &args, const QProcessEnvironment &extraEnv,
+                     const QString &command = QStringLiteral("run"),
+                     const QStringList &globalArgs = {})
     {
         QProcess cli;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -113,17 +118,26 @@ class tst_Agent : public QObject
         env.remove(QStringLiteral("ANTHROPIC_API_KEY"));
         env.insert(QStringLiteral("XDG_DATA_HOME"), dataHome);
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), dataHome);
-        for (auto it = extraEnv.cbegin(); it != extraEnv.cend(); ++it)
-            env.insert(it.key(), it.value());
+        env.insert(extraEnv);
         cli.setProcessEnvironment(env);
         cli.start(QStringLiteral(SWITCHBOARD_CLI),
                   QStringList{QStringLiteral("--workspace"), workspace} + globalArgs
-                          + QStringList{QStringLiteral("run")} + args);
+                          + QStringList{command} + args);
         // The fake model lives on this thread's event loop: wait without blocking it.
         (void)QTest::qWaitFor([&] { return cli.state() == QProcess::NotRunning; }, 30000);
         return {cli.exitStatus() == QProcess::NormalExit ? cli.exitCode() : -1,
                 QString::fromUtf8(cli.readAllStandardOutput()),
                 QString::fromUtf8(cli.readAllStandardError())};
+    }
+
+    CliRun runCli(FakeLlmServer &model, const QString &workspace, const QString &dataHome,
+                  const QStringList &args, const QStringList &globalArgs = {},
+                  const QMap<QString, QString> &extraEnv = {})
+    {
+        QProcessEnvironment env;
+        for (auto it = extraEnv.cbegin(); it != extraEnv.cend(); ++it)
+            env.insert(it.key(), it.value());
+        return runCliEnv(model, workspace, dataHome, args, env, QStringLiteral("run"), globalArgs);
     }
 
     // Writes the workspace's .mcp.json and trusts its servers as the user would
@@ -457,6 +471,103 @@ private slots:
         }
     }
 
+    // Secrets the app knows (a server's env value from ${VAR}, the provider key) never reach
+    // the model, the terminal, the conversation file or the audit log, even when a server
+    // prints them; `switchboard-cli audit` then shows what ran.
+    void cliSecretsStayOutOfModelAndFiles()
+    {
+        const QByteArray serverSecret = "srv-Secret-7d1e9a";
+        const QByteArray providerKey = "sk-test-Provider0Key1234";
+        QTemporaryDir ws, data;
+        // The user's config (trusted), not the workspace's.
+        QVERIFY(QDir().mkpath(data.filePath(QStringLiteral("switchboard"))));
+        QFile config(data.filePath(QStringLiteral("switchboard/mcp.json")));
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write(QStringLiteral("{\"mcpServers\": {\"sec\": {\"command\": \"%1\", "
+                                    "\"args\": [\"--env-tool\"], \"risk\": \"read\", "
+                                    "\"env\": {\"PLAIN_VALUE\": \"${MY_SETTING}\"}}}}")
+                             .arg(fixture())
+                             .toUtf8());
+        config.close();
+        FakeLlmServer model(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(model.listen());
+        model.enqueue(FakeLlmServer::openAiToolCalls(
+                {{QStringLiteral("mcp__sec__get_env"), Json{{"name", "PLAIN_VALUE"}}},
+                 {QStringLiteral("mcp__sec__get_env"), Json{{"name", "OPENAI_API_KEY"}}}}));
+        model.enqueue(FakeLlmServer::openAiText(QStringLiteral("Done.")));
+        QProcessEnvironment env;
+        // A name that does not look secret: only its ${VAR} origin marks the value.
+        env.insert(QStringLiteral("MY_SETTING"), QString::fromUtf8(serverSecret));
+        env.insert(QStringLiteral("OPENAI_API_KEY"), QString::fromUtf8(providerKey));
+        const CliRun run = runCliEnv(
+                model, ws.path(), data.path(),
+                {QStringLiteral("show me"), QStringLiteral("--approve"), QStringLiteral("deny")},
+                env);
+        QVERIFY2(run.code == 0, qPrintable(QString::number(run.code) + run.err));
+        QCOMPARE(model.requests().size(), 2);
+        const QByteArray seen = QByteArray::fromStdString(model.requests().at(1).dump());
+        QVERIFY2(seen.contains("value: \u00abredacted\u00bb") || seen.contains("value: «redacted»"),
+                 seen.constData());
+        QVERIFY(!seen.contains(serverSecret));
+        QVERIFY(!seen.contains(providerKey));
+        for (const QString &text : {run.out, run.err}) {
+            QVERIFY(!text.contains(QString::fromUtf8(serverSecret)));
+            QVERIFY(!text.contains(QString::fromUtf8(providerKey)));
+        }
+        // Nothing written under the data folder holds them: conversations, the audit log.
+        int files = 0;
+        QDirIterator it(data.path(), QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            QFile file(it.next());
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QByteArray bytes = file.readAll();
+            QVERIFY2(!bytes.contains(serverSecret), qPrintable(file.fileName()));
+            QVERIFY2(!bytes.contains(providerKey), qPrintable(file.fileName()));
+            ++files;
+        }
+        QVERIFY(files >= 3); // mcp.json, the conversation, audit.jsonl
+        const QString auditPath = data.filePath(QStringLiteral("switchboard/audit.jsonl"));
+        QVERIFY(QFileInfo::exists(auditPath));
+
+        // `audit`: the readable form, then JSON lines.
+        const CliRun audit
+                = runCliEnv(model, ws.path(), data.path(), {}, {}, QStringLiteral("audit"));
+        QCOMPARE(audit.code, 0);
+        const QStringList lines = audit.out.trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), 6); // two calls: decision, start, end each
+        QVERIFY2(lines.last().contains(QStringLiteral(" end mcp__sec__get_env (sec, ")),
+                 qPrintable(audit.out));
+        QVERIFY(lines.last().contains(QStringLiteral(" ok ")));
+        QVERIFY(lines.first().contains(QStringLiteral("decision")));
+        const CliRun json = runCliEnv(
+                model, ws.path(), data.path(),
+                {QStringLiteral("--tail"), QStringLiteral("2"), QStringLiteral("--json")}, {},
+                QStringLiteral("audit"));
+        QCOMPARE(json.code, 0);
+        const QStringList jsonLines = json.out.trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(jsonLines.size(), 2);
+        const Json last = Json::parse(jsonLines.last().toStdString());
+        QCOMPARE_JSON(last["event"], "end");
+        QCOMPARE_JSON(last["outcome"], "ok");
+        QCOMPARE(last["workspace"].get<std::string>(),
+                 QFileInfo(ws.path()).absoluteFilePath().toStdString());
+        QVERIFY(!last["conversation"].get<std::string>().empty());
+        QCOMPARE(last["argumentsSha256"].get<std::string>().size(), std::size_t(64));
+
+        // `call` bypasses the runner but is redacted and audited too.
+        const CliRun call = runCliEnv(model, ws.path(), data.path(),
+                                      {QStringLiteral("sec"), QStringLiteral("get_env"),
+                                       QStringLiteral("{\"name\":\"PLAIN_VALUE\"}")},
+                                      env, QStringLiteral("call"));
+        QVERIFY2(call.code == 0, qPrintable(call.err));
+        QVERIFY2(call.out.contains(QStringLiteral("value: «redacted»")), qPrintable(call.out));
+        QVERIFY(!call.out.contains(QString::fromUtf8(serverSecret)));
+        const CliRun after = runCliEnv(model, ws.path(), data.path(),
+                                       {QStringLiteral("--tail"), QStringLiteral("1")}, {},
+                                       QStringLiteral("audit"));
+        QVERIFY2(after.out.contains(QStringLiteral("end get_env (sec) ok")), qPrintable(after.out));
+    }
+
     void cliKillLosesNoCompletedMessage()
     {
         QTemporaryDir ws, data;
@@ -490,8 +601,11 @@ private slots:
         QString folder;
         QDirIterator files(data.path(), {QStringLiteral("*.jsonl")}, QDir::Files,
                            QDirIterator::Subdirectories);
-        if (files.hasNext())
-            folder = QFileInfo(files.next()).absolutePath();
+        while (files.hasNext() && folder.isEmpty()) {
+            const QString path = files.next();
+            if (!path.endsWith(QLatin1String("/audit.jsonl"))) // the audit log is not one
+                folder = QFileInfo(path).absolutePath();
+        }
         QVERIFY2(folder.endsWith(QStringLiteral("/switchboard/conversations")),
                  qPrintable(folder + stderrText));
         ConversationStore store(folder);

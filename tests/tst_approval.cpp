@@ -1,3 +1,5 @@
+#include "jsontest.h"
+
 #include <engine/approval.h>
 #include <engine/approvalstore.h>
 #include <engine/builtintools.h>
@@ -63,6 +65,31 @@ private:
     QString m_source;
     QString m_originalName;
     bool m_builtin;
+};
+
+// A tool that answers with a fixed output (the secret-redaction test's "server").
+class FixedOutputTool : public Tool
+{
+public:
+    explicit FixedOutputTool(ToolOutput output)
+        : m_output(std::move(output))
+    {
+    }
+    QString name() const override { return QStringLiteral("leaky"); }
+    QString description() const override { return QStringLiteral("returns what it was given"); }
+    Json inputSchema() const override { return Json{{"type", "object"}}; }
+    Risk risk() const override { return Risk::Read; }
+
+protected:
+    CancelHandle execute(const Json &, const ToolContext &,
+                         std::function<void(ToolOutput)> done) override
+    {
+        done(m_output);
+        return {};
+    }
+
+private:
+    ToolOutput m_output;
 };
 
 // A gate that answers with a scripted decision and counts the questions.
@@ -184,6 +211,49 @@ private slots:
             QVERIFY(result->output.isError);
             QVERIFY(result->output.modelText().contains(QStringLiteral("not today")));
         }
+    }
+
+    // Known secrets never leave the runner: text blocks, resource text and every string of
+    // structuredContent are cleaned, in the result and in what runFinished reports; image data
+    // and the rest of the result stay as they were.
+    void resultsAreRedacted()
+    {
+        const QString secret = QStringLiteral("s3cr3t-Value-42");
+        ToolOutput output;
+        output.content = Json::array(
+                {Json{{"type", "text"}, {"text", "token is " + secret.toStdString()}},
+                 Json{{"type", "resource"},
+                      {"resource",
+                       {{"uri", "file:///x"}, {"text", "A" + secret.toStdString() + "B"}}}},
+                 Json{{"type", "image"}, {"data", "aW1hZ2U="}, {"mimeType", "image/png"}}});
+        output.structuredContent = Json{{"env", {{"TOKEN", secret.toStdString()}}},
+                                        {"list", Json::array({secret.toStdString(), "plain", 7})}};
+        ToolRegistry registry;
+        QVERIFY(registry.add(std::make_shared<FixedOutputTool>(output)));
+        ToolRunner runner(&registry, nullptr, QStringLiteral("/tmp"));
+
+        const auto before = runAndWait(runner, QStringLiteral("leaky"));
+        QVERIFY(before);
+        QVERIFY(QString::fromStdString(before->output.content.dump()).contains(secret));
+
+        runner.setSecrets({secret, QStringLiteral("xy")}); // "xy": too short to hide
+        std::vector<ToolRunResult> finished;
+        connect(&runner, &ToolRunner::runFinished, this,
+                [&finished](const ToolRunEvent &, const ToolRunResult &r) {
+                    finished.push_back(r);
+                });
+        const auto after = runAndWait(runner, QStringLiteral("leaky"));
+        QVERIFY(after);
+        const std::string marker(Mcp::Redactor::Marker);
+        const Json &content = after->output.content;
+        QCOMPARE(content[0]["text"].get<std::string>(), "token is " + marker);
+        QCOMPARE(content[1]["resource"]["text"].get<std::string>(), "A" + marker + "B");
+        QCOMPARE_JSON(content[2], output.content[2]);
+        QCOMPARE(after->output.structuredContent["env"]["TOKEN"].get<std::string>(), marker);
+        QCOMPARE_JSON(after->output.structuredContent["list"], Json::array({marker, "plain", 7}));
+        QVERIFY(!after->output.modelText().contains(secret));
+        QCOMPARE(finished.size(), std::size_t(1));
+        QVERIFY(!QString::fromStdString(finished[0].output.content.dump()).contains(secret));
     }
 
     void grantsAreRemembered()

@@ -24,7 +24,8 @@ class tst_Cli : public QObject
 {
     Q_OBJECT
 
-    QTemporaryDir m_home; // XDG_CONFIG_HOME: no user config leaks in
+    QTemporaryDir m_home; // XDG_CONFIG_HOME and XDG_DATA_HOME: no user config leaks in, no
+                          // audit record leaks out
     QTemporaryDir m_ws;
 
     struct Run

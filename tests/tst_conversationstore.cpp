@@ -1,12 +1,15 @@
 // Tests for Engine::ConversationStore: JSONL round trips, listing, renames, removal, hostile
 // ids, damaged files, and a process killed with SIGKILL in the middle of appending.
 
+#include "filemode.h"
+
 #include "engine/conversationstore.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -36,6 +39,7 @@ private slots:
     void appendAfterTruncation();
     void fileRemovedBehindOpenHandle();
     void killedWhileAppending();
+    void filesArePrivate();
 };
 
 namespace {
@@ -528,6 +532,40 @@ void tst_ConversationStore::killedWhileAppending()
     for (size_t i = 0; i < loaded->messages.size(); ++i)
         QVERIFY2(isIntactNumberedMessage(loaded->messages[i], int(i) + 1),
                  qPrintable(QStringLiteral("message %1 is damaged").arg(i + 1)));
+}
+
+// Conversations hold what the user said and what tools returned: 0600 files in 0700 folders,
+// and a file left readable by an older version is restricted when it is next written.
+void tst_ConversationStore::filesArePrivate()
+{
+#ifndef Q_OS_UNIX
+    QSKIP("POSIX permissions");
+#else
+    const auto ownerFile = QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadUser
+                           | QFileDevice::WriteUser;
+    const auto ownerDir = ownerFile | QFileDevice::ExeOwner | QFileDevice::ExeUser;
+    QTemporaryDir dir;
+    const QString folder = dir.path() + QStringLiteral("/data/conversations");
+    ConversationStore store(folder);
+    QString error;
+    const QString id = store.create(QStringLiteral("private"), QStringLiteral("/ws"), &error);
+    QVERIFY2(!id.isEmpty(), qPrintable(error));
+    const QString path = folder + QLatin1Char('/') + id + QStringLiteral(".jsonl");
+    QVERIFY(QFileInfo::exists(path));
+    QCOMPARE(posixMode(path), 0600);
+    QCOMPARE(posixMode(folder), 0700);
+
+    // An older version's world-readable file and folder.
+    ConversationStore other(folder);
+    QVERIFY(QFile::setPermissions(path,
+                                  ownerFile | QFileDevice::ReadGroup | QFileDevice::ReadOther));
+    QVERIFY(QFile::setPermissions(folder,
+                                  ownerDir | QFileDevice::ReadOther | QFileDevice::ExeOther));
+    QVERIFY2(other.append(id, textMessage(ChatMessage::Role::User, QStringLiteral("hi")), &error),
+             qPrintable(error));
+    QCOMPARE(posixMode(path), 0600);
+    QCOMPARE(posixMode(folder), 0700);
+#endif
 }
 
 int main(int argc, char *argv[])

@@ -2,6 +2,7 @@
 #include "windowtest.h"
 
 #include <ui/appsettings.h>
+#include <ui/auditlogdialog.h>
 #include <ui/chatview.h>
 #include <ui/configeditorpane.h>
 #include <ui/mainwindow.h>
@@ -27,6 +28,7 @@
 #include <QScopeGuard>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
@@ -102,6 +104,7 @@ class tst_MainWindow : public QObject
         options.workspace = QDir(setup.workspace.path()).canonicalPath();
         options.conversationFolder = m_data.filePath(QStringLiteral("conversations"));
         options.settingsFile = QDir(setup.config.path()).filePath(QStringLiteral("settings.ini"));
+        options.auditLogFile = m_data.filePath(QStringLiteral("audit.jsonl"));
         options.keychainService = m_service;
         options.trustFile = QDir(setup.config.path()).filePath(QStringLiteral("trust.json"));
         options.approvalsFile = approvalsFile(setup);
@@ -230,6 +233,41 @@ private slots:
         QVERIFY(state);
         QCOMPARE(state->text(), QStringLiteral("denied"));
         QCOMPARE(setup->window->chatView()->lastAssistantText(), QStringLiteral("OK, I will not."));
+    }
+
+    // The denial is in the audit log, and Tools → Audit log… shows it without blocking the
+    // window.
+    void auditLogShowsTheDenial()
+    {
+        auto setup = open();
+        QVERIFY(setup);
+        setup->model.enqueue(
+                FakeLlmServer::openAiToolCalls({{QStringLiteral("mcp__fix__write_file"),
+                                                 Json{{"path", "gui.txt"}, {"content", "x"}}}}));
+        setup->model.enqueue(FakeLlmServer::openAiText(QStringLiteral("OK.")));
+        send(*setup->window, QStringLiteral("write it"));
+        QTRY_VERIFY_WITH_TIMEOUT(dialogButton("denyButton"), 10000);
+        dialogButton("denyButton")->click();
+        QSignalSpy done(setup->window->agent(), &Agent::turnFinished);
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 10000);
+
+        QAction *action = setup->window->findChild<QAction *>(QStringLiteral("auditLogAction"));
+        QVERIFY(action);
+        action->trigger();
+        Ui::AuditLogDialog *dialog = setup->window->auditLogDialog();
+        QVERIFY(dialog);
+        QSignalSpy loaded(dialog, &Ui::AuditLogDialog::loaded);
+        QVERIFY(loaded.wait(5000));
+        QVERIFY(dialog->isVisible());
+        QCOMPARE(dialog->windowModality(), Qt::NonModal);
+        dialog->filterEdit()->setText(QStringLiteral("write_file"));
+        QAbstractItemModel *rows = dialog->table()->model();
+        // Newest first: the end of the run that never was, then the decision (earlier tests
+        // share the log).
+        QVERIFY(rows->rowCount() >= 2);
+        QCOMPARE(rows->index(0, 5).data().toString(), QStringLiteral("denied"));
+        QVERIFY(rows->index(1, 5).data().toString().startsWith(QStringLiteral("deny")));
+        QCOMPARE(rows->index(1, 3).data().toString(), QStringLiteral("fix"));
     }
 
     // "Always allow" is kept in the user's data folder, per workspace, server and tool; the

@@ -3,6 +3,7 @@
 #include <mcp/jsonparser.h>
 #include <mcp/redaction.h>
 
+#include <QProcessEnvironment>
 #include <QTest>
 
 using namespace Mcp;
@@ -228,6 +229,45 @@ private slots:
         const Redactor redactor = Redactor::forServer(config);
         QCOMPARE(redactor.redactText(QStringLiteral("auth with tok-xyz-1 to /home/someone")),
                  QStringLiteral("auth with %1 to /home/someone").arg(QString::fromUtf8(marker())));
+    }
+
+    // A value that came from a ${VAR} reference in env or headers is a secret whatever its name
+    // or shape (only the variable's part, not the text around it); in args and the url, and a
+    // ${VAR:-default}'s literal default, it is not.
+    void secretValuesFromVariables()
+    {
+        QProcessEnvironment env;
+        env.insert(QStringLiteral("MY_SETTING"), QStringLiteral("plain words"));
+        env.insert(QStringLiteral("HOST_PART"), QStringLiteral("inner-host"));
+        env.insert(QStringLiteral("DIR"), QStringLiteral("/srv/data"));
+        const McpConfig config = ConfigLoader::parse(
+                q("{'mcpServers': {'s': {'command': 'x', 'args': ['${DIR}'], 'env': "
+                  "{'PLAIN': '${MY_SETTING}', 'WITH_DEFAULT': '${UNSET_ONE:-fallback-text}'}}, "
+                  "'h': {'type': 'http', 'url': 'https://${HOST_PART}/mcp', "
+                  "'headers': {'X-Shown': 'id ${MY_SETTING}'}}}}"),
+                QStringLiteral("t.json"), env);
+        for (const ConfigError &error : config.errors)
+            qWarning() << error.toString();
+        QVERIFY(config.errors.isEmpty());
+        const ServerConfig *stdio = config.find(QStringLiteral("s"));
+        const ServerConfig *http = config.find(QStringLiteral("h"));
+        QVERIFY(stdio && http);
+        QCOMPARE(stdio->expandedSecrets, QStringList{QStringLiteral("plain words")});
+        QCOMPARE(http->expandedSecrets, QStringList{QStringLiteral("plain words")});
+        QVERIFY(Redactor::secretValues(*stdio).contains(QStringLiteral("plain words")));
+        QVERIFY(!Redactor::secretValues(*stdio).contains(QStringLiteral("/srv/data")));
+        QVERIFY(!Redactor::secretValues(*stdio).contains(QStringLiteral("fallback-text")));
+        QVERIFY(!Redactor::secretValues(*http).contains(QStringLiteral("inner-host")));
+        // Known values only: a tool result keeps its JSON members, whatever their names.
+        const Redactor redactor(Redactor::secretValues(*stdio));
+        QCOMPARE(redactor.redactKnownText(QStringLiteral("{\"password\": \"x1y2\", \"v\": "
+                                                         "\"plain words\"}")),
+                 QStringLiteral("{\"password\": \"x1y2\", \"v\": \"%1\"}")
+                         .arg(QString::fromUtf8(marker())));
+        // The copy the Manager compares is the same whatever was substituted.
+        ServerConfig other = *stdio;
+        other.expandedSecrets.clear();
+        QVERIFY(other == *stdio);
     }
 
     void secretNames()

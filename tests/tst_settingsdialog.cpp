@@ -1,3 +1,5 @@
+#include "filemode.h"
+
 #include <ui/appsettings.h>
 #include <ui/secretstore.h>
 #include <ui/settingsdialog.h>
@@ -128,6 +130,29 @@ private slots:
         QCOMPARE(loaded.toolTimeoutS, AppSettings::DefaultToolTimeoutS);
         QCOMPARE(loaded.language, QString::fromLatin1(AppSettings::SystemLanguage));
         QCOMPARE(loaded.bashSandbox, Mcp::Sandbox::Mode::Auto);
+    }
+
+    // The settings file is 0600 in a 0700 folder, also when an older version left it readable.
+    void savedSettingsArePrivate()
+    {
+#ifndef Q_OS_UNIX
+        QSKIP("POSIX permissions");
+#else
+        const auto ownerFile = QFileDevice::ReadOwner | QFileDevice::WriteOwner
+                               | QFileDevice::ReadUser | QFileDevice::WriteUser;
+        const QString folder = file(QStringLiteral("private/switchboard"));
+        const QString path = folder + QStringLiteral("/settings.ini");
+        AppSettings settings;
+        settings.model = QStringLiteral("private-model");
+        QString error;
+        QVERIFY2(settings.save(path, &error), qPrintable(error));
+        QCOMPARE(posixMode(path), 0600);
+        QCOMPARE(posixMode(folder), 0700);
+
+        QVERIFY(QFile::setPermissions(path, ownerFile | QFileDevice::ReadOther));
+        QCOMPARE(AppSettings::load(path).model, settings.model); // restricted on open
+        QCOMPARE(posixMode(path), 0600);
+#endif
     }
 
     void dialogShowsAndSavesSettings()

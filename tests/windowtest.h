@@ -9,9 +9,9 @@
 #include <QString>
 
 // Options for a MainWindow under test: the workspace, and everything the window would
-// otherwise keep in the user's own folders (conversations, settings, keychain entries) under
-// `dataDir` (and the trust decisions in `dataDir`/trust.json), so a test never reads or
-// changes them.
+// otherwise keep in the user's own folders (conversations, settings, audit log, keychain
+// entries) under `dataDir` (and the trust decisions in `dataDir`/trust.json), so a test never
+// reads or changes them.
 inline Ui::MainWindowOptions testWindowOptions(const QString &workspace, const QString &dataDir,
                                                const QString &conversations
                                                = QStringLiteral("conversations"))
@@ -20,6 +20,7 @@ inline Ui::MainWindowOptions testWindowOptions(const QString &workspace, const Q
     options.workspace = QDir(workspace).canonicalPath();
     options.conversationFolder = QDir(dataDir).filePath(conversations);
     options.settingsFile = QDir(dataDir).filePath(QStringLiteral("settings.ini"));
+    options.auditLogFile = QDir(dataDir).filePath(QStringLiteral("audit.jsonl"));
     options.keychainService = QStringLiteral("switchboard-test");
     options.trustFile = QDir(dataDir).filePath(QStringLiteral("trust.json"));
     return options;

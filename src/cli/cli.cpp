@@ -5,6 +5,7 @@
 
 #include <engine/agent.h>
 #include <engine/approvalstore.h>
+#include <engine/auditlog.h>
 #include <engine/builtintools.h>
 #include <engine/conversationstore.h>
 #include <engine/mcptooladapter.h>
@@ -18,6 +19,8 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QTimer>
+
+#include <mcp/redaction.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -75,6 +78,8 @@ QString usageText()
             "  trust [SERVER...] [--revoke]\n"
             "                              trust (or stop trusting) this folder's .mcp.json\n"
             "                              servers: they start only once trusted\n"
+            "  audit [--tail N] [--json]   the last N (20) records of the audit log: approval\n"
+            "                              decisions and tool runs\n"
             "  config check [FILE]         validate; errors as FILE:LINE:COL: message\n"
             "  config import claude-desktop|vscode|cursor FILE\n"
             "                              print the converted .mcp.json\n"
@@ -197,6 +202,8 @@ int Cli::dispatch()
         return cmdRun();
     if (command == QLatin1String("trust"))
         return cmdTrust();
+    if (command == QLatin1String("audit"))
+        return cmdAudit();
     if (command == QLatin1String("config")) {
         const QString sub = m_args.isEmpty() ? QString() : m_args.takeFirst();
         if (sub == QLatin1String("check"))
@@ -573,6 +580,7 @@ void Cli::issueCall()
                 }
 
                 if (m_repeat == 0) { // a single call: print what it returned
+                    auditCall(result);
                     if (result.error) {
                         // Local failures already name the server; the server's own errors do not.
                         err(result.error->local
@@ -588,10 +596,11 @@ void Cli::issueCall()
                                                                            : ToolError);
                         return;
                     }
-                    if (m_json)
-                        out(jsonText(result.raw) + QLatin1Char('\n'));
-                    else
-                        out(result.text() + QLatin1Char('\n'));
+                    // Secrets the app knows never reach the terminal (or a CI log) either.
+                    const Mcp::Redactor redactor(Engine::knownSecrets(
+                            m_config, QProcessEnvironment::systemEnvironment()));
+                    out(redactor.redactKnownText(m_json ? jsonText(result.raw) : result.text())
+                        + QLatin1Char('\n'));
                     finish(result.isError ? ToolError : Ok);
                     return;
                 }
@@ -618,6 +627,56 @@ void Cli::issueCall()
                 finish(m_timeouts > 0 ? Timeout : failures > 0 ? ToolError : Ok);
             },
             options);
+}
+
+// `call` bypasses the ToolRunner (no approval: the user typed the call), but it still ran.
+void Cli::auditCall(const ToolResult &result)
+{
+    Engine::AuditLog audit;
+    audit.setWorkspace(m_workspace);
+    audit.setSecrets(Engine::knownSecrets(m_config, QProcessEnvironment::systemEnvironment()));
+    connect(&audit, &Engine::AuditLog::errorOccurred, this,
+            [](const QString &text) { err(tr("audit log: %1").arg(text)); });
+    const QString outcome
+            = !result.error ? (result.isError ? QStringLiteral("error") : QStringLiteral("ok"))
+              : result.error->is(ErrorCode::RequestTimeout) ? QStringLiteral("timeout")
+                                                            : QStringLiteral("error");
+    audit.recordDirectCall(m_callServer, QString::fromStdString(m_callTool), m_callArgs, outcome,
+                           m_callClock.isValid() ? m_callClock.elapsed() : 0);
+}
+
+int Cli::cmdAudit()
+{
+    int tail = 20;
+    for (int i = 0; i < m_args.size(); ++i) {
+        const QString &arg = m_args.at(i);
+        QString value;
+        if (arg == QLatin1String("--json")) {
+            m_json = true;
+        } else if (takeValue(m_args, i, QStringLiteral("--tail"), &value)) {
+            bool ok = false;
+            tail = value.toInt(&ok);
+            if (!ok || tail < 1)
+                return usageError(tr("--tail needs a positive whole number"));
+        } else {
+            return usageError(tr("audit: unexpected argument '%1'").arg(arg));
+        }
+    }
+    const QString path = Engine::AuditLog::defaultPath();
+    QString error;
+    const std::vector<Json> records
+            = Engine::AuditLog::readRecords(path, Engine::AuditLog::DefaultReadBytes, &error);
+    if (!error.isEmpty()) {
+        err(tr("%1: cannot read: %2").arg(path, error));
+        return ServerFailed;
+    }
+    const std::size_t first = records.size() > std::size_t(tail) ? records.size() - tail : 0;
+    for (std::size_t i = first; i < records.size(); ++i)
+        out((m_json ? jsonText(records[i], -1) : Engine::AuditLog::describe(records[i]))
+            + QLatin1Char('\n'));
+    if (records.empty() && !m_json)
+        err(tr("the audit log %1 is empty").arg(path));
+    return Ok;
 }
 
 int Cli::cmdConfigCheck()
@@ -759,6 +818,15 @@ void Cli::startRun()
     // "Always allow" lives in the user's data folder, never in the workspace's files.
     runner->setApprovalStore(std::make_shared<Engine::ApprovalStore>());
     connect(runner, &Engine::ToolRunner::warning, this, [](const QString &text) { err(text); });
+    const QStringList secrets
+            = Engine::knownSecrets(m_config, QProcessEnvironment::systemEnvironment());
+    runner->setSecrets(secrets);
+    auto *audit = new Engine::AuditLog(Engine::AuditLog::defaultPath(), m_engineParent);
+    audit->setWorkspace(m_workspace);
+    audit->setSecrets(secrets);
+    audit->attach(runner);
+    connect(audit, &Engine::AuditLog::errorOccurred, this,
+            [](const QString &text) { err(tr("audit log: %1").arg(text)); });
 
     auto *store = new Engine::ConversationStore(m_engineParent);
     Engine::AgentOptions options;

@@ -50,6 +50,8 @@ private:
     int cmdRun();
     int cmdTrust();
     QString trustHint(const QString &server) const;
+    int cmdAudit();
+    void auditCall(const Mcp::ToolResult &result);
     void startRun();
     void buildRegistry();
 

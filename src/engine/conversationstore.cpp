@@ -1,12 +1,12 @@
 #include "conversationstore.h"
 
 #include "mcp/jsonparser.h"
+#include "privatefiles.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QLoggingCategory>
-#include <QSaveFile>
 #include <QStandardPaths>
 #include <QUuid>
 
@@ -287,13 +287,8 @@ QString ConversationStore::filePath(const QString &id) const
 
 QString ConversationStore::create(const QString &title, const QString &workspace, QString *error)
 {
-    if (!QDir().mkpath(m_folder)) {
-        if (error) {
-            *error = tr("Cannot create the conversations folder %1.")
-                             .arg(QDir::toNativeSeparators(m_folder));
-        }
+    if (!PrivateFiles::ensureDir(m_folder, error))
         return QString();
-    }
     const QString id = QUuid::createUuid().toString(QUuid::WithoutBraces);
     OrderedJson header;
     header["type"] = "conversation";
@@ -304,16 +299,8 @@ QString ConversationStore::create(const QString &title, const QString &workspace
     header["workspace"] = workspace.toStdString();
 
     // All or nothing: a crash during create() leaves no file rather than a headerless one.
-    const QString path = filePath(id);
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(toBytes(dumpJson(header)) + '\n') < 0
-        || !file.commit()) {
-        if (error) {
-            *error = tr("Cannot write the conversation file %1: %2")
-                             .arg(QDir::toNativeSeparators(path), file.errorString());
-        }
+    if (!PrivateFiles::write(filePath(id), toBytes(dumpJson(header)) + '\n', error))
         return QString();
-    }
     syncFolder(m_folder);
     emit conversationsChanged();
     return id;
@@ -332,6 +319,9 @@ QFile *ConversationStore::openForAppend(const QString &id, QString *error)
     if (const auto it = m_open.constFind(id); it != m_open.constEnd())
         return it->get();
 
+    // A file (and folder) written by an older version may be readable by others: not any more.
+    if (!PrivateFiles::ensureDir(m_folder, error) || !PrivateFiles::restrict(path, error))
+        return nullptr;
     // A crash in the middle of a write leaves a line without its newline; start on a fresh
     // line so the next message is not glued to (and lost with) the damaged one.
     const bool needsNewline = !endsWithNewline(path);

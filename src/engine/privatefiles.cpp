@@ -58,6 +58,21 @@ bool write(const QString &path, const QByteArray &data, QString *error)
     return true;
 }
 
+bool append(const QString &path, const QByteArray &data, QString *error)
+{
+    if (!ensureDir(QFileInfo(path).absolutePath(), error) || !restrict(path, error))
+        return false;
+    QFile file(path);
+    // The permissions apply when the file is created: it is never readable by others.
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Append, OwnerFile)
+        || file.write(data) != data.size() || !file.flush()) {
+        setError(error,
+                 tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), file.errorString()));
+        return false;
+    }
+    return true;
+}
+
 bool restrict(const QString &path, QString *error)
 {
     if (!QFile::exists(path))

@@ -3,6 +3,8 @@
 #include "anthropicprovider.h"
 #include "openaiprovider.h"
 
+#include <mcp/redaction.h>
+
 #include <QCoreApplication>
 
 namespace Engine {
@@ -81,6 +83,19 @@ std::unique_ptr<LlmProvider> createProvider(const ProviderConfig &config, QObjec
     if (config.kind == ProviderConfig::Anthropic)
         return std::make_unique<AnthropicProvider>(config, parent);
     return std::make_unique<OpenAiProvider>(config, parent);
+}
+
+QStringList knownSecrets(const Mcp::McpConfig &servers, const QProcessEnvironment &environment,
+                         const QStringList &storedKeys)
+{
+    QStringList secrets = storedKeys;
+    for (const char *name : {"OPENAI_API_KEY", "ANTHROPIC_API_KEY"})
+        secrets << environment.value(QLatin1String(name));
+    for (const Mcp::ServerConfig &server : servers.servers)
+        secrets << Mcp::Redactor::secretValues(server);
+    secrets.removeAll(QString());
+    secrets.removeDuplicates();
+    return secrets;
 }
 
 } // namespace Engine

@@ -2,6 +2,8 @@
 
 #include "llm.h"
 
+#include <mcp/config.h>
+
 #include <QProcessEnvironment>
 #include <QString>
 
@@ -48,6 +50,13 @@ struct ProviderConfig
     static std::optional<ProviderConfig> fromEnvironment(const QProcessEnvironment &environment,
                                                          QString *whyNot = nullptr);
 };
+
+// Every value the app knows to be secret, for ToolRunner::setSecrets() and
+// AuditLog::setSecrets(): the provider keys in `environment` (OPENAI_API_KEY,
+// ANTHROPIC_API_KEY), `storedKeys` (the key the Settings dialog keeps in the keychain) and the
+// configured secrets of every server (Mcp::Redactor::secretValues()).
+QStringList knownSecrets(const Mcp::McpConfig &servers, const QProcessEnvironment &environment,
+                         const QStringList &storedKeys = {});
 
 // Builds the provider for config.kind.
 std::unique_ptr<LlmProvider> createProvider(const ProviderConfig &config,

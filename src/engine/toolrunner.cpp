@@ -16,7 +16,58 @@ QString secondsText(int ms)
 {
     return QString::number(ms / 1000.0, 'g', 3);
 }
+
+// Every string in a JSON value (members' values and array items, not member names).
+void redactStrings(Json &value, const Mcp::Redactor &redactor)
+{
+    if (value.is_string()) {
+        value = redactor.redactKnownText(QString::fromStdString(value.get<std::string>()))
+                        .toStdString();
+    } else if (value.is_structured()) {
+        for (Json &child : value)
+            redactStrings(child, redactor);
+    }
+}
+
+void redactField(Json &object, const char *key, const Mcp::Redactor &redactor)
+{
+    if (object.is_object() && object.contains(key) && object[key].is_string())
+        redactStrings(object[key], redactor);
+}
 } // namespace
+
+ToolOutput ToolRunner::redacted(ToolOutput output) const
+{
+    if (!m_redactor.hasKnownSecrets())
+        return output;
+    // Text only: base64 image and audio data cannot hold a secret in readable form, and
+    // rewriting it would only corrupt the picture.
+    for (Json &block : output.content) {
+        redactField(block, "text", m_redactor);
+        if (block.is_object() && block.contains("resource"))
+            redactField(block["resource"], "text", m_redactor);
+    }
+    redactStrings(output.structuredContent, m_redactor);
+    return output;
+}
+
+ToolRunEvent ToolRunner::eventFor(RunId id, const Run &run) const
+{
+    ToolRunEvent event;
+    event.runId = id;
+    event.conversationId = run.conversationId;
+    event.arguments = run.arguments;
+    event.toolName = run.requestedName;
+    if (run.tool) {
+        event.toolName = run.tool->name();
+        event.source = run.tool->source();
+        event.originalName = run.tool->originalName();
+        event.risk = run.tool->risk();
+    }
+    if (run.started)
+        event.durationMs = Mcp::steadyNowMs() - run.startedAtMs;
+    return event;
+}
 
 ToolRunner::ToolRunner(ToolRegistry *registry, ApprovalGate *gate, QString workspace,
                        QObject *parent)
@@ -87,6 +138,7 @@ ToolRunner::RunId ToolRunner::run(const ToolCallRequest &call, const QString &co
     run.context = context;
     run.hasContext = context != nullptr;
     run.conversationId = conversationId;
+    run.requestedName = call.name;
     run.tool = m_registry->find(call.name);
 
     if (!run.tool) {
@@ -120,11 +172,17 @@ ToolRunner::RunId ToolRunner::run(const ToolCallRequest &call, const QString &co
     run.askAlways = reason.has_value();
 
     if (!needsApproval(run)) {
+        const QString why = run.tool->risk() == Risk::Read ? QStringLiteral("read")
+                            : run.tool->autoApproved()     ? QStringLiteral("autoApprove")
+                                                           : QStringLiteral("granted");
+        emit decisionMade(eventFor(id, run), {ApprovalChoice::AllowOnce, {}}, true, why);
         QMetaObject::invokeMethod(
                 this, [this, id] { start(id); }, Qt::QueuedConnection);
         return id;
     }
     if (!m_gate) {
+        emit decisionMade(eventFor(id, run), {ApprovalChoice::Deny, {}}, true,
+                          QStringLiteral("no-gate"));
         finishLater(id,
                     {ToolOutput::error(tr("Denied: nobody can approve '%1' here.").arg(call.name)),
                      true, false, false, false});
@@ -176,6 +234,7 @@ void ToolRunner::decided(RunId id, ApprovalDecision decision)
     // whatever scope was chosen: a grant would cover other such calls unasked.
     if (run.askAlways && decision.choice != ApprovalChoice::Deny)
         decision.choice = ApprovalChoice::AllowOnce;
+    emit decisionMade(eventFor(id, run), decision, false, QString());
     switch (decision.choice) {
     case ApprovalChoice::Deny: {
         const QString text = decision.reason.trimmed().isEmpty()
@@ -210,10 +269,13 @@ void ToolRunner::start(RunId id)
         return;
     Run &run = it->second;
     if (run.hasContext && !run.context) {
-        m_runs.erase(it);
+        // Whoever asked is gone: nothing runs, and only the observers hear of it.
+        finish(id, {ToolOutput::error(tr("The call was cancelled.")), false, false, true, false});
         return;
     }
     run.started = true;
+    run.startedAtMs = Mcp::steadyNowMs();
+    emit runStarted(eventFor(id, run));
     run.timeoutMs = m_sourceTimeouts.value(run.tool->source(), m_defaultTimeoutMs);
     run.hardDeadline = Mcp::steadyNowMs() + std::max(run.timeoutMs, MaxToolRunMs);
     run.timer = new QTimer(this);
@@ -276,6 +338,8 @@ void ToolRunner::finish(RunId id, ToolRunResult result)
     Run run = std::move(it->second);
     m_runs.erase(it);
     delete run.timer;
+    result.output = redacted(std::move(result.output));
+    emit runFinished(eventFor(id, run), result);
     if (run.hasContext && !run.context)
         return;
     if (run.callbacks.onDone)

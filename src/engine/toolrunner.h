@@ -6,6 +6,8 @@
 #include "tool.h"
 #include "toolregistry.h"
 
+#include <mcp/redaction.h>
+
 #include <QObject>
 #include <QPointer>
 #include <QSet>
@@ -22,6 +24,20 @@ struct ToolRunResult
     bool timedOut = false;
     bool cancelled = false;
     bool ran = false; // execute() was called
+};
+
+// One call as the runner's observers (the audit log) see it. `arguments` are the model's, not
+// redacted: observers must not store them as they are (the audit log keeps a hash).
+struct ToolRunEvent
+{
+    qint64 runId = 0;
+    QString toolName; // registry name; what the model asked for when no tool has that name
+    QString source;   // "builtin", the server, or empty when there is no such tool
+    QString originalName;
+    Risk risk = Risk::Dangerous;
+    QString conversationId;
+    Json arguments;
+    qint64 durationMs = 0; // runFinished: since execution began (0 if it never did)
 };
 
 // The only way a tool is executed: looks the tool up, checks its arguments, asks for
@@ -58,6 +74,13 @@ public:
     // Every source back to the default timeout.
     void clearSourceTimeouts() { m_sourceTimeouts.clear(); }
     void setDefaultTimeout(int timeoutMs) { m_defaultTimeoutMs = timeoutMs; }
+    // Values the app knows to be secret (provider keys, the servers' configured secrets: see
+    // Mcp::Redactor::secretValues()). Every result is cleaned of them before anyone sees it:
+    // the model, the chat, the conversation file and the audit log. Replaces the earlier set.
+    void setSecrets(const QStringList &values) { m_redactor = Mcp::Redactor(values); }
+    // A result with every known secret replaced: text blocks, resource text and every string
+    // of structuredContent (images and other binary blocks are kept as they are).
+    ToolOutput redacted(ToolOutput output) const;
 
     RunId run(const ToolCallRequest &call, const QString &conversationId, QObject *context,
               Callbacks callbacks);
@@ -70,6 +93,14 @@ public:
 
 signals:
     void warning(const QString &text); // e.g. an always-allow that could not be saved
+    // The gate answered (automatic == false), or no question was needed or possible
+    // (automatic == true: a read tool, autoApprove, an earlier grant; or no gate: Deny).
+    // TODO(scope): ApprovalDecision gains a scope (another branch); observers record it there.
+    void decisionMade(const Engine::ToolRunEvent &call, const Engine::ApprovalDecision &decision,
+                      bool automatic, const QString &why);
+    void runStarted(const Engine::ToolRunEvent &call);
+    // Exactly once per run(), with the redacted result (also for calls that never ran).
+    void runFinished(const Engine::ToolRunEvent &call, const Engine::ToolRunResult &result);
 
 private:
     // Grants in memory (one conversation's, or this session's "always").
@@ -88,6 +119,7 @@ private:
         QString command;        // Tool::approvalCommand(): what a bash grant must cover
         bool asking = false;    // the gate has the request and has not answered
         bool askAlways = false; // approvalReason() said why: no grant covers this call
+        QString requestedName;  // what the model called
         Json arguments;
         QString conversationId;
         Callbacks callbacks;
@@ -97,6 +129,7 @@ private:
         QTimer *timer = nullptr;
         qint64 hardDeadline = 0;
         int timeoutMs = 0;
+        qint64 startedAtMs = 0; // steady clock
         bool started = false;
         bool cancelled = false;
         bool timedOut = false;
@@ -109,6 +142,7 @@ private:
     bool needsApproval(const Run &run) const;
     // The pattern a grant of `decision` records for `run`: empty for a tool without command.
     static QString grantPattern(const Run &run, const ApprovalDecision &decision);
+    ToolRunEvent eventFor(RunId id, const Run &run) const;
 
     ToolRegistry *m_registry;
     ApprovalGate *m_gate;
@@ -121,6 +155,7 @@ private:
     QHash<QString, Grants> m_conversationAllowed; // conversation → its grants
     std::map<RunId, Run> m_runs;
     RunId m_nextId = 1;
+    Mcp::Redactor m_redactor;
 };
 
 } // namespace Engine

@@ -591,6 +591,7 @@ bool parseJson(const QByteArray &text, const Context &ctx, json &root)
 struct Expansion
 {
     QString value;
+    QStringList substituted;     // the variables' values put into `value`
     QString missingVariable;     // first unset/empty variable without a default
     bool missingIsEmpty = false; // set but empty, as opposed to unset
     QString syntaxError;
@@ -640,6 +641,7 @@ Expansion expand(const QString &text, const QProcessEnvironment &env)
         const QString value = env.value(name.toString());
         if (!value.isEmpty()) {
             result.value += value;
+            result.substituted << value;
         } else if (dash >= 0) {
             result.value += inner.mid(dash + 2);
         } else if (result.missingVariable.isEmpty()) {
@@ -1117,6 +1119,9 @@ std::optional<ServerConfig> checkServer(const Context &ctx, const std::string &n
                     = Text::tr("a variable put the control character U+%1 into %2")
                               .arg(codePoint(expansion.value.at(expandedControl)), item.fieldPath);
         }
+        if (item.fieldPath.startsWith(QLatin1String("env."))
+            || item.fieldPath.startsWith(QLatin1String("headers.")))
+            server.expandedSecrets << expansion.substituted;
         if (!expansion.missingVariable.isEmpty() && server.error.isEmpty()) {
             server.error = Text::tr("environment variable %1 is %2 (used in %3)")
                                    .arg(expansion.missingVariable,

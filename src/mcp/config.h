@@ -89,6 +89,10 @@ struct ServerConfig
     /// A workspace server the user has not trusted (in this form): the Manager shows it as
     /// "untrusted" and never starts it. Set by the engine's trust policy, not by the loader.
     bool untrusted = false;
+    /// The values `${VAR}` references put into env and headers (the variable's value, not the
+    /// whole string): secrets by origin whatever their names, for Redactor::secretValues().
+    /// Not compared by operator== (env and headers already are).
+    QStringList expandedSecrets;
 
     /// Compares the settings only: sourceFile and line say where the server was written, not
     /// how it runs, so moving a server within the file must not restart it.

@@ -431,6 +431,8 @@ QStringList Redactor::secretValues(const ServerConfig &config)
     QStringList out;
     addNamedValues(out, config.env);
     addNamedValues(out, config.headers);
+    for (const QString &value : config.expandedSecrets)
+        addSecret(out, value);
     addUrlSecrets(out, config.url);
     for (qsizetype i = 0; i < config.args.size(); ++i) {
         const QString &arg = config.args.at(i);
@@ -516,6 +518,15 @@ QByteArray Redactor::redact(QByteArrayView utf8, bool truncated) const
 QString Redactor::redactText(const QString &text) const
 {
     return QString::fromUtf8(redact(QByteArrayView(text.toUtf8())));
+}
+
+QString Redactor::redactKnownText(const QString &text) const
+{
+    if (m_secrets.empty())
+        return text;
+    QByteArray utf8 = text.toUtf8();
+    redactKnownValues(utf8, false);
+    return QString::fromUtf8(utf8);
 }
 
 } // namespace Mcp

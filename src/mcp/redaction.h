@@ -50,6 +50,10 @@ public:
     // `truncated`: the text was cut off (its end may hold the start of a secret).
     QByteArray redact(QByteArrayView utf8, bool truncated = false) const;
     QString redactText(const QString &text) const;
+    // Rule 1 only: replaces the known secret values and nothing else. For tool results, whose
+    // text the model may edit and write back: a file's "password": "x" must stay as it is,
+    // while a value the app knows to be secret must never reach the model.
+    QString redactKnownText(const QString &text) const;
 
     bool hasKnownSecrets() const { return !m_secrets.empty(); }
 
@@ -69,6 +73,7 @@ public:
     // The secret values in a server's configuration, each at least MinSecretLength long:
     //  - values of env and headers whose name isSecretName(), and the credential after the
     //    scheme word of such a header ("Bearer <token>");
+    //  - the values `${VAR}` references put into env and headers (config.expandedSecrets);
     //  - any env or header value that looksLikeCredential();
     //  - command-line values of secret-named options ("--api-key X", "--token=X");
     //  - the password of credentials in a URL ("https://user:pass@host") and the values of

@@ -1,6 +1,9 @@
 #include "appsettings.h"
 
+#include <engine/privatefiles.h>
+
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QUrl>
@@ -36,6 +39,8 @@ QString AppSettings::defaultFile()
 
 AppSettings AppSettings::load(const QString &file)
 {
+    // A file written by an older version may be readable by others: not any more.
+    Engine::PrivateFiles::restrict(file);
     const QSettings settings(file, QSettings::IniFormat);
     AppSettings result;
     const QString provider = settings.value(ProviderKey).toString();
@@ -66,6 +71,10 @@ AppSettings AppSettings::load(const QString &file)
 
 bool AppSettings::save(const QString &file, QString *error) const
 {
+    // The folder first: QSettings creates a new file with the umask's mode, and a 0700 folder
+    // keeps others out until restrict() below.
+    if (!Engine::PrivateFiles::ensureDir(QFileInfo(file).absolutePath(), error))
+        return false;
     QSettings settings(file, QSettings::IniFormat);
     settings.setValue(ProviderKey, provider);
     settings.setValue(BaseUrlKey, baseUrl.trimmed());
@@ -77,7 +86,7 @@ bool AppSettings::save(const QString &file, QString *error) const
     settings.setValue(SensitiveFilesKey, sensitiveFiles);
     settings.sync();
     if (settings.status() == QSettings::NoError)
-        return true;
+        return Engine::PrivateFiles::restrict(file, error);
     if (error)
         *error = QCoreApplication::translate("Ui::AppSettings",
                                              "could not write the settings file %1")

@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "auditlogdialog.h"
 #include "chatview.h"
 #include "configeditorpane.h"
 #include "icons.h"
@@ -13,6 +14,7 @@
 
 #include <engine/approvalstore.h>
 #include <engine/builtintools.h>
+#include <engine/privatefiles.h>
 #include <engine/providerconfig.h>
 #include <engine/workspace.h>
 #include <mcp/configeditor.h>
@@ -22,6 +24,7 @@
 #include <QCloseEvent>
 #include <QDir>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
@@ -123,9 +126,13 @@ void MainWindow::closeEvent(QCloseEvent *event)
 // runs (as Qt's own geometry and state blobs).
 void MainWindow::saveWindowState()
 {
-    QSettings settings(m_settingsFile, QSettings::IniFormat);
-    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("window/state"), saveState());
+    Engine::PrivateFiles::ensureDir(QFileInfo(m_settingsFile).absolutePath());
+    {
+        QSettings settings(m_settingsFile, QSettings::IniFormat);
+        settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+        settings.setValue(QStringLiteral("window/state"), saveState());
+    }
+    Engine::PrivateFiles::restrict(m_settingsFile); // it may have just been created
 }
 
 void MainWindow::restoreWindowState()
@@ -164,6 +171,17 @@ void MainWindow::setUpEngine()
     applyServerTimeouts();
     // "Always allow" lives in the user's data folder, never in the workspace's files.
     m_runner->setApprovalStore(std::make_shared<Engine::ApprovalStore>(m_options.approvalsFile));
+    m_audit = new Engine::AuditLog(m_options.auditLogFile.isEmpty()
+                                           ? Engine::AuditLog::defaultPath()
+                                           : m_options.auditLogFile,
+                                   this);
+    m_audit->setWorkspace(m_options.workspace);
+    m_audit->attach(m_runner.get());
+    connect(m_audit, &Engine::AuditLog::errorOccurred, this, [this](const QString &message) {
+        if (m_chat)
+            m_chat->addNotice(tr("Audit log: %1").arg(message.toHtmlEscaped()), true);
+    });
+    applySecrets();
 
     m_store = m_options.conversationFolder.isEmpty()
                       ? std::make_unique<Engine::ConversationStore>()
@@ -282,6 +300,8 @@ void MainWindow::setUpWidgets()
     m_logDock->hide();
     m_logDock->toggleViewAction()->setIcon(icon(QStringLiteral("log")));
     toolsMenu->addAction(m_logDock->toggleViewAction());
+    QAction *audit = toolsMenu->addAction(tr("&Audit log…"), this, &MainWindow::openAuditLog);
+    audit->setObjectName(QStringLiteral("auditLogAction"));
     connect(m_dock, &ServerDock::openLogRequested, m_logDock, &ProtocolLogDock::showServer);
     connect(m_dock, &ServerDock::serverEnabledChanged, this, &MainWindow::keepServerEnabled);
     QToolBar *toolbar = addToolBar(tr("Main"));
@@ -354,6 +374,34 @@ void MainWindow::openSettings()
     dialog->open();
 }
 
+AuditLogDialog *MainWindow::auditLogDialog() const
+{
+    return m_auditDialog;
+}
+
+void MainWindow::openAuditLog()
+{
+    if (m_auditDialog) {
+        m_auditDialog->reload();
+        m_auditDialog->raise();
+        m_auditDialog->activateWindow();
+        return;
+    }
+    m_auditDialog = new AuditLogDialog(m_audit->path(), this);
+    m_auditDialog->setAttribute(Qt::WA_DeleteOnClose);
+    // show(), not open(): open() would make it window-modal, and the log is read while the
+    // chat goes on. Neither runs a nested event loop.
+    m_auditDialog->show();
+}
+
+void MainWindow::applySecrets()
+{
+    const QStringList secrets = Engine::knownSecrets(
+            m_config, QProcessEnvironment::systemEnvironment(), QStringList{m_storedKey});
+    m_runner->setSecrets(secrets);
+    m_audit->setSecrets(secrets);
+}
+
 void MainWindow::applySettings(bool announce)
 {
     m_runner->setDefaultTimeout(m_settings.toolTimeoutS * 1000);
@@ -388,6 +436,8 @@ void MainWindow::setProvider(const QString &storedKey, const QString &keychainEr
         updateStatus();
         return;
     }
+    m_storedKey = storedKey;
+    applySecrets();
     QString whyNot;
     const auto config = m_settings.providerConfig(
             storedKey, QProcessEnvironment::systemEnvironment(), &whyNot);
@@ -506,6 +556,7 @@ Mcp::ReloadPlan MainWindow::applyConfig(const Mcp::McpConfig &config)
     m_config = trusted; // assigned in place: the always-allow saver holds &m_config
     applyServerTimeouts();
     updateTrustBanner();
+    applySecrets();
     return plan;
 }
 

@@ -3,6 +3,7 @@
 #include "appsettings.h"
 
 #include <engine/agent.h>
+#include <engine/auditlog.h>
 #include <engine/conversationstore.h>
 #include <engine/mcptooladapter.h>
 #include <engine/toolrunner.h>
@@ -23,6 +24,7 @@ class QPushButton;
 
 namespace Ui {
 
+class AuditLogDialog;
 class ChatView;
 class ConfigEditorPane;
 class SecretStore;
@@ -41,6 +43,7 @@ struct MainWindowOptions
     QString keychainService;    // empty: SecretStore::DefaultService
     QString trustFile;          // empty: Engine::TrustStore::defaultPath()
     QString approvalsFile;      // empty: Engine::ApprovalStore::defaultFile()
+    QString auditLogFile;       // empty: Engine::AuditLog::defaultPath()
 };
 
 // The desktop: conversation list, chat view, composer with Send/Stop, the server dock and
@@ -67,6 +70,9 @@ public:
     // the window's configuration; says which servers restarted, started and stopped.
     Mcp::ReloadPlan applyConfig(const Mcp::McpConfig &config);
     void openSettings();
+    // Tools → Audit log…: the non-modal table of approval decisions and tool runs.
+    void openAuditLog();
+    AuditLogDialog *auditLogDialog() const;
     // Sends the composer's text (or opens the tool browser for "/mcp").
     void submit();
 
@@ -89,6 +95,9 @@ private:
     Mcp::McpConfig withTrust(Mcp::McpConfig config) const;
     void updateTrustBanner();
     void trustServers(const QStringList &names);
+    // Hands the secrets known now (provider keys, the stored key, the servers' configured
+    // secrets) to the runner and the audit log.
+    void applySecrets();
     void keepServerEnabled(const QString &name, bool enabled);
     void saveWindowState();
     void restoreWindowState();
@@ -110,6 +119,9 @@ private:
     std::unique_ptr<Engine::McpToolAdapter> m_adapter;
     UiApprovalGate *m_gate = nullptr;
     std::unique_ptr<Engine::ToolRunner> m_runner;
+    Engine::AuditLog *m_audit = nullptr;
+    QString m_storedKey; // the keychain's API key in use, hidden from tool results
+    QPointer<AuditLogDialog> m_auditDialog;
     std::unique_ptr<Engine::LlmProvider> m_provider;
     std::unique_ptr<Engine::ConversationStore> m_store;
     std::unique_ptr<Engine::Agent> m_agent;
