@@ -216,6 +216,9 @@ private slots:
         env.insert(QStringLiteral("OPENAI_API_KEY"), QStringLiteral("sk-everything-secret"));
         env.insert(QStringLiteral("ANTHROPIC_API_KEY"), QStringLiteral("sk-ant-everything-secret"));
         env.insert(QStringLiteral("SB_NOT_ALLOWED"), QStringLiteral("not-allowed-value"));
+        // The audit record of this call stays in the test's folders, not the user's.
+        env.insert(QStringLiteral("XDG_DATA_HOME"), home.path());
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path());
         cli.setProcessEnvironment(env);
         cli.start(QStringLiteral(SWITCHBOARD_CLI),
                   {QStringLiteral("--workspace"), ws.path(), QStringLiteral("--config"),
