@@ -1,11 +1,14 @@
 #include "fakellmserver.h"
 #include "windowtest.h"
 
+#include <ui/auditlogdialog.h>
 #include <ui/icons.h>
 #include <ui/mainwindow.h>
 #include <ui/toolbrowser.h>
 
+#include <QAction>
 #include <QApplication>
+#include <QTableView>
 #include <QDir>
 #include <QFile>
 #include <QImage>
@@ -235,6 +238,19 @@ private slots:
         QVERIFY(browser->selectTool(QStringLiteral("mcp__fix__echo")));
         QTest::qWait(100);
         save(browser->grab(), QStringLiteral("toolbrowser-%1.png").arg(lang));
+        browser->close();
+
+        // The audit log holds the denial just given: Tools → Audit log….
+        auto *auditAction = window->findChild<QAction *>(QStringLiteral("auditLogAction"));
+        QVERIFY(auditAction);
+        auditAction->trigger();
+        Ui::AuditLogDialog *audit = window->auditLogDialog();
+        QVERIFY(audit);
+        QTRY_VERIFY_WITH_TIMEOUT(audit->table()->model()->rowCount() >= 2, 10000);
+        audit->resize(900, 360);
+        QTest::qWait(100);
+        save(audit->grab(), QStringLiteral("auditlog-%1.png").arg(lang));
+        audit->close();
 
         if (lang == QLatin1String("zh_CN")) {
             // Translated: the window's menus are in Chinese.

@@ -2,19 +2,24 @@
 #include "icons.h"
 #include "mainwindow.h"
 
+#include <engine/privatefiles.h>
 #include <mcp/manager.h>
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QLibraryInfo>
 #include <QLocale>
+#include <QSettings>
 #include <QTimer>
 #include <QTranslator>
+#include <QUrl>
 
 #include <cstdio>
+#include <memory>
 
 namespace {
 // --report-startup: prints how long the window took to its first paint, then exits. The
@@ -50,6 +55,36 @@ private:
 // --screenshot waits for every server to settle, but never longer than this: a server's own
 // startup timeout (30 s by default) plus a margin.
 constexpr int MaxScreenshotWaitMs = 40000;
+
+// The folders the window opened most recently, newest first: offered when it asks for one.
+constexpr int MaxRecentWorkspaces = 10;
+
+QStringList recentWorkspaces()
+{
+    const QSettings settings(Ui::AppSettings::defaultFile(), QSettings::IniFormat);
+    QStringList folders;
+    for (const QString &folder :
+         settings.value(QStringLiteral("workspaces/recent")).toStringList()) {
+        if (QFileInfo(folder).isDir())
+            folders << folder;
+    }
+    return folders;
+}
+
+void rememberWorkspace(const QString &folder)
+{
+    QStringList folders = recentWorkspaces();
+    folders.removeAll(folder);
+    folders.prepend(folder);
+    const QString file = Ui::AppSettings::defaultFile();
+    Engine::PrivateFiles::ensureDir(QFileInfo(file).absolutePath());
+    {
+        QSettings settings(file, QSettings::IniFormat);
+        settings.setValue(QStringLiteral("workspaces/recent"), folders.mid(0, MaxRecentWorkspaces));
+    }
+    Engine::PrivateFiles::restrict(file); // the settings file is the user's alone
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -117,36 +152,69 @@ int main(int argc, char *argv[])
             QApplication::installTranslator(&qtTranslator);
     }
 
-    QString workspace
-            = parser.isSet(workspaceOption) ? parser.value(workspaceOption) : QDir::currentPath();
-    if (!QFileInfo(workspace).isDir()) {
-        std::fprintf(stderr, "switchboard: workspace '%s' is not a folder\n",
-                     qPrintable(workspace));
-        return 1;
-    }
-    Ui::MainWindowOptions options;
-    options.workspace = QFileInfo(workspace).canonicalFilePath();
-    options.configFile = parser.value(configOption);
-    Ui::MainWindow window(options);
+    std::unique_ptr<Ui::MainWindow> window;
     FirstPaintProbe probe(sinceMain);
-    if (parser.isSet(reportStartupOption))
-        window.installEventFilter(&probe);
-    window.show();
+    const auto openWindow = [&](const QString &workspace) {
+        if (!QFileInfo(workspace).isDir()) {
+            std::fprintf(stderr, "switchboard: workspace '%s' is not a folder\n",
+                         qPrintable(workspace));
+            return false;
+        }
+        Ui::MainWindowOptions options;
+        options.workspace = QFileInfo(workspace).canonicalFilePath();
+        options.configFile = parser.value(configOption);
+        rememberWorkspace(options.workspace);
+        window = std::make_unique<Ui::MainWindow>(options);
+        if (parser.isSet(reportStartupOption))
+            window->installEventFilter(&probe);
+        window->show();
+        if (parser.isSet(screenshotOption)) {
+            Ui::MainWindow *shown = window.get();
+            const QString file = parser.value(screenshotOption);
+            auto shoot = [shown, file] {
+                // One more turn of the loop so the dock has painted the last state.
+                QTimer::singleShot(200, shown, [shown, file] {
+                    const bool saved = shown->grab().save(file, "PNG");
+                    if (!saved)
+                        std::fprintf(stderr, "switchboard: could not save %s\n", qPrintable(file));
+                    QApplication::exit(saved ? 0 : 1);
+                });
+            };
+            QObject::connect(shown->manager(), &Mcp::Manager::settled, shown, shoot,
+                             Qt::SingleShotConnection);
+            QTimer::singleShot(MaxScreenshotWaitMs, shown, shoot);
+        }
+        return true;
+    };
 
-    if (parser.isSet(screenshotOption)) {
-        const QString file = parser.value(screenshotOption);
-        auto shoot = [&window, file] {
-            // One more turn of the loop so the dock has painted the last state.
-            QTimer::singleShot(200, &window, [&window, file] {
-                const bool saved = window.grab().save(file, "PNG");
-                if (!saved)
-                    std::fprintf(stderr, "switchboard: could not save %s\n", qPrintable(file));
-                QApplication::exit(saved ? 0 : 1);
-            });
-        };
-        QObject::connect(window.manager(), &Mcp::Manager::settled, &window, shoot,
-                         Qt::SingleShotConnection);
-        QTimer::singleShot(MaxScreenshotWaitMs, &window, shoot);
+    const QString current = QDir::currentPath();
+    const bool broad = current == QDir::rootPath()
+                       || QFileInfo(current).canonicalFilePath()
+                                  == QFileInfo(QDir::homePath()).canonicalFilePath();
+    if (parser.isSet(workspaceOption) || !broad) {
+        if (!openWindow(parser.isSet(workspaceOption) ? parser.value(workspaceOption) : current))
+            return 1;
+        return app.exec();
     }
+    // Started from a menu (the current folder is the home folder) or from "/": the tools would
+    // reach every project and private file there, so ask which folder to work in.
+    auto *chooser = new QFileDialog(nullptr,
+                                    QApplication::translate("main", "Choose a workspace folder"));
+    chooser->setFileMode(QFileDialog::Directory);
+    chooser->setOption(QFileDialog::ShowDirsOnly);
+    chooser->setAttribute(Qt::WA_DeleteOnClose);
+    QList<QUrl> places;
+    for (const QString &recent : recentWorkspaces())
+        places << QUrl::fromLocalFile(recent);
+    if (!places.isEmpty()) {
+        chooser->setSidebarUrls(places + chooser->sidebarUrls());
+        chooser->setDirectory(places.first().toLocalFile());
+    }
+    QObject::connect(chooser, &QFileDialog::fileSelected, chooser, [&](const QString &folder) {
+        if (!openWindow(folder))
+            QApplication::exit(1);
+    });
+    QObject::connect(chooser, &QFileDialog::rejected, chooser, [] { QApplication::exit(0); });
+    chooser->open();
     return app.exec();
 }
