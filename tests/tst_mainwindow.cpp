@@ -24,8 +24,10 @@
 #include <QListWidget>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QProcess>
 #include <QPushButton>
 #include <QScopeGuard>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableView>
@@ -148,6 +150,47 @@ class tst_MainWindow : public QObject
     }
 
 private slots:
+    // Started from a menu (the current folder is the home folder) without --workspace, the
+    // window asks for a folder instead of giving the tools the whole home folder; with
+    // --workspace it opens at once.
+    void homeFolderIsNotAnImplicitWorkspace()
+    {
+        QTemporaryDir home;
+        const QString shot = QDir(home.path()).filePath(QStringLiteral("shot.png"));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("HOME"), home.path());
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), QDir(home.path()).filePath(".config"));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), QDir(home.path()).filePath(".local/share"));
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.remove(QStringLiteral("OPENAI_API_KEY"));
+        env.remove(QStringLiteral("OPENAI_BASE_URL"));
+        env.remove(QStringLiteral("ANTHROPIC_API_KEY"));
+        QProcess gui;
+        gui.setProcessEnvironment(env);
+        gui.setWorkingDirectory(home.path());
+        gui.start(QStringLiteral(SWITCHBOARD_GUI), {QStringLiteral("--screenshot"), shot});
+        QVERIFY(gui.waitForStarted());
+        // The window would have saved its screenshot within a second or two; the question
+        // waits for an answer instead.
+        QVERIFY(!gui.waitForFinished(4000));
+        QVERIFY(!QFile::exists(shot));
+        gui.kill();
+        gui.waitForFinished();
+
+        QTemporaryDir project;
+        gui.setWorkingDirectory(home.path());
+        gui.start(QStringLiteral(SWITCHBOARD_GUI), {QStringLiteral("--workspace"), project.path(),
+                                                    QStringLiteral("--screenshot"), shot});
+        QVERIFY(gui.waitForFinished(30000));
+        QCOMPARE(gui.exitCode(), 0);
+        QVERIFY(QFile::exists(shot));
+        // It is offered next time.
+        QSettings settings(QDir(home.path()).filePath(".config/switchboard/settings.ini"),
+                           QSettings::IniFormat);
+        QCOMPARE(settings.value(QStringLiteral("workspaces/recent")).toStringList(),
+                 QStringList({QFileInfo(project.path()).canonicalFilePath()}));
+    }
+
     // A folder's .mcp.json runs nothing until the user answers the banner: "Trust selected"
     // starts only the checked server, "Trust" the rest; the decisions outlive the window and
     // stay out of the workspace.
