@@ -4,7 +4,7 @@
 <context>
     <name>Engine::BuiltinTools</name>
     <message numerus="yes">
-        <location filename="../src/engine/builtintools.cpp" line="+159"/>
+        <location filename="../src/engine/builtintools.cpp" line="+161"/>
         <source> … [line cut: %n more characters]</source>
         <translation>
             <numerusform> … [line cut: %n more character]</numerusform>
@@ -12,7 +12,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+186"/>
+        <location line="+213"/>
         <source>offset %1 is past the end of &apos;%2&apos; (%n lines)</source>
         <translation>
             <numerusform>offset %1 is past the end of &apos;%2&apos; (%n line)</numerusform>
@@ -20,7 +20,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+117"/>
+        <location line="+121"/>
         <source>%1  (%n bytes)</source>
         <translation>
             <numerusform>%1  (%n byte)</numerusform>
@@ -44,7 +44,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+226"/>
+        <location line="+233"/>
         <source>[stopped at %n results; narrow the pattern or the query to see the rest]</source>
         <translation>
             <numerusform>[stopped at %n result; narrow the pattern or the query to see the rest]</numerusform>
@@ -76,7 +76,15 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+5"/>
+        <location line="+3"/>
+        <source>[%n files that may hold secrets (.env, keys, ...) were not searched; search again with include_sensitive: true to ask the user]</source>
+        <translation>
+            <numerusform>[%n file that may hold secrets (.env, keys, ...) was not searched; search again with include_sensitive: true to ask the user]</numerusform>
+            <numerusform>[%n files that may hold secrets (.env, keys, ...) were not searched; search again with include_sensitive: true to ask the user]</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+7"/>
         <source>No lines match &apos;%1&apos; in the %n files matching &apos;%2&apos;.</source>
         <translation>
             <numerusform>No lines match &apos;%1&apos; in the %n file matching &apos;%2&apos;.</numerusform>
@@ -84,7 +92,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+229"/>
+        <location line="+247"/>
         <source>%n bytes</source>
         <translation>
             <numerusform>%n byte</numerusform>
@@ -160,7 +168,7 @@
 <context>
     <name>Ui::ApprovalDialog</name>
     <message numerus="yes">
-        <location filename="../src/ui/approvaldialog.cpp" line="+104"/>
+        <location filename="../src/ui/approvaldialog.cpp" line="+118"/>
         <source>… (%n more characters not shown)</source>
         <translation>
             <numerusform>… (%n more character not shown)</numerusform>
@@ -169,9 +177,20 @@
     </message>
 </context>
 <context>
+    <name>Ui::AuditLogDialog</name>
+    <message numerus="yes">
+        <location filename="../src/ui/auditlogdialog.cpp" line="+105"/>
+        <source>%n record(s) from %1 (newest first)</source>
+        <translation>
+            <numerusform>%n record from %1 (newest first)</numerusform>
+            <numerusform>%n records from %1 (newest first)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Ui::ConfigEditorPane</name>
     <message numerus="yes">
-        <location filename="../src/ui/configeditorpane.cpp" line="+576"/>
+        <location filename="../src/ui/configeditorpane.cpp" line="+580"/>
         <source>%n problem(s)</source>
         <translation>
             <numerusform>%n problem</numerusform>
@@ -214,7 +233,7 @@
 <context>
     <name>Ui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../src/ui/mainwindow.cpp" line="+548"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+637"/>
         <source>%n message(s), %1</source>
         <translation>
             <numerusform>%n message, %1</numerusform>
@@ -271,7 +290,7 @@
 <context>
     <name>Ui::ServerDock</name>
     <message numerus="yes">
-        <location filename="../src/ui/serverdock.cpp" line="+217"/>
+        <location filename="../src/ui/serverdock.cpp" line="+226"/>
         <source>%n connected</source>
         <comment>servers</comment>
         <translation>
@@ -307,11 +326,31 @@
         </translation>
     </message>
     <message numerus="yes">
+        <location line="+2"/>
+        <source>%n untrusted</source>
+        <comment>servers</comment>
+        <translation>
+            <numerusform>%n untrusted</numerusform>
+            <numerusform>%n untrusted</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <location line="+85"/>
         <source>restarted %n time(s) after a crash</source>
         <translation>
             <numerusform>restarted once after a crash</numerusform>
             <numerusform>restarted %n times after a crash</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Ui::TrustBanner</name>
+    <message numerus="yes">
+        <location filename="../src/ui/trustbanner.cpp" line="+150"/>
+        <source>This folder&apos;s .mcp.json wants to start %n server(s)</source>
+        <translation>
+            <numerusform>This folder&apos;s .mcp.json wants to start %n server</numerusform>
+            <numerusform>This folder&apos;s .mcp.json wants to start %n servers</numerusform>
         </translation>
     </message>
 </context>

@@ -2,6 +2,45 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>Cli</name>
+    <message>
+        <location filename="../src/cli/cli.cpp" line="+189"/>
+        <source>switchboard-cli: refusing to use %1 as the workspace (it is / or your home folder: the tools could read every project and your private files there); run it in a project folder or name one with --workspace DIR</source>
+        <translation>switchboard-cli：拒绝将 %1 用作工作区（它是 / 或你的主文件夹：工具将能读取其中的所有项目和你的私人文件）；请在项目文件夹中运行，或用 --workspace DIR 指定一个</translation>
+    </message>
+    <message>
+        <location line="+450"/>
+        <location line="+190"/>
+        <source>audit log: %1</source>
+        <translation>审计日志：%1</translation>
+    </message>
+    <message>
+        <location line="-169"/>
+        <source>--tail needs a positive whole number</source>
+        <translation>--tail 需要一个正整数</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>audit: unexpected argument &apos;%1&apos;</source>
+        <translation>audit：意外的参数“%1”</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1: cannot read: %2</source>
+        <translation>%1：无法读取：%2</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>the audit log %1 is empty</source>
+        <translation>审计日志 %1 为空</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>no such file</source>
+        <translation>没有此文件</translation>
+    </message>
+</context>
+<context>
     <name>Engine::Agent</name>
     <message>
         <location filename="../src/engine/agent.cpp" line="+47"/>
@@ -19,12 +58,12 @@
         <translation>你是 Switchboard，一个可以使用工具的助手。工作区为 %1。在有帮助时使用工具；工具结果可能包含错误或用户的拒绝，请将其考虑在内。</translation>
     </message>
     <message>
-        <location line="+121"/>
+        <location line="+91"/>
         <source>The user stopped the turn before this call finished.</source>
         <translation>此调用完成前，用户已停止本轮。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+43"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -43,9 +82,30 @@
     </message>
 </context>
 <context>
+    <name>Engine::ApprovalStore</name>
+    <message>
+        <location filename="../src/engine/approvalstore.cpp" line="+48"/>
+        <source>cannot read %1</source>
+        <translation>无法读取 %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 is not an approvals file (fix or delete it)</source>
+        <translation>%1 不是批准记录文件（请修复或删除它）</translation>
+    </message>
+</context>
+<context>
+    <name>Engine::AuditLog</name>
+    <message>
+        <location filename="../src/engine/auditlog.cpp" line="+184"/>
+        <source>Cannot rotate the audit log %1.</source>
+        <translation>无法轮转审计日志 %1。</translation>
+    </message>
+</context>
+<context>
     <name>Engine::BuiltinTools</name>
     <message>
-        <location filename="../src/engine/builtintools.cpp" line="+58"/>
+        <location filename="../src/engine/builtintools.cpp" line="+60"/>
         <source>&apos;%1&apos; is required (a string)</source>
         <translation>缺少必需参数“%1”（字符串）</translation>
     </message>
@@ -109,12 +169,17 @@
         <translation>无法写入“%1”：%2</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+46"/>
+        <source>%1 touches &apos;%2&apos;, which may hold secrets (it matches &quot;%3&quot; in the list of sensitive files)</source>
+        <translation>%1 涉及“%2”，它可能包含机密（与敏感文件列表中的“%3”匹配）</translation>
+    </message>
+    <message>
+        <location line="+28"/>
         <source>%1 failed: %2</source>
         <translation>%1 失败：%2</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+23"/>
         <source>Read a text file in the workspace. Each output line is the line number, a tab, then the line as it is in the file (the number and tab are not part of the file: leave them out when you quote text for edit_file). Reads up to 2000 lines from `offset` (1-based, default 1); when more remain, the output ends with the offset to continue from. Binary files and files over 10 MiB are refused. Paths are relative to the workspace root.</source>
         <translation>读取工作区中的文本文件。每行输出依次为行号、一个制表符，以及文件中该行的原文（行号和制表符不属于文件内容：为 edit_file 引用文本时请去掉它们）。从 `offset`（从 1 开始，默认为 1）起最多读取 2000 行；若还有剩余，输出末尾会给出继续读取的 offset。拒绝读取二进制文件和超过 10 MiB 的文件。路径相对于工作区根目录。</translation>
     </message>
@@ -136,7 +201,7 @@
         <translation>[第 %1-%2 行，共 %3 行；使用 offset=%4 调用 read_file 继续读取]</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+31"/>
         <source>List a directory in the workspace (not recursive). One entry per line: directories end with &apos;/&apos;, files show their size in bytes, symbolic links show their target. Directories come first, then files, each sorted by name; hidden entries are included. At most 1000 entries. Use search_files to find files by pattern across directories.</source>
         <translation>列出工作区中的目录（不递归）。每行一个条目：目录以“/”结尾，文件显示其字节大小，符号链接显示其目标。先列目录、后列文件，各自按名称排序；包含隐藏条目。最多 1000 个条目。要跨目录按模式查找文件，请使用 search_files。</translation>
     </message>
@@ -172,12 +237,12 @@
         </translation>
     </message>
     <message>
-        <location line="+117"/>
+        <location line="+118"/>
         <source>search_files was cancelled</source>
         <translation>search_files 已取消</translation>
     </message>
     <message numerus="yes">
-        <location line="+109"/>
+        <location line="+115"/>
         <source>[stopped at %n results; narrow the pattern or the query to see the rest]</source>
         <translation>
             <numerusform>[已在 %n 条结果处停止；请缩小模式或查询范围以查看其余结果]</numerusform>
@@ -204,8 +269,15 @@
             <numerusform>[已跳过 %n 个超过 %1 的文件]</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>[%n files that may hold secrets (.env, keys, ...) were not searched; search again with include_sensitive: true to ask the user]</source>
+        <translation>
+            <numerusform>[有 %n 个可能包含机密的文件（.env、密钥等）未被搜索；如需询问用户，请以 include_sensitive: true 重新搜索]</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>No files match &apos;%1&apos;.</source>
         <translation>没有与“%1”匹配的文件。</translation>
     </message>
@@ -217,12 +289,17 @@
         </translation>
     </message>
     <message>
-        <location line="+39"/>
-        <source>Find files in the workspace by glob pattern, and optionally the lines in them that contain a text or match a regular expression. Patterns are relative to the workspace root: `*` and `?` match within one path segment, `**/` any number of directories, `{a,b}` alternatives, `[abc]` a character; a pattern without &apos;/&apos; (like `*.cpp`) matches file names at any depth. Without `query` the result is the matching paths, one per line; with it, each matching line as `path:line: text`. Skips .git, node_modules, build directories and binary files unless the pattern starts inside them. Results are capped (`max_results`, default 100).</source>
-        <translation>按 glob 模式查找工作区中的文件，并可选地查找其中包含某段文本或匹配某个正则表达式的行。模式相对于工作区根目录：`*` 和 `?` 在单个路径段内匹配，`**/` 匹配任意层目录，`{a,b}` 表示多选一，`[abc]` 匹配一个字符；不含“/”的模式（如 `*.cpp`）匹配任意深度的文件名。不带 `query` 时，结果为匹配的路径，每行一个；带 `query` 时，每个匹配行的格式为 `path:line: text`。除非模式从其内部开始，否则跳过 .git、node_modules、构建目录和二进制文件。结果数量有上限（`max_results`，默认为 100）。</translation>
+        <location line="+45"/>
+        <source>search_files asks to search inside files that may hold secrets (include_sensitive; see the list of sensitive files)</source>
+        <translation>search_files 请求在可能包含机密的文件中搜索（include_sensitive；参见敏感文件列表）</translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location line="+5"/>
+        <source>Find files in the workspace by glob pattern, and optionally the lines in them that contain a text or match a regular expression. Patterns are relative to the workspace root: `*` and `?` match within one path segment, `**/` any number of directories, `{a,b}` alternatives, `[abc]` a character; a pattern without &apos;/&apos; (like `*.cpp`) matches file names at any depth. Without `query` the result is the matching paths, one per line; with it, each matching line as `path:line: text`. Skips .git, node_modules, build directories and binary files unless the pattern starts inside them, and does not search inside files that may hold secrets (.env, keys) unless `include_sensitive` is true. Results are capped (`max_results`, default 100).</source>
+        <translation>按 glob 模式查找工作区中的文件，并可选地查找其中包含某段文本或匹配某个正则表达式的行。模式相对于工作区根目录：`*` 和 `?` 在单个路径段内匹配，`**/` 匹配任意层目录，`{a,b}` 表示备选项，`[abc]` 匹配一个字符；不含“/”的模式（如 `*.cpp`）匹配任意深度的文件名。不带 `query` 时，结果为匹配的路径，每行一个；带 `query` 时，每个匹配行显示为 `path:line: text`。除非模式本身从其中开始，否则跳过 .git、node_modules、构建目录和二进制文件；除非 `include_sensitive` 为 true，否则不在可能包含机密的文件（.env、密钥）中搜索。结果数量有上限（`max_results`，默认为 100）。</translation>
+    </message>
+    <message>
+        <location line="+88"/>
         <source>&apos;query&apos; is not a valid regular expression: %1 (at offset %2)</source>
         <translation>“query”不是有效的正则表达式：%1（位于偏移 %2）</translation>
     </message>
@@ -333,7 +410,17 @@
         </translation>
     </message>
     <message>
-        <location line="+98"/>
+        <location line="+42"/>
+        <source>bash was not run: %1</source>
+        <translation>bash 未运行：%1</translation>
+    </message>
+    <message>
+        <location line="+53"/>
+        <source>[cancelled before the command started]</source>
+        <translation>[命令开始前已取消]</translation>
+    </message>
+    <message>
+        <location line="+29"/>
         <source>bash could not be started: %1</source>
         <translation>无法启动 bash：%1</translation>
     </message>
@@ -358,7 +445,7 @@
         <translation>[退出码 %1]</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+9"/>
         <source>(no output)</source>
         <translation>（无输出）</translation>
     </message>
@@ -370,18 +457,18 @@
 </translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+46"/>
         <source>Run a command with `bash -c` in the workspace root. The result is the combined stdout and stderr, then the exit code; a non-zero exit is reported as an error. Long output is shortened to its beginning and end. stdin is empty, so interactive commands fail instead of waiting. The command and everything it started are killed after `timeout_ms` (at most 600000, i.e. 10 minutes) and when it ends, so do not start servers in the background. Prefer read_file, list_dir, search_files and edit_file for files.</source>
         <translation>在工作区根目录中用 `bash -c` 运行命令。结果为合并后的 stdout 和 stderr，随后是退出码；非零退出码会作为错误报告。过长的输出只保留开头和结尾。stdin 为空，因此交互式命令会直接失败而不会等待。命令及其启动的所有进程会在 `timeout_ms`（最多 600000，即 10 分钟）后以及命令结束时被终止，因此不要在后台启动服务器。处理文件时请优先使用 read_file、list_dir、search_files 和 edit_file。</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+46"/>
         <source>&apos;command&apos; is empty</source>
         <translation>“command”为空</translation>
     </message>
     <message>
         <location line="+2"/>
-        <location filename="../src/engine/workspace.cpp" line="+68"/>
+        <location filename="../src/engine/workspace.cpp" line="+116"/>
         <source>the workspace folder %1 does not exist</source>
         <translation>工作区文件夹 %1 不存在</translation>
     </message>
@@ -440,12 +527,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+146"/>
+        <location line="+133"/>
         <source>There is no conversation file %1.</source>
         <translation>对话文件 %1 不存在。</translation>
     </message>
     <message>
-        <location line="-139"/>
+        <location line="-126"/>
         <source>The conversation file %1 is larger than %2 MiB.</source>
         <translation>对话文件 %1 超过 %2 MiB。</translation>
     </message>
@@ -455,13 +542,7 @@
         <translation>“%1”不是有效的对话 ID。</translation>
     </message>
     <message>
-        <location line="+53"/>
-        <source>Cannot create the conversations folder %1.</source>
-        <translation>无法创建对话文件夹 %1。</translation>
-    </message>
-    <message>
-        <location line="+20"/>
-        <location line="+46"/>
+        <location line="+109"/>
         <location line="+32"/>
         <source>Cannot write the conversation file %1: %2</source>
         <translation>无法写入对话文件 %1：%2</translation>
@@ -480,7 +561,7 @@
 <context>
     <name>Engine::McpTool</name>
     <message>
-        <location filename="../src/engine/mcptooladapter.cpp" line="+77"/>
+        <location filename="../src/engine/mcptooladapter.cpp" line="+74"/>
         <source>MCP server &apos;%1&apos; is not connected (%2).</source>
         <translation>MCP 服务器“%1”未连接（%2）。</translation>
     </message>
@@ -499,9 +580,34 @@
     </message>
 </context>
 <context>
+    <name>Engine::PrivateFiles</name>
+    <message>
+        <location filename="../src/engine/privatefiles.cpp" line="+30"/>
+        <source>Cannot create the folder %1.</source>
+        <translation>无法创建文件夹 %1。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Cannot make the folder %1 private to its owner.</source>
+        <translation>无法将文件夹 %1 设为仅其所有者可访问。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <location line="+7"/>
+        <location line="+15"/>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Cannot make %1 private to its owner.</source>
+        <translation>无法将 %1 设为仅其所有者可访问。</translation>
+    </message>
+</context>
+<context>
     <name>Engine::ProviderConfig</name>
     <message>
-        <location filename="../src/engine/providerconfig.cpp" line="+65"/>
+        <location filename="../src/engine/providerconfig.cpp" line="+67"/>
         <source>no model provider is configured: set OPENAI_API_KEY (and optionally OPENAI_MODEL, or OPENAI_BASE_URL for an OpenAI-compatible server such as Ollama, vLLM or llama.cpp), or ANTHROPIC_API_KEY (and optionally ANTHROPIC_MODEL), or choose a provider in Settings</source>
         <translation>未配置模型提供方：请设置 OPENAI_API_KEY（可选 OPENAI_MODEL；若使用 Ollama、vLLM 或 llama.cpp 等 OpenAI 兼容服务器，可设置 OPENAI_BASE_URL），或设置 ANTHROPIC_API_KEY（可选 ANTHROPIC_MODEL），或在“设置”中选择提供方</translation>
     </message>
@@ -613,7 +719,7 @@
 <context>
     <name>Engine::ToolRunner</name>
     <message>
-        <location filename="../src/engine/toolrunner.cpp" line="+54"/>
+        <location filename="../src/engine/toolrunner.cpp" line="+145"/>
         <source>There is no tool named &apos;%1&apos;. Available tools: %2</source>
         <translation>没有名为“%1”的工具。可用工具：%2</translation>
     </message>
@@ -628,12 +734,12 @@
         <translation>“%1”的参数必须是 JSON 对象。</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+26"/>
         <source>Denied: nobody can approve &apos;%1&apos; here.</source>
         <translation>已拒绝：此处无人可以批准“%1”。</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+54"/>
         <source>The user denied this call to %1.</source>
         <translation>用户拒绝了对 %1 的此次调用。</translation>
     </message>
@@ -643,19 +749,83 @@
         <translation>用户拒绝了对 %1 的此次调用：%2</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>Could not save &quot;always allow&quot; for %1: %2</source>
         <translation>无法为 %1 保存“始终允许”：%2</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+37"/>
         <source>%1 timed out after %2 s and was cancelled.</source>
         <translation>%1 在 %2 秒后超时，已取消。</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="-20"/>
+        <location line="+94"/>
         <source>The call was cancelled.</source>
         <translation>调用已取消。</translation>
+    </message>
+</context>
+<context>
+    <name>Engine::TrustStore</name>
+    <message>
+        <location filename="../src/engine/truststore.cpp" line="+67"/>
+        <source>Cannot read the trust decisions in %1.</source>
+        <translation>无法读取 %1 中的信任决定。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1 is not a trust file Switchboard wrote; no folder&apos;s servers are trusted until it is fixed or removed.</source>
+        <translation>%1 不是 Switchboard 写入的信任文件；在修复或删除它之前，不信任任何文件夹的服务器。</translation>
+    </message>
+    <message>
+        <location line="+133"/>
+        <source>sets the environment variables %1</source>
+        <translation>设置环境变量 %1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>sends the headers %1</source>
+        <translation>发送请求头 %1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>also asks to run %1 without asking</source>
+        <translation>还请求不经询问即运行 %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>also asks that its tools count as &apos;%1&apos; (%2)</source>
+        <translation>还请求将其工具视为“%1”（%2）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>they would run without asking</source>
+        <translation>它们将不经询问即运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a lower risk</source>
+        <translation>更低的风险</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>also asks to run %1 without asking (risk &apos;read&apos;)</source>
+        <translation>还请求不经询问即运行 %1（风险“read”）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>also asks that its own read-only hints be believed (&quot;trust&quot;: true)</source>
+        <translation>还请求相信它自己的只读提示（&quot;trust&quot;: true）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>also asks for your whole environment (&quot;inheritEnv&quot;: true)</source>
+        <translation>还请求获取你的全部环境变量（&quot;inheritEnv&quot;: true）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>runs in a sandbox</source>
+        <translation>在沙箱中运行</translation>
     </message>
 </context>
 <context>
@@ -775,6 +945,11 @@
     </message>
     <message>
         <location line="+12"/>
+        <source>the file does not exist</source>
+        <translation>文件不存在</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
@@ -792,7 +967,7 @@
 <context>
     <name>Mcp::ConfigLoader</name>
     <message>
-        <location filename="../src/mcp/config.cpp" line="+313"/>
+        <location filename="../src/mcp/config.cpp" line="+387"/>
         <source>server &apos;%1&apos;: %2</source>
         <translation>服务器 “%1”：%2</translation>
     </message>
@@ -967,7 +1142,7 @@
         <translation>无法解析：%1</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+42"/>
         <source>unterminated &apos;${&apos;: add the closing &apos;}&apos;</source>
         <translation>“${” 未闭合：请添加结尾的 “}”</translation>
     </message>
@@ -977,7 +1152,7 @@
         <translation>“${%1}” 不是变量引用；请使用 ${NAME} 或 ${NAME:-default}（字母、数字、“_”）</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+24"/>
         <source>&quot;stdio&quot;, &quot;http&quot;, &quot;streamable-http&quot; or &quot;sse&quot;</source>
         <extracomment>The values &quot;type&quot; accepts: keep the quoted words as they are.</extracomment>
         <translation>&quot;stdio&quot;、&quot;http&quot;、&quot;streamable-http&quot; 或 &quot;sse&quot;</translation>
@@ -1001,16 +1176,17 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+83"/>
-        <location line="+33"/>
-        <location line="+16"/>
-        <location line="+42"/>
+        <location line="+107"/>
         <location line="+96"/>
+        <location line="+33"/>
+        <location line="+20"/>
+        <location line="+51"/>
+        <location line="+97"/>
         <source>a string</source>
         <translation>字符串</translation>
     </message>
     <message>
-        <location line="-268"/>
+        <location line="-402"/>
         <source>a boolean</source>
         <translation>布尔值</translation>
     </message>
@@ -1020,33 +1196,60 @@
         <translation>数字</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+11"/>
+        <source>&apos;%1&apos; contains the control character U+%2; names, commands, arguments and variable names must not contain control characters</source>
+        <translation>“%1” 包含控制字符 U+%2；名称、命令、参数和变量名都不能包含控制字符</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>the server name contains the control character U+%1</source>
+        <translation>服务器名称包含控制字符 U+%1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>a server name may only contain letters A-Z and a-z, digits, &apos;_&apos;, &apos;.&apos; and &apos;-&apos; (not &apos;%1&apos;)</source>
+        <translation>服务器名称只能包含字母 A-Z 和 a-z、数字、“_”、“.” 和 “-”（不能包含 “%1”）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>a server name may be at most %1 characters long, not %2</source>
+        <translation>服务器名称最多 %1 个字符，而不是 %2 个</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>the name &apos;%1&apos; is reserved for Switchboard&apos;s built-in tools; choose another name</source>
+        <translation>名称 “%1” 保留给 Switchboard 的内置工具使用；请另选一个名称</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <location line="+71"/>
         <source>&apos;%1&apos; must be %2, not %3</source>
         <translation>“%1” 必须是%2，而不是%3</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-109"/>
         <source>a server name must not be empty</source>
         <translation>服务器名称不能为空</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+114"/>
         <source>an object with &quot;command&quot; or &quot;url&quot;</source>
         <translation>包含 &quot;command&quot; 或 &quot;url&quot; 的对象</translation>
     </message>
     <message>
-        <location line="+29"/>
-        <location line="+127"/>
+        <location line="+34"/>
+        <location line="+140"/>
         <source>a string: </source>
         <translation>字符串：</translation>
     </message>
     <message>
-        <location line="-115"/>
+        <location line="-128"/>
         <source>unknown type &apos;%1&apos;; expected %2</source>
         <translation>未知类型 “%1”；应为 %2</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="-82"/>
+        <location line="+95"/>
         <source>&apos;%1&apos; must not be empty</source>
         <translation>“%1” 不能为空</translation>
     </message>
@@ -1076,7 +1279,7 @@
         <translation>字符串列表</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+38"/>
         <source>a &quot;KEY=VALUE&quot; string</source>
         <translation>&quot;KEY=VALUE&quot; 形式的字符串</translation>
     </message>
@@ -1086,7 +1289,7 @@
         <translation>“%1” 必须形如 &quot;KEY=VALUE&quot;，而不是 &quot;%2&quot;</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+16"/>
         <source>an object or a list of &quot;KEY=VALUE&quot; strings</source>
         <translation>对象或 &quot;KEY=VALUE&quot; 字符串列表</translation>
     </message>
@@ -1096,7 +1299,7 @@
         <translation>值为字符串的对象</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+31"/>
         <source>unknown %1 &apos;%2&apos;; expected %3</source>
         <translation>未知的 %1 值 “%2”；应为 %3</translation>
     </message>
@@ -1111,12 +1314,33 @@
         <translation>对象，例如 {&quot;risk&quot;: &quot;read&quot;}</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="-244"/>
+        <location line="+266"/>
         <source>true or false</source>
         <translation>true 或 false</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="-289"/>
+        <source>&apos;sandbox&apos; applies only to stdio servers (a program Switchboard starts)</source>
+        <translation>“sandbox” 仅适用于 stdio 服务器（由 Switchboard 启动的程序）</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>true, false or an object such as {&quot;network&quot;: false, &quot;write&quot;: [&quot;out&quot;]}</source>
+        <translation>true、false 或对象，例如 {&quot;network&quot;: false, &quot;write&quot;: [&quot;out&quot;]}</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>a list of folders</source>
+        <translation>文件夹列表</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>unknown key &apos;%1&apos; in &apos;sandbox&apos;; expected &quot;network&quot; or &quot;write&quot;</source>
+        <translation>“sandbox” 中有未知的键 “%1”；应为 &quot;network&quot; 或 &quot;write&quot;</translation>
+    </message>
+    <message>
+        <location line="+258"/>
         <source>a number of seconds</source>
         <translation>秒数</translation>
     </message>
@@ -1136,12 +1360,17 @@
         <translation>工具名称列表</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+34"/>
         <source>in &apos;%1&apos;: %2</source>
         <translation>在 “%1” 中：%2</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+10"/>
+        <source>a variable put the control character U+%1 into %2</source>
+        <translation>某个变量将控制字符 U+%1 带入了 %2</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>environment variable %1 is %2 (used in %3)</source>
         <translation>环境变量 %1 %2（在 %3 中使用）</translation>
     </message>
@@ -1156,7 +1385,12 @@
         <translation>未设置</translation>
     </message>
     <message>
-        <location line="+271"/>
+        <location line="+279"/>
+        <source>duplicate key &apos;%1&apos; (first at line %2); a key may appear only once in an object</source>
+        <translation>重复的键 “%1”（首次出现在第 %2 行）；一个对象中每个键只能出现一次</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>the top level must be an object: {&quot;mcpServers&quot;: {...}}, not %1</source>
         <translation>顶层必须是对象：{&quot;mcpServers&quot;: {...}}，而不是%1</translation>
     </message>
@@ -1166,22 +1400,46 @@
         <translation>“mcpServers” 必须是将服务器名称映射到其设置的对象，而不是%1</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+25"/>
+        <source>is not a regular file (a FIFO, device or socket, or a link to one); a configuration must be a plain file</source>
+        <translation>不是普通文件（而是 FIFO、设备或套接字，或指向它们的链接）；配置必须是普通文件</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>is a directory, not a configuration file</source>
         <translation>是目录，而不是配置文件</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+18"/>
+        <location line="+8"/>
+        <location line="+4"/>
+        <location line="+13"/>
+        <location line="+18"/>
         <source>cannot read the file: %1</source>
         <translation>无法读取文件：%1</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+40"/>
+        <source>server &apos;%2&apos; would give its tools the same names as server &apos;%1&apos; (%3): both become mcp__%4__...; rename one of them</source>
+        <translation>服务器 “%2” 的工具名称会与服务器 “%1”（%3）的相同：二者都会变成 mcp__%4__...；请重命名其中一个</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>line %1</source>
+        <translation>第 %1 行</translation>
+    </message>
+    <message>
+        <location line="+54"/>
+        <source>server &apos;%1&apos;: your own configuration (%2) already defines a server of this name; this folder&apos;s definition is ignored (rename it here to use both)</source>
+        <translation>服务器 “%1”：你自己的配置（%2）已定义了同名服务器；此文件夹中的定义将被忽略（在此处重命名即可同时使用两者）</translation>
+    </message>
+    <message>
+        <location line="+27"/>
         <source>file not found</source>
         <translation>找不到文件</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+58"/>
         <source>the top level must be an object, not %1</source>
         <translation>顶层必须是对象，而不是%1</translation>
     </message>
@@ -1214,12 +1472,17 @@
 <context>
     <name>Mcp::Manager</name>
     <message>
-        <location filename="../src/mcp/manager.cpp" line="+131"/>
+        <location filename="../src/mcp/manager.cpp" line="+133"/>
+        <source>this folder&apos;s server is not trusted yet: it runs once you trust it</source>
+        <translation>此文件夹的服务器尚未受信任：信任后才会运行</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>the %1 transport is not available in this build yet</source>
         <translation>此版本尚不支持 %1 传输</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+97"/>
         <source>did not finish starting within %1 s</source>
         <translation>未能在 %1 秒内完成启动</translation>
     </message>
@@ -1227,6 +1490,44 @@
         <location line="+78"/>
         <source>%1 (gave up after %2 restarts within %3 s)</source>
         <translation>%1（%3 秒内重启 %2 次后放弃）</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::Sandbox</name>
+    <message>
+        <location filename="../src/mcp/sandbox.cpp" line="+141"/>
+        <source>the sandbox needs bubblewrap, but &apos;%1&apos; was not found; install the bubblewrap package, or turn the sandbox off</source>
+        <translation>沙箱需要 bubblewrap，但找不到“%1”；请安装 bubblewrap 软件包，或关闭沙箱</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>the sandbox needs the workspace folder, but &apos;%1&apos; does not exist</source>
+        <translation>沙箱需要工作区文件夹，但“%1”不存在</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>sandbox.write: &apos;%1&apos; does not exist (resolved against %2)</source>
+        <translation>sandbox.write：“%1”不存在（相对于 %2 解析）</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>bubblewrap (bwrap) did not finish a test run within %1 s</source>
+        <translation>bubblewrap (bwrap) 未能在 %1 秒内完成测试运行</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>bubblewrap (bwrap) failed a test run with exit code %1</source>
+        <translation>bubblewrap (bwrap) 测试运行失败，退出码为 %1</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>bubblewrap (bwrap) could not be started: %1</source>
+        <translation>无法启动 bubblewrap (bwrap)：%1</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>bubblewrap (bwrap) could not set up the sandbox: %1; user namespaces may be disabled here, or turn the sandbox off</source>
+        <translation>bubblewrap (bwrap) 无法建立沙箱：%1；此处可能禁用了用户命名空间，或者请关闭沙箱</translation>
     </message>
 </context>
 <context>
@@ -1240,7 +1541,7 @@
 <context>
     <name>Mcp::StdioTransport</name>
     <message>
-        <location filename="../src/mcp/stdiotransport.cpp" line="+145"/>
+        <location filename="../src/mcp/stdiotransport.cpp" line="+147"/>
         <source>command &apos;%1&apos; was not found on PATH</source>
         <translation>在 PATH 中找不到命令“%1”</translation>
     </message>
@@ -1250,7 +1551,7 @@
         <translation>工作目录“%1”不存在</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+30"/>
         <source>could not create pipes: %1</source>
         <translation>无法创建管道：%1</translation>
     </message>
@@ -1275,7 +1576,7 @@
         <translation>%1，因此被强制停止</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+7"/>
         <source>; last stderr line: %1</source>
         <translation>；stderr 最后一行：%1</translation>
     </message>
@@ -1304,15 +1605,22 @@
 <context>
     <name>TerminalApprovalGate</name>
     <message>
-        <location filename="../src/cli/terminalgate.cpp" line="+37"/>
+        <location filename="../src/cli/terminalgate.cpp" line="+39"/>
         <source>switchboard-cli runs with --approve deny</source>
         <translation>switchboard-cli 以 --approve deny 运行</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>denied: %1 (%2 risk)
 </source>
         <translation>已拒绝：%1（风险：%2）
+</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>denied: %1 (%2)
+</source>
+        <translation>已拒绝：%1（%2）
 </translation>
     </message>
     <message>
@@ -1323,18 +1631,62 @@
 </translation>
     </message>
     <message>
+        <location line="+5"/>
+        <source>  why it asks: %1
+</source>
+        <translation>  询问原因：%1
+</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>[y] once  [n] deny (n: reason) &gt; </source>
+        <translation>[y] 允许一次  [n] 拒绝（n: 原因）&gt; </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>[y] once  [c] for this conversation  [a] always  [n] deny (n: reason) &gt; </source>
+        <translation>[y] 允许一次  [c] 本次对话内允许  [a] 始终允许  [n] 拒绝（n: 原因）&gt; </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>[y] this command once  [c] commands matching %1 in this conversation  [a] always  [n] deny (n: reason) &gt; </source>
+        <translation>[y] 允许此命令一次  [c] 本次对话内允许匹配 %1 的命令  [a] 始终允许  [n] 拒绝（n: 原因）&gt; </translation>
+    </message>
+    <message>
         <location line="+3"/>
         <source>
 Allow %1 (%2 risk, from %3)?
   arguments: %4
-%5[y] once  [c] for this conversation  [a] always  [n] deny (n: reason) &gt; </source>
+%5%6%7</source>
         <translation>
-允许 %1（风险：%2，来自 %3）吗？
+允许 %1 吗（风险：%2，来自 %3）？
   参数：%4
-%5[y] 允许一次  [c] 本次对话内允许  [a] 始终允许  [n] 拒绝（n: 原因） &gt; </translation>
+%5%6%7</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+1"/>
+        <source>built-in</source>
+        <translation>内置</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>Please answer y or n &gt; </source>
+        <translation>请输入 y 或 n &gt; </translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>the turn was stopped</source>
+        <translation>本轮已被停止</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>(withdrawn: the turn was stopped)
+</source>
+        <translation>（已撤回：本轮已被停止）
+</translation>
+    </message>
+    <message>
+        <location line="-50"/>
         <source>no terminal to ask on</source>
         <translation>没有可用于询问的终端</translation>
     </message>
@@ -1344,7 +1696,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>未作答（输入已结束）</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+24"/>
         <source>Please answer y, c, a or n &gt; </source>
         <translation>请输入 y、c、a 或 n &gt; </translation>
     </message>
@@ -1352,7 +1704,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::AppSettings</name>
     <message>
-        <location filename="../src/ui/appsettings.cpp" line="+67"/>
+        <location filename="../src/ui/appsettings.cpp" line="+91"/>
         <source>could not write the settings file %1</source>
         <translation>无法写入设置文件 %1</translation>
     </message>
@@ -1390,7 +1742,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>允许调用工具？</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+12"/>
         <source>Source:</source>
         <translation>来源：</translation>
     </message>
@@ -1439,8 +1791,13 @@ Allow %1 (%2 risk, from %3)?
         <source>Untrusted hints:</source>
         <translation>不可信提示：</translation>
     </message>
+    <message>
+        <location line="+7"/>
+        <source>Why it asks:</source>
+        <translation>询问原因：</translation>
+    </message>
     <message numerus="yes">
-        <location line="+16"/>
+        <location line="+17"/>
         <source>… (%n more characters not shown)</source>
         <translation>
             <numerusform>…（另有 %n 个字符未显示）</numerusform>
@@ -1462,7 +1819,17 @@ Allow %1 (%2 risk, from %3)?
         <translation>拒绝原因(&amp;R)：</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+7"/>
+        <source>&quot;Allow for this conversation&quot; and &quot;Always allow&quot; cover the commands that start with the text before the *. A command with ; &amp; | &lt; &gt; ( ) or backticks is only covered when it is exactly this text. Without a *, only this exact command.</source>
+        <translation>“本次对话内允许”和“始终允许”涵盖以 * 之前的文本开头的命令。包含 ; &amp; | &lt; &gt; ( ) 或反引号的命令，只有与此文本完全相同时才被涵盖。没有 * 时，仅涵盖这条命令本身。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Wider choices co&amp;ver:</source>
+        <translation>更宽的选项涵盖(&amp;V)：</translation>
+    </message>
+    <message>
+        <location line="+19"/>
         <source>&amp;Allow once</source>
         <translation>允许一次(&amp;A)</translation>
     </message>
@@ -1473,31 +1840,41 @@ Allow %1 (%2 risk, from %3)?
     </message>
     <message>
         <location line="+2"/>
+        <source>Allow the commands the pattern covers without asking again until the conversation ends.</source>
+        <translation>在本次对话结束前允许该模式涵盖的命令，不再询问。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Allow this tool without asking again until the conversation ends.</source>
         <translation>在本次对话结束前允许此工具，不再询问。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Al&amp;ways allow</source>
         <translation>始终允许(&amp;W)</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Save this tool to the server&apos;s autoApprove list.</source>
-        <translation>将此工具保存到服务器的 autoApprove 列表。</translation>
+        <location line="+2"/>
+        <source>Remember it for this workspace in your own data folder (never in the workspace&apos;s files).</source>
+        <translation>在你自己的数据文件夹中为此工作区记住该选择（绝不写入工作区的文件）。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+5"/>
         <source>&amp;Deny</source>
         <translation>拒绝(&amp;D)</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+49"/>
         <source>the window closed</source>
         <translation>窗口已关闭</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+5"/>
+        <source>Question %1 of %2</source>
+        <translation>第 %1 个问题，共 %2 个</translation>
+    </message>
+    <message>
+        <location line="+48"/>
         <source>read-only</source>
         <translation>只读</translation>
     </message>
@@ -1540,6 +1917,89 @@ Allow %1 (%2 risk, from %3)?
         <location line="+9"/>
         <source>title &quot;%1&quot;</source>
         <translation>标题“%1”</translation>
+    </message>
+</context>
+<context>
+    <name>Ui::AuditLogDialog</name>
+    <message>
+        <location filename="../src/ui/auditlogdialog.cpp" line="+27"/>
+        <source>Audit log</source>
+        <translation>审计日志</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Filter by tool, source or decision</source>
+        <translation>按工具、来源或决定筛选</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>&amp;Refresh</source>
+        <translation>刷新(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n record(s) from %1 (newest first)</source>
+        <translation>
+            <numerusform>来自 %1 的 %n 条记录（最新的在前）</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Ui::AuditLogModel</name>
+    <message>
+        <location filename="../src/ui/auditlogmodel.cpp" line="+63"/>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>Time (UTC)</source>
+        <translation>时间 (UTC)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Event</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Risk</source>
+        <translation>风险</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Decision / outcome</source>
+        <translation>决定 / 结果</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Duration</source>
+        <translation>耗时</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Conversation</source>
+        <translation>对话</translation>
     </message>
 </context>
 <context>
@@ -1638,12 +2098,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>加载磁盘上的版本</translation>
     </message>
     <message>
-        <location line="+104"/>
-        <source>it is a folder, not a file</source>
-        <translation>它是文件夹，而不是文件</translation>
-    </message>
-    <message>
-        <location line="+12"/>
+        <location line="+112"/>
         <source>it is larger than %1 KiB, too large for a configuration file</source>
         <translation>它大于 %1 KiB，作为配置文件过大</translation>
     </message>
@@ -1653,7 +2108,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>无法读取 %1：%2。</translation>
     </message>
     <message>
-        <location line="+170"/>
+        <location line="+178"/>
         <source>No problems</source>
         <translation>没有问题</translation>
     </message>
@@ -1898,7 +2353,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+48"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+53"/>
         <source>Switchboard — %1</source>
         <translation>Switchboard — %1</translation>
     </message>
@@ -1918,23 +2373,18 @@ Allow %1 (%2 risk, from %3)?
         <translation>放弃并关闭</translation>
     </message>
     <message>
-        <location line="+66"/>
-        <source>built-in tools are allowed for this session only</source>
-        <translation>内置工具仅在本次会话中允许</translation>
-    </message>
-    <message>
-        <location line="+23"/>
+        <location line="+106"/>
         <source>Ask anything — Enter sends, Shift+Enter for a new line, /mcp opens the tools</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+278"/>
+        <location line="+315"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-246"/>
+        <location line="-283"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
@@ -1949,7 +2399,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>新建对话</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+22"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1994,7 +2444,12 @@ Allow %1 (%2 risk, from %3)?
         <translation>Ctrl+Shift+M</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+8"/>
+        <source>&amp;Audit log…</source>
+        <translation>审计日志(&amp;A)…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
@@ -2004,12 +2459,12 @@ Allow %1 (%2 risk, from %3)?
         <translation>上一轮：输入 %1 / 输出 %2 tokens</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+85"/>
         <source>The new model settings apply when the current answer is done.</source>
         <translation>新的模型设置将在当前回答完成后生效。</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+32"/>
         <source>&lt;b&gt;Chat needs a model&lt;/b&gt; — %1. Servers, tools and manual runs work without one.</source>
         <translation>&lt;b&gt;聊天需要模型&lt;/b&gt; — %1。服务器、工具和手动运行无需模型即可使用。</translation>
     </message>
@@ -2024,7 +2479,12 @@ Allow %1 (%2 risk, from %3)?
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="-293"/>
+        <source>Audit log: %1</source>
+        <translation>审计日志：%1</translation>
+    </message>
+    <message>
+        <location line="+322"/>
         <source>The API key is still being read from the keychain; send again in a moment.</source>
         <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
     </message>
@@ -2039,7 +2499,12 @@ Allow %1 (%2 risk, from %3)?
         <translation>配置</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+47"/>
+        <source>Trusted for this session only: %1</source>
+        <translation>仅在本次会话中信任：%1</translation>
+    </message>
+    <message>
+        <location line="+19"/>
         <source>The server stays %1 for this session only: %2</source>
         <translation>该服务器仅在本次会话中保持%1：%2</translation>
     </message>
@@ -2054,7 +2519,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>停用</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+24"/>
         <source>(untitled)</source>
         <translation>（无标题）</translation>
     </message>
@@ -2394,7 +2859,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::ServerDock</name>
     <message>
-        <location filename="../src/ui/serverdock.cpp" line="+193"/>
+        <location filename="../src/ui/serverdock.cpp" line="+200"/>
         <source>starting</source>
         <comment>server state</comment>
         <translation>启动中</translation>
@@ -2422,6 +2887,12 @@ Allow %1 (%2 risk, from %3)?
         <source>restarting</source>
         <comment>server state</comment>
         <translation>重启中</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>untrusted</source>
+        <comment>server state</comment>
+        <translation>未信任</translation>
     </message>
     <message>
         <location line="+8"/>
@@ -2458,6 +2929,14 @@ Allow %1 (%2 risk, from %3)?
         <comment>servers</comment>
         <translation>
             <numerusform>%n 个已停用</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n untrusted</source>
+        <comment>servers</comment>
+        <translation>
+            <numerusform>%n 个未信任</numerusform>
         </translation>
     </message>
     <message>
@@ -2569,7 +3048,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::SettingsDialog</name>
     <message>
-        <location filename="../src/ui/settingsdialog.cpp" line="+86"/>
+        <location filename="../src/ui/settingsdialog.cpp" line="+87"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
@@ -2665,9 +3144,44 @@ Allow %1 (%2 risk, from %3)?
         <translation>工具调用可运行的最长时间；.mcp.json 中服务器的 &quot;timeout&quot; 优先</translation>
     </message>
     <message>
+        <location line="+3"/>
+        <source>Where bubblewrap works</source>
+        <translation>在 bubblewrap 可用时</translation>
+    </message>
+    <message>
         <location line="+2"/>
+        <source>Always (fail without bubblewrap)</source>
+        <translation>始终（没有 bubblewrap 时失败）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Never</source>
+        <translation>从不</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>In the sandbox, bash commands can write only in the workspace and a private /tmp; the rest of the file system is read-only</source>
+        <translation>在沙箱中，bash 命令只能写入工作区和私有的 /tmp；文件系统的其余部分为只读</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Wildcards separated by spaces, matched against each part of a path in the workspace. read_file and list_dir ask before touching a match; search_files does not search inside one unless you allow it.</source>
+        <translation>以空格分隔的通配符，与工作区中路径的每一部分进行匹配。read_file 和 list_dir 在访问匹配项之前会询问；除非你允许，search_files 不会在匹配的文件中搜索。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>&amp;Tool timeout:</source>
         <translation>工具超时(&amp;T)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sand&amp;box for bash:</source>
+        <translation>bash 沙箱(&amp;B)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sensiti&amp;ve files:</source>
+        <translation>敏感文件(&amp;V)：</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2700,7 +3214,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>系统钥匙串不可用：%1。密钥仅用于本次会话，不会保存；如需保留，请设置 OPENAI_API_KEY / ANTHROPIC_API_KEY。</translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location line="+90"/>
         <source>Reading the keychain…</source>
         <translation>正在读取钥匙串…</translation>
     </message>
@@ -2945,12 +3459,63 @@ Allow %1 (%2 risk, from %3)?
     </message>
 </context>
 <context>
+    <name>Ui::TrustBanner</name>
+    <message numerus="yes">
+        <location filename="../src/ui/trustbanner.cpp" line="+150"/>
+        <source>This folder&apos;s .mcp.json wants to start %n server(s)</source>
+        <translation>
+            <numerusform>此文件夹的 .mcp.json 要启动 %n 个服务器</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>They run as programs on your computer with your permissions. Trust them only if you trust this folder&apos;s author. A changed definition asks again.</source>
+        <translation>它们会作为程序以你的权限在你的计算机上运行。只有在你信任此文件夹的作者时才信任它们。定义更改后会再次询问。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Trust</source>
+        <translation>信任</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Trust every server listed here and start them</source>
+        <translation>信任此处列出的所有服务器并启动它们</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Trust selected</source>
+        <translation>信任所选</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Trust only the checked servers</source>
+        <translation>仅信任勾选的服务器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not now</source>
+        <translation>暂不</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Keep them stopped; ask again when the folder is opened next time</source>
+        <translation>保持停止；下次打开此文件夹时再次询问</translation>
+    </message>
+</context>
+<context>
     <name>Ui::UiApprovalGate</name>
     <message>
         <location filename="../src/ui/uiapprovalgate.cpp" line="+26"/>
-        <location line="+39"/>
+        <location line="+80"/>
         <source>the window closed</source>
         <translation>窗口已关闭</translation>
+    </message>
+    <message>
+        <location line="-43"/>
+        <location line="+19"/>
+        <source>the turn was stopped</source>
+        <translation>本轮已被停止</translation>
     </message>
 </context>
 <context>
