@@ -11,7 +11,8 @@
 
 #include <memory>
 
-// switchboard-cli: the command-line face of Switchboard (see DESIGN.md for the contract).
+// switchboard-cli: the command-line face of Switchboard. Its commands, output formats and exit
+// codes are a contract that tests and benchmarks drive (usageText() lists them; README too).
 // Parses the arguments, runs one command on the event loop and exits the application with
 // the contract's exit code. Owned by main().
 class Cli : public QObject

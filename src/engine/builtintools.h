@@ -37,9 +37,10 @@ inline constexpr int MaxSearchFilesVisited = 100000;
 // One event-loop slice of search_files work: short enough that the window stays responsive
 // (a frame is ~16 ms).
 inline constexpr int SearchSliceMs = 10;
-// bash: the longest timeout a call may ask for (DESIGN.md: 10 min, like MCP progress).
+// bash: the longest timeout a call may ask for (10 min, the same hard maximum as a tool whose MCP
+// progress keeps resetting its timer).
 inline constexpr int MaxBashTimeoutMs = 10 * 60 * 1000;
-// bash keeps this much output for the UI (the same cap as one stdio message, DESIGN.md);
+// bash keeps this much output for the UI (the same cap as one stdio message from a server);
 // more is counted and dropped.
 inline constexpr qint64 MaxBashKeptBytes = 64 * 1024 * 1024;
 // bash output in the model's text: under ToolOutput::DefaultModelTextChars, so the head

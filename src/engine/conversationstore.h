@@ -41,8 +41,8 @@ struct ConversationInfo
     int messageCount = 0;
 };
 
-/// Persists conversations (DESIGN.md, "Conversations"): one append-only JSONL file per
-/// conversation, `<folder>/<id>.jsonl`. Line 1 is a header
+/// Persists conversations so that a crash loses no completed message: one append-only JSONL file
+/// per conversation, `<folder>/<id>.jsonl`. Line 1 is a header
 /// `{"type":"conversation","version":1,"id","title","created","workspace"}`, then one
 /// `{"type":"message","time","message"}` line per message and a `{"type":"title","title"}`
 /// line per rename. Appends are crash-safe: a line is written with one write call and synced

@@ -9,7 +9,8 @@ Q_LOGGING_CATEGORY(lcRunner, "switchboard.engine.runner", QtWarningMsg)
 namespace Engine {
 
 namespace {
-// Progress restarts a tool's timer, but never past this: DESIGN's hard maximum (10 min).
+// Progress restarts a tool's timer, but never past this hard maximum (10 min): a server that
+// reports progress forever must still end.
 constexpr int MaxToolRunMs = 10 * 60 * 1000;
 
 QString secondsText(int ms)

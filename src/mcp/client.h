@@ -25,7 +25,8 @@ inline constexpr const char *SupportedProtocolVersions[]
 struct ClientOptions
 {
     QString serverName;           // used in every message the user may read
-    int requestTimeoutMs = 60000; // DESIGN.md: default tool timeout 60 s
+    int requestTimeoutMs = 60000; // a tool call's default timeout: 60 s, long enough for slow
+                                  // tools, short enough to notice a hang
     // Progress notifications restart a request's timer, but never past this (10 min): a
     // server that reports progress forever must still end.
     int maxRequestTimeoutMs = 10 * 60 * 1000;

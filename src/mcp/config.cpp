@@ -39,8 +39,8 @@ struct Text
     Q_DECLARE_TR_FUNCTIONS(Mcp::ConfigLoader)
 };
 
-// The defaults documented in DESIGN.md ("Manager": per-server startup timeout 30 s; "Agent
-// loop": each tool call 60 s); toJson() leaves them out.
+// The defaults a server gets when its file says nothing: 30 s to start (initialize answered),
+// 60 s per tool call; toJson() leaves them out.
 constexpr int kDefaultTimeoutMs = 60000;
 constexpr int kDefaultStartupTimeoutMs = 30000;
 

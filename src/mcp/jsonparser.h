@@ -7,8 +7,9 @@
 #include <string_view>
 
 // A faster drop-in for nlohmann::json::parse(first, last, nullptr, false): it builds the same
-// nlohmann::json values (DESIGN: one JSON library per layer) but scans the input in place
-// instead of copying every byte through nlohmann's token buffer, and never touches the locale.
+// nlohmann::json values (one JSON library per layer: the protocol code uses nlohmann's type
+// throughout) but scans the input in place instead of copying every byte through nlohmann's token
+// buffer, and never touches the locale.
 namespace Mcp {
 
 using Json = nlohmann::json;

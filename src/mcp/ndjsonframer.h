@@ -15,7 +15,8 @@ namespace Mcp {
 class NdjsonFramer
 {
 public:
-    // 64 MiB: DESIGN.md's default cap; large enough for a 20 MB tool result.
+    // 64 MiB: the default cap; large enough for a 20 MB tool result, small enough that a runaway
+    // server cannot exhaust memory.
     static constexpr std::int64_t DefaultMaxMessageBytes = 64 * 1024 * 1024;
     // How much of a dropped line's head and tail is kept for identifying it.
     static constexpr std::size_t OversizeSampleBytes = 256;
