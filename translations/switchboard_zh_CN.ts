@@ -719,7 +719,7 @@
 <context>
     <name>Engine::ToolRunner</name>
     <message>
-        <location filename="../src/engine/toolrunner.cpp" line="+145"/>
+        <location filename="../src/engine/toolrunner.cpp" line="+146"/>
         <source>There is no tool named &apos;%1&apos;. Available tools: %2</source>
         <translation>没有名为“%1”的工具。可用工具：%2</translation>
     </message>
@@ -3521,7 +3521,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>main</name>
     <message>
-        <location filename="../src/ui/main.cpp" line="+67"/>
+        <location filename="../src/ui/main.cpp" line="+102"/>
         <source>Switchboard: a desktop AI agent and MCP client.</source>
         <translation>Switchboard：桌面 AI 智能体与 MCP 客户端。</translation>
     </message>
@@ -3549,6 +3549,11 @@ Allow %1 (%2 risk, from %3)?
         <location line="+6"/>
         <source>Print the time to the window&apos;s first paint, then exit (for benchmarks).</source>
         <translation>打印窗口首次绘制所用的时间，然后退出（用于基准测试）。</translation>
+    </message>
+    <message>
+        <location line="+75"/>
+        <source>Choose a workspace folder</source>
+        <translation>选择工作区文件夹</translation>
     </message>
 </context>
 </TS>
