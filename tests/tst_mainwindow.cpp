@@ -224,7 +224,12 @@ private slots:
             QCOMPARE(banner->serverNames(), QStringList({"alpha", "beta"}));
             auto *list = banner->findChild<QTreeWidget *>(QStringLiteral("trustList"));
             QVERIFY(list);
-            QVERIFY(list->topLevelItem(0)->text(0).contains(QLatin1String("touch alpha-ran")));
+            QCOMPARE(list->topLevelItem(0)->text(0), QStringLiteral("alpha"));
+            auto *details = banner->findChild<QPlainTextEdit *>(QStringLiteral("trustDetails"));
+            QVERIFY(details);
+            QVERIFY2(details->toPlainText().contains(
+                             QLatin1String("  $ sh -c 'touch alpha-ran; exec $0'")),
+                     qPrintable(details->toPlainText()));
             QTest::qWait(200);
             QVERIFY(!ran("alpha-ran") && !ran("beta-ran"));
 

@@ -3,12 +3,16 @@
 #include <engine/truststore.h>
 
 #include <QEvent>
+#include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace Ui {
 
@@ -48,8 +52,14 @@ TrustBanner::TrustBanner(QWidget *parent)
     m_list->setRootIsDecorated(false);
     m_list->setSelectionMode(QAbstractItemView::NoSelection);
     m_list->setTextElideMode(Qt::ElideMiddle);
-    m_list->setMaximumHeight(160);
-    m_list->setWordWrap(true);
+    // What each server would run, whole: a command line is never cut off where the user must
+    // judge it (the list above holds only the names to tick). Wraps anywhere, scrolls when long.
+    m_details = new QPlainTextEdit(this);
+    m_details->setObjectName(QStringLiteral("trustDetails"));
+    m_details->setReadOnly(true);
+    m_details->setWordWrapMode(QTextOption::WrapAnywhere);
+    m_details->setMaximumHeight(200);
+    m_details->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     connect(m_list, &QTreeWidget::itemChanged, this, &TrustBanner::updateButtons);
 
     m_trustAll = new QPushButton(this);
@@ -76,6 +86,7 @@ TrustBanner::TrustBanner(QWidget *parent)
     layout->addWidget(m_title);
     layout->addWidget(m_explanation);
     layout->addWidget(m_list);
+    layout->addWidget(m_details);
     layout->addLayout(buttons);
     retranslateUi();
 }
@@ -89,23 +100,26 @@ void TrustBanner::setServers(const QList<Mcp::ServerConfig> &servers)
     }
     const QSignalBlocker blocker(m_list);
     m_list->clear();
+    QStringList details;
     for (const Mcp::ServerConfig &server : std::as_const(m_servers)) {
+        const QString commandLine = Engine::TrustStore::commandLine(server);
         auto *item = new QTreeWidgetItem(m_list);
-        // The server's own text, never markup: a hostile name or argument is shown as is.
-        item->setText(0, QStringLiteral("%1: %2").arg(server.name,
-                                                      Engine::TrustStore::commandLine(server)));
-        item->setToolTip(0, item->text(0));
+        item->setText(0, server.name);
+        item->setToolTip(0, commandLine);
         item->setData(0, NameRole, server.name);
         item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
         item->setCheckState(0, Qt::Checked);
-        for (const QString &request : Engine::TrustStore::requests(server)) {
-            auto *detail = new QTreeWidgetItem(item);
-            detail->setText(0, request);
-            detail->setToolTip(0, request);
-            detail->setFlags(Qt::ItemIsEnabled);
-        }
+        // Plain text, never markup: a hostile name or argument is shown as it is.
+        details << server.name + QLatin1Char(':') << QStringLiteral("  $ ") + commandLine;
+        for (const QString &request : Engine::TrustStore::requests(server))
+            details << QStringLiteral("  - ") + request;
     }
-    m_list->expandAll();
+    m_details->setPlainText(details.join(QLatin1Char('\n')));
+    // As tall as its rows (up to five, then it scrolls): the details get the room.
+    if (!m_servers.isEmpty()) {
+        const int rows = std::min(int(m_servers.size()), 5);
+        m_list->setFixedHeight(rows * m_list->sizeHintForRow(0) + 2 * m_list->frameWidth() + 2);
+    }
     retranslateUi();
     setVisible(!m_servers.isEmpty());
 }

@@ -7,17 +7,18 @@
 #include <QStringList>
 
 class QLabel;
+class QPlainTextEdit;
 class QPushButton;
 class QTreeWidget;
 
 namespace Ui {
 
 // The question a cloned repository's `.mcp.json` must not get around: "This folder's
-// .mcp.json wants to start N servers". Lists each untrusted server with its command line and
-// what else its definition asks for (tools approved without asking, lower risks, the whole
-// environment), each with a check box; Trust (all), Trust selected, Not now. It only asks:
-// the owner (MainWindow) records the answer in the trust store and restarts what changed.
-// Lives at the top of the server dock; hidden when nothing waits.
+// .mcp.json wants to start N servers". Lists each untrusted server (a check box each) and,
+// whole and never elided, its command line and what else its definition asks for (tools approved
+// without asking, lower risks, the whole environment), each with a check box; Trust (all), Trust
+// selected, Not now. It only asks: the owner (MainWindow) records the answer in the trust store and
+// restarts what changed. Lives at the top of the server dock; hidden when nothing waits.
 class TrustBanner : public QFrame
 {
     Q_OBJECT
@@ -43,7 +44,8 @@ private:
 
     QLabel *m_title = nullptr;
     QLabel *m_explanation = nullptr;
-    QTreeWidget *m_list = nullptr;
+    QTreeWidget *m_list = nullptr;       // the names, to tick
+    QPlainTextEdit *m_details = nullptr; // each command line and request, whole
     QPushButton *m_trustAll = nullptr;
     QPushButton *m_trustSelected = nullptr;
     QPushButton *m_notNow = nullptr;
