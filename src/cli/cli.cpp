@@ -225,11 +225,11 @@ bool Cli::loadConfig()
                                   QProcessEnvironment::systemEnvironment());
     for (const ConfigError &error : m_config.errors)
         err(error.toString());
-    Engine::TrustStore trust;
     QString trustError;
-    if (!trust.load(&trustError))
+    m_trustLoaded = m_trust.load(&trustError);
+    if (!m_trustLoaded)
         err(trustError);
-    trust.apply(m_config, m_workspace);
+    m_trust.apply(m_config, m_workspace);
     return m_config.errors.isEmpty();
 }
 
@@ -257,13 +257,10 @@ int Cli::cmdTrust()
                                          "trust applies to the workspace's .mcp.json"));
     if (!loadConfig())
         return InvalidConfig;
-    Engine::TrustStore store;
-    QString error;
-    if (!store.load(&error) && !revoke) {
-        // The file is damaged: trusting now would overwrite what it held.
-        err(error);
+    // A damaged file was reported by loadConfig(); trusting now would overwrite what it held.
+    if (!m_trustLoaded && !revoke)
         return InvalidConfig;
-    }
+    QString error;
 
     QList<const ServerConfig *> chosen;
     for (const QString &name : std::as_const(names)) {
@@ -292,8 +289,8 @@ int Cli::cmdTrust()
         }
     }
     for (const ServerConfig *server : std::as_const(chosen)) {
-        const bool ok = revoke ? store.revoke(m_workspace, server->name, &error)
-                               : store.trust(m_workspace, *server, &error);
+        const bool ok = revoke ? m_trust.revoke(m_workspace, server->name, &error)
+                               : m_trust.trust(m_workspace, *server, &error);
         if (!ok) {
             err(error);
             return InvalidConfig;

@@ -4,6 +4,7 @@
 #include <mcp/manager.h>
 
 #include <engine/toolregistry.h>
+#include <engine/truststore.h>
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -67,6 +68,8 @@ private:
     Mcp::Sandbox::Mode m_bashSandbox = Mcp::Sandbox::Mode::Auto; // --sandbox
     bool m_json = false;
     Mcp::McpConfig m_config;
+    Engine::TrustStore m_trust; // read by loadConfig(), written by `trust`
+    bool m_trustLoaded = false;
     std::unique_ptr<Mcp::Manager> m_manager;
     bool m_finishing = false;
 
