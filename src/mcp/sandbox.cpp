@@ -106,7 +106,7 @@ std::optional<Mode> modeFromName(const QString &name)
 
 QStringList bwrapArguments(const SandboxPolicy &policy, const QString &workspace,
                            const QStringList &writable, const QString &program,
-                           const QStringList &arguments)
+                           const QStringList &arguments, const QStringList &keptInTmp)
 {
     // Later mounts go over earlier ones: the read-only root first, then the private /tmp, then
     // the writable folders (a workspace under /tmp is bound over the empty tmpfs).
@@ -114,6 +114,10 @@ QStringList bwrapArguments(const SandboxPolicy &policy, const QString &workspace
             = {QStringLiteral("--ro-bind"), QStringLiteral("/"),       QStringLiteral("/"),
                QStringLiteral("--dev"),     QStringLiteral("/dev"),    QStringLiteral("--proc"),
                QStringLiteral("/proc"),     QStringLiteral("--tmpfs"), QStringLiteral("/tmp")};
+    // What /tmp held stays visible, read-only, over the private tmpfs: a program, a workspace
+    // or a build tree that lives under /tmp must not vanish (new files go to the tmpfs).
+    for (const QString &path : keptInTmp)
+        args << QStringLiteral("--ro-bind-try") << path << path;
     for (const QString &path : QStringList{workspace} + writable)
         args << QStringLiteral("--bind") << path << path;
     // Its own PID namespace: when bwrap ends, the kernel ends everything the program started
@@ -163,7 +167,12 @@ std::optional<Command> wrap(const SandboxPolicy &policy, const QString &bwrapPro
     }
     if (env) // the outside TMPDIR is read-only in there; /tmp is the program's own
         env->insert(QStringLiteral("TMPDIR"), QStringLiteral("/tmp"));
-    return Command{bwrap, bwrapArguments(policy, root, writable, program, arguments)};
+    QStringList keptInTmp;
+    const QDir tmp(QStringLiteral("/tmp"));
+    for (const QString &entry :
+         tmp.entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot))
+        keptInTmp << tmp.filePath(entry);
+    return Command{bwrap, bwrapArguments(policy, root, writable, program, arguments, keptInTmp)};
 }
 
 void probe(const QString &bwrapProgram, QObject *context,

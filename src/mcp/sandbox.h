@@ -56,10 +56,11 @@ struct Command
 
 /// bwrap's arguments for running `program` (an absolute path) with `arguments` in
 /// `workspace` (absolute) under `policy`. `writable` are absolute folders that must exist.
-/// Pure: the unit tests check the command line it gives.
+/// `keptInTmp`: what /tmp held, bound back read-only over the private /tmp. Pure: the unit
+/// tests check the command line it gives.
 QStringList bwrapArguments(const SandboxPolicy &policy, const QString &workspace,
                            const QStringList &writable, const QString &program,
-                           const QStringList &arguments);
+                           const QStringList &arguments, const QStringList &keptInTmp = {});
 
 /// The whole command: bwrap found (`bwrapProgram`: a path, or a name looked up on the
 /// application's PATH), the policy's `write` folders resolved against `workspace` and checked,
