@@ -17,7 +17,7 @@
 #include <engine/privatefiles.h>
 #include <engine/providerconfig.h>
 #include <engine/workspace.h>
-#include <mcp/configeditor.h>
+#include <mcp/configpatcher.h>
 
 #include <QAction>
 #include <QApplication>
@@ -602,7 +602,7 @@ void MainWindow::keepServerEnabled(const QString &name, bool enabled)
     if (it == m_config.servers.end() || it->sourceFile.isEmpty())
         return;
     QString error;
-    if (!Mcp::ConfigEditor::setServerDisabled(it->sourceFile, name, !enabled, &error)) {
+    if (!Mcp::ConfigPatcher::setServerDisabled(it->sourceFile, name, !enabled, &error)) {
         m_chat->addNotice(
                 tr("The server stays %1 for this session only: %2")
                         .arg(enabled ? tr("enabled") : tr("disabled"), error.toHtmlEscaped()),

@@ -1,8 +1,8 @@
-// Tests for Mcp::ConfigEditor: "always allow (saved to config)" and the disable switch edit
-// .mcp.json text in place; every byte outside the insertion must stay as the user wrote it.
+// Tests for Mcp::ConfigPatcher: the disable switch edits .mcp.json text in place; every byte
+// outside the edit must stay as the user wrote it.
 
 #include "mcp/config.h"
-#include "mcp/configeditor.h"
+#include "mcp/configpatcher.h"
 #include "mcp/jsonparser.h"
 
 #include <QFile>
@@ -14,13 +14,13 @@
 
 using namespace Mcp;
 
-class tst_ConfigEditor : public QObject
+class tst_ConfigPatcher : public QObject
 {
     Q_OBJECT
 
 private slots:
-    void addAutoApprove_data();
-    void addAutoApprove();
+    void disable_data();
+    void disable();
     void setServerDisabled_data();
     void setServerDisabled();
     void missingFile();
@@ -53,7 +53,7 @@ QByteArray readAll(const QString &path)
 
 } // namespace
 
-QString tst_ConfigEditor::writeTemp(const QByteArray &text)
+QString tst_ConfigPatcher::writeTemp(const QByteArray &text)
 {
     const QString path = m_dir.filePath(QStringLiteral("config%1.mcp.json").arg(++m_fileCounter));
     QFile file(path);
@@ -62,19 +62,18 @@ QString tst_ConfigEditor::writeTemp(const QByteArray &text)
     return path;
 }
 
-void tst_ConfigEditor::addAutoApprove_data()
+void tst_ConfigPatcher::disable_data()
 {
     QTest::addColumn<QByteArray>("input");
     QTest::addColumn<QString>("server");
-    QTest::addColumn<QString>("tool");
     QTest::addColumn<QByteArray>("expected"); // null: refused, file untouched
     QTest::addColumn<QString>("errorPart");
     QTest::addColumn<bool>("loaderKeepsServer"); // ConfigLoader accepts the server afterwards
 
     QTest::newRow("compact one line")
             << q("{'mcpServers':{'a':{'command':'x','args':['y']},'b':{'url':'http://h'}}}") << "a"
-            << "t"
-            << q("{'mcpServers':{'a':{'command':'x','args':['y'],'autoApprove':['t']},"
+
+            << q("{'mcpServers':{'a':{'command':'x','args':['y'],'disabled':true},"
                  "'b':{'url':'http://h'}}}")
             << QString() << true;
 
@@ -90,13 +89,13 @@ void tst_ConfigEditor::addAutoApprove_data()
                                           "  }\n"
                                           "}\n")
                                      << "a"
-                                     << "t"
+
                                      << q("{\n"
                                           "  'mcpServers': {\n"
                                           "    'a': {\n"
                                           "      'command': 'x',\n"
                                           "      'args': ['y'],\n"
-                                          "      'autoApprove': ['t']\n"
+                                          "      'disabled': true\n"
                                           "    },\n"
                                           "    'b': {\n"
                                           "      'url': 'http://h'\n"
@@ -118,7 +117,7 @@ void tst_ConfigEditor::addAutoApprove_data()
                  "    }\n"
                  "}")
             << "b"
-            << "search"
+
             << q("{\n"
                  "    'other': 1,\n"
                  "    'mcpServers': {\n"
@@ -127,187 +126,101 @@ void tst_ConfigEditor::addAutoApprove_data()
                  "        },\n"
                  "        'b': {\n"
                  "            'url': 'http://h',\n"
-                 "            'autoApprove': ['search']\n"
+                 "            'disabled': true\n"
                  "        }\n"
                  "    }\n"
                  "}")
             << QString() << true;
 
-    QTest::newRow("tabs, items on separate lines") << q("{\n"
-                                                        "\t'mcpServers': {\n"
-                                                        "\t\t'a': {\n"
-                                                        "\t\t\t'command': 'x',\n"
-                                                        "\t\t\t'autoApprove': [\n"
-                                                        "\t\t\t\t'one',\n"
-                                                        "\t\t\t\t'two'\n"
-                                                        "\t\t\t],\n"
-                                                        "\t\t\t'env': {'K': 'V'}\n"
-                                                        "\t\t}\n"
-                                                        "\t}\n"
-                                                        "}\n")
-                                                   << "a"
-                                                   << "three"
-                                                   << q("{\n"
-                                                        "\t'mcpServers': {\n"
-                                                        "\t\t'a': {\n"
-                                                        "\t\t\t'command': 'x',\n"
-                                                        "\t\t\t'autoApprove': [\n"
-                                                        "\t\t\t\t'one',\n"
-                                                        "\t\t\t\t'two',\n"
-                                                        "\t\t\t\t'three'\n"
-                                                        "\t\t\t],\n"
-                                                        "\t\t\t'env': {'K': 'V'}\n"
-                                                        "\t\t}\n"
-                                                        "\t}\n"
-                                                        "}\n")
-                                                   << QString() << true;
-
     QTest::newRow("tabs, new member")
             << q("{\n\t'mcpServers': {\n\t\t'a': {\n\t\t\t'command': 'x'\n\t\t}\n\t}\n}\n") << "a"
-            << "t"
+
             << q("{\n\t'mcpServers': {\n\t\t'a': {\n\t\t\t'command': 'x',\n"
-                 "\t\t\t'autoApprove': ['t']\n\t\t}\n\t}\n}\n")
-            << QString() << true;
-
-    QTest::newRow("one item on its own line")
-            << q("{'mcpServers': {'a': {'command': 'x', 'autoApprove': [\n      'one'\n    ]}}}")
-            << "a"
-            << "t"
-            << q("{'mcpServers': {'a': {'command': 'x', 'autoApprove': [\n      'one',\n"
-                 "      't'\n    ]}}}")
-            << QString() << true;
-
-    QTest::newRow("existing empty array")
-            << q("{'mcpServers': {'a': {'command': 'x', 'autoApprove': []}}}") << "a"
-            << "t" << q("{'mcpServers': {'a': {'command': 'x', 'autoApprove': ['t']}}}")
-            << QString() << true;
-
-    QTest::newRow("existing empty array with whitespace")
-            << q("{'mcpServers': {'a': {'command': 'x', 'autoApprove': [\n  ]}}}") << "a"
-            << "t" << q("{'mcpServers': {'a': {'command': 'x', 'autoApprove': ['t']}}}")
-            << QString() << true;
-
-    QTest::newRow("items on one line")
-            << q("{'mcpServers': {'a': {'command': 'x', 'autoApprove': ['one', 'two']}}}") << "a"
-            << "t"
-            << q("{'mcpServers': {'a': {'command': 'x', 'autoApprove': ['one', 'two', 't']}}}")
-            << QString() << true;
-
-    QTest::newRow("single item, spaced")
-            << q("{'mcpServers': {'a': {'command': 'x', 'autoApprove': ['one']}}}") << "a"
-            << "t" << q("{'mcpServers': {'a': {'command': 'x', 'autoApprove': ['one', 't']}}}")
-            << QString() << true;
-
-    QTest::newRow("single item, compact")
-            << q("{'mcpServers':{'a':{'command':'x','autoApprove':['one']}}}") << "a"
-            << "t" << q("{'mcpServers':{'a':{'command':'x','autoApprove':['one','t']}}}")
-            << QString() << true;
-
-    QTest::newRow("single item, padded brackets")
-            << q("{'mcpServers':{'a':{'command':'x','autoApprove':[ 'one' ]}}}") << "a"
-            << "t" << q("{'mcpServers':{'a':{'command':'x','autoApprove':[ 'one', 't' ]}}}")
+                 "\t\t\t'disabled': true\n\t\t}\n\t}\n}\n")
             << QString() << true;
 
     QTest::newRow("server with no members, one line")
             << q("{'mcpServers': {'a': {}}}") << "a"
-            << "t" << q("{'mcpServers': {'a': {'autoApprove': ['t']}}}") << QString() << false;
+            << q("{'mcpServers': {'a': {'disabled': true}}}") << QString() << false;
 
     QTest::newRow("server with no members, multi-line")
             << q("{\n  'mcpServers': {\n    'a': {\n    }\n  }\n}\n") << "a"
-            << "t"
-            << q("{\n  'mcpServers': {\n    'a': {\n      'autoApprove': ['t']\n    }\n  }\n}\n")
+
+            << q("{\n  'mcpServers': {\n    'a': {\n      'disabled': true\n    }\n  }\n}\n")
             << QString() << false;
 
     QTest::newRow("unicode")
             << q("{\n  'mcpServers': {\n    '数据': {\n      'command': 'python',\n"
                  "      'args': ['привет.py', '😀']\n    }\n  }\n}\n")
-            << QString::fromUtf8("数据") << QString::fromUtf8("查询_😀")
+            << QString::fromUtf8("数据")
             << q("{\n  'mcpServers': {\n    '数据': {\n      'command': 'python',\n"
-                 "      'args': ['привет.py', '😀'],\n      'autoApprove': ['查询_😀']\n    }\n"
+                 "      'args': ['привет.py', '😀'],\n      'disabled': true\n    }\n"
                  "  }\n}\n")
             << QString() << false; // the loader refuses a name outside [A-Za-z0-9_.-]
 
     QTest::newRow("escaped keys")
-            << q("{'mcp\\u0053ervers': {'a\\u00e9': {'command': 'x', 'auto\\u0041pprove': []}}}")
-            << QString::fromUtf8("aé") << "t"
-            << q("{'mcp\\u0053ervers': {'a\\u00e9': {'command': 'x', 'auto\\u0041pprove': ['t']}}}")
+            << q("{'mcp\\u0053ervers': {'a\\u00e9': {'command': 'x', 'dis\\u0061bled': false}}}")
+            << QString::fromUtf8("aé")
+            << q("{'mcp\\u0053ervers': {'a\\u00e9': {'command': 'x', 'dis\\u0061bled': true}}}")
             << QString() << false; // the loader refuses a name outside [A-Za-z0-9_.-]
-
-    QTest::newRow("tool name needing escapes")
-            << q("{'mcpServers': {'a': {'command': 'x'}}}") << "a"
-            << "say \"hi\"\\now"
-            << q("{'mcpServers': {'a': {'command': 'x', 'autoApprove': ['say \\'hi\\'\\\\now']}}}")
-            << QString() << true;
 
     QTest::newRow("CRLF") << q(
             "{\r\n  'mcpServers': {\r\n    'a': {\r\n      'command': 'x'\r\n    }\r\n"
             "  }\r\n}\r\n")
                           << "a"
-                          << "t"
+
                           << q("{\r\n  'mcpServers': {\r\n    'a': {\r\n      'command': 'x',\r\n"
-                               "      'autoApprove': ['t']\r\n    }\r\n  }\r\n}\r\n")
+                               "      'disabled': true\r\n    }\r\n  }\r\n}\r\n")
                           << QString() << true;
 
     QTest::newRow("CRLF, empty server")
             << q("{\r\n  'mcpServers': {\r\n    'a': {\r\n    }\r\n  }\r\n}\r\n") << "a"
-            << "t"
-            << q("{\r\n  'mcpServers': {\r\n    'a': {\r\n      'autoApprove': ['t']\r\n"
+
+            << q("{\r\n  'mcpServers': {\r\n    'a': {\r\n      'disabled': true\r\n"
                  "    }\r\n  }\r\n}\r\n")
             << QString() << false;
 
     QTest::newRow("byte order mark")
             << QByteArray("\xEF\xBB\xBF") + q("{'mcpServers': {'a': {'command': 'x'}}}") << "a"
-            << "t"
+
             << QByteArray("\xEF\xBB\xBF")
-                       + q("{'mcpServers': {'a': {'command': 'x', 'autoApprove': ['t']}}}")
+                       + q("{'mcpServers': {'a': {'command': 'x', 'disabled': true}}}")
             << QString() << true;
 
     // The editor patches the value that counts (the last); the loader refuses the file.
     QTest::newRow("duplicate keys: the last one is patched")
-            << q("{'mcpServers': {'a': {'command': 'x', 'autoApprove': 5, 'autoApprove': []}}}")
-            << "a"
-            << "t"
-            << q("{'mcpServers': {'a': {'command': 'x', 'autoApprove': 5, 'autoApprove': ['t']}}}")
+            << q("{'mcpServers': {'a': {'command': 'x', 'disabled': 5, 'disabled': false}}}") << "a"
+            << q("{'mcpServers': {'a': {'command': 'x', 'disabled': 5, 'disabled': true}}}")
             << QString() << false;
 
     QTest::newRow("strings with brackets and escapes before")
             << q("{'mcpServers': {'a': {'command': 'x}]\\'[{', 'args': ['\\\\', '{']}}}") << "a"
-            << "t"
+
             << q("{'mcpServers': {'a': {'command': 'x}]\\'[{', 'args': ['\\\\', '{'], "
-                 "'autoApprove': ['t']}}}")
+                 "'disabled': true}}}")
             << QString() << true;
 
-    const QByteArray present
-            = q("{\n  'mcpServers': {'a': {'command': 'x', 'autoApprove': ['t', 'u']}}\n}");
-    QTest::newRow("already present") << present << "a"
-                                     << "t" << present << QString() << true;
-
     QTest::newRow("missing server") << q("{'mcpServers': {'a': {'command': 'x'}}}") << "b"
-                                    << "t" << QByteArray() << "server 'b' is not defined" << false;
+                                    << QByteArray() << "server 'b' is not defined" << false;
     QTest::newRow("no mcpServers") << q("{'servers': {'a': {'command': 'x'}}}") << "a"
-                                   << "t" << QByteArray() << "mcpServers" << false;
+                                   << QByteArray() << "mcpServers" << false;
     QTest::newRow("broken JSON") << q("{'mcpServers': {'a': {'command': 'x',}}}") << "a"
-                                 << "t" << QByteArray() << "not valid JSON (line 1, column 38"
-                                 << false;
+                                 << QByteArray() << "not valid JSON (line 1, column 38" << false;
     QTest::newRow("broken JSON on line 3")
-            << q("{\n  'mcpServers': {\n    'a': {'command': 'x'\n  }\n}") << "a"
-            << "t" << QByteArray() << "line 5" << false;
+            << q("{\n  'mcpServers': {\n    'a': {'command': 'x'\n  }\n}") << "a" << QByteArray()
+            << "line 5" << false;
     QTest::newRow("NUL byte") << QByteArray("{\"mcpServers\": {\"a\": {\"command\": \"x\"}}}\0junk",
                                             45)
-                              << "a"
-                              << "t" << QByteArray() << "NUL" << false;
-    QTest::newRow("autoApprove not an array")
-            << q("{'mcpServers': {'a': {'command': 'x', 'autoApprove': 'all'}}}") << "a"
-            << "t" << QByteArray() << "\"autoApprove\" of server 'a' is not a list" << false;
-    QTest::newRow("server not an object") << q("{'mcpServers': {'a': 'x'}}") << "a"
-                                          << "t" << QByteArray() << "not an object" << false;
+                              << "a" << QByteArray() << "NUL" << false;
+    QTest::newRow("server not an object")
+            << q("{'mcpServers': {'a': 'x'}}") << "a" << QByteArray() << "not an object" << false;
 }
 
-void tst_ConfigEditor::addAutoApprove()
+// Disabling a server that has no "disabled" member inserts one, laid out like its neighbours.
+void tst_ConfigPatcher::disable()
 {
     QFETCH(QByteArray, input);
     QFETCH(QString, server);
-    QFETCH(QString, tool);
     QFETCH(QByteArray, expected);
     QFETCH(QString, errorPart);
     QFETCH(bool, loaderKeepsServer);
@@ -315,7 +228,7 @@ void tst_ConfigEditor::addAutoApprove()
     const QString path = writeTemp(input);
     QVERIFY(!path.isEmpty());
     QString error;
-    const bool ok = ConfigEditor::addAutoApprove(path, server, tool, &error);
+    const bool ok = ConfigPatcher::setServerDisabled(path, server, true, &error);
     const QByteArray result = readAll(path);
 
     if (expected.isNull()) {
@@ -331,23 +244,21 @@ void tst_ConfigEditor::addAutoApprove()
 
     const Json parsed = parseJson(std::string_view(result.constData(), size_t(result.size())));
     QVERIFY(!parsed.is_discarded());
-    const Json &list = parsed["mcpServers"][server.toStdString()]["autoApprove"];
-    QVERIFY(list.is_array());
-    QVERIFY(std::find(list.begin(), list.end(), Json(tool.toStdString())) != list.end());
+    QVERIFY(parsed["mcpServers"][server.toStdString()]["disabled"] == Json(true));
 
     const McpConfig config = ConfigLoader::parse(result, path, QProcessEnvironment());
     if (loaderKeepsServer) {
         const ServerConfig *parsedServer = config.find(server);
         QVERIFY(parsedServer);
-        QVERIFY(parsedServer->autoApprove.contains(tool));
+        QVERIFY(parsedServer->disabled);
     }
 
-    // A second addition of the same tool changes nothing.
-    QVERIFY2(ConfigEditor::addAutoApprove(path, server, tool, &error), qPrintable(error));
+    // Disabling it again changes nothing.
+    QVERIFY2(ConfigPatcher::setServerDisabled(path, server, true, &error), qPrintable(error));
     QCOMPARE(readAll(path), expected);
 }
 
-void tst_ConfigEditor::setServerDisabled_data()
+void tst_ConfigPatcher::setServerDisabled_data()
 {
     QTest::addColumn<QByteArray>("input");
     QTest::addColumn<QString>("server");
@@ -380,7 +291,7 @@ void tst_ConfigEditor::setServerDisabled_data()
     QTest::newRow("broken JSON") << q("{'mcpServers': {'a': ") << "a" << true << QByteArray();
 }
 
-void tst_ConfigEditor::setServerDisabled()
+void tst_ConfigPatcher::setServerDisabled()
 {
     QFETCH(QByteArray, input);
     QFETCH(QString, server);
@@ -390,7 +301,7 @@ void tst_ConfigEditor::setServerDisabled()
     const QString path = writeTemp(input);
     QVERIFY(!path.isEmpty());
     QString error;
-    const bool ok = ConfigEditor::setServerDisabled(path, server, disabled, &error);
+    const bool ok = ConfigPatcher::setServerDisabled(path, server, disabled, &error);
     if (expected.isNull()) {
         QVERIFY(!ok);
         QVERIFY(!error.isEmpty());
@@ -406,26 +317,26 @@ void tst_ConfigEditor::setServerDisabled()
     QCOMPARE(config.find(server)->disabled, disabled);
 }
 
-void tst_ConfigEditor::missingFile()
+void tst_ConfigPatcher::missingFile()
 {
     const QString path = m_dir.filePath(QStringLiteral("absent.json"));
     QString error;
-    QVERIFY(!ConfigEditor::addAutoApprove(path, QStringLiteral("a"), QStringLiteral("t"), &error));
+    QVERIFY(!ConfigPatcher::setServerDisabled(path, QStringLiteral("a"), true, &error));
     QVERIFY2(error.contains(path), qPrintable(error));
     QVERIFY(!QFile::exists(path));
 }
 
 // Every cut of a valid file is refused or edited into valid JSON; nothing crashes.
-void tst_ConfigEditor::truncatedAtEveryByte()
+void tst_ConfigPatcher::truncatedAtEveryByte()
 {
     const QByteArray text = q("{\n  'mcpServers': {\n    'a': {\n      'command': 'x',\n"
-                              "      'autoApprove': ['o\\'ne', 'two']\n    }\n  }\n}\n");
+                              "      'args': ['o\\'ne', 'two']\n    }\n  }\n}\n");
     int accepted = 0;
     for (qsizetype size = 0; size <= text.size(); ++size) {
         const QByteArray cut = text.left(size);
         QString error;
-        const std::optional<QByteArray> result = ConfigEditor::withAutoApprove(
-                cut, QStringLiteral("cut.json"), QStringLiteral("a"), QStringLiteral("t"), &error);
+        const std::optional<QByteArray> result = ConfigPatcher::withServerDisabled(
+                cut, QStringLiteral("cut.json"), QStringLiteral("a"), true, &error);
         if (!result) {
             QVERIFY(!error.isEmpty());
             continue;
@@ -437,6 +348,6 @@ void tst_ConfigEditor::truncatedAtEveryByte()
     QCOMPARE(accepted, 2); // the whole text, and the text without its final newline
 }
 
-QTEST_GUILESS_MAIN(tst_ConfigEditor)
+QTEST_GUILESS_MAIN(tst_ConfigPatcher)
 
-#include "tst_configeditor.moc"
+#include "tst_configpatcher.moc"

@@ -1,4 +1,4 @@
-#include "configeditor.h"
+#include "configpatcher.h"
 
 #include "config.h"
 #include "jsonparser.h"
@@ -65,7 +65,6 @@ public:
     size_t rootBegin() const { return skipWhitespace(m_s.starts_with("\xEF\xBB\xBF") ? 3 : 0); }
 
     Container readObject(size_t open) const { return readContainer(open, true); }
-    Container readArray(size_t open) const { return readContainer(open, false); }
 
     // The indentation (spaces and tabs) of the line that holds `p`.
     std::string_view lineIndent(size_t p) const
@@ -201,7 +200,7 @@ QString position(std::string_view text, size_t offset)
             ++column;
         }
     }
-    return ConfigEditor::tr("line %1, column %2").arg(line).arg(column);
+    return ConfigPatcher::tr("line %1, column %2").arg(line).arg(column);
 }
 
 std::optional<Located> locate(const Scanner &scanner, std::string_view text,
@@ -209,22 +208,22 @@ std::optional<Located> locate(const Scanner &scanner, std::string_view text,
 {
     auto fail = [&](const QString &why) {
         if (error)
-            *error = ConfigEditor::tr("Cannot change %1: %2").arg(displayName(fileName), why);
+            *error = ConfigPatcher::tr("Cannot change %1: %2").arg(displayName(fileName), why);
         return std::nullopt;
     };
     if (text.size() > size_t(ConfigLoader::kMaxConfigBytes))
-        return fail(ConfigEditor::tr("the file is larger than %1 KiB.")
+        return fail(ConfigPatcher::tr("the file is larger than %1 KiB.")
                             .arg(ConfigLoader::kMaxConfigBytes / 1024));
     // The parser stops at a NUL byte and would accept "{}\0garbage"; so would the scanner not.
     if (const size_t nul = text.find('\0'); nul != std::string_view::npos)
-        return fail(ConfigEditor::tr("it contains a NUL byte (%1); it must be UTF-8 text.")
+        return fail(ConfigPatcher::tr("it contains a NUL byte (%1); it must be UTF-8 text.")
                             .arg(position(text, nul)));
 
     Located located;
     JsonParseError parseError;
     located.root = parseJson(text, &parseError);
     if (located.root.is_discarded())
-        return fail(ConfigEditor::tr("it is not valid JSON (%1: %2). Fix the file first.")
+        return fail(ConfigPatcher::tr("it is not valid JSON (%1: %2). Fix the file first.")
                             .arg(position(text, parseError.offset),
                                  QString::fromStdString(parseError.message)));
     const Json *servers = nullptr;
@@ -234,23 +233,23 @@ std::optional<Located> locate(const Scanner &scanner, std::string_view text,
             servers = &*it;
     }
     if (!servers)
-        return fail(ConfigEditor::tr("it has no \"mcpServers\" object."));
+        return fail(ConfigPatcher::tr("it has no \"mcpServers\" object."));
     const auto serverIt = servers->find(server.toStdString());
     if (serverIt == servers->end())
-        return fail(ConfigEditor::tr("server '%1' is not defined in it.").arg(server));
+        return fail(ConfigPatcher::tr("server '%1' is not defined in it.").arg(server));
     if (!serverIt->is_object())
-        return fail(ConfigEditor::tr("server '%1' is not an object.").arg(server));
+        return fail(ConfigPatcher::tr("server '%1' is not an object.").arg(server));
 
     // The parse above guarantees the shape the scanner walks.
     const Scanner::Container root = scanner.readObject(scanner.rootBegin());
     const Scanner::Member *mcpServers = root.find("mcpServers");
     if (!mcpServers)
-        return fail(ConfigEditor::tr("internal error: \"mcpServers\" not found in the text."));
+        return fail(ConfigPatcher::tr("internal error: \"mcpServers\" not found in the text."));
     const Scanner::Container serverList = scanner.readObject(mcpServers->valueBegin);
     const Scanner::Member *serverMember = serverList.find(server.toStdString());
     if (!serverMember)
-        return fail(
-                ConfigEditor::tr("internal error: server '%1' not found in the text.").arg(server));
+        return fail(ConfigPatcher::tr("internal error: server '%1' not found in the text.")
+                            .arg(server));
     located.mcpServersMember = *mcpServers;
     located.serverMember = *serverMember;
     located.server = scanner.readObject(serverMember->valueBegin);
@@ -313,41 +312,6 @@ std::string insertMember(std::string_view text, const Scanner &scanner, const Lo
     return result;
 }
 
-// Adds a string at the end of an array, separated like the items already there.
-std::string appendItem(std::string_view text, const Scanner &scanner,
-                       const Scanner::Member &arrayMember, const std::string &itemJson)
-{
-    const Scanner::Container array = scanner.readArray(arrayMember.valueBegin);
-    std::string result(text);
-    if (array.members.empty()) {
-        // "[ ]" and "[\n  ]" both become ["item"]: one item needs no layout.
-        result.replace(array.open + 1, array.close - array.open - 1, itemJson);
-        return result;
-    }
-    const Scanner::Member &last = array.members.back();
-    std::string separator;
-    if (array.members.size() >= 2) {
-        separator = std::string(
-                scanner.slice(array.members[array.members.size() - 2].valueEnd, last.valueBegin));
-    } else {
-        const std::string_view lead = scanner.slice(array.open + 1, last.valueBegin);
-        if (!lead.empty()) {
-            separator = "," + std::string(lead);
-        } else {
-            // ["a"]: a space after the comma if the file puts one after its colons.
-            const std::string colon = colonOf(scanner, arrayMember);
-            separator = colon.ends_with(' ') ? ", " : ",";
-        }
-    }
-    result.insert(last.valueEnd, separator + itemJson);
-    return result;
-}
-
-std::string toJsonString(const QString &s)
-{
-    return Json(s.toStdString()).dump(-1, ' ', false, Json::error_handler_t::replace);
-}
-
 // Defends the promise that only the intended change is made: the new text must parse to the
 // old document with exactly that change applied.
 bool verify(const std::string &newText, const Json &expected, const QString &fileName,
@@ -357,8 +321,8 @@ bool verify(const std::string &newText, const Json &expected, const QString &fil
     if (actual == expected)
         return true;
     if (error) {
-        *error = ConfigEditor::tr("Cannot change %1: the edit did not produce the expected "
-                                  "document (internal error); the file was left unchanged.")
+        *error = ConfigPatcher::tr("Cannot change %1: the edit did not produce the expected "
+                                   "document (internal error); the file was left unchanged.")
                          .arg(displayName(fileName));
     }
     return false;
@@ -369,10 +333,10 @@ std::optional<QByteArray> readConfig(const QString &filePath, QString *error)
     // The loader's reader: never blocks on a FIFO or device put in the file's place.
     ConfigLoader::FileContents contents = ConfigLoader::readFile(filePath);
     if (!contents.exists && contents.error.isEmpty())
-        contents.error = ConfigEditor::tr("the file does not exist");
+        contents.error = ConfigPatcher::tr("the file does not exist");
     if (!contents.error.isEmpty()) {
         if (error) {
-            *error = ConfigEditor::tr("Cannot read %1: %2")
+            *error = ConfigPatcher::tr("Cannot read %1: %2")
                              .arg(displayName(filePath), contents.error);
         }
         return std::nullopt;
@@ -386,7 +350,7 @@ bool writeConfig(const QString &filePath, const QByteArray &text, QString *error
     QSaveFile file(filePath);
     if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size() || !file.commit()) {
         if (error) {
-            *error = ConfigEditor::tr("Cannot save %1: %2")
+            *error = ConfigPatcher::tr("Cannot save %1: %2")
                              .arg(displayName(filePath), file.errorString());
         }
         return false;
@@ -410,52 +374,10 @@ bool editFile(const QString &filePath, QString *error,
 
 } // namespace
 
-std::optional<QByteArray> ConfigEditor::withAutoApprove(const QByteArray &text,
-                                                        const QString &fileName,
-                                                        const QString &server, const QString &tool,
-                                                        QString *error)
-{
-    const std::string_view view(text.constData(), size_t(text.size()));
-    const Scanner scanner(view);
-    std::optional<Located> located = locate(scanner, view, fileName, server, error);
-    if (!located)
-        return std::nullopt;
-
-    Json expected = located->root;
-    Json &serverJson = expected["mcpServers"][server.toStdString()];
-    const std::string toolUtf8 = tool.toStdString();
-    const std::string toolJson = toJsonString(tool);
-    std::string edited;
-    if (const Scanner::Member *existing = located->server.find("autoApprove")) {
-        Json &list = serverJson["autoApprove"];
-        if (!list.is_array()) {
-            if (error) {
-                *error = tr("Cannot change %1: \"autoApprove\" of server '%2' is not a list "
-                            "(%3). Make it a list of tool names.")
-                                 .arg(displayName(fileName), server,
-                                      position(view, existing->valueBegin));
-            }
-            return std::nullopt;
-        }
-        for (const Json &item : list) {
-            if (item.is_string() && item.get_ref<const std::string &>() == toolUtf8)
-                return text;
-        }
-        list.push_back(toolUtf8);
-        edited = appendItem(view, scanner, *existing, toolJson);
-    } else {
-        serverJson["autoApprove"] = Json::array({toolUtf8});
-        edited = insertMember(view, scanner, *located, "\"autoApprove\"", "[" + toolJson + "]");
-    }
-    if (!verify(edited, expected, fileName, error))
-        return std::nullopt;
-    return QByteArray(edited.data(), qsizetype(edited.size()));
-}
-
-std::optional<QByteArray> ConfigEditor::withServerDisabled(const QByteArray &text,
-                                                           const QString &fileName,
-                                                           const QString &server, bool disabled,
-                                                           QString *error)
+std::optional<QByteArray> ConfigPatcher::withServerDisabled(const QByteArray &text,
+                                                            const QString &fileName,
+                                                            const QString &server, bool disabled,
+                                                            QString *error)
 {
     const std::string_view view(text.constData(), size_t(text.size()));
     const Scanner scanner(view);
@@ -484,16 +406,8 @@ std::optional<QByteArray> ConfigEditor::withServerDisabled(const QByteArray &tex
     return QByteArray(edited.data(), qsizetype(edited.size()));
 }
 
-bool ConfigEditor::addAutoApprove(const QString &filePath, const QString &server,
-                                  const QString &tool, QString *error)
-{
-    return editFile(filePath, error, [&](const QByteArray &text) {
-        return withAutoApprove(text, filePath, server, tool, error);
-    });
-}
-
-bool ConfigEditor::setServerDisabled(const QString &filePath, const QString &server, bool disabled,
-                                     QString *error)
+bool ConfigPatcher::setServerDisabled(const QString &filePath, const QString &server, bool disabled,
+                                      QString *error)
 {
     return editFile(filePath, error, [&](const QByteArray &text) {
         return withServerDisabled(text, filePath, server, disabled, error);

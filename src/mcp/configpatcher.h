@@ -1,0 +1,36 @@
+#pragma once
+
+#include <QByteArray>
+#include <QCoreApplication>
+#include <QString>
+
+#include <optional>
+
+namespace Mcp {
+
+/// A programmatic edit of a `.mcp.json` file (the server dock's disable switch) made on the
+/// text, not by re-serializing: the user's formatting, key order and every byte outside the
+/// edit stay as they were. The file is validated first and refused untouched if it does not
+/// parse or lacks the server; the result is checked to parse to exactly the intended document
+/// before it is saved atomically (QSaveFile). Stateless. Not to be confused with the window's
+/// ConfigEditorPane, the editor a user types in.
+class ConfigPatcher
+{
+    Q_DECLARE_TR_FUNCTIONS(Mcp::ConfigPatcher)
+
+public:
+    /// Sets `mcpServers.<server>.disabled`, replacing the existing value or adding the member.
+    /// Enabling a server that has no "disabled" member changes nothing.
+    static bool setServerDisabled(const QString &filePath, const QString &server, bool disabled,
+                                  QString *error = nullptr);
+
+    /// The same edit on text (e.g. the config editor pane's unsaved buffer). `fileName` is
+    /// only used in error messages. std::nullopt (and *error) if the edit is refused; the text
+    /// unchanged if nothing needed changing.
+    static std::optional<QByteArray> withServerDisabled(const QByteArray &text,
+                                                        const QString &fileName,
+                                                        const QString &server, bool disabled,
+                                                        QString *error = nullptr);
+};
+
+} // namespace Mcp
