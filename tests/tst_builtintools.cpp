@@ -338,12 +338,12 @@ void TestBuiltinTools::resolveWithoutRoot()
 
 void TestBuiltinTools::definitions()
 {
-    const QMap<QString, Mcp::Risk> expected{{QStringLiteral("read_file"), Mcp::Risk::Read},
-                                            {QStringLiteral("list_dir"), Mcp::Risk::Read},
-                                            {QStringLiteral("search_files"), Mcp::Risk::Read},
-                                            {QStringLiteral("write_file"), Mcp::Risk::Mutating},
-                                            {QStringLiteral("edit_file"), Mcp::Risk::Mutating},
-                                            {QStringLiteral("bash"), Mcp::Risk::Dangerous}};
+    const QMap<QString, Engine::Risk> expected{{QStringLiteral("read_file"), Engine::Risk::Read},
+                                            {QStringLiteral("list_dir"), Engine::Risk::Read},
+                                            {QStringLiteral("search_files"), Engine::Risk::Read},
+                                            {QStringLiteral("write_file"), Engine::Risk::Mutating},
+                                            {QStringLiteral("edit_file"), Engine::Risk::Mutating},
+                                            {QStringLiteral("bash"), Engine::Risk::Dangerous}};
     QCOMPARE(int(m_tools.size()), expected.size());
     for (const auto &tool : m_tools) {
         QVERIFY2(expected.contains(tool->name()), qPrintable(tool->name()));

@@ -1,6 +1,9 @@
-// Tests for Mcp::ConfigLoader: the .mcp.json rules of DESIGN.md ("Configuration"), exact
-// error positions, hostile input, merging and importing other clients' files.
+// Tests for Mcp::ConfigLoader: the .mcp.json rules, exact error positions, hostile input,
+// merging and importing other clients' files. Files are read as both faces read them,
+// through Engine::loadConfig() and friends (the loader plus the engine's policy keys);
+// protocolLayerLeavesPolicyKeys() checks the seam between the two.
 
+#include "engine/serverpolicy.h"
 #include "mcp/config.h"
 
 #include <QDir>
@@ -56,6 +59,7 @@ private slots:
     void explicitDefaultTimeoutIsTheServers();
     void toJsonRoundTrip_data();
     void toJsonRoundTrip();
+    void protocolLayerLeavesPolicyKeys();
     void find();
 
     void loadFile();
@@ -152,9 +156,9 @@ void tst_Config::riskNames_data()
     QTest::addColumn<QString>("name");
     QTest::addColumn<int>("risk"); // -1: not a risk name
 
-    QTest::newRow("read") << "read" << int(Risk::Read);
-    QTest::newRow("mutating") << "mutating" << int(Risk::Mutating);
-    QTest::newRow("dangerous") << "dangerous" << int(Risk::Dangerous);
+    QTest::newRow("read") << "read" << int(Engine::Risk::Read);
+    QTest::newRow("mutating") << "mutating" << int(Engine::Risk::Mutating);
+    QTest::newRow("dangerous") << "dangerous" << int(Engine::Risk::Dangerous);
     QTest::newRow("capitalized") << "Read" << -1;
     QTest::newRow("empty") << "" << -1;
     QTest::newRow("write") << "write" << -1;
@@ -164,11 +168,11 @@ void tst_Config::riskNames()
 {
     QFETCH(QString, name);
     QFETCH(int, risk);
-    const std::optional<Risk> parsed = riskFromName(name);
+    const std::optional<Engine::Risk> parsed = Engine::riskFromName(name);
     QCOMPARE(parsed.has_value(), risk >= 0);
     if (parsed) {
         QCOMPARE(int(*parsed), risk);
-        QCOMPARE(riskName(*parsed), name);
+        QCOMPARE(Engine::riskName(*parsed), name);
     }
 }
 
@@ -226,7 +230,7 @@ void tst_Config::errorToString()
 
 void tst_Config::designExampleFields()
 {
-    const McpConfig config = ConfigLoader::parse(kDesignExample, QStringLiteral("ws/.mcp.json"),
+    const McpConfig config = Engine::parseConfig(kDesignExample, QStringLiteral("ws/.mcp.json"),
                                                  makeEnv({"REMOTE_TOKEN=s3cret"}));
     QCOMPARE(errorStrings(config.errors), QStringList());
     QCOMPARE(serverNames(config), QStringList({"files", "old", "remote"}));
@@ -236,12 +240,14 @@ void tst_Config::designExampleFields()
     QCOMPARE(files.command, QStringLiteral("npx"));
     QCOMPARE(files.args, QStringList({"-y", "@modelcontextprotocol/server-filesystem", "."}));
     QCOMPARE(files.env, (QMap<QString, QString>{{"LOG", "1"}}));
-    QCOMPARE(files.risk, std::optional<Risk>(Risk::Mutating));
-    QCOMPARE(files.toolRisks, (QMap<QString, Risk>{{"read_text_file", Risk::Read}}));
+    const Engine::ServerPolicy filesPolicy = Engine::ServerPolicy::of(files);
+    QCOMPARE(filesPolicy.risk, std::optional<Engine::Risk>(Engine::Risk::Mutating));
+    QCOMPARE(filesPolicy.toolRisks,
+             (QMap<QString, Engine::Risk>{{"read_text_file", Engine::Risk::Read}}));
     QCOMPARE(files.timeoutMs, 60000);
     QCOMPARE(files.timeoutSet, false); // the default, not written
     QCOMPARE(files.startupTimeoutMs, 30000);
-    QCOMPARE(files.trust, false);
+    QCOMPARE(filesPolicy.trust, false);
     QCOMPARE(files.disabled, false);
     QCOMPARE(files.error, QString());
     QCOMPARE(files.sourceFile, QStringLiteral("ws/.mcp.json"));
@@ -250,7 +256,7 @@ void tst_Config::designExampleFields()
     const ServerConfig &old = config.servers.at(1);
     QCOMPARE(old.env, (QMap<QString, QString>{{"KEY", "VALUE"}}));
     QCOMPARE(old.disabled, true);
-    QCOMPARE(old.risk, std::nullopt);
+    QCOMPARE(Engine::ServerPolicy::of(old).risk, std::nullopt);
     QCOMPARE(old.line, 8);
 
     const ServerConfig &remote = config.servers.at(2);
@@ -261,7 +267,7 @@ void tst_Config::designExampleFields()
     QCOMPARE(remote.timeoutMs, 120000);
     QCOMPARE(remote.timeoutSet, true);
     QCOMPARE(remote.startupTimeoutMs, 30000);
-    QCOMPARE(remote.autoApprove, QStringList({"search"}));
+    QCOMPARE(Engine::ServerPolicy::of(remote).autoApprove, QStringList({"search"}));
     QCOMPARE(remote.line, 5);
 }
 
@@ -314,11 +320,14 @@ void tst_Config::parseValid_data()
                  "tools": {"t1": {}, "t2": {"risk": "dangerous", "note": 1}}}}})")
             << QStringList()
             << "a: {\"autoApprove\":[\"t1\",\"t2\"],\"command\":\"x\","
-               "\"tools\":{\"t2\":{\"risk\":\"dangerous\"}},\"trust\":true}";
+               "\"tools\":{\"t1\":{},\"t2\":{\"note\":1,\"risk\":\"dangerous\"}},\"trust\":true}";
+    // Not errors, and kept as written (toJson() carries over what the loader does not hold).
     QTest::newRow("unknown keys are ignored")
             << QByteArray(R"({"version": 2, "mcpServers": {"a": {"command": "x", "cwd": 5,
                  "description": "d", "future": {"nested": [1, {"x": null}]}}}})")
-            << QStringList() << "a: {\"command\":\"x\"}";
+            << QStringList()
+            << "a: {\"command\":\"x\",\"cwd\":5,\"description\":\"d\","
+               "\"future\":{\"nested\":[1,{\"x\":null}]}}";
     QTest::newRow("byte order mark")
             << QByteArray("\xEF\xBB\xBF{\"mcpServers\": {\"a\": {\"command\": \"x\"}}}")
             << QStringList() << "a: {\"command\":\"x\"}";
@@ -425,7 +434,7 @@ void tst_Config::parseValid()
     QFETCH(QByteArray, text);
     QFETCH(QStringList, env);
     QFETCH(QString, expected);
-    const McpConfig config = ConfigLoader::parse(text, QStringLiteral("t.json"), makeEnv(env));
+    const McpConfig config = Engine::parseConfig(text, QStringLiteral("t.json"), makeEnv(env));
     QCOMPARE(errorStrings(config.errors), QStringList());
     QCOMPARE(describe(config), expected);
 }
@@ -820,7 +829,7 @@ void tst_Config::parseErrors()
     QFETCH(QByteArray, text);
     QFETCH(QStringList, errors);
     QFETCH(QStringList, servers);
-    const McpConfig config = ConfigLoader::parse(text, QStringLiteral("t.json"), {});
+    const McpConfig config = Engine::parseConfig(text, QStringLiteral("t.json"), {});
     QCOMPARE(errorStrings(config.errors), errors);
     QCOMPARE(serverNames(config), servers);
 }
@@ -898,7 +907,7 @@ void tst_Config::syntaxErrors()
     QFETCH(int, line);
     QFETCH(int, column);
     QFETCH(QString, message);
-    const McpConfig config = ConfigLoader::parse(text, QStringLiteral("t.json"), {});
+    const McpConfig config = Engine::parseConfig(text, QStringLiteral("t.json"), {});
     QCOMPARE(config.errors.size(), 1);
     const ConfigError &error = config.errors.first();
     QCOMPARE(error.message, message);
@@ -963,7 +972,7 @@ void tst_Config::hostileInput()
 {
     QFETCH(QByteArray, text);
     const McpConfig config
-            = ConfigLoader::parse(text, QStringLiteral("t.json"), makeEnv({"HOME=/h"}));
+            = Engine::parseConfig(text, QStringLiteral("t.json"), makeEnv({"HOME=/h"}));
     // Every random row here is invalid; what matters is no crash, and errors that point
     // somewhere inside the text.
     QVERIFY(!config.errors.isEmpty());
@@ -990,14 +999,14 @@ void tst_Config::truncatedAtEveryByte()
 {
     QFETCH(QByteArray, text);
     const QProcessEnvironment env = makeEnv({"REMOTE_TOKEN=x"});
-    const McpConfig whole = ConfigLoader::parse(text, QStringLiteral("t.json"), env);
+    const McpConfig whole = Engine::parseConfig(text, QStringLiteral("t.json"), env);
     QCOMPARE(errorStrings(whole.errors), QStringList());
     QCOMPARE(whole.servers.isEmpty(), false);
 
     const QByteArray trimmed = text.trimmed();
     for (qsizetype size = 0; size < text.size(); ++size) {
         const QByteArray prefix = text.left(size);
-        const McpConfig config = ConfigLoader::parse(prefix, QStringLiteral("t.json"), env);
+        const McpConfig config = Engine::parseConfig(prefix, QStringLiteral("t.json"), env);
         if (size >= trimmed.size()) {
             // Only trailing whitespace is missing: still the whole document.
             QVERIFY2(config.errors.isEmpty(), qPrintable(QString::number(size)));
@@ -1023,7 +1032,7 @@ void tst_Config::corruptedAtEveryByte()
         for (qsizetype i = 0; i < kDesignExample.size(); ++i) {
             QByteArray text = kDesignExample;
             text[i] = replacement;
-            const McpConfig config = ConfigLoader::parse(text, QStringLiteral("t.json"), env);
+            const McpConfig config = Engine::parseConfig(text, QStringLiteral("t.json"), env);
             if (!config.errors.isEmpty())
                 ++invalid;
             for (const ConfigError &error : config.errors)
@@ -1038,7 +1047,7 @@ void tst_Config::serverPosition()
 {
     const QByteArray text = "{\n\"mcpServers\": {\n\n  \"a\":\n    {\"command\": \"x\"},\n"
                             "  \"b\": {\"url\": \"y\"}}}";
-    const McpConfig config = ConfigLoader::parse(text, QStringLiteral("dir/f.json"), {});
+    const McpConfig config = Engine::parseConfig(text, QStringLiteral("dir/f.json"), {});
     QCOMPARE(serverNames(config), QStringList({"a", "b"}));
     QCOMPARE(config.servers.at(0).line, 5);
     QCOMPARE(config.servers.at(1).line, 6);
@@ -1048,13 +1057,13 @@ void tst_Config::serverPosition()
 void tst_Config::equalityIgnoresPosition()
 {
     const McpConfig a
-            = ConfigLoader::parse(R"({"mcpServers": {"s": {"command": "x", "args": ["1"]}}})",
+            = Engine::parseConfig(R"({"mcpServers": {"s": {"command": "x", "args": ["1"]}}})",
                                   QStringLiteral("a.json"), {});
-    const McpConfig moved = ConfigLoader::parse(
+    const McpConfig moved = Engine::parseConfig(
             "{\n\n\"mcpServers\": {\n\"s\": {\"args\": [\"1\"],\n \"command\": \"x\"}}}",
             QStringLiteral("b.json"), {});
     const McpConfig changed
-            = ConfigLoader::parse(R"({"mcpServers": {"s": {"command": "x", "args": ["2"]}}})",
+            = Engine::parseConfig(R"({"mcpServers": {"s": {"command": "x", "args": ["2"]}}})",
                                   QStringLiteral("a.json"), {});
     QCOMPARE(a.servers.size(), 1);
     QCOMPARE(moved.servers.size(), 1);
@@ -1069,8 +1078,9 @@ void tst_Config::equalityIgnoresPosition()
     ServerConfig timeout = a.servers.first();
     timeout.timeoutMs = 1;
     QVERIFY(!(timeout == a.servers.first()));
+    // A key only the engine reads: the engine gets the new configuration.
     ServerConfig toolRisk = a.servers.first();
-    toolRisk.toolRisks.insert(QStringLiteral("t"), Risk::Read);
+    toolRisk.definition["tools"]["t"]["risk"] = "read";
     QVERIFY(!(toolRisk == a.servers.first()));
     // How the process runs: a change must restart it.
     ServerConfig inherit = a.servers.first();
@@ -1091,7 +1101,7 @@ void tst_Config::explicitDefaultTimeoutIsTheServers()
 {
     // "timeout": 60 is the default's value, yet the server's own choice: it must win over an
     // application-wide default (Settings), and survive toJson().
-    const McpConfig config = ConfigLoader::parse(
+    const McpConfig config = Engine::parseConfig(
             R"({"mcpServers": {"a": {"command": "x", "timeout": 60}, "b": {"command": "x"}}})",
             QStringLiteral("f"), makeEnv({}));
     QCOMPARE(errorStrings(config.errors), QStringList());
@@ -1121,12 +1131,12 @@ void tst_Config::toJsonRoundTrip()
 {
     QFETCH(QByteArray, text);
     const QProcessEnvironment env = makeEnv({"REMOTE_TOKEN=x"});
-    const McpConfig first = ConfigLoader::parse(text, QStringLiteral("t.json"), env);
+    const McpConfig first = Engine::parseConfig(text, QStringLiteral("t.json"), env);
     QCOMPARE(errorStrings(first.errors), QStringList());
     json document = {{"mcpServers", json::object()}};
     for (const ServerConfig &server : first.servers)
         document["mcpServers"][server.name.toStdString()] = server.toJson();
-    const McpConfig second = ConfigLoader::parse(QByteArray::fromStdString(document.dump(2)),
+    const McpConfig second = Engine::parseConfig(QByteArray::fromStdString(document.dump(2)),
                                                  QStringLiteral("t.json"), {});
     QCOMPARE(errorStrings(second.errors), QStringList());
     QCOMPARE(describe(second), describe(first));
@@ -1135,10 +1145,42 @@ void tst_Config::toJsonRoundTrip()
         QVERIFY(second.servers.at(i) == first.servers.at(i));
 }
 
+// The protocol layer keeps the engine's keys as written without judging them; a
+// ServerCheck's problems are placed at their line and column and keep the server out.
+void tst_Config::protocolLayerLeavesPolicyKeys()
+{
+    const QByteArray text("{\"mcpServers\": {\n"
+                          "  \"s\": {\"command\": \"a\", \"risk\": 1, \"autoApprove\": \"all\",\n"
+                          "        \"tools\": {\"a/b\": {\"risk\": \"x\"}}},\n"
+                          "  \"t\": {\"command\": \"b\"}}}");
+    const McpConfig plain = ConfigLoader::parse(text, QStringLiteral("p.json"), {});
+    QCOMPARE(errorStrings(plain.errors), QStringList());
+    QCOMPARE(serverNames(plain), QStringList({"s", "t"}));
+    QVERIFY(plain.servers.at(0).definition["risk"] == json(1));
+
+    int calls = 0;
+    const ConfigLoader::ServerCheck check = [&calls](const json &server) {
+        ++calls;
+        QList<ConfigLoader::FieldProblem> problems;
+        if (server.contains("tools"))
+            problems.append({"/tools/a~1b/risk", QStringLiteral("not this one")});
+        return problems;
+    };
+    const McpConfig checked = ConfigLoader::parse(text, QStringLiteral("p.json"), {}, check);
+    QCOMPARE(calls, 2);
+    QCOMPARE(errorStrings(checked.errors), QStringList({"p.json:3:35: server 's': not this one"}));
+    QCOMPARE(serverNames(checked), QStringList({"t"}));
+
+    // The engine's own check judges them.
+    const McpConfig engine = Engine::parseConfig(text, QStringLiteral("p.json"), {});
+    QCOMPARE(engine.errors.size(), 3);
+    QCOMPARE(serverNames(engine), QStringList({"t"}));
+}
+
 void tst_Config::find()
 {
     const McpConfig config
-            = ConfigLoader::parse(kDesignExample, QString(), makeEnv({"REMOTE_TOKEN=x"}));
+            = Engine::parseConfig(kDesignExample, QString(), makeEnv({"REMOTE_TOKEN=x"}));
     QVERIFY(config.find(QStringLiteral("remote")));
     QCOMPARE(config.find(QStringLiteral("remote"))->url, QStringLiteral("https://example.com/mcp"));
     QCOMPARE(config.find(QStringLiteral("nope")), nullptr);
@@ -1150,17 +1192,17 @@ void tst_Config::loadFile()
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
 
-    const McpConfig missing = ConfigLoader::loadFile(dir.filePath("nope.json"), {});
+    const McpConfig missing = Engine::loadConfigFile(dir.filePath("nope.json"), {});
     QVERIFY(missing.servers.isEmpty());
     QCOMPARE(errorStrings(missing.errors), QStringList());
 
-    const McpConfig directory = ConfigLoader::loadFile(dir.path(), {});
+    const McpConfig directory = Engine::loadConfigFile(dir.path(), {});
     QCOMPARE(errorStrings(directory.errors),
              QStringList({dir.path() + ": is a directory, not a configuration file"}));
 
     const QString path = dir.filePath("ok.json");
     QVERIFY(writeFile(path, R"({"mcpServers": {"a": {"command": "x"}, "b": {"command": 1}}})"));
-    const McpConfig loaded = ConfigLoader::loadFile(path, {});
+    const McpConfig loaded = Engine::loadConfigFile(path, {});
     QCOMPARE(serverNames(loaded), QStringList({"a"}));
     QCOMPARE(loaded.servers.first().sourceFile, path);
     QCOMPARE(errorStrings(loaded.errors),
@@ -1168,7 +1210,7 @@ void tst_Config::loadFile()
 
     const QString big = dir.filePath("big.json");
     QVERIFY(writeFile(big, QByteArray(ConfigLoader::kMaxConfigBytes * 2, ' ')));
-    QCOMPARE(errorStrings(ConfigLoader::loadFile(big, {}).errors),
+    QCOMPARE(errorStrings(Engine::loadConfigFile(big, {}).errors),
              QStringList({big
                           + ": the file is larger than 1024 KiB; this is not a "
                             "configuration file"}));
@@ -1208,7 +1250,7 @@ void tst_Config::loadFileNotRegular()
 
     // On a worker thread, so that a regression fails here instead of hanging the test.
     auto loaded
-            = std::async(std::launch::async, [&path] { return ConfigLoader::loadFile(path, {}); });
+            = std::async(std::launch::async, [&path] { return Engine::loadConfigFile(path, {}); });
     if (loaded.wait_for(std::chrono::seconds(10)) != std::future_status::ready) {
         // Release the blocked reader (a writer opening the FIFO, then closing it) and fail.
         const int fd = ::open(QFile::encodeName(path).constData(), O_WRONLY | O_NONBLOCK);
@@ -1227,7 +1269,7 @@ void tst_Config::loadFileNotRegular()
     QVERIFY(contents.bytes.isEmpty());
 
     // load() reports it for the workspace file as for a --config file.
-    const McpConfig workspace = ConfigLoader::load(dir.path(), {}, {});
+    const McpConfig workspace = Engine::loadConfig(dir.path(), {}, {});
     QCOMPARE(workspace.errors.size(), 1);
     QCOMPARE(workspace.errors.first().file, path);
 #else
@@ -1239,9 +1281,9 @@ void tst_Config::loadFileNotRegular()
 // "a-b" would share tool names. The user's own server stays; the workspace's is left out.
 void tst_Config::nameClashesAfterMerge()
 {
-    const McpConfig user = ConfigLoader::parse(
+    const McpConfig user = Engine::parseConfig(
             R"({"mcpServers": {"a-b": {"command": "u"}, "u": {"command": "u"}}})", "user.json", {});
-    McpConfig workspace = ConfigLoader::parse(
+    McpConfig workspace = Engine::parseConfig(
             R"({"mcpServers": {"a_b": {"command": "w"}, "w": {"command": "w"}}})", "ws.json", {});
     for (ServerConfig &server : workspace.servers)
         server.origin = ConfigOrigin::Workspace; // as loadFile() marks them
@@ -1318,7 +1360,7 @@ void tst_Config::load()
     if (!override.isEmpty())
         QVERIFY(writeFile(overridePath, override));
 
-    const McpConfig config = ConfigLoader::load(dir.path(), overridePath, {});
+    const McpConfig config = Engine::loadConfig(dir.path(), overridePath, {});
     const auto label = [&](QString text) {
         text.replace(userPath, QStringLiteral("USER"));
         text.replace(workspacePath, QStringLiteral("WORKSPACE"));
@@ -1350,7 +1392,7 @@ void tst_Config::loadMissingOverride()
     QVERIFY(dir.isValid());
     QVERIFY(writeFile(dir.filePath(".mcp.json"), R"({"mcpServers": {"w": {"command": "w"}}})"));
     const QString missing = dir.filePath("missing.json");
-    const McpConfig config = ConfigLoader::load(dir.path(), missing, {});
+    const McpConfig config = Engine::loadConfig(dir.path(), missing, {});
     QCOMPARE(serverNames(config), QStringList());
     QCOMPARE(errorStrings(config.errors), QStringList({missing + ": file not found"}));
 }
@@ -1476,8 +1518,8 @@ void tst_Config::import()
     QFETCH(QStringList, errors);
     QFETCH(QStringList, notes);
 
-    const ConfigLoader::ImportResult result = ConfigLoader::importConfig(
-            ConfigLoader::ImportKind(kind), input, QStringLiteral("c.json"));
+    const ConfigLoader::ImportResult result
+            = Engine::importConfig(ConfigLoader::ImportKind(kind), input, QStringLiteral("c.json"));
     QCOMPARE(errorStrings(result.errors), errors);
     QCOMPARE(result.notes, notes);
 
@@ -1489,7 +1531,7 @@ void tst_Config::import()
     QCOMPARE(result.text, QByteArray::fromStdString(actual.dump(2)) + '\n');
 
     // The output is a valid .mcp.json, whatever the variables.
-    const McpConfig parsed = ConfigLoader::parse(result.text, QStringLiteral("out.json"), {});
+    const McpConfig parsed = Engine::parseConfig(result.text, QStringLiteral("out.json"), {});
     QCOMPARE(errorStrings(parsed.errors), QStringList());
     QCOMPARE(parsed.servers.size(), qsizetype(actual["mcpServers"].size()));
 }
@@ -1515,13 +1557,13 @@ void tst_Config::importTruncatedNeverCrashes()
     QFETCH(int, kind);
     QFETCH(QByteArray, input);
     const auto importKind = ConfigLoader::ImportKind(kind);
-    const ConfigLoader::ImportResult whole = ConfigLoader::importConfig(importKind, input, {});
+    const ConfigLoader::ImportResult whole = Engine::importConfig(importKind, input, {});
     QCOMPARE(errorStrings(whole.errors), QStringList());
     for (qsizetype size = 0; size < input.size(); ++size) {
         const ConfigLoader::ImportResult result
-                = ConfigLoader::importConfig(importKind, input.left(size), {});
+                = Engine::importConfig(importKind, input.left(size), {});
         // Whatever was cut, the text is a document parse() accepts.
-        const McpConfig parsed = ConfigLoader::parse(result.text, {}, {});
+        const McpConfig parsed = Engine::parseConfig(result.text, {}, {});
         QVERIFY2(parsed.errors.isEmpty(), qPrintable(QString::number(size)));
         QVERIFY2(!result.errors.isEmpty() || size + 1 >= input.size(),
                  qPrintable(QString::number(size)));

@@ -10,6 +10,7 @@
 #include <engine/conversationstore.h>
 #include <engine/mcptooladapter.h>
 #include <engine/providerconfig.h>
+#include <engine/serverpolicy.h>
 #include <engine/toolrunner.h>
 #include <engine/truststore.h>
 #include <engine/workspace.h>
@@ -221,7 +222,7 @@ bool Cli::loadConfig()
         err(QStringLiteral("%1: no such file (given by --config)").arg(m_configFile));
         return false;
     }
-    m_config = ConfigLoader::load(m_workspace, m_configFile,
+    m_config = Engine::loadConfig(m_workspace, m_configFile,
                                   QProcessEnvironment::systemEnvironment());
     for (const ConfigError &error : m_config.errors)
         err(error.toString());
@@ -436,7 +437,7 @@ void Cli::printTools()
     buildRegistry();
     Json list = Json::array();
     for (const auto &tool : m_registry->tools()) {
-        const QString risk = riskName(tool->risk());
+        const QString risk = Engine::riskName(tool->risk());
         if (m_json) {
             list.push_back({{"name", tool->name().toStdString()},
                             {"risk", risk.toStdString()},
@@ -689,10 +690,10 @@ int Cli::cmdConfigCheck()
             err(QStringLiteral("%1: no such file").arg(file));
             return InvalidConfig;
         }
-        config = ConfigLoader::loadFile(file, env);
+        config = Engine::loadConfigFile(file, env);
         described = file;
     } else {
-        config = ConfigLoader::load(m_workspace, m_configFile, env);
+        config = Engine::loadConfig(m_workspace, m_configFile, env);
         described = m_configFile.isEmpty() ? QDir(m_workspace).filePath(QStringLiteral(".mcp.json"))
                                            : m_configFile;
     }
@@ -729,7 +730,7 @@ int Cli::cmdConfigImport()
         err(QStringLiteral("%1: %2").arg(m_args.at(1), contents.error));
         return InvalidConfig;
     }
-    const auto result = ConfigLoader::importConfig(*kind, contents.bytes, m_args.at(1));
+    const auto result = Engine::importConfig(*kind, contents.bytes, m_args.at(1));
     for (const ConfigError &error : result.errors)
         err(error.toString());
     for (const QString &note : result.notes)

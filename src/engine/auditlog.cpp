@@ -121,7 +121,7 @@ Json AuditLog::baseRecord(const char *event, const ToolRunEvent &call) const
                 {"tool", utf8(call.toolName)},
                 {"source", utf8(call.source)},
                 {"originalTool", utf8(call.originalName)},
-                {"risk", utf8(Mcp::riskName(call.risk))},
+                {"risk", utf8(riskName(call.risk))},
                 {"argumentsSha256", utf8(argumentsHash(call.arguments))}};
 }
 

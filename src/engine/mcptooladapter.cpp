@@ -1,5 +1,7 @@
 #include "mcptooladapter.h"
 
+#include "serverpolicy.h"
+
 #include <mcp/safetext.h>
 
 #include <QCoreApplication>
@@ -29,14 +31,14 @@ namespace {
 class McpTool : public Tool
 {
 public:
-    McpTool(Mcp::Manager *manager, QString server, Json definition, const Mcp::ServerConfig &config)
+    McpTool(Mcp::Manager *manager, QString server, Json definition, const ServerPolicy &policy)
         : m_manager(manager)
         , m_server(std::move(server))
         , m_definition(std::move(definition))
         , m_original(QString::fromStdString(m_definition["name"].get<std::string>()))
         , m_name(mcpToolName(m_server, m_original))
-        , m_risk(riskFor(config))
-        , m_autoApproved(config.autoApprove.contains(m_original))
+        , m_risk(policy.riskOf(m_original, hints()))
+        , m_autoApproved(policy.autoApprove.contains(m_original))
     {
     }
 
@@ -107,22 +109,6 @@ protected:
     }
 
 private:
-    Risk riskFor(const Mcp::ServerConfig &config) const
-    {
-        if (auto it = config.toolRisks.find(m_original); it != config.toolRisks.end())
-            return *it;
-        if (config.trust) {
-            const Json h = hints();
-            if (h.is_object()) {
-                if (h.value("readOnlyHint", false) == true)
-                    return Risk::Read;
-                if (h.value("destructiveHint", true) == false)
-                    return Risk::Mutating;
-            }
-        }
-        return config.risk.value_or(Risk::Dangerous);
-    }
-
     Mcp::Manager *m_manager;
     QString m_server;
     Json m_definition;
@@ -157,8 +143,9 @@ void McpToolAdapter::sync(const QString &server)
     const Mcp::ServerConfig *config = m_manager->serverConfig(server);
     if (!client || !config)
         return;
+    const ServerPolicy policy = ServerPolicy::of(*config);
     for (const Json &definition : client->tools()) {
-        auto tool = std::make_shared<McpTool>(m_manager, server, definition, *config);
+        auto tool = std::make_shared<McpTool>(m_manager, server, definition, policy);
         const QString name = tool->name();
         const QString original = tool->originalName();
         if (m_registry->add(std::move(tool)))

@@ -1,7 +1,8 @@
 #pragma once
 
+#include "serverpolicy.h"
+
 #include <mcp/client.h>
-#include <mcp/config.h>
 
 #include <QString>
 
@@ -14,7 +15,6 @@
 namespace Engine {
 
 using Json = nlohmann::json;
-using Mcp::Risk;
 
 // The outcome of one tool execution, in MCP's shape so that built-in and MCP tools look the
 // same to the model and the UI.

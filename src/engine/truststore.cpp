@@ -1,6 +1,7 @@
 #include "truststore.h"
 
 #include "privatefiles.h"
+#include "serverpolicy.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -221,16 +222,17 @@ QStringList TrustStore::requests(const Mcp::ServerConfig &server)
             tools << stringOf(tool);
         result << tr("also asks to run %1 without asking").arg(tools.join(QLatin1String(", ")));
     }
-    if (server.risk && *server.risk != Mcp::Risk::Dangerous)
+    const ServerPolicy policy = ServerPolicy::of(server);
+    if (policy.risk && *policy.risk != Risk::Dangerous)
         result << tr("also asks that its tools count as '%1' (%2)")
-                          .arg(Mcp::riskName(*server.risk),
-                               *server.risk == Mcp::Risk::Read ? tr("they would run without asking")
+                          .arg(riskName(*policy.risk), *policy.risk == Risk::Read
+                                                               ? tr("they would run without asking")
                                                                : tr("a lower risk"));
-    for (auto it = server.toolRisks.cbegin(); it != server.toolRisks.cend(); ++it) {
-        if (it.value() == Mcp::Risk::Read)
+    for (auto it = policy.toolRisks.cbegin(); it != policy.toolRisks.cend(); ++it) {
+        if (it.value() == Risk::Read)
             result << tr("also asks to run %1 without asking (risk 'read')").arg(it.key());
     }
-    if (server.trust)
+    if (policy.trust)
         result << tr("also asks that its own read-only hints be believed (\"trust\": true)");
     if (has("inheritEnv") && definition["inheritEnv"] == true)
         result << tr("also asks for your whole environment (\"inheritEnv\": true)");

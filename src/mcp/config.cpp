@@ -659,12 +659,6 @@ QString typeNames()
     return Text::tr("\"stdio\", \"http\", \"streamable-http\" or \"sse\"");
 }
 
-QString riskNames()
-{
-    //: The values "risk" accepts: keep the quoted words as they are.
-    return Text::tr("\"read\", \"mutating\" or \"dangerous\"");
-}
-
 QString jsonTypeName(const json &value)
 {
     switch (value.type()) {
@@ -805,7 +799,8 @@ void checkSandbox(const Context &ctx, const QString &name, const json &node,
 // when the server has config errors. With `forImport`, variables are only checked for syntax.
 std::optional<ServerConfig> checkServer(const Context &ctx, const std::string &nameUtf8,
                                         const json &value, const std::string &pointer,
-                                        const QProcessEnvironment &env)
+                                        const QProcessEnvironment &env,
+                                        const ConfigLoader::ServerCheck &check)
 {
     const QString name = fromStd(nameUtf8);
     const qsizetype errorsBefore = ctx.errors.size();
@@ -992,49 +987,9 @@ std::optional<ServerConfig> checkServer(const Context &ctx, const std::string &n
         }
     }
 
-    // risk, tools
-    const auto readRisk = [&](const json &node, const std::string &where,
-                              const QString &path) -> std::optional<Risk> {
-        if (!node.is_string()) {
-            wrongType(where, path, Text::tr("a string: ") + riskNames(), node);
-            return std::nullopt;
-        }
-        const QString text = fromStd(node.get<std::string>());
-        const std::optional<Risk> risk = riskFromName(text);
-        if (!risk)
-            fail(where,
-                 Text::tr("unknown %1 '%2'; expected %3").arg(path, quoted(text), riskNames()));
-        return risk;
-    };
-    if (const json *risk = field("risk"))
-        server.risk = readRisk(*risk, at("risk"), QStringLiteral("risk"));
-    if (const json *tools = field("tools")) {
-        if (!tools->is_object()) {
-            wrongType(at("tools"), QStringLiteral("tools"),
-                      Text::tr("an object such as {\"tool\": {\"risk\": \"read\"}}"), *tools);
-        } else {
-            for (const auto &[key, tool] : tools->items()) {
-                const QString path = QStringLiteral("tools.") + fromStd(key);
-                const std::string where = childPointer(at("tools"), key);
-                if (!tool.is_object()) {
-                    wrongType(where, path, Text::tr("an object such as {\"risk\": \"read\"}"),
-                              tool);
-                    continue;
-                }
-                const auto risk = tool.find("risk");
-                if (risk == tool.end())
-                    continue;
-                if (const auto value
-                    = readRisk(*risk, childPointer(where, "risk"), path + QStringLiteral(".risk")))
-                    server.toolRisks.insert(fromStd(key), *value);
-            }
-        }
-    }
-
-    // trust, disabled, inheritEnv
+    // disabled, inheritEnv
     for (const auto &[key, target] :
-         {std::pair{"trust", &server.trust}, std::pair{"disabled", &server.disabled},
-          std::pair{"inheritEnv", &server.inheritEnv}}) {
+         {std::pair{"disabled", &server.disabled}, std::pair{"inheritEnv", &server.inheritEnv}}) {
         if (const json *node = field(key)) {
             if (node->is_boolean())
                 *target = node->get<bool>();
@@ -1068,21 +1023,10 @@ std::optional<ServerConfig> checkServer(const Context &ctx, const std::string &n
         }
     }
 
-    // autoApprove
-    if (const json *autoApprove = field("autoApprove")) {
-        if (!autoApprove->is_array()) {
-            wrongType(at("autoApprove"), QStringLiteral("autoApprove"),
-                      Text::tr("a list of tool names"), *autoApprove);
-        } else {
-            for (size_t i = 0; i < autoApprove->size(); ++i) {
-                const json &item = (*autoApprove)[i];
-                if (item.is_string())
-                    server.autoApprove.append(fromStd(item.get<std::string>()));
-                else
-                    wrongType(childPointer(at("autoApprove"), i),
-                              QStringLiteral("autoApprove[%1]").arg(i), Text::tr("a string"), item);
-            }
-        }
+    // The keys a layer above the protocol reads (the engine's approval policy).
+    if (check) {
+        for (const ConfigLoader::FieldProblem &problem : check(value))
+            fail(pointer + problem.pointer, problem.message);
     }
 
     if (const json *sandbox = field("sandbox"))
@@ -1134,6 +1078,23 @@ std::optional<ServerConfig> checkServer(const Context &ctx, const std::string &n
     if (ctx.errors.size() > errorsBefore)
         return std::nullopt;
     return server;
+}
+
+// The members of a server's definition that ServerConfig does not hold (the engine's policy
+// keys, extensions), as written: toJson() carries them over and operator== compares them.
+json foreignMembers(const json &definition)
+{
+    static constexpr std::string_view kOwnKeys[]
+            = {"type",    "command",  "args",           "env",    "inheritEnv", "sandbox", "url",
+               "headers", "disabled", "startupTimeout", "timeout"};
+    json result = json::object();
+    if (definition.is_object()) {
+        for (const auto &[key, value] : definition.items()) {
+            if (std::find(std::begin(kOwnKeys), std::end(kOwnKeys), key) == std::end(kOwnKeys))
+                result[key] = value;
+        }
+    }
+    return result;
 }
 
 json secondsJson(int ms)
@@ -1274,28 +1235,6 @@ struct VariableRewriter
 
 } // namespace
 
-QString riskName(Risk risk)
-{
-    switch (risk) {
-    case Risk::Read:
-        return QStringLiteral("read");
-    case Risk::Mutating:
-        return QStringLiteral("mutating");
-    case Risk::Dangerous:
-        break;
-    }
-    return QStringLiteral("dangerous");
-}
-
-std::optional<Risk> riskFromName(QStringView name)
-{
-    for (const Risk risk : {Risk::Read, Risk::Mutating, Risk::Dangerous}) {
-        if (name == riskName(risk))
-            return risk;
-    }
-    return std::nullopt;
-}
-
 QString transportTypeName(TransportType type)
 {
     switch (type) {
@@ -1325,10 +1264,10 @@ bool ServerConfig::operator==(const ServerConfig &other) const
     return name == other.name && type == other.type && command == other.command
            && args == other.args && env == other.env && inheritEnv == other.inheritEnv
            && sandbox == other.sandbox && url == other.url && headers == other.headers
-           && risk == other.risk && toolRisks == other.toolRisks && trust == other.trust
            && disabled == other.disabled && timeoutMs == other.timeoutMs
-           && startupTimeoutMs == other.startupTimeoutMs && autoApprove == other.autoApprove
-           && error == other.error && untrusted == other.untrusted;
+           && startupTimeoutMs == other.startupTimeoutMs && error == other.error
+           && untrusted == other.untrusted
+           && foreignMembers(definition) == foreignMembers(other.definition);
 }
 
 nlohmann::json ServerConfig::toJson() const
@@ -1363,20 +1302,13 @@ nlohmann::json ServerConfig::toJson() const
         if (!headers.isEmpty())
             result["headers"] = stringMap(headers);
     }
-    if (risk)
-        result["risk"] = riskName(*risk).toStdString();
-    for (auto it = toolRisks.cbegin(); it != toolRisks.cend(); ++it)
-        result["tools"][it.key().toStdString()]["risk"] = riskName(it.value()).toStdString();
-    if (trust)
-        result["trust"] = true;
     if (disabled)
         result["disabled"] = true;
     if (timeoutSet || timeoutMs != kDefaultTimeoutMs)
         result["timeout"] = secondsJson(timeoutMs);
     if (startupTimeoutMs != kDefaultStartupTimeoutMs)
         result["startupTimeout"] = secondsJson(startupTimeoutMs);
-    if (!autoApprove.isEmpty())
-        result["autoApprove"] = stringList(autoApprove);
+    result.update(foreignMembers(definition));
     return result;
 }
 
@@ -1391,7 +1323,18 @@ const ServerConfig *McpConfig::find(const QString &name) const
 
 namespace ConfigLoader {
 
-McpConfig parse(const QByteArray &text, const QString &fileName, const QProcessEnvironment &env)
+QString wrongTypeMessage(const QString &field, const QString &expected, const nlohmann::json &got)
+{
+    return Text::tr("'%1' must be %2, not %3").arg(field, expected, jsonTypeName(got));
+}
+
+QString quotedValue(QStringView value)
+{
+    return quoted(value);
+}
+
+McpConfig parse(const QByteArray &text, const QString &fileName, const QProcessEnvironment &env,
+                const ServerCheck &check)
 {
     McpConfig config;
     const PositionIndex index(text.size() > kMaxConfigBytes ? QByteArray() : text);
@@ -1430,7 +1373,7 @@ McpConfig parse(const QByteArray &text, const QString &fileName, const QProcessE
         return config;
     }
     for (const auto &[name, value] : servers->items()) {
-        auto server = checkServer(ctx, name, value, childPointer("/mcpServers", name), env);
+        auto server = checkServer(ctx, name, value, childPointer("/mcpServers", name), env, check);
         if (server && !duplicated.contains(server->name))
             config.servers.append(std::move(*server));
     }
@@ -1518,7 +1461,8 @@ FileContents readFile(const QString &path)
     return result;
 }
 
-McpConfig loadFile(const QString &path, const QProcessEnvironment &env, ConfigOrigin origin)
+McpConfig loadFile(const QString &path, const QProcessEnvironment &env, ConfigOrigin origin,
+                   const ServerCheck &check)
 {
     const FileContents contents = readFile(path);
     if (!contents.exists)
@@ -1531,7 +1475,7 @@ McpConfig loadFile(const QString &path, const QProcessEnvironment &env, ConfigOr
         config.errors.append(error);
         return config;
     }
-    McpConfig config = parse(contents.bytes, path, env);
+    McpConfig config = parse(contents.bytes, path, env, check);
     for (ServerConfig &server : config.servers)
         server.origin = origin;
     return config;
@@ -1624,7 +1568,7 @@ McpConfig merge(const McpConfig &user, const McpConfig &workspace, ConfigOrigin 
 }
 
 McpConfig load(const QString &workspaceDir, const QString &overrideFile,
-               const QProcessEnvironment &env)
+               const QProcessEnvironment &env, const ServerCheck &check)
 {
     const QString userFile = userConfigPath();
     const QString workspaceFile = overrideFile.isEmpty()
@@ -1632,7 +1576,7 @@ McpConfig load(const QString &workspaceDir, const QString &overrideFile,
                                           : overrideFile;
     const ConfigOrigin origin
             = overrideFile.isEmpty() ? ConfigOrigin::Workspace : ConfigOrigin::CommandLine;
-    McpConfig workspace = loadFile(workspaceFile, env, origin);
+    McpConfig workspace = loadFile(workspaceFile, env, origin, check);
     // A file named on the command line must exist; a workspace without .mcp.json is normal.
     if (!overrideFile.isEmpty() && !QFileInfo::exists(overrideFile)) {
         ConfigError error;
@@ -1647,7 +1591,7 @@ McpConfig load(const QString &workspaceDir, const QString &overrideFile,
             server.origin = ConfigOrigin::User;
         return workspace;
     }
-    return merge(loadFile(userFile, env), workspace, origin);
+    return merge(loadFile(userFile, env, ConfigOrigin::User, check), workspace, origin);
 }
 
 std::optional<ImportKind> importKindFromName(QStringView name)
@@ -1673,7 +1617,8 @@ QString importKindName(ImportKind kind)
     return QStringLiteral("cursor");
 }
 
-ImportResult importConfig(ImportKind kind, const QByteArray &text, const QString &fileName)
+ImportResult importConfig(ImportKind kind, const QByteArray &text, const QString &fileName,
+                          const ServerCheck &check)
 {
     ImportResult result;
     json output = {{"mcpServers", json::object()}};
@@ -1761,7 +1706,8 @@ ImportResult importConfig(ImportKind kind, const QByteArray &text, const QString
     const QProcessEnvironment noVariables;
     for (const auto &[name, value] : serversNode.items()) {
         const json converted = rewriter.rewrite(value);
-        if (checkServer(ctx, name, converted, childPointer(serversPointer, name), noVariables))
+        if (checkServer(ctx, name, converted, childPointer(serversPointer, name), noVariables,
+                        check))
             output["mcpServers"][name] = converted;
     }
     for (auto it = rewriter.usedInputs.cbegin(); it != rewriter.usedInputs.cend(); ++it) {

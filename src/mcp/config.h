@@ -11,17 +11,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <optional>
+#include <string>
 
 namespace Mcp {
-
-/// How much harm a tool call can do; decides whether the approval gate asks the user.
-enum class Risk { Read, Mutating, Dangerous };
-
-/// "read" | "mutating" | "dangerous".
-QString riskName(Risk risk);
-/// Inverse of riskName(); std::nullopt for anything else (case-sensitive, as written in config).
-std::optional<Risk> riskFromName(QStringView name);
 
 /// Which file defined a server. The user's own file and a file named on the command line
 /// (`--config`) are the user's choice; a workspace's `.mcp.json` may come from a cloned
@@ -66,9 +60,6 @@ struct ServerConfig
     SandboxPolicy sandbox; ///< "sandbox": true or {"network": false, "write": [...]}
     QString url;
     QMap<QString, QString> headers; ///< expanded
-    std::optional<Risk> risk;       ///< the server's default risk ("risk")
-    QMap<QString, Risk> toolRisks;  ///< "tools": {"name": {"risk": "read"}}
-    bool trust = false;
     bool disabled = false;
     int timeoutMs = 60000; ///< "timeout", in seconds in the file
     /// "timeout" was written in the file (even as the default): the server's own limit, which
@@ -76,7 +67,6 @@ struct ServerConfig
     /// how the server runs).
     bool timeoutSet = false;
     int startupTimeoutMs = 30000; ///< "startupTimeout", in seconds in the file
-    QStringList autoApprove;
     /// Non-empty: the server must not be started, and this says why (e.g. "environment
     /// variable GITHUB_TOKEN is not set (used in headers.Authorization)").
     QString error;
@@ -84,7 +74,9 @@ struct ServerConfig
     int line = 0;
     ConfigOrigin origin = ConfigOrigin::User;
     /// The server's object exactly as the file has it (variables not expanded): what the
-    /// user is asked to trust, and what a trust decision is keyed by.
+    /// user is asked to trust, what a trust decision is keyed by, and where the keys the
+    /// protocol does not interpret live (the engine's approval policy: "risk", "tools",
+    /// "trust", "autoApprove"; see ConfigLoader::ServerCheck).
     nlohmann::json definition;
     /// A workspace server the user has not trusted (in this form): the Manager shows it as
     /// "untrusted" and never starts it. Set by the engine's trust policy, not by the loader.
@@ -95,10 +87,14 @@ struct ServerConfig
     QStringList expandedSecrets;
 
     /// Compares the settings only: sourceFile and line say where the server was written, not
-    /// how it runs, so moving a server within the file must not restart it.
+    /// how it runs, so moving a server within the file must not restart it. The definition's
+    /// members this struct does not hold are compared as written: a change to a key only the
+    /// engine reads (a tool's risk) still hands the engine a new configuration.
     bool operator==(const ServerConfig &other) const;
 
-    /// Back to the `.mcp.json` form (values stay expanded; defaults are left out).
+    /// Back to the `.mcp.json` form (values stay expanded; defaults are left out). The
+    /// definition's keys this struct does not hold (the engine's, unknown extensions) are
+    /// carried over as written.
     nlohmann::json toJson() const;
 };
 
@@ -130,12 +126,33 @@ inline constexpr double kMaxTimeoutSeconds = 24 * 60 * 60;
 /// Model APIs limit a tool name to 64 characters; a server name is at most as long.
 inline constexpr qsizetype kMaxServerNameLength = 64;
 
+/// A problem a ServerCheck found: where, as a JSON pointer below the server's object
+/// ("/tools/read_file/risk"), and what (the loader adds the server's name).
+struct FieldProblem
+{
+    std::string pointer;
+    QString message;
+};
+
+/// Checks the keys of a server's object that a layer above the protocol reads (the engine's
+/// approval policy, Engine::ServerPolicy::check). It gets the object as written; the loader
+/// reports each problem at its line and column and leaves the server out, as for its own keys.
+using ServerCheck = std::function<QList<FieldProblem>(const nlohmann::json &server)>;
+
+/// "'FIELD' must be EXPECTED, not a number": the loader's wording for a value of the wrong
+/// type, for a ServerCheck to share.
+QString wrongTypeMessage(const QString &field, const QString &expected, const nlohmann::json &got);
+/// A value as messages quote it: control characters escaped, long values cut.
+QString quotedValue(QStringView value);
+
 /// Parses `.mcp.json` text. `fileName` is only used in errors and ServerConfig::sourceFile;
 /// `env` supplies `${VAR}` values. A server with a config error is left out of `servers`; a
 /// server whose variable is unset or empty stays in with ServerConfig::error set.
 /// References are `${NAME}` and `${NAME:-default}` (NAME: letters, digits, '_'; the default is
 /// literal text up to the first '}'); they expand in command, args, env, url and headers.
-McpConfig parse(const QByteArray &text, const QString &fileName, const QProcessEnvironment &env);
+/// `check` (if set) is run on every server's object too.
+McpConfig parse(const QByteArray &text, const QString &fileName, const QProcessEnvironment &env,
+                const ServerCheck &check = {});
 
 /// What readFile() found at a path.
 struct FileContents
@@ -153,7 +170,7 @@ FileContents readFile(const QString &path);
 /// Reads and parses a file. A missing file is an empty config without errors. Every server
 /// gets `origin`.
 McpConfig loadFile(const QString &path, const QProcessEnvironment &env,
-                   ConfigOrigin origin = ConfigOrigin::User);
+                   ConfigOrigin origin = ConfigOrigin::User, const ServerCheck &check = {});
 
 /// Appends an error for every pair of servers whose names give the same tool-name prefix
 /// (Mcp::toolNamePart(): "a-b", "a_b" and "a.b" all become "a_b", so one's tools would shadow
@@ -177,7 +194,7 @@ McpConfig merge(const McpConfig &user, const McpConfig &workspace,
 /// non-empty, origin CommandLine) merged with the user file (see merge()). Unlike a missing
 /// .mcp.json, a missing `overrideFile` is an error.
 McpConfig load(const QString &workspaceDir, const QString &overrideFile,
-               const QProcessEnvironment &env);
+               const QProcessEnvironment &env, const ServerCheck &check = {});
 
 /// Other clients whose MCP configuration can be imported.
 enum class ImportKind { ClaudeDesktop, VsCode, Cursor };
@@ -198,7 +215,9 @@ struct ImportResult
 /// `${workspaceFolder}` becomes `.`, `${userHome}` becomes `${HOME}`, and VS Code's
 /// `${input:id}` becomes `${ID}` (upper case, other characters as `_`; `${ID:-default}` when
 /// the input has a default), with a note naming the variable.
-ImportResult importConfig(ImportKind kind, const QByteArray &text, const QString &fileName);
+/// `check` (if set) is run on every converted server too.
+ImportResult importConfig(ImportKind kind, const QByteArray &text, const QString &fileName,
+                          const ServerCheck &check = {});
 
 } // namespace ConfigLoader
 

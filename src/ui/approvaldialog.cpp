@@ -71,7 +71,7 @@ ApprovalDialog::ApprovalDialog(Engine::ApprovalRequest request, QWidget *parent)
 
     m_riskLabel = plainLabel(riskText(m_request.risk), this);
     m_riskLabel->setObjectName(QStringLiteral("riskLabel"));
-    if (m_request.risk == Mcp::Risk::Dangerous) {
+    if (m_request.risk == Engine::Risk::Dangerous) {
         // Palette and font rather than a style sheet, so the look survives any app style.
         QPalette palette = m_riskLabel->palette();
         palette.setColor(QPalette::WindowText, QColor(0xc0, 0x00, 0x00));

@@ -1,5 +1,6 @@
 #include "configeditorpane.h"
 
+#include <engine/serverpolicy.h>
 #include <mcp/jsonparser.h>
 
 #include <Qsci/qscilexerjson.h>
@@ -455,7 +456,7 @@ QByteArray ConfigEditorPane::editorBytes() const
 
 ConfigEditorPane::Validity ConfigEditorPane::validityOf(const QByteArray &bytes) const
 {
-    if (Mcp::ConfigLoader::parse(bytes, m_path, m_environment).errors.isEmpty())
+    if (Engine::parseConfig(bytes, m_path, m_environment).errors.isEmpty())
         return Validity::Valid;
     if (bytes.size() > Mcp::ConfigLoader::kMaxConfigBytes || bytes.contains('\0'))
         return Validity::NotJson;
@@ -466,7 +467,7 @@ ConfigEditorPane::Validity ConfigEditorPane::validityOf(const QByteArray &bytes)
 
 Mcp::McpConfig ConfigEditorPane::withUserConfig(const Mcp::McpConfig &edited) const
 {
-    // As ConfigLoader::load(): the file merged over the user's, unless it is the user's.
+    // As Engine::loadConfig(): the file merged over the user's, unless it is the user's.
     const QString userFile = Mcp::ConfigLoader::userConfigPath();
     const QString canonicalUser = QFileInfo(userFile).canonicalFilePath();
     if (!canonicalUser.isEmpty() && canonicalUser == QFileInfo(m_path).canonicalFilePath())
@@ -478,8 +479,7 @@ Mcp::McpConfig ConfigEditorPane::withUserConfig(const Mcp::McpConfig &edited) co
     Mcp::McpConfig mine = edited;
     for (Mcp::ServerConfig &server : mine.servers)
         server.origin = origin;
-    return Mcp::ConfigLoader::merge(Mcp::ConfigLoader::loadFile(userFile, m_environment), mine,
-                                    origin);
+    return Mcp::ConfigLoader::merge(Engine::loadConfigFile(userFile, m_environment), mine, origin);
 }
 
 void ConfigEditorPane::validate()
@@ -488,7 +488,7 @@ void ConfigEditorPane::validate()
     const long length = sci(QsciScintillaBase::SCI_GETLENGTH);
     // Without the byte order mark: positions as the editor shows them.
     const QByteArray text = m_editor->bytes(0, int(length)).left(length);
-    m_edited = Mcp::ConfigLoader::parse(text, m_path, m_environment);
+    m_edited = Engine::parseConfig(text, m_path, m_environment);
     m_problems = m_edited.errors;
     showProblems();
     m_plan = Mcp::ReloadPlan::compute(m_applied, withUserConfig(m_edited));
@@ -773,8 +773,7 @@ bool ConfigEditorPane::writeFile(AfterSave after)
 void ConfigEditorPane::reloadServers()
 {
     // As at startup: the saved file merged over the user's configuration.
-    const Mcp::McpConfig config
-            = Mcp::ConfigLoader::load(m_workspaceDir, m_overrideFile, m_environment);
+    const Mcp::McpConfig config = Engine::loadConfig(m_workspaceDir, m_overrideFile, m_environment);
     if (!m_applyHandler) {
         setStatus(tr("Saved %1; nothing runs these servers here.").arg(displayName()));
         return;

@@ -44,7 +44,7 @@ public:
     // Editors often save in steps (truncate, write, rename); the file is read once they settle.
     static constexpr int DiskSettleMs = 150;
 
-    // Edits `overrideFile`, or `workspaceDir`/.mcp.json when it is empty (as ConfigLoader::load).
+    // Edits `overrideFile`, or `workspaceDir`/.mcp.json when it is empty (as Engine::loadConfig).
     ConfigEditorPane(const QString &workspaceDir, const QString &overrideFile,
                      QWidget *parent = nullptr);
     ~ConfigEditorPane() override;

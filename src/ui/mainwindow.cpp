@@ -148,7 +148,7 @@ void MainWindow::setUpEngine()
     QString trustError;
     if (!m_trust.load(&trustError))
         m_startupNotices << trustError;
-    m_config = withTrust(Mcp::ConfigLoader::load(m_options.workspace, m_options.configFile,
+    m_config = withTrust(Engine::loadConfig(m_options.workspace, m_options.configFile,
                                                  QProcessEnvironment::systemEnvironment()));
     Mcp::ManagerOptions managerOptions;
     managerOptions.workspaceDir = m_options.workspace;

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <mcp/config.h>
+#include <engine/serverpolicy.h>
 
 #include <QCoreApplication>
 #include <QString>
@@ -8,15 +8,15 @@
 namespace Ui {
 
 // A risk level as the user reads it ("read", "mutating", "dangerous", translated); the
-// untranslated names (Mcp::riskName) are for config files and the CLI.
-inline QString riskText(Mcp::Risk risk)
+// untranslated names (Engine::riskName) are for config files and the CLI.
+inline QString riskText(Engine::Risk risk)
 {
     switch (risk) {
-    case Mcp::Risk::Read:
+    case Engine::Risk::Read:
         return QCoreApplication::translate("Ui::Risk", "read");
-    case Mcp::Risk::Mutating:
+    case Engine::Risk::Mutating:
         return QCoreApplication::translate("Ui::Risk", "mutating");
-    case Mcp::Risk::Dangerous:
+    case Engine::Risk::Dangerous:
         break;
     }
     return QCoreApplication::translate("Ui::Risk", "dangerous");
