@@ -4,13 +4,14 @@
 
 #include <engine/agent.h>
 #include <engine/conversationstore.h>
-#include <engine/mcptooladapter.h>
 #include <engine/providerconfig.h>
+#include <engine/session.h>
 #include <engine/toolrunner.h>
 #include <mcp/manager.h>
 
 #include <QDir>
 #include <QDirIterator>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
@@ -30,6 +31,7 @@ class tst_Agent : public QObject
     Q_OBJECT
 
     QTemporaryDir m_dir;
+    int m_rigs = 0;
 
     static QString fixture() { return QStringLiteral(SWITCHBOARD_FIXTURE_SERVER); }
 
@@ -41,14 +43,14 @@ class tst_Agent : public QObject
                 .toUtf8();
     }
 
-    // An engine around the fixture server and a fake model, as the application wires it.
+    // An engine around the fixture server and a fake model, wired as both faces wire it
+    // (Engine::Session), with the fixture's configuration as a --config file and the user's
+    // files in the test's folder.
     struct Rig
     {
-        std::unique_ptr<Mcp::Manager> manager;
-        std::unique_ptr<ToolRegistry> registry;
-        std::unique_ptr<McpToolAdapter> adapter;
-        std::unique_ptr<FixedApprovalGate> gate;
-        std::unique_ptr<ToolRunner> runner;
+        std::unique_ptr<FixedApprovalGate> gate; // outlives the session that asks it
+        std::unique_ptr<Session> session;
+        ToolRunner *runner = nullptr;
         std::unique_ptr<LlmProvider> provider;
         std::unique_ptr<Agent> agent;
         std::unique_ptr<FakeLlmServer> model;
@@ -61,26 +63,35 @@ class tst_Agent : public QObject
         rig->model = std::make_unique<FakeLlmServer>(FakeLlmServer::Dialect::OpenAi);
         if (!rig->model->listen())
             return nullptr;
-        Mcp::ManagerOptions options;
-        options.workspaceDir = workspace;
-        rig->manager = std::make_unique<Mcp::Manager>(options);
-        rig->manager->start(Mcp::ConfigLoader::parse(fixtureConfig(extraArgs), "test.json",
-                                                     QProcessEnvironment::systemEnvironment()));
-        if (!QTest::qWaitFor([&] { return rig->manager->isSettled(); }, 10000))
+        const QString configFile = m_dir.filePath(QStringLiteral("rig%1.json").arg(++m_rigs));
+        QFile file(configFile);
+        if (!file.open(QIODevice::WriteOnly) || file.write(fixtureConfig(extraArgs)) < 0)
             return nullptr;
-        rig->registry = std::make_unique<ToolRegistry>();
-        rig->adapter = std::make_unique<McpToolAdapter>(rig->manager.get(), rig->registry.get());
-        rig->adapter->syncAll();
+        file.close();
+        SessionOptions options;
+        options.workspace = workspace;
+        options.configFile = configFile;
+        options.trustFile = m_dir.filePath(QStringLiteral("trust.json"));
+        options.approvalsFile = m_dir.filePath(QStringLiteral("approvals.json"));
+        options.auditLogFile = m_dir.filePath(QStringLiteral("audit.jsonl"));
+        rig->session = std::make_unique<Session>(options);
+        rig->session->load();
+        if (!rig->session->configErrors().isEmpty())
+            return nullptr;
+        rig->session->start();
+        if (!QTest::qWaitFor([&] { return rig->session->manager()->isSettled(); }, 10000))
+            return nullptr;
         rig->gate = std::make_unique<FixedApprovalGate>(
                 ApprovalDecision{choice, QStringLiteral("not allowed in tests")});
-        rig->runner = std::make_unique<ToolRunner>(rig->registry.get(), rig->gate.get(), workspace);
+        rig->session->setGate(rig->gate.get());
+        rig->runner = rig->session->runner();
         ProviderConfig config;
         config.kind = ProviderConfig::OpenAi;
         config.baseUrl = rig->model->baseUrl();
         config.model = QStringLiteral("scripted");
         rig->provider = createProvider(config, nullptr);
-        rig->agent = std::make_unique<Agent>(rig->provider.get(), rig->registry.get(),
-                                             rig->runner.get());
+        rig->agent = std::make_unique<Agent>(rig->provider.get(), rig->session->registry(),
+                                             rig->runner);
         rig->agent->newConversation(QStringLiteral("test"), workspace);
         return rig;
     }
@@ -142,11 +153,12 @@ class tst_Agent : public QObject
 
     // Writes the workspace's .mcp.json and trusts its servers as the user would
     // (`switchboard-cli trust`, with the same data folder as the runs).
-    void writeWorkspaceConfig(const QString &workspace, const QString &dataHome)
+    void writeWorkspaceConfig(const QString &workspace, const QString &dataHome,
+                              const QByteArray &text = QByteArray())
     {
         QFile config(QDir(workspace).filePath(QStringLiteral(".mcp.json")));
         QVERIFY(config.open(QIODevice::WriteOnly));
-        config.write(fixtureConfig());
+        config.write(text.isEmpty() ? fixtureConfig() : text);
         config.close();
         QProcess trust;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -160,7 +172,11 @@ class tst_Agent : public QObject
     }
 
 private slots:
-    void initTestCase() { QVERIFY(m_dir.isValid()); }
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        QStandardPaths::setTestModeEnabled(true); // never the user's own mcp.json
+    }
 
     void concurrentToolsWhenAllowed()
     {
@@ -370,6 +386,33 @@ private slots:
         const QString write = QString::fromStdString(tools[1]["content"].dump());
         QVERIFY2(write.contains(yes ? QStringLiteral("wrote 3 bytes") : QStringLiteral("denied")),
                  qPrintable(write));
+    }
+
+    // The CLI wires its engine as the window does (Engine::Session): a server's own "timeout"
+    // limits its tool calls in `run` too.
+    void cliServerTimeoutApplies()
+    {
+        QTemporaryDir ws, data;
+        writeWorkspaceConfig(
+                ws.path(), data.path(),
+                QStringLiteral("{\"mcpServers\": {\"fix\": {\"command\": \"%1\", \"timeout\": 0.5,"
+                               " \"tools\": {\"slow\": {\"risk\": \"read\"}}}}}")
+                        .arg(fixture())
+                        .toUtf8());
+        FakeLlmServer model(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(model.listen());
+        model.enqueue(FakeLlmServer::openAiToolCalls(
+                {{QStringLiteral("mcp__fix__slow"), Json{{"ms", 20000}}}}));
+        model.enqueue(FakeLlmServer::openAiText(QStringLiteral("Gave up.")));
+        QElapsedTimer clock;
+        clock.start();
+        const CliRun run = runCli(
+                model, ws.path(), data.path(),
+                {QStringLiteral("be slow"), QStringLiteral("--approve"), QStringLiteral("deny")});
+        QVERIFY2(run.code == 0, qPrintable(QString::number(run.code) + run.err));
+        QVERIFY2(run.err.contains(QStringLiteral("[tool] → timed out")), qPrintable(run.err));
+        QVERIFY2(clock.elapsed() < 15000, qPrintable(QString::number(clock.elapsed())));
+        QCOMPARE(model.requests().size(), 2);
     }
 
     void cliBashSandboxAndEnvironment_data()

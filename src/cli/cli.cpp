@@ -4,16 +4,12 @@
 #include "terminaltext.h"
 
 #include <engine/agent.h>
-#include <engine/approvalstore.h>
 #include <engine/auditlog.h>
-#include <engine/builtintools.h>
 #include <engine/conversationstore.h>
-#include <engine/mcptooladapter.h>
 #include <engine/providerconfig.h>
 #include <engine/serverpolicy.h>
 #include <engine/toolrunner.h>
 #include <engine/truststore.h>
-#include <engine/workspace.h>
 
 #include <QCoreApplication>
 #include <QDir>
@@ -125,7 +121,10 @@ Cli::Cli(QStringList arguments, QObject *parent)
 {
 }
 
-Cli::~Cli() = default;
+Cli::~Cli()
+{
+    delete m_engineParent; // the agent and the gate go before the session they use
+}
 
 void Cli::run()
 {
@@ -222,16 +221,22 @@ bool Cli::loadConfig()
         err(QStringLiteral("%1: no such file (given by --config)").arg(m_configFile));
         return false;
     }
-    m_config = Engine::loadConfig(m_workspace, m_configFile,
-                                  QProcessEnvironment::systemEnvironment());
-    for (const ConfigError &error : m_config.errors)
+    Engine::SessionOptions options;
+    options.workspace = m_workspace;
+    options.configFile = m_configFile;
+    options.manager.shutdownStageMs = CliShutdownStageMs;
+    options.builtins.bashSandbox = [mode = m_bashSandbox] {
+        return mode;
+    };
+    m_session = std::make_unique<Engine::Session>(options);
+    connect(m_session->auditLog(), &Engine::AuditLog::errorOccurred, this,
+            [](const QString &text) { err(tr("audit log: %1").arg(text)); });
+    m_session->load();
+    for (const ConfigError &error : m_session->configErrors())
         err(error.toString());
-    QString trustError;
-    m_trustLoaded = m_trust.load(&trustError);
-    if (!m_trustLoaded)
-        err(trustError);
-    m_trust.apply(m_config, m_workspace);
-    return m_config.errors.isEmpty();
+    if (!m_session->trustError().isEmpty())
+        err(m_session->trustError());
+    return m_session->configErrors().isEmpty();
 }
 
 // "switchboard-cli trust NAME" for a server of this folder that is not trusted yet.
@@ -259,13 +264,15 @@ int Cli::cmdTrust()
     if (!loadConfig())
         return InvalidConfig;
     // A damaged file was reported by loadConfig(); trusting now would overwrite what it held.
-    if (!m_trustLoaded && !revoke)
+    if (!m_session->trustError().isEmpty() && !revoke)
         return InvalidConfig;
+    const McpConfig &config = m_session->config();
+    Engine::TrustStore &trust = m_session->trustStore();
     QString error;
 
     QList<const ServerConfig *> chosen;
     for (const QString &name : std::as_const(names)) {
-        const ServerConfig *server = m_config.find(name);
+        const ServerConfig *server = config.find(name);
         if (!server) {
             err(QStringLiteral("no server named '%1' in %2/.mcp.json").arg(name, m_workspace));
             return Usage;
@@ -279,7 +286,7 @@ int Cli::cmdTrust()
         chosen << server;
     }
     if (names.isEmpty()) {
-        for (const ServerConfig &server : std::as_const(m_config.servers)) {
+        for (const ServerConfig &server : config.servers) {
             if (Engine::TrustStore::needsTrust(server))
                 chosen << &server;
         }
@@ -290,8 +297,8 @@ int Cli::cmdTrust()
         }
     }
     for (const ServerConfig *server : std::as_const(chosen)) {
-        const bool ok = revoke ? m_trust.revoke(m_workspace, server->name, &error)
-                               : m_trust.trust(m_workspace, *server, &error);
+        const bool ok = revoke ? trust.revoke(m_workspace, server->name, &error)
+                               : trust.trust(m_workspace, *server, &error);
         if (!ok) {
             err(error);
             return InvalidConfig;
@@ -310,16 +317,7 @@ int Cli::cmdTrust()
 
 void Cli::startServers(const QStringList &only)
 {
-    ManagerOptions options;
-    options.workspaceDir = m_workspace;
-    options.shutdownStageMs = CliShutdownStageMs;
-    m_manager = std::make_unique<Manager>(options);
-    McpConfig config = m_config;
-    if (!only.isEmpty()) {
-        config.servers.removeIf(
-                [&](const ServerConfig &server) { return !only.contains(server.name); });
-    }
-    m_manager->start(config);
+    m_session->start(only);
 }
 
 // The servers and tools commands take only --json; then they connect every server and print
@@ -341,11 +339,11 @@ int Cli::connectAndPrint(const QString &command, void (Cli::*print)())
 
 void Cli::whenSettled(std::function<void()> next)
 {
-    if (m_manager->isSettled())
+    Manager *manager = m_session->manager();
+    if (manager->isSettled())
         next();
     else
-        connect(m_manager.get(), &Manager::settled, this, std::move(next),
-                Qt::SingleShotConnection);
+        connect(manager, &Manager::settled, this, std::move(next), Qt::SingleShotConnection);
 }
 
 int Cli::cmdServers()
@@ -356,17 +354,17 @@ int Cli::cmdServers()
 void Cli::printServers()
 {
     bool anyFailed = false;
-    const QStringList names = m_manager->serverNames();
+    const QStringList names = m_session->manager()->serverNames();
     if (m_json) {
         Json list = Json::array();
         for (const QString &name : names) {
-            const ServerStatus s = m_manager->status(name);
+            const ServerStatus s = m_session->manager()->status(name);
             Json entry{{"name", name.toStdString()},
                        {"state", serverStateName(s.state).toStdString()},
                        {"tools", s.toolCount}};
             if (!s.reason.isEmpty())
                 entry["reason"] = s.reason.toStdString();
-            if (Client *client = m_manager->client(name)) {
+            if (Client *client = m_session->manager()->client(name)) {
                 entry["protocolVersion"] = client->protocolVersion();
                 entry["serverInfo"] = client->serverInfo();
             }
@@ -380,7 +378,7 @@ void Cli::printServers()
         for (const QString &name : names)
             width = std::max(width, int(name.size()));
         for (const QString &name : names) {
-            const ServerStatus s = m_manager->status(name);
+            const ServerStatus s = m_session->manager()->status(name);
             QString line = QStringLiteral("%1 %2 %3")
                                    .arg(name, -width)
                                    .arg(serverStateName(s.state), -10)
@@ -405,28 +403,20 @@ int Cli::cmdTools()
     return connectAndPrint(QStringLiteral("tools"), &Cli::printTools);
 }
 
-void Cli::buildRegistry()
+Engine::ToolRegistry *Cli::registry()
 {
-    m_registry = std::make_unique<Engine::ToolRegistry>();
-    m_engineParent = new QObject(this);
-    connect(m_registry.get(), &Engine::ToolRegistry::rejected, this,
+    Engine::ToolRegistry *registry = m_session->registry();
+    connect(registry, &Engine::ToolRegistry::rejected, this,
             [](const QString &, const QString &reason) { err(reason); });
-    auto workspace = std::make_shared<Engine::Workspace>(m_workspace);
-    Engine::BuiltinToolsOptions builtinOptions;
-    builtinOptions.bashSandbox = [mode = m_bashSandbox] {
-        return mode;
-    };
-    for (auto &tool : Engine::createBuiltinTools(workspace, builtinOptions))
-        m_registry->add(std::move(tool));
-    auto *adapter = new Engine::McpToolAdapter(m_manager.get(), m_registry.get(), m_engineParent);
-    adapter->syncAll();
+    m_session->adapter()->syncAll(); // again, now that rejections are heard
+    return registry;
 }
 
 void Cli::printTools()
 {
     bool anyFailed = false;
-    for (const QString &name : m_manager->serverNames()) {
-        const ServerStatus s = m_manager->status(name);
+    for (const QString &name : m_session->manager()->serverNames()) {
+        const ServerStatus s = m_session->manager()->status(name);
         if (s.state == ServerState::Failed) {
             anyFailed = true;
             err(QStringLiteral("server '%1' failed: %2").arg(name, s.reason));
@@ -434,9 +424,8 @@ void Cli::printTools()
             err(QStringLiteral("server '%1' is not trusted yet: %2").arg(name, trustHint(name)));
         }
     }
-    buildRegistry();
     Json list = Json::array();
-    for (const auto &tool : m_registry->tools()) {
+    for (const auto &tool : registry()->tools()) {
         const QString risk = Engine::riskName(tool->risk());
         if (m_json) {
             list.push_back({{"name", tool->name().toStdString()},
@@ -497,10 +486,10 @@ int Cli::cmdCall()
 
     if (!loadConfig())
         return InvalidConfig;
-    const ServerConfig *server = m_config.find(m_callServer);
+    const ServerConfig *server = m_session->config().find(m_callServer);
     if (!server) {
         QStringList names;
-        for (const ServerConfig &s : std::as_const(m_config.servers))
+        for (const ServerConfig &s : m_session->config().servers)
             names << s.name;
         err(QStringLiteral("no server named '%1' in the configuration (servers: %2)")
                     .arg(m_callServer, names.isEmpty() ? QStringLiteral("none")
@@ -511,7 +500,7 @@ int Cli::cmdCall()
     QElapsedTimer connectClock;
     connectClock.start();
     auto onSettled = [this, connectClock] {
-        const ServerStatus s = m_manager->status(m_callServer);
+        const ServerStatus s = m_session->manager()->status(m_callServer);
         if (s.state != ServerState::Connected) {
             err(QStringLiteral("server '%1' %2: %3")
                         .arg(m_callServer, serverStateName(s.state), s.reason));
@@ -540,10 +529,10 @@ void Cli::runCalls()
 
 void Cli::issueCall()
 {
-    Client *client = m_manager->client(m_callServer);
+    Client *client = m_session->manager()->client(m_callServer);
     if (!client) {
         err(QStringLiteral("server '%1' is no longer connected: %2")
-                    .arg(m_callServer, m_manager->status(m_callServer).reason));
+                    .arg(m_callServer, m_session->manager()->status(m_callServer).reason));
         finish(ServerFailed);
         return;
     }
@@ -595,8 +584,7 @@ void Cli::issueCall()
                         return;
                     }
                     // Secrets the app knows never reach the terminal (or a CI log) either.
-                    const Mcp::Redactor redactor(Engine::knownSecrets(
-                            m_config, QProcessEnvironment::systemEnvironment()));
+                    const Mcp::Redactor redactor(m_session->secrets());
                     out(redactor.redactKnownText(m_json ? jsonText(result.raw) : result.text())
                         + QLatin1Char('\n'));
                     finish(result.isError ? ToolError : Ok);
@@ -630,17 +618,13 @@ void Cli::issueCall()
 // `call` bypasses the ToolRunner (no approval: the user typed the call), but it still ran.
 void Cli::auditCall(const ToolResult &result)
 {
-    Engine::AuditLog audit;
-    audit.setWorkspace(m_workspace);
-    audit.setSecrets(Engine::knownSecrets(m_config, QProcessEnvironment::systemEnvironment()));
-    connect(&audit, &Engine::AuditLog::errorOccurred, this,
-            [](const QString &text) { err(tr("audit log: %1").arg(text)); });
     const QString outcome
             = !result.error ? (result.isError ? QStringLiteral("error") : QStringLiteral("ok"))
               : result.error->is(ErrorCode::RequestTimeout) ? QStringLiteral("timeout")
                                                             : QStringLiteral("error");
-    audit.recordDirectCall(m_callServer, QString::fromStdString(m_callTool), m_callArgs, outcome,
-                           m_callClock.isValid() ? m_callClock.elapsed() : 0);
+    m_session->auditLog()->recordDirectCall(m_callServer, QString::fromStdString(m_callTool),
+                                            m_callArgs, outcome,
+                                            m_callClock.isValid() ? m_callClock.elapsed() : 0);
 }
 
 int Cli::cmdAudit()
@@ -790,8 +774,9 @@ int Cli::cmdRun()
 
 void Cli::startRun()
 {
-    for (const QString &name : m_manager->serverNames()) {
-        const ServerStatus s = m_manager->status(name);
+    m_engineParent = new QObject(this);
+    for (const QString &name : m_session->manager()->serverNames()) {
+        const ServerStatus s = m_session->manager()->status(name);
         if (s.state == ServerState::Failed)
             err(QStringLiteral("server '%1' failed (its tools are unavailable): %2")
                         .arg(name, s.reason));
@@ -799,7 +784,7 @@ void Cli::startRun()
             err(QStringLiteral("server '%1' is not trusted yet (its tools are unavailable): %2")
                         .arg(name, trustHint(name)));
     }
-    buildRegistry();
+    Engine::ToolRegistry *tools = registry();
     const auto providerConfig = *Engine::ProviderConfig::fromEnvironment(
             QProcessEnvironment::systemEnvironment(), nullptr);
     Engine::LlmProvider *provider
@@ -810,26 +795,14 @@ void Cli::startRun()
                       : m_approve == QLatin1String("ask") ? TerminalApprovalGate::Mode::Ask
                                                           : TerminalApprovalGate::Mode::Deny;
     auto *gate = new TerminalApprovalGate(mode, m_engineParent);
-    auto *runner = new Engine::ToolRunner(m_registry.get(), gate, m_workspace, m_engineParent);
-    for (const ServerConfig &server : std::as_const(m_config.servers))
-        runner->setTimeoutForSource(server.name, server.timeoutMs);
-    // "Always allow" lives in the user's data folder, never in the workspace's files.
-    runner->setApprovalStore(std::make_shared<Engine::ApprovalStore>());
+    m_session->setGate(gate);
+    Engine::ToolRunner *runner = m_session->runner();
     connect(runner, &Engine::ToolRunner::warning, this, [](const QString &text) { err(text); });
-    const QStringList secrets
-            = Engine::knownSecrets(m_config, QProcessEnvironment::systemEnvironment());
-    runner->setSecrets(secrets);
-    auto *audit = new Engine::AuditLog(Engine::AuditLog::defaultPath(), m_engineParent);
-    audit->setWorkspace(m_workspace);
-    audit->setSecrets(secrets);
-    audit->attach(runner);
-    connect(audit, &Engine::AuditLog::errorOccurred, this,
-            [](const QString &text) { err(tr("audit log: %1").arg(text)); });
 
     auto *store = new Engine::ConversationStore(m_engineParent);
     Engine::AgentOptions options;
     options.maxTurns = m_maxTurns;
-    auto *agent = new Engine::Agent(provider, m_registry.get(), runner, options, m_engineParent);
+    auto *agent = new Engine::Agent(provider, tools, runner, options, m_engineParent);
     agent->setStore(store);
     agent->newConversation(m_prompt.left(60), m_workspace);
 
@@ -889,11 +862,11 @@ void Cli::finish(int code)
     if (m_finishing)
         return;
     m_finishing = true;
-    if (!m_manager) {
+    if (!m_session) {
         QCoreApplication::exit(code);
         return;
     }
-    connect(m_manager.get(), &Manager::stopped, this, [code] { exitNow(code); });
+    connect(m_session->manager(), &Manager::stopped, this, [code] { exitNow(code); });
     QTimer::singleShot(StopGraceMs, this, [code] { exitNow(code); });
-    m_manager->stop();
+    m_session->manager()->stop();
 }

@@ -3,8 +3,7 @@
 #include <mcp/config.h>
 #include <mcp/manager.h>
 
-#include <engine/toolregistry.h>
-#include <engine/truststore.h>
+#include <engine/session.h>
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -55,7 +54,8 @@ private:
     int cmdAudit();
     void auditCall(const Mcp::ToolResult &result);
     void startRun();
-    void buildRegistry();
+    // The session's registry, its rejections reported (tools, run).
+    Engine::ToolRegistry *registry();
 
     void printServers();
     void printTools();
@@ -67,10 +67,7 @@ private:
     QString m_configFile;
     Mcp::Sandbox::Mode m_bashSandbox = Mcp::Sandbox::Mode::Auto; // --sandbox
     bool m_json = false;
-    Mcp::McpConfig m_config;
-    Engine::TrustStore m_trust; // read by loadConfig(), written by `trust`
-    bool m_trustLoaded = false;
-    std::unique_ptr<Mcp::Manager> m_manager;
+    std::unique_ptr<Engine::Session> m_session; // made by loadConfig()
     bool m_finishing = false;
 
     // call
@@ -89,9 +86,8 @@ private:
     QString m_firstError;
     QElapsedTimer m_callClock;
 
-    // tools, run
-    std::unique_ptr<Engine::ToolRegistry> m_registry;
-    QObject *m_engineParent = nullptr; // owns adapter, runner, provider, agent, gate
+    // run
+    QObject *m_engineParent = nullptr; // owns provider, agent, gate
     QString m_prompt;
     QString m_approve;
     int m_maxTurns = 20;

@@ -12,11 +12,8 @@
 #include "trustbanner.h"
 #include "uiapprovalgate.h"
 
-#include <engine/approvalstore.h>
-#include <engine/builtintools.h>
 #include <engine/privatefiles.h>
 #include <engine/providerconfig.h>
-#include <engine/workspace.h>
 #include <mcp/configpatcher.h>
 
 #include <QAction>
@@ -60,7 +57,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget *parent)
     m_composer->setFocus(); // type right away
     // Servers start after the window is up: a slow or dead server never delays it.
     QMetaObject::invokeMethod(
-            this, [this] { m_manager->start(m_config); }, Qt::QueuedConnection);
+            this, [this] { m_session->start(); }, Qt::QueuedConnection);
 }
 
 MainWindow::~MainWindow()
@@ -70,7 +67,7 @@ MainWindow::~MainWindow()
     m_conversations->disconnect(this);
     if (m_agent)
         m_agent->cancel();
-    m_runner->cancelAll();
+    m_session->runner()->cancelAll();
 }
 
 // Closing stops the turn and every server in an orderly way (stdin closed, then SIGTERM,
@@ -110,16 +107,16 @@ void MainWindow::closeEvent(QCloseEvent *event)
     saveWindowState();
     if (m_agent)
         m_agent->cancel();
-    m_runner->cancelAll();
+    m_session->runner()->cancelAll();
     hide();
     connect(
-            m_manager.get(), &Mcp::Manager::stopped, this,
+            manager(), &Mcp::Manager::stopped, this,
             [this] {
                 m_serversStopped = true;
                 close();
             },
             Qt::QueuedConnection);
-    m_manager->stop();
+    manager()->stop();
 }
 
 // The window's size and where its docks and toolbar are, kept in the settings file between
@@ -144,51 +141,35 @@ void MainWindow::restoreWindowState()
 
 void MainWindow::setUpEngine()
 {
-    m_trust = Engine::TrustStore(m_options.trustFile);
-    QString trustError;
-    if (!m_trust.load(&trustError))
-        m_startupNotices << trustError;
-    m_config = withTrust(Engine::loadConfig(m_options.workspace, m_options.configFile,
-                                                 QProcessEnvironment::systemEnvironment()));
-    Mcp::ManagerOptions managerOptions;
-    managerOptions.workspaceDir = m_options.workspace;
-    m_manager = std::make_unique<Mcp::Manager>(managerOptions);
+    m_settingsFile = m_options.settingsFile.isEmpty() ? AppSettings::defaultFile()
+                                                      : m_options.settingsFile;
+    m_settings = AppSettings::load(m_settingsFile);
 
-    m_registry = std::make_unique<Engine::ToolRegistry>();
-    m_workspace = std::make_shared<Engine::Workspace>(m_options.workspace);
-    Engine::BuiltinToolsOptions builtinOptions;
-    // Read at every call, so that a changed setting applies to the next command. The tools
-    // live in m_registry, which the window owns.
-    builtinOptions.bashSandbox = [this] {
+    Engine::SessionOptions options;
+    options.workspace = m_options.workspace;
+    options.configFile = m_options.configFile;
+    options.trustFile = m_options.trustFile;
+    options.approvalsFile = m_options.approvalsFile;
+    options.auditLogFile = m_options.auditLogFile;
+    // Read at every call, so that a changed setting applies to the next command.
+    options.builtins.bashSandbox = [this] {
         return m_settings.bashSandbox;
     };
-    for (auto &tool : Engine::createBuiltinTools(m_workspace, builtinOptions))
-        m_registry->add(std::move(tool));
-    m_adapter = std::make_unique<Engine::McpToolAdapter>(m_manager.get(), m_registry.get());
-
+    m_session = std::make_unique<Engine::Session>(options);
+    m_session->load();
+    if (!m_session->trustError().isEmpty())
+        m_startupNotices << m_session->trustError();
     m_gate = new UiApprovalGate(this, this);
-    m_runner = std::make_unique<Engine::ToolRunner>(m_registry.get(), m_gate, m_options.workspace);
-    applyServerTimeouts();
-    // "Always allow" lives in the user's data folder, never in the workspace's files.
-    m_runner->setApprovalStore(std::make_shared<Engine::ApprovalStore>(m_options.approvalsFile));
-    m_audit = new Engine::AuditLog(m_options.auditLogFile.isEmpty()
-                                           ? Engine::AuditLog::defaultPath()
-                                           : m_options.auditLogFile,
-                                   this);
-    m_audit->setWorkspace(m_options.workspace);
-    m_audit->attach(m_runner.get());
-    connect(m_audit, &Engine::AuditLog::errorOccurred, this, [this](const QString &message) {
-        if (m_chat)
-            m_chat->addNotice(tr("Audit log: %1").arg(message.toHtmlEscaped()), true);
-    });
-    applySecrets();
+    m_session->setGate(m_gate);
+    connect(m_session->auditLog(), &Engine::AuditLog::errorOccurred, this,
+            [this](const QString &message) {
+                if (m_chat)
+                    m_chat->addNotice(tr("Audit log: %1").arg(message.toHtmlEscaped()), true);
+            });
 
     m_store = m_options.conversationFolder.isEmpty()
                       ? std::make_unique<Engine::ConversationStore>()
                       : std::make_unique<Engine::ConversationStore>(m_options.conversationFolder);
-    m_settingsFile = m_options.settingsFile.isEmpty() ? AppSettings::defaultFile()
-                                                      : m_options.settingsFile;
-    m_settings = AppSettings::load(m_settingsFile);
     m_secrets = m_options.keychainService.isEmpty()
                         ? new SecretStore(QString::fromLatin1(SecretStore::DefaultService), this)
                         : new SecretStore(m_options.keychainService, this);
@@ -267,7 +248,7 @@ void MainWindow::setUpWidgets()
     splitter->setSizes({220, 880});
     setCentralWidget(splitter);
 
-    m_dock = new ServerDock(m_manager.get(), this);
+    m_dock = new ServerDock(manager(), this);
     addDockWidget(Qt::RightDockWidgetArea, m_dock);
     connect(m_dock->trustBanner(), &TrustBanner::trustRequested, this, &MainWindow::trustServers);
     updateTrustBanner();
@@ -295,7 +276,7 @@ void MainWindow::setUpWidgets()
             QKeySequence(tr("Ctrl+Shift+M")), this, &MainWindow::editConfiguration);
     editConfig->setObjectName(QStringLiteral("editConfigurationAction"));
     // The protocol log starts hidden: until it is opened the Manager records nothing.
-    m_logDock = new ProtocolLogDock(m_manager.get(), this);
+    m_logDock = new ProtocolLogDock(manager(), this);
     addDockWidget(Qt::BottomDockWidgetArea, m_logDock);
     m_logDock->hide();
     m_logDock->toggleViewAction()->setIcon(icon(QStringLiteral("log")));
@@ -387,25 +368,17 @@ void MainWindow::openAuditLog()
         m_auditDialog->activateWindow();
         return;
     }
-    m_auditDialog = new AuditLogDialog(m_audit->path(), this);
+    m_auditDialog = new AuditLogDialog(m_session->auditLog()->path(), this);
     m_auditDialog->setAttribute(Qt::WA_DeleteOnClose);
     // show(), not open(): open() would make it window-modal, and the log is read while the
     // chat goes on. Neither runs a nested event loop.
     m_auditDialog->show();
 }
 
-void MainWindow::applySecrets()
-{
-    const QStringList secrets = Engine::knownSecrets(
-            m_config, QProcessEnvironment::systemEnvironment(), QStringList{m_storedKey});
-    m_runner->setSecrets(secrets);
-    m_audit->setSecrets(secrets);
-}
-
 void MainWindow::applySettings(bool announce)
 {
-    m_runner->setDefaultTimeout(m_settings.toolTimeoutS * 1000);
-    m_workspace->setSensitivePatterns(m_settings.sensitiveFiles);
+    m_session->setDefaultToolTimeout(m_settings.toolTimeoutS * 1000);
+    m_session->workspace()->setSensitivePatterns(m_settings.sensitiveFiles);
     const int generation = ++m_providerGeneration;
     if (m_settings.usesEnvironment()) {
         m_readingKey = false;
@@ -437,7 +410,7 @@ void MainWindow::setProvider(const QString &storedKey, const QString &keychainEr
         return;
     }
     m_storedKey = storedKey;
-    applySecrets();
+    m_session->setExtraSecrets(storedKey.isEmpty() ? QStringList() : QStringList{storedKey});
     QString whyNot;
     const auto config = m_settings.providerConfig(
             storedKey, QProcessEnvironment::systemEnvironment(), &whyNot);
@@ -453,8 +426,7 @@ void MainWindow::setProvider(const QString &storedKey, const QString &keychainEr
     m_noModelReason = whyNot;
     if (config) {
         m_provider = Engine::createProvider(*config);
-        m_agent = std::make_unique<Engine::Agent>(m_provider.get(), m_registry.get(),
-                                                  m_runner.get());
+        m_agent = std::make_unique<Engine::Agent>(m_provider.get(), registry(), runner());
         m_agent->setStore(m_store.get());
         m_agent->setWorkspace(m_options.workspace);
         connectAgent();
@@ -525,7 +497,7 @@ void MainWindow::setBusy(bool busy)
 void MainWindow::openToolBrowser()
 {
     if (!m_browser)
-        m_browser = new ToolBrowser(m_registry.get(), m_runner.get(), this);
+        m_browser = new ToolBrowser(registry(), runner(), this);
     m_browser->show();
     m_browser->raise();
     m_browser->activateWindow();
@@ -535,7 +507,7 @@ void MainWindow::editConfiguration()
 {
     if (!m_configDock) {
         m_configEditor = new ConfigEditorPane(m_options.workspace, m_options.configFile);
-        m_configEditor->setAppliedConfig(m_config);
+        m_configEditor->setAppliedConfig(m_session->config());
         m_configEditor->setApplyHandler(
                 [this](const Mcp::McpConfig &config) { return applyConfig(config); });
         m_configDock = new QDockWidget(tr("Configuration"), this);
@@ -551,77 +523,44 @@ void MainWindow::editConfiguration()
 
 Mcp::ReloadPlan MainWindow::applyConfig(const Mcp::McpConfig &config)
 {
-    const Mcp::McpConfig trusted = withTrust(config);
-    const Mcp::ReloadPlan plan = m_manager->reload(trusted);
-    m_config = trusted; // assigned in place: the always-allow saver holds &m_config
-    applyServerTimeouts();
+    const Mcp::ReloadPlan plan = m_session->apply(config);
     updateTrustBanner();
-    applySecrets();
     return plan;
-}
-
-Mcp::McpConfig MainWindow::withTrust(Mcp::McpConfig config) const
-{
-    m_trust.apply(config, m_options.workspace);
-    return config;
 }
 
 void MainWindow::updateTrustBanner()
 {
-    if (!m_dock)
-        return;
-    QList<Mcp::ServerConfig> waiting;
-    for (const Mcp::ServerConfig &server : std::as_const(m_config.servers)) {
-        if (server.untrusted)
-            waiting << server;
-    }
-    m_dock->trustBanner()->setServers(waiting);
+    if (m_dock)
+        m_dock->trustBanner()->setServers(m_session->untrustedServers());
 }
 
 // The user said yes in the banner: record it, then start exactly those servers.
 void MainWindow::trustServers(const QStringList &names)
 {
-    for (const QString &name : names) {
-        const Mcp::ServerConfig *server = m_config.find(name);
-        QString error;
-        if (server && !m_trust.trust(m_options.workspace, *server, &error))
-            m_chat->addNotice(tr("Trusted for this session only: %1").arg(error.toHtmlEscaped()),
-                              true);
-    }
-    applyConfig(m_config);
+    for (const QString &error : m_session->trust(names))
+        m_chat->addNotice(tr("Trusted for this session only: %1").arg(error.toHtmlEscaped()), true);
+    updateTrustBanner();
 }
 
 // Disable/enable in the dock lasts: "disabled" is written into the file that defines the
-// server (keeping its formatting), and the window's configuration follows, so the config
+// server (keeping its formatting), and the session's configuration follows, so the config
 // editor's Apply does not undo it.
 void MainWindow::keepServerEnabled(const QString &name, bool enabled)
 {
-    auto it = std::find_if(
-            m_config.servers.begin(), m_config.servers.end(),
-            [&name](const Mcp::ServerConfig &server) { return server.name == name; });
-    if (it == m_config.servers.end() || it->sourceFile.isEmpty())
+    const Mcp::ServerConfig *server = m_session->config().find(name);
+    if (!server || server->sourceFile.isEmpty())
         return;
     QString error;
-    if (!Mcp::ConfigPatcher::setServerDisabled(it->sourceFile, name, !enabled, &error)) {
+    if (!Mcp::ConfigPatcher::setServerDisabled(server->sourceFile, name, !enabled, &error)) {
         m_chat->addNotice(
                 tr("The server stays %1 for this session only: %2")
                         .arg(enabled ? tr("enabled") : tr("disabled"), error.toHtmlEscaped()),
                 true);
         return;
     }
-    it->disabled = !enabled;
+    m_session->setServerDisabled(name, !enabled);
     if (m_configEditor)
-        m_configEditor->setAppliedConfig(m_config);
-}
-
-// A server's own "timeout" (written in .mcp.json) wins over the Settings default.
-void MainWindow::applyServerTimeouts()
-{
-    m_runner->clearSourceTimeouts();
-    for (const Mcp::ServerConfig &server : std::as_const(m_config.servers)) {
-        if (server.timeoutSet)
-            m_runner->setTimeoutForSource(server.name, server.timeoutMs);
-    }
+        m_configEditor->setAppliedConfig(m_session->config());
 }
 
 void MainWindow::refreshConversations()

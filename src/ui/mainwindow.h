@@ -3,12 +3,8 @@
 #include "appsettings.h"
 
 #include <engine/agent.h>
-#include <engine/auditlog.h>
 #include <engine/conversationstore.h>
-#include <engine/mcptooladapter.h>
-#include <engine/toolrunner.h>
-#include <engine/truststore.h>
-#include <mcp/manager.h>
+#include <engine/session.h>
 
 #include <QMainWindow>
 #include <QPointer>
@@ -47,7 +43,7 @@ struct MainWindowOptions
 };
 
 // The desktop: conversation list, chat view, composer with Send/Stop, the server dock and
-// the tool browser, wired to the engine it owns (Manager, registry, runner with a modal
+// the tool browser, wired to the engine it owns (the workspace's Engine::Session with a modal
 // approval gate, provider, agent, conversation store). Draws and drives; no protocol logic.
 class MainWindow : public QMainWindow
 {
@@ -56,9 +52,10 @@ public:
     explicit MainWindow(MainWindowOptions options, QWidget *parent = nullptr);
     ~MainWindow() override;
 
-    Mcp::Manager *manager() const { return m_manager.get(); }
-    Engine::ToolRegistry *registry() const { return m_registry.get(); }
-    Engine::ToolRunner *runner() const { return m_runner.get(); }
+    Engine::Session *session() const { return m_session.get(); }
+    Mcp::Manager *manager() const { return m_session->manager(); }
+    Engine::ToolRegistry *registry() const { return m_session->registry(); }
+    Engine::ToolRunner *runner() const { return m_session->runner(); }
     Engine::Agent *agent() const { return m_agent.get(); }
     ChatView *chatView() const { return m_chat; }
     ProtocolLogDock *protocolLogDock() const { return m_logDock; }
@@ -90,14 +87,9 @@ private:
     void updateStatus();
     void setBusy(bool busy);
     void connectAgent();
-    void applyServerTimeouts();
-    // Marks this folder's servers the user has not trusted and shows them in the banner.
-    Mcp::McpConfig withTrust(Mcp::McpConfig config) const;
+    // Shows this folder's servers the user has not trusted in the banner.
     void updateTrustBanner();
     void trustServers(const QStringList &names);
-    // Hands the secrets known now (provider keys, the stored key, the servers' configured
-    // secrets) to the runner and the audit log.
-    void applySecrets();
     void keepServerEnabled(const QString &name, bool enabled);
     void saveWindowState();
     void restoreWindowState();
@@ -109,17 +101,9 @@ private:
     static constexpr int TitleRole = Qt::UserRole + 1; // the stored title, before an edit
 
     MainWindowOptions m_options;
-    Mcp::McpConfig m_config; // as loaded, with `untrusted` marked (what the Manager runs)
-    Engine::TrustStore m_trust;
     QStringList m_startupNotices; // problems found before the chat exists
-    std::unique_ptr<Mcp::Manager> m_manager;
-    std::unique_ptr<Engine::ToolRegistry> m_registry;
-    // The built-ins' folder; Settings replace its list of sensitive files.
-    std::shared_ptr<Engine::Workspace> m_workspace;
-    std::unique_ptr<Engine::McpToolAdapter> m_adapter;
+    std::unique_ptr<Engine::Session> m_session;
     UiApprovalGate *m_gate = nullptr;
-    std::unique_ptr<Engine::ToolRunner> m_runner;
-    Engine::AuditLog *m_audit = nullptr;
     QString m_storedKey; // the keychain's API key in use, hidden from tool results
     QPointer<AuditLogDialog> m_auditDialog;
     std::unique_ptr<Engine::LlmProvider> m_provider;

@@ -1,0 +1,124 @@
+#include "session.h"
+
+#include "approvalstore.h"
+#include "providerconfig.h"
+#include "serverpolicy.h"
+
+namespace Engine {
+
+Session::Session(SessionOptions options, QObject *parent)
+    : QObject(parent)
+    , m_options(std::move(options))
+    , m_trust(m_options.trustFile)
+{
+    Mcp::ManagerOptions managerOptions = m_options.manager;
+    managerOptions.workspaceDir = m_options.workspace;
+    m_manager = std::make_unique<Mcp::Manager>(managerOptions);
+
+    m_registry = std::make_unique<ToolRegistry>();
+    m_workspace = std::make_shared<Workspace>(m_options.workspace);
+    for (auto &tool : createBuiltinTools(m_workspace, m_options.builtins))
+        m_registry->add(std::move(tool));
+    m_adapter = std::make_unique<McpToolAdapter>(m_manager.get(), m_registry.get());
+
+    m_runner = std::make_unique<ToolRunner>(m_registry.get(), nullptr, m_options.workspace);
+    // "Always allow" lives in the user's data folder, never in the workspace's files.
+    m_runner->setApprovalStore(std::make_shared<ApprovalStore>(m_options.approvalsFile));
+    m_audit = new AuditLog(m_options.auditLogFile.isEmpty() ? AuditLog::defaultPath()
+                                                            : m_options.auditLogFile,
+                           this);
+    m_audit->setWorkspace(m_options.workspace);
+    m_audit->attach(m_runner.get());
+    configChanged();
+}
+
+Session::~Session()
+{
+    m_runner->cancelAll();
+}
+
+void Session::load()
+{
+    m_trustError.clear();
+    m_trust.load(&m_trustError);
+    m_config = loadConfig(m_options.workspace, m_options.configFile, m_options.environment);
+    m_trust.apply(m_config, m_options.workspace);
+    configChanged();
+}
+
+void Session::start(const QStringList &only)
+{
+    Mcp::McpConfig config = m_config;
+    if (!only.isEmpty()) {
+        config.servers.removeIf(
+                [&only](const Mcp::ServerConfig &server) { return !only.contains(server.name); });
+    }
+    m_manager->start(config);
+}
+
+Mcp::ReloadPlan Session::apply(const Mcp::McpConfig &config)
+{
+    Mcp::McpConfig trusted = config;
+    m_trust.apply(trusted, m_options.workspace);
+    const Mcp::ReloadPlan plan = m_manager->reload(trusted);
+    m_config = std::move(trusted);
+    configChanged();
+    return plan;
+}
+
+QList<Mcp::ServerConfig> Session::untrustedServers() const
+{
+    QList<Mcp::ServerConfig> waiting;
+    for (const Mcp::ServerConfig &server : m_config.servers) {
+        if (server.untrusted)
+            waiting << server;
+    }
+    return waiting;
+}
+
+QStringList Session::trust(const QStringList &names)
+{
+    QStringList errors;
+    for (const Mcp::ServerConfig &server : std::as_const(m_config.servers)) {
+        QString error;
+        // A decision that cannot be saved is still held in memory for this session.
+        if (names.contains(server.name) && server.untrusted
+            && !m_trust.trust(m_options.workspace, server, &error))
+            errors << error;
+    }
+    apply(m_config);
+    return errors;
+}
+
+void Session::setServerDisabled(const QString &name, bool disabled)
+{
+    for (Mcp::ServerConfig &server : m_config.servers) {
+        if (server.name == name) {
+            server.disabled = disabled;
+            if (server.definition.is_object())
+                server.definition["disabled"] = disabled;
+        }
+    }
+}
+
+void Session::setExtraSecrets(const QStringList &values)
+{
+    m_extraSecrets = values;
+    configChanged();
+}
+
+// What follows from the configuration: a server's own "timeout" wins over the default, and
+// the values its variables put into env and headers are secrets.
+void Session::configChanged()
+{
+    m_runner->clearSourceTimeouts();
+    for (const Mcp::ServerConfig &server : std::as_const(m_config.servers)) {
+        if (server.timeoutSet)
+            m_runner->setTimeoutForSource(server.name, server.timeoutMs);
+    }
+    m_secrets = knownSecrets(m_config, m_options.environment, m_extraSecrets);
+    m_runner->setSecrets(m_secrets);
+    m_audit->setSecrets(m_secrets);
+}
+
+} // namespace Engine

@@ -1,0 +1,111 @@
+#pragma once
+
+#include "auditlog.h"
+#include "builtintools.h"
+#include "mcptooladapter.h"
+#include "toolregistry.h"
+#include "toolrunner.h"
+#include "truststore.h"
+#include "workspace.h"
+
+#include <mcp/config.h>
+#include <mcp/manager.h>
+
+#include <QObject>
+#include <QProcessEnvironment>
+
+#include <memory>
+
+namespace Engine {
+
+// Where a Session keeps its files and how it runs its servers. Empty paths: the user's data
+// folder (TrustStore::defaultPath(), ApprovalStore::defaultFile(), AuditLog::defaultPath()).
+struct SessionOptions
+{
+    QString workspace;  // the folder the agent works in (and whose .mcp.json is read)
+    QString configFile; // --config: read instead of the workspace's .mcp.json
+    QString trustFile;
+    QString approvalsFile;
+    QString auditLogFile;
+    Mcp::ManagerOptions manager; // workspaceDir is set to `workspace`
+    BuiltinToolsOptions builtins;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+};
+
+// One workspace's engine, the same for the window and the CLI: loads the configuration
+// (user's file + workspace's, the engine's policy keys checked) with the user's trust
+// decisions applied, and owns what runs it: the Manager, the tool registry with the built-in
+// tools, the adapter that keeps the servers' tools registered, the ToolRunner with the
+// user's always-allow store, and the audit log. The face supplies the approval gate
+// (setGate()) and the model; it owns the Session.
+class Session : public QObject
+{
+    Q_OBJECT
+public:
+    explicit Session(SessionOptions options, QObject *parent = nullptr);
+    ~Session() override;
+
+    // Reads the trust file and the configuration. Problems are in configErrors() and
+    // trustError(); servers with problems are left out, the rest can start.
+    void load();
+    // The configuration as loaded or last applied, untrusted servers marked.
+    const Mcp::McpConfig &config() const { return m_config; }
+    const QList<Mcp::ConfigError> &configErrors() const { return m_config.errors; }
+    // Non-empty: the trust file could not be read (nothing is trusted; trust() would
+    // overwrite what it held).
+    const QString &trustError() const { return m_trustError; }
+
+    // Starts the servers of config(); only those named when `only` is not empty.
+    void start(const QStringList &only = {});
+    // Runs `config` instead (the config editor's Apply): trust applied, only the servers
+    // whose settings changed restarted; per-server timeouts and known secrets follow.
+    Mcp::ReloadPlan apply(const Mcp::McpConfig &config);
+    // Workspace servers waiting for the user's yes.
+    QList<Mcp::ServerConfig> untrustedServers() const;
+    // The user trusts these servers (as they are defined now): recorded, then started. A
+    // decision that cannot be saved holds for this session only; the messages say why.
+    QStringList trust(const QStringList &names);
+
+    // The server was enabled or disabled in the Manager directly (the window's switch) and
+    // the file says so now: the configuration follows, so that a later apply() agrees.
+    void setServerDisabled(const QString &name, bool disabled);
+
+    // The approval gate of every tool call (the window's dialog, the terminal's prompt).
+    void setGate(ApprovalGate *gate) { m_runner->setGate(gate); }
+    // Secrets besides the environment's and the configuration's (the keychain's API key):
+    // kept out of tool results and the audit log.
+    void setExtraSecrets(const QStringList &values);
+    // Every secret value known now (Engine::knownSecrets()).
+    const QStringList &secrets() const { return m_secrets; }
+    // The timeout of a tool call whose server does not set its own "timeout".
+    void setDefaultToolTimeout(int ms) { m_runner->setDefaultTimeout(ms); }
+
+    const SessionOptions &options() const { return m_options; }
+    Mcp::Manager *manager() const { return m_manager.get(); }
+    ToolRegistry *registry() const { return m_registry.get(); }
+    McpToolAdapter *adapter() const { return m_adapter.get(); }
+    ToolRunner *runner() const { return m_runner.get(); }
+    AuditLog *auditLog() const { return m_audit; }
+    Workspace *workspace() const { return m_workspace.get(); }
+    TrustStore &trustStore() { return m_trust; }
+
+private:
+    void configChanged();
+
+    SessionOptions m_options;
+    TrustStore m_trust;
+    QString m_trustError;
+    Mcp::McpConfig m_config;
+    QStringList m_extraSecrets;
+    QStringList m_secrets;
+    std::shared_ptr<Workspace> m_workspace;
+    // Destroyed in reverse: the adapter and runner before the registry, the registry's MCP
+    // tools before the Manager they call.
+    std::unique_ptr<Mcp::Manager> m_manager;
+    std::unique_ptr<ToolRegistry> m_registry;
+    std::unique_ptr<McpToolAdapter> m_adapter;
+    std::unique_ptr<ToolRunner> m_runner;
+    AuditLog *m_audit = nullptr;
+};
+
+} // namespace Engine
