@@ -18,8 +18,9 @@
 #include <unistd.h>
 #endif
 
-// switchboard-cli as a user runs it: output formats and the exit-code contract of DESIGN.md
-// (0 ok, 1 usage, 2 invalid config, 3 a server failed, 4 tool returned isError, 5 timeout).
+// switchboard-cli as a user runs it: output formats and the exit-code contract (usageText()
+// in src/cli/cli.cpp: 0 ok, 1 usage, 2 invalid config, 3 a server failed, 4 tool returned
+// isError, 5 timeout, 6 denied).
 class tst_Cli : public QObject
 {
     Q_OBJECT

@@ -179,7 +179,8 @@ void tst_ConversationStore::roundTrip()
         }
     }
 
-    // The format of DESIGN.md: a header, then one line per message, nothing else.
+    // The file format (Engine::ConversationStore): a header, then one line per message,
+    // nothing else.
     const QList<QByteArray> lines = readFile(store.filePath(id)).split('\n');
     QCOMPARE(lines.size(), 1 + qsizetype(messages.size()) + 1); // the last one is empty
     QVERIFY(lines.first().startsWith("{\"type\":\"conversation\",\"version\":1,\"id\":\""));
@@ -481,7 +482,7 @@ void tst_ConversationStore::fileRemovedBehindOpenHandle()
     QVERIFY(!QFile::exists(store.filePath(id)));
 }
 
-// DESIGN.md: "appends are crash-safe". A child appends as fast as it can; once it has reported
+// Appends are crash-safe (Engine::ConversationStore). A child appends as fast as it can; once it has reported
 // kMessagesBeforeKill finished appends it is killed (SIGKILL on POSIX, TerminateProcess on
 // Windows), possibly in the middle of a write. Every reported message must be there, intact.
 void tst_ConversationStore::killedWhileAppending()

@@ -507,6 +507,27 @@ private slots:
         QVERIFY(stopped.wait(5000));
     }
 
+    // The setting changes while servers wait: a raised limit starts them at once.
+    void raisingTheStartLimitStartsWaitingServers()
+    {
+        ManagerOptions options;
+        options.workspaceDir = m_dir.path();
+        options.maxConcurrentStarts = 1;
+        Manager manager(options);
+        manager.start(parse(R"({"mcpServers": {
+            "a": {"command": "${FIXTURE}", "args": ["--init-delay-ms", "3000"]},
+            "b": {"command": "${FIXTURE}"}}})"));
+        QTest::qWait(500);
+        QCOMPARE(manager.status(QStringLiteral("b")).state, ServerState::Pending);
+        manager.setMaxConcurrentStarts(2);
+        QTRY_COMPARE_WITH_TIMEOUT(manager.status(QStringLiteral("b")).state, ServerState::Connected,
+                                  2000);
+        QCOMPARE(manager.status(QStringLiteral("a")).state, ServerState::Pending); // still starting
+        QSignalSpy stopped(&manager, &Manager::stopped);
+        manager.stop();
+        QVERIFY(stopped.wait(5000));
+    }
+
     void stopEndsEverything()
     {
         auto manager = makeManager();

@@ -112,17 +112,20 @@ private slots:
         settings.toolTimeoutS = 7;
         settings.language = QString::fromLatin1(AppSettings::ChineseLanguage);
         settings.bashSandbox = Mcp::Sandbox::Mode::Off;
+        settings.maxConcurrentStarts = 3;
         QString error;
         QVERIFY2(settings.save(path, &error), qPrintable(error));
         QCOMPARE(AppSettings::load(path), settings);
         QVERIFY(bytes(path).contains("claude-test"));
         QVERIFY(bytes(path).contains("[bash]\nsandbox=off"));
+        QVERIFY(bytes(path).contains("[servers]\nmaxConcurrentStarts=3"));
 
         // A hand-edited file: unknown names fall back, numbers are clamped or ignored.
         QFile edited(file(QStringLiteral("edited.ini")));
         QVERIFY(edited.open(QIODevice::WriteOnly));
         edited.write("[model]\nprovider=gemini\nrequestTimeout=999999\n"
-                     "[tools]\ntimeout=soon\n[interface]\nlanguage=fr\n[bash]\nsandbox=maybe\n");
+                     "[tools]\ntimeout=soon\n[interface]\nlanguage=fr\n[bash]\nsandbox=maybe\n"
+                     "[servers]\nmaxConcurrentStarts=0\n");
         edited.close();
         const AppSettings loaded = AppSettings::load(edited.fileName());
         QCOMPARE(loaded.provider, QString::fromLatin1(AppSettings::EnvironmentProvider));
@@ -130,6 +133,7 @@ private slots:
         QCOMPARE(loaded.toolTimeoutS, AppSettings::DefaultToolTimeoutS);
         QCOMPARE(loaded.language, QString::fromLatin1(AppSettings::SystemLanguage));
         QCOMPARE(loaded.bashSandbox, Mcp::Sandbox::Mode::Auto);
+        QCOMPARE(loaded.maxConcurrentStarts, 1);
     }
 
     // The settings file is 0600 in a 0700 folder, also when an older version left it readable.
@@ -523,6 +527,7 @@ private slots:
             expected << child<QWidget>(&dialog, "forgetKeyButton");
         expected << child<QWidget>(&dialog, "requestTimeoutSpin")
                  << child<QWidget>(&dialog, "toolTimeoutSpin")
+                 << child<QWidget>(&dialog, "maxConcurrentStartsSpin")
                  << child<QWidget>(&dialog, "bashSandboxCombo")
                  << child<QWidget>(&dialog, "sensitiveFilesEdit")
                  << child<QWidget>(&dialog, "languageCombo");

@@ -222,7 +222,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+101"/>
+        <location line="+100"/>
         <source>%n problem(s) in %1.</source>
         <translation>
             <numerusform>%n problem in %1.</numerusform>
@@ -233,7 +233,7 @@
 <context>
     <name>Ui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../src/ui/mainwindow.cpp" line="+637"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+578"/>
         <source>%n message(s), %1</source>
         <translation>
             <numerusform>%n message, %1</numerusform>
@@ -346,7 +346,7 @@
 <context>
     <name>Ui::TrustBanner</name>
     <message numerus="yes">
-        <location filename="../src/ui/trustbanner.cpp" line="+150"/>
+        <location filename="../src/ui/trustbanner.cpp" line="+164"/>
         <source>This folder&apos;s .mcp.json wants to start %n server(s)</source>
         <translation>
             <numerusform>This folder&apos;s .mcp.json wants to start %n server</numerusform>

@@ -9,13 +9,12 @@
         <translation>switchboard-cli：拒绝将 %1 用作工作区（它是 / 或你的主文件夹：工具将能读取其中的所有项目和你的私人文件）；请在项目文件夹中运行，或用 --workspace DIR 指定一个</translation>
     </message>
     <message>
-        <location line="+450"/>
-        <location line="+190"/>
+        <location line="+44"/>
         <source>audit log: %1</source>
         <translation>审计日志：%1</translation>
     </message>
     <message>
-        <location line="-169"/>
+        <location line="+409"/>
         <source>--tail needs a positive whole number</source>
         <translation>--tail 需要一个正整数</translation>
     </message>
@@ -561,7 +560,7 @@
 <context>
     <name>Engine::McpTool</name>
     <message>
-        <location filename="../src/engine/mcptooladapter.cpp" line="+74"/>
+        <location filename="../src/engine/mcptooladapter.cpp" line="+76"/>
         <source>MCP server &apos;%1&apos; is not connected (%2).</source>
         <translation>MCP 服务器“%1”未连接（%2）。</translation>
     </message>
@@ -610,6 +609,50 @@
         <location filename="../src/engine/providerconfig.cpp" line="+67"/>
         <source>no model provider is configured: set OPENAI_API_KEY (and optionally OPENAI_MODEL, or OPENAI_BASE_URL for an OpenAI-compatible server such as Ollama, vLLM or llama.cpp), or ANTHROPIC_API_KEY (and optionally ANTHROPIC_MODEL), or choose a provider in Settings</source>
         <translation>未配置模型提供方：请设置 OPENAI_API_KEY（可选 OPENAI_MODEL；若使用 Ollama、vLLM 或 llama.cpp 等 OpenAI 兼容服务器，可设置 OPENAI_BASE_URL），或设置 ANTHROPIC_API_KEY（可选 ANTHROPIC_MODEL），或在“设置”中选择提供方</translation>
+    </message>
+</context>
+<context>
+    <name>Engine::ServerPolicy</name>
+    <message>
+        <location filename="../src/engine/serverpolicy.cpp" line="+42"/>
+        <source>&quot;read&quot;, &quot;mutating&quot; or &quot;dangerous&quot;</source>
+        <extracomment>The values &quot;risk&quot; accepts: keep the quoted words as they are.</extracomment>
+        <translation>&quot;read&quot;、&quot;mutating&quot; 或 &quot;dangerous&quot;</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>a string: </source>
+        <translation>字符串：</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>unknown %1 &apos;%2&apos;; expected %3</source>
+        <translation>未知的 %1 值 “%2”；应为 %3</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>an object such as {&quot;tool&quot;: {&quot;risk&quot;: &quot;read&quot;}}</source>
+        <translation>对象，例如 {&quot;tool&quot;: {&quot;risk&quot;: &quot;read&quot;}}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>an object such as {&quot;risk&quot;: &quot;read&quot;}</source>
+        <translation>对象，例如 {&quot;risk&quot;: &quot;read&quot;}</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>true or false</source>
+        <translation>true 或 false</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>a list of tool names</source>
+        <translation>工具名称列表</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>a string</source>
+        <translation>字符串</translation>
     </message>
 </context>
 <context>
@@ -768,7 +811,7 @@
 <context>
     <name>Engine::TrustStore</name>
     <message>
-        <location filename="../src/engine/truststore.cpp" line="+67"/>
+        <location filename="../src/engine/truststore.cpp" line="+68"/>
         <source>Cannot read the trust decisions in %1.</source>
         <translation>无法读取 %1 中的信任决定。</translation>
     </message>
@@ -793,7 +836,7 @@
         <translation>还请求不经询问即运行 %1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>also asks that its tools count as &apos;%1&apos; (%2)</source>
         <translation>还请求将其工具视为“%1”（%2）</translation>
     </message>
@@ -884,84 +927,6 @@
         <location line="+204"/>
         <source>the connection closed</source>
         <translation>连接已关闭</translation>
-    </message>
-</context>
-<context>
-    <name>Mcp::ConfigEditor</name>
-    <message>
-        <location filename="../src/mcp/configeditor.cpp" line="+204"/>
-        <source>line %1, column %2</source>
-        <translation>第 %1 行，第 %2 列</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>Cannot change %1: %2</source>
-        <translation>无法修改 %1：%2</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>the file is larger than %1 KiB.</source>
-        <translation>文件超过 %1 KiB。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>it contains a NUL byte (%1); it must be UTF-8 text.</source>
-        <translation>其中包含 NUL 字节（%1）；必须是 UTF-8 文本。</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>it is not valid JSON (%1: %2). Fix the file first.</source>
-        <translation>不是有效的 JSON（%1：%2）。请先修复该文件。</translation>
-    </message>
-    <message>
-        <location line="+10"/>
-        <source>it has no &quot;mcpServers&quot; object.</source>
-        <translation>其中没有 &quot;mcpServers&quot; 对象。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>server &apos;%1&apos; is not defined in it.</source>
-        <translation>其中未定义服务器“%1”。</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>server &apos;%1&apos; is not an object.</source>
-        <translation>服务器“%1”不是对象。</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>internal error: &quot;mcpServers&quot; not found in the text.</source>
-        <translation>内部错误：文本中未找到 &quot;mcpServers&quot;。</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>internal error: server &apos;%1&apos; not found in the text.</source>
-        <translation>内部错误：文本中未找到服务器“%1”。</translation>
-    </message>
-    <message>
-        <location line="+107"/>
-        <source>Cannot change %1: the edit did not produce the expected document (internal error); the file was left unchanged.</source>
-        <translation>无法修改 %1：编辑结果与预期文档不符（内部错误）；文件未做更改。</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>the file does not exist</source>
-        <translation>文件不存在</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Cannot read %1: %2</source>
-        <translation>无法读取 %1：%2</translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>Cannot save %1: %2</source>
-        <translation>无法保存 %1：%2</translation>
-    </message>
-    <message>
-        <location line="+44"/>
-        <source>Cannot change %1: &quot;autoApprove&quot; of server &apos;%2&apos; is not a list (%3). Make it a list of tool names.</source>
-        <translation>无法修改 %1：服务器“%2”的 &quot;autoApprove&quot; 不是列表（%3）。请将其改为工具名称列表。</translation>
     </message>
 </context>
 <context>
@@ -1158,12 +1123,6 @@
         <translation>&quot;stdio&quot;、&quot;http&quot;、&quot;streamable-http&quot; 或 &quot;sse&quot;</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <source>&quot;read&quot;, &quot;mutating&quot; or &quot;dangerous&quot;</source>
-        <extracomment>The values &quot;risk&quot; accepts: keep the quoted words as they are.</extracomment>
-        <translation>&quot;read&quot;、&quot;mutating&quot; 或 &quot;dangerous&quot;</translation>
-    </message>
-    <message>
         <location line="+10"/>
         <source>an object</source>
         <extracomment>A JSON value&apos;s type, completing &quot;&apos;%1&apos; must be %2, not %3&quot;.</extracomment>
@@ -1177,16 +1136,15 @@
     <message>
         <location line="+2"/>
         <location line="+107"/>
-        <location line="+96"/>
+        <location line="+97"/>
         <location line="+33"/>
         <location line="+20"/>
         <location line="+51"/>
-        <location line="+97"/>
         <source>a string</source>
         <translation>字符串</translation>
     </message>
     <message>
-        <location line="-402"/>
+        <location line="-306"/>
         <source>a boolean</source>
         <translation>布尔值</translation>
     </message>
@@ -1222,34 +1180,34 @@
     </message>
     <message>
         <location line="+16"/>
-        <location line="+71"/>
+        <location line="+72"/>
+        <location line="+513"/>
         <source>&apos;%1&apos; must be %2, not %3</source>
         <translation>“%1” 必须是%2，而不是%3</translation>
     </message>
     <message>
-        <location line="-109"/>
+        <location line="-623"/>
         <source>a server name must not be empty</source>
         <translation>服务器名称不能为空</translation>
     </message>
     <message>
-        <location line="+114"/>
+        <location line="+115"/>
         <source>an object with &quot;command&quot; or &quot;url&quot;</source>
         <translation>包含 &quot;command&quot; 或 &quot;url&quot; 的对象</translation>
     </message>
     <message>
         <location line="+34"/>
-        <location line="+140"/>
         <source>a string: </source>
         <translation>字符串：</translation>
     </message>
     <message>
-        <location line="-128"/>
+        <location line="+12"/>
         <source>unknown type &apos;%1&apos;; expected %2</source>
         <translation>未知类型 “%1”；应为 %2</translation>
     </message>
     <message>
-        <location line="-82"/>
-        <location line="+95"/>
+        <location line="-83"/>
+        <location line="+96"/>
         <source>&apos;%1&apos; must not be empty</source>
         <translation>“%1” 不能为空</translation>
     </message>
@@ -1299,28 +1257,13 @@
         <translation>值为字符串的对象</translation>
     </message>
     <message>
-        <location line="+31"/>
-        <source>unknown %1 &apos;%2&apos;; expected %3</source>
-        <translation>未知的 %1 值 “%2”；应为 %3</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>an object such as {&quot;tool&quot;: {&quot;risk&quot;: &quot;read&quot;}}</source>
-        <translation>对象，例如 {&quot;tool&quot;: {&quot;risk&quot;: &quot;read&quot;}}</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>an object such as {&quot;risk&quot;: &quot;read&quot;}</source>
-        <translation>对象，例如 {&quot;risk&quot;: &quot;read&quot;}</translation>
-    </message>
-    <message>
-        <location line="-244"/>
-        <location line="+266"/>
+        <location line="-200"/>
+        <location line="+227"/>
         <source>true or false</source>
         <translation>true 或 false</translation>
     </message>
     <message>
-        <location line="-289"/>
+        <location line="-250"/>
         <source>&apos;sandbox&apos; applies only to stdio servers (a program Switchboard starts)</source>
         <translation>“sandbox” 仅适用于 stdio 服务器（由 Switchboard 启动的程序）</translation>
     </message>
@@ -1340,7 +1283,7 @@
         <translation>“sandbox” 中有未知的键 “%1”；应为 &quot;network&quot; 或 &quot;write&quot;</translation>
     </message>
     <message>
-        <location line="+258"/>
+        <location line="+219"/>
         <source>a number of seconds</source>
         <translation>秒数</translation>
     </message>
@@ -1355,12 +1298,7 @@
         <translation>“%1” 不能超过 %2 秒（一天）</translation>
     </message>
     <message>
-        <location line="+14"/>
-        <source>a list of tool names</source>
-        <translation>工具名称列表</translation>
-    </message>
-    <message>
-        <location line="+34"/>
+        <location line="+37"/>
         <source>in &apos;%1&apos;: %2</source>
         <translation>在 “%1” 中：%2</translation>
     </message>
@@ -1385,7 +1323,7 @@
         <translation>未设置</translation>
     </message>
     <message>
-        <location line="+279"/>
+        <location line="+278"/>
         <source>duplicate key &apos;%1&apos; (first at line %2); a key may appear only once in an object</source>
         <translation>重复的键 “%1”（首次出现在第 %2 行）；一个对象中每个键只能出现一次</translation>
     </message>
@@ -1419,7 +1357,7 @@
         <translation>无法读取文件：%1</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+41"/>
         <source>server &apos;%2&apos; would give its tools the same names as server &apos;%1&apos; (%3): both become mcp__%4__...; rename one of them</source>
         <translation>服务器 “%2” 的工具名称会与服务器 “%1”（%3）的相同：二者都会变成 mcp__%4__...；请重命名其中一个</translation>
     </message>
@@ -1439,7 +1377,7 @@
         <translation>找不到文件</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+59"/>
         <source>the top level must be an object, not %1</source>
         <translation>顶层必须是对象，而不是%1</translation>
     </message>
@@ -1464,9 +1402,82 @@
         <translation>“inputs” 必须是列表，而不是%1</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+24"/>
         <source>input &apos;%1&apos;%2 is now the environment variable %3; set it before starting Switchboard</source>
         <translation>输入项 “%1”%2 现已改为环境变量 %3；请在启动 Switchboard 前设置它</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::ConfigPatcher</name>
+    <message>
+        <location filename="../src/mcp/configpatcher.cpp" line="+203"/>
+        <source>line %1, column %2</source>
+        <translation>第 %1 行，第 %2 列</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Cannot change %1: %2</source>
+        <translation>无法修改 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the file is larger than %1 KiB.</source>
+        <translation>文件超过 %1 KiB。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>it contains a NUL byte (%1); it must be UTF-8 text.</source>
+        <translation>其中包含 NUL 字节（%1）；必须是 UTF-8 文本。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>it is not valid JSON (%1: %2). Fix the file first.</source>
+        <translation>不是有效的 JSON（%1：%2）。请先修复该文件。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>it has no &quot;mcpServers&quot; object.</source>
+        <translation>其中没有 &quot;mcpServers&quot; 对象。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>server &apos;%1&apos; is not defined in it.</source>
+        <translation>其中未定义服务器“%1”。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>server &apos;%1&apos; is not an object.</source>
+        <translation>服务器“%1”不是对象。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>internal error: &quot;mcpServers&quot; not found in the text.</source>
+        <translation>内部错误：文本中未找到 &quot;mcpServers&quot;。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>internal error: server &apos;%1&apos; not found in the text.</source>
+        <translation>内部错误：文本中未找到服务器“%1”。</translation>
+    </message>
+    <message>
+        <location line="+73"/>
+        <source>Cannot change %1: the edit did not produce the expected document (internal error); the file was left unchanged.</source>
+        <translation>无法修改 %1：编辑结果与预期文档不符（内部错误）；文件未做更改。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>the file does not exist</source>
+        <translation>文件不存在</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Cannot save %1: %2</source>
+        <translation>无法保存 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -1482,7 +1493,7 @@
         <translation>此版本尚不支持 %1 传输</translation>
     </message>
     <message>
-        <location line="+97"/>
+        <location line="+103"/>
         <source>did not finish starting within %1 s</source>
         <translation>未能在 %1 秒内完成启动</translation>
     </message>
@@ -1495,7 +1506,7 @@
 <context>
     <name>Mcp::Sandbox</name>
     <message>
-        <location filename="../src/mcp/sandbox.cpp" line="+141"/>
+        <location filename="../src/mcp/sandbox.cpp" line="+145"/>
         <source>the sandbox needs bubblewrap, but &apos;%1&apos; was not found; install the bubblewrap package, or turn the sandbox off</source>
         <translation>沙箱需要 bubblewrap，但找不到“%1”；请安装 bubblewrap 软件包，或关闭沙箱</translation>
     </message>
@@ -1510,7 +1521,7 @@
         <translation>sandbox.write：“%1”不存在（相对于 %2 解析）</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+54"/>
         <source>bubblewrap (bwrap) did not finish a test run within %1 s</source>
         <translation>bubblewrap (bwrap) 未能在 %1 秒内完成测试运行</translation>
     </message>
@@ -1704,7 +1715,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::AppSettings</name>
     <message>
-        <location filename="../src/ui/appsettings.cpp" line="+91"/>
+        <location filename="../src/ui/appsettings.cpp" line="+96"/>
         <source>could not write the settings file %1</source>
         <translation>无法写入设置文件 %1</translation>
     </message>
@@ -2048,7 +2059,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::ConfigEditorPane</name>
     <message>
-        <location filename="../src/ui/configeditorpane.cpp" line="+72"/>
+        <location filename="../src/ui/configeditorpane.cpp" line="+73"/>
         <source>Line %1, column %2: %3</source>
         <translation>第 %1 行，第 %2 列：%3</translation>
     </message>
@@ -2108,7 +2119,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>无法读取 %1：%2。</translation>
     </message>
     <message>
-        <location line="+178"/>
+        <location line="+177"/>
         <source>No problems</source>
         <translation>没有问题</translation>
     </message>
@@ -2153,13 +2164,13 @@ Allow %1 (%2 risk, from %3)?
     </message>
     <message>
         <location line="+0"/>
-        <location line="+169"/>
+        <location line="+168"/>
         <location line="+181"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location line="-346"/>
+        <location line="-345"/>
         <source>%1 will fail: %2</source>
         <translation>%1 将会失败：%2</translation>
     </message>
@@ -2238,7 +2249,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>已保存 %1。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+9"/>
         <source>Saved %1; nothing runs these servers here.</source>
         <translation>已保存 %1；此处不会运行这些服务器。</translation>
     </message>
@@ -2353,7 +2364,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+53"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+50"/>
         <source>Switchboard — %1</source>
         <translation>Switchboard — %1</translation>
     </message>
@@ -2373,18 +2384,18 @@ Allow %1 (%2 risk, from %3)?
         <translation>放弃并关闭</translation>
     </message>
     <message>
-        <location line="+106"/>
+        <location line="+91"/>
         <source>Ask anything — Enter sends, Shift+Enter for a new line, /mcp opens the tools</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+315"/>
+        <location line="+307"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-283"/>
+        <location line="-275"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
@@ -2459,12 +2470,12 @@ Allow %1 (%2 risk, from %3)?
         <translation>上一轮：输入 %1 / 输出 %2 tokens</translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location line="+78"/>
         <source>The new model settings apply when the current answer is done.</source>
         <translation>新的模型设置将在当前回答完成后生效。</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+31"/>
         <source>&lt;b&gt;Chat needs a model&lt;/b&gt; — %1. Servers, tools and manual runs work without one.</source>
         <translation>&lt;b&gt;聊天需要模型&lt;/b&gt; — %1。服务器、工具和手动运行无需模型即可使用。</translation>
     </message>
@@ -2479,12 +2490,12 @@ Allow %1 (%2 risk, from %3)?
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-293"/>
+        <location line="-281"/>
         <source>Audit log: %1</source>
         <translation>审计日志：%1</translation>
     </message>
     <message>
-        <location line="+322"/>
+        <location line="+310"/>
         <source>The API key is still being read from the keychain; send again in a moment.</source>
         <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
     </message>
@@ -2499,12 +2510,12 @@ Allow %1 (%2 risk, from %3)?
         <translation>配置</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+28"/>
         <source>Trusted for this session only: %1</source>
         <translation>仅在本次会话中信任：%1</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+15"/>
         <source>The server stays %1 for this session only: %2</source>
         <translation>该服务器仅在本次会话中保持%1：%2</translation>
     </message>
@@ -2519,7 +2530,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>停用</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+14"/>
         <source>(untitled)</source>
         <translation>（无标题）</translation>
     </message>
@@ -3144,7 +3155,12 @@ Allow %1 (%2 risk, from %3)?
         <translation>工具调用可运行的最长时间；.mcp.json 中服务器的 &quot;timeout&quot; 优先</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
+        <source>At most this many servers start at the same time; the others wait for their turn</source>
+        <translation>最多同时启动这么多个服务器；其余的排队等待</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Where bubblewrap works</source>
         <translation>在 bubblewrap 可用时</translation>
     </message>
@@ -3172,6 +3188,11 @@ Allow %1 (%2 risk, from %3)?
         <location line="+4"/>
         <source>&amp;Tool timeout:</source>
         <translation>工具超时(&amp;T)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Servers starting at o&amp;nce:</source>
+        <translation>同时启动的服务器数(&amp;N)：</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3209,12 +3230,12 @@ Allow %1 (%2 risk, from %3)?
         <translation>界面</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+47"/>
         <source>The system keychain is not available: %1. The key is used for this session only and not saved; set OPENAI_API_KEY / ANTHROPIC_API_KEY to keep it.</source>
         <translation>系统钥匙串不可用：%1。密钥仅用于本次会话，不会保存；如需保留，请设置 OPENAI_API_KEY / ANTHROPIC_API_KEY。</translation>
     </message>
     <message>
-        <location line="+90"/>
+        <location line="+91"/>
         <source>Reading the keychain…</source>
         <translation>正在读取钥匙串…</translation>
     </message>
@@ -3461,7 +3482,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::TrustBanner</name>
     <message numerus="yes">
-        <location filename="../src/ui/trustbanner.cpp" line="+150"/>
+        <location filename="../src/ui/trustbanner.cpp" line="+164"/>
         <source>This folder&apos;s .mcp.json wants to start %n server(s)</source>
         <translation>
             <numerusform>此文件夹的 .mcp.json 要启动 %n 个服务器</numerusform>

@@ -158,6 +158,12 @@ int Manager::startingCount() const
     return count;
 }
 
+void Manager::setMaxConcurrentStarts(int count)
+{
+    m_options.maxConcurrentStarts = count;
+    launchWaiting();
+}
+
 // Starts the servers that waited for a free slot, oldest first.
 void Manager::launchWaiting()
 {

@@ -26,6 +26,10 @@ struct ServerStatus
     int restarts = 0; // crash restarts so far
 };
 
+// Servers starting at once unless a setting says otherwise: enough for a normal workspace,
+// few enough that 50 servers do not fork 50 processes in the same instant.
+inline constexpr int DefaultMaxConcurrentStarts = 8;
+
 struct ManagerOptions
 {
     QString workspaceDir;
@@ -38,7 +42,7 @@ struct ManagerOptions
     // At most this many servers are starting (launched, not yet initialized) at once; the
     // rest wait their turn as "pending". A workspace with 50 servers must not fork 50 Node
     // processes at the same moment on a laptop; 8 keeps a typical setup fully parallel.
-    int maxConcurrentStarts = 8;
+    int maxConcurrentStarts = DefaultMaxConcurrentStarts;
     // bubblewrap for servers with "sandbox": a path, or a name looked up on PATH.
     QString sandboxProgram = QString::fromLatin1(Sandbox::DefaultProgram);
     // The traffic observer sees at most this much of each message (64 KiB: a whole
@@ -70,6 +74,8 @@ public:
     ReloadPlan reload(const McpConfig &config);
     // Closes every server; stopped() follows once all processes are gone.
     void stop();
+    // ManagerOptions::maxConcurrentStarts from now on (a raised limit starts waiting servers).
+    void setMaxConcurrentStarts(int count);
 
     QStringList serverNames() const;
     ServerStatus status(const QString &name) const;

@@ -21,8 +21,9 @@ const QString ToolTimeoutKey = QStringLiteral("tools/timeout");
 const QString LanguageKey = QStringLiteral("interface/language");
 const QString BashSandboxKey = QStringLiteral("bash/sandbox");
 const QString SensitiveFilesKey = QStringLiteral("tools/sensitiveFiles");
+const QString MaxConcurrentStartsKey = QStringLiteral("servers/maxConcurrentStarts");
 
-int readSeconds(const QSettings &settings, const QString &key, int fallback, int min, int max)
+int readBounded(const QSettings &settings, const QString &key, int fallback, int min, int max)
 {
     bool ok = false;
     const int value = settings.value(key).toInt(&ok);
@@ -48,10 +49,13 @@ AppSettings AppSettings::load(const QString &file)
         result.provider = provider;
     result.baseUrl = settings.value(BaseUrlKey).toString().trimmed();
     result.model = settings.value(ModelKey).toString().trimmed();
-    result.requestTimeoutS = readSeconds(settings, RequestTimeoutKey, DefaultRequestTimeoutS,
+    result.requestTimeoutS = readBounded(settings, RequestTimeoutKey, DefaultRequestTimeoutS,
                                          MinRequestTimeoutS, MaxRequestTimeoutS);
-    result.toolTimeoutS = readSeconds(settings, ToolTimeoutKey, DefaultToolTimeoutS,
+    result.toolTimeoutS = readBounded(settings, ToolTimeoutKey, DefaultToolTimeoutS,
                                       MinToolTimeoutS, MaxToolTimeoutS);
+    result.maxConcurrentStarts
+            = readBounded(settings, MaxConcurrentStartsKey, Mcp::DefaultMaxConcurrentStarts, 1,
+                          MaxConcurrentStarts);
     const QString language = settings.value(LanguageKey).toString();
     if (language == QLatin1String(EnglishLanguage) || language == QLatin1String(ChineseLanguage))
         result.language = language;
@@ -81,6 +85,7 @@ bool AppSettings::save(const QString &file, QString *error) const
     settings.setValue(ModelKey, model.trimmed());
     settings.setValue(RequestTimeoutKey, requestTimeoutS);
     settings.setValue(ToolTimeoutKey, toolTimeoutS);
+    settings.setValue(MaxConcurrentStartsKey, maxConcurrentStarts);
     settings.setValue(LanguageKey, language);
     settings.setValue(BashSandboxKey, Mcp::Sandbox::modeName(bashSandbox));
     settings.setValue(SensitiveFilesKey, sensitiveFiles);

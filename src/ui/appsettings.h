@@ -2,6 +2,7 @@
 
 #include <engine/providerconfig.h>
 #include <engine/workspace.h>
+#include <mcp/manager.h>
 #include <mcp/sandbox.h>
 
 #include <QProcessEnvironment>
@@ -35,12 +36,16 @@ struct AppSettings
     // Mcp::ConfigLoader::kMaxTimeoutSeconds: the longest per-server timeout .mcp.json accepts.
     static constexpr int MinToolTimeoutS = 1;
     static constexpr int MaxToolTimeoutS = 24 * 60 * 60;
+    // Servers starting at once (Mcp::ManagerOptions::maxConcurrentStarts).
+    static constexpr int MaxConcurrentStarts = 64;
 
     QString provider = QString::fromLatin1(EnvironmentProvider);
     QString baseUrl; // empty: the provider's default
     QString model;   // empty: the provider's default
     int requestTimeoutS = DefaultRequestTimeoutS;
     int toolTimeoutS = DefaultToolTimeoutS;
+    // "servers/maxConcurrentStarts": at most this many servers start at once; the rest wait.
+    int maxConcurrentStarts = Mcp::DefaultMaxConcurrentStarts;
     QString language = QString::fromLatin1(SystemLanguage);
     // "bash/sandbox": the built-in bash under bubblewrap: on, off, or auto (where bwrap works).
     Mcp::Sandbox::Mode bashSandbox = Mcp::Sandbox::Mode::Auto;

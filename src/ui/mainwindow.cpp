@@ -151,6 +151,7 @@ void MainWindow::setUpEngine()
     options.trustFile = m_options.trustFile;
     options.approvalsFile = m_options.approvalsFile;
     options.auditLogFile = m_options.auditLogFile;
+    options.manager.maxConcurrentStarts = m_settings.maxConcurrentStarts;
     // Read at every call, so that a changed setting applies to the next command.
     options.builtins.bashSandbox = [this] {
         return m_settings.bashSandbox;
@@ -378,6 +379,7 @@ void MainWindow::openAuditLog()
 void MainWindow::applySettings(bool announce)
 {
     m_session->setDefaultToolTimeout(m_settings.toolTimeoutS * 1000);
+    manager()->setMaxConcurrentStarts(m_settings.maxConcurrentStarts);
     m_session->workspace()->setSensitivePatterns(m_settings.sensitiveFiles);
     const int generation = ++m_providerGeneration;
     if (m_settings.usesEnvironment()) {

@@ -177,6 +177,12 @@ SettingsDialog::SettingsDialog(QString settingsFile, SecretStore *secrets, QWidg
     m_toolTimeoutSpin->setValue(current.toolTimeoutS);
     m_toolTimeoutSpin->setToolTip(
             tr("How long a tool call may run; a server's \"timeout\" in .mcp.json wins"));
+    m_startsSpin = new QSpinBox(this);
+    m_startsSpin->setObjectName(QStringLiteral("maxConcurrentStartsSpin"));
+    m_startsSpin->setRange(1, AppSettings::MaxConcurrentStarts);
+    m_startsSpin->setValue(current.maxConcurrentStarts);
+    m_startsSpin->setToolTip(tr("At most this many servers start at the same time; the others "
+                                "wait for their turn"));
     m_bashSandboxCombo = new QComboBox(this);
     m_bashSandboxCombo->setObjectName(QStringLiteral("bashSandboxCombo"));
     m_bashSandboxCombo->addItem(tr("Where bubblewrap works"),
@@ -197,6 +203,7 @@ SettingsDialog::SettingsDialog(QString settingsFile, SecretStore *secrets, QWidg
                "does not search inside one unless you allow it."));
     Form toolsForm(this);
     toolsForm.addRow(tr("&Tool timeout:"), m_toolTimeoutSpin);
+    toolsForm.addRow(tr("Servers starting at o&nce:"), m_startsSpin);
     toolsForm.addRow(tr("Sand&box for bash:"), m_bashSandboxCombo);
     toolsForm.addRow(tr("Sensiti&ve files:"), m_sensitiveFilesEdit);
     auto toolsGroup = new QGroupBox(tr("Tools"), this);
@@ -249,9 +256,10 @@ SettingsDialog::SettingsDialog(QString settingsFile, SecretStore *secrets, QWidg
     layout->addWidget(m_buttons);
 
     const QList<QWidget *> tabOrder{
-            m_providerCombo,    m_baseUrlEdit,        m_modelEdit,          m_keyEdit,
-            m_showKeyButton,    m_forgetKeyButton,    m_requestTimeoutSpin, m_toolTimeoutSpin,
-            m_bashSandboxCombo, m_sensitiveFilesEdit, m_languageCombo,      m_buttons};
+            m_providerCombo, m_baseUrlEdit,      m_modelEdit,          m_keyEdit,
+            m_showKeyButton, m_forgetKeyButton,  m_requestTimeoutSpin, m_toolTimeoutSpin,
+            m_startsSpin,    m_bashSandboxCombo, m_sensitiveFilesEdit, m_languageCombo,
+            m_buttons};
     for (qsizetype i = 1; i < tabOrder.size(); ++i)
         setTabOrder(tabOrder.at(i - 1), tabOrder.at(i));
 
@@ -277,6 +285,7 @@ AppSettings SettingsDialog::settings() const
     result.model = m_modelEdit->text().trimmed();
     result.requestTimeoutS = m_requestTimeoutSpin->value();
     result.toolTimeoutS = m_toolTimeoutSpin->value();
+    result.maxConcurrentStarts = m_startsSpin->value();
     result.language = m_languageCombo->currentData().toString();
     result.bashSandbox = Mcp::Sandbox::Mode(m_bashSandboxCombo->currentData().toInt());
     result.sensitiveFiles = m_sensitiveFilesEdit->text().split(

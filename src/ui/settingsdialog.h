@@ -78,6 +78,7 @@ private:
     QLabel *m_keychainNote = nullptr;
     QSpinBox *m_requestTimeoutSpin = nullptr;
     QSpinBox *m_toolTimeoutSpin = nullptr;
+    QSpinBox *m_startsSpin = nullptr;
     QComboBox *m_bashSandboxCombo = nullptr;
     QLineEdit *m_sensitiveFilesEdit = nullptr;
     QComboBox *m_languageCombo = nullptr;
