@@ -37,6 +37,12 @@
 #include <QTreeWidget>
 #include <QUuid>
 
+#ifdef Q_OS_UNIX
+#include <cerrno>
+#include <csignal>
+#include <sys/types.h>
+#endif
+
 using namespace Engine;
 
 // The window with a scripted model (a fake OpenAI-compatible server on 127.0.0.1) and the
@@ -459,6 +465,72 @@ private slots:
             sawEof = sawEof || args.at(0).toString() == QLatin1String("stdin closed");
         QVERIFY(sawEof);
         QTRY_VERIFY(!manager->client(QStringLiteral("fix")));
+    }
+
+    // File → Quit (Ctrl+Q) closes the window and, once the servers are gone, says so: the
+    // application quits on closed().
+    void quitActionCloses()
+    {
+        auto setup = open();
+        QVERIFY(setup);
+        auto *quit = setup->window->findChild<QAction *>(QStringLiteral("quitAction"));
+        QVERIFY(quit);
+        QVERIFY(quit->shortcuts().contains(QKeySequence(Qt::CTRL | Qt::Key_Q)));
+        QSignalSpy closed(setup->window.get(), &Ui::MainWindow::closed);
+        QVERIFY(QTest::qWaitForWindowExposed(setup->window.get()));
+        QTest::keyClick(setup->window.get(), Qt::Key_Q, Qt::ControlModifier);
+        QTRY_COMPARE_WITH_TIMEOUT(closed.count(), 1, 10000);
+        QVERIFY(!setup->window->manager()->client(QStringLiteral("fix")));
+    }
+
+    // The real application: a termination signal (as at logout) closes it like Quit, the
+    // process ends within 5 s and leaves no server behind.
+    void quitEndsTheProcess()
+    {
+#ifndef Q_OS_UNIX
+        QSKIP("POSIX signals");
+#else
+        QTemporaryDir home, workspace;
+        const QString pidFile = QDir(workspace.path()).filePath(QStringLiteral("server.pid"));
+        const QString config = QDir(workspace.path()).filePath(QStringLiteral("given.json"));
+        QFile file(config);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        // `exec` keeps the shell's pid: the file names the server process itself.
+        file.write(QStringLiteral(R"({"mcpServers": {"fix": {"command": "sh",
+            "args": ["-c", "echo $$ > server.pid; exec $0", "%1"]}}})")
+                           .arg(QStringLiteral(SWITCHBOARD_FIXTURE_SERVER))
+                           .toUtf8());
+        file.close();
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("HOME"), home.path());
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), QDir(home.path()).filePath(".config"));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), QDir(home.path()).filePath(".local/share"));
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.remove(QStringLiteral("OPENAI_API_KEY"));
+        env.remove(QStringLiteral("OPENAI_BASE_URL"));
+        env.remove(QStringLiteral("ANTHROPIC_API_KEY"));
+        QProcess gui;
+        gui.setProcessEnvironment(env);
+        gui.start(QStringLiteral(SWITCHBOARD_GUI), {QStringLiteral("--workspace"), workspace.path(),
+                                                    QStringLiteral("--config"), config});
+        QVERIFY(gui.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(pidFile).size() > 0, 15000);
+        QFile pid(pidFile);
+        QVERIFY(pid.open(QIODevice::ReadOnly));
+        const pid_t server = pid_t(pid.readAll().trimmed().toLongLong());
+        QVERIFY(server > 0);
+        QCOMPARE(::kill(server, 0), 0);
+        QTest::qWait(300); // the server is being connected
+        QElapsedTimer clock;
+        clock.start();
+        QCOMPARE(::kill(pid_t(gui.processId()), SIGTERM), 0);
+        QVERIFY2(gui.waitForFinished(5000), "still running 5 s after the signal");
+        QCOMPARE(gui.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(gui.exitCode(), 0);
+        QVERIFY(clock.elapsed() < 5000);
+        // The server is gone (not a zombie either: it was the application's child).
+        QTRY_VERIFY_WITH_TIMEOUT(::kill(server, 0) != 0 && errno == ESRCH, 2000);
+#endif
     }
 
     // Disable in the dock lasts: "disabled": true goes into .mcp.json (the rest of the text

@@ -18,8 +18,17 @@
 #include <QTranslator>
 #include <QUrl>
 
+#include <QSocketNotifier>
+
 #include <cstdio>
+#include <functional>
 #include <memory>
+
+#ifdef Q_OS_UNIX
+#include <csignal>
+#include <sys/socket.h>
+#include <unistd.h>
+#endif
 
 namespace {
 // --report-startup: prints how long the window took to its first paint, then exits. The
@@ -84,6 +93,38 @@ void rememberWorkspace(const QString &folder)
     }
     Engine::PrivateFiles::restrict(file); // the settings file is the user's alone
 }
+
+#ifdef Q_OS_UNIX
+// SIGTERM, SIGINT and SIGHUP (a logout, Ctrl+C in the terminal that started Switchboard) close
+// the window as Quit does, so the servers stop in order. The handler only writes a byte to a
+// socket the event loop watches; a second signal of the same kind ends the process at once
+// (SA_RESETHAND restores the default action).
+int gSignalSocket[2] = {-1, -1};
+
+void onTerminationSignal(int signal)
+{
+    const char byte = char(signal);
+    [[maybe_unused]] const ssize_t written = ::write(gSignalSocket[1], &byte, 1);
+}
+
+void closeOnTerminationSignals(QObject *context, std::function<void()> close)
+{
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, gSignalSocket) != 0)
+        return;
+    auto *notifier = new QSocketNotifier(gSignalSocket[0], QSocketNotifier::Read, context);
+    QObject::connect(notifier, &QSocketNotifier::activated, context, [close = std::move(close)] {
+        char byte = 0;
+        [[maybe_unused]] const ssize_t read = ::read(gSignalSocket[0], &byte, 1);
+        close();
+    });
+    struct sigaction action = {};
+    action.sa_handler = onTerminationSignal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART | SA_RESETHAND;
+    for (const int signal : {SIGTERM, SIGINT, SIGHUP})
+        sigaction(signal, &action, nullptr);
+}
+#endif
 
 } // namespace
 
@@ -153,6 +194,14 @@ int main(int argc, char *argv[])
     }
 
     std::unique_ptr<Ui::MainWindow> window;
+#ifdef Q_OS_UNIX
+    closeOnTerminationSignals(&app, [&window] {
+        if (window)
+            window->close();
+        else
+            QApplication::quit();
+    });
+#endif
     FirstPaintProbe probe(sinceMain);
     const auto openWindow = [&](const QString &workspace) {
         if (!QFileInfo(workspace).isDir()) {
@@ -165,6 +214,9 @@ int main(int argc, char *argv[])
         options.configFile = parser.value(configOption);
         rememberWorkspace(options.workspace);
         window = std::make_unique<Ui::MainWindow>(options);
+        // Quit, Ctrl+Q and the close button end the process once the servers are stopped.
+        QObject::connect(window.get(), &Ui::MainWindow::closed, &app, &QApplication::quit,
+                         Qt::QueuedConnection);
         if (parser.isSet(reportStartupOption))
             window->installEventFilter(&probe);
         window->show();

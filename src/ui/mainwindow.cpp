@@ -77,6 +77,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
 {
     if (m_serversStopped) {
         QMainWindow::closeEvent(event);
+        emit closed();
         return;
     }
     event->ignore();
@@ -266,7 +267,15 @@ void MainWindow::setUpWidgets()
     settings->setObjectName(QStringLiteral("settingsAction"));
     settings->setMenuRole(QAction::PreferencesRole);
     fileMenu->addSeparator();
-    fileMenu->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    QAction *quit = fileMenu->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setObjectName(QStringLiteral("quitAction"));
+    quit->setMenuRole(QAction::QuitRole);
+    // The platform's Quit keys, and Ctrl+Q wherever the platform has none (the minimal and
+    // offscreen platforms, some desktops).
+    QList<QKeySequence> quitKeys = QKeySequence::keyBindings(QKeySequence::Quit);
+    if (!quitKeys.contains(QKeySequence(Qt::CTRL | Qt::Key_Q)))
+        quitKeys << QKeySequence(Qt::CTRL | Qt::Key_Q);
+    quit->setShortcuts(quitKeys);
     QMenu *toolsMenu = menuBar()->addMenu(tr("&Tools"));
     QAction *browse
             = toolsMenu->addAction(icon(QStringLiteral("tools")), tr("&Tool browser…"),

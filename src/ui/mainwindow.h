@@ -73,6 +73,12 @@ public:
     // Sends the composer's text (or opens the tool browser for "/mcp").
     void submit();
 
+signals:
+    // The close completed: the turn was stopped and every server process is gone. The
+    // application quits on it (the window was hidden first, so Qt's last-window-closed rule
+    // would never fire).
+    void closed();
+
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
     void closeEvent(QCloseEvent *event) override;
