@@ -155,6 +155,21 @@ class tst_MainWindow : public QObject
         window.submit();
     }
 
+    // The real application's environment: its own home, config and data folders, offscreen,
+    // no model.
+    static QProcessEnvironment appEnvironment(const QString &home)
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("HOME"), home);
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), QDir(home).filePath(".config"));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), QDir(home).filePath(".local/share"));
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.remove(QStringLiteral("OPENAI_API_KEY"));
+        env.remove(QStringLiteral("OPENAI_BASE_URL"));
+        env.remove(QStringLiteral("ANTHROPIC_API_KEY"));
+        return env;
+    }
+
 private slots:
     // Started from a menu (the current folder is the home folder) without --workspace, the
     // window asks for a folder instead of giving the tools the whole home folder; with
@@ -163,16 +178,8 @@ private slots:
     {
         QTemporaryDir home;
         const QString shot = QDir(home.path()).filePath(QStringLiteral("shot.png"));
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("HOME"), home.path());
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), QDir(home.path()).filePath(".config"));
-        env.insert(QStringLiteral("XDG_DATA_HOME"), QDir(home.path()).filePath(".local/share"));
-        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-        env.remove(QStringLiteral("OPENAI_API_KEY"));
-        env.remove(QStringLiteral("OPENAI_BASE_URL"));
-        env.remove(QStringLiteral("ANTHROPIC_API_KEY"));
         QProcess gui;
-        gui.setProcessEnvironment(env);
+        gui.setProcessEnvironment(appEnvironment(home.path()));
         gui.setWorkingDirectory(home.path());
         gui.start(QStringLiteral(SWITCHBOARD_GUI), {QStringLiteral("--screenshot"), shot});
         QVERIFY(gui.waitForStarted());
@@ -501,16 +508,8 @@ private slots:
                            .arg(QStringLiteral(SWITCHBOARD_FIXTURE_SERVER))
                            .toUtf8());
         file.close();
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("HOME"), home.path());
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), QDir(home.path()).filePath(".config"));
-        env.insert(QStringLiteral("XDG_DATA_HOME"), QDir(home.path()).filePath(".local/share"));
-        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-        env.remove(QStringLiteral("OPENAI_API_KEY"));
-        env.remove(QStringLiteral("OPENAI_BASE_URL"));
-        env.remove(QStringLiteral("ANTHROPIC_API_KEY"));
         QProcess gui;
-        gui.setProcessEnvironment(env);
+        gui.setProcessEnvironment(appEnvironment(home.path()));
         gui.start(QStringLiteral(SWITCHBOARD_GUI), {QStringLiteral("--workspace"), workspace.path(),
                                                     QStringLiteral("--config"), config});
         QVERIFY(gui.waitForStarted());
