@@ -21,6 +21,7 @@ private slots:
         QTest::newRow("user unicode") << 1;
         QTest::newRow("assistant with tool calls") << 2;
         QTest::newRow("tool error") << 3;
+        QTest::newRow("tool denied") << 4;
     }
 
     void roundTrip()
@@ -51,6 +52,14 @@ private slots:
             m.toolName = QStringLiteral("read_file");
             m.isError = true;
             break;
+        case 4:
+            m.role = ChatMessage::Role::Tool;
+            m.text = QStringLiteral("denied: not now");
+            m.toolCallId = QStringLiteral("call_2");
+            m.toolName = QStringLiteral("bash");
+            m.isError = true;
+            m.denied = true;
+            break;
         }
         const Json json = m.toJson();
         // Through text, as a conversation file stores it.
@@ -61,6 +70,7 @@ private slots:
         QCOMPARE(back->toolCallId, m.toolCallId);
         QCOMPARE(back->toolName, m.toolName);
         QCOMPARE(back->isError, m.isError);
+        QCOMPARE(back->denied, m.denied);
         QCOMPARE(back->toolCalls.size(), m.toolCalls.size());
         for (size_t i = 0; i < m.toolCalls.size(); ++i) {
             QCOMPARE(back->toolCalls[i].id, m.toolCalls[i].id);
@@ -100,6 +110,7 @@ private slots:
         QTest::newRow("tool call id not a string")
                 << QByteArray(R"({"role":"assistant","toolCalls":[{"id":3}]})");
         QTest::newRow("isError not a bool") << QByteArray(R"({"role":"tool","isError":"yes"})");
+        QTest::newRow("denied not a bool") << QByteArray(R"({"role":"tool","denied":1})");
     }
 
     void malformed()

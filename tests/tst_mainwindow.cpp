@@ -406,6 +406,39 @@ private slots:
         QVERIFY(!QFile::exists(QDir(setup->workspace.path()).filePath(QStringLiteral("b.txt"))));
     }
 
+    // One click opens a saved conversation, also with no model configured; the model set up
+    // afterwards goes on from it.
+    void clickOpensConversationWithoutModel()
+    {
+        QTemporaryDir workspace, data;
+        qunsetenv("OPENAI_API_KEY");
+        qunsetenv("OPENAI_BASE_URL");
+        qunsetenv("ANTHROPIC_API_KEY");
+        const Ui::MainWindowOptions options = testWindowOptions(workspace.path(), data.path());
+        ConversationStore store(options.conversationFolder);
+        const QString id = store.create(QStringLiteral("saved one"), options.workspace);
+        QVERIFY(!id.isEmpty());
+        ChatMessage question;
+        question.text = QStringLiteral("what was the plan?");
+        QVERIFY(store.append(id, question));
+        ChatMessage answer;
+        answer.role = ChatMessage::Role::Assistant;
+        answer.text = QStringLiteral("The plan was this.");
+        QVERIFY(store.append(id, answer));
+
+        Ui::MainWindow window(options);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(!window.agent());
+        auto *list = window.findChild<QListWidget *>(QStringLiteral("conversationList"));
+        QVERIFY(list);
+        QTRY_COMPARE(list->count(), 1);
+        const QRect rect = list->visualItemRect(list->item(0));
+        QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, rect.center());
+        QTRY_COMPARE(window.chatView()->lastAssistantText(), QStringLiteral("The plan was this."));
+        QCOMPARE(list->currentItem(), list->item(0));
+    }
+
     void renameConversation()
     {
         auto setup = open();

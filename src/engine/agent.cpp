@@ -175,6 +175,7 @@ ChatMessage Agent::toolMessage(const PendingCall &pending, const ToolRunResult *
     message.toolCallId = pending.call.id; // the provider's id: what the model answers to
     message.toolName = pending.call.name;
     message.isError = !result || result->output.isError;
+    message.denied = result && result->denied;
     message.text = result ? result->output.modelText(m_options.maxToolOutputChars)
                           : tr("The user stopped the turn before this call finished.");
     return message;

@@ -66,6 +66,8 @@ Json ChatMessage::toJson() const
         json["toolCallId"] = toolCallId.toStdString();
         json["toolName"] = toolName.toStdString();
         json["isError"] = isError;
+        if (denied)
+            json["denied"] = true;
     }
     return json;
 }
@@ -92,6 +94,11 @@ std::optional<ChatMessage> ChatMessage::fromJson(const Json &json)
         if (!it->is_boolean())
             return std::nullopt;
         message.isError = it->get<bool>();
+    }
+    if (const auto it = json.find("denied"); it != json.end() && !it->is_null()) {
+        if (!it->is_boolean())
+            return std::nullopt;
+        message.denied = it->get<bool>();
     }
     if (const auto it = json.find("toolCalls"); it != json.end() && !it->is_null()) {
         if (!it->is_array())

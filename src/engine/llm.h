@@ -32,6 +32,7 @@ struct ChatMessage
     QString toolCallId;                     // Tool: which call this answers
     QString toolName;                       // Tool
     bool isError = false;                   // Tool
+    bool denied = false;                    // Tool: the call was refused and never ran
 
     Json toJson() const;
     static std::optional<ChatMessage> fromJson(const Json &json);

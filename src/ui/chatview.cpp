@@ -15,6 +15,8 @@ namespace {
 // Streamed text is re-rendered at most this often (ms): 20 frames a second reads smoothly and
 // keeps Markdown layout off the hot path of every token.
 constexpr int StreamRenderMs = 50;
+// Within this many pixels of the end counts as "at the end" (a wheel step is larger).
+constexpr int FollowSlackPx = 24;
 
 const char *const BubbleStyle = "QLabel { padding: 6px 8px; border-radius: 6px; }";
 } // namespace
@@ -32,6 +34,7 @@ public:
         auto *layout = new QVBoxLayout(this);
         layout->setContentsMargins(8, 6, 8, 6);
         m_title = new QLabel(this);
+        m_title->setObjectName(QStringLiteral("toolTitle"));
         m_title->setTextFormat(Qt::PlainText);
         m_title->setText(toolName);
         QFont bold = m_title->font();
@@ -40,6 +43,7 @@ public:
         m_state = new QLabel(this);
         m_state->setObjectName(QStringLiteral("toolState"));
         m_arguments = new QLabel(this);
+        m_arguments->setObjectName(QStringLiteral("toolArguments"));
         m_arguments->setTextFormat(Qt::PlainText);
         m_arguments->setWordWrap(true);
         m_arguments->setStyleSheet(QStringLiteral("color: palette(mid); font-family: monospace;"));
@@ -166,6 +170,15 @@ ChatView::ChatView(QWidget *parent)
     m_renderTimer.setSingleShot(true);
     m_renderTimer.setInterval(StreamRenderMs);
     connect(&m_renderTimer, &QTimer::timeout, this, &ChatView::renderStream);
+    // Following the end: content that grows keeps the view there; a user who scrolled up to
+    // read stays where they are until they come back down.
+    QScrollBar *bar = verticalScrollBar();
+    connect(bar, &QScrollBar::valueChanged, this,
+            [this, bar](int value) { m_followEnd = value >= bar->maximum() - FollowSlackPx; });
+    connect(bar, &QScrollBar::rangeChanged, this, [this, bar](int, int maximum) {
+        if (m_followEnd)
+            bar->setValue(maximum);
+    });
 }
 
 void ChatView::clear()
@@ -178,7 +191,61 @@ void ChatView::clear()
     m_cards.clear();
     m_streamView = nullptr;
     m_streamText.clear();
+    m_lastAssistantText.clear();
     m_unflushed.clear();
+    m_followEnd = true;
+}
+
+void ChatView::showConversation(const std::vector<Engine::ChatMessage> &messages)
+{
+    clear();
+    // Tool results answer calls by the provider's id, which a model may repeat: each result
+    // goes to the oldest card of that id still waiting.
+    QHash<QString, QStringList> waiting; // provider id -> card keys, oldest first
+    int cards = 0;
+    for (const Engine::ChatMessage &message : messages) {
+        switch (message.role) {
+        case Engine::ChatMessage::Role::User:
+            addUserMessage(message.text);
+            break;
+        case Engine::ChatMessage::Role::Assistant:
+            finishAssistantMessage(message.text);
+            for (const Engine::ToolCallRequest &call : message.toolCalls) {
+                const QString key = QStringLiteral("saved-%1").arg(++cards);
+                addToolCall(key, call);
+                waiting[call.id].append(key);
+            }
+            break;
+        case Engine::ChatMessage::Role::Tool: {
+            QStringList &keys = waiting[message.toolCallId];
+            QString key = keys.isEmpty() ? QString() : keys.takeFirst();
+            if (key.isEmpty()) { // a result without its call (an older file): a card of its own
+                key = QStringLiteral("saved-%1").arg(++cards);
+                addToolCall(key, Engine::ToolCallRequest{message.toolCallId, message.toolName,
+                                                         Engine::Json(), QString()});
+            }
+            Engine::ToolRunResult result;
+            result.output = Engine::ToolOutput::text(message.text, message.isError);
+            result.denied = message.denied;
+            result.ran = !message.denied;
+            toolFinished(key, result);
+            break;
+        }
+        case Engine::ChatMessage::Role::System:
+            break;
+        }
+    }
+    m_followEnd = true; // a conversation opens at its end
+    scrollToEndLater();
+}
+
+void ChatView::addToolCall(const QString &key, const Engine::ToolCallRequest &call)
+{
+    ToolCard *c = card(key, call.name);
+    if (!call.arguments.is_null())
+        c->setArguments(call.arguments);
+    else if (!call.argumentsText.isEmpty())
+        c->setArguments(Engine::Json(call.argumentsText.toStdString()));
 }
 
 QLabel *ChatView::addLabel(const QString &text, Qt::TextFormat format, const QString &style)
@@ -197,6 +264,7 @@ QLabel *ChatView::addLabel(const QString &text, Qt::TextFormat format, const QSt
 
 void ChatView::addUserMessage(const QString &text)
 {
+    m_followEnd = true; // a new question: its answer is what the user reads next
     addLabel(text, Qt::PlainText, QStringLiteral("QLabel { background: palette(alternate-base); }"))
             ->setObjectName(QStringLiteral("userMessage"));
 }
@@ -240,7 +308,9 @@ void ChatView::renderStream()
 void ChatView::finishAssistantMessage(const QString &fullText)
 {
     m_renderTimer.stop();
-    const QString text = fullText.isEmpty() ? m_streamText : fullText;
+    // What streamed stands in for an empty text only while it is on screen: after a turn of
+    // tool calls only, the previous answer must not be shown again.
+    const QString text = !fullText.isEmpty() ? fullText : m_streamView ? m_streamText : QString();
     if (m_streamView) {
         const int index = m_layout->indexOf(m_streamView);
         delete m_streamView;
@@ -255,7 +325,9 @@ void ChatView::finishAssistantMessage(const QString &fullText)
         addLabel(text, Qt::MarkdownText, QString())
                 ->setObjectName(QStringLiteral("assistantMessage"));
     }
-    m_streamText = text;
+    if (!text.isEmpty())
+        m_lastAssistantText = text;
+    m_streamText.clear();
     m_unflushed.clear();
     scrollToEndLater();
 }
@@ -310,8 +382,10 @@ void ChatView::toolFinished(const QString &callId, const Engine::ToolRunResult &
 
 void ChatView::scrollToEndLater()
 {
-    QTimer::singleShot(0, this,
-                       [this] { verticalScrollBar()->setValue(verticalScrollBar()->maximum()); });
+    QTimer::singleShot(0, this, [this] {
+        if (m_followEnd)
+            verticalScrollBar()->setValue(verticalScrollBar()->maximum());
+    });
 }
 
 } // namespace Ui

@@ -207,9 +207,15 @@ void MainWindow::setUpWidgets()
     m_conversations = new QListWidget(this);
     m_conversations->setObjectName(QStringLiteral("conversationList"));
     m_conversations->setContextMenuPolicy(Qt::CustomContextMenu);
-    connect(m_conversations, &QListWidget::itemActivated, this, [this](QListWidgetItem *item) {
-        openConversation(item->data(Qt::UserRole).toString());
-    });
+    // A click opens a conversation (so do Enter and a double click).
+    const auto openItem = [this](QListWidgetItem *item) {
+        const QString id = item->data(Qt::UserRole).toString();
+        const QString open = m_agent ? m_agent->conversationId() : m_openId;
+        if (id != open)
+            openConversation(id);
+    };
+    connect(m_conversations, &QListWidget::itemClicked, this, openItem);
+    connect(m_conversations, &QListWidget::itemActivated, this, openItem);
     connect(m_conversations, &QListWidget::customContextMenuRequested, this,
             [this](const QPoint &pos) {
                 QListWidgetItem *item = m_conversations->itemAt(pos);
@@ -426,8 +432,9 @@ void MainWindow::setProvider(const QString &storedKey, const QString &keychainEr
     const auto config = m_settings.providerConfig(
             storedKey, QProcessEnvironment::systemEnvironment(), &whyNot);
     // The open conversation carries over to the new agent.
-    QString conversationId;
-    std::vector<Engine::ChatMessage> messages;
+    // (Or the one opened while there was no model.)
+    QString conversationId = std::exchange(m_openId, QString());
+    std::vector<Engine::ChatMessage> messages = std::exchange(m_openMessages, {});
     if (m_agent) {
         conversationId = m_agent->conversationId();
         messages = m_agent->messages();
@@ -586,7 +593,7 @@ void MainWindow::refreshConversations()
         item->setData(TitleRole, info.title);
         item->setToolTip(tr("%n message(s), %1", nullptr, info.messageCount)
                                  .arg(QLocale().toString(info.updated, QLocale::ShortFormat)));
-        if (m_agent && !info.id.isEmpty() && info.id == m_agent->conversationId())
+        if (!info.id.isEmpty() && info.id == (m_agent ? m_agent->conversationId() : m_openId))
             m_conversations->setCurrentItem(item); // the open one stands out
     }
 }
@@ -605,9 +612,11 @@ void MainWindow::renameConversation(QListWidgetItem *item)
     QMetaObject::invokeMethod(this, &MainWindow::refreshConversations, Qt::QueuedConnection);
 }
 
+// Shows a saved conversation; the model (if there is one, else the one configured later)
+// goes on from it.
 void MainWindow::openConversation(const QString &id)
 {
-    if (!m_agent || m_agent->isBusy())
+    if (m_agent && m_agent->isBusy())
         return;
     QString error;
     auto conversation = m_store->load(id, &error);
@@ -615,26 +624,13 @@ void MainWindow::openConversation(const QString &id)
         m_chat->addNotice(error.toHtmlEscaped(), true);
         return;
     }
-    m_chat->clear();
-    for (const auto &message : conversation->messages) {
-        switch (message.role) {
-        case Engine::ChatMessage::Role::User:
-            m_chat->addUserMessage(message.text);
-            break;
-        case Engine::ChatMessage::Role::Assistant:
-            m_chat->finishAssistantMessage(message.text);
-            break;
-        case Engine::ChatMessage::Role::Tool: {
-            Engine::ToolRunResult result;
-            result.output = Engine::ToolOutput::text(message.text, message.isError);
-            m_chat->toolFinished(message.toolCallId, result);
-            break;
-        }
-        case Engine::ChatMessage::Role::System:
-            break;
-        }
+    m_chat->showConversation(conversation->messages);
+    if (m_agent) {
+        m_agent->openConversation(id, conversation->messages);
+    } else {
+        m_openId = id;
+        m_openMessages = conversation->messages;
     }
-    m_agent->openConversation(id, conversation->messages);
 }
 
 void MainWindow::newConversation()
@@ -642,6 +638,8 @@ void MainWindow::newConversation()
     if (m_agent && m_agent->isBusy())
         return;
     m_chat->clear();
+    m_openId.clear();
+    m_openMessages.clear();
     m_conversations->setCurrentItem(nullptr); // none of the saved ones is open
     if (m_agent)
         m_agent->openConversation(QString(), {});

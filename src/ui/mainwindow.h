@@ -116,6 +116,9 @@ private:
     std::unique_ptr<Engine::ConversationStore> m_store;
     std::unique_ptr<Engine::Agent> m_agent;
     QString m_noModelReason;
+    // A conversation opened while there was no model: the next agent goes on from it.
+    QString m_openId;
+    std::vector<Engine::ChatMessage> m_openMessages;
     QString m_settingsFile;
     AppSettings m_settings;
     SecretStore *m_secrets = nullptr;
