@@ -2,6 +2,11 @@
 // they were said, and a view that follows the end only while the user is there.
 
 #include <ui/chatview.h>
+#include <ui/resultviewer.h>
+
+#include <QApplication>
+#include <QPlainTextEdit>
+#include <QToolButton>
 
 #include <QLabel>
 #include <QScrollBar>
@@ -20,6 +25,8 @@ private slots:
     void savedConversationShowsCallsAndDenials();
     void followsTheEndOnlyAtTheEnd();
     void conversationOpensAtItsEnd();
+    void previewCutsAtLinesAndCharacters();
+    void bigResultIsPreviewed();
 
 private:
     static QStringList texts(const ChatView &view, const char *objectName)
@@ -152,6 +159,69 @@ void tst_ChatView::conversationOpensAtItsEnd()
     view.showConversation(messages);
     QTRY_VERIFY(view.verticalScrollBar()->maximum() > 0);
     QTRY_COMPARE(view.verticalScrollBar()->value(), view.verticalScrollBar()->maximum());
+}
+
+void tst_ChatView::previewCutsAtLinesAndCharacters()
+{
+    const Ui::ResultPreview small = Ui::makePreview("short\nresult");
+    QVERIFY(!small.cut);
+    QCOMPARE(small.text, QStringLiteral("short\nresult"));
+
+    QByteArray lines;
+    while (lines.size() < 3 * Ui::PreviewBytes)
+        lines += "0123456789 line of text\n";
+    const Ui::ResultPreview cutLines = Ui::makePreview(lines);
+    QVERIFY(cutLines.cut);
+    QVERIFY(cutLines.text.endsWith(QLatin1Char('\n')));
+    QVERIFY(cutLines.text.toUtf8().size() <= Ui::PreviewBytes);
+    QVERIFY2(cutLines.note.contains(QStringLiteral("lines")), qPrintable(cutLines.note));
+
+    // One long line of three-byte characters: the cut never splits one.
+    const QByteArray han = QString(Ui::PreviewBytes, QChar(0x6c49)).toUtf8();
+    const Ui::ResultPreview cutHan = Ui::makePreview(han);
+    QVERIFY(cutHan.cut);
+    QVERIFY(!cutHan.text.contains(QChar::ReplacementCharacter));
+    QCOMPARE(cutHan.text.toUtf8().size(), Ui::PreviewBytes - Ui::PreviewBytes % 3);
+}
+
+// A 20 MB result: the card holds a preview only; the viewer shows the whole, a page at a time.
+void tst_ChatView::bigResultIsPreviewed()
+{
+    std::string big;
+    big.reserve(20 * 1024 * 1024 + 64);
+    for (int i = 0; big.size() < 20 * 1024 * 1024; ++i)
+        big += "row " + std::to_string(i) + " of a very large tool result\n";
+    big += "THE END";
+    ChatView view;
+    view.resize(600, 400);
+    view.show();
+    view.toolStarted(QStringLiteral("b"), QStringLiteral("mcp__fix__big"), Json::object());
+    Engine::ToolRunResult result;
+    result.output.content = Json::array({Json{{"type", "text"}, {"text", big}}});
+    view.toolFinished(QStringLiteral("b"), result);
+
+    auto *preview = view.findChild<QPlainTextEdit *>(QStringLiteral("toolResult"));
+    QVERIFY(preview);
+    QVERIFY(preview->document()->characterCount() <= Ui::PreviewBytes + 1);
+    auto *more = view.findChild<QToolButton *>(QStringLiteral("openWholeResult"));
+    QVERIFY(more);
+    QVERIFY(!more->isHidden());
+    QVERIFY2(more->text().contains(QStringLiteral("20")), qPrintable(more->text()));
+    more->click();
+    Ui::ResultViewer *viewer = nullptr;
+    QTRY_VERIFY((viewer = qApp->findChild<Ui::ResultViewer *>()) != nullptr
+                || (viewer = view.window()->findChild<Ui::ResultViewer *>()) != nullptr);
+    QVERIFY(viewer->pageCount() >= 80);
+    QVERIFY(viewer->pageText().startsWith(QStringLiteral("row 0 of a very large")));
+    viewer->showPage(viewer->pageCount() - 1);
+    QVERIFY(viewer->pageText().endsWith(QStringLiteral("THE END")));
+    qsizetype total = 0;
+    for (int page = 0; page < viewer->pageCount(); ++page) {
+        viewer->showPage(page);
+        total += viewer->pageText().toUtf8().size();
+    }
+    QCOMPARE(total, qsizetype(big.size())); // every byte on exactly one page
+    viewer->close();
 }
 
 QTEST_MAIN(tst_ChatView)

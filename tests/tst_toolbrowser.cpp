@@ -1,6 +1,7 @@
 #include <engine/approval.h>
 #include <engine/toolregistry.h>
 #include <engine/toolrunner.h>
+#include <ui/resultviewer.h>
 #include <ui/schemaform.h>
 #include <ui/toolbrowser.h>
 
@@ -39,6 +40,7 @@ private slots:
     void browser_selectShowsForm();
     void browser_runShowsTextAndImage();
     void browser_readToolRunsWithoutAsking();
+    void browser_bigResultIsPreviewed();
     void browser_deniedShowsNothingRan();
     void browser_cancel();
     void browser_followsRegistry();
@@ -89,6 +91,7 @@ public:
     bool hang = false;
     bool cancelled = false;
     Json lastArguments;
+    std::optional<ToolOutput> output; // returned instead of the echo when set
 
 protected:
     CancelHandle execute(const Json &arguments, const ToolContext &,
@@ -100,6 +103,10 @@ protected:
             return [this] {
                 cancelled = true;
             };
+        if (this->output) {
+            done(*this->output);
+            return {};
+        }
         ToolOutput output = ToolOutput::text(QStringLiteral("echo: ")
                                              + QString::fromStdString(arguments.dump()));
         output.content.push_back({{"type", "image"},
@@ -509,6 +516,44 @@ void tst_ToolBrowser::browser_runShowsTextAndImage()
     QCOMPARE(image->pixmap().toImage().pixelColor(3, 3), QColor(Qt::red));
 
     QVERIFY(browser.grab().save("/tmp/toolbrowser.png"));
+}
+
+// 20 MB of text and 2 MB of structured content: the result view holds previews only; the
+// whole of each is one click away.
+void tst_ToolBrowser::browser_bigResultIsPreviewed()
+{
+    Fixture f;
+    std::string big;
+    for (int i = 0; big.size() < 20 * 1024 * 1024; ++i)
+        big += "line " + std::to_string(i) + " of the big result\n";
+    ToolOutput output;
+    output.content = Json::array({Json{{"type", "text"}, {"text", big}}});
+    Json rows = Json::array();
+    for (int i = 0; i < 100000; ++i)
+        rows.push_back({{"row", i}, {"name", "structured row"}});
+    output.structuredContent = {{"rows", rows}};
+    f.echo->output = output;
+    Ui::ToolBrowser browser(&f.registry, &f.runner);
+    browser.resize(1000, 700);
+    browser.show();
+    QVERIFY(browser.selectTool("mcp__fix__echo"));
+    auto form = browser.findChild<Ui::SchemaForm *>("schemaForm");
+    static_cast<QLineEdit *>(form->editor("text"))->setText("big");
+    QSignalSpy done(&browser, &Ui::ToolBrowser::runFinished);
+    browser.findChild<QPushButton *>("runButton")->click();
+    QTRY_COMPARE(done.count(), 1);
+
+    const auto view = browser.findChild<QScrollArea *>(QStringLiteral("resultView"));
+    for (auto *edit : view->widget()->findChildren<QPlainTextEdit *>())
+        QVERIFY(edit->document()->characterCount() <= Ui::PreviewBytes + 1);
+    const auto buttons = view->widget()->findChildren<QPushButton *>("openWholeResult");
+    QCOMPARE(buttons.size(), 2);
+    buttons.at(0)->click();
+    auto *viewer = browser.findChild<Ui::ResultViewer *>();
+    QVERIFY(viewer);
+    QVERIFY(viewer->pageCount() >= 80);
+    QVERIFY(viewer->pageText().startsWith("line 0 of the big result"));
+    viewer->close();
 }
 
 void tst_ToolBrowser::browser_readToolRunsWithoutAsking()

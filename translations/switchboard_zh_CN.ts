@@ -57,7 +57,7 @@
         <translation>你是 Switchboard，一个可以使用工具的助手。工作区为 %1。在有帮助时使用工具；工具结果可能包含错误或用户的拒绝，请将其考虑在内。</translation>
     </message>
     <message>
-        <location line="+91"/>
+        <location line="+92"/>
         <source>The user stopped the turn before this call finished.</source>
         <translation>此调用完成前，用户已停止本轮。</translation>
     </message>
@@ -2016,12 +2016,12 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::ChatView</name>
     <message>
-        <location filename="../src/ui/chatview.cpp" line="+49"/>
+        <location filename="../src/ui/chatview.cpp" line="+55"/>
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+57"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
@@ -2046,7 +2046,12 @@ Allow %1 (%2 risk, from %3)?
         <translation>错误</translation>
     </message>
     <message>
-        <location line="+180"/>
+        <location line="+45"/>
+        <source>Open the whole result…</source>
+        <translation>打开完整结果…</translation>
+    </message>
+    <message>
+        <location line="+222"/>
         <source>waiting for your approval…</source>
         <translation>等待你的批准…</translation>
     </message>
@@ -2369,7 +2374,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>Switchboard — %1</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+38"/>
         <source>Unsaved configuration</source>
         <translation>未保存的配置</translation>
     </message>
@@ -2390,12 +2395,12 @@ Allow %1 (%2 risk, from %3)?
     </message>
     <message>
         <location line="+3"/>
-        <location line="+307"/>
+        <location line="+322"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-275"/>
+        <location line="-284"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
@@ -2430,7 +2435,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+9"/>
         <source>&amp;Tools</source>
         <translation>工具(&amp;T)</translation>
     </message>
@@ -2475,7 +2480,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>新的模型设置将在当前回答完成后生效。</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+32"/>
         <source>&lt;b&gt;Chat needs a model&lt;/b&gt; — %1. Servers, tools and manual runs work without one.</source>
         <translation>&lt;b&gt;聊天需要模型&lt;/b&gt; — %1。服务器、工具和手动运行无需模型即可使用。</translation>
     </message>
@@ -2490,12 +2495,12 @@ Allow %1 (%2 risk, from %3)?
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-281"/>
+        <location line="-296"/>
         <source>Audit log: %1</source>
         <translation>审计日志：%1</translation>
     </message>
     <message>
-        <location line="+310"/>
+        <location line="+325"/>
         <source>The API key is still being read from the keychain; send again in a moment.</source>
         <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
     </message>
@@ -2547,7 +2552,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>无法重命名对话：%1</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+45"/>
         <source>reading the API key…</source>
         <translation>正在读取 API 密钥…</translation>
     </message>
@@ -2736,6 +2741,50 @@ Allow %1 (%2 risk, from %3)?
         <translation>
             <numerusform>[已截断：共 %n 字节]</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>Ui::ResultViewer</name>
+    <message>
+        <location filename="../src/ui/resultviewer.cpp" line="+55"/>
+        <source>Showing the first %1 of %2 (%3 lines).</source>
+        <translation>显示前 %1，共 %2（%3 行）。</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>&amp;Previous</source>
+        <translation>上一页(&amp;P)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Next</source>
+        <translation>下一页(&amp;N)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&amp;Save as…</source>
+        <translation>另存为(&amp;S)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Copy all</source>
+        <translation>全部复制(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Page %1 of %2 (%3)</source>
+        <translation>第 %1 页，共 %2 页（%3）</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <location line="+12"/>
+        <source>Save the result</source>
+        <translation>保存结果</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -3289,7 +3338,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::ToolBrowser</name>
     <message>
-        <location filename="../src/ui/toolbrowser.cpp" line="+97"/>
+        <location filename="../src/ui/toolbrowser.cpp" line="+98"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
@@ -3444,12 +3493,22 @@ Allow %1 (%2 risk, from %3)?
         <translation>结构化内容：</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+14"/>
         <source>(The tool returned no content.)</source>
         <translation>（工具未返回任何内容。）</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+37"/>
+        <source>Open the whole result…</source>
+        <translation>打开完整结果…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Result of %1</source>
+        <translation>%1 的结果</translation>
+    </message>
+    <message>
+        <location line="+36"/>
         <source>[image %1 could not be decoded]</source>
         <translation>[无法解码图像 %1]</translation>
     </message>
@@ -3542,7 +3601,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>main</name>
     <message>
-        <location filename="../src/ui/main.cpp" line="+102"/>
+        <location filename="../src/ui/main.cpp" line="+143"/>
         <source>Switchboard: a desktop AI agent and MCP client.</source>
         <translation>Switchboard：桌面 AI 智能体与 MCP 客户端。</translation>
     </message>
@@ -3572,7 +3631,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>打印窗口首次绘制所用的时间，然后退出（用于基准测试）。</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+86"/>
         <source>Choose a workspace folder</source>
         <translation>选择工作区文件夹</translation>
     </message>

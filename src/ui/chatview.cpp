@@ -1,5 +1,7 @@
 #include "chatview.h"
 
+#include "resultviewer.h"
+
 #include <QAbstractTextDocumentLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -59,13 +61,23 @@ public:
         m_result->setMaximumHeight(200);
         m_result->setVisible(false);
         m_images = new QVBoxLayout;
+        m_more = new QToolButton(this);
+        m_more->setObjectName(QStringLiteral("openWholeResult"));
+        m_more->setVisible(false);
+        m_more->setAutoRaise(true);
         QObject::connect(m_toggle, &QToolButton::toggled, m_result, &QWidget::setVisible);
+        QObject::connect(m_more, &QToolButton::clicked, this, [this] {
+            auto *viewer = new ResultViewer(m_title->text(), m_whole, window());
+            viewer->setAttribute(Qt::WA_DeleteOnClose);
+            viewer->show();
+        });
         layout->addWidget(m_title);
         layout->addWidget(m_state);
         layout->addWidget(m_arguments);
         layout->addWidget(m_progress);
         layout->addWidget(m_toggle);
         layout->addWidget(m_result);
+        layout->addWidget(m_more);
         layout->addLayout(m_images);
     }
 
@@ -114,13 +126,16 @@ public:
         }
         setState(state, color);
         // The full output, not the capped model text.
-        QStringList parts;
+        // UTF-8 throughout: a 20 MB result is never held as a QString here.
+        QByteArrayList parts;
         for (const Engine::Json &block : result.output.content) {
             if (!block.is_object())
                 continue;
             const std::string type = block.value("type", "");
             if (type == "text") {
-                parts << QString::fromStdString(block.value("text", ""));
+                const auto text = block.find("text");
+                if (text != block.end() && text->is_string())
+                    parts << QByteArray::fromStdString(text->get_ref<const std::string &>());
             } else if (type == "image") {
                 QPixmap pixmap;
                 pixmap.loadFromData(
@@ -132,13 +147,27 @@ public:
                     m_images->addWidget(image);
                 }
             } else {
-                parts << QStringLiteral("[%1]").arg(QString::fromStdString(type));
+                parts << "[" + QByteArray::fromStdString(type) + "]";
             }
         }
-        if (!result.output.structuredContent.is_null())
-            parts << QString::fromStdString(result.output.structuredContent.dump(
-                    2, ' ', false, Engine::Json::error_handler_t::replace));
-        m_result->setPlainText(parts.join(QLatin1Char('\n')));
+        QByteArray whole = parts.join('\n');
+        parts.clear();
+        if (!result.output.structuredContent.is_null()) {
+            // Compact here; pretty only for a small one (a big one is read in the viewer).
+            const std::string structured = result.output.structuredContent.dump(
+                    -1, ' ', false, Engine::Json::error_handler_t::replace);
+            whole += whole.isEmpty() ? "" : "\n";
+            whole += structured.size() <= size_t(PreviewBytes)
+                             ? QByteArray::fromStdString(result.output.structuredContent.dump(
+                                     2, ' ', false, Engine::Json::error_handler_t::replace))
+                             : QByteArray::fromStdString(structured);
+        }
+        // Only a preview goes into the widget; the whole text waits for the viewer.
+        const ResultPreview preview = makePreview(whole);
+        m_result->setPlainText(preview.text);
+        m_more->setVisible(preview.cut);
+        m_more->setText(preview.note + QLatin1Char(' ') + ChatView::tr("Open the whole result…"));
+        m_whole = preview.cut ? std::move(whole) : QByteArray();
         if (!color.isEmpty())
             m_result->setStyleSheet(QStringLiteral("color: %1;").arg(color));
         m_toggle->setVisible(true);
@@ -152,6 +181,8 @@ private:
     QProgressBar *m_progress;
     QToolButton *m_toggle;
     QPlainTextEdit *m_result;
+    QToolButton *m_more; // opens the whole result when the preview is cut
+    QByteArray m_whole;  // the whole result (UTF-8) when the preview is cut
     QVBoxLayout *m_images;
 };
 

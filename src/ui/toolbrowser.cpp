@@ -1,5 +1,6 @@
 #include "toolbrowser.h"
 
+#include "resultviewer.h"
 #include "risk.h"
 
 #include "schemaform.h"
@@ -434,9 +435,16 @@ void ToolBrowser::finished(Engine::ToolRunResult result)
     if (!output.structuredContent.is_null()) {
         auto label = new QLabel(tr("Structured content:"), m_resultBody);
         addResultWidget(label);
-        auto view = readOnlyView(pretty(output.structuredContent), true, m_resultBody);
+        const std::string compact
+                = output.structuredContent.dump(-1, ' ', false, Json::error_handler_t::replace);
+        QWidget *view = nullptr;
+        if (compact.size() <= size_t(PreviewBytes)) { // pretty-printed only when small
+            view = readOnlyView(pretty(output.structuredContent), true, m_resultBody);
+            addResultWidget(view);
+        } else {
+            view = addLargeResult(QByteArray::fromStdString(compact), true, false);
+        }
         view->setObjectName(QStringLiteral("structuredContent"));
-        addResultWidget(view);
     }
     if (m_resultLayout->count() == 1)
         addResultText(tr("(The tool returned no content.)"), output.isError);
@@ -469,10 +477,36 @@ void ToolBrowser::addResultText(const QString &text, bool isError)
     addResultWidget(widget);
 }
 
+QWidget *ToolBrowser::addLargeResult(const QByteArray &utf8, bool monospace, bool isError)
+{
+    const ResultPreview preview = makePreview(utf8);
+    QPlainTextEdit *view = readOnlyView(preview.text, monospace, m_resultBody);
+    if (isError)
+        view->setStyleSheet(QLatin1String(ErrorStyle));
+    addResultWidget(view);
+    auto *more = new QPushButton(preview.note + QLatin1Char(' ') + tr("Open the whole result…"),
+                                 m_resultBody);
+    more->setObjectName(QStringLiteral("openWholeResult"));
+    connect(more, &QPushButton::clicked, this, [this, utf8] {
+        auto *viewer = new ResultViewer(tr("Result of %1").arg(m_runningTool), utf8, this);
+        viewer->setAttribute(Qt::WA_DeleteOnClose);
+        viewer->show();
+    });
+    addResultWidget(more);
+    return view;
+}
+
 void ToolBrowser::addResultBlock(const Json &block, bool isError)
 {
     const QString type = str(block.value("type", Json()));
     if (type == QLatin1String("text")) {
+        const auto text = block.find("text");
+        if (text != block.end() && text->is_string()
+            && text->get_ref<const std::string &>().size() > size_t(PreviewBytes)) {
+            addLargeResult(QByteArray::fromStdString(text->get_ref<const std::string &>()), false,
+                           isError);
+            return;
+        }
         addResultText(str(block.value("text", Json())), isError);
         return;
     }

@@ -48,6 +48,8 @@ private:
     void finished(Engine::ToolRunResult result);
     void clearResult();
     void addResultText(const QString &text, bool isError);
+    // A text over PreviewBytes: its head, and a button that opens the whole in a viewer.
+    QWidget *addLargeResult(const QByteArray &utf8, bool monospace, bool isError);
     void addResultBlock(const Engine::Json &block, bool isError);
     void addResultWidget(QWidget *widget);
     void setStatus(const QString &text);
