@@ -276,6 +276,44 @@ private slots:
         QVERIFY(again.findChild<Ui::TrustBanner *>(QStringLiteral("trustBanner"))->isHidden());
     }
 
+    // Settings → "Result size for the model": the model reads that much of a result, with a
+    // note of the rest; the chat's card keeps the whole.
+    void observationSizeSettingCutsWhatTheModelReads()
+    {
+        auto setup = open();
+        QVERIFY(setup);
+        QSignalSpy stopped(setup->window->manager(), &Mcp::Manager::stopped);
+        setup->window->close();
+        QTRY_COMPARE_WITH_TIMEOUT(stopped.count(), 1, 10000);
+        Ui::AppSettings settings = Ui::AppSettings::load(options(*setup).settingsFile);
+        settings.observationChars = 1000;
+        QVERIFY(settings.save(options(*setup).settingsFile));
+        QFile big(QDir(setup->workspace.path()).filePath(QStringLiteral("big.txt")));
+        QVERIFY(big.open(QIODevice::WriteOnly));
+        for (int i = 0; i < 2000; ++i)
+            big.write(QByteArray("line ") + QByteArray::number(i) + " of a big file\n");
+        big.close();
+        setup->window = std::make_unique<Ui::MainWindow>(options(*setup));
+        setup->window->show();
+        QTRY_VERIFY_WITH_TIMEOUT(setup->window->agent(), 10000);
+
+        setup->model.enqueue(FakeLlmServer::openAiToolCalls(
+                {{QStringLiteral("read_file"), Json{{"path", "big.txt"}}}}));
+        setup->model.enqueue(FakeLlmServer::openAiText(QStringLiteral("Read it.")));
+        QSignalSpy done(setup->window->agent(), &Agent::turnFinished);
+        send(*setup->window, QStringLiteral("read big.txt"));
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 10000);
+        QCOMPARE(setup->model.requests().size(), 2);
+        QString observation;
+        for (const Json &message : setup->model.requests().at(1)["messages"]) {
+            if (message.value("role", "") == "tool")
+                observation = QString::fromStdString(message.value("content", ""));
+        }
+        QVERIFY2(observation.size() < 1200, qPrintable(QString::number(observation.size())));
+        QVERIFY2(observation.contains(QStringLiteral("[cut:")), qPrintable(observation));
+        QVERIFY(observation.contains(QStringLiteral("line 0 of a big file")));
+    }
+
     void denyKeepsToolFromRunning()
     {
         auto setup = open();

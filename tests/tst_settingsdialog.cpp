@@ -113,6 +113,7 @@ private slots:
         settings.language = QString::fromLatin1(AppSettings::ChineseLanguage);
         settings.bashSandbox = Mcp::Sandbox::Mode::Off;
         settings.maxConcurrentStarts = 3;
+        settings.observationChars = 5000;
         QString error;
         QVERIFY2(settings.save(path, &error), qPrintable(error));
         QCOMPARE(AppSettings::load(path), settings);
@@ -527,6 +528,7 @@ private slots:
             expected << child<QWidget>(&dialog, "forgetKeyButton");
         expected << child<QWidget>(&dialog, "requestTimeoutSpin")
                  << child<QWidget>(&dialog, "toolTimeoutSpin")
+                 << child<QWidget>(&dialog, "observationCharsSpin")
                  << child<QWidget>(&dialog, "maxConcurrentStartsSpin")
                  << child<QWidget>(&dialog, "bashSandboxCombo")
                  << child<QWidget>(&dialog, "sensitiveFilesEdit")

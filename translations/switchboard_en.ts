@@ -233,7 +233,7 @@
 <context>
     <name>Ui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../src/ui/mainwindow.cpp" line="+594"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+597"/>
         <source>%n message(s), %1</source>
         <translation>
             <numerusform>%n message, %1</numerusform>

@@ -1715,7 +1715,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::AppSettings</name>
     <message>
-        <location filename="../src/ui/appsettings.cpp" line="+96"/>
+        <location filename="../src/ui/appsettings.cpp" line="+101"/>
         <source>could not write the settings file %1</source>
         <translation>无法写入设置文件 %1</translation>
     </message>
@@ -2395,12 +2395,12 @@ Allow %1 (%2 risk, from %3)?
     </message>
     <message>
         <location line="+3"/>
-        <location line="+322"/>
+        <location line="+325"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-284"/>
+        <location line="-287"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
@@ -2480,7 +2480,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>新的模型设置将在当前回答完成后生效。</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+35"/>
         <source>&lt;b&gt;Chat needs a model&lt;/b&gt; — %1. Servers, tools and manual runs work without one.</source>
         <translation>&lt;b&gt;聊天需要模型&lt;/b&gt; — %1。服务器、工具和手动运行无需模型即可使用。</translation>
     </message>
@@ -2495,12 +2495,12 @@ Allow %1 (%2 risk, from %3)?
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-296"/>
+        <location line="-299"/>
         <source>Audit log: %1</source>
         <translation>审计日志：%1</translation>
     </message>
     <message>
-        <location line="+325"/>
+        <location line="+328"/>
         <source>The API key is still being read from the keychain; send again in a moment.</source>
         <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
     </message>
@@ -3204,7 +3204,17 @@ Allow %1 (%2 risk, from %3)?
         <translation>工具调用可运行的最长时间；.mcp.json 中服务器的 &quot;timeout&quot; 优先</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
+        <source> characters</source>
+        <translation> 个字符</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>How much of a tool&apos;s result the model reads; the rest is cut with a note (the chat keeps the whole result)</source>
+        <translation>模型读取工具结果的长度；其余部分会被截去并附上说明（聊天中保留完整结果）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>At most this many servers start at the same time; the others wait for their turn</source>
         <translation>最多同时启动这么多个服务器；其余的排队等待</translation>
     </message>
@@ -3237,6 +3247,11 @@ Allow %1 (%2 risk, from %3)?
         <location line="+4"/>
         <source>&amp;Tool timeout:</source>
         <translation>工具超时(&amp;T)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Result si&amp;ze for the model:</source>
+        <translation>给模型的结果长度(&amp;Z)：</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3284,7 +3299,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>系统钥匙串不可用：%1。密钥仅用于本次会话，不会保存；如需保留，请设置 OPENAI_API_KEY / ANTHROPIC_API_KEY。</translation>
     </message>
     <message>
-        <location line="+91"/>
+        <location line="+92"/>
         <source>Reading the keychain…</source>
         <translation>正在读取钥匙串…</translation>
     </message>

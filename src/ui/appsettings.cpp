@@ -22,6 +22,7 @@ const QString LanguageKey = QStringLiteral("interface/language");
 const QString BashSandboxKey = QStringLiteral("bash/sandbox");
 const QString SensitiveFilesKey = QStringLiteral("tools/sensitiveFiles");
 const QString MaxConcurrentStartsKey = QStringLiteral("servers/maxConcurrentStarts");
+const QString ObservationCharsKey = QStringLiteral("tools/observationChars");
 
 int readBounded(const QSettings &settings, const QString &key, int fallback, int min, int max)
 {
@@ -56,6 +57,9 @@ AppSettings AppSettings::load(const QString &file)
     result.maxConcurrentStarts
             = readBounded(settings, MaxConcurrentStartsKey, Mcp::DefaultMaxConcurrentStarts, 1,
                           MaxConcurrentStarts);
+    result.observationChars
+            = readBounded(settings, ObservationCharsKey, Engine::ToolOutput::DefaultModelTextChars,
+                          MinObservationChars, MaxObservationChars);
     const QString language = settings.value(LanguageKey).toString();
     if (language == QLatin1String(EnglishLanguage) || language == QLatin1String(ChineseLanguage))
         result.language = language;
@@ -86,6 +90,7 @@ bool AppSettings::save(const QString &file, QString *error) const
     settings.setValue(RequestTimeoutKey, requestTimeoutS);
     settings.setValue(ToolTimeoutKey, toolTimeoutS);
     settings.setValue(MaxConcurrentStartsKey, maxConcurrentStarts);
+    settings.setValue(ObservationCharsKey, observationChars);
     settings.setValue(LanguageKey, language);
     settings.setValue(BashSandboxKey, Mcp::Sandbox::modeName(bashSandbox));
     settings.setValue(SensitiveFilesKey, sensitiveFiles);

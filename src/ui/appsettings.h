@@ -1,6 +1,7 @@
 #pragma once
 
 #include <engine/providerconfig.h>
+#include <engine/tool.h>
 #include <engine/workspace.h>
 #include <mcp/manager.h>
 #include <mcp/sandbox.h>
@@ -36,6 +37,9 @@ struct AppSettings
     // Mcp::ConfigLoader::kMaxTimeoutSeconds: the longest per-server timeout .mcp.json accepts.
     static constexpr int MinToolTimeoutS = 1;
     static constexpr int MaxToolTimeoutS = 24 * 60 * 60;
+    // How much of a tool result the model is shown (Engine::AgentOptions::maxToolOutputChars).
+    static constexpr int MinObservationChars = 1000;
+    static constexpr int MaxObservationChars = 1000000;
     // Servers starting at once (Mcp::ManagerOptions::maxConcurrentStarts).
     static constexpr int MaxConcurrentStarts = 64;
 
@@ -46,6 +50,9 @@ struct AppSettings
     int toolTimeoutS = DefaultToolTimeoutS;
     // "servers/maxConcurrentStarts": at most this many servers start at once; the rest wait.
     int maxConcurrentStarts = Mcp::DefaultMaxConcurrentStarts;
+    // "tools/observationChars": at most this many characters of a tool result go to the model
+    // (the rest is cut with a note; the window keeps the whole).
+    int observationChars = Engine::ToolOutput::DefaultModelTextChars;
     QString language = QString::fromLatin1(SystemLanguage);
     // "bash/sandbox": the built-in bash under bubblewrap: on, off, or auto (where bwrap works).
     Mcp::Sandbox::Mode bashSandbox = Mcp::Sandbox::Mode::Auto;

@@ -444,7 +444,10 @@ void MainWindow::setProvider(const QString &storedKey, const QString &keychainEr
     m_noModelReason = whyNot;
     if (config) {
         m_provider = Engine::createProvider(*config);
-        m_agent = std::make_unique<Engine::Agent>(m_provider.get(), registry(), runner());
+        Engine::AgentOptions agentOptions;
+        agentOptions.maxToolOutputChars = m_settings.observationChars;
+        m_agent = std::make_unique<Engine::Agent>(m_provider.get(), registry(), runner(),
+                                                  agentOptions);
         m_agent->setStore(m_store.get());
         m_agent->setWorkspace(m_options.workspace);
         connectAgent();

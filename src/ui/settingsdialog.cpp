@@ -177,6 +177,15 @@ SettingsDialog::SettingsDialog(QString settingsFile, SecretStore *secrets, QWidg
     m_toolTimeoutSpin->setValue(current.toolTimeoutS);
     m_toolTimeoutSpin->setToolTip(
             tr("How long a tool call may run; a server's \"timeout\" in .mcp.json wins"));
+    m_observationSpin = new QSpinBox(this);
+    m_observationSpin->setObjectName(QStringLiteral("observationCharsSpin"));
+    m_observationSpin->setRange(AppSettings::MinObservationChars, AppSettings::MaxObservationChars);
+    m_observationSpin->setSingleStep(1000);
+    m_observationSpin->setGroupSeparatorShown(true);
+    m_observationSpin->setSuffix(tr(" characters"));
+    m_observationSpin->setValue(current.observationChars);
+    m_observationSpin->setToolTip(tr("How much of a tool's result the model reads; the rest is "
+                                     "cut with a note (the chat keeps the whole result)"));
     m_startsSpin = new QSpinBox(this);
     m_startsSpin->setObjectName(QStringLiteral("maxConcurrentStartsSpin"));
     m_startsSpin->setRange(1, AppSettings::MaxConcurrentStarts);
@@ -203,6 +212,7 @@ SettingsDialog::SettingsDialog(QString settingsFile, SecretStore *secrets, QWidg
                "does not search inside one unless you allow it."));
     Form toolsForm(this);
     toolsForm.addRow(tr("&Tool timeout:"), m_toolTimeoutSpin);
+    toolsForm.addRow(tr("Result si&ze for the model:"), m_observationSpin);
     toolsForm.addRow(tr("Servers starting at o&nce:"), m_startsSpin);
     toolsForm.addRow(tr("Sand&box for bash:"), m_bashSandboxCombo);
     toolsForm.addRow(tr("Sensiti&ve files:"), m_sensitiveFilesEdit);
@@ -256,10 +266,10 @@ SettingsDialog::SettingsDialog(QString settingsFile, SecretStore *secrets, QWidg
     layout->addWidget(m_buttons);
 
     const QList<QWidget *> tabOrder{
-            m_providerCombo, m_baseUrlEdit,      m_modelEdit,          m_keyEdit,
-            m_showKeyButton, m_forgetKeyButton,  m_requestTimeoutSpin, m_toolTimeoutSpin,
-            m_startsSpin,    m_bashSandboxCombo, m_sensitiveFilesEdit, m_languageCombo,
-            m_buttons};
+            m_providerCombo,   m_baseUrlEdit,     m_modelEdit,          m_keyEdit,
+            m_showKeyButton,   m_forgetKeyButton, m_requestTimeoutSpin, m_toolTimeoutSpin,
+            m_observationSpin, m_startsSpin,      m_bashSandboxCombo,   m_sensitiveFilesEdit,
+            m_languageCombo,   m_buttons};
     for (qsizetype i = 1; i < tabOrder.size(); ++i)
         setTabOrder(tabOrder.at(i - 1), tabOrder.at(i));
 
@@ -286,6 +296,7 @@ AppSettings SettingsDialog::settings() const
     result.requestTimeoutS = m_requestTimeoutSpin->value();
     result.toolTimeoutS = m_toolTimeoutSpin->value();
     result.maxConcurrentStarts = m_startsSpin->value();
+    result.observationChars = m_observationSpin->value();
     result.language = m_languageCombo->currentData().toString();
     result.bashSandbox = Mcp::Sandbox::Mode(m_bashSandboxCombo->currentData().toInt());
     result.sensitiveFiles = m_sensitiveFilesEdit->text().split(

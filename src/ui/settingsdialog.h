@@ -79,6 +79,7 @@ private:
     QSpinBox *m_requestTimeoutSpin = nullptr;
     QSpinBox *m_toolTimeoutSpin = nullptr;
     QSpinBox *m_startsSpin = nullptr;
+    QSpinBox *m_observationSpin = nullptr;
     QComboBox *m_bashSandboxCombo = nullptr;
     QLineEdit *m_sensitiveFilesEdit = nullptr;
     QComboBox *m_languageCombo = nullptr;
