@@ -377,6 +377,47 @@ private slots:
         QVERIFY(client->errorString().contains(QStringLiteral("last stderr line")));
     }
 
+    // The reason names the stderr line that explains, not whatever came last.
+    void explainingLine_data()
+    {
+        QTest::addColumn<QStringList>("tail");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("node: missing module")
+                << QStringList({"node:internal/modules/cjs/loader:1228", "  throw err;", "  ^", "",
+                                "Error: Cannot find module '/w/node_modules/x/dist/index.js'",
+                                "    at Module._resolveFilename (node:internal:1225:15)",
+                                "  code: 'MODULE_NOT_FOUND',", "}", "", "Node.js v20.20.2"})
+                << "Error: Cannot find module '/w/node_modules/x/dist/index.js'";
+        QTest::newRow("python traceback") << QStringList(
+                {"Traceback (most recent call last):", "  File \"server.py\", line 1, in <module>",
+                 "    import mcpx", "ModuleNotFoundError: No module named 'mcpx'"})
+                                          << "ModuleNotFoundError: No module named 'mcpx'";
+        QTest::newRow("nothing like an error: the last line")
+                << QStringList({"starting", "listening on stdio", "bye", ""}) << "bye";
+        QTest::newRow("empty") << QStringList() << QString();
+    }
+
+    void explainingLine()
+    {
+        QFETCH(QStringList, tail);
+        QFETCH(QString, expected);
+        QCOMPARE(StdioTransport::explainingLine(tail), expected);
+    }
+
+    void exitReasonNamesTheExplainingLine()
+    {
+        StdioOptions options;
+        options.program = QStringLiteral("sh");
+        auto client = makeClient({"-c", "echo 'Error: Cannot find module x' >&2; "
+                                        "echo 'Node.js v20.20.2' >&2; exit 1"},
+                                 options);
+        client->connectToServer();
+        QVERIFY(waitSettled(client.get()));
+        QCOMPARE(client->state(), Client::State::Failed);
+        QVERIFY2(client->errorString().contains(QStringLiteral("Cannot find module x")),
+                 qPrintable(client->errorString()));
+    }
+
     void missingCommand()
     {
         StdioOptions options;

@@ -1552,7 +1552,7 @@
 <context>
     <name>Mcp::StdioTransport</name>
     <message>
-        <location filename="../src/mcp/stdiotransport.cpp" line="+147"/>
+        <location filename="../src/mcp/stdiotransport.cpp" line="+148"/>
         <source>command &apos;%1&apos; was not found on PATH</source>
         <translation>在 PATH 中找不到命令“%1”</translation>
     </message>
@@ -1587,12 +1587,17 @@
         <translation>%1，因此被强制停止</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>; last stderr line: %1</source>
         <translation>；stderr 最后一行：%1</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+1"/>
+        <source>; stderr: %1</source>
+        <translation>；stderr：%1</translation>
+    </message>
+    <message>
+        <location line="+55"/>
         <location line="+32"/>
         <source>writing to the server failed: %1</source>
         <translation>写入服务器失败：%1</translation>

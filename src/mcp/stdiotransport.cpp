@@ -8,6 +8,7 @@
 #include <QLoggingCategory>
 #include <QPointer>
 #include <QProcessEnvironment>
+#include <QRegularExpression>
 #include <QSocketNotifier>
 #include <QStandardPaths>
 
@@ -268,10 +269,33 @@ void StdioTransport::onFinished(int exitCode, QProcess::ExitStatus status)
                                                : QString();
         if (!sandboxFailure.isEmpty())
             reason = sandboxFailure;
-        else if (!m_stderrTail.empty())
-            reason += tr("; last stderr line: %1").arg(m_stderrTail.back());
+        else if (!m_stderrTail.empty()) {
+            // The line that explains, which is often not the last ("Node.js v20.20.2").
+            const QString line = explainingLine(stderrTail());
+            reason += line == m_stderrTail.back() ? tr("; last stderr line: %1").arg(line)
+                                                  : tr("; stderr: %1").arg(line);
+        }
     }
     finishClosed(reason);
+}
+
+QString StdioTransport::explainingLine(const QStringList &tail)
+{
+    static const QRegularExpression error(
+            QStringLiteral("(error|exception)\\b|\\b(cannot|can't|could not|couldn't|unable to|"
+                           "not found|no such|permission denied|denied|failed|fatal|panic|"
+                           "missing|invalid|ENOENT|EACCES|EADDRINUSE)\\b"),
+            QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression frame(QStringLiteral("^\\s+(at |File \")"));
+    for (auto it = tail.crbegin(); it != tail.crend(); ++it) {
+        if (error.match(*it).hasMatch() && !frame.match(*it).hasMatch())
+            return it->trimmed();
+    }
+    for (auto it = tail.crbegin(); it != tail.crend(); ++it) {
+        if (!it->trimmed().isEmpty())
+            return it->trimmed();
+    }
+    return QString();
 }
 
 void StdioTransport::send(std::string message)

@@ -56,6 +56,10 @@ public:
     bool isFinished() const override { return m_state == State::Closed; }
 
     QStringList stderrTail() const { return {m_stderrTail.begin(), m_stderrTail.end()}; }
+    // The line of a stderr tail that most likely says why the process ended: the last one
+    // that reads like an error ("Error: Cannot find module …", "ModuleNotFoundError: …"),
+    // not a stack frame; else the last line. Empty for an empty tail.
+    static QString explainingLine(const QStringList &tail);
     qint64 processId() const { return m_process.processId(); }
 
 private:
