@@ -16,6 +16,7 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QListWidget>
+#include <QLocale>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSaveFile>
@@ -43,6 +44,12 @@ using Ui::ConfigEditorPane;
 // the merged configuration into a real Manager running the fixture server and restarts only
 // what changed; Revert, the file watcher and the external editor ($VISUAL/$EDITOR) keep the
 // text and the file in step; the main window opens the pane and applies through it.
+// A server name as the pane quotes it (the locale's quotation marks).
+QString quoted(const char *name)
+{
+    return QLocale().quoteString(QLatin1String(name));
+}
+
 class tst_ConfigEditorPane : public QObject
 {
     Q_OBJECT
@@ -446,7 +453,8 @@ private slots:
         QCOMPARE(pane->plan().changed, QStringList{QStringLiteral("beta")});
         QCOMPARE(pane->plan().added, QStringList{QStringLiteral("gamma")});
         QVERIFY(pane->plan().removed.isEmpty());
-        QCOMPARE(planLabel->text(), QStringLiteral("Apply will restart beta; start gamma."));
+        QCOMPARE(planLabel->text(), QStringLiteral("Apply will restart %1; start %2.")
+                                            .arg(quoted("beta"), quoted("gamma")));
 
         QSignalSpy applied(pane.get(), &ConfigEditorPane::applied);
         pane->apply();
@@ -456,8 +464,8 @@ private slots:
         QCOMPARE(plan.added, QStringList{QStringLiteral("gamma")});
         QVERIFY(plan.removed.isEmpty());
         QCOMPARE(plan.unchanged, (QStringList{QStringLiteral("alpha"), QStringLiteral("user")}));
-        QCOMPARE(pane->statusText(), QStringLiteral("Saved and applied: restarted beta; started "
-                                                    "gamma."));
+        QCOMPARE(pane->statusText(), QStringLiteral("Saved and applied: restarted %1; started %2.")
+                                             .arg(quoted("beta"), quoted("gamma")));
         QCOMPARE(readFile(path), edited);
         QVERIFY(!pane->isModified());
         QCOMPARE(planLabel->text(), QStringLiteral("Apply changes no server."));
@@ -556,8 +564,9 @@ private slots:
         pane->validate();
         QVERIFY(pane->problems().isEmpty());
         QCOMPARE(child<QLabel>(*pane, "planLabel")->text(),
-                 QStringLiteral("Apply will start gamma, user.\ngamma will fail: environment "
-                                "variable SB_UNSET_EDITOR_TEST is not set (used in command)"));
+                 QStringLiteral("Apply will start %1, %2.\ngamma will fail: environment "
+                                "variable SB_UNSET_EDITOR_TEST is not set (used in command)")
+                         .arg(quoted("gamma"), quoted("user")));
     }
 
     void revertRestoresTheDiskText()
@@ -715,7 +724,8 @@ private slots:
                                  "\"risk\": \"read\"}\n  }");
         pane->editor()->setText(QString::fromUtf8(edited));
         pane->apply();
-        QCOMPARE(pane->statusText(), QStringLiteral("Saved and applied: started delta."));
+        QCOMPARE(pane->statusText(),
+                 QStringLiteral("Saved and applied: started %1.").arg(quoted("delta")));
         QCOMPARE(readFile(path), edited);
         // A server added to the workspace's file waits for the user's trust like any other.
         QTRY_COMPARE(manager->status(QStringLiteral("delta")).state, Mcp::ServerState::Untrusted);
@@ -743,7 +753,8 @@ private slots:
         // Removing a server stops it; the server dock follows.
         pane->editor()->setText(QString::fromUtf8(text));
         pane->apply();
-        QCOMPARE(pane->statusText(), QStringLiteral("Saved and applied: stopped delta."));
+        QCOMPARE(pane->statusText(),
+                 QStringLiteral("Saved and applied: stopped %1.").arg(quoted("delta")));
         QCOMPARE(manager->serverNames(),
                  (QStringList{QStringLiteral("alpha"), QStringLiteral("user")}));
         auto *rows = window.findChild<QTreeWidget *>(QStringLiteral("serverList"));

@@ -468,6 +468,8 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(!window.agent());
+        // The folder's name; the platform adds "— Switchboard" (not twice).
+        QCOMPARE(window.windowTitle(), QDir(workspace.path()).dirName());
         auto *list = window.findChild<QListWidget *>(QStringLiteral("conversationList"));
         QVERIFY(list);
         QTRY_COMPARE(list->count(), 1);

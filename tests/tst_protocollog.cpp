@@ -161,6 +161,11 @@ private slots:
         dock.show();
         QVERIFY(dock.isRecording());
         QVERIFY(manager->hasTrafficObserver());
+        // Opened empty, it says why (it records from now on).
+        auto *detail = dock.findChild<QPlainTextEdit *>(QStringLiteral("protocolLogDetail"));
+        QVERIFY(detail);
+        QVERIFY2(detail->placeholderText().contains(QStringLiteral("from the moment")),
+                 qPrintable(detail->placeholderText()));
         QVERIFY(call(*manager, QStringLiteral("beta"), "echo", Json{{"text", "seen"}}));
         QTRY_COMPARE(dock.model()->size(), 2);
 

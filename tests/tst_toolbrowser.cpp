@@ -460,10 +460,12 @@ void tst_ToolBrowser::browser_selectShowsForm()
     auto form = browser.findChild<Ui::SchemaForm *>("schemaForm");
     auto run = browser.findChild<QPushButton *>("runButton");
     QVERIFY(form && run);
-    QVERIFY(!run->isEnabled()); // nothing selected
+    QVERIFY(!run->isEnabled());            // nothing selected
+    QVERIFY(!form->isVisibleTo(&browser)); // no "takes no arguments" for no tool at all
 
     tree->setCurrentItem(findItem(tree, "mcp__fix__echo"));
     QCOMPARE(browser.selectedTool(), QStringLiteral("mcp__fix__echo"));
+    QVERIFY(form->isVisibleTo(&browser));
     QCOMPARE(form->properties(), QStringList{"text"});
     QVERIFY(run->isEnabled());
     auto schemaView = browser.findChild<QPlainTextEdit *>("schemaView");

@@ -190,7 +190,7 @@
 <context>
     <name>Ui::ConfigEditorPane</name>
     <message numerus="yes">
-        <location filename="../src/ui/configeditorpane.cpp" line="+580"/>
+        <location filename="../src/ui/configeditorpane.cpp" line="+587"/>
         <source>%n problem(s)</source>
         <translation>
             <numerusform>%n problem</numerusform>
@@ -233,7 +233,7 @@
 <context>
     <name>Ui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../src/ui/mainwindow.cpp" line="+597"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+598"/>
         <source>%n message(s), %1</source>
         <translation>
             <numerusform>%n message, %1</numerusform>
@@ -244,7 +244,7 @@
 <context>
     <name>Ui::ProtocolLogDock</name>
     <message numerus="yes">
-        <location filename="../src/ui/protocollogdock.cpp" line="+428"/>
+        <location filename="../src/ui/protocollogdock.cpp" line="+432"/>
         <source>%n tools</source>
         <translation>
             <numerusform>%n tool</numerusform>

@@ -2069,7 +2069,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::ConfigEditorPane</name>
     <message>
-        <location filename="../src/ui/configeditorpane.cpp" line="+73"/>
+        <location filename="../src/ui/configeditorpane.cpp" line="+80"/>
         <source>Line %1, column %2: %3</source>
         <translation>第 %1 行，第 %2 列：%3</translation>
     </message>
@@ -2374,12 +2374,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+50"/>
-        <source>Switchboard — %1</source>
-        <translation>Switchboard — %1</translation>
-    </message>
-    <message>
-        <location line="+38"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+89"/>
         <source>Unsaved configuration</source>
         <translation>未保存的配置</translation>
     </message>
@@ -2580,7 +2575,12 @@ Allow %1 (%2 risk, from %3)?
         <translation>筛选消息</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
+        <source>Traffic is recorded from the moment this log is opened: new messages appear on the left; select one to read it whole here.</source>
+        <translation>从打开此日志起开始记录通信：新消息显示在左侧；选中一条可在此处查看完整内容。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
@@ -3428,7 +3428,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>在左侧选择一个工具，查看其用途并运行。</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+11"/>
         <source>(no description)</source>
         <translation>（无描述）</translation>
     </message>

@@ -18,6 +18,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
+#include <QLocale>
 #include <QMessageBox>
 #include <QProcess>
 #include <QPushButton>
@@ -61,9 +62,15 @@ bool isWordByte(char c)
            || c == '+' || c == '.' || c == '_' || u >= 0x80;
 }
 
+// Quoted: "Apply will restart everything." must not read as every server when one is
+// called "everything".
 QString joinNames(const QStringList &names)
 {
-    return names.join(QLatin1String(", "));
+    const QLocale locale;
+    QStringList quoted;
+    for (const QString &name : names)
+        quoted << locale.quoteString(name);
+    return quoted.join(QLatin1String(", "));
 }
 
 QString describe(const Mcp::ConfigError &problem)

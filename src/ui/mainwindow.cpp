@@ -47,7 +47,8 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget *parent)
     , m_options(std::move(options))
 {
     setObjectName(QStringLiteral("mainWindow"));
-    setWindowTitle(tr("Switchboard — %1").arg(QDir(m_options.workspace).dirName()));
+    // The folder only: the platform adds the application's name ("ws — Switchboard").
+    setWindowTitle(QDir(m_options.workspace).dirName());
     resize(1100, 720);
     setUpEngine();
     setUpWidgets();

@@ -256,6 +256,10 @@ void ProtocolLogDock::retranslateUi()
 {
     setWindowTitle(tr("Protocol log"));
     m_textEdit->setPlaceholderText(tr("Filter messages"));
+    // An empty log is not a broken one: nothing is recorded while it is closed.
+    m_detail->setPlaceholderText(tr("Traffic is recorded from the moment this log is opened: "
+                                    "new messages appear on the left; select one to read it "
+                                    "whole here."));
     m_pauseButton->setText(tr("Pause"));
     m_pauseButton->setToolTip(tr("Stop recording new traffic; what is shown stays"));
     m_clearButton->setText(tr("Clear"));

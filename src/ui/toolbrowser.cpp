@@ -319,8 +319,10 @@ void ToolBrowser::showTool(const QString &name)
         m_hints->hide();
         m_schemaView->clear();
         m_form->setSchema(Json::object());
+        m_form->hide(); // not "takes no arguments": there is no tool
         return;
     }
+    m_form->show();
 
     m_title->setText(tool->name());
     m_description->setText(tool->description().isEmpty() ? tr("(no description)")
