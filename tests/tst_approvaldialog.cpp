@@ -53,6 +53,7 @@ private slots:
 
     void commandPatternIsShownAndEditable_data();
     void commandPatternIsShownAndEditable();
+    void manualRunHasNoModelToTell();
     void sensitiveCallIsAllowedOnceOnly();
     void serverNamedBuiltinIsAServer();
     void queuePositionIsShown();
@@ -538,6 +539,21 @@ void tst_ApprovalDialog::sensitiveCallIsAllowedOnceOnly()
     QVERIFY(::button(&dialog, "denyButton")->isVisible());
     QVERIFY(!::button(&dialog, "allowConversationButton")->isVisible());
     QVERIFY(!::button(&dialog, "alwaysAllowButton")->isVisible());
+}
+
+// A run from the tool browser: no conversation to allow for, no model to give a reason to.
+void tst_ApprovalDialog::manualRunHasNoModelToTell()
+{
+    ApprovalRequest r = request(QStringLiteral("write_file"), Engine::Risk::Mutating);
+    r.conversationId.clear();
+    ApprovalDialog dialog(r);
+    dialog.open();
+    QTRY_VERIFY(dialog.isVisible());
+    QVERIFY(!dialog.findChild<QLineEdit *>(QStringLiteral("reasonEdit"))->isVisible());
+    QVERIFY(!::button(&dialog, "allowConversationButton")->isVisible());
+    QVERIFY(::button(&dialog, "allowOnceButton")->isVisible());
+    QVERIFY(::button(&dialog, "alwaysAllowButton")->isVisible());
+    QVERIFY(::button(&dialog, "denyButton")->isVisible());
 }
 
 // The engine's flag decides "built-in", never a server's chosen name.

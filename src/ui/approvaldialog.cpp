@@ -167,7 +167,11 @@ ApprovalDialog::ApprovalDialog(Engine::ApprovalRequest request, QWidget *parent)
             tr("Remember it for this workspace in your own data folder (never in the "
                "workspace's files)."));
     // A sensitive file is allowed one call at a time: a grant would cover the next unasked.
-    m_allowConversationButton->setVisible(scoped);
+    // A run from the tool browser has no conversation, and no model to tell a reason to.
+    const bool conversation = !m_request.conversationId.isEmpty();
+    m_allowConversationButton->setVisible(scoped && conversation);
+    reasonLabel->setVisible(conversation);
+    m_reasonEdit->setVisible(conversation);
     m_alwaysAllowButton->setVisible(scoped);
     m_denyButton = new QPushButton(tr("&Deny"), this);
     m_denyButton->setObjectName(QStringLiteral("denyButton"));
