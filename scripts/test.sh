@@ -252,6 +252,10 @@ for dep in "${dep_names[@]}"; do
     [ "$(dpkg-query -W -f='${Status}' "$dep" 2>/dev/null || true)" = "install ok installed" ] \
         || fail "Depends: names $dep, which is not an installed package here"
 done
+# Recommends: Qt's own strings in the user's language (standard buttons in the Chinese UI).
+recommends=$(field Recommends)
+echo "Recommends: $recommends"
+[[ "$recommends" == *qt6-translations-l10n* ]] || fail "Recommends: lacks qt6-translations-l10n"
 
 # The packaged binary runs on its own, outside the build tree.
 dpkg-deb -x "$deb" "$TMP/root"
