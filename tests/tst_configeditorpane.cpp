@@ -2,6 +2,7 @@
 #include "windowtest.h"
 
 #include <mcp/stdiotransport.h>
+#include <ui/chatview.h>
 #include <ui/configeditorpane.h>
 #include <ui/mainwindow.h>
 #include <ui/trustbanner.h>
@@ -714,6 +715,12 @@ private slots:
         auto *dock = window.findChild<QDockWidget *>(QStringLiteral("configDock"));
         QVERIFY(dock);
         QVERIFY(dock->isVisible());
+        // The first time it opens as a window of its own: the chat keeps its height.
+        QVERIFY(dock->isFloating());
+        QVERIFY(dock->height() >= 500);
+        QTest::qWait(50);
+        QVERIFY2(window.chatView()->height() > 300,
+                 qPrintable(QString::number(window.chatView()->height())));
         QCOMPARE(pane->filePath(), QDir(options.workspace).filePath(QStringLiteral(".mcp.json")));
         QCOMPARE(editorBytes(*pane), text);
         QCOMPARE(child<QLabel>(*pane, "planLabel")->text(),

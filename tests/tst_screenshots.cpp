@@ -8,7 +8,6 @@
 
 #include <QAction>
 #include <QApplication>
-#include <QTableView>
 #include <QDir>
 #include <QFile>
 #include <QImage>
@@ -17,6 +16,7 @@
 #include <QPainter>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTranslator>

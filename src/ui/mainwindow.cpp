@@ -535,8 +535,14 @@ void MainWindow::editConfiguration()
         m_configDock = new QDockWidget(tr("Configuration"), this);
         m_configDock->setObjectName(QStringLiteral("configDock"));
         m_configDock->setWidget(m_configEditor);
-        addDockWidget(Qt::BottomDockWidgetArea, m_configDock);
-        restoreDockWidget(m_configDock); // where it was last time, if it was
+        // Where it was last time, if it was; the first time a window of its own beside the
+        // main one: docked at the bottom of the default window it left the chat 70 px.
+        if (!restoreDockWidget(m_configDock)) {
+            addDockWidget(Qt::BottomDockWidgetArea, m_configDock);
+            m_configDock->setFloating(true);
+            m_configDock->resize(820, 600);
+            m_configDock->move(geometry().center() - QPoint(410, 300));
+        }
     }
     m_configDock->show();
     m_configDock->raise();
