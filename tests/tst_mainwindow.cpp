@@ -468,6 +468,7 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(!window.agent());
+        QVERIFY(window.findChild<QLabel *>(QStringLiteral("noModelNotice")));
         // The folder's name; the platform adds "— Switchboard" (not twice).
         QCOMPARE(window.windowTitle(), QDir(workspace.path()).dirName());
         auto *list = window.findChild<QListWidget *>(QStringLiteral("conversationList"));
@@ -477,6 +478,34 @@ private slots:
         QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, rect.center());
         QTRY_COMPARE(window.chatView()->lastAssistantText(), QStringLiteral("The plan was this."));
         QCOMPARE(list->currentItem(), list->item(0));
+
+        // A model now: the notice goes, and the model goes on from the open conversation.
+        FakeLlmServer model(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(model.listen());
+        saveSettings(window, model.baseUrl(), QStringLiteral("scripted"), 60);
+        QTRY_VERIFY_WITH_TIMEOUT(window.agent(), 10000);
+        QCOMPARE(window.agent()->conversationId(), id);
+        QVERIFY(!window.findChild<QLabel *>(QStringLiteral("noModelNotice")));
+        QCOMPARE(window.agent()->messages().size(), size_t(2));
+    }
+
+    // "Chat needs a model" is said while it is true, and goes when a model is set.
+    void noModelNoticeGoesWhenAModelIsSet()
+    {
+        QTemporaryDir workspace, data;
+        qunsetenv("OPENAI_API_KEY");
+        qunsetenv("OPENAI_BASE_URL");
+        qunsetenv("ANTHROPIC_API_KEY");
+        Ui::MainWindow window(testWindowOptions(workspace.path(), data.path()));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(!window.agent());
+        QVERIFY(window.findChild<QLabel *>(QStringLiteral("noModelNotice")));
+        FakeLlmServer model(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(model.listen());
+        saveSettings(window, model.baseUrl(), QStringLiteral("scripted"), 60);
+        QTRY_VERIFY_WITH_TIMEOUT(window.agent(), 10000);
+        QTRY_VERIFY(!window.findChild<QLabel *>(QStringLiteral("noModelNotice")));
     }
 
     void renameConversation()

@@ -363,13 +363,15 @@ void ChatView::finishAssistantMessage(const QString &fullText)
     scrollToEndLater();
 }
 
-void ChatView::addNotice(const QString &html, bool error)
+QLabel *ChatView::addNotice(const QString &html, bool error)
 {
-    addLabel(html, Qt::RichText,
-             error ? QStringLiteral("QLabel { color: #c62828; }")
-                   : QStringLiteral("QLabel { color: palette(window-text); background: "
-                                    "palette(alternate-base); }"))
-            ->setObjectName(QStringLiteral("notice"));
+    QLabel *label
+            = addLabel(html, Qt::RichText,
+                       error ? QStringLiteral("QLabel { color: #c62828; }")
+                             : QStringLiteral("QLabel { color: palette(window-text); background: "
+                                              "palette(alternate-base); }"));
+    label->setObjectName(QStringLiteral("notice"));
+    return label;
 }
 
 ToolCard *ChatView::card(const QString &callId, const QString &toolName)

@@ -37,7 +37,8 @@ public:
     // The assistant's message is complete: `fullText`, or what streamed if that is empty (a
     // message of tool calls only adds nothing).
     void finishAssistantMessage(const QString &fullText);
-    void addNotice(const QString &html, bool error = false);
+    // The notice's label (owned by the view; gone after clear()).
+    QLabel *addNotice(const QString &html, bool error = false);
 
     void toolApprovalNeeded(const QString &callId, const QString &toolName);
     void toolStarted(const QString &callId, const QString &toolName, const Engine::Json &arguments);

@@ -464,10 +464,14 @@ void MainWindow::setProvider(const QString &storedKey, const QString &keychainEr
         if (!keychainError.isEmpty())
             notice += QLatin1Char(' ')
                       + SettingsDialog::keychainNote(keychainError).toHtmlEscaped();
-        m_chat->addNotice(notice);
-    } else if (announce) {
-        m_chat->addNotice(tr("Model: %1").arg(m_provider->describe().toHtmlEscaped()));
+        delete m_noModelNotice; // one at a time, the current reason
+        m_noModelNotice = m_chat->addNotice(notice);
+        m_noModelNotice->setObjectName(QStringLiteral("noModelNotice"));
+        return;
     }
+    delete m_noModelNotice; // a model now: the chat no longer says it needs one
+    if (announce)
+        m_chat->addNotice(tr("Model: %1").arg(m_provider->describe().toHtmlEscaped()));
 }
 
 bool MainWindow::eventFilter(QObject *watched, QEvent *event)

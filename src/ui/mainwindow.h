@@ -116,6 +116,7 @@ private:
     std::unique_ptr<Engine::ConversationStore> m_store;
     std::unique_ptr<Engine::Agent> m_agent;
     QString m_noModelReason;
+    QPointer<QLabel> m_noModelNotice; // "Chat needs a model", while it does
     // A conversation opened while there was no model: the next agent goes on from it.
     QString m_openId;
     std::vector<Engine::ChatMessage> m_openMessages;
