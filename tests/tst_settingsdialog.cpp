@@ -4,6 +4,8 @@
 #include <ui/secretstore.h>
 #include <ui/settingsdialog.h>
 
+#include <qt6keychain/keychain.h>
+
 #include <QApplication>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -313,6 +315,21 @@ private slots:
 
     // Whether or not this machine has a keychain (CI under CTest has no D-Bus session, so
     // qtkeychain fails there), the key never reaches the settings file and stays usable.
+    // A keychain failure is described, never just "Unknown error".
+    void keychainErrorsSayWhatIsWrong()
+    {
+        const QString none
+                = SecretStore::describeError(QKeychain::NoBackendAvailable, "Unknown error");
+        QVERIFY2(none.contains(QStringLiteral("no keychain service")), qPrintable(none));
+        QVERIFY(!none.contains(QStringLiteral("Unknown error")));
+        const QString other = SecretStore::describeError(QKeychain::OtherError, "Unknown error");
+        QVERIFY2(!other.contains(QStringLiteral("Unknown error")), qPrintable(other));
+        QVERIFY(!other.isEmpty());
+        const QString detailed = SecretStore::describeError(QKeychain::AccessDenied,
+                                                            QStringLiteral("Collection is locked"));
+        QVERIFY2(detailed.contains(QStringLiteral("Collection is locked")), qPrintable(detailed));
+    }
+
     void apiKeyGoesToKeychainOrSessionOnly()
     {
         const QString path = file(QStringLiteral("key.ini"));

@@ -233,7 +233,7 @@
 <context>
     <name>Ui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../src/ui/mainwindow.cpp" line="+598"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+608"/>
         <source>%n message(s), %1</source>
         <translation>
             <numerusform>%n message, %1</numerusform>

@@ -1875,7 +1875,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>在你自己的数据文件夹中为此工作区记住该选择（绝不写入工作区的文件）。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+9"/>
         <source>&amp;Deny</source>
         <translation>拒绝(&amp;D)</translation>
     </message>
@@ -2056,7 +2056,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>打开完整结果…</translation>
     </message>
     <message>
-        <location line="+222"/>
+        <location line="+224"/>
         <source>waiting for your approval…</source>
         <translation>等待你的批准…</translation>
     </message>
@@ -2395,12 +2395,12 @@ Allow %1 (%2 risk, from %3)?
     </message>
     <message>
         <location line="+3"/>
-        <location line="+325"/>
+        <location line="+329"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-287"/>
+        <location line="-291"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
@@ -2485,22 +2485,22 @@ Allow %1 (%2 risk, from %3)?
         <translation>&lt;b&gt;聊天需要模型&lt;/b&gt; — %1。服务器、工具和手动运行无需模型即可使用。</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+43"/>
         <source>Chat needs a model — %1.</source>
         <translation>聊天需要模型 — %1。</translation>
     </message>
     <message>
-        <location line="-31"/>
+        <location line="-30"/>
         <source>Model: %1</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-299"/>
+        <location line="-304"/>
         <source>Audit log: %1</source>
         <translation>审计日志：%1</translation>
     </message>
     <message>
-        <location line="+328"/>
+        <location line="+332"/>
         <source>The API key is still being read from the keychain; send again in a moment.</source>
         <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
     </message>
@@ -2515,7 +2515,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>配置</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+34"/>
         <source>Trusted for this session only: %1</source>
         <translation>仅在本次会话中信任：%1</translation>
     </message>
@@ -2916,9 +2916,34 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::SecretStore</name>
     <message>
-        <location filename="../src/ui/secretstore.cpp" line="+30"/>
-        <source>qtkeychain error %1</source>
-        <translation>qtkeychain 错误 %1</translation>
+        <location filename="../src/ui/secretstore.cpp" line="+42"/>
+        <source>no keychain service is running (such as GNOME Keyring or KWallet)</source>
+        <translation>没有正在运行的钥匙串服务（例如 GNOME Keyring 或 KWallet）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>access to the keychain was refused</source>
+        <translation>访问钥匙串被拒绝</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the keychain denied access (is it locked?)</source>
+        <translation>钥匙串拒绝访问（是否已锁定？）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>this system has no keychain Switchboard can use</source>
+        <translation>此系统没有 Switchboard 可用的钥匙串</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the keychain could not delete the key</source>
+        <translation>钥匙串无法删除该密钥</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the keychain failed (error %1)</source>
+        <translation>钥匙串出错（错误 %1）</translation>
     </message>
 </context>
 <context>

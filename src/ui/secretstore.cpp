@@ -26,13 +26,42 @@ SecretStore::Result failure(QKeychain::Job *job)
 {
     SecretStore::Result result;
     result.status = SecretStore::Result::Unavailable;
-    result.error = job->errorString().isEmpty()
-                           ? SecretStore::tr("qtkeychain error %1").arg(job->error())
-                           : job->errorString();
+    result.error = SecretStore::describeError(job->error(), job->errorString());
     return result;
 }
 
 } // namespace
+
+// What went wrong in words a user can act on: qtkeychain's own text is often just "Unknown
+// error" (no Secret Service on the session bus).
+QString SecretStore::describeError(int code, const QString &detail)
+{
+    QString text;
+    switch (code) {
+    case QKeychain::NoBackendAvailable:
+        text = tr("no keychain service is running (such as GNOME Keyring or KWallet)");
+        break;
+    case QKeychain::AccessDeniedByUser:
+        text = tr("access to the keychain was refused");
+        break;
+    case QKeychain::AccessDenied:
+        text = tr("the keychain denied access (is it locked?)");
+        break;
+    case QKeychain::NotImplemented:
+        text = tr("this system has no keychain Switchboard can use");
+        break;
+    case QKeychain::CouldNotDeleteEntry:
+        text = tr("the keychain could not delete the key");
+        break;
+    default:
+        text = tr("the keychain failed (error %1)").arg(code);
+        break;
+    }
+    const QString trimmed = detail.trimmed();
+    if (!trimmed.isEmpty() && trimmed.compare(QLatin1String("Unknown error"), Qt::CaseInsensitive))
+        text += QStringLiteral(": ") + trimmed;
+    return text;
+}
 
 SecretStore::SecretStore(QString service, QObject *parent)
     : QObject(parent)

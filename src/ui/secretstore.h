@@ -19,6 +19,10 @@ class SecretStore : public QObject
 public:
     static constexpr const char *DefaultService = "switchboard";
 
+    // A keychain failure in words a user can act on (`code`: QKeychain::Error; `detail`:
+    // the job's own text, left out when it says nothing, as "Unknown error" does).
+    static QString describeError(int code, const QString &detail);
+
     struct Result
     {
         enum Status {
