@@ -489,6 +489,32 @@ private slots:
         QCOMPARE(window.agent()->messages().size(), size_t(2));
     }
 
+    // --conversation ID (MainWindowOptions::conversationId) opens that conversation at start.
+    void conversationOptionOpensIt()
+    {
+        QTemporaryDir workspace, data;
+        qunsetenv("OPENAI_API_KEY");
+        qunsetenv("OPENAI_BASE_URL");
+        qunsetenv("ANTHROPIC_API_KEY");
+        Ui::MainWindowOptions options = testWindowOptions(workspace.path(), data.path());
+        ConversationStore store(options.conversationFolder);
+        QString id;
+        for (const QString &title : {QStringLiteral("older"), QStringLiteral("wanted")}) {
+            id = store.create(title, options.workspace);
+            ChatMessage answer;
+            answer.role = ChatMessage::Role::Assistant;
+            answer.text = QStringLiteral("answer in %1").arg(title);
+            QVERIFY(store.append(id, answer));
+        }
+        options.conversationId = id;
+        Ui::MainWindow window(options);
+        window.show();
+        QCOMPARE(window.chatView()->lastAssistantText(), QStringLiteral("answer in wanted"));
+        auto *list = window.findChild<QListWidget *>(QStringLiteral("conversationList"));
+        QTRY_VERIFY(list->currentItem());
+        QCOMPARE(list->currentItem()->data(Qt::UserRole).toString(), id);
+    }
+
     // "Chat needs a model" is said while it is true, and goes when a model is set.
     void noModelNoticeGoesWhenAModelIsSet()
     {

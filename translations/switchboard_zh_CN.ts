@@ -2374,7 +2374,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+89"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+91"/>
         <source>Unsaved configuration</source>
         <translation>未保存的配置</translation>
     </message>
@@ -2395,12 +2395,12 @@ Allow %1 (%2 risk, from %3)?
     </message>
     <message>
         <location line="+3"/>
-        <location line="+329"/>
+        <location line="+327"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-291"/>
+        <location line="-289"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
@@ -2480,7 +2480,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>新的模型设置将在当前回答完成后生效。</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+33"/>
         <source>&lt;b&gt;Chat needs a model&lt;/b&gt; — %1. Servers, tools and manual runs work without one.</source>
         <translation>&lt;b&gt;聊天需要模型&lt;/b&gt; — %1。服务器、工具和手动运行无需模型即可使用。</translation>
     </message>
@@ -2495,12 +2495,12 @@ Allow %1 (%2 risk, from %3)?
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-304"/>
+        <location line="-302"/>
         <source>Audit log: %1</source>
         <translation>审计日志：%1</translation>
     </message>
     <message>
-        <location line="+332"/>
+        <location line="+330"/>
         <source>The API key is still being read from the keychain; send again in a moment.</source>
         <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
     </message>
@@ -2552,7 +2552,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>无法重命名对话：%1</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+52"/>
         <source>reading the API key…</source>
         <translation>正在读取 API 密钥…</translation>
     </message>
@@ -3676,7 +3676,12 @@ Allow %1 (%2 risk, from %3)?
         <translation>打印窗口首次绘制所用的时间，然后退出（用于基准测试）。</translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location line="+4"/>
+        <source>Open the saved conversation ID.</source>
+        <translation>打开已保存的对话 ID。</translation>
+    </message>
+    <message>
+        <location line="+87"/>
         <source>Choose a workspace folder</source>
         <translation>选择工作区文件夹</translation>
     </message>

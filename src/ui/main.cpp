@@ -167,8 +167,12 @@ int main(int argc, char *argv[])
             QStringLiteral("report-startup"),
             QApplication::translate("main", "Print the time to the window's first paint, then exit "
                                             "(for benchmarks)."));
-    parser.addOptions(
-            {workspaceOption, configOption, langOption, screenshotOption, reportStartupOption});
+    const QCommandLineOption conversationOption(
+            QStringLiteral("conversation"),
+            QApplication::translate("main", "Open the saved conversation ID."),
+            QStringLiteral("ID"));
+    parser.addOptions({workspaceOption, configOption, langOption, screenshotOption,
+                       reportStartupOption, conversationOption});
     parser.process(app);
 
     // --lang wins; else the language chosen in Settings; else the system's.
@@ -212,6 +216,7 @@ int main(int argc, char *argv[])
         Ui::MainWindowOptions options;
         options.workspace = QFileInfo(workspace).canonicalFilePath();
         options.configFile = parser.value(configOption);
+        options.conversationId = parser.value(conversationOption);
         rememberWorkspace(options.workspace);
         window = std::make_unique<Ui::MainWindow>(options);
         // Quit, Ctrl+Q and the close button end the process once the servers are stopped.

@@ -54,6 +54,8 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget *parent)
     setUpWidgets();
     refreshConversations();
     applySettings(false);
+    if (!m_options.conversationId.isEmpty())
+        openConversation(m_options.conversationId);
     restoreWindowState();
     m_composer->setFocus(); // type right away
     // Servers start after the window is up: a slow or dead server never delays it.
@@ -432,13 +434,10 @@ void MainWindow::setProvider(const QString &storedKey, const QString &keychainEr
     QString whyNot;
     const auto config = m_settings.providerConfig(
             storedKey, QProcessEnvironment::systemEnvironment(), &whyNot);
-    // The open conversation carries over to the new agent.
-    // (Or the one opened while there was no model.)
-    QString conversationId = std::exchange(m_openId, QString());
-    std::vector<Engine::ChatMessage> messages = std::exchange(m_openMessages, {});
+    // The open conversation carries over to the new agent, or waits for one (m_openId).
     if (m_agent) {
-        conversationId = m_agent->conversationId();
-        messages = m_agent->messages();
+        m_openId = m_agent->conversationId();
+        m_openMessages = m_agent->messages();
     }
     m_agent.reset();
     m_provider.reset();
@@ -452,8 +451,9 @@ void MainWindow::setProvider(const QString &storedKey, const QString &keychainEr
         m_agent->setStore(m_store.get());
         m_agent->setWorkspace(m_options.workspace);
         connectAgent();
-        if (!conversationId.isEmpty() || !messages.empty())
-            m_agent->openConversation(conversationId, std::move(messages));
+        if (!m_openId.isEmpty() || !m_openMessages.empty())
+            m_agent->openConversation(std::exchange(m_openId, QString()),
+                                      std::exchange(m_openMessages, {}));
     }
     setBusy(false);
     updateStatus();
@@ -639,6 +639,13 @@ void MainWindow::openConversation(const QString &id)
         return;
     }
     m_chat->showConversation(conversation->messages);
+    for (int row = 0; row < m_conversations->count(); ++row) { // the open one stands out
+        QListWidgetItem *item = m_conversations->item(row);
+        if (item->data(Qt::UserRole).toString() == id) {
+            const QSignalBlocker blocker(m_conversations);
+            m_conversations->setCurrentItem(item);
+        }
+    }
     if (m_agent) {
         m_agent->openConversation(id, conversation->messages);
     } else {

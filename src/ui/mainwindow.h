@@ -35,6 +35,7 @@ struct MainWindowOptions
     QString workspace;          // absolute
     QString configFile;         // empty: <workspace>/.mcp.json
     QString conversationFolder; // empty: the default location
+    QString conversationId;     // a saved conversation to open at start (--conversation)
     QString settingsFile;       // empty: AppSettings::defaultFile()
     QString keychainService;    // empty: SecretStore::DefaultService
     QString trustFile;          // empty: Engine::TrustStore::defaultPath()
