@@ -21,21 +21,6 @@ QString fromStd(const std::string &s)
     return QString::fromUtf8(s.data(), qsizetype(s.size()));
 }
 
-// One JSON pointer segment (RFC 6901): '~' and '/' escaped.
-std::string pointerSegment(std::string_view key)
-{
-    std::string result = "/";
-    for (char c : key) {
-        if (c == '~')
-            result += "~0";
-        else if (c == '/')
-            result += "~1";
-        else
-            result += c;
-    }
-    return result;
-}
-
 QString riskNames()
 {
     //: The values "risk" accepts: keep the quoted words as they are.
@@ -84,7 +69,7 @@ ServerPolicy read(const Json &server, QList<FieldProblem> *problems)
         } else {
             for (const auto &[key, tool] : tools->items()) {
                 const QString field = QStringLiteral("tools.") + fromStd(key);
-                const std::string pointer = "/tools" + pointerSegment(key);
+                const std::string pointer = Mcp::ConfigLoader::memberPointer("/tools", key);
                 if (!tool.is_object()) {
                     wrongType(pointer, field, Text::tr("an object such as {\"risk\": \"read\"}"),
                               tool);

@@ -1333,6 +1333,11 @@ QString quotedValue(QStringView value)
     return quoted(value);
 }
 
+std::string memberPointer(const std::string &parent, std::string_view key)
+{
+    return childPointer(parent, key);
+}
+
 McpConfig parse(const QByteArray &text, const QString &fileName, const QProcessEnvironment &env,
                 const ServerCheck &check)
 {

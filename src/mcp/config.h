@@ -14,6 +14,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace Mcp {
 
@@ -144,6 +145,8 @@ using ServerCheck = std::function<QList<FieldProblem>(const nlohmann::json &serv
 QString wrongTypeMessage(const QString &field, const QString &expected, const nlohmann::json &got);
 /// A value as messages quote it: control characters escaped, long values cut.
 QString quotedValue(QStringView value);
+/// The JSON pointer of member `key` of the value at `parent` (RFC 6901: '~' and '/' escaped).
+std::string memberPointer(const std::string &parent, std::string_view key);
 
 /// Parses `.mcp.json` text. `fileName` is only used in errors and ServerConfig::sourceFile;
 /// `env` supplies `${VAR}` values. A server with a config error is left out of `servers`; a

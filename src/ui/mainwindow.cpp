@@ -213,8 +213,7 @@ void MainWindow::setUpWidgets()
     // A click opens a conversation (so do Enter and a double click).
     const auto openItem = [this](QListWidgetItem *item) {
         const QString id = item->data(Qt::UserRole).toString();
-        const QString open = m_agent ? m_agent->conversationId() : m_openId;
-        if (id != open)
+        if (id != openConversationId())
             openConversation(id);
     };
     connect(m_conversations, &QListWidget::itemClicked, this, openItem);
@@ -607,7 +606,7 @@ void MainWindow::refreshConversations()
         item->setData(TitleRole, info.title);
         item->setToolTip(tr("%n message(s), %1", nullptr, info.messageCount)
                                  .arg(QLocale().toString(info.updated, QLocale::ShortFormat)));
-        if (!info.id.isEmpty() && info.id == (m_agent ? m_agent->conversationId() : m_openId))
+        if (!info.id.isEmpty() && info.id == openConversationId())
             m_conversations->setCurrentItem(item); // the open one stands out
     }
 }
@@ -624,6 +623,12 @@ void MainWindow::renameConversation(QListWidgetItem *item)
                           true);
     // Not synchronously: the list is still inside the editor's commit of this item.
     QMetaObject::invokeMethod(this, &MainWindow::refreshConversations, Qt::QueuedConnection);
+}
+
+// The agent's conversation, or the one waiting for a model.
+QString MainWindow::openConversationId() const
+{
+    return m_agent ? m_agent->conversationId() : m_openId;
 }
 
 // Shows a saved conversation; the model (if there is one, else the one configured later)

@@ -89,6 +89,7 @@ private:
     void setUpWidgets();
     void refreshConversations();
     void openConversation(const QString &id);
+    QString openConversationId() const;
     void renameConversation(QListWidgetItem *item);
     void newConversation();
     void updateStatus();
