@@ -40,6 +40,11 @@ private slots:
     void fileRemovedBehindOpenHandle();
     void killedWhileAppending();
     void filesArePrivate();
+    void listReadsTheIndexNotTheFiles();
+    void indexFollowsAppendsAndRenames();
+    void anotherWriterIsNoticed();
+    void damagedIndexIsIgnored_data();
+    void damagedIndexIsIgnored();
 };
 
 namespace {
@@ -482,9 +487,10 @@ void tst_ConversationStore::fileRemovedBehindOpenHandle()
     QVERIFY(!QFile::exists(store.filePath(id)));
 }
 
-// Appends are crash-safe (Engine::ConversationStore). A child appends as fast as it can; once it has reported
-// kMessagesBeforeKill finished appends it is killed (SIGKILL on POSIX, TerminateProcess on
-// Windows), possibly in the middle of a write. Every reported message must be there, intact.
+// Appends are crash-safe (Engine::ConversationStore). A child appends as fast as it can; once it
+// has reported kMessagesBeforeKill finished appends it is killed (SIGKILL on POSIX,
+// TerminateProcess on Windows), possibly in the middle of a write. Every reported message must be
+// there, intact.
 void tst_ConversationStore::killedWhileAppending()
 {
     QTemporaryDir dir;
@@ -567,6 +573,176 @@ void tst_ConversationStore::filesArePrivate()
     QCOMPARE(posixMode(path), 0600);
     QCOMPARE(posixMode(folder), 0700);
 #endif
+}
+
+namespace {
+
+// Changes a file's bytes without changing its size or modification time: only a reader that
+// opens the file can tell.
+bool rewriteUnnoticed(const QString &path, const QByteArray &from, const QByteArray &to)
+{
+    Q_ASSERT(from.size() == to.size());
+    const QDateTime modified = QFileInfo(path).lastModified();
+    QByteArray data = readFile(path);
+    if (!data.contains(from))
+        return false;
+    data.replace(from, to);
+    QFile file(path);
+    // Flushed before the time is set: a write at close would move it again.
+    return file.open(QIODevice::WriteOnly) && file.write(data) == data.size() && file.flush()
+           && file.setFileTime(modified, QFileDevice::FileModificationTime);
+}
+
+const ConversationInfo *findInfo(const QList<ConversationInfo> &infos, const QString &id)
+{
+    for (const ConversationInfo &info : infos) {
+        if (info.id == id)
+            return &info;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+// A restarted application lists conversations from index.json and a stat per file: a file
+// whose size and time did not change is not read at all.
+void tst_ConversationStore::listReadsTheIndexNotTheFiles()
+{
+    QTemporaryDir dir;
+    QString first;
+    QString second;
+    {
+        ConversationStore store(dir.path());
+        QVERIFY(store.list().isEmpty());
+        first = store.create(QStringLiteral("first title"), QStringLiteral("/w1"));
+        second = store.create(QStringLiteral("second title"), QStringLiteral("/w2"));
+        QVERIFY(store.append(first, textMessage(ChatMessage::Role::User, QStringLiteral("a"))));
+        QVERIFY(store.append(first, textMessage(ChatMessage::Role::User, QStringLiteral("b"))));
+        QCOMPARE(store.list().size(), 2);
+    } // the destructor saves the index
+    QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("index.json"))));
+#ifdef Q_OS_UNIX
+    QCOMPARE(posixMode(dir.filePath(QStringLiteral("index.json"))), 0600);
+#endif
+
+    QVERIFY(rewriteUnnoticed(dir.filePath(first + QStringLiteral(".jsonl")), "first title",
+                             "FIRST TITLE"));
+    {
+        const ConversationStore store(dir.path());
+        const QList<ConversationInfo> infos = store.list();
+        QCOMPARE(infos.size(), 2);
+        const ConversationInfo *info = findInfo(infos, first);
+        QVERIFY(info);
+        QCOMPARE(info->title, QStringLiteral("first title")); // from the index
+        QCOMPARE(info->workspace, QStringLiteral("/w1"));
+        QCOMPARE(info->messageCount, 2);
+        QVERIFY(info->created.isValid());
+        QVERIFY(findInfo(infos, second));
+    }
+
+    // A file that changed (its time moved) is read again.
+    QFile file(dir.filePath(first + QStringLiteral(".jsonl")));
+    QVERIFY(file.open(QIODevice::ReadWrite));
+    QVERIFY(file.setFileTime(QDateTime::currentDateTime().addSecs(-100),
+                             QFileDevice::FileModificationTime));
+    file.close();
+    const ConversationStore store(dir.path());
+    const ConversationInfo *info = findInfo(store.list(), first);
+    QVERIFY(info);
+    QCOMPARE(info->title, QStringLiteral("FIRST TITLE"));
+}
+
+// What this store writes itself keeps the index current without reading the file back.
+void tst_ConversationStore::indexFollowsAppendsAndRenames()
+{
+    QTemporaryDir dir;
+    QString id;
+    {
+        ConversationStore store(dir.path());
+        QVERIFY(store.list().isEmpty());
+        id = store.create(QStringLiteral("t"), QStringLiteral("/w"));
+        QCOMPARE(store.list().size(), 1);
+        QCOMPARE(store.list().at(0).messageCount, 0);
+        for (int i = 1; i <= 3; ++i)
+            QVERIFY(store.append(id, numberedMessage(i)));
+        QVERIFY(store.rename(id, QString::fromUtf8("renamed ✓")));
+        const QList<ConversationInfo> infos = store.list();
+        QCOMPARE(infos.size(), 1);
+        QCOMPARE(infos.at(0).messageCount, 3);
+        QCOMPARE(infos.at(0).title, QString::fromUtf8("renamed ✓"));
+        QCOMPARE(infos.at(0).updated, QFileInfo(store.filePath(id)).lastModified());
+    }
+    // Not read back after the appends: a change the index cannot see stays unseen.
+    QVERIFY(rewriteUnnoticed(dir.filePath(id + QStringLiteral(".jsonl")), "\"title\":\"renamed",
+                             "\"title\":\"RENAMED"));
+    const ConversationStore store(dir.path());
+    const QList<ConversationInfo> infos = store.list();
+    QCOMPARE(infos.size(), 1);
+    QCOMPARE(infos.at(0).messageCount, 3);
+    QCOMPARE(infos.at(0).title, QString::fromUtf8("renamed ✓"));
+    QCOMPARE(infos.at(0).workspace, QStringLiteral("/w"));
+    // load() always reads the file.
+    const std::optional<Conversation> loaded = store.load(id);
+    QVERIFY(loaded);
+    QCOMPARE(loaded->title, QString::fromUtf8("RENAMED ✓"));
+}
+
+// A second writer (another window, switchboard-cli run) appends to a conversation this store
+// has listed: the next list() counts its messages too.
+void tst_ConversationStore::anotherWriterIsNoticed()
+{
+    QTemporaryDir dir;
+    ConversationStore mine(dir.path());
+    ConversationStore theirs(dir.path());
+    const QString id = mine.create(QStringLiteral("shared"), QString());
+    QCOMPARE(mine.list().at(0).messageCount, 0);
+    QVERIFY(theirs.append(id, numberedMessage(1)));
+    QVERIFY(theirs.append(id, numberedMessage(2)));
+    QCOMPARE(mine.list().at(0).messageCount, 2);
+    // Both write now; each one's own bookkeeping must not hide the other's message.
+    QVERIFY(mine.append(id, numberedMessage(3)));
+    QVERIFY(theirs.append(id, numberedMessage(4)));
+    QVERIFY(mine.append(id, numberedMessage(5)));
+    QCOMPARE(mine.list().at(0).messageCount, 5);
+    QCOMPARE(theirs.list().at(0).messageCount, 5);
+}
+
+void tst_ConversationStore::damagedIndexIsIgnored_data()
+{
+    QTest::addColumn<QByteArray>("index");
+    QTest::newRow("garbage") << QByteArray("not json at all");
+    QTest::newRow("cut short") << QByteArray("{\"version\":1,\"conversations\":{\"a");
+    QTest::newRow("newer version") << QByteArray("{\"version\":9,\"conversations\":{}}");
+    QTest::newRow("wrong types") << QByteArray(
+            "{\"version\":1,\"conversations\":{\"ID\":{\"size\":\"x\","
+            "\"modified\":[],\"messages\":{},\"unreadable\":\"no\"}}}");
+    QTest::newRow("array") << QByteArray("[1,2,3]");
+    QTest::newRow("empty") << QByteArray();
+}
+
+// A damaged index costs reading the files again, nothing more.
+void tst_ConversationStore::damagedIndexIsIgnored()
+{
+    QFETCH(QByteArray, index);
+    QTemporaryDir dir;
+    QString id;
+    {
+        ConversationStore store(dir.path());
+        id = store.create(QStringLiteral("kept"), QStringLiteral("/w"));
+        QVERIFY(store.append(id, numberedMessage(1)));
+        QCOMPARE(store.list().size(), 1);
+    }
+    index.replace("ID", id.toUtf8());
+    writeFile(dir.filePath(QStringLiteral("index.json")), index);
+    {
+        const ConversationStore store(dir.path());
+        const QList<ConversationInfo> infos = store.list();
+        QCOMPARE(infos.size(), 1);
+        QCOMPARE(infos.at(0).title, QStringLiteral("kept"));
+        QCOMPARE(infos.at(0).messageCount, 1);
+    }
+    // ... and the next run has a good index again.
+    QVERIFY(readFile(dir.filePath(QStringLiteral("index.json"))).startsWith("{\"version\":1,"));
 }
 
 int main(int argc, char *argv[])

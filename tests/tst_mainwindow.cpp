@@ -5,6 +5,7 @@
 #include <ui/auditlogdialog.h>
 #include <ui/chatview.h>
 #include <ui/configeditorpane.h>
+#include <ui/conversationlist.h>
 #include <ui/mainwindow.h>
 #include <ui/settingsdialog.h>
 #include <ui/trustbanner.h>
@@ -13,6 +14,7 @@
 #include <Qsci/qsciscintilla.h>
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
@@ -513,6 +515,89 @@ private slots:
         auto *list = window.findChild<QListWidget *>(QStringLiteral("conversationList"));
         QTRY_VERIFY(list->currentItem());
         QCOMPARE(list->currentItem()->data(Qt::UserRole).toString(), id);
+    }
+
+    // The list shows this workspace's conversations with when each was last used; "All
+    // workspaces" adds the others (naming their folder), and the search box filters by title.
+    void conversationListPerWorkspaceWithDatesAndSearch()
+    {
+        QTemporaryDir workspace, other, data;
+        qunsetenv("OPENAI_API_KEY");
+        qunsetenv("OPENAI_BASE_URL");
+        qunsetenv("ANTHROPIC_API_KEY");
+        const Ui::MainWindowOptions options = testWindowOptions(workspace.path(), data.path());
+        {
+            ConversationStore store(options.conversationFolder);
+            QVERIFY(!store.create(QStringLiteral("Fix the build"), options.workspace).isEmpty());
+            QVERIFY(!store.create(QString::fromUtf8("修复 the parser"), options.workspace)
+                             .isEmpty());
+            QVERIFY(!store.create(QStringLiteral("Elsewhere build"), other.path()).isEmpty());
+        }
+        Ui::MainWindow window(options);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto *list = window.findChild<QListWidget *>(QStringLiteral("conversationList"));
+        auto *search = window.findChild<QLineEdit *>(QStringLiteral("conversationSearch"));
+        auto *all = window.findChild<QCheckBox *>(QStringLiteral("allWorkspaces"));
+        auto *empty = window.findChild<QLabel *>(QStringLiteral("conversationListEmpty"));
+        QVERIFY(list && search && all && empty);
+        const auto titles = [list] {
+            QStringList result;
+            for (int row = 0; row < list->count(); ++row)
+                result << list->item(row)->text();
+            result.sort();
+            return result;
+        };
+        QCOMPARE(titles(), QStringList({QStringLiteral("Fix the build"),
+                                        QString::fromUtf8("修复 the parser")}));
+        const QString when = list->item(0)->data(Ui::ConversationList::WhenRole).toString();
+        QVERIFY2(when.startsWith(QStringLiteral("Today ")), qPrintable(when));
+
+        all->setChecked(true);
+        QCOMPARE(list->count(), 3);
+        bool namesFolder = false;
+        for (int row = 0; row < list->count(); ++row) {
+            if (list->item(row)->text() == QLatin1String("Elsewhere build"))
+                namesFolder = list->item(row)
+                                      ->data(Ui::ConversationList::WhenRole)
+                                      .toString()
+                                      .endsWith(QDir(other.path()).dirName());
+        }
+        QVERIFY(namesFolder);
+
+        QTest::keyClicks(search, QStringLiteral("BUILD"));
+        QCOMPARE(titles(),
+                 QStringList({QStringLiteral("Elsewhere build"), QStringLiteral("Fix the build")}));
+        all->setChecked(false);
+        QCOMPARE(titles(), QStringList({QStringLiteral("Fix the build")}));
+        search->clear();
+        search->insert(QString::fromUtf8("修复")); // what an input method does
+        QCOMPARE(titles(), QStringList({QString::fromUtf8("修复 the parser")}));
+        QTest::keyClicks(search, QStringLiteral(" nothing-like-this"));
+        QVERIFY(!list->isVisible());
+        QVERIFY(empty->isVisible());
+        QVERIFY(empty->text().contains(QStringLiteral("nothing-like-this")));
+    }
+
+    // "Today 14:03", "Yesterday 09:12", a weekday within the week, else the date.
+    void conversationTimesReadNaturally()
+    {
+        const QDateTime now(QDate(2026, 12, 3), QTime(15, 0)); // a Thursday
+        const QLocale locale;
+        const auto at = [](int day, int hour) {
+            return QDateTime(QDate(2026, 12, day), QTime(hour, 5));
+        };
+        QCOMPARE(
+                Ui::ConversationList::describeTime(at(3, 9), now),
+                QStringLiteral("Today %1").arg(locale.toString(QTime(9, 5), QLocale::ShortFormat)));
+        QVERIFY(Ui::ConversationList::describeTime(at(2, 23), now)
+                        .startsWith(QStringLiteral("Yesterday ")));
+        QVERIFY(Ui::ConversationList::describeTime(at(1, 8), now)
+                        .startsWith(locale.dayName(2))); // Tuesday
+        QCOMPARE(
+                Ui::ConversationList::describeTime(QDateTime(QDate(2026, 11, 2), QTime(8, 0)), now),
+                locale.toString(QDate(2026, 11, 2), QLocale::ShortFormat));
+        QVERIFY(Ui::ConversationList::describeTime(QDateTime(), now).isEmpty());
     }
 
     // "Chat needs a model" is said while it is true, and goes when a model is set.

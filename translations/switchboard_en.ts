@@ -231,13 +231,15 @@
     </message>
 </context>
 <context>
-    <name>Ui::MainWindow</name>
+    <name>Ui::ConversationList</name>
     <message numerus="yes">
-        <location filename="../src/ui/mainwindow.cpp" line="+608"/>
-        <source>%n message(s), %1</source>
-        <translation>
-            <numerusform>%n message, %1</numerusform>
-            <numerusform>%n messages, %1</numerusform>
+        <location filename="../src/ui/conversationlist.cpp" line="+224"/>
+        <source>%1
+%n message(s), last %2
+in %3</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
         </translation>
     </message>
 </context>

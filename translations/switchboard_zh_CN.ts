@@ -505,7 +505,7 @@
 <context>
     <name>Engine::ConversationStore</name>
     <message>
-        <location filename="../src/engine/conversationstore.cpp" line="+126"/>
+        <location filename="../src/engine/conversationstore.cpp" line="+135"/>
         <source>The conversation file %1 is damaged: its first line is not a conversation header.</source>
         <translation>对话文件 %1 已损坏：第一行不是对话头。</translation>
     </message>
@@ -526,33 +526,38 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+133"/>
+        <location line="+224"/>
         <source>There is no conversation file %1.</source>
         <translation>对话文件 %1 不存在。</translation>
     </message>
     <message>
-        <location line="-126"/>
+        <location line="-217"/>
         <source>The conversation file %1 is larger than %2 MiB.</source>
         <translation>对话文件 %1 超过 %2 MiB。</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+71"/>
         <source>&apos;%1&apos; is not a valid conversation id.</source>
         <translation>“%1”不是有效的对话 ID。</translation>
     </message>
     <message>
-        <location line="+109"/>
-        <location line="+32"/>
+        <location line="+71"/>
+        <source>The disk did not confirm the write of %1: %2</source>
+        <translation>磁盘未确认 %1 的写入：%2</translation>
+    </message>
+    <message>
+        <location line="+108"/>
+        <location line="+42"/>
         <source>Cannot write the conversation file %1: %2</source>
         <translation>无法写入对话文件 %1：%2</translation>
     </message>
     <message>
-        <location line="-39"/>
+        <location line="-50"/>
         <source>Cannot open the conversation file %1 for writing.</source>
         <translation>无法打开对话文件 %1 进行写入。</translation>
     </message>
     <message>
-        <location line="+84"/>
+        <location line="+99"/>
         <source>Cannot delete the conversation file %1: %2</source>
         <translation>无法删除对话文件 %1：%2</translation>
     </message>
@@ -614,7 +619,7 @@
 <context>
     <name>Engine::ServerPolicy</name>
     <message>
-        <location filename="../src/engine/serverpolicy.cpp" line="+42"/>
+        <location filename="../src/engine/serverpolicy.cpp" line="+27"/>
         <source>&quot;read&quot;, &quot;mutating&quot; or &quot;dangerous&quot;</source>
         <extracomment>The values &quot;risk&quot; accepts: keep the quoted words as they are.</extracomment>
         <translation>&quot;read&quot;、&quot;mutating&quot; 或 &quot;dangerous&quot;</translation>
@@ -1323,7 +1328,7 @@
         <translation>未设置</translation>
     </message>
     <message>
-        <location line="+278"/>
+        <location line="+283"/>
         <source>duplicate key &apos;%1&apos; (first at line %2); a key may appear only once in an object</source>
         <translation>重复的键 “%1”（首次出现在第 %2 行）；一个对象中每个键只能出现一次</translation>
     </message>
@@ -2372,9 +2377,91 @@ Allow %1 (%2 risk, from %3)?
     </message>
 </context>
 <context>
+    <name>Ui::ConversationList</name>
+    <message>
+        <location filename="../src/ui/conversationlist.cpp" line="+102"/>
+        <source>Search conversations</source>
+        <translation>搜索对话</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>All workspaces</source>
+        <translation>所有工作区</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>List the conversations of every workspace, not only of this one</source>
+        <translation>列出所有工作区的对话，而不仅是当前工作区的</translation>
+    </message>
+    <message>
+        <location line="+71"/>
+        <source>Today %1</source>
+        <translation>今天 %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Yesterday %1</source>
+        <translation>昨天 %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 %2</source>
+        <comment>weekday, time</comment>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <location line="+13"/>
+        <source>(untitled)</source>
+        <translation>（无标题）</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>%1 · %2</source>
+        <comment>when · workspace</comment>
+        <translation>%1 · %2</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>%1
+%n message(s), last %2
+in %3</source>
+        <translation>
+            <numerusform>%1
+%n 条消息，最后于 %2
+位于 %3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>No conversation matches “%1”.</source>
+        <translation>没有与“%1”匹配的对话。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No conversations in this workspace yet. Check “All workspaces” to see the others.</source>
+        <translation>此工作区还没有对话。勾选“所有工作区”可查看其他对话。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No conversations yet.</source>
+        <translation>还没有对话。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Rename</source>
+        <translation>重命名</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+</context>
+<context>
     <name>Ui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+91"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+92"/>
         <source>Unsaved configuration</source>
         <translation>未保存的配置</translation>
     </message>
@@ -2389,28 +2476,18 @@ Allow %1 (%2 risk, from %3)?
         <translation>放弃并关闭</translation>
     </message>
     <message>
-        <location line="+91"/>
+        <location line="+98"/>
         <source>Ask anything — Enter sends, Shift+Enter for a new line, /mcp opens the tools</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+327"/>
+        <location line="+300"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-289"/>
-        <source>Rename</source>
-        <translation>重命名</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Delete</source>
-        <translation>删除</translation>
-    </message>
-    <message>
-        <location line="+13"/>
+        <location line="-272"/>
         <source>New conversation</source>
         <translation>新建对话</translation>
     </message>
@@ -2495,12 +2572,17 @@ Allow %1 (%2 risk, from %3)?
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-302"/>
+        <location line="-282"/>
         <source>Audit log: %1</source>
         <translation>审计日志：%1</translation>
     </message>
     <message>
-        <location line="+330"/>
+        <location line="+10"/>
+        <source>Could not save the conversation: %1</source>
+        <translation>无法保存对话：%1</translation>
+    </message>
+    <message>
+        <location line="+300"/>
         <source>The API key is still being read from the keychain; send again in a moment.</source>
         <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
     </message>
@@ -2535,24 +2617,17 @@ Allow %1 (%2 risk, from %3)?
         <translation>停用</translation>
     </message>
     <message>
-        <location line="+14"/>
-        <source>(untitled)</source>
-        <translation>（无标题）</translation>
-    </message>
-    <message numerus="yes">
-        <location line="+5"/>
-        <source>%n message(s), %1</source>
-        <translation>
-            <numerusform>%n 条消息，%1</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location line="+15"/>
+        <location line="+19"/>
         <source>Could not rename the conversation: %1</source>
         <translation>无法重命名对话：%1</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+10"/>
+        <source>Could not delete the conversation: %1</source>
+        <translation>无法删除对话：%1</translation>
+    </message>
+    <message>
+        <location line="+53"/>
         <source>reading the API key…</source>
         <translation>正在读取 API 密钥…</translation>
     </message>
@@ -3646,7 +3721,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>main</name>
     <message>
-        <location filename="../src/ui/main.cpp" line="+143"/>
+        <location filename="../src/ui/main.cpp" line="+157"/>
         <source>Switchboard: a desktop AI agent and MCP client.</source>
         <translation>Switchboard：桌面 AI 智能体与 MCP 客户端。</translation>
     </message>

@@ -8,6 +8,8 @@
 // The time is wall clock from QProcess::start() to the line `switchboard --report-startup`
 // prints after the first paint, so it includes exec, dynamic linking and Qt's start-up.
 
+#include "../lib/windowlaunch.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
@@ -27,22 +29,11 @@ bool writeConfig(const QString &workspace, const QByteArray &text)
     return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
 }
 
-QProcessEnvironment environment(const QString &dataHome)
-{
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("XDG_DATA_HOME"), dataHome);
-    env.insert(QStringLiteral("XDG_CONFIG_HOME"), dataHome);
-    env.remove(QStringLiteral("OPENAI_API_KEY"));
-    env.remove(QStringLiteral("OPENAI_BASE_URL"));
-    env.remove(QStringLiteral("ANTHROPIC_API_KEY"));
-    return env;
-}
-
 // The dead server must really be started: trust the workspace as its user would.
 bool trust(const QString &workspace, const QString &dataHome)
 {
     QProcess process;
-    process.setProcessEnvironment(environment(dataHome));
+    process.setProcessEnvironment(Bench::windowEnvironment(dataHome));
     process.start(QStringLiteral(SWITCHBOARD_CLI),
                   {QStringLiteral("--workspace"), workspace, QStringLiteral("trust")});
     return process.waitForFinished(30000) && process.exitStatus() == QProcess::NormalExit
@@ -53,7 +44,7 @@ bool trust(const QString &workspace, const QString &dataHome)
 double launchOnce(const QString &workspace, const QString &dataHome)
 {
     QProcess process;
-    process.setProcessEnvironment(environment(dataHome));
+    process.setProcessEnvironment(Bench::windowEnvironment(dataHome));
     process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
     QElapsedTimer timer;
     timer.start();
@@ -71,13 +62,6 @@ double launchOnce(const QString &workspace, const QString &dataHome)
         process.waitForFinished();
     }
     return ms;
-}
-
-double median(std::vector<double> values)
-{
-    std::sort(values.begin(), values.end());
-    const size_t n = values.size();
-    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
 } // namespace
@@ -116,7 +100,7 @@ int main(int argc, char *argv[])
     const double worst = *std::max_element(b.begin(), b.end());
     std::printf("median: no server %.1f ms, dead server %.1f ms (ratio %.2f); dead server worst "
                 "%.1f ms; target < 1000 ms: %s\n",
-                median(a), median(b), median(b) / median(a), worst,
+                Bench::median(a), Bench::median(b), Bench::median(b) / Bench::median(a), worst,
                 worst < 1000 ? "met" : "NOT met");
     return worst < 1000 ? 0 : 2;
 }

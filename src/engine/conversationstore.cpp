@@ -7,10 +7,15 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QLoggingCategory>
+#include <QMutexLocker>
 #include <QStandardPaths>
+#include <QTimer>
 #include <QUuid>
 
 #include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstring>
 #include <exception>
 #include <string>
 #include <string_view>
@@ -45,6 +50,10 @@ constexpr qint64 kMaxFileBytes = qint64(512) * 1024 * 1024;
 constexpr int kMaxOpenFiles = 16;
 
 const char kSuffix[] = ".jsonl";
+const char kIndexName[] = "index.json";
+constexpr int kIndexVersion = 1;
+// Many appends in a row (a streamed turn with tool rounds) save the index once.
+constexpr int kIndexSaveDelayMs = 250;
 
 template<typename JsonType>
 std::string dumpJson(const JsonType &json)
@@ -207,6 +216,28 @@ bool syncToDisk(int fd)
 #endif
 }
 
+// Syncs a file through a descriptor of its own (the append handle may be closed meanwhile);
+// fsync makes the file's data durable whichever descriptor wrote it.
+bool syncPath(const QString &path)
+{
+#ifdef Q_OS_WIN
+    const int fd
+            = ::_wopen(reinterpret_cast<const wchar_t *>(QDir::toNativeSeparators(path).utf16()),
+                       _O_WRONLY | _O_APPEND | _O_BINARY | _O_NOINHERIT);
+    if (fd < 0)
+        return false;
+    const bool ok = syncToDisk(fd);
+    ::_close(fd);
+#else
+    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    const bool ok = syncToDisk(fd);
+    ::close(fd);
+#endif
+    return ok;
+}
+
 // A new file's name is only durable once its folder is synced too (POSIX; Windows has no way
 // to sync a folder and does not need one on NTFS).
 void syncFolder(const QString &folder)
@@ -260,9 +291,61 @@ ConversationStore::ConversationStore(const QString &folder, QObject *parent)
     : QObject(parent)
     , m_folder(folder)
 {
+    m_worker.setMaxThreadCount(1);
+    m_worker.setObjectName(QStringLiteral("ConversationStore"));
 }
 
-ConversationStore::~ConversationStore() = default;
+ConversationStore::~ConversationStore()
+{
+    flush();
+}
+
+void ConversationStore::flush()
+{
+    if (m_indexSaveQueued) {
+        m_indexSaveQueued = false;
+        const QByteArray bytes = indexBytes();
+        m_worker.start([path = indexPath(), bytes] {
+            QString error;
+            if (!PrivateFiles::write(path, bytes, &error))
+                qCWarning(lcConversations) << "cannot save the conversation index:" << error;
+        });
+    }
+    m_worker.waitForDone();
+}
+
+QString ConversationStore::indexPath() const
+{
+    return m_folder + u'/' + QLatin1String(kIndexName);
+}
+
+void ConversationStore::queueSync(const QString &id)
+{
+    const QString path = filePath(id);
+    QMutexLocker locker(&m_syncMutex);
+    const bool idle = m_pendingSyncs.isEmpty();
+    m_pendingSyncs.insert(path);
+    if (!idle)
+        return; // the running drain picks it up
+    locker.unlock();
+    // A set that was not empty has a task queued that has not taken it yet.
+    m_worker.start([this] {
+        QSet<QString> paths;
+        {
+            QMutexLocker drainLocker(&m_syncMutex);
+            paths.swap(m_pendingSyncs);
+        }
+        for (const QString &path : std::as_const(paths)) {
+            if (syncPath(path))
+                continue;
+            const QString error = tr("The disk did not confirm the write of %1: %2")
+                                          .arg(QDir::toNativeSeparators(path),
+                                               QString::fromLocal8Bit(std::strerror(errno)));
+            qCWarning(lcConversations) << error;
+            emit syncFailed(QFileInfo(path).completeBaseName(), error);
+        }
+    });
+}
 
 QString ConversationStore::defaultFolder()
 {
@@ -302,12 +385,29 @@ QString ConversationStore::create(const QString &title, const QString &workspace
     if (!PrivateFiles::write(filePath(id), toBytes(dumpJson(header)) + '\n', error))
         return QString();
     syncFolder(m_folder);
+    if (m_indexLoaded) { // else list() finds the new file when it first reads the folder
+        const QFileInfo file(filePath(id));
+        CacheEntry entry;
+        entry.size = file.size();
+        entry.modified = file.lastModified();
+        entry.info = ConversationInfo{
+                id,
+                title,
+                workspace,
+                QDateTime::fromString(QString::fromStdString(header["created"].get<std::string>()),
+                                      Qt::ISODateWithMs),
+                entry.modified,
+                0};
+        m_listCache.insert(id, entry);
+        indexChanged();
+    }
     emit conversationsChanged();
     return id;
 }
 
-QFile *ConversationStore::openForAppend(const QString &id, QString *error)
+QFile *ConversationStore::openForAppend(const QString &id, QString *error, bool *addedNewline)
 {
+    *addedNewline = false;
     const QString path = filePath(id);
     // A handle kept open on a file that was deleted meanwhile would swallow messages silently.
     if (!QFileInfo::exists(path)) {
@@ -343,12 +443,15 @@ QFile *ConversationStore::openForAppend(const QString &id, QString *error)
         }
         return nullptr;
     }
-    if (needsNewline && file->write("\n", 1) != 1) {
-        if (error) {
-            *error = tr("Cannot write the conversation file %1: %2")
-                             .arg(QDir::toNativeSeparators(path), file->errorString());
+    if (needsNewline) {
+        if (file->write("\n", 1) != 1) {
+            if (error) {
+                *error = tr("Cannot write the conversation file %1: %2")
+                                 .arg(QDir::toNativeSeparators(path), file->errorString());
+            }
+            return nullptr;
         }
-        return nullptr;
+        *addedNewline = true;
     }
     if (m_open.size() >= kMaxOpenFiles)
         m_open.clear();
@@ -368,13 +471,21 @@ bool ConversationStore::appendLine(const QString &id, const QByteArray &line, QS
             *error = invalidIdError(id);
         return false;
     }
-    QFile *file = openForAppend(id, error);
+    bool addedNewline = false;
+    QFile *file = openForAppend(id, error, &addedNewline);
     if (!file)
         return false;
     // One write call per line: with O_APPEND the line lands whole at the end of the file, and
-    // a reader (or a crash) never sees half of one line followed by another.
+    // a reader (or a crash) never sees half of one line followed by another. Once write()
+    // returned the line is the OS's, which a killed process cannot take back; the fsync for
+    // power losses follows on the worker.
     const qint64 written = file->write(line);
-    const bool ok = written == line.size() && file->flush() && syncToDisk(file->handle());
+    const bool ok = written == line.size() && file->flush();
+    if (ok) {
+        queueSync(id);
+        if (addedNewline) // the list's entry no longer matches the file: read it again
+            m_listCache.remove(id);
+    }
     if (!ok) {
         if (error) {
             *error = tr("Cannot write the conversation file %1: %2")
@@ -394,6 +505,7 @@ bool ConversationStore::append(const QString &id, const ChatMessage &message, QS
               + ",\"message\":" + toBytes(dumpJson(message.toJson())) + "}\n";
     if (!appendLine(id, line, error))
         return false;
+    noteAppended(id, line.size(), Record::Message, QString());
     emit conversationsChanged();
     return true;
 }
@@ -404,8 +516,10 @@ bool ConversationStore::rename(const QString &id, const QString &title, QString 
     record["type"] = "title";
     record["title"] = title.toStdString();
     record["time"] = nowText().toStdString();
-    if (!appendLine(id, toBytes(dumpJson(record)) + '\n', error))
+    const QByteArray line = toBytes(dumpJson(record)) + '\n';
+    if (!appendLine(id, line, error))
         return false;
+    noteAppended(id, line.size(), Record::Title, title);
     emit conversationsChanged();
     return true;
 }
@@ -418,7 +532,8 @@ bool ConversationStore::remove(const QString &id, QString *error)
         return false;
     }
     closeFile(id); // Windows cannot delete an open file
-    m_listCache.remove(id);
+    if (m_listCache.remove(id) > 0)
+        indexChanged();
     QFile file(filePath(id));
     if (!file.remove()) {
         if (error) {
@@ -456,8 +571,122 @@ std::optional<Conversation> ConversationStore::load(const QString &id, QString *
     return conversation;
 }
 
+void ConversationStore::noteAppended(const QString &id, qint64 bytes, Record record,
+                                     const QString &title)
+{
+    const auto it = m_listCache.find(id);
+    if (it == m_listCache.end())
+        return;
+    const QFileInfo file(filePath(id));
+    // Another writer (a second window, the CLI) may have appended too: then only a new read
+    // knows what the file holds.
+    if (!it->info || it->size < 0 || it->size + bytes != file.size()) {
+        m_listCache.erase(it);
+        indexChanged();
+        return;
+    }
+    it->size = file.size();
+    it->modified = file.lastModified();
+    it->info->updated = it->modified;
+    if (record == Record::Message)
+        ++it->info->messageCount;
+    else
+        it->info->title = title;
+    indexChanged();
+}
+
+void ConversationStore::indexChanged() const
+{
+    if (m_indexSaveQueued)
+        return;
+    m_indexSaveQueued = true;
+    QTimer::singleShot(kIndexSaveDelayMs, this, [this] {
+        if (!m_indexSaveQueued)
+            return; // flush() saved it already
+        m_indexSaveQueued = false;
+        m_worker.start([path = indexPath(), bytes = indexBytes()] {
+            QString error;
+            if (!PrivateFiles::write(path, bytes, &error))
+                qCWarning(lcConversations) << "cannot save the conversation index:" << error;
+        });
+    });
+}
+
+QByteArray ConversationStore::indexBytes() const
+{
+    OrderedJson conversations = OrderedJson::object();
+    for (auto it = m_listCache.cbegin(); it != m_listCache.cend(); ++it) {
+        OrderedJson entry;
+        entry["size"] = it->size;
+        entry["modified"] = it->modified.toMSecsSinceEpoch();
+        if (it->info) {
+            entry["title"] = it->info->title.toStdString();
+            entry["workspace"] = it->info->workspace.toStdString();
+            entry["created"] = it->info->created.toString(Qt::ISODateWithMs).toStdString();
+            entry["messages"] = it->info->messageCount;
+        } else {
+            entry["unreadable"] = true;
+        }
+        conversations[it.key().toStdString()] = std::move(entry);
+    }
+    OrderedJson index;
+    index["version"] = kIndexVersion;
+    index["conversations"] = std::move(conversations);
+    return toBytes(dumpJson(index)) + '\n';
+}
+
+// Reads index.json once. Anything odd in it (another version, a hand edit, a cut-short write)
+// only costs reading the conversation files again: every entry is checked against its file's
+// size and modification time before it is believed.
+void ConversationStore::loadIndex() const
+{
+    if (m_indexLoaded)
+        return;
+    m_indexLoaded = true;
+    QFile file(indexPath());
+    if (!file.open(QIODevice::ReadOnly) || file.size() > kMaxFileBytes)
+        return;
+    const QByteArray data = file.readAll();
+    const Json index = Mcp::parseJson(std::string_view(data.constData(), size_t(data.size())));
+    if (!index.is_object() || index.value("version", Json()) != Json(kIndexVersion))
+        return;
+    const auto conversations = index.find("conversations");
+    if (conversations == index.end() || !conversations->is_object())
+        return;
+    for (auto it = conversations->begin(); it != conversations->end(); ++it) {
+        const QString id = QString::fromStdString(it.key());
+        const Json &value = it.value();
+        if (!isValidId(id) || !value.is_object())
+            continue;
+        const auto size = value.find("size");
+        const auto modified = value.find("modified");
+        if (size == value.end() || !size->is_number_integer() || modified == value.end()
+            || !modified->is_number_integer())
+            continue;
+        CacheEntry entry;
+        entry.size = size->get<qint64>();
+        entry.modified = QDateTime::fromMSecsSinceEpoch(modified->get<qint64>());
+        const auto unreadable = value.find("unreadable");
+        if (unreadable == value.end() || *unreadable != Json(true)) {
+            const auto messages = value.find("messages");
+            if (messages == value.end() || !messages->is_number_integer())
+                continue;
+            entry.info = ConversationInfo{
+                    id,
+                    stringMember(value, "title"),
+                    stringMember(value, "workspace"),
+                    QDateTime::fromString(stringMember(value, "created"), Qt::ISODateWithMs),
+                    entry.modified,
+                    int(std::clamp<qint64>(messages->get<qint64>(), 0, INT_MAX))};
+        }
+        m_listCache.insert(id, entry);
+    }
+}
+
 QList<ConversationInfo> ConversationStore::list() const
 {
+    loadIndex();
+    bool changed = false;
     QList<ConversationInfo> result;
     QHash<QString, CacheEntry> cache;
     const QFileInfoList files = QDir(m_folder).entryInfoList(
@@ -467,7 +696,9 @@ QList<ConversationInfo> ConversationStore::list() const
         if (!isValidId(id))
             continue;
         CacheEntry entry = m_listCache.value(id);
-        if (entry.size != fileInfo.size() || entry.modified != fileInfo.lastModified()) {
+        if (entry.size != fileInfo.size()
+            || entry.modified.toMSecsSinceEpoch() != fileInfo.lastModified().toMSecsSinceEpoch()) {
+            changed = true;
             entry.size = fileInfo.size();
             entry.modified = fileInfo.lastModified();
             entry.info.reset();
@@ -489,6 +720,8 @@ QList<ConversationInfo> ConversationStore::list() const
             result.append(*entry.info);
         cache.insert(id, entry);
     }
+    if (changed || cache.size() != m_listCache.size())
+        indexChanged();
     m_listCache = cache; // forgets removed files
 
     std::sort(result.begin(), result.end(),

@@ -5,8 +5,11 @@
 #include <QDateTime>
 #include <QHash>
 #include <QList>
+#include <QMutex>
 #include <QObject>
+#include <QSet>
 #include <QString>
+#include <QThreadPool>
 
 #include <memory>
 #include <optional>
@@ -46,9 +49,15 @@ struct ConversationInfo
 /// `{"type":"conversation","version":1,"id","title","created","workspace"}`, then one
 /// `{"type":"message","time","message"}` line per message and a `{"type":"title","title"}`
 /// line per rename. Appends are crash-safe: a line is written with one write call and synced
-/// to disk before append() returns, so a finished message survives a killed process; a line
-/// cut short by a crash is skipped when reading. Owned by whoever shows or records
-/// conversations (the main window, the CLI's `run`); files stay open between appends.
+/// to the file (the OS) before append() returns, so a finished message survives a killed
+/// process; the fsync that makes it survive a power loss as well runs on a worker thread, so the
+/// window never waits for the disk. A line cut short by a crash is skipped when reading.
+///
+/// `<folder>/index.json` remembers what list() shows (title, workspace, dates, message count)
+/// with each file's size and modification time, so listing reads that one small file and a
+/// stat per conversation, and reads a conversation file only when it changed behind the
+/// store's back. Owned by whoever shows or records conversations (the main window, the CLI's
+/// `run`); files stay open between appends.
 class ConversationStore : public QObject
 {
     Q_OBJECT
@@ -82,20 +91,38 @@ public:
 
     /// Where the conversation with this id is (or would be) stored.
     QString filePath(const QString &id) const;
+    /// Where list() keeps what it learnt from the files.
+    QString indexPath() const;
+
+    /// Returns once everything appended so far is synced to disk and the index is saved (the
+    /// destructor does the same).
+    void flush();
 
 signals:
     /// A conversation was created, renamed, removed or got a message.
     void conversationsChanged();
+    /// A message reached the file but the disk did not confirm it (fsync failed: a full or
+    /// failing disk). Emitted from the worker thread; connect with a queued or auto connection.
+    void syncFailed(const QString &id, const QString &error);
 
 private:
+    enum class Record { Message, Title };
     bool appendLine(const QString &id, const QByteArray &line, QString *error);
-    QFile *openForAppend(const QString &id, QString *error);
+    QFile *openForAppend(const QString &id, QString *error, bool *addedNewline);
     void closeFile(const QString &id);
+    // Keeps the list's entry for `id` in step with what this store just wrote, so the next
+    // list() does not read the file again.
+    void noteAppended(const QString &id, qint64 bytes, Record record, const QString &title);
+    void queueSync(const QString &id);
+    void loadIndex() const;
+    void indexChanged() const;
+    QByteArray indexBytes() const;
 
     QString m_folder;
     QHash<QString, std::shared_ptr<QFile>> m_open; // append handles, by id
 
-    // list() reparses a file only when its size or modification time changed.
+    // list() reparses a file only when its size or modification time changed; the same
+    // entries are what index.json keeps between runs.
     struct CacheEntry
     {
         qint64 size = -1;
@@ -103,6 +130,13 @@ private:
         std::optional<ConversationInfo> info; // nullopt: unreadable header
     };
     mutable QHash<QString, CacheEntry> m_listCache;
+    mutable bool m_indexLoaded = false;
+    mutable bool m_indexSaveQueued = false;
+
+    // The worker: one thread, so syncs and index saves happen in the order they were asked.
+    mutable QThreadPool m_worker;
+    QMutex m_syncMutex;
+    QSet<QString> m_pendingSyncs; // paths, under m_syncMutex
 };
 
 } // namespace Engine

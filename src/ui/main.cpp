@@ -9,6 +9,7 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLibraryInfo>
@@ -31,6 +32,19 @@
 #endif
 
 namespace {
+// The process's peak resident memory (VmHWM), for --report-startup; -1 where unknown.
+long long peakRssKb()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : status.readAll().split('\n')) {
+        if (line.startsWith("VmHWM:"))
+            return line.mid(6).trimmed().split(' ').value(0).toLongLong();
+    }
+    return -1;
+}
+
 // --report-startup: prints how long the window took to its first paint, then exits. The
 // launch benchmark (bench/launch) times the whole process from outside; this line is its cue.
 class FirstPaintProbe : public QObject
@@ -47,8 +61,8 @@ public:
             m_seen = true;
             // After this paint reaches the screen: the next turn of the event loop.
             QTimer::singleShot(0, watched, [this] {
-                std::printf("shown %lld ms after main()\n",
-                            static_cast<long long>(m_sinceMain.elapsed()));
+                std::printf("shown %lld ms after main(), peak RSS %lld kB\n",
+                            static_cast<long long>(m_sinceMain.elapsed()), peakRssKb());
                 std::fflush(stdout);
                 QApplication::exit(0);
             });

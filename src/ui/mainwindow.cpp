@@ -3,6 +3,7 @@
 #include "auditlogdialog.h"
 #include "chatview.h"
 #include "configeditorpane.h"
+#include "conversationlist.h"
 #include "icons.h"
 #include "protocollogdock.h"
 #include "secretstore.h"
@@ -175,6 +176,13 @@ void MainWindow::setUpEngine()
     m_store = m_options.conversationFolder.isEmpty()
                       ? std::make_unique<Engine::ConversationStore>()
                       : std::make_unique<Engine::ConversationStore>(m_options.conversationFolder);
+    connect(m_store.get(), &Engine::ConversationStore::syncFailed, this,
+            [this](const QString &, const QString &message) {
+                if (m_chat)
+                    m_chat->addNotice(
+                            tr("Could not save the conversation: %1").arg(message.toHtmlEscaped()),
+                            true);
+            });
     m_secrets = m_options.keychainService.isEmpty()
                         ? new SecretStore(QString::fromLatin1(SecretStore::DefaultService), this)
                         : new SecretStore(m_options.keychainService, this);
@@ -207,42 +215,16 @@ void MainWindow::setUpWidgets()
     chatLayout->addWidget(m_chat, 1);
     chatLayout->addLayout(composerRow);
 
-    m_conversations = new QListWidget(this);
-    m_conversations->setObjectName(QStringLiteral("conversationList"));
-    m_conversations->setContextMenuPolicy(Qt::CustomContextMenu);
-    // A click opens a conversation (so do Enter and a double click).
-    const auto openItem = [this](QListWidgetItem *item) {
-        const QString id = item->data(Qt::UserRole).toString();
+    m_conversations = new ConversationList(this);
+    m_conversations->setWorkspace(m_options.workspace);
+    connect(m_conversations, &ConversationList::openRequested, this, [this](const QString &id) {
         if (id != openConversationId())
             openConversation(id);
-    };
-    connect(m_conversations, &QListWidget::itemClicked, this, openItem);
-    connect(m_conversations, &QListWidget::itemActivated, this, openItem);
-    connect(m_conversations, &QListWidget::customContextMenuRequested, this,
-            [this](const QPoint &pos) {
-                QListWidgetItem *item = m_conversations->itemAt(pos);
-                if (!item)
-                    return;
-                const QString id = item->data(Qt::UserRole).toString();
-                auto *menu = new QMenu(this);
-                menu->setAttribute(Qt::WA_DeleteOnClose);
-                QAction *rename = menu->addAction(tr("Rename"));
-                rename->setShortcut(QKeySequence(Qt::Key_F2));
-                connect(rename, &QAction::triggered, this,
-                        [this, item] { m_conversations->editItem(item); });
-                QAction *remove = menu->addAction(tr("Delete"));
-                connect(remove, &QAction::triggered, this, [this, id] {
-                    m_store->remove(id);
-                    if (m_agent && m_agent->conversationId() == id)
-                        newConversation();
-                    refreshConversations();
-                });
-                menu->popup(m_conversations->viewport()->mapToGlobal(pos));
-            });
-    // Rename in place: F2 (or the context menu) edits the title, Enter records it; a double
-    // click opens the conversation.
-    m_conversations->setEditTriggers(QAbstractItemView::EditKeyPressed);
-    connect(m_conversations, &QListWidget::itemChanged, this, &MainWindow::renameConversation);
+    });
+    connect(m_conversations, &ConversationList::renameRequested, this,
+            &MainWindow::renameConversation);
+    connect(m_conversations, &ConversationList::deleteRequested, this,
+            &MainWindow::deleteConversation);
     auto *newButton = new QPushButton(icon(QStringLiteral("new")), tr("New conversation"), this);
     connect(newButton, &QPushButton::clicked, this, &MainWindow::newConversation);
     auto *listPane = new QWidget(this);
@@ -596,33 +578,29 @@ void MainWindow::keepServerEnabled(const QString &name, bool enabled)
 
 void MainWindow::refreshConversations()
 {
-    const QSignalBlocker blocker(m_conversations); // filling in is not renaming
-    m_conversations->clear();
-    for (const auto &info : m_store->list()) {
-        auto *item = new QListWidgetItem(info.title.isEmpty() ? tr("(untitled)") : info.title,
-                                         m_conversations);
-        item->setFlags(item->flags() | Qt::ItemIsEditable);
-        item->setData(Qt::UserRole, info.id);
-        item->setData(TitleRole, info.title);
-        item->setToolTip(tr("%n message(s), %1", nullptr, info.messageCount)
-                                 .arg(QLocale().toString(info.updated, QLocale::ShortFormat)));
-        if (!info.id.isEmpty() && info.id == openConversationId())
-            m_conversations->setCurrentItem(item); // the open one stands out
-    }
+    m_conversations->setCurrent(openConversationId());
+    m_conversations->setConversations(m_store->list());
 }
 
-void MainWindow::renameConversation(QListWidgetItem *item)
+void MainWindow::renameConversation(const QString &id, const QString &title)
 {
-    const QString id = item->data(Qt::UserRole).toString();
-    const QString title = item->text().simplified();
     QString error;
-    // An empty title is not a rename: the refresh shows the stored one again.
-    if (!title.isEmpty() && title != item->data(TitleRole).toString()
-        && !m_store->rename(id, title, &error))
+    if (!m_store->rename(id, title, &error))
         m_chat->addNotice(tr("Could not rename the conversation: %1").arg(error.toHtmlEscaped()),
                           true);
     // Not synchronously: the list is still inside the editor's commit of this item.
     QMetaObject::invokeMethod(this, &MainWindow::refreshConversations, Qt::QueuedConnection);
+}
+
+void MainWindow::deleteConversation(const QString &id)
+{
+    QString error;
+    if (!m_store->remove(id, &error))
+        m_chat->addNotice(tr("Could not delete the conversation: %1").arg(error.toHtmlEscaped()),
+                          true);
+    if (openConversationId() == id)
+        newConversation();
+    refreshConversations();
 }
 
 // The agent's conversation, or the one waiting for a model.
@@ -644,13 +622,7 @@ void MainWindow::openConversation(const QString &id)
         return;
     }
     m_chat->showConversation(conversation->messages);
-    for (int row = 0; row < m_conversations->count(); ++row) { // the open one stands out
-        QListWidgetItem *item = m_conversations->item(row);
-        if (item->data(Qt::UserRole).toString() == id) {
-            const QSignalBlocker blocker(m_conversations);
-            m_conversations->setCurrentItem(item);
-        }
-    }
+    m_conversations->setCurrent(id);
     if (m_agent) {
         m_agent->openConversation(id, conversation->messages);
     } else {
@@ -666,7 +638,7 @@ void MainWindow::newConversation()
     m_chat->clear();
     m_openId.clear();
     m_openMessages.clear();
-    m_conversations->setCurrentItem(nullptr); // none of the saved ones is open
+    m_conversations->setCurrent(QString()); // none of the saved ones is open
     if (m_agent)
         m_agent->openConversation(QString(), {});
     m_composer->setFocus();

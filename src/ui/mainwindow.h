@@ -13,8 +13,6 @@
 
 class QDockWidget;
 class QLabel;
-class QListWidget;
-class QListWidgetItem;
 class QPlainTextEdit;
 class QPushButton;
 
@@ -23,6 +21,7 @@ namespace Ui {
 class AuditLogDialog;
 class ChatView;
 class ConfigEditorPane;
+class ConversationList;
 class SecretStore;
 class ProtocolLogDock;
 class ServerDock;
@@ -90,7 +89,8 @@ private:
     void refreshConversations();
     void openConversation(const QString &id);
     QString openConversationId() const;
-    void renameConversation(QListWidgetItem *item);
+    void renameConversation(const QString &id, const QString &title);
+    void deleteConversation(const QString &id);
     void newConversation();
     void updateStatus();
     void setBusy(bool busy);
@@ -105,8 +105,6 @@ private:
     // key from the keychain if the settings name a provider; later if a turn is running).
     void applySettings(bool announce);
     void setProvider(const QString &storedKey, const QString &keychainError, bool announce);
-
-    static constexpr int TitleRole = Qt::UserRole + 1; // the stored title, before an edit
 
     MainWindowOptions m_options;
     QStringList m_startupNotices; // problems found before the chat exists
@@ -133,7 +131,7 @@ private:
     ChatView *m_chat = nullptr;
     QPlainTextEdit *m_composer = nullptr;
     QPushButton *m_sendButton = nullptr;
-    QListWidget *m_conversations = nullptr;
+    ConversationList *m_conversations = nullptr;
     ServerDock *m_dock = nullptr;
     ProtocolLogDock *m_logDock = nullptr;
     ToolBrowser *m_browser = nullptr;

@@ -1,0 +1,66 @@
+#pragma once
+
+#include <engine/conversationstore.h>
+
+#include <QDateTime>
+#include <QList>
+#include <QString>
+#include <QWidget>
+
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QListWidgetItem;
+
+namespace Ui {
+
+/// The conversation list beside the chat: the conversations of this workspace (or of all of
+/// them), newest first, each with its title and when it was last used, a search box over
+/// titles and workspaces, rename in place and delete. Shows what it is given
+/// (setConversations); opening, renaming and deleting are the window's (signals).
+class ConversationList : public QWidget
+{
+    Q_OBJECT
+public:
+    enum Role {
+        IdRole = Qt::UserRole,
+        TitleRole,     // the stored title, before an edit
+        WhenRole,      // the second line: when, and (listing all workspaces) where
+        WorkspaceRole, // the workspace folder
+    };
+
+    explicit ConversationList(QWidget *parent = nullptr);
+
+    /// The workspace whose conversations are listed unless "All workspaces" is checked.
+    void setWorkspace(const QString &workspace);
+    void setConversations(const QList<Engine::ConversationInfo> &conversations);
+    /// The open conversation stands out; an empty id selects none.
+    void setCurrent(const QString &id);
+
+    QListWidget *view() const { return m_list; }
+
+    /// "Today 14:03", "Yesterday 09:12", "Monday 08:00" within a week, else the date.
+    static QString describeTime(const QDateTime &when, const QDateTime &now);
+
+signals:
+    void openRequested(const QString &id);
+    void renameRequested(const QString &id, const QString &title);
+    void deleteRequested(const QString &id);
+
+private:
+    void rebuild();
+    bool matches(const Engine::ConversationInfo &info, const QStringList &words) const;
+    void showContextMenu(const QPoint &pos);
+    void itemEdited(QListWidgetItem *item);
+
+    QLineEdit *m_search = nullptr;
+    QCheckBox *m_allWorkspaces = nullptr;
+    QListWidget *m_list = nullptr;
+    QLabel *m_empty = nullptr;
+    QList<Engine::ConversationInfo> m_conversations;
+    QString m_workspace;
+    QString m_current;
+};
+
+} // namespace Ui
