@@ -5,12 +5,12 @@
 #include <ui/resultviewer.h>
 
 #include <QApplication>
-#include <QPlainTextEdit>
-#include <QToolButton>
-
-#include <QLabel>
+#include <QClipboard>
 #include <QScrollBar>
 #include <QTest>
+#include <QTextBlock>
+#include <QTextFrame>
+#include <QTextTable>
 
 using Engine::ChatMessage;
 using Engine::Json;
@@ -27,13 +27,30 @@ private slots:
     void conversationOpensAtItsEnd();
     void previewCutsAtLinesAndCharacters();
     void bigResultIsPreviewed();
+    void markdownTablesAndCodeBlocks();
+    void markdownRendersWhileStreaming();
+    void toolCardsAreOneLineUntilOpened();
+    void longCodeLineWraps();
 
 private:
-    static QStringList texts(const ChatView &view, const char *objectName)
+    static QStringList cardField(const ChatView &view, QString ChatView::CardInfo::*field)
     {
         QStringList result;
-        for (const QLabel *label : view.findChildren<QLabel *>(QLatin1String(objectName)))
-            result << label->text();
+        for (const ChatView::CardInfo &card : view.cards())
+            result << card.*field;
+        return result;
+    }
+    // The link of `text` ("Copy", "Copy code", a card's title) in the document, or an empty URL.
+    static QStringList links(const ChatView &view)
+    {
+        QStringList result;
+        for (QTextBlock block = view.document()->begin(); block.isValid(); block = block.next()) {
+            for (auto it = block.begin(); !it.atEnd(); ++it) {
+                const QTextCharFormat format = it.fragment().charFormat();
+                if (format.isAnchor())
+                    result << format.anchorHref();
+            }
+        }
         return result;
     }
     static ChatMessage message(ChatMessage::Role role, const QString &text)
@@ -59,13 +76,13 @@ void tst_ChatView::toolOnlyTurnRepeatsNothing()
     result.output = Engine::ToolOutput::text(QStringLiteral("x"));
     view.toolFinished(QStringLiteral("t1"), result);
     view.finishAssistantMessage(QString()); // the tool-only message
-    QCOMPARE(texts(view, "assistantMessage"), QStringList({QStringLiteral("First answer.")}));
+    QCOMPARE(view.texts(ChatView::Kind::Assistant), QStringList({QStringLiteral("First answer.")}));
 
     // Text that streamed before a call ends with the call, once.
     view.appendAssistantDelta(QStringLiteral("Let me check."));
     view.toolStarted(QStringLiteral("t2"), QStringLiteral("mcp__fix__echo"), Json::object());
     view.finishAssistantMessage(QString());
-    QCOMPARE(texts(view, "assistantMessage"),
+    QCOMPARE(view.texts(ChatView::Kind::Assistant),
              QStringList({QStringLiteral("First answer."), QStringLiteral("Let me check.")}));
     QCOMPARE(view.lastAssistantText(), QStringLiteral("Let me check."));
 }
@@ -94,17 +111,23 @@ void tst_ChatView::savedConversationShowsCallsAndDenials()
     messages.push_back(denied);
     messages.push_back(message(ChatMessage::Role::Assistant, QStringLiteral("Done.")));
 
+    const QDateTime said(QDate(2026, 11, 2), QTime(8, 5), Qt::UTC);
+    messages.front().time = said;
     ChatView view;
     view.showConversation(messages);
     QCOMPARE(view.toolCardCount(), 2);
-    QCOMPARE(texts(view, "toolTitle"),
+    // Reopened messages say when they were said, not when they were opened.
+    QVERIFY(view.document()->toPlainText().contains(
+            QLocale().toString(said.toLocalTime(), QLocale::ShortFormat)));
+    QCOMPARE(cardField(view, &ChatView::CardInfo::toolName),
              QStringList({QStringLiteral("mcp__fix__echo"), QStringLiteral("bash")}));
-    const QStringList arguments = texts(view, "toolArguments");
+    const QStringList arguments = cardField(view, &ChatView::CardInfo::arguments);
     QVERIFY2(arguments.at(0).contains(QStringLiteral("hello")), qPrintable(arguments.at(0)));
     QVERIFY2(arguments.at(1).contains(QStringLiteral("rm -rf build")), qPrintable(arguments.at(1)));
-    QCOMPARE(texts(view, "toolState"), QStringList({ChatView::tr("done"), ChatView::tr("denied")}));
-    QCOMPARE(texts(view, "assistantMessage"), QStringList({QStringLiteral("Done.")}));
-    QCOMPARE(texts(view, "userMessage"), QStringList({QStringLiteral("clean up")}));
+    QCOMPARE(cardField(view, &ChatView::CardInfo::state),
+             QStringList({ChatView::tr("done"), ChatView::tr("denied")}));
+    QCOMPARE(view.texts(ChatView::Kind::Assistant), QStringList({QStringLiteral("Done.")}));
+    QCOMPARE(view.texts(ChatView::Kind::User), QStringList({QStringLiteral("clean up")}));
 }
 
 // Streaming keeps the view at the end while the user is there; scrolled up, the user stays
@@ -121,7 +144,7 @@ void tst_ChatView::followsTheEndOnlyAtTheEnd()
     QTRY_VERIFY(bar->maximum() > 0);
     QTRY_COMPARE(bar->value(), bar->maximum());
 
-    bar->setValue(0); // the user scrolls up to read
+    bar->triggerAction(QAbstractSlider::SliderToMinimum); // the user scrolls up to read
     QVERIFY(!view.followsEnd());
     for (int i = 0; i < 20; ++i) {
         view.appendAssistantDelta(QStringLiteral("line %1\n").arg(i));
@@ -129,7 +152,7 @@ void tst_ChatView::followsTheEndOnlyAtTheEnd()
     }
     QCOMPARE(bar->value(), 0);
 
-    bar->setValue(bar->maximum()); // back at the end: followed again
+    bar->triggerAction(QAbstractSlider::SliderToMaximum); // back at the end: followed again
     QVERIFY(view.followsEnd());
     const int before = bar->maximum();
     for (int i = 0; i < 20; ++i)
@@ -137,7 +160,7 @@ void tst_ChatView::followsTheEndOnlyAtTheEnd()
     QTRY_VERIFY(bar->maximum() > before);
     QTRY_COMPARE(bar->value(), bar->maximum());
 
-    bar->setValue(0);
+    bar->triggerAction(QAbstractSlider::SliderToMinimum);
     view.finishAssistantMessage(QString());
     view.addUserMessage(QStringLiteral("a new question")); // goes to the end
     QTRY_COMPARE(bar->value(), bar->maximum());
@@ -200,14 +223,19 @@ void tst_ChatView::bigResultIsPreviewed()
     result.output.content = Json::array({Json{{"type", "text"}, {"text", big}}});
     view.toolFinished(QStringLiteral("b"), result);
 
-    auto *preview = view.findChild<QPlainTextEdit *>(QStringLiteral("toolResult"));
-    QVERIFY(preview);
-    QVERIFY(preview->document()->characterCount() <= Ui::PreviewBytes + 1);
-    auto *more = view.findChild<QToolButton *>(QStringLiteral("openWholeResult"));
-    QVERIFY(more);
-    QVERIFY(!more->isHidden());
-    QVERIFY2(more->text().contains(QStringLiteral("20")), qPrintable(more->text()));
-    more->click();
+    QCOMPARE(view.cards().size(), 1);
+    QVERIFY(view.cards().at(0).wholeResultAvailable);
+    QVERIFY(!view.cards().at(0).expanded); // one line until opened
+    QVERIFY(view.document()->characterCount() < 1000);
+    view.activateLink(QUrl(QStringLiteral("sb:toggle:0")));
+    QVERIFY(view.cards().at(0).expanded);
+    // The preview, never the whole: 64 KiB and a few lines around it.
+    QVERIFY(view.document()->characterCount() <= Ui::PreviewBytes + 1000);
+    const QString shown = view.document()->toPlainText();
+    QVERIFY2(shown.contains(QStringLiteral("of 20.00 MiB")),
+             qPrintable(shown.mid(shown.indexOf(QStringLiteral("Showing")), 100)));
+    QVERIFY(links(view).contains(QStringLiteral("sb:whole:0")));
+    view.activateLink(QUrl(QStringLiteral("sb:whole:0")));
     Ui::ResultViewer *viewer = nullptr;
     QTRY_VERIFY((viewer = qApp->findChild<Ui::ResultViewer *>()) != nullptr
                 || (viewer = view.window()->findChild<Ui::ResultViewer *>()) != nullptr);
@@ -222,6 +250,128 @@ void tst_ChatView::bigResultIsPreviewed()
     }
     QCOMPARE(total, qsizetype(big.size())); // every byte on exactly one page
     viewer->close();
+}
+
+// Markdown as the best clients show it: tables in a grid, code blocks on a band of their own
+// with a Copy link each, and a Copy link per message that copies its Markdown source.
+void tst_ChatView::markdownTablesAndCodeBlocks()
+{
+    const QString answer = QStringLiteral(
+            "Here is the plan:\n\n"
+            "| step | file |\n|---|---|\n| parse | parser.cpp |\n| store | store.cpp |\n\n"
+            "> quoted advice\n\n"
+            "```cpp\nint main() {\n    return 0; // done\n}\n```\n\n"
+            "and a shell one:\n\n```sh\necho hi # greet\n```\n");
+    ChatView view;
+    view.resize(600, 500);
+    view.show();
+    view.addUserMessage(QStringLiteral("plan?"));
+    view.finishAssistantMessage(answer);
+
+    bool table = false;
+    for (QTextFrame *frame : view.document()->rootFrame()->childFrames()) {
+        for (QTextFrame *child : frame->childFrames())
+            table = table || qobject_cast<QTextTable *>(child);
+    }
+    QVERIFY(table);
+    const QString text = view.document()->toPlainText();
+    QVERIFY(text.contains(QStringLiteral("parser.cpp")));
+    QVERIFY(!text.contains(QStringLiteral("|---|"))); // rendered, not raw
+    QVERIFY(!text.contains(QStringLiteral("```")));
+    QCOMPARE(view.codeBlocks(),
+             QStringList({QStringLiteral("int main() {\n    return 0; // done\n}"),
+                          QStringLiteral("echo hi # greet")}));
+    // Code blocks are highlighted: the comment has a format of its own.
+    bool highlighted = false;
+    for (QTextBlock block = view.document()->begin(); block.isValid(); block = block.next()) {
+        if (block.text().contains(QStringLiteral("// done")))
+            highlighted = !block.layout()->formats().isEmpty();
+    }
+    QVERIFY(highlighted);
+
+    const QStringList hrefs = links(view);
+    QVERIFY(hrefs.contains(QStringLiteral("sb:code:1:0")));
+    QVERIFY(hrefs.contains(QStringLiteral("sb:code:1:1")));
+    view.activateLink(QUrl(QStringLiteral("sb:code:1:1")));
+    QCOMPARE(QApplication::clipboard()->text(), QStringLiteral("echo hi # greet"));
+    view.activateLink(QUrl(QStringLiteral("sb:copy:1")));
+    QCOMPARE(QApplication::clipboard()->text(), answer);
+    view.activateLink(QUrl(QStringLiteral("sb:copy:0")));
+    QCOMPARE(QApplication::clipboard()->text(), QStringLiteral("plan?"));
+    // Links the view does not own do nothing (and do not crash).
+    for (const char *hostile : {"sb:copy:99", "sb:code:1:7", "sb:toggle:-1", "sb:whole:0",
+                                "file:///etc/passwd", "javascript:alert(1)", "sb:", "sb:copy"})
+        view.activateLink(QUrl(QString::fromLatin1(hostile)));
+    QCOMPARE(QApplication::clipboard()->text(), QStringLiteral("plan?"));
+}
+
+// The answer is Markdown while it streams, not raw text that reflows when it ends.
+void tst_ChatView::markdownRendersWhileStreaming()
+{
+    ChatView view;
+    view.resize(600, 400);
+    view.show();
+    view.appendAssistantDelta(QStringLiteral("Some **bold"));
+    view.appendAssistantDelta(QStringLiteral("** words and `code`\n\n- one\n- two"));
+    QTRY_VERIFY(view.document()->toPlainText().contains(QStringLiteral("bold words")));
+    const QString streamed = view.document()->toPlainText();
+    QVERIFY2(!streamed.contains(QStringLiteral("**")), qPrintable(streamed));
+    QVERIFY(!streamed.contains(QStringLiteral("`")));
+    const int height = int(view.document()->size().height());
+    view.finishAssistantMessage(QString());
+    QCOMPARE(view.document()->toPlainText(), streamed); // nothing changes at the end
+    QCOMPARE(int(view.document()->size().height()), height);
+    QCOMPARE(view.texts(ChatView::Kind::Assistant).size(), 1);
+}
+
+// A card is one line (server › tool, state, duration) until opened; errors open by themselves.
+void tst_ChatView::toolCardsAreOneLineUntilOpened()
+{
+    ChatView view;
+    view.resize(600, 400);
+    view.show();
+    view.toolStarted(QStringLiteral("a"), QStringLiteral("mcp__files__read_file"),
+                     Json{{"path", "secret-looking-argument.txt"}});
+    Engine::ToolRunResult ok;
+    ok.output = Engine::ToolOutput::text(QStringLiteral("file body"));
+    view.toolFinished(QStringLiteral("a"), ok);
+    QString text = view.document()->toPlainText();
+    QVERIFY2(text.contains(QStringLiteral("files › read_file")), qPrintable(text));
+    QVERIFY(text.contains(ChatView::tr("done")));
+    QVERIFY(text.contains(QStringLiteral(" ms")) || text.contains(QStringLiteral(" s")));
+    QVERIFY(!text.contains(QStringLiteral("secret-looking-argument")));
+    QVERIFY(!text.contains(QStringLiteral("file body")));
+    QTextFrame *card = view.document()->rootFrame()->childFrames().at(0);
+    QCOMPARE(view.document()->findBlock(card->firstPosition()),
+             view.document()->findBlock(card->lastPosition())); // one line
+
+    view.activateLink(QUrl(QStringLiteral("sb:toggle:0")));
+    text = view.document()->toPlainText();
+    QVERIFY(text.contains(QStringLiteral("secret-looking-argument")));
+    QVERIFY(text.contains(QStringLiteral("file body")));
+    view.activateLink(QUrl(QStringLiteral("sb:toggle:0")));
+    QVERIFY(!view.document()->toPlainText().contains(QStringLiteral("file body")));
+
+    view.toolStarted(QStringLiteral("b"), QStringLiteral("bash"), Json{{"command", "false"}});
+    Engine::ToolRunResult failed;
+    failed.output = Engine::ToolOutput::text(QStringLiteral("exit code 1"), true);
+    view.toolFinished(QStringLiteral("b"), failed);
+    QVERIFY(view.cards().at(1).expanded);
+    QVERIFY(view.document()->toPlainText().contains(QStringLiteral("exit code 1")));
+}
+
+// One very long code line wraps: the chat never gets wider than the window.
+void tst_ChatView::longCodeLineWraps()
+{
+    ChatView view;
+    view.resize(500, 400);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.finishAssistantMessage(QStringLiteral("```\n") + QString(3000, u'x')
+                                + QStringLiteral("\n```\n\nAfter the code."));
+    QTest::qWait(50);
+    QCOMPARE(view.horizontalScrollBar()->maximum(), 0);
+    QVERIFY(view.document()->size().width() <= view.viewport()->width() + 1);
 }
 
 QTEST_MAIN(tst_ChatView)

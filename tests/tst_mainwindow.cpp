@@ -330,9 +330,9 @@ private slots:
         QSignalSpy done(setup->window->agent(), &Agent::turnFinished);
         QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 10000);
         QVERIFY(!QFile::exists(QDir(setup->workspace.path()).filePath(QStringLiteral("gui.txt"))));
-        auto *state = setup->window->chatView()->findChild<QLabel *>(QStringLiteral("toolState"));
-        QVERIFY(state);
-        QCOMPARE(state->text(), QStringLiteral("denied"));
+        const QList<Ui::ChatView::CardInfo> cards = setup->window->chatView()->cards();
+        QCOMPARE(cards.size(), 1);
+        QCOMPARE(cards.at(0).state, QStringLiteral("denied"));
         QCOMPARE(setup->window->chatView()->lastAssistantText(), QStringLiteral("OK, I will not."));
     }
 

@@ -42,7 +42,7 @@
 <context>
     <name>Engine::Agent</name>
     <message>
-        <location filename="../src/engine/agent.cpp" line="+47"/>
+        <location filename="../src/engine/agent.cpp" line="+49"/>
         <source>Could not save the conversation: %1</source>
         <translation>无法保存对话：%1</translation>
     </message>
@@ -515,7 +515,7 @@
         <translation>对话文件 %1 的格式版本为 %2，此版本的 Switchboard 无法读取。</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+34"/>
         <source>The conversation file %1 is empty.</source>
         <translation>对话文件 %1 为空。</translation>
     </message>
@@ -2026,17 +2026,17 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::ChatView</name>
     <message>
-        <location filename="../src/ui/chatview.cpp" line="+55"/>
+        <location filename="../src/ui/chatview.cpp" line="+359"/>
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+205"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>denied</source>
         <translation>已拒绝</translation>
     </message>
@@ -2056,17 +2056,62 @@ Allow %1 (%2 risk, from %3)?
         <translation>错误</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="-201"/>
         <source>Open the whole result…</source>
         <translation>打开完整结果…</translation>
     </message>
     <message>
-        <location line="+224"/>
+        <location line="-312"/>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <location line="+164"/>
+        <source>You</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location line="+71"/>
+        <source>Copy code</source>
+        <translation>复制代码</translation>
+    </message>
+    <message>
+        <location line="+44"/>
+        <source>Arguments</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>(empty)</source>
+        <translation>（空）</translation>
+    </message>
+    <message>
+        <location line="+150"/>
+        <source>waiting…</source>
+        <translation>等待中…</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>waiting for your approval…</source>
         <translation>等待你的批准…</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>running…</source>
         <translation>运行中…</translation>
     </message>
@@ -2482,12 +2527,12 @@ in %3</source>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+300"/>
+        <location line="+307"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-272"/>
+        <location line="-279"/>
         <source>New conversation</source>
         <translation>新建对话</translation>
     </message>
@@ -2562,7 +2607,7 @@ in %3</source>
         <translation>&lt;b&gt;聊天需要模型&lt;/b&gt; — %1。服务器、工具和手动运行无需模型即可使用。</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+50"/>
         <source>Chat needs a model — %1.</source>
         <translation>聊天需要模型 — %1。</translation>
     </message>
@@ -2572,7 +2617,7 @@ in %3</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-282"/>
+        <location line="-289"/>
         <source>Audit log: %1</source>
         <translation>审计日志：%1</translation>
     </message>
@@ -2582,7 +2627,7 @@ in %3</source>
         <translation>无法保存对话：%1</translation>
     </message>
     <message>
-        <location line="+300"/>
+        <location line="+307"/>
         <source>The API key is still being read from the keychain; send again in a moment.</source>
         <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
     </message>

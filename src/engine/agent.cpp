@@ -41,6 +41,8 @@ void Agent::openConversation(const QString &id, std::vector<ChatMessage> message
 
 void Agent::append(ChatMessage message)
 {
+    if (!message.time.isValid())
+        message.time = QDateTime::currentDateTimeUtc();
     if (m_store && !m_conversationId.isEmpty()) {
         QString error;
         if (!m_store->append(m_conversationId, message, &error))

@@ -156,8 +156,11 @@ bool scan(const QByteArray &data, const QString &path, bool keepMessages, ScanRe
         } else if (type == QLatin1String("message")) {
             if (std::optional<ChatMessage> message = messageFromLine(json)) {
                 ++result.messageCount;
-                if (keepMessages)
+                if (keepMessages) {
+                    message->time
+                            = QDateTime::fromString(stringMember(json, "time"), Qt::ISODateWithMs);
                     result.messages.push_back(std::move(*message));
+                }
             } else {
                 ++result.skippedLines;
             }

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <QDateTime>
 #include <QObject>
 #include <QString>
 
@@ -33,6 +34,9 @@ struct ChatMessage
     QString toolName;                       // Tool
     bool isError = false;                   // Tool
     bool denied = false;                    // Tool: the call was refused and never ran
+    // When it was said, where known (the store fills it in from its file); not part of
+    // toJson(): the store keeps it on the line around the message.
+    QDateTime time;
 
     Json toJson() const;
     static std::optional<ChatMessage> fromJson(const Json &json);

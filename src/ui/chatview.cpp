@@ -1,240 +1,394 @@
 #include "chatview.h"
 
+#include "codehighlighter.h"
 #include "resultviewer.h"
 
-#include <QAbstractTextDocumentLayout>
-#include <QLabel>
-#include <QPlainTextEdit>
-#include <QProgressBar>
+#include <QApplication>
+#include <QClipboard>
+#include <QDesktopServices>
+#include <QLocale>
 #include <QScrollBar>
-#include <QTextEdit>
-#include <QToolButton>
-#include <QVBoxLayout>
+#include <QTextBlock>
+#include <QTextFrame>
+#include <QTextTable>
+
+#include <algorithm>
 
 namespace Ui {
 
 namespace {
-// Streamed text is re-rendered at most this often (ms): 20 frames a second reads smoothly and
-// keeps Markdown layout off the hot path of every token.
+// Streamed text is rendered at most this often (ms); when a render takes long (a long
+// answer), the next waits proportionally longer so streaming never floods the event loop.
 constexpr int StreamRenderMs = 50;
+constexpr int StreamRenderCostFactor = 4;
 // Within this many pixels of the end counts as "at the end" (a wheel step is larger).
 constexpr int FollowSlackPx = 24;
+// A card's arguments are shown up to this many characters (the whole call is in the log).
+constexpr qsizetype MaxArgumentChars = 4000;
+// Images in results are shown at most this large.
+constexpr int MaxImageSide = 256;
 
-const char *const BubbleStyle = "QLabel { padding: 6px 8px; border-radius: 6px; }";
+bool isDark(const QPalette &palette)
+{
+    return palette.color(QPalette::Base).lightness() < 128;
+}
+
+QColor errorColor(const QPalette &palette)
+{
+    return isDark(palette) ? QColor(0xef, 0x9a, 0x9a) : QColor(0xc6, 0x28, 0x28);
+}
+
+QColor dimColor(const QPalette &palette)
+{
+    return palette.color(QPalette::PlaceholderText);
+}
+
+// "mcp__server__tool" reads "server › tool".
+QString displayToolName(const QString &name)
+{
+    if (name.startsWith(QLatin1String("mcp__"))) {
+        const qsizetype split = name.indexOf(QLatin1String("__"), 5);
+        if (split > 5)
+            return name.mid(5, split - 5) + QStringLiteral(" › ") + name.mid(split + 2);
+    }
+    return name;
+}
+
+QString describeDuration(qint64 ms)
+{
+    if (ms < 0)
+        return QString();
+    if (ms < 1000)
+        return ChatView::tr("%1 ms").arg(ms);
+    return ChatView::tr("%1 s").arg(QLocale().toString(ms / 1000.0, 'f', 1));
+}
+
+QTextCharFormat linkFormat(const QPalette &palette, const QString &href)
+{
+    QTextCharFormat format;
+    format.setAnchor(true);
+    format.setAnchorHref(href);
+    format.setForeground(palette.color(QPalette::Link));
+    return format;
+}
+
 } // namespace
 
-// One tool call: name, state, a progress bar fed by MCP progress, and the result (collapsed
-// unless it is an error), with images shown.
-class ToolCard : public QFrame
+struct ChatView::Entry
 {
-public:
-    explicit ToolCard(const QString &toolName, QWidget *parent)
-        : QFrame(parent)
-    {
-        setObjectName(QStringLiteral("toolCard"));
-        setFrameShape(QFrame::StyledPanel);
-        auto *layout = new QVBoxLayout(this);
-        layout->setContentsMargins(8, 6, 8, 6);
-        m_title = new QLabel(this);
-        m_title->setObjectName(QStringLiteral("toolTitle"));
-        m_title->setTextFormat(Qt::PlainText);
-        m_title->setText(toolName);
-        QFont bold = m_title->font();
-        bold.setBold(true);
-        m_title->setFont(bold);
-        m_state = new QLabel(this);
-        m_state->setObjectName(QStringLiteral("toolState"));
-        m_arguments = new QLabel(this);
-        m_arguments->setObjectName(QStringLiteral("toolArguments"));
-        m_arguments->setTextFormat(Qt::PlainText);
-        m_arguments->setWordWrap(true);
-        m_arguments->setStyleSheet(QStringLiteral("color: palette(mid); font-family: monospace;"));
-        m_progress = new QProgressBar(this);
-        m_progress->setVisible(false);
-        m_toggle = new QToolButton(this);
-        m_toggle->setText(ChatView::tr("Result"));
-        m_toggle->setCheckable(true);
-        m_toggle->setVisible(false);
-        m_result = new QPlainTextEdit(this);
-        m_result->setReadOnly(true);
-        m_result->setObjectName(QStringLiteral("toolResult"));
-        m_result->setMaximumHeight(200);
-        m_result->setVisible(false);
-        m_images = new QVBoxLayout;
-        m_more = new QToolButton(this);
-        m_more->setObjectName(QStringLiteral("openWholeResult"));
-        m_more->setVisible(false);
-        m_more->setAutoRaise(true);
-        QObject::connect(m_toggle, &QToolButton::toggled, m_result, &QWidget::setVisible);
-        QObject::connect(m_more, &QToolButton::clicked, this, [this] {
-            auto *viewer = new ResultViewer(m_title->text(), m_whole, window());
-            viewer->setAttribute(Qt::WA_DeleteOnClose);
-            viewer->show();
-        });
-        layout->addWidget(m_title);
-        layout->addWidget(m_state);
-        layout->addWidget(m_arguments);
-        layout->addWidget(m_progress);
-        layout->addWidget(m_toggle);
-        layout->addWidget(m_result);
-        layout->addWidget(m_more);
-        layout->addLayout(m_images);
-    }
+    Kind kind = Kind::Notice;
+    int index = 0;
+    QTextFrame *frame = nullptr;
+    QString text; // the message (Markdown for the assistant, HTML for a notice)
+    QDateTime time;
+    bool error = false; // a notice or a result that is an error
 
-    void setState(const QString &text, const QString &color = QString())
-    {
-        m_state->setText(text);
-        m_state->setStyleSheet(color.isEmpty() ? QString()
-                                               : QStringLiteral("color: %1;").arg(color));
-    }
-    void setArguments(const Engine::Json &arguments)
-    {
-        m_arguments->setText(
-                QString::fromStdString(
-                        arguments.dump(-1, ' ', false, Engine::Json::error_handler_t::replace))
-                        .left(500));
-    }
-    void setProgress(double progress, double total, const QString &message)
-    {
-        m_progress->setVisible(true);
-        if (total > 0) {
-            m_progress->setRange(0, 1000);
-            m_progress->setValue(int(1000 * std::min(1.0, progress / total)));
-        } else {
-            m_progress->setRange(0, 0); // busy indicator: no total known
-        }
-        if (!message.isEmpty())
-            m_progress->setFormat(message);
-    }
-    void setResult(const Engine::ToolRunResult &result)
-    {
-        m_progress->setVisible(false);
-        QString state = ChatView::tr("done");
-        QString color;
-        if (result.denied) {
-            state = ChatView::tr("denied");
-            color = QStringLiteral("#c62828");
-        } else if (result.timedOut) {
-            state = ChatView::tr("timed out");
-            color = QStringLiteral("#c62828");
-        } else if (result.cancelled) {
-            state = ChatView::tr("cancelled");
-            color = QStringLiteral("#9e9e9e");
-        } else if (result.output.isError) {
-            state = ChatView::tr("error");
-            color = QStringLiteral("#c62828");
-        }
-        setState(state, color);
-        // The full output, not the capped model text.
-        // UTF-8 throughout: a 20 MB result is never held as a QString here.
-        QByteArrayList parts;
-        for (const Engine::Json &block : result.output.content) {
-            if (!block.is_object())
-                continue;
-            const std::string type = block.value("type", "");
-            if (type == "text") {
-                const auto text = block.find("text");
-                if (text != block.end() && text->is_string())
-                    parts << QByteArray::fromStdString(text->get_ref<const std::string &>());
-            } else if (type == "image") {
-                QPixmap pixmap;
-                pixmap.loadFromData(
-                        QByteArray::fromBase64(QByteArray::fromStdString(block.value("data", ""))));
-                if (!pixmap.isNull()) {
-                    auto *image = new QLabel(this);
-                    image->setPixmap(pixmap.scaled(QSize(256, 256).boundedTo(pixmap.size()),
-                                                   Qt::KeepAspectRatio, Qt::SmoothTransformation));
-                    m_images->addWidget(image);
-                }
-            } else {
-                parts << "[" + QByteArray::fromStdString(type) + "]";
-            }
-        }
-        QByteArray whole = parts.join('\n');
-        parts.clear();
-        if (!result.output.structuredContent.is_null()) {
-            // Compact here; pretty only for a small one (a big one is read in the viewer).
-            const std::string structured = result.output.structuredContent.dump(
-                    -1, ' ', false, Engine::Json::error_handler_t::replace);
-            whole += whole.isEmpty() ? "" : "\n";
-            whole += structured.size() <= size_t(PreviewBytes)
-                             ? QByteArray::fromStdString(result.output.structuredContent.dump(
-                                     2, ' ', false, Engine::Json::error_handler_t::replace))
-                             : QByteArray::fromStdString(structured);
-        }
-        // Only a preview goes into the widget; the whole text waits for the viewer.
-        const ResultPreview preview = makePreview(whole);
-        m_result->setPlainText(preview.text);
-        m_more->setVisible(preview.cut);
-        m_more->setText(preview.note + QLatin1Char(' ') + ChatView::tr("Open the whole result…"));
-        m_whole = preview.cut ? std::move(whole) : QByteArray();
-        if (!color.isEmpty())
-            m_result->setStyleSheet(QStringLiteral("color: %1;").arg(color));
-        m_toggle->setVisible(true);
-        m_toggle->setChecked(result.output.isError); // errors open, results collapsed
-    }
-
-private:
-    QLabel *m_title;
-    QLabel *m_state;
-    QLabel *m_arguments;
-    QProgressBar *m_progress;
-    QToolButton *m_toggle;
-    QPlainTextEdit *m_result;
-    QToolButton *m_more; // opens the whole result when the preview is cut
-    QByteArray m_whole;  // the whole result (UTF-8) when the preview is cut
-    QVBoxLayout *m_images;
+    // A tool card.
+    QString toolName;
+    QString arguments;
+    QString state;
+    QColor stateColor;
+    QString progress;
+    bool expanded = false;
+    bool finished = false;
+    QElapsedTimer started;
+    qint64 durationMs = -1;
+    QString preview;
+    QString previewNote;
+    QByteArray whole;       // the whole result (UTF-8) when the preview is cut
+    QStringList images;     // document resources
+    QStringList codeBlocks; // a message's code blocks, for their Copy links
 };
 
 ChatView::ChatView(QWidget *parent)
-    : QScrollArea(parent)
+    : QTextBrowser(parent)
 {
     setObjectName(QStringLiteral("chatView"));
-    setWidgetResizable(true);
-    m_content = new QWidget(this);
-    m_content->setObjectName(QStringLiteral("chatContent"));
-    m_content->setAutoFillBackground(true);
-    m_content->setBackgroundRole(QPalette::Base);
-    m_layout = new QVBoxLayout(m_content);
-    m_layout->addStretch(1);
-    setWidget(m_content);
+    setOpenLinks(false);
+    setUndoRedoEnabled(false);
+    setFrameShape(QFrame::NoFrame);
+    // A long code line wraps instead of widening the chat.
+    setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+    document()->setDocumentMargin(10);
+    m_highlighter = new CodeHighlighter(document());
+    m_highlighter->setDark(isDark(palette()));
+    connect(this, &QTextBrowser::anchorClicked, this, &ChatView::activateLink);
+
     m_renderTimer.setSingleShot(true);
     m_renderTimer.setInterval(StreamRenderMs);
     connect(&m_renderTimer, &QTimer::timeout, this, &ChatView::renderStream);
     // Following the end: content that grows keeps the view there; a user who scrolled up to
     // read stays where they are until they come back down.
     QScrollBar *bar = verticalScrollBar();
-    connect(bar, &QScrollBar::valueChanged, this,
-            [this, bar](int value) { m_followEnd = value >= bar->maximum() - FollowSlackPx; });
+    // Only what the user does (wheel, keys, the scroll bar) decides: the document's own
+    // layout moves the value too, and must not be taken for the user scrolling away.
+    connect(bar, &QScrollBar::actionTriggered, this, [this, bar](int) {
+        m_followEnd = bar->sliderPosition() >= bar->maximum() - FollowSlackPx;
+    });
     connect(bar, &QScrollBar::rangeChanged, this, [this, bar](int, int maximum) {
         if (m_followEnd)
             bar->setValue(maximum);
     });
 }
 
+ChatView::~ChatView() = default;
+
 void ChatView::clear()
 {
-    while (m_layout->count() > 1) {
-        QLayoutItem *item = m_layout->takeAt(0);
-        delete item->widget();
-        delete item;
-    }
+    m_renderTimer.stop();
+    m_entries.clear();
     m_cards.clear();
-    m_streamView = nullptr;
-    m_streamText.clear();
+    m_streaming = -1;
     m_lastAssistantText.clear();
-    m_unflushed.clear();
+    m_imageCount = 0;
+    document()->clear();
     m_followEnd = true;
+}
+
+ChatView::Entry *ChatView::entry(int index) const
+{
+    return index >= 0 && index < int(m_entries.size()) ? m_entries[size_t(index)].get() : nullptr;
+}
+
+ChatView::Entry &ChatView::appendEntry(Kind kind)
+{
+    auto entry = std::make_unique<Entry>();
+    entry->kind = kind;
+    entry->index = int(m_entries.size());
+    entry->time = m_savedTime ? *m_savedTime : QDateTime::currentDateTime();
+    QTextCursor cursor(document());
+    cursor.movePosition(QTextCursor::End);
+    QTextFrameFormat format;
+    format.setPadding(kind == Kind::Tool ? 4 : 8);
+    format.setTopMargin(kind == Kind::Tool ? 2 : 6);
+    format.setBottomMargin(kind == Kind::Tool ? 2 : 6);
+    if (kind == Kind::User)
+        format.setBackground(palette().color(QPalette::AlternateBase));
+    if (kind == Kind::Tool) {
+        format.setBorder(1);
+        format.setBorderBrush(palette().color(QPalette::Mid));
+        format.setBorderStyle(QTextFrameFormat::BorderStyle_Solid);
+        format.setLeftMargin(16);
+    }
+    entry->frame = cursor.insertFrame(format);
+    m_entries.push_back(std::move(entry));
+    return *m_entries.back();
+}
+
+void ChatView::removeLastEntry()
+{
+    if (m_entries.empty())
+        return;
+    Entry &last = *m_entries.back();
+    QTextCursor cursor(document());
+    cursor.setPosition(last.frame->firstPosition() - 1);
+    cursor.setPosition(last.frame->lastPosition() + 1, QTextCursor::KeepAnchor);
+    cursor.removeSelectedText();
+    if (m_streaming == last.index)
+        m_streaming = -1;
+    m_entries.pop_back();
+}
+
+void ChatView::render(Entry &entry)
+{
+    QTextCursor cursor(document());
+    cursor.beginEditBlock();
+    cursor.setPosition(entry.frame->firstPosition());
+    cursor.setPosition(entry.frame->lastPosition(), QTextCursor::KeepAnchor);
+    cursor.removeSelectedText();
+    cursor.setBlockFormat(QTextBlockFormat());
+    cursor.setCharFormat(QTextCharFormat());
+    switch (entry.kind) {
+    case Kind::User:
+    case Kind::Assistant:
+        renderHeader(cursor, entry);
+        cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
+        renderMarkdown(cursor, entry);
+        break;
+    case Kind::Tool:
+        renderCard(cursor, entry);
+        break;
+    case Kind::Notice: {
+        cursor.insertHtml(entry.error ? QStringLiteral("<span style=\"color:%1\">%2</span>")
+                                                .arg(errorColor(palette()).name(), entry.text)
+                                      : entry.text);
+        break;
+    }
+    }
+    cursor.endEditBlock();
+    if (!m_batch)
+        scrollToEndLater();
+}
+
+void ChatView::renderHeader(QTextCursor &cursor, const Entry &entry)
+{
+    QTextCharFormat who;
+    who.setFontWeight(QFont::Bold);
+    cursor.insertText(entry.kind == Kind::User ? tr("You") : tr("Assistant"), who);
+    QTextCharFormat dim;
+    dim.setForeground(dimColor(palette()));
+    QString when;
+    if (entry.time.isValid()) {
+        const QDateTime local = entry.time.toLocalTime();
+        when = local.date() == QDate::currentDate()
+                       ? QLocale().toString(local.time(), QLocale::ShortFormat)
+                       : QLocale().toString(local, QLocale::ShortFormat);
+    }
+    cursor.insertText(QStringLiteral("  ") + when + QStringLiteral("  "), dim);
+    cursor.insertText(tr("Copy"),
+                      linkFormat(palette(), QStringLiteral("sb:copy:%1").arg(entry.index)));
+}
+
+void ChatView::renderMarkdown(QTextCursor &cursor, Entry &entry)
+{
+    if (entry.kind == Kind::User) {
+        cursor.insertText(entry.text, QTextCharFormat()); // what the user typed, as typed
+        return;
+    }
+    const int start = cursor.position();
+    cursor.insertMarkdown(entry.text, QTextDocument::MarkdownDialectGitHub);
+    const int end = cursor.position();
+
+    // Tables: a grid with some room; code blocks: a band of their own, with a Copy link.
+    const QColor band = palette().color(QPalette::AlternateBase);
+    for (QTextFrame *child : entry.frame->childFrames()) {
+        if (auto *table = qobject_cast<QTextTable *>(child)) {
+            QTextTableFormat format = table->format();
+            format.setBorder(1);
+            format.setBorderBrush(palette().color(QPalette::Mid));
+            format.setBorderCollapse(true);
+            format.setCellPadding(4);
+            format.setCellSpacing(0);
+            table->setFormat(format);
+        }
+    }
+    struct Run
+    {
+        int lastBlockEnd;
+        QString code;
+    };
+    std::vector<Run> runs;
+    bool inRun = false;
+    for (QTextBlock block = document()->findBlock(start);
+         block.isValid() && block.position() <= end; block = block.next()) {
+        if (block.blockFormat().intProperty(QTextFormat::BlockQuoteLevel) > 0) {
+            QTextCursor quote(block);
+            QTextBlockFormat format;
+            format.setBackground(band);
+            quote.mergeBlockFormat(format);
+            quote.select(QTextCursor::BlockUnderCursor);
+            QTextCharFormat dim;
+            dim.setForeground(dimColor(palette()));
+            quote.mergeCharFormat(dim);
+        }
+        if (!CodeHighlighter::isCodeBlock(block)) {
+            inRun = false;
+            continue;
+        }
+        QTextCursor blockCursor(block);
+        QTextBlockFormat format;
+        format.setBackground(band);
+        format.setLeftMargin(4);
+        blockCursor.mergeBlockFormat(format);
+        if (!inRun)
+            runs.push_back({0, QString()});
+        else
+            runs.back().code += QLatin1Char('\n');
+        runs.back().code += block.text();
+        runs.back().lastBlockEnd = block.position() + block.length() - 1;
+        inRun = true;
+    }
+    // From the last run back, so the positions of the earlier ones stay valid.
+    for (auto run = runs.rbegin(); run != runs.rend(); ++run) {
+        QTextCursor link(document());
+        link.setPosition(run->lastBlockEnd);
+        QTextBlockFormat right;
+        right.setAlignment(Qt::AlignRight);
+        link.insertBlock(right, QTextCharFormat());
+        const int snippet = int(runs.rend() - run) - 1;
+        link.insertText(tr("Copy code"),
+                        linkFormat(palette(),
+                                   QStringLiteral("sb:code:%1:%2").arg(entry.index).arg(snippet)));
+    }
+    entry.codeBlocks.clear();
+    for (const Run &run : runs) {
+        QString code = run.code;
+        while (code.endsWith(u'\n') || code.endsWith(QChar::LineSeparator))
+            code.chop(1);
+        entry.codeBlocks << code;
+    }
+    cursor.setPosition(entry.frame->lastPosition());
+}
+
+void ChatView::renderCard(QTextCursor &cursor, Entry &entry)
+{
+    const QPalette pal = palette();
+    // One line: ▸ server › tool   state · duration
+    QTextCharFormat title = linkFormat(pal, QStringLiteral("sb:toggle:%1").arg(entry.index));
+    title.setFontWeight(QFont::DemiBold);
+    title.setForeground(pal.color(QPalette::Text));
+    cursor.insertText((entry.expanded ? QStringLiteral("▾ ") : QStringLiteral("▸ "))
+                              + displayToolName(entry.toolName),
+                      title);
+    QTextCharFormat state;
+    state.setForeground(entry.stateColor.isValid() ? entry.stateColor : dimColor(pal));
+    QString line = QStringLiteral("   ") + entry.state;
+    if (!entry.progress.isEmpty())
+        line += QStringLiteral(" · ") + entry.progress;
+    if (entry.durationMs >= 0)
+        line += QStringLiteral(" · ") + describeDuration(entry.durationMs);
+    cursor.insertText(line, state);
+    if (!entry.expanded)
+        return;
+
+    QTextCharFormat dim;
+    dim.setForeground(dimColor(pal));
+    QTextCharFormat mono;
+    mono.setFontFixedPitch(true);
+    mono.setFontFamilies({QStringLiteral("monospace")});
+    QTextBlockFormat indented;
+    indented.setLeftMargin(16);
+    if (!entry.arguments.isEmpty()) {
+        cursor.insertBlock(indented, dim);
+        cursor.insertText(tr("Arguments"), dim);
+        cursor.insertBlock(indented, mono);
+        cursor.insertText(entry.arguments, mono);
+    }
+    if (entry.finished) {
+        cursor.insertBlock(indented, dim);
+        cursor.insertText(tr("Result"), dim);
+        QTextCharFormat result = mono;
+        if (entry.error)
+            result.setForeground(errorColor(pal));
+        cursor.insertBlock(indented, result);
+        cursor.insertText(entry.preview.isEmpty() ? tr("(empty)") : entry.preview, result);
+        for (const QString &image : std::as_const(entry.images)) {
+            cursor.insertBlock(indented, QTextCharFormat());
+            QTextImageFormat format;
+            format.setName(image);
+            cursor.insertImage(format);
+        }
+        if (!entry.whole.isEmpty()) {
+            cursor.insertBlock(indented, QTextCharFormat());
+            cursor.insertText(entry.previewNote + QLatin1Char(' '), dim);
+            cursor.insertText(tr("Open the whole result…"),
+                              linkFormat(pal, QStringLiteral("sb:whole:%1").arg(entry.index)));
+        }
+    }
 }
 
 void ChatView::showConversation(const std::vector<Engine::ChatMessage> &messages)
 {
     clear();
+    m_batch = true;
+    QTextCursor batch(document());
+    batch.beginEditBlock();
     // Tool results answer calls by the provider's id, which a model may repeat: each result
     // goes to the oldest card of that id still waiting.
     QHash<QString, QStringList> waiting; // provider id -> card keys, oldest first
     int cards = 0;
     for (const Engine::ChatMessage &message : messages) {
+        m_savedTime = message.time;
         switch (message.role) {
         case Engine::ChatMessage::Role::User:
             addUserMessage(message.text);
@@ -266,151 +420,309 @@ void ChatView::showConversation(const std::vector<Engine::ChatMessage> &messages
             break;
         }
     }
+    m_savedTime.reset();
+    batch.endEditBlock();
+    m_batch = false;
     m_followEnd = true; // a conversation opens at its end
     scrollToEndLater();
 }
 
 void ChatView::addToolCall(const QString &key, const Engine::ToolCallRequest &call)
 {
-    ToolCard *c = card(key, call.name);
-    if (!call.arguments.is_null())
-        c->setArguments(call.arguments);
-    else if (!call.argumentsText.isEmpty())
-        c->setArguments(Engine::Json(call.argumentsText.toStdString()));
-}
-
-QLabel *ChatView::addLabel(const QString &text, Qt::TextFormat format, const QString &style)
-{
-    auto *label = new QLabel(m_content);
-    label->setTextFormat(format);
-    label->setText(text);
-    label->setWordWrap(true);
-    label->setOpenExternalLinks(true);
-    label->setTextInteractionFlags(Qt::TextBrowserInteraction);
-    label->setStyleSheet(QString::fromLatin1(BubbleStyle) + style);
-    m_layout->insertWidget(m_layout->count() - 1, label);
-    scrollToEndLater();
-    return label;
+    Entry &c = card(key, call.name);
+    const Engine::Json arguments = !call.arguments.is_null() ? call.arguments
+                                   : !call.argumentsText.isEmpty()
+                                           ? Engine::Json(call.argumentsText.toStdString())
+                                           : Engine::Json();
+    if (!arguments.is_null())
+        c.arguments = QString::fromStdString(
+                              arguments.dump(2, ' ', false, Engine::Json::error_handler_t::replace))
+                              .left(MaxArgumentChars);
+    render(c);
 }
 
 void ChatView::addUserMessage(const QString &text)
 {
     m_followEnd = true; // a new question: its answer is what the user reads next
-    addLabel(text, Qt::PlainText, QStringLiteral("QLabel { background: palette(alternate-base); }"))
-            ->setObjectName(QStringLiteral("userMessage"));
+    Entry &entry = appendEntry(Kind::User);
+    entry.text = text;
+    render(entry);
 }
 
 void ChatView::appendAssistantDelta(const QString &delta)
 {
-    if (!m_streamView) {
-        m_streamView = new QTextEdit(m_content);
-        m_streamView->setObjectName(QStringLiteral("streamingMessage"));
-        m_streamView->setReadOnly(true);
-        m_streamView->setFrameShape(QFrame::NoFrame);
-        m_streamView->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-        m_streamView->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-        m_streamView->viewport()->setAutoFillBackground(false);
-        // The view grows with its text; the chat's scroll area does the scrolling.
-        QTextEdit *view = m_streamView;
-        connect(view->document()->documentLayout(),
-                &QAbstractTextDocumentLayout::documentSizeChanged, view,
-                [view](const QSizeF &size) { view->setFixedHeight(int(size.height()) + 6); });
-        m_layout->insertWidget(m_layout->count() - 1, m_streamView);
-        m_streamText.clear();
-        m_unflushed.clear();
+    Entry *streaming = entry(m_streaming);
+    if (!streaming) {
+        streaming = &appendEntry(Kind::Assistant);
+        m_streaming = streaming->index;
     }
-    m_streamText += delta;
-    m_unflushed += delta;
+    streaming->text += delta;
     if (!m_renderTimer.isActive())
         m_renderTimer.start();
 }
 
 void ChatView::renderStream()
 {
-    if (m_streamView && !m_unflushed.isEmpty()) {
-        QTextCursor cursor(m_streamView->document());
-        cursor.movePosition(QTextCursor::End);
-        cursor.insertText(m_unflushed);
-        m_unflushed.clear();
-    }
-    scrollToEndLater();
+    Entry *streaming = entry(m_streaming);
+    if (!streaming)
+        return;
+    QElapsedTimer cost;
+    cost.start();
+    render(*streaming);
+    // A long answer costs more to render: wait longer before the next render.
+    m_renderTimer.setInterval(
+            std::max<int>(StreamRenderMs, int(cost.elapsed()) * StreamRenderCostFactor));
 }
 
 void ChatView::finishAssistantMessage(const QString &fullText)
 {
     m_renderTimer.stop();
+    m_renderTimer.setInterval(StreamRenderMs);
+    Entry *streaming = entry(m_streaming);
     // What streamed stands in for an empty text only while it is on screen: after a turn of
     // tool calls only, the previous answer must not be shown again.
-    const QString text = !fullText.isEmpty() ? fullText : m_streamView ? m_streamText : QString();
-    if (m_streamView) {
-        const int index = m_layout->indexOf(m_streamView);
-        delete m_streamView;
-        m_streamView = nullptr;
-        if (!text.isEmpty()) {
-            QLabel *label = addLabel(text, Qt::MarkdownText, QString());
-            label->setObjectName(QStringLiteral("assistantMessage"));
-            m_layout->removeWidget(label);
-            m_layout->insertWidget(index, label);
-        }
-    } else if (!text.isEmpty()) {
-        addLabel(text, Qt::MarkdownText, QString())
-                ->setObjectName(QStringLiteral("assistantMessage"));
+    const QString text = !fullText.isEmpty() ? fullText : streaming ? streaming->text : QString();
+    m_streaming = -1;
+    if (text.isEmpty()) {
+        if (streaming && streaming->index == int(m_entries.size()) - 1)
+            removeLastEntry();
+        return;
     }
-    if (!text.isEmpty())
-        m_lastAssistantText = text;
-    m_streamText.clear();
-    m_unflushed.clear();
-    scrollToEndLater();
+    Entry &message = streaming ? *streaming : appendEntry(Kind::Assistant);
+    message.text = text;
+    render(message);
+    m_lastAssistantText = text;
 }
 
-QLabel *ChatView::addNotice(const QString &html, bool error)
+void ChatView::addNotice(const QString &html, bool error)
 {
-    QLabel *label
-            = addLabel(html, Qt::RichText,
-                       error ? QStringLiteral("QLabel { color: #c62828; }")
-                             : QStringLiteral("QLabel { color: palette(window-text); background: "
-                                              "palette(alternate-base); }"));
-    label->setObjectName(QStringLiteral("notice"));
-    return label;
+    Entry &notice = appendEntry(Kind::Notice);
+    notice.text = html;
+    notice.error = error;
+    render(notice);
 }
 
-ToolCard *ChatView::card(const QString &callId, const QString &toolName)
+ChatView::Entry &ChatView::card(const QString &callId, const QString &toolName)
 {
-    if (ToolCard *existing = m_cards.value(callId))
-        return existing;
+    if (Entry *existing = m_cards.value(callId))
+        return *existing;
     // A tool call ends the assistant text before it.
-    if (m_streamView)
+    if (m_streaming >= 0)
         finishAssistantMessage(QString());
-    auto *card = new ToolCard(toolName, m_content);
-    m_layout->insertWidget(m_layout->count() - 1, card);
-    m_cards.insert(callId, card);
-    scrollToEndLater();
+    Entry &card = appendEntry(Kind::Tool);
+    card.toolName = toolName;
+    card.state = tr("waiting…");
+    m_cards.insert(callId, &card);
+    render(card);
     return card;
 }
 
 void ChatView::toolApprovalNeeded(const QString &callId, const QString &toolName)
 {
-    card(callId, toolName)->setState(tr("waiting for your approval…"), QStringLiteral("#ef6c00"));
+    Entry &c = card(callId, toolName);
+    c.state = tr("waiting for your approval…");
+    c.stateColor = QColor(0xef, 0x6c, 0x00);
+    render(c);
 }
 
 void ChatView::toolStarted(const QString &callId, const QString &toolName,
                            const Engine::Json &arguments)
 {
-    ToolCard *c = card(callId, toolName);
-    c->setState(tr("running…"));
-    c->setArguments(arguments);
+    Entry &c = card(callId, toolName);
+    c.state = tr("running…");
+    c.stateColor = QColor();
+    c.started.start();
+    c.arguments = QString::fromStdString(
+                          arguments.dump(2, ' ', false, Engine::Json::error_handler_t::replace))
+                          .left(MaxArgumentChars);
+    render(c);
 }
 
 void ChatView::toolProgress(const QString &callId, double progress, double total,
                             const QString &message)
 {
-    if (ToolCard *c = m_cards.value(callId))
-        c->setProgress(progress, total, message);
+    Entry *c = m_cards.value(callId);
+    if (!c)
+        return;
+    QString text = total > 0
+                           ? QStringLiteral("%1 %").arg(int(100 * std::min(1.0, progress / total)))
+                           : QString();
+    if (!message.isEmpty())
+        text += (text.isEmpty() ? QString() : QStringLiteral(" ")) + message.left(200);
+    c->progress = text;
+    render(*c);
 }
 
 void ChatView::toolFinished(const QString &callId, const Engine::ToolRunResult &result)
 {
-    card(callId, QString())->setResult(result);
+    Entry &c = card(callId, QString());
+    c.progress.clear();
+    c.finished = true;
+    // From the start the card saw (approval waits excluded); a reopened card has none.
+    c.durationMs = c.started.isValid() ? c.started.elapsed() : -1;
+    QColor color;
+    QString state = tr("done");
+    if (result.denied) {
+        state = tr("denied");
+        color = errorColor(palette());
+    } else if (result.timedOut) {
+        state = tr("timed out");
+        color = errorColor(palette());
+    } else if (result.cancelled) {
+        state = tr("cancelled");
+        color = dimColor(palette());
+    } else if (result.output.isError) {
+        state = tr("error");
+        color = errorColor(palette());
+    }
+    c.state = state;
+    c.stateColor = color;
+    c.error = color.isValid() && !result.cancelled;
+
+    // The full output, not the capped model text; UTF-8 throughout: a 20 MB result is never
+    // held as a QString here.
+    QByteArrayList parts;
+    for (const Engine::Json &block : result.output.content) {
+        if (!block.is_object())
+            continue;
+        const std::string type = block.value("type", "");
+        if (type == "text") {
+            const auto text = block.find("text");
+            if (text != block.end() && text->is_string())
+                parts << QByteArray::fromStdString(text->get_ref<const std::string &>());
+        } else if (type == "image") {
+            const auto data = block.find("data");
+            QImage image;
+            if (data != block.end() && data->is_string())
+                image.loadFromData(QByteArray::fromBase64(
+                        QByteArray::fromStdString(data->get_ref<const std::string &>())));
+            if (!image.isNull()) {
+                const QString name = QStringLiteral("sb-image:%1").arg(++m_imageCount);
+                document()->addResource(
+                        QTextDocument::ImageResource, QUrl(name),
+                        image.scaled(QSize(MaxImageSide, MaxImageSide).boundedTo(image.size()),
+                                     Qt::KeepAspectRatio, Qt::SmoothTransformation));
+                c.images << name;
+            }
+        } else {
+            parts << "[" + QByteArray::fromStdString(type) + "]";
+        }
+    }
+    QByteArray whole = parts.join('\n');
+    parts.clear();
+    if (!result.output.structuredContent.is_null()) {
+        // Compact here; pretty only for a small one (a big one is read in the viewer).
+        const std::string structured = result.output.structuredContent.dump(
+                -1, ' ', false, Engine::Json::error_handler_t::replace);
+        whole += whole.isEmpty() ? "" : "\n";
+        whole += structured.size() <= size_t(PreviewBytes)
+                         ? QByteArray::fromStdString(result.output.structuredContent.dump(
+                                 2, ' ', false, Engine::Json::error_handler_t::replace))
+                         : QByteArray::fromStdString(structured);
+    }
+    // Only a preview goes into the document; the whole text waits for the viewer.
+    const ResultPreview preview = makePreview(whole);
+    c.preview = preview.text;
+    c.previewNote = preview.note;
+    c.whole = preview.cut ? std::move(whole) : QByteArray();
+    c.expanded = c.error && !result.denied; // errors open, results and denials stay one line
+    render(c);
+}
+
+QStringList ChatView::texts(Kind kind) const
+{
+    QStringList result;
+    for (const auto &entry : m_entries) {
+        if (entry->kind == kind)
+            result << entry->text;
+    }
+    return result;
+}
+
+QList<ChatView::CardInfo> ChatView::cards() const
+{
+    QList<CardInfo> result;
+    for (const auto &entry : m_entries) {
+        if (entry->kind == Kind::Tool)
+            result.append({entry->toolName, entry->arguments, entry->state, entry->expanded,
+                           !entry->whole.isEmpty()});
+    }
+    return result;
+}
+
+void ChatView::activateLink(const QUrl &url)
+{
+    if (url.scheme() == QLatin1String("http") || url.scheme() == QLatin1String("https")) {
+        QDesktopServices::openUrl(url);
+        return;
+    }
+    if (url.scheme() != QLatin1String("sb"))
+        return; // file:, javascript: and the like from a model's Markdown do nothing
+    const QStringList parts = url.path().split(u':');
+    if (parts.size() < 2)
+        return;
+    bool ok = false;
+    const int index = parts.at(1).toInt(&ok);
+    Entry *target = ok ? entry(index) : nullptr;
+    if (!target)
+        return;
+    const QString action = parts.at(0);
+    if (action == QLatin1String("code") && parts.size() == 3) {
+        const int block = parts.at(2).toInt(&ok);
+        if (ok && block >= 0 && block < target->codeBlocks.size())
+            QApplication::clipboard()->setText(target->codeBlocks.at(block));
+    } else if (action == QLatin1String("copy")) {
+        QApplication::clipboard()->setText(target->text);
+    } else if (action == QLatin1String("toggle") && target->kind == Kind::Tool) {
+        const bool follow = m_followEnd;
+        const int scroll = verticalScrollBar()->value();
+        target->expanded = !target->expanded;
+        m_batch = true; // the user reads this card: the view stays where it is
+        render(*target);
+        m_batch = false;
+        m_followEnd = follow && target->index == int(m_entries.size()) - 1;
+        if (!m_followEnd)
+            verticalScrollBar()->setValue(scroll);
+    } else if (action == QLatin1String("whole") && !target->whole.isEmpty()) {
+        auto *viewer = new ResultViewer(displayToolName(target->toolName), target->whole, window());
+        viewer->setAttribute(Qt::WA_DeleteOnClose);
+        viewer->show();
+    }
+}
+
+void ChatView::changeEvent(QEvent *event)
+{
+    QTextBrowser::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        restyle();
+}
+
+// A new palette (the system switched between light and dark): colours are part of the
+// document, so it is drawn again.
+void ChatView::restyle()
+{
+    if (!m_highlighter)
+        return;
+    m_highlighter->setDark(isDark(palette()));
+    m_batch = true;
+    for (const auto &entry : m_entries) {
+        QTextFrameFormat format = entry->frame->frameFormat();
+        if (entry->kind == Kind::User)
+            format.setBackground(palette().color(QPalette::AlternateBase));
+        if (entry->kind == Kind::Tool)
+            format.setBorderBrush(palette().color(QPalette::Mid));
+        entry->frame->setFrameFormat(format);
+        render(*entry);
+    }
+    m_batch = false;
+}
+
+QStringList ChatView::codeBlocks() const
+{
+    QStringList result;
+    for (const auto &entry : m_entries)
+        result += entry->codeBlocks;
+    return result;
 }
 
 void ChatView::scrollToEndLater()

@@ -3,30 +3,50 @@
 #include <engine/llm.h>
 #include <engine/toolrunner.h>
 
+#include <QDateTime>
+#include <QElapsedTimer>
 #include <QHash>
-#include <QScrollArea>
+#include <QImage>
+#include <QTextBrowser>
 #include <QTimer>
 
-class QLabel;
-class QTextEdit;
-class QProgressBar;
-class QVBoxLayout;
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QTextFrame;
 
 namespace Ui {
 
-class ToolCard;
+class CodeHighlighter;
 
-// The conversation as the user reads it: user and assistant messages (Markdown: code blocks,
-// tables, links), the answer streaming in, and one card per tool call (state, progress,
-// collapsible result, images, errors in red). Streamed text is appended at most every
-// 50 ms, and only the new text is laid out, so a fast model cannot flood the event loop. The
-// view keeps to the end while the user is there, and stays where the user scrolled otherwise.
+// The conversation as the user reads it, as one document that only ever grows at its end
+// (a QTextBrowser): each message is a frame (who, when, Copy; Markdown with tables,
+// blockquotes and highlighted code blocks, each with its own Copy), each tool call a compact
+// card (server, tool, state, duration on one line; arguments and result when expanded, the
+// whole of a big result one click away). A 1,000-message conversation is laid out once, by
+// the document, and scrolls like any text. Streamed Markdown is rendered as it arrives (at most
+// every 50 ms, less often when rendering is slow), so nothing reflows when it ends. The view
+// follows the end while the user is there, and stays where the user scrolled otherwise.
 // Owned by the main window.
-class ChatView : public QScrollArea
+class ChatView : public QTextBrowser
 {
     Q_OBJECT
 public:
+    enum class Kind { User, Assistant, Tool, Notice };
+
+    // What a tool card shows (for tests and for the window's own checks).
+    struct CardInfo
+    {
+        QString toolName;
+        QString arguments;
+        QString state;
+        bool expanded = false;
+        bool wholeResultAvailable = false; // the preview is cut; the viewer has the rest
+    };
+
     explicit ChatView(QWidget *parent = nullptr);
+    ~ChatView() override;
 
     void clear();
     // A saved conversation as it was said: messages, and a card per tool call with its name,
@@ -37,8 +57,7 @@ public:
     // The assistant's message is complete: `fullText`, or what streamed if that is empty (a
     // message of tool calls only adds nothing).
     void finishAssistantMessage(const QString &fullText);
-    // The notice's label (owned by the view; gone after clear()).
-    QLabel *addNotice(const QString &html, bool error = false);
+    void addNotice(const QString &html, bool error = false);
 
     void toolApprovalNeeded(const QString &callId, const QString &toolName);
     void toolStarted(const QString &callId, const QString &toolName, const Engine::Json &arguments);
@@ -50,24 +69,45 @@ public:
     // Whether new content scrolls the view to its end (the user is at the end).
     bool followsEnd() const { return m_followEnd; }
 
+    // The texts of one kind of entry, oldest first (the assistant's as Markdown source).
+    QStringList texts(Kind kind) const;
+    QList<CardInfo> cards() const;
+    // What a click on one of the view's own links does: "sb:copy:N" (message N),
+    // "sb:code:N:K" (its code block K), "sb:toggle:N" (a card), "sb:whole:N" (a card's whole
+    // result); http(s) links open in the browser; anything else is ignored.
+    void activateLink(const QUrl &url);
+    // The code blocks' texts, in the order they were shown (what their Copy links copy).
+    QStringList codeBlocks() const;
+
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
-    ToolCard *card(const QString &callId, const QString &toolName);
-    QLabel *addLabel(const QString &text, Qt::TextFormat format, const QString &style);
+    struct Entry;
+    Entry *entry(int index) const;
+    Entry &appendEntry(Kind kind);
+    void render(Entry &entry);
+    void renderHeader(QTextCursor &cursor, const Entry &entry);
+    void renderMarkdown(QTextCursor &cursor, Entry &entry);
+    void renderCard(QTextCursor &cursor, Entry &entry);
+    void removeLastEntry();
+    Entry &card(const QString &callId, const QString &toolName);
+    void addToolCall(const QString &key, const Engine::ToolCallRequest &call);
     void renderStream();
     void scrollToEndLater();
-    void addToolCall(const QString &key, const Engine::ToolCallRequest &call);
+    void restyle();
 
-    QWidget *m_content;
-    QVBoxLayout *m_layout;
-    // While the answer streams, its text grows in a plain text view (appending lays out only
-    // the new text); when it is complete it is rendered once as Markdown in a label.
-    QTextEdit *m_streamView = nullptr;
-    QString m_streamText;
+    std::vector<std::unique_ptr<Entry>> m_entries;
+    QHash<QString, Entry *> m_cards;
+    CodeHighlighter *m_highlighter = nullptr;
+    int m_streaming = -1; // the entry the answer streams into
     QString m_lastAssistantText;
-    QString m_unflushed;
     bool m_followEnd = true;
+    bool m_batch = false; // showConversation: one scroll at the end
+    // showConversation: when the message being shown was said (invalid: not known).
+    std::optional<QDateTime> m_savedTime;
     QTimer m_renderTimer;
-    QHash<QString, ToolCard *> m_cards;
+    int m_imageCount = 0;
 };
 
 } // namespace Ui

@@ -210,10 +210,10 @@ void MainWindow::setUpWidgets()
     composerRow->addWidget(m_sendButton);
 
     auto *chatPane = new QWidget(this);
-    auto *chatLayout = new QVBoxLayout(chatPane);
-    chatLayout->setContentsMargins(0, 0, 0, 0);
-    chatLayout->addWidget(m_chat, 1);
-    chatLayout->addLayout(composerRow);
+    m_chatLayout = new QVBoxLayout(chatPane);
+    m_chatLayout->setContentsMargins(0, 0, 0, 0);
+    m_chatLayout->addWidget(m_chat, 1);
+    m_chatLayout->addLayout(composerRow);
 
     m_conversations = new ConversationList(this);
     m_conversations->setWorkspace(m_options.workspace);
@@ -446,8 +446,15 @@ void MainWindow::setProvider(const QString &storedKey, const QString &keychainEr
             notice += QLatin1Char(' ')
                       + SettingsDialog::keychainNote(keychainError).toHtmlEscaped();
         delete m_noModelNotice; // one at a time, the current reason
-        m_noModelNotice = m_chat->addNotice(notice);
+        // Above the chat, not in it: a state of the window, gone when a model is set.
+        m_noModelNotice = new QLabel(notice, this);
         m_noModelNotice->setObjectName(QStringLiteral("noModelNotice"));
+        m_noModelNotice->setTextFormat(Qt::RichText);
+        m_noModelNotice->setWordWrap(true);
+        m_noModelNotice->setAutoFillBackground(true);
+        m_noModelNotice->setBackgroundRole(QPalette::AlternateBase);
+        m_noModelNotice->setMargin(8);
+        m_chatLayout->insertWidget(0, m_noModelNotice);
         return;
     }
     delete m_noModelNotice; // a model now: the chat no longer says it needs one

@@ -15,6 +15,7 @@ class QDockWidget;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
+class QVBoxLayout;
 
 namespace Ui {
 
@@ -129,6 +130,7 @@ private:
     bool m_applyPending = false; // settings saved during a turn: applied when it ends
 
     ChatView *m_chat = nullptr;
+    QVBoxLayout *m_chatLayout = nullptr; // the chat, and above it the no-model notice
     QPlainTextEdit *m_composer = nullptr;
     QPushButton *m_sendButton = nullptr;
     ConversationList *m_conversations = nullptr;
