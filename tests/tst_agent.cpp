@@ -217,6 +217,67 @@ private slots:
         QCOMPARE(rig->agent->messages().back().text, QStringLiteral("Both done."));
     }
 
+    // Retry asks again from the last user message; editing it replaces it and what followed.
+    // The model sees only the kept history; the file keeps everything and reads back the same.
+    void retryAndEditReplaceWhatFollowed()
+    {
+        QTemporaryDir ws;
+        auto rig = makeRig(ApprovalChoice::AllowOnce, ws.path());
+        QVERIFY(rig);
+        ConversationStore store(m_dir.filePath(QStringLiteral("retry-conversations")));
+        rig->agent->setStore(&store);
+        rig->agent->newConversation(QStringLiteral("retry"), ws.path());
+        QSignalSpy done(rig->agent.get(), &Agent::turnFinished);
+        QSignalSpy errors(rig->agent.get(), &Agent::errorOccurred);
+        QVERIFY(!rig->agent->retry()); // nothing to retry yet
+
+        FakeLlmServer::Reply refused;
+        refused.status = 400;
+        refused.body = R"({"error":{"message":"context too long"}})";
+        rig->model->enqueue(refused);
+        QVERIFY(rig->agent->send(QStringLiteral("first question")));
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 10000);
+        QCOMPARE(errors.count(), 1);
+        QCOMPARE(rig->agent->messages().size(), size_t(1));
+
+        rig->model->enqueue(FakeLlmServer::openAiText(QStringLiteral("Answer A")));
+        QVERIFY(rig->agent->retry());
+        QVERIFY(!rig->agent->retry()); // not while a turn runs
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 10000);
+        QCOMPARE(rig->agent->messages().size(), size_t(2));
+        QCOMPARE(rig->agent->messages().back().text, QStringLiteral("Answer A"));
+
+        // Retry after an answer asks for another one in its place.
+        rig->model->enqueue(FakeLlmServer::openAiText(QStringLiteral("Answer B")));
+        QVERIFY(rig->agent->retry());
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 3, 10000);
+        QCOMPARE(rig->agent->messages().size(), size_t(2));
+        QCOMPARE(rig->agent->messages().back().text, QStringLiteral("Answer B"));
+        const Json retried = rig->model->requests().at(2)["messages"];
+        QVERIFY(retried.dump().find("Answer A") == std::string::npos);
+
+        rig->model->enqueue(FakeLlmServer::openAiText(QStringLiteral("Answer C")));
+        QVERIFY(rig->agent->editLastUserMessage(QStringLiteral("better question")));
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 4, 10000);
+        const Json edited = rig->model->requests().at(3)["messages"];
+        QVERIFY(edited.dump().find("better question") != std::string::npos);
+        QVERIFY(edited.dump().find("first question") == std::string::npos);
+        QVERIFY(edited.dump().find("Answer B") == std::string::npos);
+        QCOMPARE(rig->agent->messages().size(), size_t(2));
+
+        const std::optional<Conversation> loaded = store.load(rig->agent->conversationId());
+        QVERIFY(loaded);
+        QCOMPARE(loaded->messages.size(), size_t(2));
+        QCOMPARE(loaded->messages.at(0).text, QStringLiteral("better question"));
+        QCOMPARE(loaded->messages.at(1).text, QStringLiteral("Answer C"));
+        QCOMPARE(loaded->skippedLines, 0);
+        QCOMPARE(store.list().at(0).messageCount, 2);
+        QFile file(store.filePath(rig->agent->conversationId()));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray all = file.readAll();
+        QVERIFY(all.contains("Answer A") && all.contains("Answer B")); // nothing is lost
+    }
+
     // A model that gives two calls of one turn the same id (or none) must get two results,
     // one per call, in order: the agent's own call ids keep them apart.
     void repeatedCallIdsBothComplete_data()

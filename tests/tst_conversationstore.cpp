@@ -45,6 +45,7 @@ private slots:
     void anotherWriterIsNoticed();
     void damagedIndexIsIgnored_data();
     void damagedIndexIsIgnored();
+    void truncateKeepsTheFirstMessages();
 };
 
 namespace {
@@ -647,7 +648,8 @@ void tst_ConversationStore::listReadsTheIndexNotTheFiles()
                              QFileDevice::FileModificationTime));
     file.close();
     const ConversationStore store(dir.path());
-    const ConversationInfo *info = findInfo(store.list(), first);
+    const QList<ConversationInfo> infos = store.list(); // findInfo points into it
+    const ConversationInfo *info = findInfo(infos, first);
     QVERIFY(info);
     QCOMPARE(info->title, QStringLiteral("FIRST TITLE"));
 }
@@ -743,6 +745,39 @@ void tst_ConversationStore::damagedIndexIsIgnored()
     }
     // ... and the next run has a good index again.
     QVERIFY(readFile(dir.filePath(QStringLiteral("index.json"))).startsWith("{\"version\":1,"));
+}
+
+// An edited or retried turn: a truncate record drops what followed, the file keeps it all;
+// a hand-edited record with a hostile count never drops more than there is or crashes.
+void tst_ConversationStore::truncateKeepsTheFirstMessages()
+{
+    QTemporaryDir dir;
+    ConversationStore store(dir.path());
+    QVERIFY(store.list().isEmpty());
+    const QString id = store.create(QStringLiteral("t"), QString());
+    for (int i = 1; i <= 4; ++i)
+        QVERIFY(store.append(id, numberedMessage(i)));
+    QVERIFY(store.truncate(id, 2));
+    QVERIFY(store.append(id, numberedMessage(5)));
+    QCOMPARE(store.list().at(0).messageCount, 3);
+    std::optional<Conversation> loaded = store.load(id);
+    QVERIFY(loaded);
+    QCOMPARE(loaded->messages.size(), size_t(3));
+    QVERIFY(isIntactNumberedMessage(loaded->messages[1], 2));
+    QVERIFY(isIntactNumberedMessage(loaded->messages[2], 5));
+    QVERIFY(readFile(store.filePath(id)).contains("message 4 "));
+
+    QFile file(store.filePath(id));
+    QVERIFY(file.open(QIODevice::Append));
+    file.write("{\"type\":\"truncate\",\"messages\":-5}\n"
+               "{\"type\":\"truncate\",\"messages\":\"all\"}\n"
+               "{\"type\":\"truncate\",\"messages\":99999999999999}\n");
+    file.close();
+    loaded = ConversationStore(dir.path()).load(id);
+    QVERIFY(loaded);
+    QCOMPARE(loaded->messages.size(), size_t(3));
+    QCOMPARE(loaded->skippedLines, 2); // the negative and the string one
+    QCOMPARE(ConversationStore(dir.path()).list().at(0).messageCount, 3);
 }
 
 int main(int argc, char *argv[])

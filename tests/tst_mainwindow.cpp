@@ -35,6 +35,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBlock>
 #include <QToolButton>
 #include <QTreeWidget>
 #include <QUuid>
@@ -598,6 +599,73 @@ private slots:
                 Ui::ConversationList::describeTime(QDateTime(QDate(2026, 11, 2), QTime(8, 0)), now),
                 locale.toString(QDate(2026, 11, 2), QLocale::ShortFormat));
         QVERIFY(Ui::ConversationList::describeTime(QDateTime(), now).isEmpty());
+    }
+
+    // A failed turn offers Retry; Edit on the last message puts it back in the composer, and
+    // Enter sends it in place of the old one and what followed (the model sees only that).
+    void editAndRetryTheLastTurn()
+    {
+        auto setup = open();
+        QVERIFY(setup);
+        Ui::ChatView *chat = setup->window->chatView();
+        const auto links = [chat] {
+            QStringList hrefs;
+            for (QTextBlock block = chat->document()->begin(); block.isValid();
+                 block = block.next()) {
+                for (auto it = block.begin(); !it.atEnd(); ++it) {
+                    if (it.fragment().charFormat().isAnchor())
+                        hrefs << it.fragment().charFormat().anchorHref();
+                }
+            }
+            return hrefs;
+        };
+        const auto linkOf = [&links](const QString &action) {
+            for (const QString &href : links()) {
+                if (href.startsWith(QStringLiteral("sb:%1:").arg(action)))
+                    return href;
+            }
+            return QString();
+        };
+        FakeLlmServer::Reply refused;
+        refused.status = 400;
+        refused.body = R"({"error":{"message":"try later"}})";
+        setup->model.enqueue(refused);
+        QSignalSpy done(setup->window->agent(), &Agent::turnFinished);
+        send(*setup->window, QStringLiteral("first question"));
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 10000);
+        QTRY_VERIFY(!linkOf(QStringLiteral("retry")).isEmpty());
+
+        setup->model.enqueue(FakeLlmServer::openAiText(QStringLiteral("Answer A")));
+        chat->activateLink(QUrl(linkOf(QStringLiteral("retry"))));
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 10000);
+        QCOMPARE(chat->texts(Ui::ChatView::Kind::Assistant),
+                 QStringList({QStringLiteral("Answer A")}));
+        QVERIFY(!chat->document()->toPlainText().contains(QStringLiteral("try later")));
+
+        auto *composer = setup->window->findChild<QPlainTextEdit *>(QStringLiteral("composer"));
+        auto *hint = setup->window->findChild<QLabel *>(QStringLiteral("editHint"));
+        QVERIFY(composer && hint);
+        chat->activateLink(QUrl(linkOf(QStringLiteral("edit"))));
+        QCOMPARE(composer->toPlainText(), QStringLiteral("first question"));
+        QVERIFY(hint->isVisibleTo(setup->window.get()));
+        QTest::keyClick(composer, Qt::Key_Escape); // cancelled: nothing changes
+        QVERIFY(!hint->isVisibleTo(setup->window.get()));
+        QVERIFY(composer->toPlainText().isEmpty());
+
+        chat->activateLink(QUrl(linkOf(QStringLiteral("edit"))));
+        setup->model.enqueue(FakeLlmServer::openAiText(QStringLiteral("Answer B")));
+        composer->setPlainText(QStringLiteral("second question"));
+        QTest::keyClick(composer, Qt::Key_Return);
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 3, 10000);
+        QCOMPARE(chat->texts(Ui::ChatView::Kind::User),
+                 QStringList({QStringLiteral("second question")}));
+        QCOMPARE(chat->texts(Ui::ChatView::Kind::Assistant),
+                 QStringList({QStringLiteral("Answer B")}));
+        const std::string sent = setup->model.requests().last()["messages"].dump();
+        QVERIFY(sent.find("second question") != std::string::npos);
+        QVERIFY(sent.find("first question") == std::string::npos);
+        QVERIFY(sent.find("Answer A") == std::string::npos);
+        QCOMPARE(setup->window->agent()->messages().size(), size_t(2));
     }
 
     // "Chat needs a model" is said while it is true, and goes when a model is set.

@@ -43,6 +43,7 @@
     <name>Engine::Agent</name>
     <message>
         <location filename="../src/engine/agent.cpp" line="+49"/>
+        <location line="+46"/>
         <source>Could not save the conversation: %1</source>
         <translation>无法保存对话：%1</translation>
     </message>
@@ -515,7 +516,7 @@
         <translation>对话文件 %1 的格式版本为 %2，此版本的 Switchboard 无法读取。</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+42"/>
         <source>The conversation file %1 is empty.</source>
         <translation>对话文件 %1 为空。</translation>
     </message>
@@ -557,7 +558,7 @@
         <translation>无法打开对话文件 %1 进行写入。</translation>
     </message>
     <message>
-        <location line="+99"/>
+        <location line="+113"/>
         <source>Cannot delete the conversation file %1: %2</source>
         <translation>无法删除对话文件 %1：%2</translation>
     </message>
@@ -2026,12 +2027,12 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::ChatView</name>
     <message>
-        <location filename="../src/ui/chatview.cpp" line="+359"/>
+        <location filename="../src/ui/chatview.cpp" line="+423"/>
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location line="+205"/>
+        <location line="+213"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
@@ -2056,12 +2057,12 @@ Allow %1 (%2 risk, from %3)?
         <translation>错误</translation>
     </message>
     <message>
-        <location line="-201"/>
+        <location line="-209"/>
         <source>Open the whole result…</source>
         <translation>打开完整结果…</translation>
     </message>
     <message>
-        <location line="-312"/>
+        <location line="-375"/>
         <source>%1 ms</source>
         <translation>%1 毫秒</translation>
     </message>
@@ -2071,7 +2072,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location line="+164"/>
+        <location line="+166"/>
         <source>You</source>
         <translation>你</translation>
     </message>
@@ -2086,7 +2087,18 @@ Allow %1 (%2 risk, from %3)?
         <translation>复制</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+7"/>
+        <source>Edit</source>
+        <translation>编辑</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <location line="+18"/>
+        <source>Retry</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <location line="+101"/>
         <source>Copy code</source>
         <translation>复制代码</translation>
     </message>
@@ -2101,7 +2113,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>（空）</translation>
     </message>
     <message>
-        <location line="+150"/>
+        <location line="+158"/>
         <source>waiting…</source>
         <translation>等待中…</translation>
     </message>
@@ -2527,12 +2539,17 @@ in %3</source>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+307"/>
+        <location line="+357"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-279"/>
+        <location line="-341"/>
+        <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
+        <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
+    </message>
+    <message>
+        <location line="+22"/>
         <source>New conversation</source>
         <translation>新建对话</translation>
     </message>
@@ -2597,7 +2614,7 @@ in %3</source>
         <translation>上一轮：输入 %1 / 输出 %2 tokens</translation>
     </message>
     <message>
-        <location line="+78"/>
+        <location line="+80"/>
         <source>The new model settings apply when the current answer is done.</source>
         <translation>新的模型设置将在当前回答完成后生效。</translation>
     </message>
@@ -2607,17 +2624,17 @@ in %3</source>
         <translation>&lt;b&gt;聊天需要模型&lt;/b&gt; — %1。服务器、工具和手动运行无需模型即可使用。</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+54"/>
         <source>Chat needs a model — %1.</source>
         <translation>聊天需要模型 — %1。</translation>
     </message>
     <message>
-        <location line="-30"/>
+        <location line="-34"/>
         <source>Model: %1</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-289"/>
+        <location line="-301"/>
         <source>Audit log: %1</source>
         <translation>审计日志：%1</translation>
     </message>
@@ -2627,12 +2644,12 @@ in %3</source>
         <translation>无法保存对话：%1</translation>
     </message>
     <message>
-        <location line="+307"/>
+        <location line="+323"/>
         <source>The API key is still being read from the keychain; send again in a moment.</source>
         <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+51"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -2672,7 +2689,7 @@ in %3</source>
         <translation>无法删除对话：%1</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+57"/>
         <source>reading the API key…</source>
         <translation>正在读取 API 密钥…</translation>
     </message>

@@ -58,16 +58,62 @@ bool Agent::send(const QString &text)
         return false;
     if (m_conversationId.isEmpty())
         newConversation(text.left(60), m_workspace);
-    m_busy = true;
-    m_turns = 0;
-    m_usage = {};
-    emit busyChanged(true);
     ChatMessage user;
     user.role = ChatMessage::Role::User;
     user.text = text;
     append(std::move(user));
-    requestCompletion();
+    startTurn();
     return true;
+}
+
+void Agent::startTurn()
+{
+    m_busy = true;
+    m_turns = 0;
+    m_usage = {};
+    emit busyChanged(true);
+    requestCompletion();
+}
+
+int Agent::lastUserMessage() const
+{
+    for (int i = int(m_messages.size()) - 1; i >= 0; --i) {
+        if (m_messages[size_t(i)].role == ChatMessage::Role::User)
+            return i;
+    }
+    return -1;
+}
+
+void Agent::truncate(size_t count)
+{
+    if (count >= m_messages.size())
+        return;
+    m_messages.resize(count);
+    if (m_store && !m_conversationId.isEmpty()) {
+        QString error;
+        if (!m_store->truncate(m_conversationId, int(count), &error))
+            emit errorOccurred(tr("Could not save the conversation: %1").arg(error));
+    }
+}
+
+bool Agent::retry()
+{
+    const int user = lastUserMessage();
+    if (m_busy || user < 0)
+        return false;
+    truncate(size_t(user) + 1);
+    startTurn();
+    return true;
+}
+
+bool Agent::editLastUserMessage(const QString &text)
+{
+    if (m_busy || text.trimmed().isEmpty())
+        return false;
+    const int user = lastUserMessage();
+    if (user >= 0)
+        truncate(size_t(user));
+    return send(text);
 }
 
 std::vector<ToolSpec> Agent::toolSpecs() const
@@ -230,6 +276,7 @@ void Agent::endTurn(const QString &error)
     if (!m_busy)
         return;
     m_busy = false;
+    m_lastTurnFailed = !error.isEmpty();
     if (!error.isEmpty())
         emit errorOccurred(error);
     emit turnFinished(m_usage);

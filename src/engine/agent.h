@@ -45,8 +45,16 @@ public:
 
     // Sends a user message; false (and nothing happens) while a turn is running.
     bool send(const QString &text);
+    // Asks the model again from the last user message: what followed it (an answer, tool
+    // calls, a failed turn) is dropped, here and (by a truncate record) in the file. False
+    // while a turn runs or when there is no user message.
+    bool retry();
+    // Replaces the last user message, and everything after it, with `text`, and sends it.
+    bool editLastUserMessage(const QString &text);
     void cancel();
     bool isBusy() const { return m_busy; }
+    // Whether the last turn ended with an error or was stopped (the window offers a retry).
+    bool lastTurnFailed() const { return m_lastTurnFailed; }
 
 signals:
     void textDelta(const QString &delta);
@@ -74,6 +82,9 @@ private:
     // The observation the model gets for a call; `result` null: stopped before it finished.
     ChatMessage toolMessage(const PendingCall &pending, const ToolRunResult *result) const;
     void append(ChatMessage message);
+    void truncate(size_t count);
+    int lastUserMessage() const;
+    void startTurn();
     void endTurn(const QString &error = QString());
     std::vector<ToolSpec> toolSpecs() const;
 
@@ -86,6 +97,7 @@ private:
     QString m_workspace;
     std::vector<ChatMessage> m_messages;
     bool m_busy = false;
+    bool m_lastTurnFailed = false;
     int m_turns = 0;
     quint64 m_turnSerial = 0; // model turns over the agent's life: part of every call id
     std::function<void()> m_cancelCompletion;

@@ -167,6 +167,13 @@ bool scan(const QByteArray &data, const QString &path, bool keepMessages, ScanRe
         } else if (type == QLatin1String("title") && json.contains("title")
                    && json["title"].is_string()) {
             result.title = stringMember(json, "title");
+        } else if (type == QLatin1String("truncate") && json.contains("messages")
+                   && json["messages"].is_number_integer() && json["messages"].get<qint64>() >= 0) {
+            const auto keep = size_t(
+                    std::min<qint64>(json["messages"].get<qint64>(), qint64(result.messageCount)));
+            result.messageCount = int(keep);
+            if (keepMessages)
+                result.messages.resize(keep);
         } else {
             // A write cut short by a crash, a garbled edit, or a record from a newer version.
             ++result.skippedLines;
@@ -527,6 +534,20 @@ bool ConversationStore::rename(const QString &id, const QString &title, QString 
     return true;
 }
 
+bool ConversationStore::truncate(const QString &id, int messageCount, QString *error)
+{
+    OrderedJson record;
+    record["type"] = "truncate";
+    record["messages"] = std::max(0, messageCount);
+    record["time"] = nowText().toStdString();
+    const QByteArray line = toBytes(dumpJson(record)) + '\n';
+    if (!appendLine(id, line, error))
+        return false;
+    noteAppended(id, line.size(), Record::Truncate, QString(), std::max(0, messageCount));
+    emit conversationsChanged();
+    return true;
+}
+
 bool ConversationStore::remove(const QString &id, QString *error)
 {
     if (!isValidId(id)) {
@@ -575,7 +596,7 @@ std::optional<Conversation> ConversationStore::load(const QString &id, QString *
 }
 
 void ConversationStore::noteAppended(const QString &id, qint64 bytes, Record record,
-                                     const QString &title)
+                                     const QString &title, int messageCount)
 {
     const auto it = m_listCache.find(id);
     if (it == m_listCache.end())
@@ -591,10 +612,17 @@ void ConversationStore::noteAppended(const QString &id, qint64 bytes, Record rec
     it->size = file.size();
     it->modified = file.lastModified();
     it->info->updated = it->modified;
-    if (record == Record::Message)
+    switch (record) {
+    case Record::Message:
         ++it->info->messageCount;
-    else
+        break;
+    case Record::Title:
         it->info->title = title;
+        break;
+    case Record::Truncate:
+        it->info->messageCount = std::min(it->info->messageCount, messageCount);
+        break;
+    }
     indexChanged();
 }
 

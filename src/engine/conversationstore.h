@@ -47,11 +47,13 @@ struct ConversationInfo
 /// Persists conversations so that a crash loses no completed message: one append-only JSONL file
 /// per conversation, `<folder>/<id>.jsonl`. Line 1 is a header
 /// `{"type":"conversation","version":1,"id","title","created","workspace"}`, then one
-/// `{"type":"message","time","message"}` line per message and a `{"type":"title","title"}`
-/// line per rename. Appends are crash-safe: a line is written with one write call and synced
-/// to the file (the OS) before append() returns, so a finished message survives a killed
-/// process; the fsync that makes it survive a power loss as well runs on a worker thread, so the
-/// window never waits for the disk. A line cut short by a crash is skipped when reading.
+/// `{"type":"message","time","message"}` line per message, a `{"type":"title","title"}`
+/// line per rename and a `{"type":"truncate","messages":N}` line where an edit or a retry
+/// dropped what followed the first N messages. Appends are crash-safe: a line is written with one
+/// write call and synced to the file (the OS) before append() returns, so a finished message
+/// survives a killed process; the fsync that makes it survive a power loss as well runs on a worker
+/// thread, so the window never waits for the disk. A line cut short by a crash is skipped when
+/// reading.
 ///
 /// `<folder>/index.json` remembers what list() shows (title, workspace, dates, message count)
 /// with each file's size and modification time, so listing reads that one small file and a
@@ -87,6 +89,9 @@ public:
     QList<ConversationInfo> list() const;
     /// Appends a title record (the file is never rewritten).
     bool rename(const QString &id, const QString &title, QString *error = nullptr);
+    /// Keeps only the first `messageCount` messages (an edited or retried turn replaces what
+    /// followed): appends a truncate record, so the file still holds everything ever said.
+    bool truncate(const QString &id, int messageCount, QString *error = nullptr);
     bool remove(const QString &id, QString *error = nullptr);
 
     /// Where the conversation with this id is (or would be) stored.
@@ -106,13 +111,14 @@ signals:
     void syncFailed(const QString &id, const QString &error);
 
 private:
-    enum class Record { Message, Title };
+    enum class Record { Message, Title, Truncate };
     bool appendLine(const QString &id, const QByteArray &line, QString *error);
     QFile *openForAppend(const QString &id, QString *error, bool *addedNewline);
     void closeFile(const QString &id);
     // Keeps the list's entry for `id` in step with what this store just wrote, so the next
     // list() does not read the file again.
-    void noteAppended(const QString &id, qint64 bytes, Record record, const QString &title);
+    void noteAppended(const QString &id, qint64 bytes, Record record, const QString &title = {},
+                      int messageCount = 0);
     void queueSync(const QString &id);
     void loadIndex() const;
     void indexChanged() const;

@@ -13,6 +13,7 @@
 #include <QTextTable>
 
 #include <algorithm>
+#include <utility>
 
 namespace Ui {
 
@@ -138,6 +139,8 @@ void ChatView::clear()
     m_renderTimer.stop();
     m_entries.clear();
     m_cards.clear();
+    m_lastUser = -1;
+    m_lastAssistant = -1;
     m_streaming = -1;
     m_lastAssistantText.clear();
     m_imageCount = 0;
@@ -237,6 +240,67 @@ void ChatView::renderHeader(QTextCursor &cursor, const Entry &entry)
     cursor.insertText(QStringLiteral("  ") + when + QStringLiteral("  "), dim);
     cursor.insertText(tr("Copy"),
                       linkFormat(palette(), QStringLiteral("sb:copy:%1").arg(entry.index)));
+    // While a saved conversation is filled in, links wait for the last entries (below).
+    if (m_batch)
+        return;
+    if (entry.kind == Kind::User && entry.index == m_lastUser) {
+        cursor.insertText(QStringLiteral("  "), dim);
+        cursor.insertText(tr("Edit"),
+                          linkFormat(palette(), QStringLiteral("sb:edit:%1").arg(entry.index)));
+    }
+    if (entry.kind == Kind::Assistant && entry.index == m_lastAssistant
+        && m_lastAssistant > m_lastUser && m_streaming != entry.index) {
+        cursor.insertText(QStringLiteral("  "), dim);
+        cursor.insertText(tr("Retry"),
+                          linkFormat(palette(), QStringLiteral("sb:retry:%1").arg(entry.index)));
+    }
+}
+
+// `holder` now names entry `index`: the one before it loses its link.
+void ChatView::moveActionLink(int &holder, int index)
+{
+    const int previous = std::exchange(holder, index);
+    if (Entry *old = entry(previous); old && previous != index && !m_batch)
+        render(*old);
+}
+
+void ChatView::offerRetry()
+{
+    Entry &notice = appendEntry(Kind::Notice);
+    notice.text = QStringLiteral("<a href=\"sb:retry:%1\">%2</a>")
+                          .arg(notice.index)
+                          .arg(tr("Retry").toHtmlEscaped());
+    render(notice);
+}
+
+void ChatView::dropFromLastUserMessage(bool includingIt)
+{
+    if (m_lastUser < 0)
+        return;
+    m_renderTimer.stop();
+    const int keep = includingIt ? m_lastUser : m_lastUser + 1;
+    while (int(m_entries.size()) > keep) {
+        Entry &last = *m_entries.back();
+        for (auto it = m_cards.begin(); it != m_cards.end();) {
+            if (it.value() == &last)
+                it = m_cards.erase(it);
+            else
+                ++it;
+        }
+        removeLastEntry();
+    }
+    m_lastUser = -1;
+    m_lastAssistant = -1;
+    for (const auto &e : m_entries) {
+        if (e->kind == Kind::User)
+            m_lastUser = e->index;
+        if (e->kind == Kind::Assistant)
+            m_lastAssistant = e->index;
+    }
+    for (int index : {m_lastUser, m_lastAssistant}) {
+        if (Entry *e = entry(index))
+            render(*e);
+    }
 }
 
 void ChatView::renderMarkdown(QTextCursor &cursor, Entry &entry)
@@ -423,6 +487,10 @@ void ChatView::showConversation(const std::vector<Engine::ChatMessage> &messages
     m_savedTime.reset();
     batch.endEditBlock();
     m_batch = false;
+    for (int index : {m_lastUser, m_lastAssistant}) { // their Edit and Retry links
+        if (Entry *e = entry(index))
+            render(*e);
+    }
     m_followEnd = true; // a conversation opens at its end
     scrollToEndLater();
 }
@@ -446,7 +514,10 @@ void ChatView::addUserMessage(const QString &text)
     m_followEnd = true; // a new question: its answer is what the user reads next
     Entry &entry = appendEntry(Kind::User);
     entry.text = text;
+    moveActionLink(m_lastUser, entry.index);
     render(entry);
+    if (Entry *answer = this->entry(m_lastAssistant); answer && !m_batch)
+        render(*answer); // its Retry link goes: it no longer answers the last question
 }
 
 void ChatView::appendAssistantDelta(const QString &delta)
@@ -490,6 +561,7 @@ void ChatView::finishAssistantMessage(const QString &fullText)
     }
     Entry &message = streaming ? *streaming : appendEntry(Kind::Assistant);
     message.text = text;
+    moveActionLink(m_lastAssistant, message.index);
     render(message);
     m_lastAssistantText = text;
 }
@@ -667,7 +739,11 @@ void ChatView::activateLink(const QUrl &url)
     if (!target)
         return;
     const QString action = parts.at(0);
-    if (action == QLatin1String("code") && parts.size() == 3) {
+    if (action == QLatin1String("edit") && target->index == m_lastUser) {
+        emit editRequested(target->text);
+    } else if (action == QLatin1String("retry")) {
+        emit retryRequested();
+    } else if (action == QLatin1String("code") && parts.size() == 3) {
         const int block = parts.at(2).toInt(&ok);
         if (ok && block >= 0 && block < target->codeBlocks.size())
             QApplication::clipboard()->setText(target->codeBlocks.at(block));

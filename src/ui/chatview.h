@@ -58,6 +58,11 @@ public:
     // message of tool calls only adds nothing).
     void finishAssistantMessage(const QString &fullText);
     void addNotice(const QString &html, bool error = false);
+    // After a turn that failed or was stopped: a Retry link under it.
+    void offerRetry();
+    // An edited last message replaces it and everything after it; a retry keeps it and
+    // replaces what followed (as the agent does with its history).
+    void dropFromLastUserMessage(bool includingIt);
 
     void toolApprovalNeeded(const QString &callId, const QString &toolName);
     void toolStarted(const QString &callId, const QString &toolName, const Engine::Json &arguments);
@@ -78,6 +83,12 @@ public:
     void activateLink(const QUrl &url);
     // The code blocks' texts, in the order they were shown (what their Copy links copy).
     QStringList codeBlocks() const;
+
+signals:
+    // "Edit" on the last user message: its text, to be edited and sent again.
+    void editRequested(const QString &text);
+    // "Retry" on the last answer, or after a failed turn.
+    void retryRequested();
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -101,6 +112,10 @@ private:
     QHash<QString, Entry *> m_cards;
     CodeHighlighter *m_highlighter = nullptr;
     int m_streaming = -1; // the entry the answer streams into
+    // The entries that carry Edit and Retry links (the last of their kind), -1 for none.
+    int m_lastUser = -1;
+    int m_lastAssistant = -1;
+    void moveActionLink(int &holder, int index);
     QString m_lastAssistantText;
     bool m_followEnd = true;
     bool m_batch = false; // showConversation: one scroll at the end

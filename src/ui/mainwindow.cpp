@@ -213,7 +213,17 @@ void MainWindow::setUpWidgets()
     m_chatLayout = new QVBoxLayout(chatPane);
     m_chatLayout->setContentsMargins(0, 0, 0, 0);
     m_chatLayout->addWidget(m_chat, 1);
+    m_editHint = new QLabel(tr("Editing your last message: Enter sends it in place of the "
+                               "old one and what followed, Esc cancels."),
+                            this);
+    m_editHint->setObjectName(QStringLiteral("editHint"));
+    m_editHint->setWordWrap(true);
+    m_editHint->setForegroundRole(QPalette::PlaceholderText);
+    m_editHint->hide();
+    m_chatLayout->addWidget(m_editHint);
     m_chatLayout->addLayout(composerRow);
+    connect(m_chat, &ChatView::editRequested, this, &MainWindow::editLastMessage);
+    connect(m_chat, &ChatView::retryRequested, this, &MainWindow::retryTurn);
 
     m_conversations = new ConversationList(this);
     m_conversations->setWorkspace(m_options.workspace);
@@ -332,6 +342,8 @@ void MainWindow::connectAgent()
                                           .arg(std::max<qint64>(0, usage.inputTokens))
                                           .arg(std::max<qint64>(0, usage.outputTokens)));
         refreshConversations();
+        if (m_agent->lastTurnFailed())
+            m_chat->offerRetry();
     });
 }
 
@@ -471,6 +483,10 @@ bool MainWindow::eventFilter(QObject *watched, QEvent *event)
             submit();
             return true;
         }
+        if (key->key() == Qt::Key_Escape && m_editingLast) {
+            cancelEdit();
+            return true;
+        }
     }
     return QMainWindow::eventFilter(watched, event);
 }
@@ -495,11 +511,45 @@ void MainWindow::submit()
     }
     if (m_agent->isBusy())
         return;
+    if (m_editingLast) {
+        cancelEdit();
+        m_chat->dropFromLastUserMessage(true);
+        m_chat->addUserMessage(text);
+        m_agent->editLastUserMessage(text);
+        return;
+    }
     if (m_agent->conversationId().isEmpty())
         m_agent->newConversation(text.left(60), m_options.workspace);
     m_chat->addUserMessage(text);
     m_composer->clear();
     m_agent->send(text);
+}
+
+// "Edit" on the last message: it comes back into the composer; sending replaces it.
+void MainWindow::editLastMessage(const QString &text)
+{
+    if (!m_agent || m_agent->isBusy())
+        return;
+    m_editingLast = true;
+    m_editHint->show();
+    m_composer->setPlainText(text);
+    m_composer->selectAll();
+    m_composer->setFocus();
+}
+
+void MainWindow::cancelEdit()
+{
+    m_editingLast = false;
+    m_editHint->hide();
+    m_composer->clear();
+}
+
+void MainWindow::retryTurn()
+{
+    if (!m_agent || m_agent->isBusy())
+        return;
+    m_chat->dropFromLastUserMessage(false);
+    m_agent->retry();
 }
 
 void MainWindow::setBusy(bool busy)
@@ -622,6 +672,8 @@ void MainWindow::openConversation(const QString &id)
 {
     if (m_agent && m_agent->isBusy())
         return;
+    if (m_editingLast)
+        cancelEdit();
     QString error;
     auto conversation = m_store->load(id, &error);
     if (!conversation) {
@@ -642,6 +694,8 @@ void MainWindow::newConversation()
 {
     if (m_agent && m_agent->isBusy())
         return;
+    if (m_editingLast)
+        cancelEdit();
     m_chat->clear();
     m_openId.clear();
     m_openMessages.clear();

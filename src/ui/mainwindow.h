@@ -73,6 +73,9 @@ public:
     AuditLogDialog *auditLogDialog() const;
     // Sends the composer's text (or opens the tool browser for "/mcp").
     void submit();
+    void editLastMessage(const QString &text);
+    void cancelEdit();
+    void retryTurn();
 
 signals:
     // The close completed: the turn was stopped and every server process is gone. The
@@ -131,6 +134,8 @@ private:
 
     ChatView *m_chat = nullptr;
     QVBoxLayout *m_chatLayout = nullptr; // the chat, and above it the no-model notice
+    QLabel *m_editHint = nullptr;        // "Editing your last message", while it is
+    bool m_editingLast = false;          // the composer holds the last message, to resend
     QPlainTextEdit *m_composer = nullptr;
     QPushButton *m_sendButton = nullptr;
     ConversationList *m_conversations = nullptr;
