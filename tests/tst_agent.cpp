@@ -217,6 +217,30 @@ private slots:
         QCOMPARE(rig->agent->messages().back().text, QStringLiteral("Both done."));
     }
 
+    // A tool the user turned off is not offered, and a model that calls it anyway is told so;
+    // nothing runs.
+    void turnedOffToolIsNotOfferedNorRun()
+    {
+        QTemporaryDir ws;
+        auto rig = makeRig(ApprovalChoice::AllowOnce, ws.path());
+        QVERIFY(rig);
+        rig->session->registry()->setNotOffered({}, {QStringLiteral("mcp__fix__write_file")});
+        rig->model->enqueue(
+                FakeLlmServer::openAiToolCalls({{QStringLiteral("mcp__fix__write_file"),
+                                                 Json{{"path", "off.txt"}, {"content", "x"}}}}));
+        rig->model->enqueue(FakeLlmServer::openAiText(QStringLiteral("Understood.")));
+        QSignalSpy done(rig->agent.get(), &Agent::turnFinished);
+        QVERIFY(rig->agent->send(QStringLiteral("write it")));
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 10000);
+        QVERIFY(!QFile::exists(QDir(ws.path()).filePath(QStringLiteral("off.txt"))));
+        const std::string offered = rig->model->requests().at(0)["tools"].dump();
+        QVERIFY(offered.find("mcp__fix__write_file") == std::string::npos);
+        QVERIFY(offered.find("mcp__fix__echo") != std::string::npos);
+        const Json tools = toolMessages(rig->model->requests().at(1));
+        QCOMPARE(int(tools.size()), 1);
+        QVERIFY(tools[0].dump().find("turned off") != std::string::npos);
+    }
+
     // Retry asks again from the last user message; editing it replaces it and what followed.
     // The model sees only the kept history; the file keeps everything and reads back the same.
     void retryAndEditReplaceWhatFollowed()

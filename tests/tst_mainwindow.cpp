@@ -7,7 +7,9 @@
 #include <ui/configeditorpane.h>
 #include <ui/conversationlist.h>
 #include <ui/mainwindow.h>
+#include <ui/serverdock.h>
 #include <ui/settingsdialog.h>
+#include <ui/toolbrowser.h>
 #include <ui/trustbanner.h>
 
 #include <QAction>
@@ -72,7 +74,8 @@ class tst_MainWindow : public QObject
         std::unique_ptr<Ui::MainWindow> window;
     };
 
-    std::unique_ptr<Setup> open()
+    // `fixtureTools`: filler tools the fixture server adds (--tools N).
+    std::unique_ptr<Setup> open(int fixtureTools = 0)
     {
         auto setup = std::make_unique<Setup>();
         if (!setup->model.listen())
@@ -81,8 +84,11 @@ class tst_MainWindow : public QObject
         if (!config.open(QIODevice::WriteOnly))
             return nullptr;
         config.write(QStringLiteral("{\n  \"mcpServers\": {\n    \"fix\": {\n      \"command\": "
-                                    "\"%1\"\n    }\n  }\n}\n")
-                             .arg(QStringLiteral(SWITCHBOARD_FIXTURE_SERVER))
+                                    "\"%1\",\n      \"args\": [%2]\n    }\n  }\n}\n")
+                             .arg(QStringLiteral(SWITCHBOARD_FIXTURE_SERVER),
+                                  fixtureTools > 0
+                                          ? QStringLiteral("\"--tools\", \"%1\"").arg(fixtureTools)
+                                          : QString())
                              .toUtf8());
         config.close();
         qputenv("OPENAI_BASE_URL", setup->model.baseUrl().toUtf8());
@@ -666,6 +672,61 @@ private slots:
         QVERIFY(sent.find("first question") == std::string::npos);
         QVERIFY(sent.find("Answer A") == std::string::npos);
         QCOMPARE(setup->window->agent()->messages().size(), size_t(2));
+    }
+
+    // Which tools the model is offered is the user's: a server's Tools box in the dock, a tool's
+    // check in the tool browser; the choice outlives the window, and more tools than a model
+    // takes are warned about above the composer.
+    void offeredToolsAreTheUsersChoice()
+    {
+        auto setup = open(200);
+        QVERIFY(setup);
+        auto *warning = setup->window->findChild<QLabel *>(QStringLiteral("toolLimitWarning"));
+        QVERIFY(warning);
+        QTRY_VERIFY(warning->isVisibleTo(setup->window.get()));
+        QVERIFY2(warning->text().contains(QStringLiteral("128")), qPrintable(warning->text()));
+
+        auto *dockTree = setup->window->findChild<Ui::ServerDock *>()->findChild<QTreeWidget *>();
+        QVERIFY(dockTree);
+        QTreeWidgetItem *row = dockTree->topLevelItem(0);
+        QCOMPARE(row->checkState(Ui::ServerDock::ToolsColumn), Qt::Checked);
+        row->setCheckState(Ui::ServerDock::ToolsColumn, Qt::Unchecked); // what a click does
+        QTRY_VERIFY(!warning->isVisibleTo(setup->window.get()));
+
+        QSignalSpy done(setup->window->agent(), &Agent::turnFinished);
+        setup->model.enqueue(FakeLlmServer::openAiText(QStringLiteral("ok")));
+        send(*setup->window, QStringLiteral("which tools?"));
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 10000);
+        std::string tools = setup->model.requests().last()["tools"].dump();
+        QVERIFY(tools.find("mcp__fix__") == std::string::npos);
+        QVERIFY(tools.find("read_file") != std::string::npos); // the built-ins stay
+
+        row->setCheckState(Ui::ServerDock::ToolsColumn, Qt::Checked);
+        setup->window->openToolBrowser();
+        auto *browser = setup->window->findChild<Ui::ToolBrowser *>();
+        QVERIFY(browser);
+        QVERIFY(browser->selectTool(QStringLiteral("mcp__fix__echo")));
+        auto *toolTree = browser->findChild<QTreeWidget *>(QStringLiteral("toolTree"));
+        QTreeWidgetItem *echo = toolTree->currentItem();
+        QCOMPARE(echo->text(0), QStringLiteral("echo")); // its own name under its server
+        QCOMPARE(echo->checkState(0), Qt::Checked);
+        echo->setCheckState(0, Qt::Unchecked);
+        setup->model.enqueue(FakeLlmServer::openAiText(QStringLiteral("ok")));
+        send(*setup->window, QStringLiteral("and now?"));
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 10000);
+        tools = setup->model.requests().last()["tools"].dump();
+        QVERIFY(tools.find("mcp__fix__echo\"") == std::string::npos);
+        QVERIFY(tools.find("mcp__fix__add") != std::string::npos);
+
+        // The choice is in the settings file, and the next window starts with it.
+        const QSettings settings(options(*setup).settingsFile, QSettings::IniFormat);
+        QCOMPARE(settings.value(QStringLiteral("offering/notOfferedTools")).toStringList(),
+                 QStringList({QStringLiteral("mcp__fix__echo")}));
+        setup->window.reset();
+        Ui::MainWindow again(options(*setup));
+        QVERIFY(again.registry()->isOffered(*again.registry()->find(QStringLiteral("read_file"))));
+        QCOMPARE(again.registry()->notOfferedTools(),
+                 QSet<QString>({QStringLiteral("mcp__fix__echo")}));
     }
 
     // "Chat needs a model" is said while it is true, and goes when a model is set.

@@ -1,4 +1,5 @@
 #include <engine/mcptooladapter.h>
+#include <engine/serverpolicy.h>
 #include <engine/toolrunner.h>
 
 #include <QSignalSpy>
@@ -145,6 +146,68 @@ private slots:
         QVERIFY(registry.find(QStringLiteral("mcp__a__echo")));
         manager->setServerEnabled(QStringLiteral("b"), true);
         QTRY_VERIFY(registry.find(QStringLiteral("mcp__b__echo")));
+    }
+
+    // A server with 10,000 tools is one registry change, not 10,000.
+    void manyToolsAreOneChange()
+    {
+        auto manager = start("{\"mcpServers\": {\"big\": {\"command\": \"${FIXTURE}\","
+                             " \"args\": [\"--tools\", \"10000\"]}}}");
+        ToolRegistry registry;
+        QSignalSpy changed(&registry, &ToolRegistry::toolsChanged);
+        McpToolAdapter adapter(manager.get(), &registry);
+        adapter.syncAll();
+        QCOMPARE(registry.tools().size(), std::size_t(10000 + 16));
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(adapter.resolve(QStringLiteral("mcp__big__tool_9999")).has_value());
+        manager->setServerEnabled(QStringLiteral("big"), false);
+        QTRY_COMPARE(registry.tools().size(), std::size_t(0));
+        QCOMPARE(changed.count(), 2);
+        QVERIFY(!adapter.resolve(QStringLiteral("mcp__big__tool_9999")).has_value());
+    }
+
+    // What the model is offered: "enabledTools" / "disabledTools" in the config, then the
+    // user's own choices per server and per tool. The registry keeps every tool.
+    void offeringFollowsConfigAndUser()
+    {
+        auto manager = start("{\"mcpServers\": {"
+                             "\"only\": {\"command\": \"${FIXTURE}\","
+                             " \"enabledTools\": [\"echo\", \"add\"]},"
+                             "\"most\": {\"command\": \"${FIXTURE}\","
+                             " \"disabledTools\": [\"echo\"]}}}");
+        ToolRegistry registry;
+        McpToolAdapter adapter(manager.get(), &registry);
+        adapter.syncAll();
+        QCOMPARE(registry.tools().size(), std::size_t(2 * 16));
+        const auto offeredNames = [&registry] {
+            QStringList names;
+            for (const auto &tool : registry.offeredTools())
+                names << tool->name();
+            return names;
+        };
+        QStringList offered = offeredNames();
+        QCOMPARE(offered.size(), 2 + 15);
+        QVERIFY(offered.contains(QStringLiteral("mcp__only__echo")));
+        QVERIFY(!offered.contains(QStringLiteral("mcp__only__slow")));
+        QVERIFY(!offered.contains(QStringLiteral("mcp__most__echo")));
+
+        QSignalSpy offering(&registry, &ToolRegistry::offeringChanged);
+        registry.setNotOffered({QStringLiteral("only")}, {QStringLiteral("mcp__most__add")});
+        QCOMPARE(offering.count(), 1);
+        offered = offeredNames();
+        QCOMPARE(offered.size(), 14);
+        QVERIFY(!offered.contains(QStringLiteral("mcp__only__echo")));
+        QVERIFY(!offered.contains(QStringLiteral("mcp__most__add")));
+        QVERIFY(!registry.isSourceOffered(QStringLiteral("only")));
+        QVERIFY(registry.find(QStringLiteral("mcp__only__echo"))); // still there to run by hand
+
+        // A wrong type is a config error naming the key.
+        const Mcp::McpConfig bad = Engine::parseConfig(
+                "{\"mcpServers\": {\"x\": {\"command\": \"c\", \"disabledTools\": \"echo\"}}}",
+                QStringLiteral("t.json"), QProcessEnvironment());
+        QVERIFY(!bad.errors.isEmpty());
+        QVERIFY2(bad.errors.first().message.contains(QStringLiteral("disabledTools")),
+                 qPrintable(bad.errors.first().message));
     }
 
     void sanitizedCollisionIsRejectedAndReported()

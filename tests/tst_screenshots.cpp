@@ -13,6 +13,7 @@
 #include <QImage>
 #include <QLabel>
 #include <QLibraryInfo>
+#include <QLineEdit>
 #include <QPainter>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -195,6 +196,8 @@ private slots:
         QFile config(QDir(workspace.path()).filePath(QStringLiteral(".mcp.json")));
         QVERIFY(config.open(QIODevice::WriteOnly));
         config.write(QStringLiteral("{\"mcpServers\": {\"fix\": {\"command\": \"%1\"}, "
+                                    "\"many\": {\"command\": \"%1\", \"args\": [\"--tools\", "
+                                    "\"10000\"]}, "
                                     "\"ghost\": {\"command\": \"switchboard-no-such-server\"}}}\n")
                              .arg(QStringLiteral(SWITCHBOARD_FIXTURE_SERVER))
                              .toUtf8());
@@ -216,7 +219,13 @@ private slots:
         model.enqueue(FakeLlmServer::openAiToolCalls(
                 {{QStringLiteral("mcp__fix__write_file"),
                   Json{{"path", "notes/今天.md"}, {"content", "# Plan\n- ship it\n"}}}}));
-        model.enqueue(FakeLlmServer::openAiText(QStringLiteral("Done.")));
+        model.enqueue(FakeLlmServer::openAiText(QStringLiteral(
+                "I did not write it. Here is the plan instead:\n\n"
+                "| step | file | state |\n|---|---|---|\n"
+                "| parse | `src/parser.cpp` | done |\n| store | `src/store.cpp` | next |\n\n"
+                "> Include what you use: every header compiles on its own.\n\n"
+                "```cpp\n#include <optional>\n\n// Parses a number; nothing if the text is "
+                "not one.\nstd::optional<int> parse(const std::string &s);\n```\n")));
         auto *composer = window->findChild<QPlainTextEdit *>(QStringLiteral("composer"));
         QVERIFY(composer);
         composer->setPlainText(QStringLiteral("Write my plan to notes/今天.md"));
@@ -235,6 +244,8 @@ private slots:
         QVERIFY(deny);
         deny->click();
         QTRY_VERIFY_WITH_TIMEOUT(!window->agent()->isBusy(), 10000);
+        QTest::qWait(200); // the answer's last render and the scroll to it
+        save(window->grab(), QStringLiteral("chat-%1.png").arg(lang));
 
         window->openToolBrowser();
         auto *browser = window->findChild<Ui::ToolBrowser *>();
@@ -242,6 +253,13 @@ private slots:
         QVERIFY(browser->selectTool(QStringLiteral("mcp__fix__echo")));
         QTest::qWait(100);
         save(browser->grab(), QStringLiteral("toolbrowser-%1.png").arg(lang));
+        // 10,000 tools, filtered.
+        auto *search = browser->findChild<QLineEdit *>(QStringLiteral("searchEdit"));
+        QVERIFY(search);
+        search->setText(QStringLiteral("tool_01"));
+        QVERIFY(browser->selectTool(QStringLiteral("mcp__many__tool_0100")));
+        QTest::qWait(100);
+        save(browser->grab(), QStringLiteral("toolbrowser-filtered-%1.png").arg(lang));
         browser->close();
 
         // The audit log holds the denial just given: Tools → Audit log….

@@ -20,6 +20,7 @@
 #include <QSignalSpy>
 #include <QTest>
 #include <QTreeWidget>
+#include <QTreeWidgetItemIterator>
 
 using namespace Engine;
 
@@ -195,10 +196,14 @@ struct Fixture
     std::shared_ptr<FakeTool> echo, add, readFile, shell;
 };
 
+// The item of the tool with registry name `name` (MCP tools show their own name).
 QTreeWidgetItem *findItem(QTreeWidget *tree, const QString &name)
 {
-    const auto found = tree->findItems(name, Qt::MatchExactly | Qt::MatchRecursive);
-    return found.isEmpty() ? nullptr : found.first();
+    for (QTreeWidgetItemIterator it(tree); *it; ++it) {
+        if ((*it)->data(0, Qt::UserRole).toString() == name)
+            return *it;
+    }
+    return nullptr;
 }
 
 } // namespace
@@ -624,17 +629,31 @@ void tst_ToolBrowser::browser_followsRegistry()
     QVERIFY(browser.selectTool("mcp__fix__echo"));
     static_cast<QLineEdit *>(form->editor("text"))->setText("typed");
 
-    // Another server's tool arrives: the list grows, the selection and the typed text stay.
+    // Hidden, it does not rebuild for every change; shown, it catches up at once.
     f.registry.add(std::make_shared<FakeTool>("mcp__other__ping", Risk::Read, "other",
                                               Json{{"type", "object"}}));
+    QVERIFY(!findItem(tree, "mcp__other__ping"));
+    browser.show();
     QVERIFY(findItem(tree, "mcp__other__ping"));
+    QCOMPARE(tree->topLevelItemCount(), 3);
+    QCOMPARE(browser.selectedTool(), QStringLiteral("mcp__fix__echo"));
+    QCOMPARE(static_cast<QLineEdit *>(form->editor("text"))->text(), QStringLiteral("typed"));
+
+    // Shown: changes in a row are one rebuild, once they settle; the selection and the typed
+    // text stay.
+    f.registry.add(std::make_shared<FakeTool>("mcp__other__pong", Risk::Read, "other",
+                                              Json{{"type", "object"}}));
+    f.registry.add(std::make_shared<FakeTool>("mcp__other__pang", Risk::Read, "other",
+                                              Json{{"type", "object"}}));
+    QTRY_VERIFY(findItem(tree, "mcp__other__pang"));
+    QVERIFY(findItem(tree, "mcp__other__pong"));
     QCOMPARE(tree->topLevelItemCount(), 3);
     QCOMPARE(browser.selectedTool(), QStringLiteral("mcp__fix__echo"));
     QCOMPARE(static_cast<QLineEdit *>(form->editor("text"))->text(), QStringLiteral("typed"));
 
     // The selected tool's server goes away.
     f.registry.removeSource("fix");
-    QVERIFY(!findItem(tree, "mcp__fix__echo"));
+    QTRY_VERIFY(!findItem(tree, "mcp__fix__echo"));
     QCOMPARE(browser.selectedTool(), QString());
     QVERIFY(!browser.findChild<QPushButton *>("runButton")->isEnabled());
 }

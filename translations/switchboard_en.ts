@@ -244,6 +244,17 @@ in %3</source>
     </message>
 </context>
 <context>
+    <name>Ui::MainWindow</name>
+    <message numerus="yes">
+        <location filename="../src/ui/mainwindow.cpp" line="+714"/>
+        <source>%n tools are offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Ui::ProtocolLogDock</name>
     <message numerus="yes">
         <location filename="../src/ui/protocollogdock.cpp" line="+432"/>
@@ -292,7 +303,7 @@ in %3</source>
 <context>
     <name>Ui::ServerDock</name>
     <message numerus="yes">
-        <location filename="../src/ui/serverdock.cpp" line="+226"/>
+        <location filename="../src/ui/serverdock.cpp" line="+240"/>
         <source>%n connected</source>
         <comment>servers</comment>
         <translation>
@@ -337,7 +348,7 @@ in %3</source>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+85"/>
+        <location line="+91"/>
         <source>restarted %n time(s) after a crash</source>
         <translation>
             <numerusform>restarted once after a crash</numerusform>

@@ -58,7 +58,12 @@
         <translation>你是 Switchboard，一个可以使用工具的助手。工作区为 %1。在有帮助时使用工具；工具结果可能包含错误或用户的拒绝，请将其考虑在内。</translation>
     </message>
     <message>
-        <location line="+92"/>
+        <location line="+83"/>
+        <source>The tool %1 is turned off for this conversation; use another tool or answer without it.</source>
+        <translation>工具 %1 已在此对话中关闭；请使用其他工具，或不用它直接回答。</translation>
+    </message>
+    <message>
+        <location line="+28"/>
         <source>The user stopped the turn before this call finished.</source>
         <translation>此调用完成前，用户已停止本轮。</translation>
     </message>
@@ -516,7 +521,7 @@
         <translation>对话文件 %1 的格式版本为 %2，此版本的 Switchboard 无法读取。</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+41"/>
         <source>The conversation file %1 is empty.</source>
         <translation>对话文件 %1 为空。</translation>
     </message>
@@ -566,7 +571,7 @@
 <context>
     <name>Engine::McpTool</name>
     <message>
-        <location filename="../src/engine/mcptooladapter.cpp" line="+76"/>
+        <location filename="../src/engine/mcptooladapter.cpp" line="+78"/>
         <source>MCP server &apos;%1&apos; is not connected (%2).</source>
         <translation>MCP 服务器“%1”未连接（%2）。</translation>
     </message>
@@ -651,12 +656,12 @@
         <translation>true 或 false</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+11"/>
         <source>a list of tool names</source>
         <translation>工具名称列表</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>a string</source>
         <translation>字符串</translation>
     </message>
@@ -761,6 +766,7 @@
     <name>Engine::ToolRegistry</name>
     <message>
         <location filename="../src/engine/toolregistry.cpp" line="+10"/>
+        <location line="+37"/>
         <source>a tool named &apos;%1&apos; already exists (from %2); the one from %3 is not registered</source>
         <translation>名为“%1”的工具已存在（来自 %2）；来自 %3 的同名工具未注册</translation>
     </message>
@@ -2518,7 +2524,7 @@ in %3</source>
 <context>
     <name>Ui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+92"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+93"/>
         <source>Unsaved configuration</source>
         <translation>未保存的配置</translation>
     </message>
@@ -2539,17 +2545,17 @@ in %3</source>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+357"/>
+        <location line="+374"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-341"/>
+        <location line="-358"/>
         <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
         <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+36"/>
         <source>New conversation</source>
         <translation>新建对话</translation>
     </message>
@@ -2604,7 +2610,7 @@ in %3</source>
         <translation>审计日志(&amp;A)…</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+7"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
@@ -2634,7 +2640,7 @@ in %3</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-301"/>
+        <location line="-318"/>
         <source>Audit log: %1</source>
         <translation>审计日志：%1</translation>
     </message>
@@ -2644,7 +2650,7 @@ in %3</source>
         <translation>无法保存对话：%1</translation>
     </message>
     <message>
-        <location line="+323"/>
+        <location line="+340"/>
         <source>The API key is still being read from the keychain; send again in a moment.</source>
         <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
     </message>
@@ -2654,7 +2660,7 @@ in %3</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+23"/>
         <source>Configuration</source>
         <translation>配置</translation>
     </message>
@@ -2679,7 +2685,19 @@ in %3</source>
         <translation>停用</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+55"/>
+        <source>Could not save the choice of tools in %1.</source>
+        <translation>无法将工具选择保存到 %1。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+11"/>
+        <source>%n tools are offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser.</source>
+        <translation>
+            <numerusform>向模型提供了 %n 个工具：超过了 OpenAI 兼容 API 最多接受的 %1 个，而且每个工具说明都会占用上下文。请在服务器面板（“工具”列）中取消勾选服务器，或在工具浏览器中取消勾选工具。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>Could not rename the conversation: %1</source>
         <translation>无法重命名对话：%1</translation>
     </message>
@@ -3086,7 +3104,7 @@ in %3</source>
 <context>
     <name>Ui::ServerDock</name>
     <message>
-        <location filename="../src/ui/serverdock.cpp" line="+200"/>
+        <location filename="../src/ui/serverdock.cpp" line="+214"/>
         <source>starting</source>
         <comment>server state</comment>
         <translation>启动中</translation>
@@ -3224,18 +3242,18 @@ in %3</source>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+132"/>
+        <location line="+152"/>
         <source>Copy all</source>
         <translation>全部复制</translation>
     </message>
     <message>
-        <location line="-130"/>
-        <location line="+149"/>
+        <location line="-150"/>
+        <location line="+169"/>
         <source>stderr — %1</source>
         <translation>stderr — %1</translation>
     </message>
     <message>
-        <location line="-89"/>
+        <location line="-103"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -3247,7 +3265,17 @@ in %3</source>
         </translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+6"/>
+        <source>The model is not offered this server&apos;s tools (check to offer them)</source>
+        <translation>不向模型提供此服务器的工具（勾选以提供）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The model is offered this server&apos;s tools (uncheck to keep them from it)</source>
+        <translation>向模型提供此服务器的工具（取消勾选以不提供）</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>Servers — %1</source>
         <translation>服务器 — %1</translation>
     </message>
@@ -3520,7 +3548,7 @@ in %3</source>
 <context>
     <name>Ui::ToolBrowser</name>
     <message>
-        <location filename="../src/ui/toolbrowser.cpp" line="+98"/>
+        <location filename="../src/ui/toolbrowser.cpp" line="+100"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
@@ -3565,7 +3593,7 @@ in %3</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+109"/>
         <source>Built-in tools</source>
         <translation>内置工具</translation>
     </message>
@@ -3575,7 +3603,17 @@ in %3</source>
         <translation>MCP 服务器：%1</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+2"/>
+        <source>(not offered to the model)</source>
+        <translation>（不提供给模型）</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Not offered to the model: the configuration leaves it out (enabledTools / disabledTools).</source>
+        <translation>不提供给模型：配置中排除了它（enabledTools / disabledTools）。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
         <source>The tool &apos;%1&apos; is no longer available: its server stopped or changed its tool list.</source>
         <translation>工具“%1”已不可用：其服务器已停止或更改了工具列表。</translation>
     </message>
@@ -3783,7 +3821,7 @@ in %3</source>
 <context>
     <name>main</name>
     <message>
-        <location filename="../src/ui/main.cpp" line="+157"/>
+        <location filename="../src/ui/main.cpp" line="+209"/>
         <source>Switchboard: a desktop AI agent and MCP client.</source>
         <translation>Switchboard：桌面 AI 智能体与 MCP 客户端。</translation>
     </message>
@@ -3814,11 +3852,16 @@ in %3</source>
     </message>
     <message>
         <location line="+4"/>
+        <source>Print when every server has settled and how many tools the window lists, then open the tool browser, print when it is shown, and exit (for benchmarks).</source>
+        <translation>在所有服务器就绪时打印耗时和窗口列出的工具数，然后打开工具浏览器，打印其显示耗时后退出（用于基准测试）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Open the saved conversation ID.</source>
         <translation>打开已保存的对话 ID。</translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location line="+89"/>
         <source>Choose a workspace folder</source>
         <translation>选择工作区文件夹</translation>
     </message>

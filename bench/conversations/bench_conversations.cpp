@@ -90,30 +90,15 @@ QString writeConversation(const QString &folder, const QString &workspace, int m
 
 Launch launchOnce(const QString &workspace, const QString &home, const QString &conversation)
 {
-    QProcess process;
-    process.setProcessEnvironment(Bench::windowEnvironment(home));
-    process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
     QStringList args{QStringLiteral("--workspace"), workspace, QStringLiteral("--report-startup")};
     if (!conversation.isEmpty())
         args << QStringLiteral("--conversation") << conversation;
-    QElapsedTimer timer;
-    timer.start();
-    process.start(QStringLiteral(SWITCHBOARD_GUI), args);
+    const Bench::WindowRun run
+            = Bench::runWindow(QStringLiteral(SWITCHBOARD_GUI), args, home, "shown", "peak RSS");
     Launch launch;
-    QByteArray output;
-    while (process.waitForReadyRead(30000)) {
-        output += process.readAll();
-        if (output.contains("shown") && output.contains('\n')) {
-            launch.ms = timer.nsecsElapsed() / 1e6;
-            break;
-        }
-    }
-    if (!process.waitForFinished(30000)) {
-        process.kill();
-        process.waitForFinished();
-    }
+    launch.ms = run.ms;
     const QRegularExpressionMatch match = QRegularExpression(QStringLiteral("peak RSS (\\d+) kB"))
-                                                  .match(QString::fromLatin1(output));
+                                                  .match(QString::fromLatin1(run.output));
     if (match.hasMatch())
         launch.peakMb = match.captured(1).toDouble() / 1024;
     return launch;

@@ -43,25 +43,11 @@ bool trust(const QString &workspace, const QString &dataHome)
 // Milliseconds to the "shown" line, or -1.
 double launchOnce(const QString &workspace, const QString &dataHome)
 {
-    QProcess process;
-    process.setProcessEnvironment(Bench::windowEnvironment(dataHome));
-    process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    QElapsedTimer timer;
-    timer.start();
-    process.start(QStringLiteral(SWITCHBOARD_GUI),
-                  {QStringLiteral("--workspace"), workspace, QStringLiteral("--report-startup")});
-    double ms = -1;
-    while (process.waitForReadyRead(10000)) {
-        if (process.readAll().contains("shown")) {
-            ms = timer.nsecsElapsed() / 1e6;
-            break;
-        }
-    }
-    if (!process.waitForFinished(10000)) {
-        process.kill();
-        process.waitForFinished();
-    }
-    return ms;
+    return Bench::runWindow(
+                   QStringLiteral(SWITCHBOARD_GUI),
+                   {QStringLiteral("--workspace"), workspace, QStringLiteral("--report-startup")},
+                   dataHome, "shown", "shown", 10000)
+            .ms;
 }
 
 } // namespace

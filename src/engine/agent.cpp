@@ -119,7 +119,7 @@ bool Agent::editLastUserMessage(const QString &text)
 std::vector<ToolSpec> Agent::toolSpecs() const
 {
     std::vector<ToolSpec> specs;
-    for (const auto &tool : m_registry->tools())
+    for (const auto &tool : m_registry->offeredTools())
         specs.push_back({tool->name(), tool->description(), tool->inputSchema()});
     return specs;
 }
@@ -210,6 +210,25 @@ void Agent::onCompletion(CompletionResult result)
         callbacks.onDone = [this, callId](ToolRunResult r) {
             onToolDone(callId, std::move(r));
         };
+        // A tool the user turned off was not offered: a model that calls it anyway (from an
+        // earlier turn, or a guess) is told so, and nothing runs.
+        const std::shared_ptr<Tool> tool = m_registry->find(call.name);
+        if (tool && !m_registry->isOffered(*tool)) {
+            ToolRunResult refused;
+            refused.output = ToolOutput::text(
+                    tr("The tool %1 is turned off for this conversation; use another tool or "
+                       "answer without it.")
+                            .arg(call.name),
+                    true);
+            QMetaObject::invokeMethod(
+                    this,
+                    [this, callId, refused, serial = m_turnSerial] {
+                        if (serial == m_turnSerial)
+                            onToolDone(callId, refused);
+                    },
+                    Qt::QueuedConnection);
+            continue;
+        }
         // The runner may answer synchronously only through a queued call, so the id is
         // recorded before any result can arrive.
         m_runs[callId] = m_runner->run(call, m_conversationId, this, std::move(callbacks));

@@ -39,6 +39,7 @@ public:
         , m_name(mcpToolName(m_server, m_original))
         , m_risk(policy.riskOf(m_original, hints()))
         , m_autoApproved(policy.autoApprove.contains(m_original))
+        , m_offered(policy.offers(m_original))
     {
     }
 
@@ -65,6 +66,7 @@ public:
         return it != m_definition.end() ? *it : Json();
     }
     bool autoApproved() const override { return m_autoApproved; }
+    bool offeredByConfig() const override { return m_offered; }
 
 protected:
     CancelHandle execute(const Json &arguments, const ToolContext &context,
@@ -116,6 +118,7 @@ private:
     QString m_name;
     Risk m_risk;
     bool m_autoApproved;
+    bool m_offered;
 };
 
 } // namespace
@@ -137,20 +140,19 @@ void McpToolAdapter::syncAll()
 
 void McpToolAdapter::sync(const QString &server)
 {
-    m_registry->removeSource(server);
     m_names.removeIf([&](const auto &it) { return it.value().first == server; });
     Mcp::Client *client = m_manager->client(server);
     const Mcp::ServerConfig *config = m_manager->serverConfig(server);
-    if (!client || !config)
-        return;
-    const ServerPolicy policy = ServerPolicy::of(*config);
-    for (const Json &definition : client->tools()) {
-        auto tool = std::make_shared<McpTool>(m_manager, server, definition, policy);
-        const QString name = tool->name();
-        const QString original = tool->originalName();
-        if (m_registry->add(std::move(tool)))
-            m_names.insert(name, {server, original});
+    std::vector<std::shared_ptr<Tool>> tools;
+    if (client && config) {
+        const ServerPolicy policy = ServerPolicy::of(*config);
+        tools.reserve(client->tools().size());
+        for (const Json &definition : client->tools())
+            tools.push_back(std::make_shared<McpTool>(m_manager, server, definition, policy));
     }
+    // One step: the registry (and everything that shows it) changes once per server.
+    for (const auto &tool : m_registry->replaceSource(server, std::move(tools)))
+        m_names.insert(tool->name(), {server, tool->originalName()});
 }
 
 std::optional<std::pair<QString, QString>>

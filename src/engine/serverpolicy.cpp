@@ -92,25 +92,39 @@ ServerPolicy read(const Json &server, QList<FieldProblem> *problems)
             wrongType("/trust", QStringLiteral("trust"), Text::tr("true or false"), *trust);
     }
 
-    if (const auto list = server.find("autoApprove"); list != server.end()) {
+    // A list of tool names under `key`; nullopt when the key is absent.
+    const auto names = [&](const char *key) -> std::optional<QStringList> {
+        const auto list = server.find(key);
+        if (list == server.end())
+            return std::nullopt;
+        const QString field = QString::fromLatin1(key);
+        QStringList result;
         if (!list->is_array()) {
-            wrongType("/autoApprove", QStringLiteral("autoApprove"),
-                      Text::tr("a list of tool names"), *list);
-        } else {
-            for (size_t i = 0; i < list->size(); ++i) {
-                const Json &item = (*list)[i];
-                if (item.is_string())
-                    policy.autoApprove.append(fromStd(item.get<std::string>()));
-                else
-                    wrongType("/autoApprove/" + std::to_string(i),
-                              QStringLiteral("autoApprove[%1]").arg(i), Text::tr("a string"), item);
-            }
+            wrongType(std::string("/") + key, field, Text::tr("a list of tool names"), *list);
+            return result;
         }
-    }
+        for (size_t i = 0; i < list->size(); ++i) {
+            const Json &item = (*list)[i];
+            if (item.is_string())
+                result.append(fromStd(item.get<std::string>()));
+            else
+                wrongType(std::string("/") + key + "/" + std::to_string(i),
+                          QStringLiteral("%1[%2]").arg(field).arg(i), Text::tr("a string"), item);
+        }
+        return result;
+    };
+    policy.autoApprove = names("autoApprove").value_or(QStringList());
+    policy.enabledTools = names("enabledTools");
+    policy.disabledTools = names("disabledTools").value_or(QStringList());
     return policy;
 }
 
 } // namespace
+
+bool ServerPolicy::offers(const QString &tool) const
+{
+    return (!enabledTools || enabledTools->contains(tool)) && !disabledTools.contains(tool);
+}
 
 QString riskName(Risk risk)
 {

@@ -32,6 +32,14 @@ struct ServerPolicy
     /// tool's risk.
     bool trust = false;
     QStringList autoApprove; ///< "autoApprove": tools that run without asking
+    /// "enabledTools": when given, only these of the server's tools are offered to the model.
+    std::optional<QStringList> enabledTools;
+    /// "disabledTools": these are never offered to the model (a person can still run them
+    /// from the tool browser).
+    QStringList disabledTools;
+
+    /// Whether the server's tool `tool` (its MCP name) is offered to the model.
+    bool offers(const QString &tool) const;
 
     /// The policy in a server's definition. Values check() refuses are left out (a server with
     /// such values is never started anyway).

@@ -62,6 +62,9 @@ public:
     virtual bool isBuiltin() const { return true; }
     // The tool's name at its source (the MCP tool name), for display.
     virtual QString originalName() const { return name(); }
+    // Whether the configuration lets the model be offered this tool (a server's
+    // "enabledTools" / "disabledTools"); the user's own choices are the registry's.
+    virtual bool offeredByConfig() const { return true; }
     // The server's annotations (readOnlyHint, ...): shown as untrusted hints, never trusted.
     virtual Json hints() const { return nullptr; }
     // Names the server or config allows without asking (autoApprove).

@@ -32,6 +32,52 @@ void ToolRegistry::removeSource(const QString &source)
         emit toolsChanged();
 }
 
+std::vector<std::shared_ptr<Tool>>
+ToolRegistry::replaceSource(const QString &source, std::vector<std::shared_ptr<Tool>> tools)
+{
+    const auto removed = std::erase_if(m_tools, [&](const auto &entry) {
+        return !entry.second->isBuiltin() && entry.second->source() == source;
+    });
+    std::vector<std::shared_ptr<Tool>> added;
+    added.reserve(tools.size());
+    for (std::shared_ptr<Tool> &tool : tools) {
+        const QString name = tool->name();
+        const auto [it, inserted] = m_tools.try_emplace(name, tool);
+        if (!inserted) {
+            emit rejected(name, tr("a tool named '%1' already exists (from %2); the one from %3 "
+                                   "is not registered")
+                                        .arg(name, it->second->source(), tool->source()));
+            continue;
+        }
+        added.push_back(std::move(tool));
+    }
+    if (removed > 0 || !added.empty())
+        emit toolsChanged();
+    return added;
+}
+
+void ToolRegistry::setNotOffered(const QSet<QString> &sources, const QSet<QString> &tools)
+{
+    if (sources == m_hiddenSources && tools == m_hiddenTools)
+        return;
+    m_hiddenSources = sources;
+    m_hiddenTools = tools;
+    emit offeringChanged();
+}
+
+bool ToolRegistry::isOffered(const Tool &tool) const
+{
+    return tool.offeredByConfig() && !m_hiddenTools.contains(tool.name())
+           && (tool.isBuiltin() || !m_hiddenSources.contains(tool.source()));
+}
+
+std::vector<std::shared_ptr<Tool>> ToolRegistry::offeredTools() const
+{
+    std::vector<std::shared_ptr<Tool>> result = tools();
+    std::erase_if(result, [this](const auto &tool) { return !isOffered(*tool); });
+    return result;
+}
+
 std::shared_ptr<Tool> ToolRegistry::find(const QString &name) const
 {
     auto it = m_tools.find(name);

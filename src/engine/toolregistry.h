@@ -3,6 +3,7 @@
 #include "tool.h"
 
 #include <QObject>
+#include <QSet>
 #include <QStringList>
 
 #include <map>
@@ -24,6 +25,21 @@ public:
     void remove(const QString &name);
     // Removes every MCP tool of one server (built-ins are never removed this way).
     void removeSource(const QString &source);
+    // Replaces every MCP tool of `source` with `tools` in one step: one toolsChanged() for
+    // the lot (a server with 10,000 tools is one change, not 10,000). Names already taken by
+    // another source are rejected as add() does. Returns the tools that were registered.
+    std::vector<std::shared_ptr<Tool>> replaceSource(const QString &source,
+                                                     std::vector<std::shared_ptr<Tool>> tools);
+
+    // Which tools the model is offered: not those of `sources`, not those named in `tools`,
+    // and not those the configuration leaves out (Tool::offeredByConfig). A person can still
+    // run any tool from the tool browser.
+    void setNotOffered(const QSet<QString> &sources, const QSet<QString> &tools);
+    bool isOffered(const Tool &tool) const;
+    bool isSourceOffered(const QString &source) const { return !m_hiddenSources.contains(source); }
+    const QSet<QString> &notOfferedSources() const { return m_hiddenSources; }
+    const QSet<QString> &notOfferedTools() const { return m_hiddenTools; }
+    std::vector<std::shared_ptr<Tool>> offeredTools() const;
 
     std::shared_ptr<Tool> find(const QString &name) const;
     std::vector<std::shared_ptr<Tool>> tools() const; // built-ins first, then by name
@@ -31,10 +47,13 @@ public:
 
 signals:
     void toolsChanged();
+    void offeringChanged();
     void rejected(const QString &name, const QString &reason);
 
 private:
     std::map<QString, std::shared_ptr<Tool>> m_tools;
+    QSet<QString> m_hiddenSources;
+    QSet<QString> m_hiddenTools;
 };
 
 } // namespace Engine

@@ -1,6 +1,7 @@
 #include "appsettings.h"
 #include "icons.h"
 #include "mainwindow.h"
+#include "toolbrowser.h"
 
 #include <engine/privatefiles.h>
 #include <mcp/manager.h>
@@ -74,6 +75,57 @@ private:
     QElapsedTimer m_sinceMain;
     bool m_seen = false;
 };
+
+// --report-tools: when the servers have settled (their tools are in the dock and the
+// registry), how long that took and how many tools there are; then the tool browser is opened
+// and timed to its first paint. The tool benchmark (bench/tools) reads these lines.
+class ShownProbe : public QObject
+{
+public:
+    explicit ShownProbe(std::function<void()> shown)
+        : m_shown(std::move(shown))
+    {
+    }
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (event->type() == QEvent::Paint && m_shown) {
+            auto shown = std::exchange(m_shown, nullptr);
+            QTimer::singleShot(0, watched, shown); // after this paint reached the screen
+        }
+        return false;
+    }
+
+private:
+    std::function<void()> m_shown;
+};
+
+void reportTools(Ui::MainWindow *window, QElapsedTimer sinceMain)
+{
+    QObject::connect(
+            window->manager(), &Mcp::Manager::settled, window,
+            [window, sinceMain] {
+                // After the registry's own update of this turn of the event loop.
+                QTimer::singleShot(0, window, [window, sinceMain] {
+                    std::printf("settled %lld ms after main(), %zu tools\n",
+                                static_cast<long long>(sinceMain.elapsed()),
+                                window->registry()->tools().size());
+                    std::fflush(stdout);
+                    QElapsedTimer opening;
+                    opening.start();
+                    window->openToolBrowser();
+                    auto *browser = window->findChild<Ui::ToolBrowser *>();
+                    auto *probe = new ShownProbe([opening] {
+                        std::printf("tool browser shown %lld ms after opening, peak RSS %lld kB\n",
+                                    static_cast<long long>(opening.elapsed()), peakRssKb());
+                        std::fflush(stdout);
+                        QApplication::exit(0);
+                    });
+                    probe->setParent(browser);
+                    browser->installEventFilter(probe);
+                });
+            },
+            Qt::SingleShotConnection);
+}
 
 // --screenshot waits for every server to settle, but never longer than this: a server's own
 // startup timeout (30 s by default) plus a margin.
@@ -181,12 +233,17 @@ int main(int argc, char *argv[])
             QStringLiteral("report-startup"),
             QApplication::translate("main", "Print the time to the window's first paint, then exit "
                                             "(for benchmarks)."));
+    const QCommandLineOption reportToolsOption(
+            QStringLiteral("report-tools"),
+            QApplication::translate("main", "Print when every server has settled and how many "
+                                            "tools the window lists, then open the tool browser, "
+                                            "print when it is shown, and exit (for benchmarks)."));
     const QCommandLineOption conversationOption(
             QStringLiteral("conversation"),
             QApplication::translate("main", "Open the saved conversation ID."),
             QStringLiteral("ID"));
     parser.addOptions({workspaceOption, configOption, langOption, screenshotOption,
-                       reportStartupOption, conversationOption});
+                       reportStartupOption, reportToolsOption, conversationOption});
     parser.process(app);
 
     // --lang wins; else the language chosen in Settings; else the system's.
@@ -238,6 +295,8 @@ int main(int argc, char *argv[])
                          Qt::QueuedConnection);
         if (parser.isSet(reportStartupOption))
             window->installEventFilter(&probe);
+        if (parser.isSet(reportToolsOption))
+            reportTools(window.get(), sinceMain);
         window->show();
         if (parser.isSet(screenshotOption)) {
             Ui::MainWindow *shown = window.get();

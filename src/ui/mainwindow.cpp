@@ -36,6 +36,7 @@
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -221,6 +222,20 @@ void MainWindow::setUpWidgets()
     m_editHint->setForegroundRole(QPalette::PlaceholderText);
     m_editHint->hide();
     m_chatLayout->addWidget(m_editHint);
+    m_toolWarning = new QLabel(this);
+    m_toolWarning->setObjectName(QStringLiteral("toolLimitWarning"));
+    m_toolWarning->setWordWrap(true);
+    m_toolWarning->setStyleSheet(QStringLiteral("QLabel { color: #b26a00; }"));
+    m_toolWarning->hide();
+    m_chatLayout->addWidget(m_toolWarning);
+    // Counted once the registry settles (a server's 10,000 tools arrive in one change).
+    m_toolWarningTimer = new QTimer(this);
+    m_toolWarningTimer->setSingleShot(true);
+    m_toolWarningTimer->setInterval(0);
+    connect(m_toolWarningTimer, &QTimer::timeout, this, &MainWindow::updateToolWarning);
+    for (auto signal :
+         {&Engine::ToolRegistry::toolsChanged, &Engine::ToolRegistry::offeringChanged})
+        connect(registry(), signal, m_toolWarningTimer, qOverload<>(&QTimer::start));
     m_chatLayout->addLayout(composerRow);
     connect(m_chat, &ChatView::editRequested, this, &MainWindow::editLastMessage);
     connect(m_chat, &ChatView::retryRequested, this, &MainWindow::retryTurn);
@@ -295,6 +310,9 @@ void MainWindow::setUpWidgets()
     audit->setObjectName(QStringLiteral("auditLogAction"));
     connect(m_dock, &ServerDock::openLogRequested, m_logDock, &ProtocolLogDock::showServer);
     connect(m_dock, &ServerDock::serverEnabledChanged, this, &MainWindow::keepServerEnabled);
+    connect(m_dock, &ServerDock::offerChanged, this,
+            [this](const QString &server, bool offered) { setOffered(true, server, offered); });
+    loadOffering();
     QToolBar *toolbar = addToolBar(tr("Main"));
     toolbar->setObjectName(QStringLiteral("mainToolBar"));
     toolbar->addAction(browse);
@@ -560,8 +578,11 @@ void MainWindow::setBusy(bool busy)
 
 void MainWindow::openToolBrowser()
 {
-    if (!m_browser)
+    if (!m_browser) {
         m_browser = new ToolBrowser(registry(), runner(), this);
+        connect(m_browser, &ToolBrowser::offerChanged, this,
+                [this](const QString &tool, bool offered) { setOffered(false, tool, offered); });
+    }
     m_browser->show();
     m_browser->raise();
     m_browser->activateWindow();
@@ -631,6 +652,70 @@ void MainWindow::keepServerEnabled(const QString &name, bool enabled)
     m_session->setServerDisabled(name, !enabled);
     if (m_configEditor)
         m_configEditor->setAppliedConfig(m_session->config());
+}
+
+namespace {
+const QString NotOfferedServersKey = QStringLiteral("offering/notOfferedServers");
+const QString NotOfferedToolsKey = QStringLiteral("offering/notOfferedTools");
+// More tools than OpenAI-compatible APIs accept (and than models use well).
+constexpr int OfferedToolsLimit = 128;
+
+QSet<QString> toSet(const QStringList &list)
+{
+    return QSet<QString>(list.cbegin(), list.cend());
+}
+
+QStringList sorted(const QSet<QString> &set)
+{
+    QStringList list(set.cbegin(), set.cend());
+    list.sort();
+    return list;
+}
+} // namespace
+
+void MainWindow::loadOffering()
+{
+    const QSettings settings(m_settingsFile, QSettings::IniFormat);
+    const QSet<QString> servers = toSet(settings.value(NotOfferedServersKey).toStringList());
+    const QSet<QString> tools = toSet(settings.value(NotOfferedToolsKey).toStringList());
+    registry()->setNotOffered(servers, tools);
+    m_dock->setNotOffered(servers);
+    updateToolWarning();
+}
+
+void MainWindow::setOffered(bool server, const QString &name, bool offered)
+{
+    QSet<QString> servers = registry()->notOfferedSources();
+    QSet<QString> tools = registry()->notOfferedTools();
+    QSet<QString> &set = server ? servers : tools;
+    if (offered)
+        set.remove(name);
+    else
+        set.insert(name);
+    registry()->setNotOffered(servers, tools);
+    if (!server)
+        m_dock->setNotOffered(servers);
+    QSettings settings(m_settingsFile, QSettings::IniFormat);
+    settings.setValue(NotOfferedServersKey, sorted(servers));
+    settings.setValue(NotOfferedToolsKey, sorted(tools));
+    settings.sync();
+    if (settings.status() != QSettings::NoError)
+        m_chat->addNotice(tr("Could not save the choice of tools in %1.")
+                                  .arg(QDir::toNativeSeparators(m_settingsFile).toHtmlEscaped()),
+                          true);
+}
+
+void MainWindow::updateToolWarning()
+{
+    const int offered = int(registry()->offeredTools().size());
+    m_toolWarning->setVisible(offered > OfferedToolsLimit);
+    if (offered > OfferedToolsLimit)
+        m_toolWarning->setText(
+                tr("%n tools are offered to the model: more than %1, the most OpenAI-compatible "
+                   "APIs accept, and every description costs context. Uncheck servers in the "
+                   "Servers dock (Tools column) or tools in the tool browser.",
+                   nullptr, offered)
+                        .arg(OfferedToolsLimit));
 }
 
 void MainWindow::refreshConversations()

@@ -15,6 +15,7 @@ class QDockWidget;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
+class QTimer;
 class QVBoxLayout;
 
 namespace Ui {
@@ -103,6 +104,11 @@ private:
     void updateTrustBanner();
     void trustServers(const QStringList &names);
     void keepServerEnabled(const QString &name, bool enabled);
+    // Which tools the model is offered (the dock's Tools boxes, the tool browser's checks):
+    // kept in the settings file, applied to the registry.
+    void loadOffering();
+    void setOffered(bool server, const QString &name, bool offered);
+    void updateToolWarning();
     void saveWindowState();
     void restoreWindowState();
     // Applies m_settings: the tool timeout, then the provider and agent (after reading the
@@ -135,7 +141,9 @@ private:
     ChatView *m_chat = nullptr;
     QVBoxLayout *m_chatLayout = nullptr; // the chat, and above it the no-model notice
     QLabel *m_editHint = nullptr;        // "Editing your last message", while it is
-    bool m_editingLast = false;          // the composer holds the last message, to resend
+    QLabel *m_toolWarning = nullptr;     // more tools offered than a model takes
+    QTimer *m_toolWarningTimer = nullptr;
+    bool m_editingLast = false; // the composer holds the last message, to resend
     QPlainTextEdit *m_composer = nullptr;
     QPushButton *m_sendButton = nullptr;
     ConversationList *m_conversations = nullptr;

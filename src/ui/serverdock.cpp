@@ -17,6 +17,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollBar>
+#include <QSignalBlocker>
 #include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -120,6 +121,19 @@ ServerDock::ServerDock(Mcp::Manager *manager, QWidget *parent)
     m_list->setContextMenuPolicy(Qt::ActionsContextMenu);
     m_list->addActions({m_restartAction, m_toggleAction, m_stderrAction, m_logAction});
     connect(m_list, &QTreeWidget::itemSelectionChanged, this, &ServerDock::updateActions);
+    connect(m_list, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem *item, int column) {
+        if (column != ToolsColumn)
+            return;
+        const QString name = item->text(NameColumn);
+        const bool offered = item->checkState(ToolsColumn) == Qt::Checked;
+        if (offered == !m_notOffered.contains(name))
+            return;
+        if (offered)
+            m_notOffered.remove(name);
+        else
+            m_notOffered.insert(name);
+        emit offerChanged(name, offered);
+    });
     connect(m_list, &QTreeWidget::itemActivated, this, &ServerDock::showStderr);
     layout->addWidget(m_list);
     setWidget(content);
@@ -305,7 +319,13 @@ void ServerDock::applyStatus(QTreeWidgetItem *item, const Mcp::ServerStatus &sta
     item->setForeground(StateColumn, color);
     const bool hasTools = status.state == Mcp::ServerState::Connected
                           || status.state == Mcp::ServerState::Restarting;
-    item->setText(ToolsColumn, hasTools ? QString::number(status.toolCount) : QString());
+    {
+        const QSignalBlocker blocker(m_list); // filling in is not the user's click
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setText(ToolsColumn, hasTools ? QString::number(status.toolCount) : QString());
+        item->setCheckState(ToolsColumn,
+                            m_notOffered.contains(status.name) ? Qt::Unchecked : Qt::Checked);
+    }
     item->setText(ReasonColumn, oneLine(status.reason));
     item->setToolTip(ReasonColumn, status.reason);
     if (status.state == Mcp::ServerState::Failed)
@@ -320,8 +340,22 @@ void ServerDock::applyStatus(QTreeWidgetItem *item, const Mcp::ServerStatus &sta
         tip += QLatin1Char('\n') + tr("restarted %n time(s) after a crash", "", status.restarts);
     if (!status.reason.isEmpty())
         tip += QLatin1Char('\n') + status.reason;
-    for (int column : {NameColumn, StateColumn, ToolsColumn})
+    for (int column : {NameColumn, StateColumn})
         item->setToolTip(column, tip);
+    item->setToolTip(ToolsColumn, m_notOffered.contains(status.name)
+                                          ? tr("The model is not offered this server's tools "
+                                               "(check to offer them)")
+                                          : tr("The model is offered this server's tools "
+                                               "(uncheck to keep them from it)"));
+}
+
+void ServerDock::setNotOffered(const QSet<QString> &servers)
+{
+    m_notOffered = servers;
+    for (auto it = m_rows.cbegin(); it != m_rows.cend(); ++it) {
+        if (m_manager)
+            applyStatus(it.value(), m_manager->status(it.key()));
+    }
 }
 
 void ServerDock::updateSummary()

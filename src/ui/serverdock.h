@@ -4,6 +4,7 @@
 #include <QHash>
 #include <QIcon>
 #include <QPointer>
+#include <QSet>
 #include <QStringList>
 #include <QTimer>
 
@@ -55,6 +56,9 @@ public:
     // Above the list: this folder's servers that wait for the user's trust (hidden when none).
     TrustBanner *trustBanner() const { return m_trustBanner; }
 
+    // Servers whose tools the model is not offered: their Tools box is unchecked.
+    void setNotOffered(const QSet<QString> &servers);
+
     static QColor stateColor(Mcp::ServerState state);
     static QString stateText(Mcp::ServerState state);
 
@@ -63,6 +67,8 @@ signals:
     // The user disabled or enabled a server (after the Manager was told), so the owner can
     // keep the choice in the configuration.
     void serverEnabledChanged(const QString &server, bool enabled);
+    // The user checked or unchecked a server's Tools box: whether the model is offered them.
+    void offerChanged(const QString &server, bool offered);
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -72,6 +78,7 @@ private:
     void rebuildRows();
     void onStatusChanged(const QString &name);
     void applyStatus(QTreeWidgetItem *item, const Mcp::ServerStatus &status);
+    QSet<QString> m_notOffered;
     void updateSummary();
     void updateActions();
     Mcp::ServerState selectedState() const;

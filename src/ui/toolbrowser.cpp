@@ -19,10 +19,12 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTextDocument>
+#include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
 #include <memory>
+#include <utility>
 
 namespace Ui {
 
@@ -207,7 +209,22 @@ ToolBrowser::ToolBrowser(Engine::ToolRegistry *registry, Engine::ToolRunner *run
     });
     connect(m_runButton, &QPushButton::clicked, this, &ToolBrowser::run);
     connect(m_cancelButton, &QPushButton::clicked, this, &ToolBrowser::cancel);
-    connect(m_registry, &Engine::ToolRegistry::toolsChanged, this, &ToolBrowser::rebuildTree);
+    m_rebuildTimer = new QTimer(this);
+    m_rebuildTimer->setSingleShot(true);
+    m_rebuildTimer->setInterval(0);
+    connect(m_rebuildTimer, &QTimer::timeout, this, &ToolBrowser::rebuildTree);
+    connect(m_registry, &Engine::ToolRegistry::toolsChanged, this, &ToolBrowser::scheduleRebuild);
+    connect(m_registry, &Engine::ToolRegistry::offeringChanged, this,
+            &ToolBrowser::scheduleRebuild);
+    connect(m_tree, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem *item, int column) {
+        const QString name = item->data(0, NameRole).toString();
+        if (column != 0 || name.isEmpty() || !(item->flags() & Qt::ItemIsUserCheckable))
+            return;
+        const bool offered = item->checkState(0) == Qt::Checked;
+        if (offered == !m_registry->notOfferedTools().contains(name))
+            return;
+        emit offerChanged(name, offered);
+    });
 
     rebuildTree();
     showTool(QString());
@@ -238,8 +255,25 @@ bool ToolBrowser::selectTool(const QString &name)
     return false;
 }
 
+void ToolBrowser::scheduleRebuild()
+{
+    if (isVisible())
+        m_rebuildTimer->start();
+    else
+        m_stale = true;
+}
+
+void ToolBrowser::showEvent(QShowEvent *event)
+{
+    QDialog::showEvent(event);
+    if (std::exchange(m_stale, false))
+        rebuildTree();
+}
+
 void ToolBrowser::rebuildTree()
 {
+    m_rebuildTimer->stop();
+    m_stale = false;
     const QString current = m_current;
     {
         const QSignalBlocker blocker(m_tree);
@@ -251,22 +285,40 @@ void ToolBrowser::rebuildTree()
             if (!source || tool->source() != sourceName) {
                 sourceName = tool->source();
                 source = new QTreeWidgetItem(m_tree);
-                source->setText(0, tool->isBuiltin() ? tr("Built-in tools")
-                                                     : tr("MCP server: %1").arg(sourceName));
+                QString heading = tool->isBuiltin() ? tr("Built-in tools")
+                                                    : tr("MCP server: %1").arg(sourceName);
+                if (!tool->isBuiltin() && !m_registry->isSourceOffered(sourceName))
+                    heading += QLatin1Char(' ') + tr("(not offered to the model)");
+                source->setText(0, heading);
                 source->setFlags(Qt::ItemIsEnabled);
                 QFont bold = source->font(0);
                 bold.setBold(true);
                 source->setFont(0, bold);
             }
             auto item = new QTreeWidgetItem(source);
-            item->setText(0, tool->name());
+            // Under its server's heading an MCP tool goes by its own name.
+            item->setText(0, tool->isBuiltin() ? tool->name() : tool->originalName());
             item->setData(0, NameRole, tool->name());
             item->setToolTip(0, tool->description());
+            // Checked: the model is offered the tool. The configuration's own choice
+            // ("enabledTools" / "disabledTools") is shown, not changed here.
+            if (tool->offeredByConfig()) {
+                item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+                item->setCheckState(0, m_registry->notOfferedTools().contains(tool->name())
+                                               ? Qt::Unchecked
+                                               : Qt::Checked);
+            } else {
+                item->setCheckState(0, Qt::Unchecked);
+                item->setFlags(item->flags() & ~Qt::ItemIsUserCheckable);
+                item->setToolTip(0, tr("Not offered to the model: the configuration leaves it "
+                                       "out (enabledTools / disabledTools).")
+                                            + QLatin1Char('\n') + tool->description());
+            }
             item->setText(1, riskText(tool->risk()));
             item->setForeground(1, riskColor(tool->risk()));
             // What the filter matches besides the name.
             item->setData(0, Qt::UserRole + 1,
-                          QStringList{tool->originalName(), tool->description(), sourceName}.join(
+                          QStringList{tool->name(), tool->description(), sourceName}.join(
                                   QLatin1Char('\n')));
         }
         m_tree->expandAll();

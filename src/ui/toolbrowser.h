@@ -10,6 +10,8 @@ class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
 class QScrollArea;
+class QShowEvent;
+class QTimer;
 class QTreeWidget;
 class QTreeWidgetItem;
 class QVBoxLayout;
@@ -38,9 +40,16 @@ public:
 signals:
     // A manual run ended (done, failed, denied or cancelled); the result view shows it.
     void runFinished(bool isError);
+    // The user checked or unchecked a tool: whether the model is offered it.
+    void offerChanged(const QString &tool, bool offered);
+
+protected:
+    void showEvent(QShowEvent *event) override;
 
 private:
     void rebuildTree();
+    // The registry changed: rebuilt once the changes settle, and only while shown.
+    void scheduleRebuild();
     void applyFilter();
     void showTool(const QString &name);
     void run();
@@ -72,6 +81,8 @@ private:
     QWidget *m_resultBody;
     QVBoxLayout *m_resultLayout;
 
+    QTimer *m_rebuildTimer = nullptr;
+    bool m_stale = false;                  // the registry changed while hidden
     QString m_current;                     // registry name of the tool shown
     Engine::ToolRunner::RunId m_runId = 0; // 0 when nothing runs
     QString m_runningTool;
