@@ -241,6 +241,42 @@ private slots:
         QVERIFY(tools[0].dump().find("turned off") != std::string::npos);
     }
 
+    // A conversation longer than the model's context window is fitted before it is sent: the
+    // agent says so once, the model gets the recent part, the conversation keeps everything.
+    void longConversationIsFittedToTheContext()
+    {
+        QTemporaryDir ws;
+        auto rig = makeRig(ApprovalChoice::AllowOnce, ws.path());
+        QVERIFY(rig);
+        AgentOptions options;
+        options.contextTokens = 20000;
+        Agent agent(rig->provider.get(), rig->session->registry(), rig->runner, options);
+        std::vector<ChatMessage> history;
+        for (int i = 0; i < 40; ++i) {
+            ChatMessage question;
+            question.text = QStringLiteral("old question %1 ").arg(i) + QString(2000, u'q');
+            history.push_back(question);
+            ChatMessage answer;
+            answer.role = ChatMessage::Role::Assistant;
+            answer.text = QString(2000, u'a');
+            history.push_back(answer);
+        }
+        agent.openConversation(QStringLiteral("memory-long"), history);
+        QSignalSpy fitted(&agent, &Agent::contextFitted);
+        QSignalSpy done(&agent, &Agent::turnFinished);
+        rig->model->enqueue(FakeLlmServer::openAiText(QStringLiteral("Fine.")));
+        QVERIFY(agent.send(QStringLiteral("the new question")));
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 10000);
+        QCOMPARE(fitted.count(), 1);
+        QVERIFY(fitted.first().at(1).toInt() > 0);
+        const Json sent = rig->model->requests().last()["messages"];
+        QVERIFY(sent.size() < 40);
+        QVERIFY(sent.dump().find("the new question") != std::string::npos);
+        QVERIFY(sent.dump().find("old question 0 ") == std::string::npos);
+        QVERIFY(sent.dump().find("left out to fit the context window") != std::string::npos);
+        QCOMPARE(agent.messages().size(), size_t(82)); // the conversation keeps all
+    }
+
     // Retry asks again from the last user message; editing it replaces it and what followed.
     // The model sees only the kept history; the file keeps everything and reads back the same.
     void retryAndEditReplaceWhatFollowed()

@@ -729,6 +729,43 @@ private slots:
                  QSet<QString>({QStringLiteral("mcp__fix__echo")}));
     }
 
+    // Past the context window set in Settings, a request is compacted: the chat says so, and the
+    // status bar counts the conversation's tokens.
+    void compactionIsShownInTheChat()
+    {
+        auto setup = open();
+        QVERIFY(setup);
+        QAction *action = setup->window->findChild<QAction *>(QStringLiteral("settingsAction"));
+        action->trigger();
+        auto *dialog = setup->window->findChild<Ui::SettingsDialog *>();
+        QTRY_VERIFY(dialog && dialog->isVisible());
+        dialog->findChild<QSpinBox *>(QStringLiteral("contextTokensSpin"))->setValue(4096);
+        QSignalSpy accepted(dialog, &QDialog::accepted);
+        dialog->findChild<QPushButton *>(QStringLiteral("okButton"))->click();
+        QTRY_COMPARE(accepted.count(), 1);
+        QTRY_VERIFY(setup->window->agent());
+
+        Ui::ChatView *chat = setup->window->chatView();
+        setup->model.enqueue(FakeLlmServer::openAiText(QStringLiteral("First answer.")));
+        send(*setup->window, QStringLiteral("first ") + QString(20000, u'x'));
+        QTRY_COMPARE_WITH_TIMEOUT(chat->lastAssistantText(), QStringLiteral("First answer."),
+                                  10000);
+        QTRY_VERIFY(!setup->window->agent()->isBusy());
+        QVERIFY(!chat->document()->toPlainText().contains(QStringLiteral("Compacted")));
+        setup->model.enqueue(FakeLlmServer::openAiText(QStringLiteral("Second answer.")));
+        send(*setup->window, QStringLiteral("second question"));
+        QTRY_COMPARE_WITH_TIMEOUT(chat->lastAssistantText(), QStringLiteral("Second answer."),
+                                  10000);
+        QVERIFY(chat->document()->toPlainText().contains(QStringLiteral("Compacted")));
+        const std::string sent = setup->model.requests().last()["messages"].dump();
+        QVERIFY(sent.find("first xxxx") == std::string::npos);
+        QCOMPARE(setup->window->agent()->messages().size(), size_t(4)); // all kept
+        auto *usage = setup->window->findChild<QLabel *>(QStringLiteral("usageLabel"));
+        QVERIFY(usage);
+        QVERIFY2(usage->text().contains(QStringLiteral("this conversation")),
+                 qPrintable(usage->text()));
+    }
+
     // "Chat needs a model" is said while it is true, and goes when a model is set.
     void noModelNoticeGoesWhenAModelIsSet()
     {

@@ -116,19 +116,21 @@ private slots:
         settings.bashSandbox = Mcp::Sandbox::Mode::Off;
         settings.maxConcurrentStarts = 3;
         settings.observationChars = 5000;
+        settings.contextTokens = 32768;
         QString error;
         QVERIFY2(settings.save(path, &error), qPrintable(error));
         QCOMPARE(AppSettings::load(path), settings);
         QVERIFY(bytes(path).contains("claude-test"));
         QVERIFY(bytes(path).contains("[bash]\nsandbox=off"));
         QVERIFY(bytes(path).contains("[servers]\nmaxConcurrentStarts=3"));
+        QVERIFY(bytes(path).contains("contextTokens=32768"));
 
         // A hand-edited file: unknown names fall back, numbers are clamped or ignored.
         QFile edited(file(QStringLiteral("edited.ini")));
         QVERIFY(edited.open(QIODevice::WriteOnly));
         edited.write("[model]\nprovider=gemini\nrequestTimeout=999999\n"
                      "[tools]\ntimeout=soon\n[interface]\nlanguage=fr\n[bash]\nsandbox=maybe\n"
-                     "[servers]\nmaxConcurrentStarts=0\n");
+                     "[servers]\nmaxConcurrentStarts=0\n[model]\ncontextTokens=12\n");
         edited.close();
         const AppSettings loaded = AppSettings::load(edited.fileName());
         QCOMPARE(loaded.provider, QString::fromLatin1(AppSettings::EnvironmentProvider));
@@ -137,6 +139,7 @@ private slots:
         QCOMPARE(loaded.language, QString::fromLatin1(AppSettings::SystemLanguage));
         QCOMPARE(loaded.bashSandbox, Mcp::Sandbox::Mode::Auto);
         QCOMPARE(loaded.maxConcurrentStarts, 1);
+        QCOMPARE(loaded.contextTokens, AppSettings::MinContextTokens);
     }
 
     // The settings file is 0600 in a 0700 folder, also when an older version left it readable.
@@ -544,6 +547,7 @@ private slots:
         if (child<QWidget>(&dialog, "forgetKeyButton")->isEnabled())
             expected << child<QWidget>(&dialog, "forgetKeyButton");
         expected << child<QWidget>(&dialog, "requestTimeoutSpin")
+                 << child<QWidget>(&dialog, "contextTokensSpin")
                  << child<QWidget>(&dialog, "toolTimeoutSpin")
                  << child<QWidget>(&dialog, "observationCharsSpin")
                  << child<QWidget>(&dialog, "maxConcurrentStartsSpin")

@@ -237,20 +237,40 @@
         <source>%1
 %n message(s), last %2
 in %3</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1
+%n message, last %2
+in %3</numerusform>
+            <numerusform>%1
+%n messages, last %2
+in %3</numerusform>
         </translation>
     </message>
 </context>
 <context>
     <name>Ui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../src/ui/mainwindow.cpp" line="+714"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+362"/>
+        <source>%n earlier tool result(s) shortened</source>
+        <translation>
+            <numerusform>%n earlier tool result shortened</numerusform>
+            <numerusform>%n earlier tool results shortened</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n earlier message(s) left out of</source>
+        <translation>
+            <numerusform>%n earlier message left out of</numerusform>
+            <numerusform>%n earlier messages left out of</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+367"/>
         <source>%n tools are offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n tool is offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser.</numerusform>
+            <numerusform>%n tools are offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser.</numerusform>
         </translation>
     </message>
 </context>

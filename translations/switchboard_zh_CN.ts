@@ -42,8 +42,8 @@
 <context>
     <name>Engine::Agent</name>
     <message>
-        <location filename="../src/engine/agent.cpp" line="+49"/>
-        <location line="+46"/>
+        <location filename="../src/engine/agent.cpp" line="+50"/>
+        <location line="+47"/>
         <source>Could not save the conversation: %1</source>
         <translation>无法保存对话：%1</translation>
     </message>
@@ -58,7 +58,7 @@
         <translation>你是 Switchboard，一个可以使用工具的助手。工作区为 %1。在有帮助时使用工具；工具结果可能包含错误或用户的拒绝，请将其考虑在内。</translation>
     </message>
     <message>
-        <location line="+83"/>
+        <location line="+98"/>
         <source>The tool %1 is turned off for this conversation; use another tool or answer without it.</source>
         <translation>工具 %1 已在此对话中关闭；请使用其他工具，或不用它直接回答。</translation>
     </message>
@@ -506,6 +506,23 @@
         <location line="+2"/>
         <source>cannot create &apos;%1&apos;: &apos;%2&apos; is not a directory</source>
         <translation>无法创建“%1”：“%2”不是目录</translation>
+    </message>
+</context>
+<context>
+    <name>Engine::ContextFit</name>
+    <message>
+        <location filename="../src/engine/contextfit.cpp" line="+33"/>
+        <source>
+… [%n characters of this earlier result left out to fit the context window] …
+</source>
+        <translation>
+… [为适应上下文窗口，此较早结果省略了 %n 个字符] …
+</translation>
+    </message>
+    <message>
+        <location line="+78"/>
+        <source>[%n earlier messages of this conversation were left out to fit the context window.]</source>
+        <translation>[为适应上下文窗口，本对话中较早的 %n 条消息未发送。]</translation>
     </message>
 </context>
 <context>
@@ -1732,7 +1749,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::AppSettings</name>
     <message>
-        <location filename="../src/ui/appsettings.cpp" line="+101"/>
+        <location filename="../src/ui/appsettings.cpp" line="+106"/>
         <source>could not write the settings file %1</source>
         <translation>无法写入设置文件 %1</translation>
     </message>
@@ -2545,12 +2562,12 @@ in %3</source>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+374"/>
+        <location line="+390"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-358"/>
+        <location line="-374"/>
         <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
         <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
     </message>
@@ -2615,17 +2632,12 @@ in %3</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location line="+43"/>
-        <source>last turn: %1 in / %2 out tokens</source>
-        <translation>上一轮：输入 %1 / 输出 %2 tokens</translation>
-    </message>
-    <message>
-        <location line="+80"/>
+        <location line="+138"/>
         <source>The new model settings apply when the current answer is done.</source>
         <translation>新的模型设置将在当前回答完成后生效。</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+34"/>
         <source>&lt;b&gt;Chat needs a model&lt;/b&gt; — %1. Servers, tools and manual runs work without one.</source>
         <translation>&lt;b&gt;聊天需要模型&lt;/b&gt; — %1。服务器、工具和手动运行无需模型即可使用。</translation>
     </message>
@@ -2640,7 +2652,7 @@ in %3</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-318"/>
+        <location line="-334"/>
         <source>Audit log: %1</source>
         <translation>审计日志：%1</translation>
     </message>
@@ -2650,7 +2662,31 @@ in %3</source>
         <translation>无法保存对话：%1</translation>
     </message>
     <message>
-        <location line="+340"/>
+        <location line="+176"/>
+        <source>&lt;b&gt;Compacted&lt;/b&gt; to fit the model&apos;s context window: %1 and %2 this request. The conversation keeps everything.</source>
+        <translation>&lt;b&gt;已压缩&lt;/b&gt;以适应模型的上下文窗口：%1，并且本次请求%2。对话本身保留全部内容。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n earlier tool result(s) shortened</source>
+        <translation>
+            <numerusform>缩短了 %n 个较早的工具结果</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n earlier message(s) left out of</source>
+        <translation>
+            <numerusform>省略了 %n 条较早的消息</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>last turn: %1 in / %2 out tokens · this conversation: %3 / %4</source>
+        <translation>上一轮：输入 %1 / 输出 %2 tokens · 本对话：%3 / %4</translation>
+    </message>
+    <message>
+        <location line="+169"/>
         <source>The API key is still being read from the keychain; send again in a moment.</source>
         <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
     </message>
@@ -2707,7 +2743,7 @@ in %3</source>
         <translation>无法删除对话：%1</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+59"/>
         <source>reading the API key…</source>
         <translation>正在读取 API 密钥…</translation>
     </message>
@@ -3354,12 +3390,12 @@ in %3</source>
     </message>
     <message>
         <location line="+20"/>
-        <location line="+22"/>
+        <location line="+23"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location line="-19"/>
+        <location line="-20"/>
         <source>How long the model may stay silent before the request fails</source>
         <translation>模型无响应超过此时长后，请求即失败</translation>
     </message>
@@ -3390,6 +3426,11 @@ in %3</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>Context &amp;window:</source>
+        <translation>上下文窗口(&amp;W)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
@@ -3409,7 +3450,17 @@ in %3</source>
         <translation>模型读取工具结果的长度；其余部分会被截去并附上说明（聊天中保留完整结果）</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
+        <source> tokens</source>
+        <translation> tokens</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The model&apos;s context window. Longer conversations are fitted into it before each request: earlier tool results are shortened, then earlier turns left out (the chat and the conversation file keep everything).</source>
+        <translation>模型的上下文窗口。更长的对话会在每次请求前被压缩到其中：先缩短较早的工具结果，再省略较早的轮次（聊天界面和对话文件保留全部内容）。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>At most this many servers start at the same time; the others wait for their turn</source>
         <translation>最多同时启动这么多个服务器；其余的排队等待</translation>
     </message>
@@ -3489,12 +3540,12 @@ in %3</source>
         <translation>界面</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+57"/>
         <source>The system keychain is not available: %1. The key is used for this session only and not saved; set OPENAI_API_KEY / ANTHROPIC_API_KEY to keep it.</source>
         <translation>系统钥匙串不可用：%1。密钥仅用于本次会话，不会保存；如需保留，请设置 OPENAI_API_KEY / ANTHROPIC_API_KEY。</translation>
     </message>
     <message>
-        <location line="+92"/>
+        <location line="+93"/>
         <source>Reading the keychain…</source>
         <translation>正在读取钥匙串…</translation>
     </message>

@@ -1,5 +1,6 @@
 #include "agent.h"
 
+#include "contextfit.h"
 #include "conversationstore.h"
 
 #include <QDir>
@@ -68,6 +69,7 @@ bool Agent::send(const QString &text)
 
 void Agent::startTurn()
 {
+    m_fitReported = {};
     m_busy = true;
     m_turns = 0;
     m_usage = {};
@@ -138,8 +140,23 @@ void Agent::requestCompletion()
                                   "errors or denials by the user: take them into account.")
                                        .arg(QDir::toNativeSeparators(m_workspace))
                              : m_options.systemPrompt;
-    request.messages = m_messages;
     request.tools = toolSpecs();
+    // What the answer, the instructions and the tool definitions need comes off the budget.
+    qint64 fixed = ContextFit::estimateTokens(request.system);
+    for (const ToolSpec &tool : request.tools)
+        fixed += ContextFit::estimateTokens(tool.name)
+                 + ContextFit::estimateTokens(tool.description)
+                 + ContextFit::estimateTokens(QString::fromStdString(
+                         tool.inputSchema.dump(-1, ' ', false, Json::error_handler_t::replace)));
+    const qint64 reserve = std::max<qint64>(4096, m_options.contextTokens / 8);
+    ContextFit::Result fitted = ContextFit::fit(
+            m_messages, std::max<qint64>(0, m_options.contextTokens - reserve - fixed));
+    const std::pair<int, int> fit{fitted.shortenedResults, fitted.droppedMessages};
+    if (fitted.changed() && fit != m_fitReported) {
+        m_fitReported = fit;
+        emit contextFitted(fit.first, fit.second);
+    }
+    request.messages = std::move(fitted.messages);
     LlmProvider::Callbacks callbacks;
     QPointer<Agent> self(this);
     callbacks.onText = [self](const QString &delta) {

@@ -16,6 +16,10 @@ struct AgentOptions
     int maxTurns = 20;    // model calls per user message before the loop gives up
     QString systemPrompt; // empty: a built-in default naming the workspace
     int maxToolOutputChars = ToolOutput::DefaultModelTextChars;
+    // The model's context window, in tokens: each request is fitted into it (ContextFit),
+    // leaving room for the answer.
+    qint64 contextTokens = DefaultContextTokens;
+    static constexpr qint64 DefaultContextTokens = 128000;
 };
 
 // The agent loop: a user message → the model → the tool calls of that turn, run concurrently
@@ -67,6 +71,9 @@ signals:
     void toolFinished(const QString &callId, const Engine::ToolRunResult &result);
     void turnFinished(const Engine::Usage &usage);
     void errorOccurred(const QString &message);
+    // The request of this turn was fitted into the context window: earlier tool results
+    // shortened, earlier messages left out (the conversation keeps them).
+    void contextFitted(int shortenedResults, int droppedMessages);
     void busyChanged(bool busy);
 
 private:
@@ -98,6 +105,7 @@ private:
     std::vector<ChatMessage> m_messages;
     bool m_busy = false;
     bool m_lastTurnFailed = false;
+    std::pair<int, int> m_fitReported; // what contextFitted() said in this turn
     int m_turns = 0;
     quint64 m_turnSerial = 0; // model turns over the agent's life: part of every call id
     std::function<void()> m_cancelCompletion;

@@ -23,6 +23,7 @@ const QString BashSandboxKey = QStringLiteral("bash/sandbox");
 const QString SensitiveFilesKey = QStringLiteral("tools/sensitiveFiles");
 const QString MaxConcurrentStartsKey = QStringLiteral("servers/maxConcurrentStarts");
 const QString ObservationCharsKey = QStringLiteral("tools/observationChars");
+const QString ContextTokensKey = QStringLiteral("model/contextTokens");
 
 int readBounded(const QSettings &settings, const QString &key, int fallback, int min, int max)
 {
@@ -60,6 +61,9 @@ AppSettings AppSettings::load(const QString &file)
     result.observationChars
             = readBounded(settings, ObservationCharsKey, Engine::ToolOutput::DefaultModelTextChars,
                           MinObservationChars, MaxObservationChars);
+    result.contextTokens = readBounded(settings, ContextTokensKey,
+                                       int(Engine::AgentOptions::DefaultContextTokens),
+                                       MinContextTokens, MaxContextTokens);
     const QString language = settings.value(LanguageKey).toString();
     if (language == QLatin1String(EnglishLanguage) || language == QLatin1String(ChineseLanguage))
         result.language = language;
@@ -91,6 +95,7 @@ bool AppSettings::save(const QString &file, QString *error) const
     settings.setValue(ToolTimeoutKey, toolTimeoutS);
     settings.setValue(MaxConcurrentStartsKey, maxConcurrentStarts);
     settings.setValue(ObservationCharsKey, observationChars);
+    settings.setValue(ContextTokensKey, contextTokens);
     settings.setValue(LanguageKey, language);
     settings.setValue(BashSandboxKey, Mcp::Sandbox::modeName(bashSandbox));
     settings.setValue(SensitiveFilesKey, sensitiveFiles);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <engine/agent.h>
 #include <engine/providerconfig.h>
 #include <engine/tool.h>
 #include <engine/workspace.h>
@@ -40,6 +41,9 @@ struct AppSettings
     // How much of a tool result the model is shown (Engine::AgentOptions::maxToolOutputChars).
     static constexpr int MinObservationChars = 1000;
     static constexpr int MaxObservationChars = 1000000;
+    // The model's context window in tokens (Engine::AgentOptions::contextTokens).
+    static constexpr int MinContextTokens = 4096;
+    static constexpr int MaxContextTokens = 10000000;
     // Servers starting at once (Mcp::ManagerOptions::maxConcurrentStarts).
     static constexpr int MaxConcurrentStarts = 64;
 
@@ -53,6 +57,8 @@ struct AppSettings
     // "tools/observationChars": at most this many characters of a tool result go to the model
     // (the rest is cut with a note; the window keeps the whole).
     int observationChars = Engine::ToolOutput::DefaultModelTextChars;
+    // "model/contextTokens": each request is fitted into this many tokens.
+    int contextTokens = int(Engine::AgentOptions::DefaultContextTokens);
     QString language = QString::fromLatin1(SystemLanguage);
     // "bash/sandbox": the built-in bash under bubblewrap: on, off, or auto (where bwrap works).
     Mcp::Sandbox::Mode bashSandbox = Mcp::Sandbox::Mode::Auto;

@@ -325,6 +325,7 @@ void MainWindow::setUpWidgets()
     m_modelLabel = new QLabel(this);
     m_modelLabel->setObjectName(QStringLiteral("modelLabel"));
     m_usageLabel = new QLabel(this);
+    m_usageLabel->setObjectName(QStringLiteral("usageLabel"));
     statusBar()->addWidget(m_modelLabel);
     statusBar()->addPermanentWidget(m_usageLabel);
     statusBar()->addPermanentWidget(
@@ -354,11 +355,25 @@ void MainWindow::connectAgent()
                     this, [this] { applySettings(true); }, Qt::QueuedConnection);
         }
     });
+    connect(m_agent.get(), &Engine::Agent::contextFitted, this, [this](int shortened, int dropped) {
+        m_chat->addNotice(
+                tr("<b>Compacted</b> to fit the model's context window: %1 and %2 "
+                   "this request. The conversation keeps everything.")
+                        .arg(tr("%n earlier tool result(s) shortened", nullptr, shortened),
+                             tr("%n earlier message(s) left out of", nullptr, dropped)));
+    });
     connect(m_agent.get(), &Engine::Agent::turnFinished, this, [this](const Engine::Usage &usage) {
-        if (usage.inputTokens >= 0 || usage.outputTokens >= 0)
-            m_usageLabel->setText(tr("last turn: %1 in / %2 out tokens")
-                                          .arg(std::max<qint64>(0, usage.inputTokens))
-                                          .arg(std::max<qint64>(0, usage.outputTokens)));
+        if (usage.inputTokens >= 0 || usage.outputTokens >= 0) {
+            m_conversationUsage.inputTokens += std::max<qint64>(0, usage.inputTokens);
+            m_conversationUsage.outputTokens += std::max<qint64>(0, usage.outputTokens);
+            const QLocale locale;
+            m_usageLabel->setText(
+                    tr("last turn: %1 in / %2 out tokens · this conversation: %3 / %4")
+                            .arg(locale.toString(std::max<qint64>(0, usage.inputTokens)),
+                                 locale.toString(std::max<qint64>(0, usage.outputTokens)),
+                                 locale.toString(m_conversationUsage.inputTokens),
+                                 locale.toString(m_conversationUsage.outputTokens)));
+        }
         refreshConversations();
         if (m_agent->lastTurnFailed())
             m_chat->offerRetry();
@@ -457,6 +472,7 @@ void MainWindow::setProvider(const QString &storedKey, const QString &keychainEr
         m_provider = Engine::createProvider(*config);
         Engine::AgentOptions agentOptions;
         agentOptions.maxToolOutputChars = m_settings.observationChars;
+        agentOptions.contextTokens = m_settings.contextTokens;
         m_agent = std::make_unique<Engine::Agent>(m_provider.get(), registry(), runner(),
                                                   agentOptions);
         m_agent->setStore(m_store.get());
@@ -766,6 +782,7 @@ void MainWindow::openConversation(const QString &id)
         return;
     }
     m_chat->showConversation(conversation->messages);
+    m_conversationUsage = {0, 0};
     m_conversations->setCurrent(id);
     if (m_agent) {
         m_agent->openConversation(id, conversation->messages);
@@ -782,6 +799,7 @@ void MainWindow::newConversation()
     if (m_editingLast)
         cancelEdit();
     m_chat->clear();
+    m_conversationUsage = {0, 0};
     m_openId.clear();
     m_openMessages.clear();
     m_conversations->setCurrent(QString()); // none of the saved ones is open

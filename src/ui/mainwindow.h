@@ -143,7 +143,8 @@ private:
     QLabel *m_editHint = nullptr;        // "Editing your last message", while it is
     QLabel *m_toolWarning = nullptr;     // more tools offered than a model takes
     QTimer *m_toolWarningTimer = nullptr;
-    bool m_editingLast = false; // the composer holds the last message, to resend
+    bool m_editingLast = false;              // the composer holds the last message, to resend
+    Engine::Usage m_conversationUsage{0, 0}; // tokens of the open conversation, this session
     QPlainTextEdit *m_composer = nullptr;
     QPushButton *m_sendButton = nullptr;
     ConversationList *m_conversations = nullptr;

@@ -166,6 +166,7 @@ SettingsDialog::SettingsDialog(QString settingsFile, SecretStore *secrets, QWidg
     modelForm.addNote(m_keyStateLabel);
     modelForm.addNote(m_keychainNote);
     modelForm.addRow(tr("&Request timeout:"), m_requestTimeoutSpin);
+    modelForm.addRow(tr("Context &window:"), m_contextSpin);
     auto modelGroup = new QGroupBox(tr("Model"), this);
     modelGroup->setLayout(modelForm.layout());
 
@@ -186,6 +187,17 @@ SettingsDialog::SettingsDialog(QString settingsFile, SecretStore *secrets, QWidg
     m_observationSpin->setValue(current.observationChars);
     m_observationSpin->setToolTip(tr("How much of a tool's result the model reads; the rest is "
                                      "cut with a note (the chat keeps the whole result)"));
+    m_contextSpin = new QSpinBox(this);
+    m_contextSpin->setObjectName(QStringLiteral("contextTokensSpin"));
+    m_contextSpin->setRange(AppSettings::MinContextTokens, AppSettings::MaxContextTokens);
+    m_contextSpin->setSingleStep(8192);
+    m_contextSpin->setGroupSeparatorShown(true);
+    m_contextSpin->setSuffix(tr(" tokens"));
+    m_contextSpin->setValue(current.contextTokens);
+    m_contextSpin->setToolTip(tr("The model's context window. Longer conversations are fitted "
+                                 "into it before each request: earlier tool results are "
+                                 "shortened, then earlier turns left out (the chat and the "
+                                 "conversation file keep everything)."));
     m_startsSpin = new QSpinBox(this);
     m_startsSpin->setObjectName(QStringLiteral("maxConcurrentStartsSpin"));
     m_startsSpin->setRange(1, AppSettings::MaxConcurrentStarts);
@@ -265,11 +277,21 @@ SettingsDialog::SettingsDialog(QString settingsFile, SecretStore *secrets, QWidg
     layout->addWidget(m_saveError);
     layout->addWidget(m_buttons);
 
-    const QList<QWidget *> tabOrder{
-            m_providerCombo,   m_baseUrlEdit,     m_modelEdit,          m_keyEdit,
-            m_showKeyButton,   m_forgetKeyButton, m_requestTimeoutSpin, m_toolTimeoutSpin,
-            m_observationSpin, m_startsSpin,      m_bashSandboxCombo,   m_sensitiveFilesEdit,
-            m_languageCombo,   m_buttons};
+    const QList<QWidget *> tabOrder{m_providerCombo,
+                                    m_baseUrlEdit,
+                                    m_modelEdit,
+                                    m_keyEdit,
+                                    m_showKeyButton,
+                                    m_forgetKeyButton,
+                                    m_requestTimeoutSpin,
+                                    m_contextSpin,
+                                    m_toolTimeoutSpin,
+                                    m_observationSpin,
+                                    m_startsSpin,
+                                    m_bashSandboxCombo,
+                                    m_sensitiveFilesEdit,
+                                    m_languageCombo,
+                                    m_buttons};
     for (qsizetype i = 1; i < tabOrder.size(); ++i)
         setTabOrder(tabOrder.at(i - 1), tabOrder.at(i));
 
@@ -297,6 +319,7 @@ AppSettings SettingsDialog::settings() const
     result.toolTimeoutS = m_toolTimeoutSpin->value();
     result.maxConcurrentStarts = m_startsSpin->value();
     result.observationChars = m_observationSpin->value();
+    result.contextTokens = m_contextSpin->value();
     result.language = m_languageCombo->currentData().toString();
     result.bashSandbox = Mcp::Sandbox::Mode(m_bashSandboxCombo->currentData().toInt());
     result.sensitiveFiles = m_sensitiveFilesEdit->text().split(

@@ -80,6 +80,7 @@ private:
     QSpinBox *m_toolTimeoutSpin = nullptr;
     QSpinBox *m_startsSpin = nullptr;
     QSpinBox *m_observationSpin = nullptr;
+    QSpinBox *m_contextSpin = nullptr;
     QComboBox *m_bashSandboxCombo = nullptr;
     QLineEdit *m_sensitiveFilesEdit = nullptr;
     QComboBox *m_languageCombo = nullptr;
