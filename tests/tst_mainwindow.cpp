@@ -766,6 +766,46 @@ private slots:
                  qPrintable(usage->text()));
     }
 
+    // What was typed and not sent stays with its conversation.
+    void draftsStayWithTheirConversation()
+    {
+        QTemporaryDir workspace, data;
+        const Ui::MainWindowOptions options = testWindowOptions(workspace.path(), data.path());
+        ConversationStore store(options.conversationFolder);
+        const QString a = store.create(QStringLiteral("A"), options.workspace);
+        const QString b = store.create(QStringLiteral("B"), options.workspace);
+        QVERIFY(!a.isEmpty() && !b.isEmpty());
+        Ui::MainWindow window(options);
+        window.show();
+        auto *list = window.findChild<QListWidget *>(QStringLiteral("conversationList"));
+        auto *composer = window.findChild<QPlainTextEdit *>(QStringLiteral("composer"));
+        QVERIFY(list && composer);
+        QTRY_COMPARE(list->count(), 2);
+        const auto open = [list](const QString &id) {
+            for (int row = 0; row < list->count(); ++row) {
+                if (list->item(row)->data(Qt::UserRole).toString() == id) {
+                    QTest::mouseClick(list->viewport(), Qt::LeftButton, {},
+                                      list->visualItemRect(list->item(row)).center());
+                    return;
+                }
+            }
+            QFAIL("no such conversation in the list");
+        };
+        composer->setPlainText(QStringLiteral("new one's draft"));
+        open(a);
+        QVERIFY(composer->toPlainText().isEmpty());
+        composer->setPlainText(QStringLiteral("draft for A"));
+        open(b);
+        QVERIFY(composer->toPlainText().isEmpty());
+        composer->setPlainText(QStringLiteral("draft for B"));
+        open(a);
+        QCOMPARE(composer->toPlainText(), QStringLiteral("draft for A"));
+        window.findChild<QPushButton *>(QStringLiteral("newConversationButton"))->click();
+        QCOMPARE(composer->toPlainText(), QStringLiteral("new one's draft"));
+        open(b);
+        QCOMPARE(composer->toPlainText(), QStringLiteral("draft for B"));
+    }
+
     // "Chat needs a model" is said while it is true, and goes when a model is set.
     void noModelNoticeGoesWhenAModelIsSet()
     {

@@ -251,6 +251,7 @@ void MainWindow::setUpWidgets()
     connect(m_conversations, &ConversationList::deleteRequested, this,
             &MainWindow::deleteConversation);
     auto *newButton = new QPushButton(icon(QStringLiteral("new")), tr("New conversation"), this);
+    newButton->setObjectName(QStringLiteral("newConversationButton"));
     connect(newButton, &QPushButton::clicked, this, &MainWindow::newConversation);
     auto *listPane = new QWidget(this);
     auto *listLayout = new QVBoxLayout(listPane);
@@ -781,6 +782,7 @@ void MainWindow::openConversation(const QString &id)
         m_chat->addNotice(error.toHtmlEscaped(), true);
         return;
     }
+    switchDraft(id);
     m_chat->showConversation(conversation->messages);
     m_conversationUsage = {0, 0};
     m_conversations->setCurrent(id);
@@ -792,12 +794,27 @@ void MainWindow::openConversation(const QString &id)
     }
 }
 
+// What was typed and not sent stays with its conversation: switching away keeps it, coming
+// back brings it back (for this session; a new conversation's draft is under "").
+void MainWindow::switchDraft(const QString &id)
+{
+    const QString text = m_composer->toPlainText();
+    const QString from = openConversationId();
+    if (text.trimmed().isEmpty())
+        m_drafts.remove(from);
+    else
+        m_drafts.insert(from, text);
+    m_composer->setPlainText(m_drafts.take(id));
+    m_composer->moveCursor(QTextCursor::End);
+}
+
 void MainWindow::newConversation()
 {
     if (m_agent && m_agent->isBusy())
         return;
     if (m_editingLast)
         cancelEdit();
+    switchDraft(QString());
     m_chat->clear();
     m_conversationUsage = {0, 0};
     m_openId.clear();

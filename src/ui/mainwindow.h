@@ -6,6 +6,7 @@
 #include <engine/conversationstore.h>
 #include <engine/session.h>
 
+#include <QHash>
 #include <QMainWindow>
 #include <QPointer>
 
@@ -97,6 +98,7 @@ private:
     void renameConversation(const QString &id, const QString &title);
     void deleteConversation(const QString &id);
     void newConversation();
+    void switchDraft(const QString &id);
     void updateStatus();
     void setBusy(bool busy);
     void connectAgent();
@@ -145,6 +147,7 @@ private:
     QTimer *m_toolWarningTimer = nullptr;
     bool m_editingLast = false;              // the composer holds the last message, to resend
     Engine::Usage m_conversationUsage{0, 0}; // tokens of the open conversation, this session
+    QHash<QString, QString> m_drafts;        // unsent composer text, by conversation id
     QPlainTextEdit *m_composer = nullptr;
     QPushButton *m_sendButton = nullptr;
     ConversationList *m_conversations = nullptr;
