@@ -10,6 +10,7 @@
 #include <QTest>
 #include <QTextBlock>
 #include <QTextFrame>
+#include <QTextLayout>
 #include <QTextTable>
 
 using Engine::ChatMessage;
@@ -31,6 +32,7 @@ private slots:
     void markdownRendersWhileStreaming();
     void toolCardsAreOneLineUntilOpened();
     void longCodeLineWraps();
+    void darkPaletteRedrawsTheColours();
 
 private:
     static QStringList cardField(const ChatView &view, QString ChatView::CardInfo::*field)
@@ -372,8 +374,55 @@ void tst_ChatView::longCodeLineWraps()
     view.finishAssistantMessage(QStringLiteral("```\n") + QString(3000, u'x')
                                 + QStringLiteral("\n```\n\nAfter the code."));
     QTest::qWait(50);
+    // It is still a code block (the first block of a message keeps its own format).
+    bool codeFound = false;
+    for (QTextBlock block = view.document()->begin(); block.isValid(); block = block.next()) {
+        if (block.text().startsWith(QStringLiteral("xxxx")))
+            codeFound = block.blockFormat().hasProperty(QTextFormat::BlockCodeFence);
+    }
+    QVERIFY(codeFound);
     QCOMPARE(view.horizontalScrollBar()->maximum(), 0);
     QVERIFY(view.document()->size().width() <= view.viewport()->width() + 1);
+}
+
+// The system switches to a dark theme: the chat's own colours (code bands, highlighting, user
+// messages) follow the new palette.
+void tst_ChatView::darkPaletteRedrawsTheColours()
+{
+    ChatView view;
+    view.resize(500, 400);
+    view.show();
+    view.addUserMessage(QStringLiteral("show code"));
+    view.finishAssistantMessage(QStringLiteral("```cpp\nint x = 1; // one\n```\n"));
+    const auto codeBlock = [&view] {
+        for (QTextBlock block = view.document()->begin(); block.isValid(); block = block.next()) {
+            if (block.text().contains(QStringLiteral("// one")))
+                return block;
+        }
+        return QTextBlock();
+    };
+    const auto commentColour = [&codeBlock] {
+        const QTextBlock block = codeBlock();
+        const int at = int(block.text().indexOf(QStringLiteral("// one")));
+        for (const QTextLayout::FormatRange &range : block.layout()->formats()) {
+            if (range.start == at)
+                return range.format.foreground().color();
+        }
+        return QColor();
+    };
+    const QColor lightComment = commentColour();
+    QVERIFY(lightComment.isValid());
+
+    QPalette dark = view.palette();
+    dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+    dark.setColor(QPalette::Text, QColor(0xdd, 0xdd, 0xdd));
+    dark.setColor(QPalette::AlternateBase, QColor(0x2a, 0x2a, 0x2a));
+    view.setPalette(dark);
+    QCOMPARE(codeBlock().blockFormat().background().color(), QColor(0x2a, 0x2a, 0x2a));
+    QVERIFY(commentColour() != lightComment);
+    QTextFrame *user = view.document()->rootFrame()->childFrames().at(0);
+    QCOMPARE(user->frameFormat().background().color(), QColor(0x2a, 0x2a, 0x2a));
+    QCOMPARE(view.codeBlocks().size(), 1); // drawn again, not doubled
 }
 
 QTEST_MAIN(tst_ChatView)

@@ -9,6 +9,7 @@
 #include <QLocale>
 #include <QScrollBar>
 #include <QTextBlock>
+#include <QTextDocumentFragment>
 #include <QTextFrame>
 #include <QTextTable>
 
@@ -310,8 +311,16 @@ void ChatView::renderMarkdown(QTextCursor &cursor, Entry &entry)
         return;
     }
     const int start = cursor.position();
-    cursor.insertMarkdown(entry.text, QTextDocument::MarkdownDialectGitHub);
+    // As QTextCursor::insertMarkdown does, but the first block keeps its own format: inserted
+    // into the empty block under the header, it would take that block's (a message that
+    // starts with a code block or a heading would lose it).
+    QTextDocument parsed;
+    parsed.setMarkdown(entry.text, QTextDocument::MarkdownDialectGitHub);
+    const QTextBlockFormat firstFormat = parsed.begin().blockFormat();
+    cursor.insertFragment(QTextDocumentFragment(&parsed));
     const int end = cursor.position();
+    if (QTextBlock first = document()->findBlock(start); first.isValid())
+        QTextCursor(first).setBlockFormat(firstFormat);
 
     // Tables: a grid with some room; code blocks: a band of their own, with a Copy link.
     const QColor band = palette().color(QPalette::AlternateBase);
@@ -353,6 +362,7 @@ void ChatView::renderMarkdown(QTextCursor &cursor, Entry &entry)
         QTextBlockFormat format;
         format.setBackground(band);
         format.setLeftMargin(4);
+        format.setNonBreakableLines(false); // a long line wraps; the chat never scrolls sideways
         blockCursor.mergeBlockFormat(format);
         if (!inRun)
             runs.push_back({0, QString()});
