@@ -199,6 +199,51 @@ private slots:
                 && lines[2].contains(QStringLiteral("TOKEN")));
     }
 
+    // The example workspace copied elsewhere, as its README suggests: with
+    // SWITCHBOARD_NODE_MODULES naming the repository's node_modules, its three servers
+    // connect; without it, each fails naming the path it could not find.
+    void exampleWorkspaceWorksWhenCopied()
+    {
+        QTemporaryDir copy, home;
+        QVERIFY(QFile::copy(QStringLiteral(SWITCHBOARD_SOURCE_DIR "/examples/workspace/.mcp.json"),
+                            QDir(copy.path()).filePath(QStringLiteral(".mcp.json"))));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path());
+        env.insert(QStringLiteral("XDG_DATA_HOME"), home.path());
+        env.insert(QStringLiteral("SWITCHBOARD_MEMORY_FILE"),
+                   QDir(home.path()).filePath(QStringLiteral("memory.jsonl")));
+        env.remove(QStringLiteral("SWITCHBOARD_NODE_MODULES"));
+        const auto run = [&](const QString &command, const QProcessEnvironment &environment) {
+            QProcess cli;
+            cli.setProcessEnvironment(environment);
+            cli.start(QStringLiteral(SWITCHBOARD_CLI),
+                      {QStringLiteral("--workspace"), copy.path(), command});
+            if (!cli.waitForFinished(90000))
+                return std::make_pair(-1, QString());
+            return std::make_pair(cli.exitCode(), QString::fromUtf8(cli.readAllStandardOutput()));
+        };
+        QCOMPARE(run(QStringLiteral("trust"), env).first, 0);
+        const auto [failedCode, failed] = run(QStringLiteral("servers"), env);
+        QCOMPARE(failedCode, 3);
+        QVERIFY2(failed.contains(QStringLiteral("node_modules/@modelcontextprotocol")),
+                 qPrintable(failed));
+
+        QProcessEnvironment withModules = env;
+        withModules.insert(QStringLiteral("SWITCHBOARD_NODE_MODULES"),
+                           QStringLiteral(SWITCHBOARD_SOURCE_DIR "/node_modules"));
+        QCOMPARE(run(QStringLiteral("trust"), withModules).first, 0);
+        const auto [code, out] = run(QStringLiteral("servers"), withModules);
+        QVERIFY2(code == 0, qPrintable(out));
+        for (const char *server : {"everything", "files", "memory"}) {
+            bool connected = false;
+            for (const QString &line : out.split(QLatin1Char('\n'))) {
+                if (line.startsWith(QLatin1String(server) + QLatin1Char(' ')))
+                    connected = line.contains(QStringLiteral("connected"));
+            }
+            QVERIFY2(connected, qPrintable(QLatin1String(server) + QStringLiteral(": ") + out));
+        }
+    }
+
     // The reference server's get-env through switchboard-cli: the CLI's provider keys and
     // anything outside the allow-list stay out of the server's environment.
     void cliGetEnvHasNoProviderKey()
