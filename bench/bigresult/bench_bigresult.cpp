@@ -8,6 +8,7 @@
 //   xvfb-run -a build/bench/bigresult/bench_bigresult     (or QT_QPA_PLATFORM=offscreen)
 
 #include "../../tests/fakellmserver.h"
+#include "../lib/stallsampler.h"
 
 #include <ui/chatview.h>
 #include <ui/mainwindow.h>
@@ -94,17 +95,8 @@ int main(int argc, char *argv[])
     Ui::MainWindow window(options);
     window.show();
 
-    std::vector<qint64> gaps;
-    QElapsedTimer tick;
+    Bench::StallSampler sampler;
     QElapsedTimer clock;
-    QTimer sampler;
-    sampler.setTimerType(Qt::PreciseTimer);
-    sampler.setInterval(2);
-    QObject::connect(&sampler, &QTimer::timeout, [&] { gaps.push_back(tick.restart()); });
-    const auto maxStall = [&gaps] {
-        const qint64 worst = gaps.empty() ? 0 : *std::max_element(gaps.begin(), gaps.end());
-        return std::max<qint64>(0, worst - 2);
-    };
     double cpuBefore = 0;
     double rssBefore = 0;
 
@@ -119,7 +111,7 @@ int main(int argc, char *argv[])
             std::printf("result=%lld bytes turn_seconds=%.2f cpu_seconds=%.2f "
                         "peak_rss_rise_mb=%.1f peak_rss_mb=%.1f max_stall_ms=%lld\n",
                         ResultBytes, clock.nsecsElapsed() / 1e9, cpuSeconds() - cpuBefore,
-                        memoryMb("VmHWM:") - rssBefore, memoryMb("VmHWM:"), maxStall());
+                        memoryMb("VmHWM:") - rssBefore, memoryMb("VmHWM:"), sampler.stallMs());
             std::fflush(stdout);
             // The card opened, then its whole result in the viewer.
             Ui::ChatView *chat = window.chatView();
@@ -145,7 +137,6 @@ int main(int argc, char *argv[])
         auto *composer = window.findChild<QPlainTextEdit *>(QStringLiteral("composer"));
         composer->setPlainText(QStringLiteral("show me the big one"));
         clock.start();
-        tick.start();
         sampler.start();
         window.submit();
     };

@@ -19,6 +19,8 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -41,21 +43,6 @@ QString conversationFolder(const QString &home)
     return home + QStringLiteral("/switchboard/conversations");
 }
 
-QByteArray jsonString(const QString &text)
-{
-    QByteArray out = "\"";
-    for (const QChar c : text) {
-        if (c == u'"' || c == u'\\')
-            out += '\\';
-        if (c == u'\n') {
-            out += "\\n";
-            continue;
-        }
-        out += QString(c).toUtf8();
-    }
-    return out + '"';
-}
-
 // Writes a conversation in the store's format (Engine::ConversationStore): a header line,
 // then one line per message. The messages alternate user / assistant; the assistant's carry
 // Markdown with a code block, as real answers do.
@@ -66,10 +53,16 @@ QString writeConversation(const QString &folder, const QString &workspace, int m
     QFile file(folder + u'/' + id + QStringLiteral(".jsonl"));
     if (!file.open(QIODevice::WriteOnly))
         return QString();
-    QByteArray data = "{\"type\":\"conversation\",\"version\":1,\"id\":\"" + id.toLatin1()
-                      + "\",\"title\":\"Benchmark " + id.left(8).toLatin1()
-                      + "\",\"created\":\"2026-12-01T10:00:00.000Z\",\"workspace\":"
-                      + jsonString(workspace) + "}\n";
+    // One JSON object per line, as the store writes them.
+    const auto line = [](const QJsonObject &object) {
+        return QJsonDocument(object).toJson(QJsonDocument::Compact) + '\n';
+    };
+    QByteArray data = line({{QStringLiteral("type"), QStringLiteral("conversation")},
+                            {QStringLiteral("version"), 1},
+                            {QStringLiteral("id"), id},
+                            {QStringLiteral("title"), QStringLiteral("Benchmark ") + id.left(8)},
+                            {QStringLiteral("created"), QStringLiteral("2026-12-01T10:00:00.000Z")},
+                            {QStringLiteral("workspace"), workspace}});
     const QString paragraph = QStringLiteral(
             "The **parser** reads one line at a time and hands each `record` to the store; "
             "see the loop below.\n\n```cpp\nfor (const auto &line : lines)\n    "
@@ -80,10 +73,12 @@ QString writeConversation(const QString &folder, const QString &workspace, int m
                             : QString();
         while (!user && text.size() < bytesPerMessage)
             text += paragraph;
-        data += "{\"type\":\"message\",\"time\":\"2026-12-01T10:00:00.000Z\",\"message\":{"
-                "\"role\":\""
-                + QByteArray(user ? "user" : "assistant") + "\",\"text\":" + jsonString(text)
-                + "}}\n";
+        data += line({{QStringLiteral("type"), QStringLiteral("message")},
+                      {QStringLiteral("time"), QStringLiteral("2026-12-01T10:00:00.000Z")},
+                      {QStringLiteral("message"),
+                       QJsonObject{{QStringLiteral("role"),
+                                    user ? QStringLiteral("user") : QStringLiteral("assistant")},
+                                   {QStringLiteral("text"), text}}}});
     }
     return file.write(data) == data.size() ? id : QString();
 }

@@ -19,6 +19,7 @@
 #include <exception>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #ifdef Q_OS_WIN
 #include <fcntl.h>
@@ -312,15 +313,7 @@ ConversationStore::~ConversationStore()
 
 void ConversationStore::flush()
 {
-    if (m_indexSaveQueued) {
-        m_indexSaveQueued = false;
-        const QByteArray bytes = indexBytes();
-        m_worker.start([path = indexPath(), bytes] {
-            QString error;
-            if (!PrivateFiles::write(path, bytes, &error))
-                qCWarning(lcConversations) << "cannot save the conversation index:" << error;
-        });
-    }
+    saveQueuedIndex();
     m_worker.waitForDone();
 }
 
@@ -632,14 +625,19 @@ void ConversationStore::indexChanged() const
         return;
     m_indexSaveQueued = true;
     QTimer::singleShot(kIndexSaveDelayMs, this, [this] {
-        if (!m_indexSaveQueued)
-            return; // flush() saved it already
-        m_indexSaveQueued = false;
-        m_worker.start([path = indexPath(), bytes = indexBytes()] {
-            QString error;
-            if (!PrivateFiles::write(path, bytes, &error))
-                qCWarning(lcConversations) << "cannot save the conversation index:" << error;
-        });
+        saveQueuedIndex(); // nothing if flush() saved it already
+    });
+}
+
+// Hands the index, as it is now, to the worker to write (atomically) if a save is queued.
+void ConversationStore::saveQueuedIndex() const
+{
+    if (!std::exchange(m_indexSaveQueued, false))
+        return;
+    m_worker.start([path = indexPath(), bytes = indexBytes()] {
+        QString error;
+        if (!PrivateFiles::write(path, bytes, &error))
+            qCWarning(lcConversations) << "cannot save the conversation index:" << error;
     });
 }
 

@@ -122,6 +122,7 @@ private:
     void queueSync(const QString &id);
     void loadIndex() const;
     void indexChanged() const;
+    void saveQueuedIndex() const;
     QByteArray indexBytes() const;
 
     QString m_folder;

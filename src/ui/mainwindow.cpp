@@ -710,8 +710,6 @@ void MainWindow::setOffered(bool server, const QString &name, bool offered)
     else
         set.insert(name);
     registry()->setNotOffered(servers, tools);
-    if (!server)
-        m_dock->setNotOffered(servers);
     QSettings settings(m_settingsFile, QSettings::IniFormat);
     settings.setValue(NotOfferedServersKey, sorted(servers));
     settings.setValue(NotOfferedToolsKey, sorted(tools));
