@@ -194,7 +194,7 @@ private slots:
                     started[id] = Mcp::steadyNowMs();
                 });
         connect(rig->agent.get(), &Agent::toolFinished, this,
-                [&](const QString &id, const ToolRunResult &) {
+                [&](const QString &id, const SharedToolRunResult &) {
                     finished[id] = Mcp::steadyNowMs();
                 });
         QSignalSpy done(rig->agent.get(), &Agent::turnFinished);
@@ -366,7 +366,7 @@ private slots:
         rig->model->enqueue(FakeLlmServer::openAiText(QStringLiteral("Both done.")));
         QStringList finishedIds;
         connect(rig->agent.get(), &Agent::toolFinished, this,
-                [&](const QString &id, const ToolRunResult &) { finishedIds << id; });
+                [&](const QString &id, const SharedToolRunResult &) { finishedIds << id; });
         QSignalSpy done(rig->agent.get(), &Agent::turnFinished);
         QSignalSpy errors(rig->agent.get(), &Agent::errorOccurred);
         QVERIFY(rig->agent->send(QStringLiteral("twice")));

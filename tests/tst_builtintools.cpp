@@ -338,12 +338,13 @@ void TestBuiltinTools::resolveWithoutRoot()
 
 void TestBuiltinTools::definitions()
 {
-    const QMap<QString, Engine::Risk> expected{{QStringLiteral("read_file"), Engine::Risk::Read},
-                                            {QStringLiteral("list_dir"), Engine::Risk::Read},
-                                            {QStringLiteral("search_files"), Engine::Risk::Read},
-                                            {QStringLiteral("write_file"), Engine::Risk::Mutating},
-                                            {QStringLiteral("edit_file"), Engine::Risk::Mutating},
-                                            {QStringLiteral("bash"), Engine::Risk::Dangerous}};
+    const QMap<QString, Engine::Risk> expected{
+            {QStringLiteral("read_file"), Engine::Risk::Read},
+            {QStringLiteral("list_dir"), Engine::Risk::Read},
+            {QStringLiteral("search_files"), Engine::Risk::Read},
+            {QStringLiteral("write_file"), Engine::Risk::Mutating},
+            {QStringLiteral("edit_file"), Engine::Risk::Mutating},
+            {QStringLiteral("bash"), Engine::Risk::Dangerous}};
     QCOMPARE(int(m_tools.size()), expected.size());
     for (const auto &tool : m_tools) {
         QVERIFY2(expected.contains(tool->name()), qPrintable(tool->name()));
@@ -391,6 +392,22 @@ void TestBuiltinTools::modelText_data()
             << QStringLiteral("[{\"type\":\"text\",\"text\":\"ab🎉cd\"}]") << 3
             << "ab\n… [cut: 4 more characters; the full output is in the UI]";
     QTest::newRow("exactly at the cap") << "[{\"type\":\"text\",\"text\":\"0123\"}]" << 4 << "0123";
+    // Only the head of a long text is decoded; the count of what was cut is still exact.
+    QTest::newRow("long two-byte text")
+            << QStringLiteral("[{\"type\":\"text\",\"text\":\"%1\"}]").arg(QString(1000, u'é'))
+            << 10
+            << QString(10, u'é') + "\n… [cut: 990 more characters; the full output is in the UI]";
+    QTest::newRow("long text of four-byte characters")
+            << QStringLiteral("[{\"type\":\"text\",\"text\":\"%1\"}]")
+                       .arg(QStringLiteral("🎉").repeated(100))
+            << 5
+            << QStringLiteral("🎉🎉\n… [cut: 196 more characters; the full output is in the UI]");
+    QTest::newRow("blocks after the cut still count")
+            << "[{\"type\":\"text\",\"text\":\"0123456789\"},{\"type\":\"text\",\"text\":\"abc\"}]"
+            << 4 << "0123\n… [cut: 10 more characters; the full output is in the UI]";
+    QTest::newRow("an empty first block keeps its line")
+            << "[{\"type\":\"text\",\"text\":\"\"},{\"type\":\"text\",\"text\":\"b\"}]" << 100
+            << "\nb";
 }
 
 void TestBuiltinTools::modelText()

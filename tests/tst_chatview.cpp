@@ -201,12 +201,26 @@ void tst_ChatView::previewCutsAtLinesAndCharacters()
     QVERIFY(cutLines.text.toUtf8().size() <= Ui::PreviewBytes);
     QVERIFY2(cutLines.note.contains(QStringLiteral("lines")), qPrintable(cutLines.note));
 
-    // One long line of three-byte characters: the cut never splits one.
+    // One long line of three-byte characters: the cut never splits one, and the line is cut
+    // short (laying out 64 KiB in one line would stall the window).
     const QByteArray han = QString(Ui::PreviewBytes, QChar(0x6c49)).toUtf8();
+    QCOMPARE(Ui::sliceEnd(han, 0, Ui::PreviewBytes), Ui::PreviewBytes - Ui::PreviewBytes % 3);
+    QCOMPARE(Ui::sliceEnd(han, 1, Ui::PreviewBytes), 3 * ((Ui::PreviewBytes + 1) / 3));
     const Ui::ResultPreview cutHan = Ui::makePreview(han);
     QVERIFY(cutHan.cut);
-    QVERIFY(!cutHan.text.contains(QChar::ReplacementCharacter));
-    QCOMPARE(cutHan.text.toUtf8().size(), Ui::PreviewBytes - Ui::PreviewBytes % 3);
+    QCOMPARE(cutHan.text, QString(Ui::PreviewLineChars, QChar(0x6c49)) + QStringLiteral("…"));
+
+    // Short enough, but one line too long: cut, and said so.
+    const QByteArray wide = QByteArray(3000, 'x') + "\nnext line\n" + QByteArray(2500, 'y');
+    const Ui::ResultPreview cutWide = Ui::makePreview(wide);
+    QVERIFY(cutWide.cut);
+    QCOMPARE(cutWide.text, QString(Ui::PreviewLineChars, u'x') + QStringLiteral("…\nnext line\n")
+                                   + QString(Ui::PreviewLineChars, u'y') + QStringLiteral("…"));
+    QVERIFY2(cutWide.note.contains(QStringLiteral("2,000")), qPrintable(cutWide.note));
+    // A surrogate pair at the cut stays whole.
+    const QString emoji = QString(Ui::PreviewLineChars - 1, u'a') + QStringLiteral("🎉🎉");
+    QCOMPARE(Ui::makePreview(emoji.toUtf8()).text,
+             QString(Ui::PreviewLineChars - 1, u'a') + QStringLiteral("…"));
 }
 
 // A 20 MB result: the card holds a preview only; the viewer shows the whole, a page at a time.

@@ -2,6 +2,7 @@
 #include "processtest.h"
 
 #include <mcp/client.h>
+#include <mcp/inboundparser.h>
 #include <mcp/jsonparser.h>
 #include <mcp/stdiotransport.h>
 
@@ -13,6 +14,7 @@
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 using namespace Mcp;
 
@@ -217,6 +219,71 @@ private slots:
         auto r = call(client.get(), "big", Json{{"bytes", bytes}}, 30000);
         QVERIFY(r && !r->failed());
         QCOMPARE(r->content()[0]["text"].get_ref<const std::string &>().size(), std::size_t(bytes));
+    }
+
+    // A big line is parsed off the GUI thread; what follows it still comes after it, and so
+    // does the end of the connection (the server wrote both and exited at once). Meanwhile
+    // the event loop keeps running.
+    void bigLineKeepsItsPlaceInOrder()
+    {
+        StdioOptions options;
+        options.program = QStringLiteral("/bin/sh");
+        options.workingDirectory = m_dir.path();
+        options.arguments
+                = {QStringLiteral("-c"),
+                   QStringLiteral("printf '{\"jsonrpc\":\"2.0\",\"method\":\"one\",\"params\":"
+                                  "{\"text\":\"'; head -c 3000000 /dev/zero | tr '\\0' x; "
+                                  "printf '\"}}\\n{\"jsonrpc\":\"2.0\",\"method\":\"two\"}\\n"
+                                  "not json\\n{\"jsonrpc\":\"2.0\",\"method\":\"three\"}\\n'")};
+        StdioTransport transport(options);
+        QStringList order;
+        std::size_t bigText = 0;
+        transport.setMessageHandler([&](Json &&message) {
+            order << QString::fromStdString(message.value("method", ""));
+            if (message.contains("params"))
+                bigText = message["params"]["text"].get_ref<const std::string &>().size();
+        });
+        connect(&transport, &Transport::warning, this,
+                [&](const QString &text) { order << QStringLiteral("warning: ") + text; });
+        connect(&transport, &Transport::closed, this,
+                [&](const QString &) { order << QStringLiteral("closed"); });
+        int ticks = 0;
+        QTimer ticker;
+        connect(&ticker, &QTimer::timeout, this, [&] { ++ticks; });
+        ticker.start(0);
+        transport.start();
+        QTRY_VERIFY_WITH_TIMEOUT(order.contains(QStringLiteral("closed")), 10000);
+        QCOMPARE(order.size(), 5);
+        QCOMPARE(order.at(0), QStringLiteral("one"));
+        QCOMPARE(order.at(1), QStringLiteral("two"));
+        QVERIFY2(order.at(2).startsWith(QStringLiteral("warning: skipped a line that is not JSON")),
+                 qPrintable(order.at(2)));
+        QCOMPARE(order.at(3), QStringLiteral("three"));
+        QCOMPARE(order.at(4), QStringLiteral("closed"));
+        QCOMPARE(bigText, std::size_t(3000000));
+        QVERIFY(ticks > 0);
+    }
+
+    // A big line that is not JSON is reported like a small one, by its first bytes.
+    void bigBadLineIsReported()
+    {
+        InboundParser parser;
+        QStringList seen;
+        parser.setMessageHandler([&](Json &&message) {
+            seen << QString::fromStdString(message.value("method", ""));
+        });
+        parser.setBadLineHandler([&](std::string_view head) {
+            seen << QStringLiteral("bad %1 bytes").arg(head.size());
+        });
+        std::string big = "{\"oops\": " + std::string(InboundParser::OffThreadBytes, '1');
+        parser.push(big, &big);
+        QVERIFY(!parser.isIdle());
+        parser.push(R"({"jsonrpc":"2.0","method":"after"})");
+        bool idle = false;
+        parser.whenIdle([&] { idle = true; });
+        QVERIFY(seen.isEmpty()); // the small line waits for the big one
+        QTRY_VERIFY(idle);
+        QCOMPARE(seen, (QStringList{QStringLiteral("bad 200 bytes"), QStringLiteral("after")}));
     }
 
     void overCapEndsThatCallOnly()

@@ -68,7 +68,7 @@
         <translation>此调用完成前，用户已停止本轮。</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+44"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -528,7 +528,7 @@
 <context>
     <name>Engine::ConversationStore</name>
     <message>
-        <location filename="../src/engine/conversationstore.cpp" line="+135"/>
+        <location filename="../src/engine/conversationstore.cpp" line="+136"/>
         <source>The conversation file %1 is damaged: its first line is not a conversation header.</source>
         <translation>对话文件 %1 已损坏：第一行不是对话头。</translation>
     </message>
@@ -549,12 +549,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+224"/>
+        <location line="+216"/>
         <source>There is no conversation file %1.</source>
         <translation>对话文件 %1 不存在。</translation>
     </message>
     <message>
-        <location line="-217"/>
+        <location line="-209"/>
         <source>The conversation file %1 is larger than %2 MiB.</source>
         <translation>对话文件 %1 超过 %2 MiB。</translation>
     </message>
@@ -564,7 +564,7 @@
         <translation>“%1”不是有效的对话 ID。</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+63"/>
         <source>The disk did not confirm the write of %1: %2</source>
         <translation>磁盘未确认 %1 的写入：%2</translation>
     </message>
@@ -772,7 +772,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+57"/>
+        <location line="+117"/>
         <source>… [cut: %n more characters; the full output is in the UI]</source>
         <translation>
             <numerusform>… [已截断：还有 %n 个字符；完整输出见界面]</numerusform>
@@ -1581,7 +1581,7 @@
 <context>
     <name>Mcp::StdioTransport</name>
     <message>
-        <location filename="../src/mcp/stdiotransport.cpp" line="+148"/>
+        <location filename="../src/mcp/stdiotransport.cpp" line="+153"/>
         <source>command &apos;%1&apos; was not found on PATH</source>
         <translation>在 PATH 中找不到命令“%1”</translation>
     </message>
@@ -1637,12 +1637,12 @@
         <translation>服务器关闭了其标准输出</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="-331"/>
         <source>skipped a line that is not JSON on stdout: %1</source>
         <translation>已跳过 stdout 上一行非 JSON 内容：%1</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+381"/>
         <source>dropped a %1-byte message over the %2-byte cap</source>
         <translation>已丢弃一条 %1 字节的消息（超过 %2 字节上限）</translation>
     </message>
@@ -2050,12 +2050,12 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::ChatView</name>
     <message>
-        <location filename="../src/ui/chatview.cpp" line="+423"/>
+        <location filename="../src/ui/chatview.cpp" line="+435"/>
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location line="+213"/>
+        <location line="+265"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
@@ -2080,12 +2080,12 @@ Allow %1 (%2 risk, from %3)?
         <translation>错误</translation>
     </message>
     <message>
-        <location line="-209"/>
+        <location line="-261"/>
         <source>Open the whole result…</source>
         <translation>打开完整结果…</translation>
     </message>
     <message>
-        <location line="-375"/>
+        <location line="-384"/>
         <source>%1 ms</source>
         <translation>%1 毫秒</translation>
     </message>
@@ -2121,7 +2121,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>重试</translation>
     </message>
     <message>
-        <location line="+101"/>
+        <location line="+110"/>
         <source>Copy code</source>
         <translation>复制代码</translation>
     </message>
@@ -2562,12 +2562,12 @@ in %3</source>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+390"/>
+        <location line="+393"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-374"/>
+        <location line="-377"/>
         <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
         <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
     </message>
@@ -2577,7 +2577,7 @@ in %3</source>
         <translation>新建对话</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+23"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -2632,7 +2632,7 @@ in %3</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location line="+138"/>
+        <location line="+140"/>
         <source>The new model settings apply when the current answer is done.</source>
         <translation>新的模型设置将在当前回答完成后生效。</translation>
     </message>
@@ -2652,7 +2652,7 @@ in %3</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-334"/>
+        <location line="-337"/>
         <source>Audit log: %1</source>
         <translation>审计日志：%1</translation>
     </message>
@@ -2662,7 +2662,7 @@ in %3</source>
         <translation>无法保存对话：%1</translation>
     </message>
     <message>
-        <location line="+176"/>
+        <location line="+179"/>
         <source>&lt;b&gt;Compacted&lt;/b&gt; to fit the model&apos;s context window: %1 and %2 this request. The conversation keeps everything.</source>
         <translation>&lt;b&gt;已压缩&lt;/b&gt;以适应模型的上下文窗口：%1，并且本次请求%2。对话本身保留全部内容。</translation>
     </message>
@@ -2721,7 +2721,7 @@ in %3</source>
         <translation>停用</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+53"/>
         <source>Could not save the choice of tools in %1.</source>
         <translation>无法将工具选择保存到 %1。</translation>
     </message>
@@ -2743,7 +2743,7 @@ in %3</source>
         <translation>无法删除对话：%1</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+75"/>
         <source>reading the API key…</source>
         <translation>正在读取 API 密钥…</translation>
     </message>
@@ -2942,12 +2942,17 @@ in %3</source>
 <context>
     <name>Ui::ResultViewer</name>
     <message>
-        <location filename="../src/ui/resultviewer.cpp" line="+55"/>
+        <location filename="../src/ui/resultviewer.cpp" line="+79"/>
+        <source>Lines longer than %1 characters are cut short here.</source>
+        <translation>超过 %1 个字符的行在此处被截短。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>Showing the first %1 of %2 (%3 lines).</source>
         <translation>显示前 %1，共 %2（%3 行）。</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+28"/>
         <source>&amp;Previous</source>
         <translation>上一页(&amp;P)</translation>
     </message>
@@ -3734,7 +3739,7 @@ in %3</source>
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+22"/>
         <source>Denied: %1 did not run.</source>
         <translation>已拒绝：%1 未运行。</translation>
     </message>
@@ -3769,7 +3774,7 @@ in %3</source>
         <translation>（工具未返回任何内容。）</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+38"/>
         <source>Open the whole result…</source>
         <translation>打开完整结果…</translation>
     </message>
@@ -3779,7 +3784,7 @@ in %3</source>
         <translation>%1 的结果</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+38"/>
         <source>[image %1 could not be decoded]</source>
         <translation>[无法解码图像 %1]</translation>
     </message>

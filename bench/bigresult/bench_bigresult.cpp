@@ -2,7 +2,8 @@
 // result is 20 MB (the fixture server's `big` tool), in the real main window. Measures, from
 // the request to the end of the turn: the longest event-loop stall (a 2 ms timer records the
 // gaps between its ticks), the process's CPU seconds, and how much its peak resident memory
-// rose. Then the card is opened and its whole result shown in the viewer, each timed.
+// rose. Then the card is opened and its whole result shown in the viewer, each timed; then the
+// same tool is run by hand in the tool browser (its longest stall) and its viewer opened.
 // Prints one line per figure. Targets: CPU under 1.5 s, peak under 250 MB, stall under 100 ms.
 //
 //   xvfb-run -a build/bench/bigresult/bench_bigresult     (or QT_QPA_PLATFORM=offscreen)
@@ -12,13 +13,18 @@
 
 #include <ui/chatview.h>
 #include <ui/mainwindow.h>
+#include <ui/resultviewer.h>
+#include <ui/schemaform.h>
+#include <ui/toolbrowser.h>
 
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QProcess>
+#include <QPushButton>
 #include <QTemporaryDir>
 #include <QTimer>
 
@@ -100,6 +106,51 @@ int main(int argc, char *argv[])
     double cpuBefore = 0;
     double rssBefore = 0;
 
+    // The same result run by hand from the tool browser: the stall while it arrives and is
+    // shown, then its viewer opened.
+    const auto runInToolBrowser = [&] {
+        window.openToolBrowser();
+        auto *browser = window.findChild<Ui::ToolBrowser *>();
+        if (!browser || !browser->selectTool(QStringLiteral("mcp__fix__big"))) {
+            std::fprintf(stderr, "bench_bigresult: no tool browser or no big tool\n");
+            QApplication::exit(1);
+            return;
+        }
+        auto *form = browser->findChild<Ui::SchemaForm *>(QStringLiteral("schemaForm"));
+        auto *bytes
+                = form ? qobject_cast<QLineEdit *>(form->editor(QStringLiteral("bytes"))) : nullptr;
+        auto *run = browser->findChild<QPushButton *>(QStringLiteral("runButton"));
+        if (!bytes || !run) {
+            std::fprintf(stderr, "bench_bigresult: the tool browser's form is not as expected\n");
+            QApplication::exit(1);
+            return;
+        }
+        bytes->setText(QString::number(ResultBytes));
+        QObject::connect(browser, &Ui::ToolBrowser::runFinished, &app, [&, browser] {
+            sampler.stop();
+            const qint64 runMs = clock.elapsed();
+            QElapsedTimer opening;
+            opening.start();
+            const auto buttons
+                    = browser->findChildren<QPushButton *>(QStringLiteral("openWholeResult"));
+            if (buttons.isEmpty()) {
+                std::fprintf(stderr, "bench_bigresult: the tool browser shows no big result\n");
+                QApplication::exit(1);
+                return;
+            }
+            buttons.first()->click();
+            std::printf("browser_run_ms=%lld browser_max_stall_ms=%lld browser_viewer_open_ms=%lld "
+                        "rss_after_mb=%.1f\n",
+                        runMs, sampler.stallMs(), opening.elapsed(), memoryMb("VmRSS:"));
+            QApplication::quit();
+        });
+        QTimer::singleShot(300, browser, [&, run] {
+            clock.restart();
+            sampler.start();
+            run->click();
+        });
+    };
+
     const auto start = [&] {
         if (!window.agent()) {
             std::fprintf(stderr, "bench_bigresult: no agent\n");
@@ -130,7 +181,10 @@ int main(int argc, char *argv[])
             const qint64 viewerMs = opening.elapsed();
             std::printf("card_open_ms=%lld viewer_open_ms=%lld rss_after_mb=%.1f\n", toggleMs,
                         viewerMs, memoryMb("VmRSS:"));
-            QApplication::quit();
+            std::fflush(stdout);
+            for (auto *viewer : window.findChildren<Ui::ResultViewer *>())
+                viewer->close();
+            runInToolBrowser();
         });
         cpuBefore = cpuSeconds();
         rssBefore = memoryMb("VmHWM:");

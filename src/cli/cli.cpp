@@ -821,7 +821,8 @@ void Cli::startRun()
                                                -1, ' ', false, Json::error_handler_t::replace))));
             });
     connect(agent, &Engine::Agent::toolFinished, this,
-            [denied](const QString &, const Engine::ToolRunResult &r) {
+            [denied](const QString &, const Engine::SharedToolRunResult &shared) {
+                const Engine::ToolRunResult &r = *shared;
                 if (r.denied)
                     ++*denied;
                 const QString state = r.denied           ? QStringLiteral("denied")

@@ -269,13 +269,14 @@ void Agent::onToolDone(const QString &callId, ToolRunResult result)
 {
     if (!m_busy)
         return;
-    emit toolFinished(callId, result);
-    m_results[callId] = std::move(result);
+    auto shared = std::make_shared<const ToolRunResult>(std::move(result));
+    emit toolFinished(callId, shared);
+    m_results[callId] = std::move(shared);
     m_runs.erase(callId);
     if (m_results.size() < m_pendingCalls.size())
         return;
     for (const PendingCall &pending : m_pendingCalls)
-        append(toolMessage(pending, &m_results[pending.id]));
+        append(toolMessage(pending, m_results[pending.id].get()));
     m_pendingCalls.clear();
     m_results.clear();
     requestCompletion();
@@ -298,7 +299,7 @@ void Agent::cancel()
         m_runner->cancel(id);
     for (const PendingCall &pending : m_pendingCalls) {
         auto it = m_results.find(pending.id);
-        append(toolMessage(pending, it == m_results.end() ? nullptr : &it->second));
+        append(toolMessage(pending, it == m_results.end() ? nullptr : it->second.get()));
     }
     m_pendingCalls.clear();
     m_results.clear();

@@ -68,7 +68,7 @@ signals:
     void approvalNeeded(const QString &callId, const QString &toolName);
     void toolStarted(const QString &callId, const QString &toolName, const Engine::Json &arguments);
     void toolProgress(const QString &callId, double progress, double total, const QString &message);
-    void toolFinished(const QString &callId, const Engine::ToolRunResult &result);
+    void toolFinished(const QString &callId, const Engine::SharedToolRunResult &result);
     void turnFinished(const Engine::Usage &usage);
     void errorOccurred(const QString &message);
     // The request of this turn was fitted into the context window: earlier tool results
@@ -112,7 +112,7 @@ private:
     // The tool calls of the current model turn, in the model's order, and their results and
     // runs keyed by the agent's own call ids (never the provider's: a model may repeat them).
     std::vector<PendingCall> m_pendingCalls;
-    std::map<QString, ToolRunResult> m_results;
+    std::map<QString, SharedToolRunResult> m_results;
     std::map<QString, ToolRunner::RunId> m_runs;
     Usage m_usage;
 };

@@ -96,8 +96,13 @@ protected:
                     if (result.error) {
                         output = ToolOutput::error(QString::fromStdString(result.error->message));
                     } else {
-                        output.content = result.content();
-                        output.structuredContent = result.structuredContent();
+                        // Moved, not copied: a result may be 20 MB.
+                        output.content = Json::array();
+                        if (auto it = result.raw.find("content");
+                            it != result.raw.end() && it->is_array())
+                            output.content = std::move(*it);
+                        if (auto it = result.raw.find("structuredContent"); it != result.raw.end())
+                            output.structuredContent = std::move(*it);
                         output.isError = result.isError;
                     }
                     done(std::move(output));

@@ -44,30 +44,75 @@ QString summarizeBinary(const QString &type, const Json &block, const char *data
                                              bytes));
 }
 
-QString describeBlock(const Json &block)
+// UTF-16 code units that `utf8` decodes to (two for a character past U+FFFF), counted without
+// decoding it.
+qsizetype utf16Length(std::string_view utf8)
+{
+    qsizetype units = 0;
+    for (const char c : utf8) {
+        const auto byte = static_cast<unsigned char>(c);
+        units += ((byte & 0xC0) != 0x80) + (byte >= 0xF0);
+    }
+    return units;
+}
+
+// A block as the model reads it, converting at most `maxBytes` of a text (cut on a character
+// boundary): a 20 MB result is never decoded whole only to keep its first 32,000 characters.
+struct Described
+{
+    QString text;
+    qsizetype units = 0; // of the whole description, cut or not
+};
+
+Described describeText(const QString &prefix, const Json &object, const char *key,
+                       std::size_t maxBytes)
+{
+    Described described{prefix, prefix.size()};
+    const auto it = object.is_object() ? object.find(key) : object.end();
+    if (!object.is_object() || it == object.end() || !it->is_string())
+        return described;
+    const std::string &text = it->get_ref<const std::string &>();
+    if (text.size() <= maxBytes) {
+        described.text += QString::fromStdString(text);
+        described.units = described.text.size();
+        return described;
+    }
+    std::size_t end = maxBytes;
+    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80)
+        --end;
+    described.text += QString::fromUtf8(text.data(), qsizetype(end));
+    described.units += utf16Length(text);
+    return described;
+}
+
+Described describeBlock(const Json &block, std::size_t maxBytes)
 {
     const QString type = stringField(block, "type");
     if (type == QLatin1String("text"))
-        return stringField(block, "text");
-    if (type == QLatin1String("image") || type == QLatin1String("audio"))
-        return summarizeBinary(type, block, "data");
-    if (type == QLatin1String("resource_link")) {
+        return describeText(QString(), block, "text", maxBytes);
+    QString summary;
+    if (type == QLatin1String("image") || type == QLatin1String("audio")) {
+        summary = summarizeBinary(type, block, "data");
+    } else if (type == QLatin1String("resource_link")) {
         QStringList parts{type};
         for (const char *key : {"name", "uri"}) {
             const QString value = stringField(block, key);
             if (!value.isEmpty())
                 parts << value;
         }
-        return QLatin1Char('[') + parts.join(QLatin1Char(' ')) + QLatin1Char(']');
-    }
-    if (type == QLatin1String("resource")) {
+        summary = QLatin1Char('[') + parts.join(QLatin1Char(' ')) + QLatin1Char(']');
+    } else if (type == QLatin1String("resource")) {
         const Json resource = block.value("resource", Json::object());
         const QString uri = stringField(resource, "uri");
         if (resource.is_object() && resource.contains("text")) // embedded text: the model reads it
-            return QStringLiteral("[resource %1]\n%2").arg(uri, stringField(resource, "text"));
-        return summarizeBinary(QStringLiteral("resource ") + uri, resource, "blob");
+            return describeText(QStringLiteral("[resource %1]\n").arg(uri), resource, "text",
+                                maxBytes);
+        summary = summarizeBinary(QStringLiteral("resource ") + uri, resource, "blob");
+    } else {
+        summary = QStringLiteral("[%1]").arg(type.isEmpty() ? QStringLiteral("unknown content")
+                                                            : type);
     }
-    return QStringLiteral("[%1]").arg(type.isEmpty() ? QStringLiteral("unknown content") : type);
+    return {summary, summary.size()};
 }
 
 } // namespace
@@ -82,19 +127,34 @@ ToolOutput ToolOutput::text(const QString &text, bool isError)
 
 QString ToolOutput::modelText(int maxChars) const
 {
-    QStringList parts;
+    QString joined;
+    qsizetype total = 0; // UTF-16 units of the whole text, of which `joined` may hold a head
     if (content.is_array()) {
-        for (const Json &block : content)
-            parts << describeBlock(block);
+        bool first = true;
+        for (const Json &block : content) {
+            if (!first) {
+                joined += QLatin1Char('\n');
+                ++total;
+            }
+            first = false;
+            // A UTF-16 unit takes at most 3 bytes of UTF-8: this many bytes fill what is left.
+            const std::size_t maxBytes
+                    = maxChars < 0
+                              ? std::string::npos
+                              : std::size_t(std::max<qsizetype>(0, maxChars - joined.size())) * 3
+                                        + 4;
+            Described described = describeBlock(block, maxBytes);
+            joined += described.text;
+            total += described.units;
+        }
     }
-    QString joined = parts.join(QLatin1Char('\n'));
-    if (maxChars < 0 || joined.size() <= maxChars)
+    if (maxChars < 0 || total <= maxChars)
         return joined;
-    qsizetype keep = maxChars;
+    qsizetype keep = std::min<qsizetype>(maxChars, joined.size());
     // Never split a surrogate pair: half a character is not valid UTF-16 (nor UTF-8 later).
     if (keep > 0 && joined.at(keep - 1).isHighSurrogate())
         --keep;
-    const qsizetype cut = joined.size() - keep;
+    const qsizetype cut = total - keep;
     joined.truncate(keep);
     return joined + QLatin1Char('\n')
            + QCoreApplication::translate(

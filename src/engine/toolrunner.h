@@ -13,6 +13,8 @@
 #include <QSet>
 #include <QTimer>
 
+#include <memory>
+
 #include <map>
 
 namespace Engine {
@@ -25,6 +27,10 @@ struct ToolRunResult
     bool cancelled = false;
     bool ran = false; // execute() was called
 };
+
+// A finished call as the agent hands it on: shared, so a 20 MB result is never copied for
+// the chat (which keeps it for its viewer) or anyone else who listens.
+using SharedToolRunResult = std::shared_ptr<const ToolRunResult>;
 
 // One call as the runner's observers (the audit log) see it. `arguments` are the model's, not
 // redacted: observers must not store them as they are (the audit log keeps a hash).

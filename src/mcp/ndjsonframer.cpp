@@ -1,6 +1,8 @@
 #include "ndjsonframer.h"
 
+#include <algorithm>
 #include <cstring>
+#include <new>
 
 namespace Mcp {
 
@@ -25,20 +27,37 @@ void NdjsonFramer::feed(const char *data, std::size_t size)
             if (newline)
                 finishDiscarding();
         } else if (!newline) {
+            reserveFor(m_buffer.size() + partLength);
             m_buffer.append(part);
         } else if (m_buffer.empty()) {
             deliver(part); // the common case: a whole line inside one chunk, no copy
         } else {
+            reserveFor(m_buffer.size() + partLength);
             m_buffer.append(part);
             std::string line;
             line.swap(m_buffer);
-            deliver(line);
+            deliver(line, &line);
         }
 
         if (!newline)
             return;
         data += partLength + 1;
         size -= partLength + 1;
+    }
+}
+
+// A long line grows in big steps: doubling a 16 MB buffer copies it, and on some machines the
+// page faults of that copy alone stall the event loop for tens of milliseconds. Untouched
+// capacity costs address space, not memory.
+void NdjsonFramer::reserveFor(std::size_t size)
+{
+    if (size <= m_buffer.capacity() || size < BigLineBytes)
+        return;
+    const std::int64_t wanted = std::max<std::int64_t>(std::int64_t(size) * 2, BigLineReserve);
+    try {
+        m_buffer.reserve(std::size_t(std::min(wanted, std::max<std::int64_t>(m_max, 0) + 1)));
+    } catch (const std::bad_alloc &) {
+        // The address space is short: grow as std::string does.
     }
 }
 
@@ -49,14 +68,15 @@ void NdjsonFramer::finish()
     } else if (!m_buffer.empty()) {
         std::string line;
         line.swap(m_buffer);
-        deliver(line);
+        deliver(line, &line);
     }
 }
 
-void NdjsonFramer::deliver(std::string_view line)
+void NdjsonFramer::deliver(std::string_view line, std::string *owner)
 {
     if (!line.empty() && line.back() == '\r')
         line.remove_suffix(1);
+    m_owner = owner; // set for every line, so it never names an earlier one
     if (m_onLine)
         m_onLine(line);
 }

@@ -44,9 +44,16 @@ public:
     void finish();
     // Bytes of the current unfinished line held in memory.
     std::size_t pendingBytes() const { return m_buffer.size(); }
+    // During a line sink's call: the string that holds the line being delivered when it was
+    // gathered from several chunks (the sink may move from it, and so keep a 20 MB line
+    // without copying it), else null (the line points into the fed chunk).
+    std::string *lineOwner() const { return m_owner; }
 
 private:
-    void deliver(std::string_view line);
+    static constexpr std::size_t BigLineBytes = 1024 * 1024;
+    static constexpr std::int64_t BigLineReserve = 64 * 1024 * 1024;
+    void reserveFor(std::size_t size);
+    void deliver(std::string_view line, std::string *owner = nullptr);
     void startDiscarding(std::string_view firstPart);
     void discard(std::string_view part);
     void finishDiscarding();
@@ -55,6 +62,7 @@ private:
     OversizeSink m_onOversize;
     std::int64_t m_max;
     std::string m_buffer;
+    std::string *m_owner = nullptr;
     bool m_discarding = false;
     Oversize m_dropped;
 };

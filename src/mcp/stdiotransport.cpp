@@ -92,6 +92,11 @@ StdioTransport::StdioTransport(StdioOptions options, QObject *parent)
 {
     m_framer.setLineSink([this](std::string_view line) { onLine(line); });
     m_framer.setOversizeSink([this](const NdjsonFramer::Oversize &d) { onOversize(d); });
+    m_inbound.setMessageHandler([this](Json &&message) { deliver(std::move(message)); });
+    m_inbound.setBadLineHandler([this](std::string_view head) {
+        emit warning(tr("skipped a line that is not JSON on stdout: %1")
+                             .arg(QString::fromUtf8(head.data(), qsizetype(head.size()))));
+    });
     m_shutdownTimer.setSingleShot(true);
     connect(&m_shutdownTimer, &QTimer::timeout, this, &StdioTransport::shutdownStage);
     connect(&m_process, &QProcess::errorOccurred, this, &StdioTransport::onProcessError);
@@ -464,15 +469,7 @@ void StdioTransport::onLine(std::string_view line)
         return; // blank lines carry nothing
     // The protocol log sees the bytes as they came, not a re-serialization of the parsed value.
     tap(TrafficDirection::Received, line);
-    Json message = parseJson(line);
-    if (message.is_discarded()) {
-        constexpr std::size_t Shown = 200;
-        emit warning(tr("skipped a line that is not JSON on stdout: %1")
-                             .arg(QString::fromUtf8(line.data(),
-                                                    qsizetype(std::min(line.size(), Shown)))));
-        return;
-    }
-    deliver(std::move(message));
+    m_inbound.push(line, m_framer.lineOwner());
 }
 
 void StdioTransport::onOversize(const NdjsonFramer::Oversize &dropped)
@@ -569,8 +566,17 @@ void StdioTransport::closePipes()
 
 void StdioTransport::finishClosed(const QString &reason)
 {
-    if (m_state == State::Closed)
+    if (m_state == State::Closed || m_closingAfterInbound)
         return;
+    if (!m_inbound.isIdle()) {
+        // A big message still being parsed came before the end: it is handed on first.
+        m_closingAfterInbound = true;
+        m_inbound.whenIdle([this, reason] {
+            m_closingAfterInbound = false;
+            finishClosed(reason);
+        });
+        return;
+    }
     m_state = State::Closed;
     m_shutdownTimer.stop();
     closePipes();

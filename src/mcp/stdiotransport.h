@@ -1,5 +1,6 @@
 #pragma once
 
+#include "inboundparser.h"
 #include "ndjsonframer.h"
 #include "sandbox.h"
 #include "transport.h"
@@ -84,6 +85,8 @@ private:
     StdioOptions m_options;
     QProcess m_process;
     NdjsonFramer m_framer;
+    InboundParser m_inbound;
+    bool m_closingAfterInbound = false;
     State m_state = State::Idle;
     int m_shutdownStage = 0;
     QTimer m_shutdownTimer;

@@ -14,6 +14,8 @@
 #include <QTextTable>
 
 #include <algorithm>
+#include <deque>
+#include <string_view>
 #include <utility>
 
 namespace Ui {
@@ -97,9 +99,9 @@ struct ChatView::Entry
     qint64 durationMs = -1;
     QString preview;
     QString previewNote;
-    QByteArray whole;       // the whole result (UTF-8) when the preview is cut
-    QStringList images;     // document resources
-    QStringList codeBlocks; // a message's code blocks, for their Copy links
+    Engine::SharedToolRunResult result; // kept when the preview is cut, for the viewer
+    QStringList images;                 // document resources
+    QStringList codeBlocks;             // a message's code blocks, for their Copy links
 };
 
 ChatView::ChatView(QWidget *parent)
@@ -442,7 +444,7 @@ void ChatView::renderCard(QTextCursor &cursor, Entry &entry)
             format.setName(image);
             cursor.insertImage(format);
         }
-        if (!entry.whole.isEmpty()) {
+        if (entry.result) {
             cursor.insertBlock(indented, QTextCharFormat());
             cursor.insertText(entry.previewNote + QLatin1Char(' '), dim);
             cursor.insertText(tr("Open the whole result…"),
@@ -635,8 +637,60 @@ void ChatView::toolProgress(const QString &callId, double progress, double total
     render(*c);
 }
 
+namespace {
+
+// A result's whole output as a card shows it, in UTF-8: its text blocks and the names of
+// other blocks ("[image]") joined by newlines, then its structured content (pretty-printed
+// only when small; a big one is read in the viewer). When that is one text block, the bytes
+// are the result's own (valid while it lives: nothing is copied), else a copy.
+QByteArray resultText(const Engine::ToolRunResult &result)
+{
+    std::vector<std::string_view> parts;
+    std::deque<std::string> labels; // a deque: the views into it stay valid
+    for (const Engine::Json &block : result.output.content) {
+        if (!block.is_object())
+            continue;
+        const std::string type = block.value("type", "");
+        const auto text = block.find("text");
+        if (type == "text" && text != block.end() && text->is_string())
+            parts.emplace_back(text->get_ref<const std::string &>());
+        else if (type != "text" && type != "image")
+            parts.emplace_back(labels.emplace_back("[" + type + "]"));
+    }
+    std::string structured;
+    if (!result.output.structuredContent.is_null()) {
+        structured = result.output.structuredContent.dump(-1, ' ', false,
+                                                          Engine::Json::error_handler_t::replace);
+        if (structured.size() <= std::size_t(PreviewBytes))
+            structured = result.output.structuredContent.dump(
+                    2, ' ', false, Engine::Json::error_handler_t::replace);
+        parts.emplace_back(structured);
+    }
+    if (parts.size() == 1 && structured.empty())
+        return QByteArray::fromRawData(parts.front().data(), qsizetype(parts.front().size()));
+    qsizetype size = parts.empty() ? 0 : qsizetype(parts.size()) - 1;
+    for (const std::string_view part : parts)
+        size += qsizetype(part.size());
+    QByteArray whole;
+    whole.reserve(size);
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        if (i > 0)
+            whole += '\n';
+        whole.append(parts[i].data(), qsizetype(parts[i].size()));
+    }
+    return whole;
+}
+
+} // namespace
+
 void ChatView::toolFinished(const QString &callId, const Engine::ToolRunResult &result)
 {
+    toolFinished(callId, std::make_shared<const Engine::ToolRunResult>(result));
+}
+
+void ChatView::toolFinished(const QString &callId, const Engine::SharedToolRunResult &shared)
+{
+    const Engine::ToolRunResult &result = *shared;
     Entry &c = card(callId, QString());
     c.progress.clear();
     c.finished = true;
@@ -661,52 +715,29 @@ void ChatView::toolFinished(const QString &callId, const Engine::ToolRunResult &
     c.stateColor = color;
     c.error = color.isValid() && !result.cancelled;
 
-    // The full output, not the capped model text; UTF-8 throughout: a 20 MB result is never
-    // held as a QString here.
-    QByteArrayList parts;
     for (const Engine::Json &block : result.output.content) {
-        if (!block.is_object())
+        if (!block.is_object() || block.value("type", "") != "image")
             continue;
-        const std::string type = block.value("type", "");
-        if (type == "text") {
-            const auto text = block.find("text");
-            if (text != block.end() && text->is_string())
-                parts << QByteArray::fromStdString(text->get_ref<const std::string &>());
-        } else if (type == "image") {
-            const auto data = block.find("data");
-            QImage image;
-            if (data != block.end() && data->is_string())
-                image.loadFromData(QByteArray::fromBase64(
-                        QByteArray::fromStdString(data->get_ref<const std::string &>())));
-            if (!image.isNull()) {
-                const QString name = QStringLiteral("sb-image:%1").arg(++m_imageCount);
-                document()->addResource(
-                        QTextDocument::ImageResource, QUrl(name),
-                        image.scaled(QSize(MaxImageSide, MaxImageSide).boundedTo(image.size()),
-                                     Qt::KeepAspectRatio, Qt::SmoothTransformation));
-                c.images << name;
-            }
-        } else {
-            parts << "[" + QByteArray::fromStdString(type) + "]";
+        const auto data = block.find("data");
+        QImage image;
+        if (data != block.end() && data->is_string())
+            image.loadFromData(QByteArray::fromBase64(
+                    QByteArray::fromStdString(data->get_ref<const std::string &>())));
+        if (!image.isNull()) {
+            const QString name = QStringLiteral("sb-image:%1").arg(++m_imageCount);
+            document()->addResource(
+                    QTextDocument::ImageResource, QUrl(name),
+                    image.scaled(QSize(MaxImageSide, MaxImageSide).boundedTo(image.size()),
+                                 Qt::KeepAspectRatio, Qt::SmoothTransformation));
+            c.images << name;
         }
     }
-    QByteArray whole = parts.join('\n');
-    parts.clear();
-    if (!result.output.structuredContent.is_null()) {
-        // Compact here; pretty only for a small one (a big one is read in the viewer).
-        const std::string structured = result.output.structuredContent.dump(
-                -1, ' ', false, Engine::Json::error_handler_t::replace);
-        whole += whole.isEmpty() ? "" : "\n";
-        whole += structured.size() <= size_t(PreviewBytes)
-                         ? QByteArray::fromStdString(result.output.structuredContent.dump(
-                                 2, ' ', false, Engine::Json::error_handler_t::replace))
-                         : QByteArray::fromStdString(structured);
-    }
-    // Only a preview goes into the document; the whole text waits for the viewer.
-    const ResultPreview preview = makePreview(whole);
+    // Only a preview goes into the document. The result itself is kept (shared with the
+    // agent, not copied) for the viewer, which gets its text when it opens.
+    const ResultPreview preview = makePreview(resultText(result));
     c.preview = preview.text;
     c.previewNote = preview.note;
-    c.whole = preview.cut ? std::move(whole) : QByteArray();
+    c.result = preview.cut ? shared : nullptr;
     c.expanded = c.error && !result.denied; // errors open, results and denials stay one line
     render(c);
 }
@@ -727,7 +758,7 @@ QList<ChatView::CardInfo> ChatView::cards() const
     for (const auto &entry : m_entries) {
         if (entry->kind == Kind::Tool)
             result.append({entry->toolName, entry->arguments, entry->state, entry->expanded,
-                           !entry->whole.isEmpty()});
+                           entry->result != nullptr});
     }
     return result;
 }
@@ -769,8 +800,9 @@ void ChatView::activateLink(const QUrl &url)
         m_followEnd = follow && target->index == int(m_entries.size()) - 1;
         if (!m_followEnd)
             verticalScrollBar()->setValue(scroll);
-    } else if (action == QLatin1String("whole") && !target->whole.isEmpty()) {
-        auto *viewer = new ResultViewer(displayToolName(target->toolName), target->whole, window());
+    } else if (action == QLatin1String("whole") && target->result) {
+        auto *viewer = new ResultViewer(displayToolName(target->toolName),
+                                        resultText(*target->result), window(), target->result);
         viewer->setAttribute(Qt::WA_DeleteOnClose);
         viewer->show();
     }

@@ -67,6 +67,8 @@ public:
     void toolApprovalNeeded(const QString &callId, const QString &toolName);
     void toolStarted(const QString &callId, const QString &toolName, const Engine::Json &arguments);
     void toolProgress(const QString &callId, double progress, double total, const QString &message);
+    void toolFinished(const QString &callId, const Engine::SharedToolRunResult &result);
+    // The same for a result made here (a reopened conversation, tests): copied once.
     void toolFinished(const QString &callId, const Engine::ToolRunResult &result);
 
     int toolCardCount() const { return int(m_cards.size()); }

@@ -344,7 +344,9 @@ void MainWindow::connectAgent()
     connect(m_agent.get(), &Engine::Agent::approvalNeeded, m_chat, &ChatView::toolApprovalNeeded);
     connect(m_agent.get(), &Engine::Agent::toolStarted, m_chat, &ChatView::toolStarted);
     connect(m_agent.get(), &Engine::Agent::toolProgress, m_chat, &ChatView::toolProgress);
-    connect(m_agent.get(), &Engine::Agent::toolFinished, m_chat, &ChatView::toolFinished);
+    connect(m_agent.get(), &Engine::Agent::toolFinished, m_chat,
+            qOverload<const QString &, const Engine::SharedToolRunResult &>(
+                    &ChatView::toolFinished));
     connect(m_agent.get(), &Engine::Agent::errorOccurred, this,
             [this](const QString &message) { m_chat->addNotice(message.toHtmlEscaped(), true); });
     connect(m_agent.get(), &Engine::Agent::busyChanged, this, [this](bool busy) {

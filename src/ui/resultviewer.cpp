@@ -32,24 +32,58 @@ qsizetype sliceEnd(const QByteArray &utf8, qsizetype from, qsizetype maxBytes)
     qsizetype end = std::min(utf8.size(), from + maxBytes);
     if (end == utf8.size())
         return end;
-    const qsizetype newline = utf8.lastIndexOf('\n', end - 1);
-    if (newline >= from + maxBytes / 2)
-        return newline + 1;
+    // Only the slice's second half is searched: a 20 MB result without a newline would
+    // otherwise be scanned back to its start once per page.
+    const qsizetype half = from + maxBytes / 2;
+    const qsizetype newline = QByteArrayView(utf8.constData() + half, end - half).lastIndexOf('\n');
+    if (newline >= 0)
+        return half + newline + 1;
     while (end > from && isContinuation(utf8.at(end)))
         --end;
     return end;
 }
 
+namespace {
+
+// Lines longer than PreviewLineChars end there with an ellipsis: laying out one 64 KiB line
+// (a minified document, a base64 blob) takes a text layout a third of a second.
+QString cutLongLines(QString text, bool &cut)
+{
+    qsizetype from = 0;
+    while (from < text.size()) {
+        qsizetype end = text.indexOf(QLatin1Char('\n'), from);
+        if (end < 0)
+            end = text.size();
+        if (end - from > PreviewLineChars) {
+            qsizetype keep = from + PreviewLineChars;
+            if (text.at(keep - 1).isHighSurrogate())
+                --keep;
+            text.replace(keep, end - keep, QStringLiteral("…"));
+            end = keep + 1;
+            cut = true;
+        }
+        from = end + 1;
+    }
+    return text;
+}
+
+} // namespace
+
 ResultPreview makePreview(const QByteArray &utf8)
 {
     ResultPreview preview;
     if (utf8.size() <= PreviewBytes) {
-        preview.text = QString::fromUtf8(utf8);
+        preview.text = cutLongLines(QString::fromUtf8(utf8), preview.cut);
+        if (preview.cut)
+            preview.note = QCoreApplication::translate(
+                                   "Ui::ResultViewer",
+                                   "Lines longer than %1 characters are cut short here.")
+                                   .arg(QLocale().toString(PreviewLineChars));
         return preview;
     }
     preview.cut = true;
     const qsizetype end = sliceEnd(utf8, 0, PreviewBytes);
-    preview.text = QString::fromUtf8(utf8.constData(), end);
+    preview.text = cutLongLines(QString::fromUtf8(utf8.constData(), end), preview.cut);
     const QLocale locale;
     preview.note
             = QCoreApplication::translate("Ui::ResultViewer",
@@ -59,9 +93,11 @@ ResultPreview makePreview(const QByteArray &utf8)
     return preview;
 }
 
-ResultViewer::ResultViewer(const QString &title, QByteArray utf8, QWidget *parent)
+ResultViewer::ResultViewer(const QString &title, QByteArray utf8, QWidget *parent,
+                           std::shared_ptr<const void> owner)
     : QDialog(parent)
     , m_utf8(std::move(utf8))
+    , m_owner(std::move(owner))
 {
     setObjectName(QStringLiteral("resultViewer"));
     setWindowTitle(title);
@@ -136,7 +172,7 @@ void ResultViewer::saveAs()
     if (file.isEmpty())
         return;
     QPointer<ResultViewer> self(this);
-    QThread *worker = QThread::create([self, file, bytes = m_utf8] {
+    QThread *worker = QThread::create([self, file, bytes = m_utf8, owner = m_owner] {
         QSaveFile out(file);
         QString error;
         if (!out.open(QIODevice::WriteOnly) || out.write(bytes) != bytes.size() || !out.commit())

@@ -4,6 +4,8 @@
 #include <QDialog>
 #include <QString>
 
+#include <memory>
+
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
@@ -13,14 +15,17 @@ namespace Ui {
 // At most this much of a tool result's text is put into a widget in the chat or the tool
 // browser; the rest is one click away in a ResultViewer.
 inline constexpr qsizetype PreviewBytes = 64 * 1024;
+// A preview's lines are cut at this many characters (the viewer has them whole).
+inline constexpr qsizetype PreviewLineChars = 2000;
 
 // The head of a result for a preview: at most PreviewBytes of `utf8`, cut at a line end where
-// one is near (never inside a character), and what was left out.
+// one is near (never inside a character), lines longer than PreviewLineChars cut short, and
+// what was left out.
 struct ResultPreview
 {
     QString text;
-    bool cut = false;
-    QString note; // "Showing the first 64 KB of 20.0 MB (123,456 lines)." when cut
+    bool cut = false; // anything left out: the viewer has more
+    QString note;     // "Showing the first 64 KB of 20.0 MB (123,456 lines)." when cut
 };
 ResultPreview makePreview(const QByteArray &utf8);
 
@@ -35,9 +40,12 @@ class ResultViewer : public QDialog
 {
     Q_OBJECT
 public:
-    static constexpr qsizetype PageBytes = 256 * 1024;
+    static constexpr qsizetype PageBytes = 64 * 1024;
 
-    ResultViewer(const QString &title, QByteArray utf8, QWidget *parent = nullptr);
+    // `utf8` may refer to bytes that `owner` keeps (QByteArray::fromRawData): a 20 MB result
+    // is shown without being copied.
+    ResultViewer(const QString &title, QByteArray utf8, QWidget *parent = nullptr,
+                 std::shared_ptr<const void> owner = {});
 
     int pageCount() const { return int(m_pages.size()); }
     int currentPage() const { return m_page; }
@@ -48,6 +56,7 @@ private:
     void saveAs();
 
     QByteArray m_utf8;
+    std::shared_ptr<const void> m_owner;
     QList<qsizetype> m_pages; // start offsets
     int m_page = 0;
     QPlainTextEdit *m_view = nullptr;

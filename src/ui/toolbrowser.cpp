@@ -470,12 +470,14 @@ void ToolBrowser::finished(Engine::ToolRunResult result)
     m_cancelButton->setEnabled(false);
     clearResult();
 
-    const Engine::ToolOutput &output = result.output;
-    if (result.denied)
+    // Shared with the viewers of its big blocks, which show its bytes where they are.
+    const auto shared = std::make_shared<const Engine::ToolRunResult>(std::move(result));
+    const Engine::ToolOutput &output = shared->output;
+    if (shared->denied)
         setStatus(tr("Denied: %1 did not run.").arg(m_runningTool));
-    else if (result.cancelled)
+    else if (shared->cancelled)
         setStatus(tr("Cancelled."));
-    else if (result.timedOut)
+    else if (shared->timedOut)
         setStatus(tr("Timed out."));
     else if (output.isError)
         setStatus(tr("%1 reported an error.").arg(m_runningTool));
@@ -484,7 +486,7 @@ void ToolBrowser::finished(Engine::ToolRunResult result)
 
     if (output.content.is_array()) {
         for (const Json &block : output.content)
-            addResultBlock(block, output.isError);
+            addResultBlock(block, output.isError, shared);
     }
     if (!output.structuredContent.is_null()) {
         auto label = new QLabel(tr("Structured content:"), m_resultBody);
@@ -531,7 +533,8 @@ void ToolBrowser::addResultText(const QString &text, bool isError)
     addResultWidget(widget);
 }
 
-QWidget *ToolBrowser::addLargeResult(const QByteArray &utf8, bool monospace, bool isError)
+QWidget *ToolBrowser::addLargeResult(const QByteArray &utf8, bool monospace, bool isError,
+                                     const std::shared_ptr<const void> &owner)
 {
     const ResultPreview preview = makePreview(utf8);
     QPlainTextEdit *view = readOnlyView(preview.text, monospace, m_resultBody);
@@ -541,8 +544,8 @@ QWidget *ToolBrowser::addLargeResult(const QByteArray &utf8, bool monospace, boo
     auto *more = new QPushButton(preview.note + QLatin1Char(' ') + tr("Open the whole result…"),
                                  m_resultBody);
     more->setObjectName(QStringLiteral("openWholeResult"));
-    connect(more, &QPushButton::clicked, this, [this, utf8] {
-        auto *viewer = new ResultViewer(tr("Result of %1").arg(m_runningTool), utf8, this);
+    connect(more, &QPushButton::clicked, this, [this, utf8, owner] {
+        auto *viewer = new ResultViewer(tr("Result of %1").arg(m_runningTool), utf8, this, owner);
         viewer->setAttribute(Qt::WA_DeleteOnClose);
         viewer->show();
     });
@@ -550,15 +553,17 @@ QWidget *ToolBrowser::addLargeResult(const QByteArray &utf8, bool monospace, boo
     return view;
 }
 
-void ToolBrowser::addResultBlock(const Json &block, bool isError)
+void ToolBrowser::addResultBlock(const Json &block, bool isError,
+                                 const std::shared_ptr<const void> &owner)
 {
     const QString type = str(block.value("type", Json()));
     if (type == QLatin1String("text")) {
         const auto text = block.find("text");
         if (text != block.end() && text->is_string()
             && text->get_ref<const std::string &>().size() > size_t(PreviewBytes)) {
-            addLargeResult(QByteArray::fromStdString(text->get_ref<const std::string &>()), false,
-                           isError);
+            const std::string &bytes = text->get_ref<const std::string &>();
+            addLargeResult(QByteArray::fromRawData(bytes.data(), qsizetype(bytes.size())), false,
+                           isError, owner);
             return;
         }
         addResultText(str(block.value("text", Json())), isError);

@@ -58,8 +58,11 @@ private:
     void clearResult();
     void addResultText(const QString &text, bool isError);
     // A text over PreviewBytes: its head, and a button that opens the whole in a viewer.
-    QWidget *addLargeResult(const QByteArray &utf8, bool monospace, bool isError);
-    void addResultBlock(const Engine::Json &block, bool isError);
+    // `utf8` may refer to bytes `owner` keeps (a 20 MB result is not copied).
+    QWidget *addLargeResult(const QByteArray &utf8, bool monospace, bool isError,
+                            const std::shared_ptr<const void> &owner = {});
+    void addResultBlock(const Engine::Json &block, bool isError,
+                        const std::shared_ptr<const void> &owner);
     void addResultWidget(QWidget *widget);
     void setStatus(const QString &text);
 
