@@ -194,6 +194,19 @@ void FakeLlmServer::onReadyRead(QTcpSocket *socket)
 
     const QByteArray body = buffer.mid(headerEnd + 4, contentLength);
     const QList<QByteArray> requestLine = lines.value(0).trimmed().split(' ');
+    if (requestLine.value(0) == "GET"
+        && requestLine.value(1).split('?').value(0).endsWith("/models")) {
+        ++m_modelListRequests;
+        m_modelListHeaders = headers;
+        m_modelListPath = requestLine.value(1);
+        Reply reply;
+        reply.status = m_modelList.isEmpty() ? 404 : m_modelListStatus;
+        reply.body = m_modelList.isEmpty()
+                             ? QByteArray(R"({"error":{"message":"no model list here"}})")
+                             : m_modelList;
+        respond(socket, std::move(reply));
+        return;
+    }
     m_paths << requestLine.value(1);
     m_requests << Mcp::parseJson(std::string_view(body.constData(), body.size()));
     m_headers << headers;

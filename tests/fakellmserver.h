@@ -51,6 +51,17 @@ public:
     static Reply anthropicText(const QString &text, int chunks = 3);
     static Reply anthropicToolUse(const QList<QPair<QString, nlohmann::json>> &calls);
 
+    // GET …/models is answered apart from the script: with this body (200) once set, else
+    // 404. Those requests are not in requests() or requestPaths().
+    void setModelList(QByteArray body, int status = 200)
+    {
+        m_modelList = std::move(body);
+        m_modelListStatus = status;
+    }
+    int modelListRequests() const { return m_modelListRequests; }
+    QList<QByteArray> modelListHeaders() const { return m_modelListHeaders; } // the last one's
+    QByteArray modelListPath() const { return m_modelListPath; }              // the last one's
+
     QList<nlohmann::json> requests() const { return m_requests; } // bodies, parsed
     QList<QByteArray> requestHeaders(int index) const;            // "Name: value" as received
     QList<QByteArray> requestPaths() const { return m_paths; }
@@ -71,4 +82,9 @@ private:
     QList<nlohmann::json> m_requests;
     QList<QList<QByteArray>> m_headers;
     QList<QByteArray> m_paths;
+    QByteArray m_modelList;
+    int m_modelListStatus = 404;
+    int m_modelListRequests = 0;
+    QList<QByteArray> m_modelListHeaders;
+    QByteArray m_modelListPath;
 };

@@ -48,6 +48,26 @@ private:
     }
 
 private slots:
+    // Anthropic's list: GET /v1/models with its own headers; display names and, where given,
+    // the input window.
+    void modelList()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::Anthropic);
+        QVERIFY(server.listen());
+        server.setModelList(
+                R"({"data":[{"type":"model","id":"claude-test","display_name":"Claude Test","max_input_tokens":200000}],"has_more":false})");
+        AnthropicProvider provider(config(server));
+        std::optional<ModelList> listed;
+        provider.listModels([&](ModelList list) { listed = std::move(list); });
+        QTRY_VERIFY(listed);
+        QVERIFY2(listed->error.isEmpty(), qPrintable(listed->error));
+        QCOMPARE(server.modelListPath(), QByteArray("/v1/models?limit=1000"));
+        QVERIFY(server.modelListHeaders().contains("x-api-key: " + QByteArray(Key)));
+        QCOMPARE(listed->models.size(), std::size_t(1));
+        QCOMPARE(listed->models[0].name, QStringLiteral("Claude Test"));
+        QCOMPARE(listed->models[0].contextTokens, 200000);
+    }
+
     void streamsText()
     {
         FakeLlmServer server(FakeLlmServer::Dialect::Anthropic);

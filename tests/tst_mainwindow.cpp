@@ -806,7 +806,80 @@ private slots:
         QCOMPARE(composer->toPlainText(), QStringLiteral("draft for B"));
     }
 
+    // Unsent text survives closing the window: the new conversation's and a saved one's.
+    void draftsSurviveARestart()
+    {
+        QTemporaryDir workspace, data;
+        const Ui::MainWindowOptions options = testWindowOptions(workspace.path(), data.path());
+        ConversationStore store(options.conversationFolder);
+        const QString a = store.create(QStringLiteral("A"), options.workspace);
+        QVERIFY(!a.isEmpty());
+        {
+            Ui::MainWindowOptions first = options;
+            first.conversationId = a;
+            Ui::MainWindow window(first);
+            auto *composer = window.findChild<QPlainTextEdit *>(QStringLiteral("composer"));
+            composer->setPlainText(QStringLiteral("half a thought about A"));
+            window.findChild<QPushButton *>(QStringLiteral("newConversationButton"))->click();
+            QVERIFY(composer->toPlainText().isEmpty());
+            composer->setPlainText(QStringLiteral("the start of something new"));
+        } // closed without sending either
+        const QString file
+                = QDir(options.conversationFolder).filePath(QStringLiteral("drafts.json"));
+        QVERIFY(QFileInfo::exists(file));
+        QCOMPARE(QFileInfo(file).permissions() & (QFile::ReadOther | QFile::ReadGroup),
+                 QFile::Permissions());
+        Ui::MainWindow window(options);
+        auto *composer = window.findChild<QPlainTextEdit *>(QStringLiteral("composer"));
+        QCOMPARE(composer->toPlainText(), QStringLiteral("the start of something new"));
+        Ui::MainWindowOptions reopen = options;
+        reopen.conversationId = a;
+        Ui::MainWindow again(reopen);
+        QCOMPARE(again.findChild<QPlainTextEdit *>(QStringLiteral("composer"))->toPlainText(),
+                 QStringLiteral("half a thought about A"));
+    }
+
     // "Chat needs a model" is said while it is true, and goes when a model is set.
+    // The composer's model picker: the current model at once, the provider's list when it
+    // answers (its context window wins over the setting), and a pick is saved and used.
+    void modelPickerListsAndSwitches()
+    {
+        auto setup = open();
+        QVERIFY(setup);
+        auto *picker = setup->window->findChild<QComboBox *>(QStringLiteral("modelPicker"));
+        QVERIFY(picker);
+        // This server has no list: the model in use stays the only choice, and says why.
+        QTRY_VERIFY2(picker->toolTip().contains(QLatin1String("404")),
+                     qPrintable(picker->toolTip()));
+        QCOMPARE(picker->count(), 1);
+        QVERIFY(picker->isEnabled());
+
+        setup->model.setModelList(
+                R"({"data":[{"id":"beta"},{"id":"alpha","context_length":50000}]})");
+        saveSettings(*setup->window, setup->model.baseUrl(), QStringLiteral("alpha"), 60);
+        QTRY_COMPARE(picker->count(), 2);
+        QCOMPARE(picker->currentText(), QStringLiteral("alpha"));
+        QTRY_VERIFY(setup->window->agent());
+        QTRY_COMPARE(setup->window->agent()->contextTokens(), 50000);
+        QVERIFY(picker->itemData(0, Qt::ToolTipRole).toString().contains(QLatin1String("50")));
+
+        const int beta = picker->findText(QStringLiteral("beta"));
+        QVERIFY(beta >= 0);
+        picker->setCurrentIndex(beta);
+        emit picker->activated(beta);
+        QTRY_VERIFY(setup->window->agent());
+        QTRY_COMPARE(picker->currentText(), QStringLiteral("beta"));
+        QCOMPARE(Ui::AppSettings::load(options(*setup).settingsFile).model, QStringLiteral("beta"));
+        // beta's window is not listed: the setting's applies (once the new agent is made).
+        QTRY_COMPARE(setup->window->agent() ? setup->window->agent()->contextTokens() : 0,
+                     qint64(Ui::AppSettings::load(options(*setup).settingsFile).contextTokens));
+        setup->model.enqueue(FakeLlmServer::openAiText(QStringLiteral("from beta")));
+        QSignalSpy done(setup->window->agent(), &Agent::turnFinished);
+        send(*setup->window, QStringLiteral("who answers?"));
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 10000);
+        QCOMPARE(setup->model.requests().last().value("model", ""), std::string("beta"));
+    }
+
     void noModelNoticeGoesWhenAModelIsSet()
     {
         QTemporaryDir workspace, data;

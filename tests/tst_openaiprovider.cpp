@@ -54,6 +54,84 @@ private:
     }
 
 private slots:
+    // The model list, from the shapes servers answer with: the id, a display name, and the
+    // context window from whichever field names it.
+    void modelListShapes()
+    {
+        const auto parse = [](const char *text) {
+            return StreamingLlmProvider::parseModelList(Json::parse(text));
+        };
+        const ModelList openAi = parse(R"({"object":"list","data":[{"id":"gpt-4o","object":"model"},
+            {"id":"gpt-4o-mini"},{"id":"gpt-4o"},{"object":"no id"},7]})");
+        QVERIFY(openAi.error.isEmpty());
+        QCOMPARE(openAi.models.size(), std::size_t(2)); // sorted, once each, unnamed skipped
+        QCOMPARE(openAi.models[0].id, QStringLiteral("gpt-4o"));
+        QCOMPARE(openAi.models[0].contextTokens, 0);
+        const ModelList windows = parse(R"({"data":[
+            {"id":"a","context_length":200000,"name":"Model A"},
+            {"id":"b","max_model_len":32768},
+            {"id":"c","display_name":"Claude C","max_input_tokens":1000000},
+            {"id":"d","top_provider":{"context_length":65536}},
+            {"id":"e","context_length":-5},
+            {"id":"f","context_length":"big"}]})");
+        QCOMPARE(windows.models.size(), std::size_t(6));
+        QCOMPARE(windows.models[0].contextTokens, 200000);
+        QCOMPARE(windows.models[0].name, QStringLiteral("Model A"));
+        QCOMPARE(windows.models[1].contextTokens, 32768);
+        QCOMPARE(windows.models[2].contextTokens, 1000000);
+        QCOMPARE(windows.models[2].name, QStringLiteral("Claude C"));
+        QCOMPARE(windows.models[3].contextTokens, 65536);
+        QCOMPARE(windows.models[4].contextTokens, 0);
+        QCOMPARE(windows.models[5].contextTokens, 0);
+        QCOMPARE(parse(R"([{"id":"bare"}])").models.size(), std::size_t(1));
+        QCOMPARE(parse(R"({"models":[{"name":"llama3:8b","model":"llama3:8b"}]})").models[0].id,
+                 QStringLiteral("llama3:8b"));
+        QVERIFY(!parse(R"({"data":"nope"})").error.isEmpty());
+        QVERIFY(!parse("42").error.isEmpty());
+    }
+
+    void modelListOverHttp()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(server.listen());
+        OpenAiProvider provider(config(server));
+        QCOMPARE(provider.model(), QStringLiteral("test-model"));
+
+        // No list there (404): an error that says where, and never the key.
+        std::optional<ModelList> missing;
+        provider.listModels([&](ModelList list) { missing = std::move(list); });
+        QTRY_VERIFY(missing);
+        QVERIFY(missing->models.empty());
+        QVERIFY2(missing->error.contains(QLatin1String("404")), qPrintable(missing->error));
+        QVERIFY2(missing->error.contains(server.baseUrl()), qPrintable(missing->error));
+        QCOMPARE(server.modelListPath(), QByteArray("/v1/models"));
+        QVERIFY(server.modelListHeaders().contains("Authorization: Bearer " + QByteArray(Key)));
+
+        server.setModelList(R"({"data":[{"id":"test-model","context_length":4096}]})");
+        std::optional<ModelList> listed;
+        int calls = 0;
+        provider.listModels([&](ModelList list) {
+            ++calls;
+            listed = std::move(list);
+        });
+        QTRY_VERIFY(listed);
+        QVERIFY2(listed->error.isEmpty(), qPrintable(listed->error));
+        QCOMPARE(listed->models.size(), std::size_t(1));
+        QCOMPARE(listed->models[0].contextTokens, 4096);
+
+        // Cancelled, or the provider gone: no callback.
+        bool called = false;
+        provider.listModels([&](ModelList) { called = true; })();
+        {
+            OpenAiProvider shortLived(config(server));
+            shortLived.listModels([&](ModelList) { called = true; });
+        }
+        QTest::qWait(200);
+        QVERIFY(!called);
+        QCOMPARE(calls, 1);
+        QVERIFY(server.requests().isEmpty()); // the script (completions) was never touched
+    }
+
     void streamsText()
     {
         FakeLlmServer server(FakeLlmServer::Dialect::OpenAi);

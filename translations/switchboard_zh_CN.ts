@@ -686,7 +686,7 @@
 <context>
     <name>Engine::StreamingLlmProvider</name>
     <message>
-        <location filename="../src/engine/streamingllmprovider.cpp" line="+102"/>
+        <location filename="../src/engine/streamingllmprovider.cpp" line="+226"/>
         <source>%1 at %2</source>
         <translation>%1（%2）</translation>
     </message>
@@ -701,13 +701,24 @@
         <translation>%1 报告错误：%2</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="-156"/>
+        <location line="+169"/>
         <location line="+59"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="-25"/>
+        <location line="-293"/>
+        <source>the model list is not a list of models</source>
+        <translation>模型列表的内容不是模型列表</translation>
+    </message>
+    <message>
+        <location line="+58"/>
+        <source>%1: could not list the models (%2)</source>
+        <translation>%1：无法列出模型（%2）</translation>
+    </message>
+    <message>
+        <location line="+210"/>
         <source>the response ended before the model finished</source>
         <translation>模型尚未完成，响应就已结束</translation>
     </message>
@@ -1769,7 +1780,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>URL 缺少主机名</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+20"/>
         <source>the base URL in Settings (%1) is not usable: %2</source>
         <translation>设置中的基础 URL（%1）不可用：%2</translation>
     </message>
@@ -2541,7 +2552,7 @@ in %3</source>
 <context>
     <name>Ui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+93"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+94"/>
         <source>Unsaved configuration</source>
         <translation>未保存的配置</translation>
     </message>
@@ -2562,12 +2573,12 @@ in %3</source>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+393"/>
+        <location line="+407"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-377"/>
+        <location line="-381"/>
         <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
         <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
     </message>
@@ -2637,7 +2648,7 @@ in %3</source>
         <translation>新的模型设置将在当前回答完成后生效。</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+38"/>
         <source>&lt;b&gt;Chat needs a model&lt;/b&gt; — %1. Servers, tools and manual runs work without one.</source>
         <translation>&lt;b&gt;聊天需要模型&lt;/b&gt; — %1。服务器、工具和手动运行无需模型即可使用。</translation>
     </message>
@@ -2652,7 +2663,7 @@ in %3</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-337"/>
+        <location line="-351"/>
         <source>Audit log: %1</source>
         <translation>审计日志：%1</translation>
     </message>
@@ -2662,7 +2673,7 @@ in %3</source>
         <translation>无法保存对话：%1</translation>
     </message>
     <message>
-        <location line="+179"/>
+        <location line="+189"/>
         <source>&lt;b&gt;Compacted&lt;/b&gt; to fit the model&apos;s context window: %1 and %2 this request. The conversation keeps everything.</source>
         <translation>&lt;b&gt;已压缩&lt;/b&gt;以适应模型的上下文窗口：%1，并且本次请求%2。对话本身保留全部内容。</translation>
     </message>
@@ -2686,7 +2697,7 @@ in %3</source>
         <translation>上一轮：输入 %1 / 输出 %2 tokens · 本对话：%3 / %4</translation>
     </message>
     <message>
-        <location line="+169"/>
+        <location line="+173"/>
         <source>The API key is still being read from the keychain; send again in a moment.</source>
         <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
     </message>
@@ -2744,6 +2755,53 @@ in %3</source>
     </message>
     <message>
         <location line="+75"/>
+        <source>no model</source>
+        <translation>没有模型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set a model in Settings</source>
+        <translation>请在“设置”中设置模型</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The model that answers (reading the provider&apos;s list…)</source>
+        <translation>回答问题的模型（正在读取提供方的模型列表…）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The model that answers. The provider&apos;s list could not be read: %1</source>
+        <translation>回答问题的模型。无法读取提供方的模型列表：%1</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>context window: %1 tokens</source>
+        <translation>上下文窗口：%1 个 token</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+11"/>
+        <source>The model that answers (%n models listed by the provider)</source>
+        <translation>
+            <numerusform>回答问题的模型（提供方列出了 %n 个模型）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Could not save the settings: %1</source>
+        <translation>无法保存设置：%1</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Context window: %1 tokens (from the provider&apos;s model list)</source>
+        <translation>上下文窗口：%1 个 token（来自提供方的模型列表）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Context window: %1 tokens (from Settings)</source>
+        <translation>上下文窗口：%1 个 token（来自“设置”）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>reading the API key…</source>
         <translation>正在读取 API 密钥…</translation>
     </message>
@@ -2942,7 +3000,7 @@ in %3</source>
 <context>
     <name>Ui::ResultViewer</name>
     <message>
-        <location filename="../src/ui/resultviewer.cpp" line="+79"/>
+        <location filename="../src/ui/resultviewer.cpp" line="+78"/>
         <source>Lines longer than %1 characters are cut short here.</source>
         <translation>超过 %1 个字符的行在此处被截短。</translation>
     </message>

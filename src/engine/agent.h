@@ -44,6 +44,10 @@ public:
     // The workspace the system prompt names (newConversation() sets it too); for an opened
     // conversation, which does not.
     void setWorkspace(const QString &workspace) { m_workspace = workspace; }
+    // The model's context window, when the provider's model list says (it wins over the
+    // setting the agent was made with); applies from the next request.
+    void setContextTokens(qint64 tokens) { m_options.contextTokens = tokens; }
+    qint64 contextTokens() const { return m_options.contextTokens; }
     QString conversationId() const { return m_conversationId; }
     const std::vector<ChatMessage> &messages() const { return m_messages; }
 

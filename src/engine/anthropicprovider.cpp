@@ -233,6 +233,11 @@ QUrl AnthropicProvider::endpoint() const
     return QUrl(config().effectiveBaseUrl() + QStringLiteral("/v1/messages"));
 }
 
+QUrl AnthropicProvider::modelsEndpoint() const
+{
+    return QUrl(config().effectiveBaseUrl() + QStringLiteral("/v1/models?limit=1000"));
+}
+
 void AnthropicProvider::addHeaders(QNetworkRequest &request) const
 {
     if (!config().apiKey.isEmpty())

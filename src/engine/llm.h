@@ -70,6 +70,20 @@ struct CompletionError
     bool retryable = false;
 };
 
+// One entry of a provider's model list (GET /models).
+struct ModelInfo
+{
+    QString id;
+    QString name;             // a display name when the provider gives one, else empty
+    qint64 contextTokens = 0; // the context window when the provider says (0: it does not)
+};
+
+struct ModelList
+{
+    std::vector<ModelInfo> models; // sorted by id
+    QString error;                 // what failed and where, when the list could not be read
+};
+
 struct CompletionRequest
 {
     QString system;
@@ -99,6 +113,11 @@ public:
     virtual std::function<void()> complete(const CompletionRequest &request, Callbacks callbacks)
             = 0;
     virtual QString describe() const = 0; // "OpenAI-compatible gpt-4o at https://…"
+    // The model this provider asks for ("gpt-4o").
+    virtual QString model() const = 0;
+    // Reads the provider's model list; `done` runs exactly once unless the returned handle
+    // cancels it first (or the provider is destroyed).
+    virtual std::function<void()> listModels(std::function<void(ModelList)> done) = 0;
 };
 
 } // namespace Engine

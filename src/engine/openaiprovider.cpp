@@ -220,6 +220,11 @@ QUrl OpenAiProvider::endpoint() const
     return QUrl(config().effectiveBaseUrl() + QStringLiteral("/chat/completions"));
 }
 
+QUrl OpenAiProvider::modelsEndpoint() const
+{
+    return QUrl(config().effectiveBaseUrl() + QStringLiteral("/models"));
+}
+
 void OpenAiProvider::addHeaders(QNetworkRequest &request) const
 {
     if (!config().apiKey.isEmpty())

@@ -21,6 +21,7 @@ public:
 protected:
     std::unique_ptr<StreamDecoder> createDecoder() const override;
     QUrl endpoint() const override;
+    QUrl modelsEndpoint() const override;
     void addHeaders(QNetworkRequest &request) const override;
     QString providerName() const override;
     QString apiKeyVariable() const override { return QStringLiteral("OPENAI_API_KEY"); }

@@ -12,6 +12,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <utility>
 
 namespace Engine {
 
@@ -83,7 +84,135 @@ StreamingLlmProvider::StreamingLlmProvider(ProviderConfig config, QObject *paren
     m_network.setTransferTimeout(0); // our own timer knows about streaming
 }
 
-StreamingLlmProvider::~StreamingLlmProvider() = default;
+StreamingLlmProvider::~StreamingLlmProvider()
+{
+    for (QNetworkReply *reply : std::exchange(m_modelReplies, {})) {
+        reply->disconnect(this); // no callback from a provider that is going away
+        reply->abort();
+    }
+}
+
+namespace {
+
+// A model list is a few hundred entries; anything far bigger is not one.
+constexpr qint64 MaxModelListBytes = 8 * 1024 * 1024;
+
+// The context window, from whichever field a server names it in: OpenRouter and many
+// compatible servers "context_length" (or top_provider.context_length), vLLM "max_model_len",
+// Anthropic "max_input_tokens", others "context_window".
+qint64 contextTokensOf(const Json &model)
+{
+    const auto number = [](const Json &object, const char *key) -> qint64 {
+        const auto it = object.find(key);
+        if (it == object.end() || !it->is_number())
+            return 0;
+        const double value = it->get<double>();
+        return value >= 1 && value < 1e12 ? qint64(value) : 0;
+    };
+    for (const char *key : {"context_length", "context_window", "max_model_len", "max_input_tokens",
+                            "max_context_length"}) {
+        if (const qint64 tokens = number(model, key))
+            return tokens;
+    }
+    const auto top = model.find("top_provider");
+    return top != model.end() && top->is_object() ? number(*top, "context_length") : 0;
+}
+
+} // namespace
+
+ModelList StreamingLlmProvider::parseModelList(const Json &body)
+{
+    ModelList list;
+    const Json *entries = &body;
+    if (body.is_object()) {
+        const auto data = body.find("data");
+        const auto models = body.find("models"); // Ollama's own /api/tags shape
+        entries = data != body.end() ? &*data : models != body.end() ? &*models : nullptr;
+    }
+    if (!entries || !entries->is_array()) {
+        list.error = tr("the model list is not a list of models");
+        return list;
+    }
+    for (const Json &entry : *entries) {
+        if (!entry.is_object())
+            continue;
+        ModelInfo info;
+        for (const char *key : {"id", "name", "model"}) {
+            const auto it = entry.find(key);
+            if (it != entry.end() && it->is_string()
+                && !it->get_ref<const std::string &>().empty()) {
+                info.id = QString::fromStdString(it->get<std::string>());
+                break;
+            }
+        }
+        if (info.id.isEmpty())
+            continue;
+        for (const char *key : {"display_name", "name"}) {
+            const auto it = entry.find(key);
+            if (it != entry.end() && it->is_string()) {
+                const QString name = QString::fromStdString(it->get<std::string>());
+                if (name != info.id) {
+                    info.name = name;
+                    break;
+                }
+            }
+        }
+        info.contextTokens = contextTokensOf(entry);
+        list.models.push_back(std::move(info));
+    }
+    std::sort(list.models.begin(), list.models.end(),
+              [](const ModelInfo &a, const ModelInfo &b) { return a.id < b.id; });
+    list.models.erase(
+            std::unique(list.models.begin(), list.models.end(),
+                        [](const ModelInfo &a, const ModelInfo &b) { return a.id == b.id; }),
+            list.models.end());
+    return list;
+}
+
+std::function<void()> StreamingLlmProvider::listModels(std::function<void(ModelList)> done)
+{
+    QNetworkRequest request(modelsEndpoint());
+    request.setRawHeader("Accept", "application/json");
+    request.setTransferTimeout(m_config.requestTimeoutMs);
+    addHeaders(request);
+    qCDebug(logCategory()) << "GET" << request.url().toString();
+    QNetworkReply *reply = m_network.get(request);
+    m_modelReplies << reply;
+    connect(reply, &QNetworkReply::downloadProgress, this, [reply](qint64 received, qint64) {
+        if (received > MaxModelListBytes)
+            reply->abort();
+    });
+    connect(reply, &QNetworkReply::finished, this, [this, reply, done = std::move(done)] {
+        m_modelReplies.removeOne(reply);
+        reply->deleteLater();
+        ModelList list;
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        const QByteArray body = reply->readAll();
+        if (reply->error() != QNetworkReply::NoError || status / 100 != 2) {
+            const QString detail = serverMessage(body);
+            list.error = tr("%1: could not list the models (%2)")
+                                 .arg(where(),
+                                      status ? (detail.isEmpty()
+                                                        ? QString::number(status)
+                                                        : QStringLiteral("%1 %2").arg(status).arg(
+                                                                detail))
+                                             : redacted(reply->errorString()));
+        } else {
+            list = parseModelList(Mcp::parseJson(std::string_view(body.constData(), body.size())));
+            if (!list.error.isEmpty())
+                list.error = tr("%1: %2").arg(where(), list.error);
+        }
+        done(std::move(list));
+    });
+    return [self = QPointer<StreamingLlmProvider>(this), guard = QPointer<QNetworkReply>(reply)] {
+        if (!self || !guard)
+            return;
+        self->m_modelReplies.removeOne(guard.data());
+        guard->disconnect(self);
+        guard->abort();
+        guard->deleteLater();
+    };
+}
 
 bool StreamingLlmProvider::acceptsUnterminatedStream(const StreamDecoder &decoder) const
 {

@@ -37,6 +37,11 @@ class StreamingLlmProvider : public LlmProvider
     virtual Json requestBody(const CompletionRequest &request) const = 0;
     // Calls in flight.
     int pendingCalls() const { return int(m_calls.size()); }
+    QString model() const override { return m_config.effectiveModel(); }
+    std::function<void()> listModels(std::function<void(ModelList)> done) override;
+    // A model list response, read leniently: {"data": [...]} (OpenAI, Anthropic, most
+    // compatible servers) or a bare array; the context window from whichever field names it.
+    static ModelList parseModelList(const Json &body);
 
     // Turns one response stream's events into a result; a fresh one per attempt. It only
     // records: the base delivers text and results, so a callback that cancels the call never
@@ -62,6 +67,7 @@ class StreamingLlmProvider : public LlmProvider
 protected:
     virtual std::unique_ptr<StreamDecoder> createDecoder() const = 0;
     virtual QUrl endpoint() const = 0;
+    virtual QUrl modelsEndpoint() const = 0;
     virtual void addHeaders(QNetworkRequest &request) const = 0;
     // For messages: "OpenAI-compatible server", "Anthropic API" (translated).
     virtual QString providerName() const = 0;
@@ -96,6 +102,7 @@ private:
     ProviderConfig m_config;
     QNetworkAccessManager m_network;
     std::map<quint64, std::unique_ptr<Call>> m_calls;
+    QList<QNetworkReply *> m_modelReplies; // model lists being read
     quint64 m_nextId = 1;
 };
 

@@ -156,8 +156,11 @@ AppSettings::providerConfig(const QString &storedKey, const QProcessEnvironment 
 {
     if (usesEnvironment()) {
         auto config = Engine::ProviderConfig::fromEnvironment(environment, whyNot);
-        if (config)
+        if (config) {
             config->requestTimeoutMs = requestTimeoutS * 1000;
+            if (!model.trimmed().isEmpty()) // picked in the composer: wins over *_MODEL
+                config->model = model.trimmed();
+        }
         return config;
     }
     const QString urlProblem = checkBaseUrl(baseUrl);

@@ -20,10 +20,13 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QListWidget>
@@ -32,6 +35,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSaveFile>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QSplitter>
@@ -56,6 +60,9 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget *parent)
     setUpWidgets();
     refreshConversations();
     applySettings(false);
+    loadDrafts();
+    m_composer->setPlainText(m_drafts.take(draftKey(QString())));
+    m_composer->moveCursor(QTextCursor::End);
     if (!m_options.conversationId.isEmpty())
         openConversation(m_options.conversationId);
     restoreWindowState();
@@ -70,6 +77,7 @@ MainWindow::~MainWindow()
     // The child widgets outlive the engine members; an editor committing on the way out must
     // not reach the store.
     m_conversations->disconnect(this);
+    saveDrafts();
     if (m_agent)
         m_agent->cancel();
     m_session->runner()->cancelAll();
@@ -198,6 +206,11 @@ void MainWindow::setUpWidgets()
             tr("Ask anything — Enter sends, Shift+Enter for a new line, /mcp opens the tools"));
     m_composer->setMaximumHeight(110);
     m_composer->installEventFilter(this);
+    m_draftsTimer = new QTimer(this);
+    m_draftsTimer->setSingleShot(true);
+    m_draftsTimer->setInterval(1000);
+    connect(m_draftsTimer, &QTimer::timeout, this, &MainWindow::saveDrafts);
+    connect(m_composer, &QPlainTextEdit::textChanged, m_draftsTimer, qOverload<>(&QTimer::start));
     m_sendButton = new QPushButton(icon(QStringLiteral("send")), tr("Send"), this);
     m_sendButton->setObjectName(QStringLiteral("sendButton"));
     connect(m_sendButton, &QPushButton::clicked, this, [this] {
@@ -206,9 +219,19 @@ void MainWindow::setUpWidgets()
         else
             submit();
     });
+    m_modelPicker = new QComboBox(this);
+    m_modelPicker->setObjectName(QStringLiteral("modelPicker"));
+    m_modelPicker->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_modelPicker->setMaximumWidth(260);
+    m_modelPicker->setEnabled(false);
+    connect(m_modelPicker, &QComboBox::activated, this, &MainWindow::pickModel);
+    auto *sendColumn = new QVBoxLayout;
+    sendColumn->addWidget(m_modelPicker);
+    sendColumn->addWidget(m_sendButton);
+    sendColumn->addStretch(1);
     auto *composerRow = new QHBoxLayout;
     composerRow->addWidget(m_composer, 1);
-    composerRow->addWidget(m_sendButton);
+    composerRow->addLayout(sendColumn);
 
     auto *chatPane = new QWidget(this);
     m_chatLayout = new QVBoxLayout(chatPane);
@@ -468,6 +491,9 @@ void MainWindow::setProvider(const QString &storedKey, const QString &keychainEr
         m_openId = m_agent->conversationId();
         m_openMessages = m_agent->messages();
     }
+    if (m_cancelModelList)
+        std::exchange(m_cancelModelList, {})();
+    m_listedContextTokens = 0;
     m_agent.reset();
     m_provider.reset();
     m_noModelReason = whyNot;
@@ -487,6 +513,7 @@ void MainWindow::setProvider(const QString &storedKey, const QString &keychainEr
     }
     setBusy(false);
     updateStatus();
+    listModels();
     if (!config) {
         QString notice = tr("<b>Chat needs a model</b> — %1. Servers, tools and manual runs "
                             "work without one.")
@@ -799,13 +826,64 @@ void MainWindow::openConversation(const QString &id)
 void MainWindow::switchDraft(const QString &id)
 {
     const QString text = m_composer->toPlainText();
-    const QString from = openConversationId();
+    const QString from = draftKey(openConversationId());
     if (text.trimmed().isEmpty())
         m_drafts.remove(from);
     else
         m_drafts.insert(from, text);
-    m_composer->setPlainText(m_drafts.take(id));
+    m_composer->setPlainText(m_drafts.take(draftKey(id)));
     m_composer->moveCursor(QTextCursor::End);
+    m_draftsTimer->start();
+}
+
+// A saved conversation's draft goes by its id; a new conversation's by the workspace.
+QString MainWindow::draftKey(const QString &conversationId) const
+{
+    return conversationId.isEmpty() ? QStringLiteral("new:") + m_options.workspace : conversationId;
+}
+
+QString MainWindow::draftsFile() const
+{
+    return m_store->folder().isEmpty()
+                   ? QString()
+                   : QDir(m_store->folder()).filePath(QStringLiteral("drafts.json"));
+}
+
+void MainWindow::loadDrafts()
+{
+    const QString file = draftsFile();
+    QFile in(file);
+    if (file.isEmpty() || !in.open(QIODevice::ReadOnly) || in.size() > MaxDraftsFileBytes)
+        return;
+    const QJsonObject drafts = QJsonDocument::fromJson(in.readAll()).object();
+    for (auto it = drafts.begin(); it != drafts.end(); ++it) {
+        if (it.value().isString() && !it.value().toString().trimmed().isEmpty())
+            m_drafts.insert(it.key(), it.value().toString());
+    }
+}
+
+// Unsent text survives a restart: every draft (the composer's own included) in drafts.json
+// next to the conversations, written atomically a second after typing stops, and on exit.
+void MainWindow::saveDrafts()
+{
+    const QString file = draftsFile();
+    if (file.isEmpty())
+        return;
+    QJsonObject drafts;
+    for (auto it = m_drafts.cbegin(); it != m_drafts.cend(); ++it)
+        drafts.insert(it.key(), it.value());
+    const QString current = m_composer->toPlainText();
+    if (!current.trimmed().isEmpty() && !m_editingLast)
+        drafts.insert(draftKey(openConversationId()), current);
+    const QByteArray bytes = QJsonDocument(drafts).toJson(QJsonDocument::Compact);
+    if (drafts.isEmpty() && !QFileInfo::exists(file))
+        return;
+    QSaveFile out(file);
+    if (!Engine::PrivateFiles::ensureDir(m_store->folder()) || !out.open(QIODevice::WriteOnly)
+        || out.write(bytes) != bytes.size() || !out.commit())
+        qWarning("Switchboard: could not save the drafts to %s", qPrintable(file));
+    else
+        Engine::PrivateFiles::restrict(file);
 }
 
 void MainWindow::newConversation()
@@ -825,11 +903,82 @@ void MainWindow::newConversation()
     m_composer->setFocus();
 }
 
+void MainWindow::listModels()
+{
+    m_modelPicker->clear();
+    m_modelPicker->setEnabled(m_provider != nullptr);
+    if (!m_provider) {
+        m_modelPicker->addItem(tr("no model"));
+        m_modelPicker->setToolTip(tr("Set a model in Settings"));
+        return;
+    }
+    const QString current = m_provider->model();
+    m_modelPicker->addItem(current, current);
+    m_modelPicker->setToolTip(tr("The model that answers (reading the provider's list…)"));
+    m_cancelModelList = m_provider->listModels([this, current](Engine::ModelList list) {
+        m_cancelModelList = nullptr;
+        if (!list.error.isEmpty()) {
+            m_modelPicker->setToolTip(tr("The model that answers. The provider's list could not "
+                                         "be read: %1")
+                                              .arg(list.error));
+            return;
+        }
+        const QLocale locale;
+        const QSignalBlocker blocker(m_modelPicker);
+        m_modelPicker->clear();
+        bool listed = false;
+        for (const Engine::ModelInfo &model : list.models) {
+            m_modelPicker->addItem(model.id, model.id);
+            QStringList tip;
+            if (!model.name.isEmpty())
+                tip << model.name;
+            if (model.contextTokens > 0)
+                tip << tr("context window: %1 tokens").arg(locale.toString(model.contextTokens));
+            m_modelPicker->setItemData(m_modelPicker->count() - 1, tip.join(QLatin1Char('\n')),
+                                       Qt::ToolTipRole);
+            if (model.id == current) {
+                listed = true;
+                m_listedContextTokens = model.contextTokens;
+            }
+        }
+        if (!listed) // a model the provider does not list (an alias, a fine-tune) stays chosen
+            m_modelPicker->insertItem(0, current, current);
+        m_modelPicker->setCurrentIndex(m_modelPicker->findData(current));
+        m_modelPicker->setToolTip(tr("The model that answers (%n models listed by the provider)",
+                                     nullptr, int(list.models.size())));
+        if (m_agent && m_listedContextTokens > 0)
+            m_agent->setContextTokens(m_listedContextTokens);
+        updateStatus();
+    });
+}
+
+// Another model from the picker: kept in the settings (it is what Settings → Model shows),
+// and the agent is made again for it; the open conversation carries over.
+void MainWindow::pickModel(int index)
+{
+    const QString model = m_modelPicker->itemData(index).toString();
+    if (model.isEmpty() || !m_provider || model == m_provider->model())
+        return;
+    m_settings.model = model;
+    QString error;
+    if (!m_settings.save(m_settingsFile, &error))
+        m_chat->addNotice(tr("Could not save the settings: %1").arg(error.toHtmlEscaped()), true);
+    applySettings(true);
+}
+
 void MainWindow::updateStatus()
 {
-    if (m_provider)
+    if (m_provider) {
         m_modelLabel->setText(m_provider->describe());
-    else
+        const qint64 window = m_listedContextTokens > 0 ? m_listedContextTokens
+                                                        : qint64(m_settings.contextTokens);
+        m_modelLabel->setToolTip(
+                m_listedContextTokens > 0
+                        ? tr("Context window: %1 tokens (from the provider's model list)")
+                                  .arg(QLocale().toString(window))
+                        : tr("Context window: %1 tokens (from Settings)")
+                                  .arg(QLocale().toString(window)));
+    } else
         m_modelLabel->setText(m_readingKey ? tr("reading the API key…")
                                            : tr("no model configured"));
 }

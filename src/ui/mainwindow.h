@@ -12,6 +12,7 @@
 
 #include <memory>
 
+class QComboBox;
 class QDockWidget;
 class QLabel;
 class QPlainTextEdit;
@@ -99,7 +100,15 @@ private:
     void deleteConversation(const QString &id);
     void newConversation();
     void switchDraft(const QString &id);
+    QString draftKey(const QString &conversationId) const;
+    QString draftsFile() const;
+    void loadDrafts();
+    void saveDrafts();
+    static constexpr qint64 MaxDraftsFileBytes = 16 * 1024 * 1024;
     void updateStatus();
+    // The composer's model picker: the current model, then the provider's list when it comes.
+    void listModels();
+    void pickModel(int index);
     void setBusy(bool busy);
     void connectAgent();
     // Shows this folder's servers the user has not trusted in the banner.
@@ -147,9 +156,13 @@ private:
     QTimer *m_toolWarningTimer = nullptr;
     bool m_editingLast = false;              // the composer holds the last message, to resend
     Engine::Usage m_conversationUsage{0, 0}; // tokens of the open conversation, this session
-    QHash<QString, QString> m_drafts;        // unsent composer text, by conversation id
+    QHash<QString, QString> m_drafts; // unsent composer text, by draftKey(); kept in drafts.json
+    QTimer *m_draftsTimer = nullptr;
     QPlainTextEdit *m_composer = nullptr;
     QPushButton *m_sendButton = nullptr;
+    QComboBox *m_modelPicker = nullptr;
+    std::function<void()> m_cancelModelList;
+    qint64 m_listedContextTokens = 0; // the current model's window per the provider (0: unknown)
     ConversationList *m_conversations = nullptr;
     ServerDock *m_dock = nullptr;
     ProtocolLogDock *m_logDock = nullptr;
