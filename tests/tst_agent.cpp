@@ -172,6 +172,39 @@ class tst_Agent : public QObject
     }
 
 private slots:
+    // The CLI speaks the catalogue of the system's language: English plurals ("1 entry") and
+    // Chinese messages, like the window.
+    void cliSpeaksTheCatalogue_data()
+    {
+        QTest::addColumn<QString>("lang");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("en") << QStringLiteral("en_US.UTF-8") << QStringLiteral("(1 entry)");
+        QTest::newRow("zh") << QStringLiteral("zh_CN.UTF-8") << QStringLiteral("（1 个条目）");
+    }
+
+    void cliSpeaksTheCatalogue()
+    {
+        QFETCH(QString, lang);
+        QFETCH(QString, expected);
+        QTemporaryDir workspace, data;
+        QFile only(QDir(workspace.path()).filePath(QStringLiteral("only.txt")));
+        QVERIFY(only.open(QIODevice::WriteOnly));
+        only.close();
+        FakeLlmServer model(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(model.listen());
+        model.enqueue(FakeLlmServer::openAiToolCalls(
+                {{QStringLiteral("list_dir"), Json{{"path", "."}}}}));
+        model.enqueue(FakeLlmServer::openAiText(QStringLiteral("one file"), 1));
+        QProcessEnvironment env;
+        env.insert(QStringLiteral("LC_ALL"), lang);
+        const CliRun run = runCliEnv(model, workspace.path(), data.path(),
+                                     {QStringLiteral("what is here?"), QStringLiteral("--approve"),
+                                      QStringLiteral("yes")},
+                                     env);
+        QVERIFY2(run.code == 0, qPrintable(run.err));
+        QVERIFY2(run.err.contains(expected), qPrintable(run.err));
+    }
+
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());

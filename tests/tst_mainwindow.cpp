@@ -6,6 +6,7 @@
 #include <ui/chatview.h>
 #include <ui/configeditorpane.h>
 #include <ui/conversationlist.h>
+#include <ui/icons.h>
 #include <ui/mainwindow.h>
 #include <ui/serverdock.h>
 #include <ui/settingsdialog.h>
@@ -38,6 +39,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBlock>
+#include <QToolBar>
 #include <QToolButton>
 #include <QTreeWidget>
 #include <QUuid>
@@ -804,6 +806,27 @@ private slots:
         QCOMPARE(composer->toPlainText(), QStringLiteral("new one's draft"));
         open(b);
         QCOMPARE(composer->toPlainText(), QStringLiteral("draft for B"));
+    }
+
+    // Without Qt's SVG plugin the toolbar shows words, not blank buttons.
+    void toolbarFallsBackToTextWithoutSvg()
+    {
+        QVERIFY(Ui::svgIconsAvailable()); // this machine has the plugin (bootstrap installs it)
+        QTemporaryDir workspace, data;
+        Ui::setSvgIconsAvailableForTesting(false);
+        Ui::MainWindow window(testWindowOptions(workspace.path(), data.path()));
+        Ui::setSvgIconsAvailableForTesting(std::nullopt);
+        auto *toolbar = window.findChild<QToolBar *>(QStringLiteral("mainToolBar"));
+        QVERIFY(toolbar);
+        QCOMPARE(toolbar->toolButtonStyle(), Qt::ToolButtonTextOnly);
+        for (QAction *action : toolbar->actions()) {
+            QVERIFY(action->icon().isNull());
+            QVERIFY(!action->text().isEmpty());
+        }
+        Ui::MainWindow withIcons(testWindowOptions(workspace.path(), data.path()));
+        auto *iconBar = withIcons.findChild<QToolBar *>(QStringLiteral("mainToolBar"));
+        QVERIFY(iconBar->toolButtonStyle() != Qt::ToolButtonTextOnly);
+        QVERIFY(!iconBar->actions().first()->icon().isNull());
     }
 
     // Unsent text survives closing the window: the new conversation's and a saved one's.

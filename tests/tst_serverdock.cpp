@@ -5,6 +5,7 @@
 #include <QClipboard>
 #include <QElapsedTimer>
 #include <QGuiApplication>
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QProcessEnvironment>
 #include <QPushButton>
@@ -135,6 +136,12 @@ private slots:
 
         QVERIFY(waitSettled(*manager));
         QCOMPARE(dock.windowTitle(), QStringLiteral("Servers — 1 connected, 1 failed, 1 disabled"));
+        // A narrow dock wraps its title instead of cutting it ("1 disab…").
+        auto *title = dock.findChild<QLabel *>(QStringLiteral("serverDockTitleLabel"));
+        QVERIFY(title);
+        QVERIFY(title->wordWrap());
+        QVERIFY(title->text().contains(QStringLiteral("1 connected, 1 failed, 1 disabled")));
+        QCOMPARE(dock.titleBarWidget(), title->parentWidget());
 
         const QString shots = qEnvironmentVariable("SWITCHBOARD_SCREENSHOT_DIR");
         if (!shots.isEmpty()) {

@@ -250,7 +250,7 @@ in %3</numerusform>
 <context>
     <name>Ui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../src/ui/mainwindow.cpp" line="+376"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+390"/>
         <source>%n earlier tool result(s) shortened</source>
         <translation>
             <numerusform>%n earlier tool result shortened</numerusform>
@@ -274,7 +274,7 @@ in %3</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+138"/>
+        <location line="+189"/>
         <source>The model that answers (%n models listed by the provider)</source>
         <translation>
             <numerusform>The model that answers (%n model listed by the provider)</numerusform>
@@ -331,7 +331,7 @@ in %3</numerusform>
 <context>
     <name>Ui::ServerDock</name>
     <message numerus="yes">
-        <location filename="../src/ui/serverdock.cpp" line="+240"/>
+        <location filename="../src/ui/serverdock.cpp" line="+243"/>
         <source>%n connected</source>
         <comment>servers</comment>
         <translation>

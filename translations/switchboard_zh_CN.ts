@@ -686,7 +686,7 @@
 <context>
     <name>Engine::StreamingLlmProvider</name>
     <message>
-        <location filename="../src/engine/streamingllmprovider.cpp" line="+226"/>
+        <location filename="../src/engine/streamingllmprovider.cpp" line="+231"/>
         <source>%1 at %2</source>
         <translation>%1（%2）</translation>
     </message>
@@ -708,17 +708,17 @@
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="-293"/>
+        <location line="-298"/>
         <source>the model list is not a list of models</source>
         <translation>模型列表的内容不是模型列表</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+60"/>
         <source>%1: could not list the models (%2)</source>
         <translation>%1：无法列出模型（%2）</translation>
     </message>
     <message>
-        <location line="+210"/>
+        <location line="+213"/>
         <source>the response ended before the model finished</source>
         <translation>模型尚未完成，响应就已结束</translation>
     </message>
@@ -2552,7 +2552,7 @@ in %3</source>
 <context>
     <name>Ui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+94"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+101"/>
         <source>Unsaved configuration</source>
         <translation>未保存的配置</translation>
     </message>
@@ -2572,13 +2572,13 @@ in %3</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <location line="+407"/>
+        <location line="+8"/>
+        <location line="+409"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-381"/>
+        <location line="-383"/>
         <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
         <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
     </message>
@@ -2643,7 +2643,7 @@ in %3</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location line="+140"/>
+        <location line="+142"/>
         <source>The new model settings apply when the current answer is done.</source>
         <translation>新的模型设置将在当前回答完成后生效。</translation>
     </message>
@@ -2663,7 +2663,7 @@ in %3</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-351"/>
+        <location line="-358"/>
         <source>Audit log: %1</source>
         <translation>审计日志：%1</translation>
     </message>
@@ -2673,7 +2673,7 @@ in %3</source>
         <translation>无法保存对话：%1</translation>
     </message>
     <message>
-        <location line="+189"/>
+        <location line="+196"/>
         <source>&lt;b&gt;Compacted&lt;/b&gt; to fit the model&apos;s context window: %1 and %2 this request. The conversation keeps everything.</source>
         <translation>&lt;b&gt;已压缩&lt;/b&gt;以适应模型的上下文窗口：%1，并且本次请求%2。对话本身保留全部内容。</translation>
     </message>
@@ -2754,7 +2754,7 @@ in %3</source>
         <translation>无法删除对话：%1</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+126"/>
         <source>no model</source>
         <translation>没有模型</translation>
     </message>
@@ -3203,7 +3203,7 @@ in %3</source>
 <context>
     <name>Ui::ServerDock</name>
     <message>
-        <location filename="../src/ui/serverdock.cpp" line="+214"/>
+        <location filename="../src/ui/serverdock.cpp" line="+217"/>
         <source>starting</source>
         <comment>server state</comment>
         <translation>启动中</translation>
@@ -3341,18 +3341,18 @@ in %3</source>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+152"/>
+        <location line="+186"/>
         <source>Copy all</source>
         <translation>全部复制</translation>
     </message>
     <message>
-        <location line="-150"/>
-        <location line="+169"/>
+        <location line="-184"/>
+        <location line="+203"/>
         <source>stderr — %1</source>
         <translation>stderr — %1</translation>
     </message>
     <message>
-        <location line="-103"/>
+        <location line="-137"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -3379,7 +3379,22 @@ in %3</source>
         <translation>服务器 — %1</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+2"/>
+        <source>Servers</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Float</source>
+        <translation>浮动</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location line="+21"/>
         <source>Enable</source>
         <translation>启用</translation>
     </message>

@@ -1,5 +1,8 @@
 #include "cli.h"
 
+#include <QLocale>
+#include <QTranslator>
+
 #include <QCoreApplication>
 
 int main(int argc, char *argv[])
@@ -8,6 +11,14 @@ int main(int argc, char *argv[])
     QCoreApplication::setApplicationName(QStringLiteral("switchboard"));
     // No organization name: data lives in <data dir>/switchboard, not switchboard/switchboard.
     QCoreApplication::setApplicationVersion(QStringLiteral(SWITCHBOARD_VERSION));
+
+    // Messages in the system's language (LANG, LC_MESSAGES): Chinese, or English with its
+    // plural forms. The commands' own output (states, counts, JSON) stays as it is for scripts.
+    QTranslator translator;
+    if (translator.load(QLocale::system().name().startsWith(QLatin1String("zh"))
+                                ? QStringLiteral(":/i18n/switchboard_zh_CN.qm")
+                                : QStringLiteral(":/i18n/switchboard_en.qm")))
+        QCoreApplication::installTranslator(&translator);
 
     Cli cli(app.arguments().mid(1));
     QMetaObject::invokeMethod(&cli, &Cli::run, Qt::QueuedConnection);

@@ -3,13 +3,21 @@
 #include <QIcon>
 #include <QString>
 
+#include <optional>
+
 namespace Ui {
+
+// Whether the SVG icons can be drawn: Qt's svg image format (qt6-svg's plugin) is installed.
+// Without it every icon() is null, and toolbars show their actions' text instead.
+bool svgIconsAvailable();
+// Tests pretend the plugin is missing (or present); nullopt asks Qt again.
+void setSvgIconsAvailableForTesting(std::optional<bool> available);
 
 // The application's own icons, from resources/icons (embedded under ":/icons"): "tools",
 // "servers", "settings", "config", "log", "new", "send", "stop", and "switchboard" (the app).
 inline QIcon icon(const QString &name)
 {
-    return QIcon(QStringLiteral(":/icons/%1.svg").arg(name));
+    return svgIconsAvailable() ? QIcon(QStringLiteral(":/icons/%1.svg").arg(name)) : QIcon();
 }
 
 } // namespace Ui

@@ -339,6 +339,8 @@ void MainWindow::setUpWidgets()
     loadOffering();
     QToolBar *toolbar = addToolBar(tr("Main"));
     toolbar->setObjectName(QStringLiteral("mainToolBar"));
+    if (!svgIconsAvailable()) // no SVG plugin: words rather than blank buttons
+        toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
     toolbar->addAction(browse);
     toolbar->addAction(editConfig);
     m_dock->toggleViewAction()->setIcon(icon(QStringLiteral("servers")));

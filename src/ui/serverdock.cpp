@@ -13,11 +13,13 @@
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QLabel>
 #include <QPainter>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSignalBlocker>
+#include <QStyle>
 #include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -69,6 +71,7 @@ ServerDock::ServerDock(Mcp::Manager *manager, QWidget *parent)
     : QDockWidget(parent)
 {
     setObjectName(QStringLiteral("serverDock"));
+    setTitleBarWidget(makeTitleBar());
     for (Mcp::ServerState state : AllStates)
         m_icons[size_t(state)] = makeDot(stateColor(state));
 
@@ -361,6 +364,40 @@ void ServerDock::setNotOffered(const QSet<QString> &servers)
 void ServerDock::updateSummary()
 {
     setWindowTitle(tr("Servers — %1").arg(summary()));
+    m_titleLabel->setText(QStringLiteral("<b>%1</b> — %2")
+                                  .arg(tr("Servers").toHtmlEscaped(), summary().toHtmlEscaped()));
+    m_titleLabel->setToolTip(windowTitle());
+}
+
+// The title bar: the summary wraps onto a second line rather than being cut ("1 disab…") in
+// a narrow dock; dragging it still moves the dock (the label ignores the mouse).
+QWidget *ServerDock::makeTitleBar()
+{
+    auto *bar = new QWidget(this);
+    bar->setObjectName(QStringLiteral("serverDockTitle"));
+    m_titleLabel = new QLabel(bar);
+    m_titleLabel->setObjectName(QStringLiteral("serverDockTitleLabel"));
+    m_titleLabel->setTextFormat(Qt::RichText);
+    m_titleLabel->setWordWrap(true);
+    m_titleLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    auto *layout = new QHBoxLayout(bar);
+    layout->setContentsMargins(6, 3, 3, 3);
+    layout->addWidget(m_titleLabel, 1);
+    const auto button = [this, bar, layout](QStyle::StandardPixmap pixmap, const QString &tip) {
+        auto *tool = new QToolButton(bar);
+        tool->setIcon(style()->standardIcon(pixmap, nullptr, this));
+        tool->setToolTip(tip);
+        tool->setAutoRaise(true);
+        layout->addWidget(tool, 0, Qt::AlignTop);
+        return tool;
+    };
+    QToolButton *floatButton = button(QStyle::SP_TitleBarNormalButton, tr("Float"));
+    floatButton->setObjectName(QStringLiteral("serverDockFloat"));
+    connect(floatButton, &QToolButton::clicked, this, [this] { setFloating(!isFloating()); });
+    QToolButton *closeButton = button(QStyle::SP_TitleBarCloseButton, tr("Close"));
+    closeButton->setObjectName(QStringLiteral("serverDockClose"));
+    connect(closeButton, &QToolButton::clicked, this, &QDockWidget::close);
+    return bar;
 }
 
 Mcp::ServerState ServerDock::selectedState() const

@@ -11,6 +11,7 @@
 #include <array>
 
 class QAction;
+class QLabel;
 class QDialog;
 class QPlainTextEdit;
 class QPushButton;
@@ -80,6 +81,7 @@ private:
     void applyStatus(QTreeWidgetItem *item, const Mcp::ServerStatus &status);
     QSet<QString> m_notOffered;
     void updateSummary();
+    QWidget *makeTitleBar();
     void updateActions();
     Mcp::ServerState selectedState() const;
 
@@ -92,6 +94,7 @@ private:
 
     QPointer<Mcp::Manager> m_manager;
     QTreeWidget *m_list = nullptr;
+    QLabel *m_titleLabel = nullptr;
     TrustBanner *m_trustBanner = nullptr;
     QHash<QString, QTreeWidgetItem *> m_rows;
     std::array<QIcon, 6> m_icons; // one dot per Mcp::ServerState, drawn once
