@@ -2,8 +2,10 @@
 #include "windowtest.h"
 
 #include <ui/auditlogdialog.h>
+#include <ui/chatview.h>
 #include <ui/icons.h>
 #include <ui/mainwindow.h>
+#include <ui/resultviewer.h>
 #include <ui/toolbrowser.h>
 
 #include <QAction>
@@ -293,6 +295,82 @@ private slots:
             }
         }
         browser->close();
+        window.reset();
+        QApplication::removeTranslator(&translator);
+        QApplication::removeTranslator(&qtTranslator);
+    }
+
+    // A big tool result: its card opened (a preview and where the rest is), the viewer over
+    // it; then a conversation fitted into a small context window, with its marker.
+    void bigResultAndCompaction_data() { shots_data(); }
+    void bigResultAndCompaction()
+    {
+        QFETCH(QString, lang);
+        QTranslator translator;
+        QTranslator qtTranslator;
+        installLanguage(lang, translator, qtTranslator);
+
+        QTemporaryDir workspace;
+        FakeLlmServer model{FakeLlmServer::Dialect::OpenAi};
+        QVERIFY(model.listen());
+        QFile config(QDir(workspace.path()).filePath(QStringLiteral(".mcp.json")));
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write(QStringLiteral("{\"mcpServers\": {\"fix\": {\"command\": \"%1\", "
+                                    "\"risk\": \"read\"}}}\n")
+                             .arg(QStringLiteral(SWITCHBOARD_FIXTURE_SERVER))
+                             .toUtf8());
+        config.close();
+        qputenv("OPENAI_BASE_URL", model.baseUrl().toUtf8());
+        qunsetenv("OPENAI_API_KEY");
+        qunsetenv("ANTHROPIC_API_KEY");
+        const Ui::MainWindowOptions options
+                = testWindowOptions(workspace.path(), m_data.path(), QStringLiteral("big-") + lang);
+        QVERIFY(trustWorkspace(options));
+        auto window = std::make_unique<Ui::MainWindow>(options);
+        window->resize(1100, 720);
+        window->show();
+        QTRY_VERIFY_WITH_TIMEOUT(window->manager()->isSettled() && window->manager()->client("fix"),
+                                 10000);
+        QTRY_VERIFY(window->agent());
+
+        model.enqueue(FakeLlmServer::openAiToolCalls(
+                {{QStringLiteral("mcp__fix__big"), Json{{"bytes", 20 * 1024 * 1024}}}}));
+        model.enqueue(FakeLlmServer::openAiText(
+                QStringLiteral("The log is 20 MB of `x`: nothing else in it.")));
+        auto *composer = window->findChild<QPlainTextEdit *>(QStringLiteral("composer"));
+        composer->setPlainText(QStringLiteral("What is in the big log?"));
+        window->submit();
+        QTRY_VERIFY_WITH_TIMEOUT(!window->agent()->isBusy(), 20000);
+        Ui::ChatView *chat = window->chatView();
+        int card = -1;
+        for (int i = 0; i < 20 && card < 0; ++i) {
+            if (chat->document()->toHtml().contains(QStringLiteral("sb:toggle:%1").arg(i)))
+                card = i;
+        }
+        QVERIFY(card >= 0);
+        chat->activateLink(QUrl(QStringLiteral("sb:toggle:%1").arg(card)));
+        chat->activateLink(QUrl(QStringLiteral("sb:whole:%1").arg(card)));
+        auto *viewer = window->findChild<Ui::ResultViewer *>();
+        QVERIFY(viewer);
+        QVERIFY(viewer->pageCount() > 100);
+        viewer->resize(620, 420);
+        viewer->move(window->geometry().center() - viewer->rect().center());
+        QTest::qWait(200);
+        save(window->grab(), QStringLiteral("bigresult-%1.png").arg(lang));
+        save(viewer->grab(), QStringLiteral("bigresult-viewer-%1.png").arg(lang));
+        viewer->close();
+
+        // The next request does not fit 4,096 tokens: the earlier result is shortened.
+        window->agent()->setContextTokens(4096);
+        model.enqueue(FakeLlmServer::openAiText(QStringLiteral("Still only `x`.")));
+        composer->setPlainText(QStringLiteral("Anything else?"));
+        window->submit();
+        QTRY_VERIFY_WITH_TIMEOUT(!window->agent()->isBusy(), 20000);
+        QTRY_VERIFY(chat->document()->toPlainText().contains(lang == QLatin1String("en")
+                                                                     ? QStringLiteral("Compacted")
+                                                                     : QStringLiteral("压缩")));
+        QTest::qWait(200);
+        save(window->grab(), QStringLiteral("compaction-%1.png").arg(lang));
         window.reset();
         QApplication::removeTranslator(&translator);
         QApplication::removeTranslator(&qtTranslator);

@@ -329,9 +329,20 @@ in %3</numerusform>
     </message>
 </context>
 <context>
+    <name>Ui::ResultViewer</name>
+    <message numerus="yes">
+        <location filename="../src/ui/resultviewer.cpp" line="+91"/>
+        <source>Showing the first %1 of %2 (%Ln lines).</source>
+        <translation>
+            <numerusform>Showing the first %1 of %2 (%Ln line).</numerusform>
+            <numerusform>Showing the first %1 of %2 (%Ln lines).</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Ui::ServerDock</name>
     <message numerus="yes">
-        <location filename="../src/ui/serverdock.cpp" line="+243"/>
+        <location filename="../src/ui/serverdock.cpp" line="+245"/>
         <source>%n connected</source>
         <comment>servers</comment>
         <translation>

@@ -3000,17 +3000,19 @@ in %3</source>
 <context>
     <name>Ui::ResultViewer</name>
     <message>
-        <location filename="../src/ui/resultviewer.cpp" line="+78"/>
+        <location filename="../src/ui/resultviewer.cpp" line="+80"/>
         <source>Lines longer than %1 characters are cut short here.</source>
         <translation>超过 %1 个字符的行在此处被截短。</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location line="+11"/>
-        <source>Showing the first %1 of %2 (%3 lines).</source>
-        <translation>显示前 %1，共 %2（%3 行）。</translation>
+        <source>Showing the first %1 of %2 (%Ln lines).</source>
+        <translation>
+            <numerusform>显示前 %1，共 %2（%Ln 行）。</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+29"/>
         <source>&amp;Previous</source>
         <translation>上一页(&amp;P)</translation>
     </message>
@@ -3203,7 +3205,7 @@ in %3</source>
 <context>
     <name>Ui::ServerDock</name>
     <message>
-        <location filename="../src/ui/serverdock.cpp" line="+217"/>
+        <location filename="../src/ui/serverdock.cpp" line="+219"/>
         <source>starting</source>
         <comment>server state</comment>
         <translation>启动中</translation>
@@ -3341,18 +3343,18 @@ in %3</source>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+186"/>
+        <location line="+221"/>
         <source>Copy all</source>
         <translation>全部复制</translation>
     </message>
     <message>
-        <location line="-184"/>
-        <location line="+203"/>
+        <location line="-219"/>
+        <location line="+238"/>
         <source>stderr — %1</source>
         <translation>stderr — %1</translation>
     </message>
     <message>
-        <location line="-137"/>
+        <location line="-172"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -3384,7 +3386,7 @@ in %3</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+61"/>
         <source>Float</source>
         <translation>浮动</translation>
     </message>

@@ -1,5 +1,7 @@
 #include "resultviewer.h"
 
+#include <climits>
+
 #include <QClipboard>
 #include <QDialogButtonBox>
 #include <QFileDialog>
@@ -85,11 +87,11 @@ ResultPreview makePreview(const QByteArray &utf8)
     const qsizetype end = sliceEnd(utf8, 0, PreviewBytes);
     preview.text = cutLongLines(QString::fromUtf8(utf8.constData(), end), preview.cut);
     const QLocale locale;
+    const int lines = int(std::min<qsizetype>(utf8.count('\n') + 1, INT_MAX));
     preview.note
             = QCoreApplication::translate("Ui::ResultViewer",
-                                          "Showing the first %1 of %2 (%3 lines).")
-                      .arg(locale.formattedDataSize(end), locale.formattedDataSize(utf8.size()),
-                           locale.toString(utf8.count('\n') + 1));
+                                          "Showing the first %1 of %2 (%Ln lines).", nullptr, lines)
+                      .arg(locale.formattedDataSize(end), locale.formattedDataSize(utf8.size()));
     return preview;
 }
 

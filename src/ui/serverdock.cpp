@@ -24,6 +24,8 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace Ui {
 
 namespace {
@@ -367,15 +369,50 @@ void ServerDock::updateSummary()
     m_titleLabel->setText(QStringLiteral("<b>%1</b> — %2")
                                   .arg(tr("Servers").toHtmlEscaped(), summary().toHtmlEscaped()));
     m_titleLabel->setToolTip(windowTitle());
+    if (QWidget *bar = titleBarWidget())
+        bar->updateGeometry();
 }
 
 // The title bar: the summary wraps onto a second line rather than being cut ("1 disab…") in
 // a narrow dock; dragging it still moves the dock (the label ignores the mouse).
+namespace {
+
+// A dock title bar as tall as its wrapped label needs at its current width (QDockWidget asks
+// only sizeHint(), which for a word-wrapped label guesses a width of its own).
+class WrappingTitleBar : public QWidget
+{
+public:
+    using QWidget::QWidget;
+    QLabel *label = nullptr;
+
+    QSize sizeHint() const override
+    {
+        const QMargins margins = layout()->contentsMargins();
+        const int buttons = 2 * 24;
+        const int labelWidth = std::max(60, width() - margins.left() - margins.right() - buttons);
+        const int height = std::max(label->heightForWidth(labelWidth), 22);
+        return {margins.left() + margins.right() + buttons + 60,
+                height + margins.top() + margins.bottom()};
+    }
+    QSize minimumSizeHint() const override { return sizeHint(); }
+
+protected:
+    void resizeEvent(QResizeEvent *event) override
+    {
+        QWidget::resizeEvent(event);
+        if (sizeHint().height() != height())
+            updateGeometry(); // another line, or one fewer: the dock lays out again
+    }
+};
+
+} // namespace
+
 QWidget *ServerDock::makeTitleBar()
 {
-    auto *bar = new QWidget(this);
+    auto *bar = new WrappingTitleBar(this);
     bar->setObjectName(QStringLiteral("serverDockTitle"));
     m_titleLabel = new QLabel(bar);
+    bar->label = m_titleLabel;
     m_titleLabel->setObjectName(QStringLiteral("serverDockTitleLabel"));
     m_titleLabel->setTextFormat(Qt::RichText);
     m_titleLabel->setWordWrap(true);
