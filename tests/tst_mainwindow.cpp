@@ -36,6 +36,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBlock>
@@ -765,6 +766,42 @@ private slots:
         auto *usage = setup->window->findChild<QLabel *>(QStringLiteral("usageLabel"));
         QVERIFY(usage);
         QVERIFY2(usage->text().contains(QStringLiteral("this conversation")),
+                 qPrintable(usage->text()));
+    }
+
+    // With a price for the model (Settings → Prices), the status bar says what a turn and the
+    // conversation cost.
+    void costFollowsThePriceTable()
+    {
+        auto setup = open();
+        QVERIFY(setup);
+        QTRY_VERIFY(setup->window->agent());
+        setup->window->findChild<QAction *>(QStringLiteral("settingsAction"))->trigger();
+        auto *dialog = setup->window->findChild<Ui::SettingsDialog *>();
+        QTRY_VERIFY(dialog && dialog->isVisible());
+        auto *table = dialog->findChild<QTableWidget *>(QStringLiteral("pricesTable"));
+        QVERIFY(table);
+        const int row = table->rowCount();
+        table->insertRow(row);
+        table->setItem(row, 0, new QTableWidgetItem(QStringLiteral("gpt-4o-mini"))); // in use
+        table->setItem(row, 1, new QTableWidgetItem(QStringLiteral("1000")));
+        table->setItem(row, 2, new QTableWidgetItem(QStringLiteral("2000")));
+        QSignalSpy accepted(dialog, &QDialog::accepted);
+        dialog->findChild<QPushButton *>(QStringLiteral("okButton"))->click();
+        QTRY_COMPARE(accepted.count(), 1);
+        QTRY_VERIFY(setup->window->agent());
+
+        auto *usage = setup->window->findChild<QLabel *>(QStringLiteral("usageLabel"));
+        for (int turn = 1; turn <= 2; ++turn) {
+            setup->model.enqueue(FakeLlmServer::openAiText(QStringLiteral("Priced.")));
+            QSignalSpy done(setup->window->agent(), &Agent::turnFinished);
+            send(*setup->window, QStringLiteral("how much?"));
+            QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 10000);
+        }
+        // The fake server reports 11 in / 7 out a turn: 0.011 + 0.014 = $0.025 each.
+        QVERIFY2(usage->text().contains(QStringLiteral("7 out tokens ($0.0250)")),
+                 qPrintable(usage->text()));
+        QVERIFY2(usage->text().contains(QStringLiteral("22 / 14 ($0.0500)")),
                  qPrintable(usage->text()));
     }
 

@@ -16,6 +16,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
@@ -140,6 +141,46 @@ private slots:
         QCOMPARE(loaded.bashSandbox, Mcp::Sandbox::Mode::Auto);
         QCOMPARE(loaded.maxConcurrentStarts, 1);
         QCOMPARE(loaded.contextTokens, AppSettings::MinContextTokens);
+    }
+
+    // The price table: kept per model (ids with '/' too), a hand-edited bad row is ignored,
+    // and the cost of a turn follows from it.
+    void pricesRoundTripAndCost()
+    {
+        const QString path = file(QStringLiteral("prices.ini"));
+        AppSettings settings;
+        settings.prices.insert(QStringLiteral("openai/gpt-4o"), {2.5, 10});
+        settings.prices.insert(QStringLiteral("local"), {0, 0});
+        QVERIFY(settings.save(path));
+        QCOMPARE(AppSettings::load(path).prices, settings.prices);
+        QCOMPARE(*settings.cost(QStringLiteral("openai/gpt-4o"), 1000000, 100000), 3.5);
+        QCOMPARE(*settings.cost(QStringLiteral("local"), 5, 5), 0.0);
+        QVERIFY(!settings.cost(QStringLiteral("unpriced"), 5, 5));
+        QCOMPARE(AppSettings::formatCost(3.5), QStringLiteral("$3.50"));
+        QCOMPARE(AppSettings::formatCost(0.00042), QStringLiteral("$0.0004"));
+
+        QFile edited(file(QStringLiteral("badprices.ini")));
+        QVERIFY(edited.open(QIODevice::WriteOnly));
+        edited.write("[model]\nprices=\"{\\\"ok\\\":[1,2],\\\"neg\\\":[-1,2],\\\"short\\\":[1],"
+                     "\\\"text\\\":[\\\"a\\\",2]}\"\n");
+        edited.close();
+        const AppSettings loaded = AppSettings::load(edited.fileName());
+        QCOMPARE(loaded.prices.keys(), QStringList{QStringLiteral("ok")});
+
+        // The dialog's table, edited and read back.
+        SecretStore store(m_service);
+        SettingsDialog dialog(path, &store);
+        auto *table = dialog.findChild<QTableWidget *>(QStringLiteral("pricesTable"));
+        QVERIFY(table);
+        QCOMPARE(table->rowCount(), 2);
+        dialog.findChild<QToolButton *>(QStringLiteral("addPriceButton"))->click();
+        QCOMPARE(table->rowCount(), 3);
+        table->item(2, 0)->setText(QStringLiteral("claude-test"));
+        table->setItem(2, 1, new QTableWidgetItem(QStringLiteral("3")));
+        table->setItem(2, 2, new QTableWidgetItem(QStringLiteral("15")));
+        QCOMPARE(dialog.settings().prices.value(QStringLiteral("claude-test")),
+                 (AppSettings::Price{3, 15}));
+        QCOMPARE(dialog.settings().prices.size(), 3);
     }
 
     // The settings file is 0600 in a 0700 folder, also when an older version left it readable.
@@ -548,6 +589,9 @@ private slots:
             expected << child<QWidget>(&dialog, "forgetKeyButton");
         expected << child<QWidget>(&dialog, "requestTimeoutSpin")
                  << child<QWidget>(&dialog, "contextTokensSpin")
+                 << child<QWidget>(&dialog, "pricesTable")
+                 << child<QWidget>(&dialog, "addPriceButton")
+                 << child<QWidget>(&dialog, "removePriceButton")
                  << child<QWidget>(&dialog, "toolTimeoutSpin")
                  << child<QWidget>(&dialog, "observationCharsSpin")
                  << child<QWidget>(&dialog, "maxConcurrentStartsSpin")

@@ -266,7 +266,7 @@ in %3</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+369"/>
+        <location line="+377"/>
         <source>%n tools are offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser.</source>
         <translation>
             <numerusform>%n tool is offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser.</numerusform>
@@ -274,7 +274,7 @@ in %3</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+189"/>
+        <location line="+191"/>
         <source>The model that answers (%n models listed by the provider)</source>
         <translation>
             <numerusform>The model that answers (%n model listed by the provider)</numerusform>
@@ -331,7 +331,7 @@ in %3</numerusform>
 <context>
     <name>Ui::ResultViewer</name>
     <message numerus="yes">
-        <location filename="../src/ui/resultviewer.cpp" line="+91"/>
+        <location filename="../src/ui/resultviewer.cpp" line="+92"/>
         <source>Showing the first %1 of %2 (%Ln lines).</source>
         <translation>
             <numerusform>Showing the first %1 of %2 (%Ln line).</numerusform>

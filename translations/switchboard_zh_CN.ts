@@ -1760,7 +1760,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::AppSettings</name>
     <message>
-        <location filename="../src/ui/appsettings.cpp" line="+106"/>
+        <location filename="../src/ui/appsettings.cpp" line="+145"/>
         <source>could not write the settings file %1</source>
         <translation>无法写入设置文件 %1</translation>
     </message>
@@ -2573,12 +2573,12 @@ in %3</source>
     </message>
     <message>
         <location line="+8"/>
-        <location line="+409"/>
+        <location line="+417"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-383"/>
+        <location line="-391"/>
         <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
         <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
     </message>
@@ -2643,7 +2643,17 @@ in %3</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location line="+142"/>
+        <location line="+58"/>
+        <source>last turn: %1 in / %2 out tokens</source>
+        <translation>上一轮：输入 %1 / 输出 %2 tokens</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>this conversation: %1 / %2</source>
+        <translation>本对话：%1 / %2</translation>
+    </message>
+    <message>
+        <location line="+89"/>
         <source>The new model settings apply when the current answer is done.</source>
         <translation>新的模型设置将在当前回答完成后生效。</translation>
     </message>
@@ -2663,7 +2673,7 @@ in %3</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-358"/>
+        <location line="-366"/>
         <source>Audit log: %1</source>
         <translation>审计日志：%1</translation>
     </message>
@@ -2692,12 +2702,7 @@ in %3</source>
         </translation>
     </message>
     <message>
-        <location line="+8"/>
-        <source>last turn: %1 in / %2 out tokens · this conversation: %3 / %4</source>
-        <translation>上一轮：输入 %1 / 输出 %2 tokens · 本对话：%3 / %4</translation>
-    </message>
-    <message>
-        <location line="+173"/>
+        <location line="+189"/>
         <source>The API key is still being read from the keychain; send again in a moment.</source>
         <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
     </message>
@@ -2754,7 +2759,7 @@ in %3</source>
         <translation>无法删除对话：%1</translation>
     </message>
     <message>
-        <location line="+126"/>
+        <location line="+128"/>
         <source>no model</source>
         <translation>没有模型</translation>
     </message>
@@ -3005,14 +3010,14 @@ in %3</source>
         <translation>超过 %1 个字符的行在此处被截短。</translation>
     </message>
     <message numerus="yes">
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Showing the first %1 of %2 (%Ln lines).</source>
         <translation>
             <numerusform>显示前 %1，共 %2（%Ln 行）。</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+27"/>
         <source>&amp;Previous</source>
         <translation>上一页(&amp;P)</translation>
     </message>
@@ -3419,7 +3424,7 @@ in %3</source>
 <context>
     <name>Ui::SettingsDialog</name>
     <message>
-        <location filename="../src/ui/settingsdialog.cpp" line="+87"/>
+        <location filename="../src/ui/settingsdialog.cpp" line="+90"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
@@ -3470,12 +3475,12 @@ in %3</source>
     </message>
     <message>
         <location line="+20"/>
-        <location line="+23"/>
+        <location line="+66"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location line="-20"/>
+        <location line="-63"/>
         <source>How long the model may stay silent before the request fails</source>
         <translation>模型无响应超过此时长后，请求即失败</translation>
     </message>
@@ -3510,12 +3515,43 @@ in %3</source>
         <translation>上下文窗口(&amp;W)：</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+5"/>
+        <location line="+39"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="-39"/>
+        <source>Input $ / 1M tokens</source>
+        <translation>输入 $ / 百万 tokens</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Output $ / 1M tokens</source>
+        <translation>输出 $ / 百万 tokens</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>What each model&apos;s tokens cost, to show the cost of each turn and conversation in the status bar. Rows with a model and two numbers count.</source>
+        <translation>每个模型的 token 价格，用于在状态栏显示每一轮和每个对话的费用。只有填写了模型和两个数字的行才会生效。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>&amp;Prices:</source>
+        <translation>价格(&amp;P)：</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>How long a tool call may run; a server&apos;s &quot;timeout&quot; in .mcp.json wins</source>
         <translation>工具调用可运行的最长时间；.mcp.json 中服务器的 &quot;timeout&quot; 优先</translation>
     </message>
@@ -3620,12 +3656,12 @@ in %3</source>
         <translation>界面</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+60"/>
         <source>The system keychain is not available: %1. The key is used for this session only and not saved; set OPENAI_API_KEY / ANTHROPIC_API_KEY to keep it.</source>
         <translation>系统钥匙串不可用：%1。密钥仅用于本次会话，不会保存；如需保留，请设置 OPENAI_API_KEY / ANTHROPIC_API_KEY。</translation>
     </message>
     <message>
-        <location line="+93"/>
+        <location line="+107"/>
         <source>Reading the keychain…</source>
         <translation>正在读取钥匙串…</translation>
     </message>

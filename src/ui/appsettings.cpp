@@ -4,6 +4,10 @@
 
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLocale>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QUrl>
@@ -24,6 +28,10 @@ const QString SensitiveFilesKey = QStringLiteral("tools/sensitiveFiles");
 const QString MaxConcurrentStartsKey = QStringLiteral("servers/maxConcurrentStarts");
 const QString ObservationCharsKey = QStringLiteral("tools/observationChars");
 const QString ContextTokensKey = QStringLiteral("model/contextTokens");
+// A JSON object {"model": [input, output], ...}: model ids hold '/' (OpenRouter), which
+// QSettings would read as groups.
+const QString PricesKey = QStringLiteral("model/prices");
+constexpr double MaxPricePerMillion = 1e6;
 
 int readBounded(const QSettings &settings, const QString &key, int fallback, int min, int max)
 {
@@ -38,6 +46,22 @@ QString AppSettings::defaultFile()
 {
     return QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation)
            + QStringLiteral("/settings.ini");
+}
+
+std::optional<double> AppSettings::cost(const QString &model, qint64 inputTokens,
+                                        qint64 outputTokens) const
+{
+    const auto it = prices.constFind(model);
+    if (it == prices.cend())
+        return std::nullopt;
+    return (double(std::max<qint64>(0, inputTokens)) * it->inputPerMillion
+            + double(std::max<qint64>(0, outputTokens)) * it->outputPerMillion)
+           / 1e6;
+}
+
+QString AppSettings::formatCost(double dollars)
+{
+    return QStringLiteral("$") + QLocale().toString(dollars, 'f', dollars < 0.1 ? 4 : 2);
 }
 
 AppSettings AppSettings::load(const QString &file)
@@ -69,6 +93,16 @@ AppSettings AppSettings::load(const QString &file)
         result.language = language;
     result.bashSandbox = Mcp::Sandbox::modeFromName(settings.value(BashSandboxKey).toString())
                                  .value_or(Mcp::Sandbox::Mode::Auto);
+    const QJsonObject prices
+            = QJsonDocument::fromJson(settings.value(PricesKey).toString().toUtf8()).object();
+    for (auto it = prices.begin(); it != prices.end(); ++it) {
+        const QJsonArray pair = it.value().toArray();
+        const double input = pair.at(0).toDouble(-1);
+        const double output = pair.at(1).toDouble(-1);
+        if (!it.key().trimmed().isEmpty() && pair.size() == 2 && input >= 0 && output >= 0
+            && input <= MaxPricePerMillion && output <= MaxPricePerMillion)
+            result.prices.insert(it.key().trimmed(), {input, output});
+    }
     // Absent: the defaults. Present, even empty: what the user chose.
     if (settings.contains(SensitiveFilesKey)) {
         QStringList patterns;
@@ -99,6 +133,11 @@ bool AppSettings::save(const QString &file, QString *error) const
     settings.setValue(LanguageKey, language);
     settings.setValue(BashSandboxKey, Mcp::Sandbox::modeName(bashSandbox));
     settings.setValue(SensitiveFilesKey, sensitiveFiles);
+    QJsonObject priceTable;
+    for (auto it = prices.cbegin(); it != prices.cend(); ++it)
+        priceTable.insert(it.key(), QJsonArray{it->inputPerMillion, it->outputPerMillion});
+    settings.setValue(PricesKey,
+                      QString::fromUtf8(QJsonDocument(priceTable).toJson(QJsonDocument::Compact)));
     settings.sync();
     if (settings.status() == QSettings::NoError)
         return Engine::PrivateFiles::restrict(file, error);

@@ -7,6 +7,7 @@
 #include <mcp/manager.h>
 #include <mcp/sandbox.h>
 
+#include <QMap>
 #include <QProcessEnvironment>
 #include <QString>
 
@@ -65,6 +66,19 @@ struct AppSettings
     // Wildcards for files the read tools ask about before touching them (a secret's usual
     // homes); see Engine::Workspace::setSensitivePatterns.
     QStringList sensitiveFiles = Engine::Workspace::defaultSensitivePatterns();
+    // "model/prices": what a model's tokens cost, in US dollars per million, as the user typed
+    // them (prices change; none are built in). A model without a row shows tokens only.
+    struct Price
+    {
+        double inputPerMillion = 0;
+        double outputPerMillion = 0;
+        bool operator==(const Price &) const = default;
+    };
+    QMap<QString, Price> prices;
+    // The cost of `inputTokens` and `outputTokens` of `model`, when its price is known.
+    std::optional<double> cost(const QString &model, qint64 inputTokens, qint64 outputTokens) const;
+    // "$0.0042", "$1.25".
+    static QString formatCost(double dollars);
 
     bool operator==(const AppSettings &) const = default;
 

@@ -395,12 +395,20 @@ void MainWindow::connectAgent()
             m_conversationUsage.inputTokens += std::max<qint64>(0, usage.inputTokens);
             m_conversationUsage.outputTokens += std::max<qint64>(0, usage.outputTokens);
             const QLocale locale;
-            m_usageLabel->setText(
-                    tr("last turn: %1 in / %2 out tokens · this conversation: %3 / %4")
-                            .arg(locale.toString(std::max<qint64>(0, usage.inputTokens)),
-                                 locale.toString(std::max<qint64>(0, usage.outputTokens)),
-                                 locale.toString(m_conversationUsage.inputTokens),
-                                 locale.toString(m_conversationUsage.outputTokens)));
+            QString last = tr("last turn: %1 in / %2 out tokens")
+                                   .arg(locale.toString(std::max<qint64>(0, usage.inputTokens)),
+                                        locale.toString(std::max<qint64>(0, usage.outputTokens)));
+            QString total = tr("this conversation: %1 / %2")
+                                    .arg(locale.toString(m_conversationUsage.inputTokens),
+                                         locale.toString(m_conversationUsage.outputTokens));
+            // With a price for the model (Settings → Prices), what it cost.
+            const QString model = m_provider ? m_provider->model() : QString();
+            if (const auto turn = m_settings.cost(model, usage.inputTokens, usage.outputTokens)) {
+                m_conversationCost += *turn;
+                last += QStringLiteral(" (%1)").arg(AppSettings::formatCost(*turn));
+                total += QStringLiteral(" (%1)").arg(AppSettings::formatCost(m_conversationCost));
+            }
+            m_usageLabel->setText(last + QStringLiteral(" · ") + total);
         }
         refreshConversations();
         if (m_agent->lastTurnFailed())
@@ -814,6 +822,7 @@ void MainWindow::openConversation(const QString &id)
     switchDraft(id);
     m_chat->showConversation(conversation->messages);
     m_conversationUsage = {0, 0};
+    m_conversationCost = 0;
     m_conversations->setCurrent(id);
     if (m_agent) {
         m_agent->openConversation(id, conversation->messages);
@@ -897,6 +906,7 @@ void MainWindow::newConversation()
     switchDraft(QString());
     m_chat->clear();
     m_conversationUsage = {0, 0};
+    m_conversationCost = 0;
     m_openId.clear();
     m_openMessages.clear();
     m_conversations->setCurrent(QString()); // none of the saved ones is open

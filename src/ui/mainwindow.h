@@ -156,6 +156,7 @@ private:
     QTimer *m_toolWarningTimer = nullptr;
     bool m_editingLast = false;              // the composer holds the last message, to resend
     Engine::Usage m_conversationUsage{0, 0}; // tokens of the open conversation, this session
+    double m_conversationCost = 0;           // and their cost, where the model has a price
     QHash<QString, QString> m_drafts; // unsent composer text, by draftKey(); kept in drafts.json
     QTimer *m_draftsTimer = nullptr;
     QPlainTextEdit *m_composer = nullptr;

@@ -5,11 +5,14 @@
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSpinBox>
+#include <QTableWidget>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -167,6 +170,49 @@ SettingsDialog::SettingsDialog(QString settingsFile, SecretStore *secrets, QWidg
     modelForm.addNote(m_keychainNote);
     modelForm.addRow(tr("&Request timeout:"), m_requestTimeoutSpin);
     modelForm.addRow(tr("Context &window:"), m_contextSpin);
+    // Prices: one row per model, US dollars per million tokens, as the provider lists them.
+    m_pricesTable = new QTableWidget(0, 3, this);
+    m_pricesTable->setObjectName(QStringLiteral("pricesTable"));
+    m_pricesTable->setHorizontalHeaderLabels(
+            {tr("Model"), tr("Input $ / 1M tokens"), tr("Output $ / 1M tokens")});
+    m_pricesTable->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_pricesTable->verticalHeader()->hide();
+    m_pricesTable->setMaximumHeight(110);
+    m_pricesTable->setTabKeyNavigation(false); // Tab leaves the table; arrows move in it
+    m_pricesTable->setToolTip(tr("What each model's tokens cost, to show the cost of each turn "
+                                 "and conversation in the status bar. Rows with a model and two "
+                                 "numbers count."));
+    for (auto it = current.prices.cbegin(); it != current.prices.cend(); ++it) {
+        const int row = m_pricesTable->rowCount();
+        m_pricesTable->insertRow(row);
+        m_pricesTable->setItem(row, 0, new QTableWidgetItem(it.key()));
+        m_pricesTable->setItem(row, 1, new QTableWidgetItem(QString::number(it->inputPerMillion)));
+        m_pricesTable->setItem(row, 2, new QTableWidgetItem(QString::number(it->outputPerMillion)));
+    }
+    auto *addPrice = new QToolButton(this);
+    addPrice->setObjectName(QStringLiteral("addPriceButton"));
+    addPrice->setText(tr("Add"));
+    connect(addPrice, &QToolButton::clicked, this, [this] {
+        const int row = m_pricesTable->rowCount();
+        m_pricesTable->insertRow(row);
+        m_pricesTable->setItem(row, 0, new QTableWidgetItem(m_modelEdit->text().trimmed()));
+        m_pricesTable->editItem(m_pricesTable->item(row, 0));
+    });
+    auto *removePrice = new QToolButton(this);
+    removePrice->setObjectName(QStringLiteral("removePriceButton"));
+    removePrice->setText(tr("Remove"));
+    connect(removePrice, &QToolButton::clicked, this, [this] {
+        if (m_pricesTable->currentRow() >= 0)
+            m_pricesTable->removeRow(m_pricesTable->currentRow());
+    });
+    auto *priceButtons = new QVBoxLayout;
+    priceButtons->addWidget(addPrice);
+    priceButtons->addWidget(removePrice);
+    priceButtons->addStretch(1);
+    auto *pricesRow = new QHBoxLayout;
+    pricesRow->addWidget(m_pricesTable, 1);
+    pricesRow->addLayout(priceButtons);
+    modelForm.addRow(tr("&Prices:"), m_pricesTable, pricesRow);
     auto modelGroup = new QGroupBox(tr("Model"), this);
     modelGroup->setLayout(modelForm.layout());
 
@@ -277,21 +323,12 @@ SettingsDialog::SettingsDialog(QString settingsFile, SecretStore *secrets, QWidg
     layout->addWidget(m_saveError);
     layout->addWidget(m_buttons);
 
-    const QList<QWidget *> tabOrder{m_providerCombo,
-                                    m_baseUrlEdit,
-                                    m_modelEdit,
-                                    m_keyEdit,
-                                    m_showKeyButton,
-                                    m_forgetKeyButton,
-                                    m_requestTimeoutSpin,
-                                    m_contextSpin,
-                                    m_toolTimeoutSpin,
-                                    m_observationSpin,
-                                    m_startsSpin,
-                                    m_bashSandboxCombo,
-                                    m_sensitiveFilesEdit,
-                                    m_languageCombo,
-                                    m_buttons};
+    const QList<QWidget *> tabOrder{
+            m_providerCombo,   m_baseUrlEdit,     m_modelEdit,          m_keyEdit,
+            m_showKeyButton,   m_forgetKeyButton, m_requestTimeoutSpin, m_contextSpin,
+            m_pricesTable,     addPrice,          removePrice,          m_toolTimeoutSpin,
+            m_observationSpin, m_startsSpin,      m_bashSandboxCombo,   m_sensitiveFilesEdit,
+            m_languageCombo,   m_buttons};
     for (qsizetype i = 1; i < tabOrder.size(); ++i)
         setTabOrder(tabOrder.at(i - 1), tabOrder.at(i));
 
@@ -322,6 +359,20 @@ AppSettings SettingsDialog::settings() const
     result.contextTokens = m_contextSpin->value();
     result.language = m_languageCombo->currentData().toString();
     result.bashSandbox = Mcp::Sandbox::Mode(m_bashSandboxCombo->currentData().toInt());
+    for (int row = 0; row < m_pricesTable->rowCount(); ++row) {
+        const auto text = [this, row](int column) {
+            const QTableWidgetItem *item = m_pricesTable->item(row, column);
+            return item ? item->text().trimmed() : QString();
+        };
+        bool inputOk = false;
+        bool outputOk = false;
+        const double input = QLocale().toDouble(text(1), &inputOk);
+        const double output = QLocale().toDouble(text(2), &outputOk);
+        const double inputC = inputOk ? input : text(1).toDouble(&inputOk);
+        const double outputC = outputOk ? output : text(2).toDouble(&outputOk);
+        if (!text(0).isEmpty() && inputOk && outputOk && inputC >= 0 && outputC >= 0)
+            result.prices.insert(text(0), {inputC, outputC});
+    }
     result.sensitiveFiles = m_sensitiveFilesEdit->text().split(
             QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
     return result;

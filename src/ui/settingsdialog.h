@@ -13,6 +13,7 @@ class QLabel;
 class QLineEdit;
 class QPushButton;
 class QSpinBox;
+class QTableWidget;
 class QToolButton;
 
 namespace Ui {
@@ -81,6 +82,7 @@ private:
     QSpinBox *m_startsSpin = nullptr;
     QSpinBox *m_observationSpin = nullptr;
     QSpinBox *m_contextSpin = nullptr;
+    QTableWidget *m_pricesTable = nullptr;
     QComboBox *m_bashSandboxCombo = nullptr;
     QLineEdit *m_sensitiveFilesEdit = nullptr;
     QComboBox *m_languageCombo = nullptr;
