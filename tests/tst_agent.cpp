@@ -297,17 +297,72 @@ private slots:
         agent.openConversation(QStringLiteral("memory-long"), history);
         QSignalSpy fitted(&agent, &Agent::contextFitted);
         QSignalSpy done(&agent, &Agent::turnFinished);
+        // First the model summarises what must go, then it answers with that summary.
+        rig->model->enqueue(FakeLlmServer::openAiText(QStringLiteral("SUMMARY: forty questions")));
         rig->model->enqueue(FakeLlmServer::openAiText(QStringLiteral("Fine.")));
         QVERIFY(agent.send(QStringLiteral("the new question")));
         QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 10000);
+        QCOMPARE(rig->model->requests().size(), 2);
+        const Json summaryRequest = rig->model->requests().first();
+        QVERIFY(!summaryRequest.contains("tools") || summaryRequest["tools"].empty());
+        QVERIFY(summaryRequest["messages"].dump().find("old question") != std::string::npos);
+        QVERIFY(summaryRequest["messages"].dump().find("the new question") == std::string::npos);
         QCOMPARE(fitted.count(), 1);
         QVERIFY(fitted.first().at(1).toInt() > 0);
-        const Json sent = rig->model->requests().last()["messages"];
+        QVERIFY(fitted.first().at(2).toBool()); // summarised
+        const Json main = rig->model->requests().last();
+        const Json sent = main["messages"];
         QVERIFY(sent.size() < 40);
         QVERIFY(sent.dump().find("the new question") != std::string::npos);
         QVERIFY(sent.dump().find("old question 0 ") == std::string::npos);
         QVERIFY(sent.dump().find("left out to fit the context window") != std::string::npos);
+        QVERIFY(sent.dump().find("SUMMARY: forty questions") != std::string::npos); // in system
         QCOMPARE(agent.messages().size(), size_t(82)); // the conversation keeps all
+
+        // The next turn leaves out no more: the summary is reused, not asked for again.
+        rig->model->enqueue(FakeLlmServer::openAiText(QStringLiteral("Again.")));
+        QVERIFY(agent.send(QStringLiteral("short")));
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 10000);
+        QCOMPARE(rig->model->requests().size(), 3);
+        QVERIFY(rig->model->requests().last().dump().find("SUMMARY: forty questions")
+                != std::string::npos);
+    }
+
+    // A summary that fails (the provider refuses it) costs nothing but the summary: the
+    // earlier part is left out, as without one, and the turn goes on.
+    void failedSummaryLeavesTheEarlierPartOut()
+    {
+        QTemporaryDir ws;
+        auto rig = makeRig(ApprovalChoice::AllowOnce, ws.path());
+        QVERIFY(rig);
+        AgentOptions options;
+        options.contextTokens = 20000;
+        Agent agent(rig->provider.get(), rig->session->registry(), rig->runner, options);
+        std::vector<ChatMessage> history;
+        for (int i = 0; i < 40; ++i) {
+            ChatMessage question;
+            question.text = QStringLiteral("old question %1 ").arg(i) + QString(2000, u'q');
+            history.push_back(question);
+        }
+        agent.openConversation(QStringLiteral("memory-failed-summary"), history);
+        QSignalSpy fitted(&agent, &Agent::contextFitted);
+        QSignalSpy done(&agent, &Agent::turnFinished);
+        QSignalSpy errors(&agent, &Agent::errorOccurred);
+        FakeLlmServer::Reply refused;
+        refused.status = 400;
+        refused.body = R"({"error":{"message":"no summaries today"}})";
+        rig->model->enqueue(refused);
+        rig->model->enqueue(FakeLlmServer::openAiText(QStringLiteral("Fine anyway.")));
+        QVERIFY(agent.send(QStringLiteral("the new question")));
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 10000);
+        QCOMPARE(errors.count(), 0);
+        QCOMPARE(rig->model->requests().size(), 2);
+        QCOMPARE(fitted.count(), 1);
+        QVERIFY(!fitted.first().at(2).toBool());
+        QVERIFY(rig->model->requests().last()["messages"].dump().find(
+                        "left out to fit the context window")
+                != std::string::npos);
+        QCOMPARE(agent.messages().back().text, QStringLiteral("Fine anyway."));
     }
 
     // Retry asks again from the last user message; editing it replaces it and what followed.

@@ -755,11 +755,15 @@ private slots:
                                   10000);
         QTRY_VERIFY(!setup->window->agent()->isBusy());
         QVERIFY(!chat->document()->toPlainText().contains(QStringLiteral("Compacted")));
+        setup->model.enqueue(FakeLlmServer::openAiText(QStringLiteral("The user sent x's.")));
         setup->model.enqueue(FakeLlmServer::openAiText(QStringLiteral("Second answer.")));
         send(*setup->window, QStringLiteral("second question"));
         QTRY_COMPARE_WITH_TIMEOUT(chat->lastAssistantText(), QStringLiteral("Second answer."),
                                   10000);
         QVERIFY(chat->document()->toPlainText().contains(QStringLiteral("Compacted")));
+        QVERIFY(chat->document()->toPlainText().contains(QStringLiteral("its own summary")));
+        QVERIFY(setup->model.requests().last().dump().find("The user sent x's.")
+                != std::string::npos);
         const std::string sent = setup->model.requests().last()["messages"].dump();
         QVERIFY(sent.find("first xxxx") == std::string::npos);
         QCOMPARE(setup->window->agent()->messages().size(), size_t(4)); // all kept

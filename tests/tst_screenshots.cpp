@@ -362,6 +362,8 @@ private slots:
 
         // The next request does not fit 4,096 tokens: the earlier result is shortened.
         window->agent()->setContextTokens(4096);
+        model.enqueue(FakeLlmServer::openAiText(QStringLiteral("The user asked what the big log "
+                                                               "holds: 20 MB of x.")));
         model.enqueue(FakeLlmServer::openAiText(QStringLiteral("Still only `x`.")));
         composer->setPlainText(QStringLiteral("Anything else?"));
         window->submit();

@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>Engine::Agent</name>
+    <message numerus="yes">
+        <location filename="../src/engine/agent.cpp" line="+186"/>
+        <source>The earlier part of this conversation (%n messages) was left out to fit the context window. A summary of it:</source>
+        <translation>
+            <numerusform>The earlier part of this conversation (%n message) was left out to fit the context window. A summary of it:</numerusform>
+            <numerusform>The earlier part of this conversation (%n messages) was left out to fit the context window. A summary of it:</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Engine::BuiltinTools</name>
     <message numerus="yes">
         <location filename="../src/engine/builtintools.cpp" line="+161"/>
@@ -258,7 +269,7 @@ in %3</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+1"/>
+        <location line="+2"/>
         <source>%n earlier message(s) left out of</source>
         <translation>
             <numerusform>%n earlier message left out of</numerusform>
@@ -266,7 +277,7 @@ in %3</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+377"/>
+        <location line="+382"/>
         <source>%n tools are offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser.</source>
         <translation>
             <numerusform>%n tool is offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser.</numerusform>

@@ -42,8 +42,8 @@
 <context>
     <name>Engine::Agent</name>
     <message>
-        <location filename="../src/engine/agent.cpp" line="+50"/>
-        <location line="+47"/>
+        <location filename="../src/engine/agent.cpp" line="+59"/>
+        <location line="+49"/>
         <source>Could not save the conversation: %1</source>
         <translation>无法保存对话：%1</translation>
     </message>
@@ -53,12 +53,54 @@
         <translation>模型已进行 %1 轮仍未给出最终回答，已停止（达到轮数上限）。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+13"/>
         <source>You are Switchboard, an assistant with tools. The workspace is %1. Use the tools when they help; tool results may contain errors or denials by the user: take them into account.</source>
         <translation>你是 Switchboard，一个可以使用工具的助手。工作区为 %1。在有帮助时使用工具；工具结果可能包含错误或用户的拒绝，请将其考虑在内。</translation>
     </message>
+    <message numerus="yes">
+        <location line="+30"/>
+        <source>The earlier part of this conversation (%n messages) was left out to fit the context window. A summary of it:</source>
+        <translation>
+            <numerusform>为适应上下文窗口，本对话较早的部分（%n 条消息）被省略。其摘要如下：</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+98"/>
+        <location line="+41"/>
+        <source>Summary so far:</source>
+        <translation>目前的摘要：</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Tool result (%1)</source>
+        <translation>工具结果（%1）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>System</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>You summarise the earlier part of a conversation between a user and an assistant with tools, so the assistant can continue without it. Keep facts, decisions, file names, open questions and what the user asked for; leave out pleasantries. At most 300 words.</source>
+        <translation>你负责总结用户与带工具的助手之间对话的较早部分，使助手无需原文也能继续。保留事实、决定、文件名、未决问题以及用户的要求；省略客套话。最多 300 字。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Summarise this conversation:</source>
+        <translation>请总结这段对话：</translation>
+    </message>
+    <message>
+        <location line="+90"/>
         <source>The tool %1 is turned off for this conversation; use another tool or answer without it.</source>
         <translation>工具 %1 已在此对话中关闭；请使用其他工具，或不用它直接回答。</translation>
     </message>
@@ -2573,12 +2615,12 @@ in %3</source>
     </message>
     <message>
         <location line="+8"/>
-        <location line="+417"/>
+        <location line="+423"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-391"/>
+        <location line="-397"/>
         <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
         <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
     </message>
@@ -2643,7 +2685,7 @@ in %3</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+64"/>
         <source>last turn: %1 in / %2 out tokens</source>
         <translation>上一轮：输入 %1 / 输出 %2 tokens</translation>
     </message>
@@ -2673,7 +2715,7 @@ in %3</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-366"/>
+        <location line="-372"/>
         <source>Audit log: %1</source>
         <translation>审计日志：%1</translation>
     </message>
@@ -2695,14 +2737,19 @@ in %3</source>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+1"/>
+        <location line="+2"/>
         <source>%n earlier message(s) left out of</source>
         <translation>
             <numerusform>省略了 %n 条较早的消息</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+189"/>
+        <location line="+4"/>
+        <source>The model was given its own summary of what was left out.</source>
+        <translation>模型收到了它自己对被省略部分的摘要。</translation>
+    </message>
+    <message>
+        <location line="+190"/>
         <source>The API key is still being read from the keychain; send again in a moment.</source>
         <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
     </message>
@@ -3656,7 +3703,7 @@ in %3</source>
         <translation>界面</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+48"/>
         <source>The system keychain is not available: %1. The key is used for this session only and not saved; set OPENAI_API_KEY / ANTHROPIC_API_KEY to keep it.</source>
         <translation>系统钥匙串不可用：%1。密钥仅用于本次会话，不会保存；如需保留，请设置 OPENAI_API_KEY / ANTHROPIC_API_KEY。</translation>
     </message>

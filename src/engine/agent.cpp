@@ -30,6 +30,7 @@ void Agent::newConversation(const QString &title, const QString &workspace)
 {
     m_workspace = workspace;
     m_messages.clear();
+    forgetSummary();
     m_conversationId = m_store ? m_store->create(title, workspace)
                                : QStringLiteral("memory-%1").arg(quintptr(this), 0, 16);
 }
@@ -38,6 +39,14 @@ void Agent::openConversation(const QString &id, std::vector<ChatMessage> message
 {
     m_conversationId = id;
     m_messages = std::move(messages);
+    forgetSummary();
+}
+
+void Agent::forgetSummary()
+{
+    m_summary.clear();
+    m_summaryCovers = 0;
+    m_summaryFailedFor = 0;
 }
 
 void Agent::append(ChatMessage message)
@@ -91,6 +100,8 @@ void Agent::truncate(size_t count)
     if (count >= m_messages.size())
         return;
     m_messages.resize(count);
+    if (int(count) < m_summaryCovers)
+        forgetSummary(); // it told of messages that are gone
     if (m_store && !m_conversationId.isEmpty()) {
         QString error;
         if (!m_store->truncate(m_conversationId, int(count), &error))
@@ -133,6 +144,13 @@ void Agent::requestCompletion()
                         .arg(m_options.maxTurns));
         return;
     }
+    sendRequest();
+}
+
+// The request of a model turn: the conversation fitted into the context window, with the
+// model's summary of what had to be left out when there is one for exactly that part.
+void Agent::sendRequest()
+{
     CompletionRequest request;
     request.system = m_options.systemPrompt.isEmpty()
                              ? tr("You are Switchboard, an assistant with tools. The workspace is "
@@ -149,12 +167,30 @@ void Agent::requestCompletion()
                  + ContextFit::estimateTokens(QString::fromStdString(
                          tool.inputSchema.dump(-1, ' ', false, Json::error_handler_t::replace)));
     const qint64 reserve = std::max<qint64>(4096, m_options.contextTokens / 8);
-    ContextFit::Result fitted = ContextFit::fit(
-            m_messages, std::max<qint64>(0, m_options.contextTokens - reserve - fixed));
-    const std::pair<int, int> fit{fitted.shortenedResults, fitted.droppedMessages};
+    const qint64 budget = m_options.contextTokens - reserve - fixed;
+    ContextFit::Result fitted = ContextFit::fit(m_messages, std::max<qint64>(0, budget));
+    // When messages must go, room for their summary too: a fixed amount, so what goes does not
+    // depend on how long the summary came out (and a new summary is asked for only when more
+    // messages must go).
+    if (fitted.droppedMessages > 0 && m_options.summarizeLeftOut)
+        fitted = ContextFit::fit(m_messages, std::max<qint64>(0, budget - SummaryTokens));
+    const int dropped = fitted.droppedMessages;
+    if (dropped > 0 && m_options.summarizeLeftOut && dropped != m_summaryCovers
+        && dropped != m_summaryFailedFor) {
+        summarize(dropped);
+        return;
+    }
+    const bool summarised = dropped > 0 && dropped == m_summaryCovers && !m_summary.isEmpty();
+    if (summarised)
+        request.system += QStringLiteral("\n\n")
+                          + tr("The earlier part of this conversation (%n messages) was left out "
+                               "to fit the context window. A summary of it:",
+                               nullptr, dropped)
+                          + QStringLiteral("\n") + m_summary;
+    const std::tuple<int, int, bool> fit{fitted.shortenedResults, dropped, summarised};
     if (fitted.changed() && fit != m_fitReported) {
         m_fitReported = fit;
-        emit contextFitted(fit.first, fit.second);
+        emit contextFitted(fitted.shortenedResults, dropped, summarised);
     }
     request.messages = std::move(fitted.messages);
     LlmProvider::Callbacks callbacks;
@@ -174,6 +210,81 @@ void Agent::requestCompletion()
             self->m_cancelCompletion = nullptr;
             self->endTurn(error.message);
         }
+    };
+    m_cancelCompletion = m_provider->complete(request, std::move(callbacks));
+}
+
+// Asks the model for a summary of the first `count` messages (the part that no longer fits),
+// building on the summary of an earlier, shorter part when there is one; then sends the
+// turn's request. A failed summary only means that part is left out, as without one.
+void Agent::summarize(int count)
+{
+    constexpr int MaxCharsPerMessage = 2000;
+    // The transcript must fit the window itself: about two characters a token, with room left.
+    const qint64 maxChars = std::max<qint64>(8000, (m_options.contextTokens - 4096) * 2);
+    QStringList lines;
+    if (m_summaryCovers > 0 && m_summaryCovers < count && !m_summary.isEmpty())
+        lines << tr("Summary so far:") << m_summary << QString();
+    const int from = m_summaryCovers < count && !m_summary.isEmpty() ? m_summaryCovers : 0;
+    for (int i = from; i < count && i < int(m_messages.size()); ++i) {
+        const ChatMessage &message = m_messages[size_t(i)];
+        QString text = message.text.left(MaxCharsPerMessage);
+        for (const ToolCallRequest &call : message.toolCalls)
+            text += QStringLiteral("\n[calls %1 %2]")
+                            .arg(call.name,
+                                 QString::fromStdString(
+                                         call.arguments.dump(-1, ' ', false,
+                                                             Json::error_handler_t::replace))
+                                         .left(300));
+        const QString who = message.role == ChatMessage::Role::User        ? tr("User")
+                            : message.role == ChatMessage::Role::Assistant ? tr("Assistant")
+                            : message.role == ChatMessage::Role::Tool
+                                    ? tr("Tool result (%1)").arg(message.toolName)
+                                    : tr("System");
+        lines << who + QStringLiteral(": ") + text;
+    }
+    QString transcript = lines.join(QLatin1Char('\n'));
+    if (transcript.size() > maxChars) // the most recent part matters most
+        transcript = transcript.right(maxChars);
+
+    CompletionRequest request;
+    request.system = tr("You summarise the earlier part of a conversation between a user and an "
+                        "assistant with tools, so the assistant can continue without it. Keep "
+                        "facts, decisions, file names, open questions and what the user asked "
+                        "for; leave out pleasantries. At most 300 words.");
+    ChatMessage ask;
+    ask.role = ChatMessage::Role::User;
+    ask.text = tr("Summarise this conversation:") + QStringLiteral("\n\n") + transcript;
+    request.messages.push_back(std::move(ask));
+    request.maxTokens = int(SummaryTokens);
+
+    LlmProvider::Callbacks callbacks;
+    QPointer<Agent> self(this);
+    callbacks.onDone = [self, count](CompletionResult result) {
+        if (!self)
+            return;
+        self->m_cancelCompletion = nullptr;
+        if (result.usage.inputTokens >= 0)
+            self->m_usage.inputTokens
+                    = std::max<qint64>(0, self->m_usage.inputTokens) + result.usage.inputTokens;
+        if (result.usage.outputTokens >= 0)
+            self->m_usage.outputTokens
+                    = std::max<qint64>(0, self->m_usage.outputTokens) + result.usage.outputTokens;
+        if (result.text.trimmed().isEmpty()) {
+            self->m_summaryFailedFor = count;
+        } else {
+            // Held to its room, should the model have run on.
+            self->m_summary = result.text.trimmed().left(int(SummaryTokens) * 3);
+            self->m_summaryCovers = count;
+        }
+        self->sendRequest();
+    };
+    callbacks.onError = [self, count](CompletionError) {
+        if (!self)
+            return;
+        self->m_cancelCompletion = nullptr;
+        self->m_summaryFailedFor = count; // left out instead, as without a summary
+        self->sendRequest();
     };
     m_cancelCompletion = m_provider->complete(request, std::move(callbacks));
 }

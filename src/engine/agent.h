@@ -5,6 +5,8 @@
 
 #include <QObject>
 
+#include <tuple>
+
 #include <map>
 
 namespace Engine {
@@ -20,6 +22,9 @@ struct AgentOptions
     // leaving room for the answer.
     qint64 contextTokens = DefaultContextTokens;
     static constexpr qint64 DefaultContextTokens = 128000;
+    // Earlier turns that do not fit are summarised by the model (one extra request, reused
+    // until more must go) and the summary sent in their place; off: they are left out.
+    bool summarizeLeftOut = true;
 };
 
 // The agent loop: a user message → the model → the tool calls of that turn, run concurrently
@@ -76,8 +81,9 @@ signals:
     void turnFinished(const Engine::Usage &usage);
     void errorOccurred(const QString &message);
     // The request of this turn was fitted into the context window: earlier tool results
-    // shortened, earlier messages left out (the conversation keeps them).
-    void contextFitted(int shortenedResults, int droppedMessages);
+    // shortened, earlier messages left out (the conversation keeps them) and, when
+    // `summarised`, replaced by the model's summary of them.
+    void contextFitted(int shortenedResults, int droppedMessages, bool summarised);
     void busyChanged(bool busy);
 
 private:
@@ -98,6 +104,10 @@ private:
     void startTurn();
     void endTurn(const QString &error = QString());
     std::vector<ToolSpec> toolSpecs() const;
+    void sendRequest();
+    void summarize(int count);
+    void forgetSummary();
+    static constexpr qint64 SummaryTokens = 1024; // a summary's room in a request
 
     LlmProvider *m_provider;
     ToolRegistry *m_registry;
@@ -109,7 +119,11 @@ private:
     std::vector<ChatMessage> m_messages;
     bool m_busy = false;
     bool m_lastTurnFailed = false;
-    std::pair<int, int> m_fitReported; // what contextFitted() said in this turn
+    std::tuple<int, int, bool> m_fitReported; // what contextFitted() said in this turn
+    // The model's summary of the first m_summaryCovers messages (those left out of requests).
+    QString m_summary;
+    int m_summaryCovers = 0;
+    int m_summaryFailedFor = 0; // a summary of this many messages failed: they are left out
     int m_turns = 0;
     quint64 m_turnSerial = 0; // model turns over the agent's life: part of every call id
     std::function<void()> m_cancelCompletion;

@@ -383,13 +383,19 @@ void MainWindow::connectAgent()
                     this, [this] { applySettings(true); }, Qt::QueuedConnection);
         }
     });
-    connect(m_agent.get(), &Engine::Agent::contextFitted, this, [this](int shortened, int dropped) {
-        m_chat->addNotice(
-                tr("<b>Compacted</b> to fit the model's context window: %1 and %2 "
-                   "this request. The conversation keeps everything.")
-                        .arg(tr("%n earlier tool result(s) shortened", nullptr, shortened),
-                             tr("%n earlier message(s) left out of", nullptr, dropped)));
-    });
+    connect(m_agent.get(), &Engine::Agent::contextFitted, this,
+            [this](int shortened, int dropped, bool summarised) {
+                QString notice
+                        = tr("<b>Compacted</b> to fit the model's context window: %1 and %2 "
+                             "this request. The conversation keeps everything.")
+                                  .arg(tr("%n earlier tool result(s) shortened", nullptr,
+                                          shortened),
+                                       tr("%n earlier message(s) left out of", nullptr, dropped));
+                if (summarised)
+                    notice += QLatin1Char(' ')
+                              + tr("The model was given its own summary of what was left out.");
+                m_chat->addNotice(notice);
+            });
     connect(m_agent.get(), &Engine::Agent::turnFinished, this, [this](const Engine::Usage &usage) {
         if (usage.inputTokens >= 0 || usage.outputTokens >= 0) {
             m_conversationUsage.inputTokens += std::max<qint64>(0, usage.inputTokens);
