@@ -171,6 +171,25 @@ class tst_Agent : public QObject
         QCOMPARE(trust.exitCode(), 0);
     }
 
+    // 40 questions of 2,000 characters each (with as long an answer each, when `answered`):
+    // far more than a 20,000-token window holds.
+    static std::vector<ChatMessage> oldQuestions(bool answered)
+    {
+        std::vector<ChatMessage> history;
+        for (int i = 0; i < 40; ++i) {
+            ChatMessage question;
+            question.text = QStringLiteral("old question %1 ").arg(i) + QString(2000, u'q');
+            history.push_back(question);
+            if (!answered)
+                continue;
+            ChatMessage answer;
+            answer.role = ChatMessage::Role::Assistant;
+            answer.text = QString(2000, u'a');
+            history.push_back(answer);
+        }
+        return history;
+    }
+
 private slots:
     // The CLI speaks the catalogue of the system's language: English plurals ("1 entry") and
     // Chinese messages, like the window.
@@ -284,17 +303,7 @@ private slots:
         AgentOptions options;
         options.contextTokens = 20000;
         Agent agent(rig->provider.get(), rig->session->registry(), rig->runner, options);
-        std::vector<ChatMessage> history;
-        for (int i = 0; i < 40; ++i) {
-            ChatMessage question;
-            question.text = QStringLiteral("old question %1 ").arg(i) + QString(2000, u'q');
-            history.push_back(question);
-            ChatMessage answer;
-            answer.role = ChatMessage::Role::Assistant;
-            answer.text = QString(2000, u'a');
-            history.push_back(answer);
-        }
-        agent.openConversation(QStringLiteral("memory-long"), history);
+        agent.openConversation(QStringLiteral("memory-long"), oldQuestions(true));
         QSignalSpy fitted(&agent, &Agent::contextFitted);
         QSignalSpy done(&agent, &Agent::turnFinished);
         // First the model summarises what must go, then it answers with that summary.
@@ -338,13 +347,7 @@ private slots:
         AgentOptions options;
         options.contextTokens = 20000;
         Agent agent(rig->provider.get(), rig->session->registry(), rig->runner, options);
-        std::vector<ChatMessage> history;
-        for (int i = 0; i < 40; ++i) {
-            ChatMessage question;
-            question.text = QStringLiteral("old question %1 ").arg(i) + QString(2000, u'q');
-            history.push_back(question);
-        }
-        agent.openConversation(QStringLiteral("memory-failed-summary"), history);
+        agent.openConversation(QStringLiteral("memory-failed-summary"), oldQuestions(false));
         QSignalSpy fitted(&agent, &Agent::contextFitted);
         QSignalSpy done(&agent, &Agent::turnFinished);
         QSignalSpy errors(&agent, &Agent::errorOccurred);
