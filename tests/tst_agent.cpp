@@ -171,6 +171,13 @@ class tst_Agent : public QObject
         QCOMPARE(trust.exitCode(), 0);
     }
 
+    static AgentOptions smallWindow()
+    {
+        AgentOptions options;
+        options.contextTokens = 20000;
+        return options;
+    }
+
     // 40 questions of 2,000 characters each (with as long an answer each, when `answered`):
     // far more than a 20,000-token window holds.
     static std::vector<ChatMessage> oldQuestions(bool answered)
@@ -300,9 +307,7 @@ private slots:
         QTemporaryDir ws;
         auto rig = makeRig(ApprovalChoice::AllowOnce, ws.path());
         QVERIFY(rig);
-        AgentOptions options;
-        options.contextTokens = 20000;
-        Agent agent(rig->provider.get(), rig->session->registry(), rig->runner, options);
+        Agent agent(rig->provider.get(), rig->session->registry(), rig->runner, smallWindow());
         agent.openConversation(QStringLiteral("memory-long"), oldQuestions(true));
         QSignalSpy fitted(&agent, &Agent::contextFitted);
         QSignalSpy done(&agent, &Agent::turnFinished);
@@ -344,9 +349,7 @@ private slots:
         QTemporaryDir ws;
         auto rig = makeRig(ApprovalChoice::AllowOnce, ws.path());
         QVERIFY(rig);
-        AgentOptions options;
-        options.contextTokens = 20000;
-        Agent agent(rig->provider.get(), rig->session->registry(), rig->runner, options);
+        Agent agent(rig->provider.get(), rig->session->registry(), rig->runner, smallWindow());
         agent.openConversation(QStringLiteral("memory-failed-summary"), oldQuestions(false));
         QSignalSpy fitted(&agent, &Agent::contextFitted);
         QSignalSpy done(&agent, &Agent::turnFinished);

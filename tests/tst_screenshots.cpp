@@ -103,6 +103,40 @@ class tst_Screenshots : public QObject
         }
     }
 
+    // The window on `workspace`, whose .mcp.json lists `servers` (the members of
+    // "mcpServers"; %1 is the fixture server), with its model at `model`: trusted, shown, and
+    // the "fix" server connected. Null if any of that fails.
+    std::unique_ptr<Ui::MainWindow> openWindow(const QTemporaryDir &workspace,
+                                               const QString &servers, const FakeLlmServer &model,
+                                               const QString &conversations)
+    {
+        QFile config(QDir(workspace.path()).filePath(QStringLiteral(".mcp.json")));
+        if (!config.open(QIODevice::WriteOnly)
+            || config.write(QStringLiteral("{\"mcpServers\": {%1}}\n")
+                                    .arg(servers.arg(QStringLiteral(SWITCHBOARD_FIXTURE_SERVER)))
+                                    .toUtf8())
+                       < 0)
+            return nullptr;
+        config.close();
+        qputenv("OPENAI_BASE_URL", model.baseUrl().toUtf8());
+        qunsetenv("OPENAI_API_KEY");
+        qunsetenv("ANTHROPIC_API_KEY");
+        const Ui::MainWindowOptions options
+                = testWindowOptions(workspace.path(), m_data.path(), conversations);
+        if (!trustWorkspace(options))
+            return nullptr;
+        auto window = std::make_unique<Ui::MainWindow>(options);
+        window->resize(1100, 720);
+        window->show();
+        if (!QTest::qWaitFor(
+                    [&] {
+                        return window->manager()->isSettled() && window->manager()->client("fix");
+                    },
+                    10000))
+            return nullptr;
+        return window;
+    }
+
 private slots:
     void initTestCase()
     {
@@ -195,27 +229,13 @@ private slots:
         QTemporaryDir workspace;
         FakeLlmServer model{FakeLlmServer::Dialect::OpenAi};
         QVERIFY(model.listen());
-        QFile config(QDir(workspace.path()).filePath(QStringLiteral(".mcp.json")));
-        QVERIFY(config.open(QIODevice::WriteOnly));
-        config.write(QStringLiteral("{\"mcpServers\": {\"fix\": {\"command\": \"%1\"}, "
-                                    "\"many\": {\"command\": \"%1\", \"args\": [\"--tools\", "
-                                    "\"10000\"]}, "
-                                    "\"ghost\": {\"command\": \"switchboard-no-such-server\"}}}\n")
-                             .arg(QStringLiteral(SWITCHBOARD_FIXTURE_SERVER))
-                             .toUtf8());
-        config.close();
-        qputenv("OPENAI_BASE_URL", model.baseUrl().toUtf8());
-        qunsetenv("OPENAI_API_KEY");
-        qunsetenv("ANTHROPIC_API_KEY");
-
-        const Ui::MainWindowOptions options = testWindowOptions(
-                workspace.path(), m_data.path(), QStringLiteral("conversations-") + lang);
-        QVERIFY(trustWorkspace(options));
-        auto window = std::make_unique<Ui::MainWindow>(options);
-        window->resize(1100, 720);
-        window->show();
-        QTRY_VERIFY_WITH_TIMEOUT(window->manager()->isSettled() && window->manager()->client("fix"),
-                                 10000);
+        auto window = openWindow(workspace,
+                                 QStringLiteral("\"fix\": {\"command\": \"%1\"}, \"many\": "
+                                                "{\"command\": \"%1\", \"args\": [\"--tools\", "
+                                                "\"10000\"]}, \"ghost\": {\"command\": "
+                                                "\"switchboard-no-such-server\"}"),
+                                 model, QStringLiteral("conversations-") + lang);
+        QVERIFY(window);
 
         // A turn whose tool call waits for approval: the chat, a tool card and the dialog.
         model.enqueue(FakeLlmServer::openAiToolCalls(
@@ -313,24 +333,10 @@ private slots:
         QTemporaryDir workspace;
         FakeLlmServer model{FakeLlmServer::Dialect::OpenAi};
         QVERIFY(model.listen());
-        QFile config(QDir(workspace.path()).filePath(QStringLiteral(".mcp.json")));
-        QVERIFY(config.open(QIODevice::WriteOnly));
-        config.write(QStringLiteral("{\"mcpServers\": {\"fix\": {\"command\": \"%1\", "
-                                    "\"risk\": \"read\"}}}\n")
-                             .arg(QStringLiteral(SWITCHBOARD_FIXTURE_SERVER))
-                             .toUtf8());
-        config.close();
-        qputenv("OPENAI_BASE_URL", model.baseUrl().toUtf8());
-        qunsetenv("OPENAI_API_KEY");
-        qunsetenv("ANTHROPIC_API_KEY");
-        const Ui::MainWindowOptions options
-                = testWindowOptions(workspace.path(), m_data.path(), QStringLiteral("big-") + lang);
-        QVERIFY(trustWorkspace(options));
-        auto window = std::make_unique<Ui::MainWindow>(options);
-        window->resize(1100, 720);
-        window->show();
-        QTRY_VERIFY_WITH_TIMEOUT(window->manager()->isSettled() && window->manager()->client("fix"),
-                                 10000);
+        auto window = openWindow(
+                workspace, QStringLiteral("\"fix\": {\"command\": \"%1\", \"risk\": \"read\"}"),
+                model, QStringLiteral("big-") + lang);
+        QVERIFY(window);
         QTRY_VERIFY(window->agent());
 
         model.enqueue(FakeLlmServer::openAiToolCalls(

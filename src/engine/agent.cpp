@@ -10,6 +10,19 @@ Q_LOGGING_CATEGORY(lcAgent, "switchboard.engine.agent", QtWarningMsg)
 
 namespace Engine {
 
+namespace {
+
+// Adds a completion's token counts to a turn's (-1: the provider did not say).
+void addUsage(Usage &total, const Usage &more)
+{
+    if (more.inputTokens >= 0)
+        total.inputTokens = std::max<qint64>(0, total.inputTokens) + more.inputTokens;
+    if (more.outputTokens >= 0)
+        total.outputTokens = std::max<qint64>(0, total.outputTokens) + more.outputTokens;
+}
+
+} // namespace
+
 Agent::Agent(LlmProvider *provider, ToolRegistry *registry, ToolRunner *runner,
              AgentOptions options, QObject *parent)
     : QObject(parent)
@@ -264,12 +277,7 @@ void Agent::summarize(int count)
         if (!self)
             return;
         self->m_cancelCompletion = nullptr;
-        if (result.usage.inputTokens >= 0)
-            self->m_usage.inputTokens
-                    = std::max<qint64>(0, self->m_usage.inputTokens) + result.usage.inputTokens;
-        if (result.usage.outputTokens >= 0)
-            self->m_usage.outputTokens
-                    = std::max<qint64>(0, self->m_usage.outputTokens) + result.usage.outputTokens;
+        addUsage(self->m_usage, result.usage); // the summary is part of the turn's cost
         if (result.text.trimmed().isEmpty()) {
             self->m_summaryFailedFor = count;
         } else {
@@ -291,11 +299,7 @@ void Agent::summarize(int count)
 
 void Agent::onCompletion(CompletionResult result)
 {
-    if (result.usage.inputTokens >= 0)
-        m_usage.inputTokens = std::max<qint64>(0, m_usage.inputTokens) + result.usage.inputTokens;
-    if (result.usage.outputTokens >= 0)
-        m_usage.outputTokens
-                = std::max<qint64>(0, m_usage.outputTokens) + result.usage.outputTokens;
+    addUsage(m_usage, result.usage);
 
     ChatMessage assistant;
     assistant.role = ChatMessage::Role::Assistant;

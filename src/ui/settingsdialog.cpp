@@ -364,14 +364,18 @@ AppSettings SettingsDialog::settings() const
             const QTableWidgetItem *item = m_pricesTable->item(row, column);
             return item ? item->text().trimmed() : QString();
         };
-        bool inputOk = false;
-        bool outputOk = false;
-        const double input = QLocale().toDouble(text(1), &inputOk);
-        const double output = QLocale().toDouble(text(2), &outputOk);
-        const double inputC = inputOk ? input : text(1).toDouble(&inputOk);
-        const double outputC = outputOk ? output : text(2).toDouble(&outputOk);
-        if (!text(0).isEmpty() && inputOk && outputOk && inputC >= 0 && outputC >= 0)
-            result.prices.insert(text(0), {inputC, outputC});
+        // A price as the user's locale writes numbers, or with a dot; -1 when neither.
+        const auto price = [&text](int column) {
+            bool ok = false;
+            double value = QLocale().toDouble(text(column), &ok);
+            if (!ok)
+                value = text(column).toDouble(&ok);
+            return ok && value >= 0 ? value : -1.0;
+        };
+        const double input = price(1);
+        const double output = price(2);
+        if (!text(0).isEmpty() && input >= 0 && output >= 0)
+            result.prices.insert(text(0), {input, output});
     }
     result.sensitiveFiles = m_sensitiveFilesEdit->text().split(
             QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
