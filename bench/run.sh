@@ -24,7 +24,7 @@ N=10000
 TEXT=$(printf '%*s' 64 '' | tr ' ' x) # raw-pipe's default --text-bytes 64
 ARGS_JSON="{\"text\":\"$TEXT\"}"
 
-ALL_SCENARIOS=(seq c64 seq_sdk c64_sdk list10k list10k_sdk startup_everything)
+ALL_SCENARIOS=(seq c64 seq_sdk c64_sdk list10k tools10k list10k_sdk startup_everything)
 if [ -n "${ONLY:-}" ]; then
   IFS=', ' read -r -a WANT <<<"$ONLY"
   for w in "${WANT[@]}"; do
@@ -113,7 +113,9 @@ run_one() {
   case $sc in
     seq* | c64*) inproc=$(grep -o 'calls_per_s=[0-9.]*' "$log" | tail -n1 | cut -d= -f2) || true
       grep -q "^calls=$N " "$log" || inproc= ;;
-    list10k*) if [ "$side" = A ]; then grep -Eq '^echo +connected +10000( |$)' "$log" || inproc=; else
+    list10k* | tools10k) if [ "$side" = A ]; then
+        if [ "$sc" = tools10k ]; then [ "$(grep -c '^mcp__echo__' "$log")" = 10000 ] || inproc=
+        else grep -Eq '^echo +connected +10000( |$)' "$log" || inproc=; fi; else
       inproc=$(grep -Eo '^(tools=10000 pages=[0-9]+|list_bytes_read=[0-9]+) seconds=[0-9.]+' "$log" | sed 's/.*seconds=//') || inproc=; fi ;;
     startup_everything) if [ "$side" = A ]; then grep -Eq '^everything +connected' "$log" || inproc=; else
       inproc=$(grep -o '^tools=[0-9]* seconds=[0-9.]*' "$log" | sed 's/.*seconds=//') || inproc=; fi ;;
@@ -212,6 +214,8 @@ for sc in "${WANT[@]}"; do
       B_CMD=(node ts-sdk-client.mjs --calls "$N" --concurrency 64) ;;
     list10k) A_CMD=("${SB[@]}" "$WORK/cfg/echo10k.json" servers)
       B_CMD=(./raw-pipe --list -- node ../server/echo-server.mjs --tools 10000) ;;
+    tools10k) A_CMD=("${SB[@]}" "$WORK/cfg/echo10k.json" tools)
+      B_CMD=(./raw-pipe --list -- node ../server/echo-server.mjs --tools 10000) ;;
     list10k_sdk) A_CMD=("${SB[@]}" "$WORK/cfg/echo10k.json" servers)
       B_CMD=(node ts-sdk-client.mjs --list --tools 10000) ;;
     startup_everything) A_CMD=("${SB[@]}" "$WORK/cfg/everything.json" servers) A_RC=3
@@ -223,8 +227,8 @@ for sc in "${WANT[@]}"; do
       case $sc in seq) op=">=" t=0.8 ;; c64) op=">=" t=0.5 ;; *) op=- t=- ;; esac
       summarize "$sc" "$sc" calls/s 7 ratio "$op" "$t"
       summarize "$sc" "$sc.rss" "self MiB" 4 ratio - - 1024 ;;
-    list10k) summarize list10k list10k "wall s" 3 ratio "<=" 1.25
-      summarize list10k list10k.rss "self MiB" 4 ratio - - 1024 ;;
+    list10k | tools10k) summarize "$sc" "$sc" "wall s" 3 ratio "<=" 1.25
+      summarize "$sc" "$sc.rss" "self MiB" 4 ratio - - 1024 ;;
     list10k_sdk) summarize list10k_sdk list10k_sdk "wall s" 3 ratio - -
       summarize list10k_sdk list10k_sdk.rss "self MiB" 4 ratio "<" 1 1024 ;;
     startup_everything) summarize startup_everything startup_everything "wall s" 3 diff "<" 2 ;;

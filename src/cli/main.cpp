@@ -1,5 +1,7 @@
 #include "cli.h"
 
+#include <mcp/inboundparser.h>
+
 #include <QLocale>
 #include <QTranslator>
 
@@ -7,6 +9,7 @@
 
 int main(int argc, char *argv[])
 {
+    Mcp::InboundParser::shareOneHeap(); // before Qt starts threads
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("switchboard"));
     // No organization name: data lives in <data dir>/switchboard, not switchboard/switchboard.

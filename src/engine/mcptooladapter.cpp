@@ -31,10 +31,13 @@ namespace {
 class McpTool : public Tool
 {
 public:
-    McpTool(Mcp::Manager *manager, QString server, Json definition, const ServerPolicy &policy)
+    // `definition` lives in `list`, the client's shared tool list, which the tool keeps.
+    McpTool(Mcp::Manager *manager, QString server, std::shared_ptr<const std::vector<Json>> list,
+            const Json &definition, const ServerPolicy &policy)
         : m_manager(manager)
         , m_server(std::move(server))
-        , m_definition(std::move(definition))
+        , m_list(std::move(list))
+        , m_definition(definition)
         , m_original(QString::fromStdString(m_definition["name"].get<std::string>()))
         , m_name(mcpToolName(m_server, m_original))
         , m_risk(policy.riskOf(m_original, hints()))
@@ -46,8 +49,10 @@ public:
     QString name() const override { return m_name; }
     QString description() const override
     {
-        const Json &d = m_definition.contains("description") ? m_definition["description"] : Json();
-        return d.is_string() ? QString::fromStdString(d.get<std::string>()) : QString();
+        auto it = m_definition.find("description");
+        return it != m_definition.end() && it->is_string()
+                       ? QString::fromStdString(it->get_ref<const std::string &>())
+                       : QString();
     }
     Json inputSchema() const override
     {
@@ -118,7 +123,8 @@ protected:
 private:
     Mcp::Manager *m_manager;
     QString m_server;
-    Json m_definition;
+    std::shared_ptr<const std::vector<Json>> m_list;
+    const Json &m_definition;
     QString m_original;
     QString m_name;
     Risk m_risk;
@@ -151,9 +157,10 @@ void McpToolAdapter::sync(const QString &server)
     std::vector<std::shared_ptr<Tool>> tools;
     if (client && config) {
         const ServerPolicy policy = ServerPolicy::of(*config);
-        tools.reserve(client->tools().size());
-        for (const Json &definition : client->tools())
-            tools.push_back(std::make_shared<McpTool>(m_manager, server, definition, policy));
+        const auto list = client->sharedTools();
+        tools.reserve(list->size());
+        for (const Json &definition : *list)
+            tools.push_back(std::make_shared<McpTool>(m_manager, server, list, definition, policy));
     }
     // One step: the registry (and everything that shows it) changes once per server.
     for (const auto &tool : m_registry->replaceSource(server, std::move(tools)))

@@ -254,7 +254,7 @@ void Client::listToolsPage(std::vector<Json> collected, Json cursor, int pages)
                     }
                     unique.push_back(std::move(tool));
                 }
-                m_tools = std::move(unique);
+                m_tools = std::make_shared<const std::vector<Json>>(std::move(unique));
                 emit toolsChanged();
                 done(QString());
             });
@@ -262,7 +262,7 @@ void Client::listToolsPage(std::vector<Json> collected, Json cursor, int pages)
 
 const Json *Client::findTool(std::string_view name) const
 {
-    for (const Json &tool : m_tools) {
+    for (const Json &tool : *m_tools) {
         if (tool["name"].get_ref<const std::string &>() == name)
             return &tool;
     }

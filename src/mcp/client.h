@@ -112,7 +112,10 @@ public:
     const Json &serverCapabilities() const { return m_serverCapabilities; }
     const QString &instructions() const { return m_instructions; }
     // Tool definitions as the server sent them (objects with at least a string "name").
-    const std::vector<Json> &tools() const { return m_tools; }
+    const std::vector<Json> &tools() const { return *m_tools; }
+    // The same list, shared: it is never changed, only replaced by the next tools/list,
+    // so holders (the registry's tools) keep the definitions without copying 10,000 of them.
+    std::shared_ptr<const std::vector<Json>> sharedTools() const { return m_tools; }
     const Json *findTool(std::string_view name) const;
     std::size_t pendingRequestCount() const { return m_pending.size(); }
 
@@ -189,7 +192,7 @@ private:
     Json m_serverInfo;
     Json m_serverCapabilities;
     QString m_instructions;
-    std::vector<Json> m_tools;
+    std::shared_ptr<const std::vector<Json>> m_tools = std::make_shared<std::vector<Json>>();
     bool m_listingTools = false;
     bool m_relistRequested = false;
     RequestId m_nextId = 1;

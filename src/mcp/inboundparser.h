@@ -29,6 +29,12 @@ public:
     // A line that is not JSON: its first bytes (at most 200).
     using BadLineHandler = std::function<void(std::string_view head)>;
 
+    // For main(), before any thread starts: every thread then allocates from the process's
+    // main heap. By glibc's default the parse worker gets an arena of its own, which grows a
+    // page at a time (an mprotect per page: 5,500 for a 10,000-tool list) and which the GUI
+    // thread must lock to free what the worker built. No effect on other C libraries.
+    static void shareOneHeap();
+
     explicit InboundParser(QObject *parent = nullptr);
     ~InboundParser() override;
 

@@ -4,6 +4,7 @@
 #include "toolbrowser.h"
 
 #include <engine/privatefiles.h>
+#include <mcp/inboundparser.h>
 #include <mcp/manager.h>
 
 #include <QApplication>
@@ -198,6 +199,7 @@ int main(int argc, char *argv[])
 {
     QElapsedTimer sinceMain;
     sinceMain.start();
+    Mcp::InboundParser::shareOneHeap(); // before Qt starts threads
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("switchboard"));
     QApplication::setApplicationDisplayName(QStringLiteral("Switchboard"));
