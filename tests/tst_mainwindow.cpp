@@ -7,6 +7,7 @@
 #include <ui/configeditorpane.h>
 #include <ui/conversationlist.h>
 #include <ui/icons.h>
+#include <ui/language.h>
 #include <ui/mainwindow.h>
 #include <ui/serverdock.h>
 #include <ui/settingsdialog.h>
@@ -27,6 +28,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProcess>
@@ -1190,6 +1193,112 @@ private slots:
     // The window starts on model A (the environment); Settings point it at model B. The next
     // message goes to B, with the conversation so far, without restarting the window; the
     // tool timeout from Settings applies to the server's tools.
+    // Settings → Language switches the open window at once: menus, buttons, the conversation
+    // list, the docks and what the chat already shows; and back.
+    void languageSwitchesLive()
+    {
+        Ui::installLanguage(QStringLiteral("en"));
+        auto guard = qScopeGuard([] { Ui::installLanguage(QStringLiteral("en")); });
+        auto setup = open();
+        QVERIFY(setup);
+        Ui::MainWindow &window = *setup->window;
+        setup->model.enqueue(FakeLlmServer::openAiText(QStringLiteral("Hello.")));
+        QSignalSpy turn(window.agent(), &Agent::turnFinished);
+        send(window, QStringLiteral("hi"));
+        QTRY_COMPARE_WITH_TIMEOUT(turn.count(), 1, 10000);
+
+        const auto menuTitles = [&window] {
+            QStringList titles;
+            for (QAction *action : window.menuBar()->actions())
+                titles << action->text();
+            return titles;
+        };
+        auto *sendButton = window.findChild<QPushButton *>(QStringLiteral("sendButton"));
+        auto *search = window.findChild<QLineEdit *>(QStringLiteral("conversationSearch"));
+        auto *dock = window.findChild<Ui::ServerDock *>();
+        QVERIFY(sendButton && search && dock);
+        QCOMPARE(menuTitles(), QStringList({QStringLiteral("&File"), QStringLiteral("&View"),
+                                            QStringLiteral("&Tools"), QStringLiteral("&Help")}));
+        QCOMPARE(sendButton->text(), QStringLiteral("Send"));
+        QVERIFY(window.chatView()->toPlainText().contains(QLatin1String("You")));
+
+        const auto chooseLanguage = [&window](const char *language) {
+            window.findChild<QAction *>(QStringLiteral("settingsAction"))->trigger();
+            auto *dialog = window.findChild<Ui::SettingsDialog *>();
+            QVERIFY(dialog);
+            QTRY_VERIFY(dialog->isVisible());
+            auto *combo = dialog->findChild<QComboBox *>(QStringLiteral("languageCombo"));
+            combo->setCurrentIndex(combo->findData(QString::fromLatin1(language)));
+            dialog->findChild<QPushButton *>(QStringLiteral("okButton"))->click();
+        };
+        chooseLanguage(Ui::AppSettings::ChineseLanguage);
+        QTRY_COMPARE(sendButton->text(), QStringLiteral("\u53d1\u9001")); // 发送
+        QCOMPARE(Ui::installedLanguage(), QStringLiteral("zh_CN"));
+        // The windows retranslate on the LanguageChange event Qt posts them.
+        QTRY_VERIFY2(menuTitles().first().startsWith(QStringLiteral("\u6587\u4ef6")), // 文件
+                     qPrintable(menuTitles().join(QLatin1Char(','))));
+        QCOMPARE(search->placeholderText(), QStringLiteral("\u641c\u7d22\u5bf9\u8bdd"));
+        QVERIFY2(dock->windowTitle().startsWith(QStringLiteral("\u670d\u52a1\u5668")),
+                 qPrintable(dock->windowTitle()));
+        const QString chat = window.chatView()->toPlainText();
+        QVERIFY2(chat.contains(QStringLiteral("\u4f60")) && !chat.contains(QLatin1String("You")),
+                 qPrintable(chat));
+        QVERIFY(chat.contains(QLatin1String("Hello."))); // what was said stays as it was
+        // A dialog opened now is Chinese, Qt's own buttons included (qt6-translations-l10n).
+        window.findChild<QAction *>(QStringLiteral("shortcutsAction"))->trigger();
+        QMessageBox *shortcuts = nullptr;
+        QTRY_VERIFY(
+                (shortcuts = window.findChild<QMessageBox *>(QStringLiteral("shortcutsDialog"))));
+        QVERIFY2(!shortcuts->text().contains(QLatin1String("New conversation")),
+                 qPrintable(shortcuts->text()));
+        QCOMPARE(shortcuts->button(QMessageBox::Close)->text(),
+                 QStringLiteral("\u5173\u95ed")); // 关闭, from qtbase_zh_CN
+        shortcuts->close();
+
+        chooseLanguage(Ui::AppSettings::EnglishLanguage);
+        QTRY_COMPARE(menuTitles().first(), QStringLiteral("&File"));
+        QCOMPARE(sendButton->text(), QStringLiteral("Send"));
+        QCOMPARE(search->placeholderText(), QStringLiteral("Search conversations"));
+        QVERIFY(window.chatView()->toPlainText().contains(QLatin1String("You")));
+    }
+
+    // Help lists the keyboard shortcuts (the keys the actions really have) and says what
+    // this is.
+    void helpListsShortcutsAndAbout()
+    {
+        auto setup = open();
+        QVERIFY(setup);
+        Ui::MainWindow &window = *setup->window;
+        auto *shortcutsAction = window.findChild<QAction *>(QStringLiteral("shortcutsAction"));
+        auto *aboutAction = window.findChild<QAction *>(QStringLiteral("aboutAction"));
+        QVERIFY(shortcutsAction && aboutAction);
+        shortcutsAction->trigger();
+        QMessageBox *box = nullptr;
+        QTRY_VERIFY((box = window.findChild<QMessageBox *>(QStringLiteral("shortcutsDialog"))));
+        const QString text = box->text();
+        for (const char *action : {"settingsAction", "quitAction", "editConfigurationAction"}) {
+            const QString keys = window.findChild<QAction *>(QLatin1String(action))
+                                         ->shortcut()
+                                         .toString(QKeySequence::NativeText);
+            QVERIFY2(!keys.isEmpty() && text.contains(keys.toHtmlEscaped()),
+                     qPrintable(QStringLiteral("%1 (%2) missing in %3")
+                                        .arg(QLatin1String(action), keys, text)));
+        }
+        QVERIFY(text.contains(QLatin1String("Shift+Enter")));
+        box->close();
+        aboutAction->trigger();
+        QTRY_VERIFY((box = window.findChild<QMessageBox *>(QStringLiteral("aboutDialog"))));
+        QVERIFY2(box->text().contains(QCoreApplication::applicationVersion().isEmpty()
+                                              ? QStringLiteral("Switchboard")
+                                              : QCoreApplication::applicationVersion()),
+                 qPrintable(box->text()));
+        box->close();
+        // View shows and hides the docks and the toolbar.
+        auto *viewMenu = window.findChild<QMenu *>(QStringLiteral("viewMenu"));
+        QVERIFY(viewMenu);
+        QCOMPARE(viewMenu->actions().size(), 3);
+    }
+
     void savingSettingsRebuildsTheAgent()
     {
         auto setup = open();

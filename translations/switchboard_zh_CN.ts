@@ -42,7 +42,7 @@
 <context>
     <name>Engine::Agent</name>
     <message>
-        <location filename="../src/engine/agent.cpp" line="+59"/>
+        <location filename="../src/engine/agent.cpp" line="+72"/>
         <location line="+49"/>
         <source>Could not save the conversation: %1</source>
         <translation>无法保存对话：%1</translation>
@@ -70,7 +70,7 @@
         <translation>目前的摘要：</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
@@ -100,7 +100,7 @@
         <translation>请总结这段对话：</translation>
     </message>
     <message>
-        <location line="+90"/>
+        <location line="+81"/>
         <source>The tool %1 is turned off for this conversation; use another tool or answer without it.</source>
         <translation>工具 %1 已在此对话中关闭；请使用其他工具，或不用它直接回答。</translation>
     </message>
@@ -630,7 +630,7 @@
 <context>
     <name>Engine::McpTool</name>
     <message>
-        <location filename="../src/engine/mcptooladapter.cpp" line="+78"/>
+        <location filename="../src/engine/mcptooladapter.cpp" line="+83"/>
         <source>MCP server &apos;%1&apos; is not connected (%2).</source>
         <translation>MCP 服务器“%1”未连接（%2）。</translation>
     </message>
@@ -2108,7 +2108,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>结果</translation>
     </message>
     <message>
-        <location line="+265"/>
+        <location line="+386"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
@@ -2118,22 +2118,22 @@ Allow %1 (%2 risk, from %3)?
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>timed out</source>
         <translation>已超时</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location line="-261"/>
+        <location line="-379"/>
         <source>Open the whole result…</source>
         <translation>打开完整结果…</translation>
     </message>
@@ -2189,17 +2189,17 @@ Allow %1 (%2 risk, from %3)?
         <translation>（空）</translation>
     </message>
     <message>
-        <location line="+158"/>
+        <location line="+375"/>
         <source>waiting…</source>
         <translation>等待中…</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+2"/>
         <source>waiting for your approval…</source>
         <translation>等待你的批准…</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+2"/>
         <source>running…</source>
         <translation>运行中…</translation>
     </message>
@@ -2512,22 +2512,22 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::ConversationList</name>
     <message>
-        <location filename="../src/ui/conversationlist.cpp" line="+102"/>
+        <location filename="../src/ui/conversationlist.cpp" line="+146"/>
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>All workspaces</source>
         <translation>所有工作区</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>List the conversations of every workspace, not only of this one</source>
         <translation>列出所有工作区的对话，而不仅是当前工作区的</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+46"/>
         <source>Today %1</source>
         <translation>今天 %1</translation>
     </message>
@@ -2594,7 +2594,7 @@ in %3</source>
 <context>
     <name>Ui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+101"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+102"/>
         <source>Unsaved configuration</source>
         <translation>未保存的配置</translation>
     </message>
@@ -2609,28 +2609,28 @@ in %3</source>
         <translation>放弃并关闭</translation>
     </message>
     <message>
-        <location line="+98"/>
+        <location line="+277"/>
         <source>Ask anything — Enter sends, Shift+Enter for a new line, /mcp opens the tools</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
     <message>
-        <location line="+8"/>
-        <location line="+423"/>
+        <location line="+380"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-397"/>
+        <location line="-378"/>
         <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
         <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+2"/>
+        <location line="+64"/>
         <source>New conversation</source>
         <translation>新建对话</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="-63"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -2640,52 +2640,37 @@ in %3</source>
         <translation>新建对话(&amp;N)</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+1"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+2"/>
         <source>&amp;Tools</source>
         <translation>工具(&amp;T)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>&amp;Tool browser…</source>
         <translation>工具浏览器(&amp;T)…</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Ctrl+T</source>
-        <translation>Ctrl+T</translation>
-    </message>
-    <message>
-        <location line="+3"/>
         <source>Edit &amp;configuration…</source>
         <translation>编辑配置(&amp;C)…</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Ctrl+Shift+M</source>
-        <translation>Ctrl+Shift+M</translation>
-    </message>
-    <message>
-        <location line="+8"/>
         <source>&amp;Audit log…</source>
         <translation>审计日志(&amp;A)…</translation>
     </message>
     <message>
-        <location line="+7"/>
-        <source>Main</source>
-        <translation>主工具栏</translation>
-    </message>
-    <message>
-        <location line="+64"/>
+        <location line="+28"/>
         <source>last turn: %1 in / %2 out tokens</source>
         <translation>上一轮：输入 %1 / 输出 %2 tokens</translation>
     </message>
@@ -2695,7 +2680,7 @@ in %3</source>
         <translation>本对话：%1 / %2</translation>
     </message>
     <message>
-        <location line="+89"/>
+        <location line="+195"/>
         <source>The new model settings apply when the current answer is done.</source>
         <translation>新的模型设置将在当前回答完成后生效。</translation>
     </message>
@@ -2715,7 +2700,7 @@ in %3</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-372"/>
+        <location line="-500"/>
         <source>Audit log: %1</source>
         <translation>审计日志：%1</translation>
     </message>
@@ -2725,7 +2710,7 @@ in %3</source>
         <translation>无法保存对话：%1</translation>
     </message>
     <message>
-        <location line="+196"/>
+        <location line="+331"/>
         <source>&lt;b&gt;Compacted&lt;/b&gt; to fit the model&apos;s context window: %1 and %2 this request. The conversation keeps everything.</source>
         <translation>&lt;b&gt;已压缩&lt;/b&gt;以适应模型的上下文窗口：%1，并且本次请求%2。对话本身保留全部内容。</translation>
     </message>
@@ -2744,12 +2729,12 @@ in %3</source>
         </translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>The model was given its own summary of what was left out.</source>
         <translation>模型收到了它自己对被省略部分的摘要。</translation>
     </message>
     <message>
-        <location line="+190"/>
+        <location line="+184"/>
         <source>The API key is still being read from the keychain; send again in a moment.</source>
         <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
     </message>
@@ -2759,12 +2744,123 @@ in %3</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="-361"/>
+        <location line="+384"/>
         <source>Configuration</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="-394"/>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;About Switchboard</source>
+        <translation>关于 Switchboard(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Toolbar</source>
+        <translation>工具栏</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>Enter</source>
+        <translation>Enter</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Send the message</source>
+        <translation>发送消息</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Shift+Enter</source>
+        <translation>Shift+Enter</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>A new line in the message</source>
+        <translation>在消息中换行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Esc</source>
+        <translation>Esc</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Stop editing the last message</source>
+        <translation>停止编辑上一条消息</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open the tool browser (typed in the message box)</source>
+        <translation>打开工具浏览器（在消息框中输入）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Tool browser</source>
+        <translation>工具浏览器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Edit the configuration</source>
+        <translation>编辑配置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Save the configuration (in its editor)</source>
+        <translation>保存配置（在配置编辑器中）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rename the selected conversation</source>
+        <translation>重命名所选对话</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>This list</source>
+        <translation>本列表</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Quit (stops the servers)</source>
+        <translation>退出（停止服务器）</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>About Switchboard</source>
+        <translation>关于 Switchboard</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;h3&gt;Switchboard %1&lt;/h3&gt;&lt;p&gt;A desktop AI agent and MCP client: the model&apos;s tools come from MCP servers, and every tool that can change something waits for your approval.&lt;/p&gt;&lt;p&gt;Built with Qt %2 (running on Qt %3).&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Switchboard %1&lt;/h3&gt;&lt;p&gt;桌面 AI 智能体与 MCP 客户端：模型的工具来自 MCP 服务器，凡是可能改动内容的工具都要等你批准。&lt;/p&gt;&lt;p&gt;基于 Qt %2 构建（运行于 Qt %3）。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location line="+340"/>
         <source>Trusted for this session only: %1</source>
         <translation>仅在本次会话中信任：%1</translation>
     </message>
@@ -2806,7 +2902,7 @@ in %3</source>
         <translation>无法删除对话：%1</translation>
     </message>
     <message>
-        <location line="+128"/>
+        <location line="+134"/>
         <source>no model</source>
         <translation>没有模型</translation>
     </message>
@@ -3689,8 +3785,8 @@ in %3</source>
     </message>
     <message>
         <location line="+9"/>
-        <source>Applies after Switchboard is restarted.</source>
-        <translation>重启 Switchboard 后生效。</translation>
+        <source>Applies as soon as the settings are saved.</source>
+        <translation>保存设置后立即生效。</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -3708,7 +3804,7 @@ in %3</source>
         <translation>系统钥匙串不可用：%1。密钥仅用于本次会话，不会保存；如需保留，请设置 OPENAI_API_KEY / ANTHROPIC_API_KEY。</translation>
     </message>
     <message>
-        <location line="+107"/>
+        <location line="+111"/>
         <source>Reading the keychain…</source>
         <translation>正在读取钥匙串…</translation>
     </message>
@@ -3762,17 +3858,17 @@ in %3</source>
 <context>
     <name>Ui::ToolBrowser</name>
     <message>
-        <location filename="../src/ui/toolbrowser.cpp" line="+100"/>
+        <location filename="../src/ui/toolbrowser.cpp" line="+235"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+1"/>
         <source>Search tools</source>
         <translation>搜索工具</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>Tool</source>
         <translation>工具</translation>
     </message>
@@ -3782,32 +3878,32 @@ in %3</source>
         <translation>风险</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+1"/>
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+1"/>
         <source>Input schema</source>
         <translation>输入 schema</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Cancel run</source>
         <translation>取消运行</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+1"/>
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location line="+109"/>
+        <location line="+67"/>
         <source>Built-in tools</source>
         <translation>内置工具</translation>
     </message>
@@ -4075,7 +4171,7 @@ in %3</source>
         <translation>打开已保存的对话 ID。</translation>
     </message>
     <message>
-        <location line="+89"/>
+        <location line="+76"/>
         <source>Choose a workspace folder</source>
         <translation>选择工作区文件夹</translation>
     </message>

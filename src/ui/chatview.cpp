@@ -90,7 +90,7 @@ struct ChatView::Entry
     // A tool card.
     QString toolName;
     QString arguments;
-    QString state;
+    CardState state = CardState::Waiting;
     QColor stateColor;
     QString progress;
     bool expanded = false;
@@ -408,7 +408,7 @@ void ChatView::renderCard(QTextCursor &cursor, Entry &entry)
                       title);
     QTextCharFormat state;
     state.setForeground(entry.stateColor.isValid() ? entry.stateColor : dimColor(pal));
-    QString line = QStringLiteral("   ") + entry.state;
+    QString line = QStringLiteral("   ") + stateText(entry.state);
     if (!entry.progress.isEmpty())
         line += QStringLiteral(" · ") + entry.progress;
     if (entry.durationMs >= 0)
@@ -595,7 +595,7 @@ ChatView::Entry &ChatView::card(const QString &callId, const QString &toolName)
         finishAssistantMessage(QString());
     Entry &card = appendEntry(Kind::Tool);
     card.toolName = toolName;
-    card.state = tr("waiting…");
+    card.state = CardState::Waiting;
     m_cards.insert(callId, &card);
     render(card);
     return card;
@@ -604,7 +604,7 @@ ChatView::Entry &ChatView::card(const QString &callId, const QString &toolName)
 void ChatView::toolApprovalNeeded(const QString &callId, const QString &toolName)
 {
     Entry &c = card(callId, toolName);
-    c.state = tr("waiting for your approval…");
+    c.state = CardState::Approval;
     c.stateColor = QColor(0xef, 0x6c, 0x00);
     render(c);
 }
@@ -613,7 +613,7 @@ void ChatView::toolStarted(const QString &callId, const QString &toolName,
                            const Engine::Json &arguments)
 {
     Entry &c = card(callId, toolName);
-    c.state = tr("running…");
+    c.state = CardState::Running;
     c.stateColor = QColor();
     c.started.start();
     c.arguments = QString::fromStdString(
@@ -697,18 +697,18 @@ void ChatView::toolFinished(const QString &callId, const Engine::SharedToolRunRe
     // From the start the card saw (approval waits excluded); a reopened card has none.
     c.durationMs = c.started.isValid() ? c.started.elapsed() : -1;
     QColor color;
-    QString state = tr("done");
+    CardState state = CardState::Done;
     if (result.denied) {
-        state = tr("denied");
+        state = CardState::Denied;
         color = errorColor(palette());
     } else if (result.timedOut) {
-        state = tr("timed out");
+        state = CardState::TimedOut;
         color = errorColor(palette());
     } else if (result.cancelled) {
-        state = tr("cancelled");
+        state = CardState::Cancelled;
         color = dimColor(palette());
     } else if (result.output.isError) {
-        state = tr("error");
+        state = CardState::Error;
         color = errorColor(palette());
     }
     c.state = state;
@@ -757,8 +757,8 @@ QList<ChatView::CardInfo> ChatView::cards() const
     QList<CardInfo> result;
     for (const auto &entry : m_entries) {
         if (entry->kind == Kind::Tool)
-            result.append({entry->toolName, entry->arguments, entry->state, entry->expanded,
-                           entry->result != nullptr});
+            result.append({entry->toolName, entry->arguments, stateText(entry->state),
+                           entry->expanded, entry->result != nullptr});
     }
     return result;
 }
@@ -808,10 +808,35 @@ void ChatView::activateLink(const QUrl &url)
     }
 }
 
+QString ChatView::stateText(CardState state)
+{
+    switch (state) {
+    case CardState::Waiting:
+        return tr("waiting…");
+    case CardState::Approval:
+        return tr("waiting for your approval…");
+    case CardState::Running:
+        return tr("running…");
+    case CardState::Done:
+        return tr("done");
+    case CardState::Denied:
+        return tr("denied");
+    case CardState::TimedOut:
+        return tr("timed out");
+    case CardState::Cancelled:
+        return tr("cancelled");
+    case CardState::Error:
+        return tr("error");
+    }
+    return {};
+}
+
 void ChatView::changeEvent(QEvent *event)
 {
     QTextBrowser::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange)
+    // Colours (the system switched between light and dark) and words (the language) are
+    // part of the document: it is drawn again.
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::LanguageChange)
         restyle();
 }
 
@@ -833,6 +858,10 @@ void ChatView::restyle()
         render(*entry);
     }
     m_batch = false;
+    for (int index : {m_lastUser, m_lastAssistant}) { // their Edit and Retry links
+        if (Entry *e = entry(index))
+            render(*e);
+    }
 }
 
 QStringList ChatView::codeBlocks() const

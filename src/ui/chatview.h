@@ -96,6 +96,8 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
+    enum class CardState { Waiting, Approval, Running, Done, Denied, TimedOut, Cancelled, Error };
+    static QString stateText(CardState state);
     struct Entry;
     Entry *entry(int index) const;
     Entry &appendEntry(Kind kind);

@@ -99,14 +99,11 @@ ConversationList::ConversationList(QWidget *parent)
 {
     m_search = new QLineEdit(this);
     m_search->setObjectName(QStringLiteral("conversationSearch"));
-    m_search->setPlaceholderText(tr("Search conversations"));
     m_search->setClearButtonEnabled(true);
     connect(m_search, &QLineEdit::textChanged, this, &ConversationList::rebuild);
 
-    m_allWorkspaces = new QCheckBox(tr("All workspaces"), this);
+    m_allWorkspaces = new QCheckBox(this);
     m_allWorkspaces->setObjectName(QStringLiteral("allWorkspaces"));
-    m_allWorkspaces->setToolTip(tr("List the conversations of every workspace, not only of "
-                                   "this one"));
     connect(m_allWorkspaces, &QCheckBox::toggled, this, &ConversationList::rebuild);
 
     m_list = new QListWidget(this);
@@ -140,7 +137,25 @@ ConversationList::ConversationList(QWidget *parent)
     layout->addWidget(m_allWorkspaces);
     layout->addWidget(m_list, 1);
     layout->addWidget(m_empty, 1);
+    retranslateUi();
     rebuild();
+}
+
+void ConversationList::retranslateUi()
+{
+    m_search->setPlaceholderText(tr("Search conversations"));
+    m_allWorkspaces->setText(tr("All workspaces"));
+    m_allWorkspaces->setToolTip(tr("List the conversations of every workspace, not only of "
+                                   "this one"));
+}
+
+void ConversationList::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange) {
+        retranslateUi();
+        rebuild(); // dates ("Today", "Yesterday") and the empty list's text
+    }
+    QWidget::changeEvent(event);
 }
 
 void ConversationList::setWorkspace(const QString &workspace)

@@ -48,7 +48,11 @@ signals:
     void renameRequested(const QString &id, const QString &title);
     void deleteRequested(const QString &id);
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
+    void retranslateUi();
     void rebuild();
     bool matches(const Engine::ConversationInfo &info, const QStringList &words) const;
     void showContextMenu(const QPoint &pos);

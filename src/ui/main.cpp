@@ -1,5 +1,6 @@
 #include "appsettings.h"
 #include "icons.h"
+#include "language.h"
 #include "mainwindow.h"
 #include "toolbrowser.h"
 
@@ -14,11 +15,8 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QLibraryInfo>
-#include <QLocale>
 #include <QSettings>
 #include <QTimer>
-#include <QTranslator>
 #include <QUrl>
 
 #include <QSocketNotifier>
@@ -254,21 +252,8 @@ int main(int argc, char *argv[])
         lang = parser.value(langOption);
     } else {
         lang = Ui::AppSettings::load(Ui::AppSettings::defaultFile()).language;
-        if (lang == QLatin1String(Ui::AppSettings::SystemLanguage))
-            lang = QLocale::system().name();
     }
-    QTranslator translator;
-    QTranslator qtTranslator; // Qt's own strings (standard buttons, dialogs)
-    if (!lang.startsWith(QLatin1String("zh"))) {
-        // English: the source text, with the catalogue of its plural forms ("1 tool").
-        if (translator.load(QStringLiteral(":/i18n/switchboard_en.qm")))
-            QApplication::installTranslator(&translator);
-    } else if (translator.load(QStringLiteral(":/i18n/switchboard_zh_CN.qm"))) {
-        QApplication::installTranslator(&translator);
-        if (qtTranslator.load(QStringLiteral("qtbase_zh_CN"),
-                              QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-            QApplication::installTranslator(&qtTranslator);
-    }
+    Ui::installLanguage(lang);
 
     std::unique_ptr<Ui::MainWindow> window;
 #ifdef Q_OS_UNIX

@@ -5,6 +5,7 @@
 #include "configeditorpane.h"
 #include "conversationlist.h"
 #include "icons.h"
+#include "language.h"
 #include "protocollogdock.h"
 #include "secretstore.h"
 #include "serverdock.h"
@@ -202,8 +203,6 @@ void MainWindow::setUpWidgets()
     m_chat = new ChatView(this);
     m_composer = new QPlainTextEdit(this);
     m_composer->setObjectName(QStringLiteral("composer"));
-    m_composer->setPlaceholderText(
-            tr("Ask anything — Enter sends, Shift+Enter for a new line, /mcp opens the tools"));
     m_composer->setMaximumHeight(110);
     m_composer->installEventFilter(this);
     m_draftsTimer = new QTimer(this);
@@ -211,7 +210,7 @@ void MainWindow::setUpWidgets()
     m_draftsTimer->setInterval(1000);
     connect(m_draftsTimer, &QTimer::timeout, this, &MainWindow::saveDrafts);
     connect(m_composer, &QPlainTextEdit::textChanged, m_draftsTimer, qOverload<>(&QTimer::start));
-    m_sendButton = new QPushButton(icon(QStringLiteral("send")), tr("Send"), this);
+    m_sendButton = new QPushButton(icon(QStringLiteral("send")), QString(), this);
     m_sendButton->setObjectName(QStringLiteral("sendButton"));
     connect(m_sendButton, &QPushButton::clicked, this, [this] {
         if (m_agent && m_agent->isBusy())
@@ -237,9 +236,7 @@ void MainWindow::setUpWidgets()
     m_chatLayout = new QVBoxLayout(chatPane);
     m_chatLayout->setContentsMargins(0, 0, 0, 0);
     m_chatLayout->addWidget(m_chat, 1);
-    m_editHint = new QLabel(tr("Editing your last message: Enter sends it in place of the "
-                               "old one and what followed, Esc cancels."),
-                            this);
+    m_editHint = new QLabel(this);
     m_editHint->setObjectName(QStringLiteral("editHint"));
     m_editHint->setWordWrap(true);
     m_editHint->setForegroundRole(QPalette::PlaceholderText);
@@ -273,13 +270,13 @@ void MainWindow::setUpWidgets()
             &MainWindow::renameConversation);
     connect(m_conversations, &ConversationList::deleteRequested, this,
             &MainWindow::deleteConversation);
-    auto *newButton = new QPushButton(icon(QStringLiteral("new")), tr("New conversation"), this);
-    newButton->setObjectName(QStringLiteral("newConversationButton"));
-    connect(newButton, &QPushButton::clicked, this, &MainWindow::newConversation);
+    m_newButton = new QPushButton(icon(QStringLiteral("new")), QString(), this);
+    m_newButton->setObjectName(QStringLiteral("newConversationButton"));
+    connect(m_newButton, &QPushButton::clicked, this, &MainWindow::newConversation);
     auto *listPane = new QWidget(this);
     auto *listLayout = new QVBoxLayout(listPane);
     listLayout->setContentsMargins(0, 0, 0, 0);
-    listLayout->addWidget(newButton);
+    listLayout->addWidget(m_newButton);
     listLayout->addWidget(m_conversations, 1);
 
     auto *splitter = new QSplitter(this);
@@ -296,57 +293,18 @@ void MainWindow::setUpWidgets()
     for (const QString &notice : std::as_const(m_startupNotices))
         m_chat->addNotice(notice.toHtmlEscaped(), true);
 
-    QMenu *fileMenu = menuBar()->addMenu(tr("&File"));
-    fileMenu->addAction(icon(QStringLiteral("new")), tr("&New conversation"), QKeySequence::New,
-                        this, &MainWindow::newConversation);
-    fileMenu->addSeparator();
-    QAction *settings
-            = fileMenu->addAction(icon(QStringLiteral("settings")), tr("&Settings…"),
-                                  QKeySequence::Preferences, this, &MainWindow::openSettings);
-    settings->setObjectName(QStringLiteral("settingsAction"));
-    settings->setMenuRole(QAction::PreferencesRole);
-    fileMenu->addSeparator();
-    QAction *quit = fileMenu->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setObjectName(QStringLiteral("quitAction"));
-    quit->setMenuRole(QAction::QuitRole);
-    // The platform's Quit keys, and Ctrl+Q wherever the platform has none (the minimal and
-    // offscreen platforms, some desktops).
-    QList<QKeySequence> quitKeys = QKeySequence::keyBindings(QKeySequence::Quit);
-    if (!quitKeys.contains(QKeySequence(Qt::CTRL | Qt::Key_Q)))
-        quitKeys << QKeySequence(Qt::CTRL | Qt::Key_Q);
-    quit->setShortcuts(quitKeys);
-    QMenu *toolsMenu = menuBar()->addMenu(tr("&Tools"));
-    QAction *browse
-            = toolsMenu->addAction(icon(QStringLiteral("tools")), tr("&Tool browser…"),
-                                   QKeySequence(tr("Ctrl+T")), this, &MainWindow::openToolBrowser);
-    // Ctrl+, is left to the settings dialog; M as in MCP.
-    QAction *editConfig = toolsMenu->addAction(
-            icon(QStringLiteral("config")), tr("Edit &configuration…"),
-            QKeySequence(tr("Ctrl+Shift+M")), this, &MainWindow::editConfiguration);
-    editConfig->setObjectName(QStringLiteral("editConfigurationAction"));
     // The protocol log starts hidden: until it is opened the Manager records nothing.
     m_logDock = new ProtocolLogDock(manager(), this);
     addDockWidget(Qt::BottomDockWidgetArea, m_logDock);
     m_logDock->hide();
     m_logDock->toggleViewAction()->setIcon(icon(QStringLiteral("log")));
-    toolsMenu->addAction(m_logDock->toggleViewAction());
-    QAction *audit = toolsMenu->addAction(tr("&Audit log…"), this, &MainWindow::openAuditLog);
-    audit->setObjectName(QStringLiteral("auditLogAction"));
+    m_dock->toggleViewAction()->setIcon(icon(QStringLiteral("servers")));
     connect(m_dock, &ServerDock::openLogRequested, m_logDock, &ProtocolLogDock::showServer);
     connect(m_dock, &ServerDock::serverEnabledChanged, this, &MainWindow::keepServerEnabled);
     connect(m_dock, &ServerDock::offerChanged, this,
             [this](const QString &server, bool offered) { setOffered(true, server, offered); });
     loadOffering();
-    QToolBar *toolbar = addToolBar(tr("Main"));
-    toolbar->setObjectName(QStringLiteral("mainToolBar"));
-    if (!svgIconsAvailable()) // no SVG plugin: words rather than blank buttons
-        toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    toolbar->addAction(browse);
-    toolbar->addAction(editConfig);
-    m_dock->toggleViewAction()->setIcon(icon(QStringLiteral("servers")));
-    toolbar->addAction(m_dock->toggleViewAction());
-    toolbar->addAction(m_logDock->toggleViewAction());
-    toolbar->addAction(settings);
+    setUpMenus();
 
     m_modelLabel = new QLabel(this);
     m_modelLabel->setObjectName(QStringLiteral("modelLabel"));
@@ -356,6 +314,184 @@ void MainWindow::setUpWidgets()
     statusBar()->addPermanentWidget(m_usageLabel);
     statusBar()->addPermanentWidget(
             new QLabel(QDir::toNativeSeparators(m_options.workspace), this));
+    retranslateUi();
+}
+
+void MainWindow::setUpMenus()
+{
+    m_fileMenu = menuBar()->addMenu(QString());
+    m_newAction = m_fileMenu->addAction(icon(QStringLiteral("new")), QString(), QKeySequence::New,
+                                        this, &MainWindow::newConversation);
+    m_fileMenu->addSeparator();
+    m_settingsAction
+            = m_fileMenu->addAction(icon(QStringLiteral("settings")), QString(),
+                                    QKeySequence::Preferences, this, &MainWindow::openSettings);
+    m_settingsAction->setObjectName(QStringLiteral("settingsAction"));
+    m_settingsAction->setMenuRole(QAction::PreferencesRole);
+    if (m_settingsAction->shortcut().isEmpty()) // platforms with no Preferences key
+        m_settingsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
+    m_fileMenu->addSeparator();
+    m_quitAction = m_fileMenu->addAction(QString(), this, &QWidget::close);
+    m_quitAction->setObjectName(QStringLiteral("quitAction"));
+    m_quitAction->setMenuRole(QAction::QuitRole);
+    // The platform's Quit keys, and Ctrl+Q wherever the platform has none (the minimal and
+    // offscreen platforms, some desktops).
+    QList<QKeySequence> quitKeys = QKeySequence::keyBindings(QKeySequence::Quit);
+    if (!quitKeys.contains(QKeySequence(Qt::CTRL | Qt::Key_Q)))
+        quitKeys << QKeySequence(Qt::CTRL | Qt::Key_Q);
+    m_quitAction->setShortcuts(quitKeys);
+
+    // The docks' own actions follow their titles (Servers, Protocol log).
+    m_viewMenu = menuBar()->addMenu(QString());
+    m_viewMenu->setObjectName(QStringLiteral("viewMenu"));
+    m_viewMenu->addAction(m_dock->toggleViewAction());
+    m_viewMenu->addAction(m_logDock->toggleViewAction());
+
+    m_toolsMenu = menuBar()->addMenu(QString());
+    m_browseAction = m_toolsMenu->addAction(icon(QStringLiteral("tools")), QString(),
+                                            QKeySequence(Qt::CTRL | Qt::Key_T), this,
+                                            &MainWindow::openToolBrowser);
+    // Ctrl+, is Settings; M as in MCP.
+    m_editConfigAction = m_toolsMenu->addAction(icon(QStringLiteral("config")), QString(),
+                                                QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M),
+                                                this, &MainWindow::editConfiguration);
+    m_editConfigAction->setObjectName(QStringLiteral("editConfigurationAction"));
+    m_toolsMenu->addAction(m_logDock->toggleViewAction());
+    m_auditAction = m_toolsMenu->addAction(QString(), this, &MainWindow::openAuditLog);
+    m_auditAction->setObjectName(QStringLiteral("auditLogAction"));
+
+    m_helpMenu = menuBar()->addMenu(QString());
+    m_shortcutsAction = m_helpMenu->addAction(QString(), QKeySequence::HelpContents, this,
+                                              &MainWindow::showShortcuts);
+    m_shortcutsAction->setObjectName(QStringLiteral("shortcutsAction"));
+    m_aboutAction = m_helpMenu->addAction(QString(), this, &MainWindow::showAbout);
+    m_aboutAction->setObjectName(QStringLiteral("aboutAction"));
+    m_aboutAction->setMenuRole(QAction::AboutRole);
+
+    m_toolbar = addToolBar(QString());
+    m_toolbar->setObjectName(QStringLiteral("mainToolBar"));
+    if (!svgIconsAvailable()) // no SVG plugin: words rather than blank buttons
+        m_toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_toolbar->addAction(m_browseAction);
+    m_toolbar->addAction(m_editConfigAction);
+    m_toolbar->addAction(m_dock->toggleViewAction());
+    m_toolbar->addAction(m_logDock->toggleViewAction());
+    m_toolbar->addAction(m_settingsAction);
+    m_viewMenu->addAction(m_toolbar->toggleViewAction());
+}
+
+void MainWindow::retranslateUi()
+{
+    m_composer->setPlaceholderText(
+            tr("Ask anything — Enter sends, Shift+Enter for a new line, /mcp opens the tools"));
+    setBusy(m_agent && m_agent->isBusy()); // Send or Stop
+    m_editHint->setText(tr("Editing your last message: Enter sends it in place of the old one "
+                           "and what followed, Esc cancels."));
+    m_newButton->setText(tr("New conversation"));
+    m_fileMenu->setTitle(tr("&File"));
+    m_newAction->setText(tr("&New conversation"));
+    m_settingsAction->setText(tr("&Settings…"));
+    m_quitAction->setText(tr("&Quit"));
+    m_viewMenu->setTitle(tr("&View"));
+    m_toolsMenu->setTitle(tr("&Tools"));
+    m_browseAction->setText(tr("&Tool browser…"));
+    m_editConfigAction->setText(tr("Edit &configuration…"));
+    m_auditAction->setText(tr("&Audit log…"));
+    m_helpMenu->setTitle(tr("&Help"));
+    m_shortcutsAction->setText(tr("&Keyboard shortcuts"));
+    m_aboutAction->setText(tr("&About Switchboard"));
+    m_toolbar->setWindowTitle(tr("Toolbar"));
+    if (m_configDock)
+        m_configDock->setWindowTitle(tr("Configuration"));
+    updateStatus();
+    updateUsageLabel();
+    updateToolWarning();
+    if (!m_provider) // with a model, the picker's tips follow its next listing
+        listModels();
+}
+
+void MainWindow::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange && m_newButton)
+        retranslateUi();
+    QMainWindow::changeEvent(event);
+}
+
+void MainWindow::updateUsageLabel()
+{
+    if (!m_lastTurnUsage) {
+        m_usageLabel->clear();
+        return;
+    }
+    const QLocale locale;
+    QString last
+            = tr("last turn: %1 in / %2 out tokens")
+                      .arg(locale.toString(std::max<qint64>(0, m_lastTurnUsage->inputTokens)),
+                           locale.toString(std::max<qint64>(0, m_lastTurnUsage->outputTokens)));
+    QString total = tr("this conversation: %1 / %2")
+                            .arg(locale.toString(m_conversationUsage.inputTokens),
+                                 locale.toString(m_conversationUsage.outputTokens));
+    // With a price for the model (Settings → Prices), what it cost.
+    if (m_lastTurnCost) {
+        last += QStringLiteral(" (%1)").arg(AppSettings::formatCost(*m_lastTurnCost));
+        total += QStringLiteral(" (%1)").arg(AppSettings::formatCost(m_conversationCost));
+    }
+    m_usageLabel->setText(last + QStringLiteral(" · ") + total);
+}
+
+void MainWindow::showShortcuts()
+{
+    const auto keys = [](const QAction *action) {
+        return action->shortcut().toString(QKeySequence::NativeText);
+    };
+    const auto native = [](const QKeySequence &sequence) {
+        return sequence.toString(QKeySequence::NativeText);
+    };
+    const QList<std::pair<QString, QString>> rows = {
+            {tr("Enter"), tr("Send the message")},
+            {tr("Shift+Enter"), tr("A new line in the message")},
+            {tr("Esc"), tr("Stop editing the last message")},
+            {QStringLiteral("/mcp"), tr("Open the tool browser (typed in the message box)")},
+            {keys(m_newAction), tr("New conversation")},
+            {keys(m_browseAction), tr("Tool browser")},
+            {keys(m_editConfigAction), tr("Edit the configuration")},
+            {native(QKeySequence::Save), tr("Save the configuration (in its editor)")},
+            {keys(m_settingsAction), tr("Settings")},
+            {native(QKeySequence(Qt::Key_F2)), tr("Rename the selected conversation")},
+            {keys(m_shortcutsAction), tr("This list")},
+            {keys(m_quitAction), tr("Quit (stops the servers)")},
+    };
+    QString html = QStringLiteral("<table cellspacing=\"0\" cellpadding=\"4\">");
+    for (const auto &[key, what] : rows) {
+        if (key.isEmpty())
+            continue;
+        html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>")
+                        .arg(key.toHtmlEscaped(), what.toHtmlEscaped());
+    }
+    html += QStringLiteral("</table>");
+    auto *box = new QMessageBox(QMessageBox::NoIcon, tr("Keyboard shortcuts"), html,
+                                QMessageBox::Close, this);
+    box->setObjectName(QStringLiteral("shortcutsDialog"));
+    box->setTextFormat(Qt::RichText);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+void MainWindow::showAbout()
+{
+    auto *box = new QMessageBox(
+            QMessageBox::NoIcon, tr("About Switchboard"),
+            tr("<h3>Switchboard %1</h3><p>A desktop AI agent and MCP client: the model's tools "
+               "come from MCP servers, and every tool that can change something waits for "
+               "your approval.</p><p>Built with Qt %2 (running on Qt %3).</p>")
+                    .arg(QCoreApplication::applicationVersion().toHtmlEscaped(),
+                         QStringLiteral(QT_VERSION_STR), QString::fromLatin1(qVersion())),
+            QMessageBox::Close, this);
+    box->setObjectName(QStringLiteral("aboutDialog"));
+    box->setTextFormat(Qt::RichText);
+    box->setIconPixmap(icon(QStringLiteral("switchboard")).pixmap(64, 64));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
 }
 
 void MainWindow::connectAgent()
@@ -400,21 +536,12 @@ void MainWindow::connectAgent()
         if (usage.inputTokens >= 0 || usage.outputTokens >= 0) {
             m_conversationUsage.inputTokens += std::max<qint64>(0, usage.inputTokens);
             m_conversationUsage.outputTokens += std::max<qint64>(0, usage.outputTokens);
-            const QLocale locale;
-            QString last = tr("last turn: %1 in / %2 out tokens")
-                                   .arg(locale.toString(std::max<qint64>(0, usage.inputTokens)),
-                                        locale.toString(std::max<qint64>(0, usage.outputTokens)));
-            QString total = tr("this conversation: %1 / %2")
-                                    .arg(locale.toString(m_conversationUsage.inputTokens),
-                                         locale.toString(m_conversationUsage.outputTokens));
-            // With a price for the model (Settings → Prices), what it cost.
             const QString model = m_provider ? m_provider->model() : QString();
-            if (const auto turn = m_settings.cost(model, usage.inputTokens, usage.outputTokens)) {
-                m_conversationCost += *turn;
-                last += QStringLiteral(" (%1)").arg(AppSettings::formatCost(*turn));
-                total += QStringLiteral(" (%1)").arg(AppSettings::formatCost(m_conversationCost));
-            }
-            m_usageLabel->setText(last + QStringLiteral(" · ") + total);
+            m_lastTurnUsage = usage;
+            m_lastTurnCost = m_settings.cost(model, usage.inputTokens, usage.outputTokens);
+            if (m_lastTurnCost)
+                m_conversationCost += *m_lastTurnCost;
+            updateUsageLabel();
         }
         refreshConversations();
         if (m_agent->lastTurnFailed())
@@ -433,7 +560,10 @@ void MainWindow::openSettings()
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     m_settingsDialog = dialog;
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        const QString language = m_settings.language;
         m_settings = dialog->settings();
+        if (m_settings.language != language)
+            installLanguage(m_settings.language); // every window retranslates itself
         if (!dialog->keychainError().isEmpty())
             m_chat->addNotice(SettingsDialog::keychainNote(dialog->keychainError()).toHtmlEscaped(),
                               true);
@@ -829,6 +959,9 @@ void MainWindow::openConversation(const QString &id)
     m_chat->showConversation(conversation->messages);
     m_conversationUsage = {0, 0};
     m_conversationCost = 0;
+    m_lastTurnUsage.reset();
+    m_lastTurnCost.reset();
+    updateUsageLabel();
     m_conversations->setCurrent(id);
     if (m_agent) {
         m_agent->openConversation(id, conversation->messages);
@@ -913,6 +1046,9 @@ void MainWindow::newConversation()
     m_chat->clear();
     m_conversationUsage = {0, 0};
     m_conversationCost = 0;
+    m_lastTurnUsage.reset();
+    m_lastTurnCost.reset();
+    updateUsageLabel();
     m_openId.clear();
     m_openMessages.clear();
     m_conversations->setCurrent(QString()); // none of the saved ones is open

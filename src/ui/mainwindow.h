@@ -11,13 +11,17 @@
 #include <QPointer>
 
 #include <memory>
+#include <optional>
 
+class QAction;
 class QComboBox;
 class QDockWidget;
 class QLabel;
+class QMenu;
 class QPlainTextEdit;
 class QPushButton;
 class QTimer;
+class QToolBar;
 class QVBoxLayout;
 
 namespace Ui {
@@ -89,10 +93,17 @@ signals:
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
     void closeEvent(QCloseEvent *event) override;
+    void changeEvent(QEvent *event) override;
 
 private:
     void setUpEngine();
     void setUpWidgets();
+    void setUpMenus();
+    // Every text the window sets once, again: at start and when the language changes.
+    void retranslateUi();
+    void updateUsageLabel();
+    void showShortcuts();
+    void showAbout();
     void refreshConversations();
     void openConversation(const QString &id);
     QString openConversationId() const;
@@ -154,9 +165,11 @@ private:
     QLabel *m_editHint = nullptr;        // "Editing your last message", while it is
     QLabel *m_toolWarning = nullptr;     // more tools offered than a model takes
     QTimer *m_toolWarningTimer = nullptr;
-    bool m_editingLast = false;              // the composer holds the last message, to resend
-    Engine::Usage m_conversationUsage{0, 0}; // tokens of the open conversation, this session
-    double m_conversationCost = 0;           // and their cost, where the model has a price
+    bool m_editingLast = false;                   // the composer holds the last message, to resend
+    Engine::Usage m_conversationUsage{0, 0};      // tokens of the open conversation, this session
+    double m_conversationCost = 0;                // and their cost, where the model has a price
+    std::optional<Engine::Usage> m_lastTurnUsage; // none until a turn reported its usage
+    std::optional<double> m_lastTurnCost;
     QHash<QString, QString> m_drafts; // unsent composer text, by draftKey(); kept in drafts.json
     QTimer *m_draftsTimer = nullptr;
     QPlainTextEdit *m_composer = nullptr;
@@ -172,6 +185,20 @@ private:
     ConfigEditorPane *m_configEditor = nullptr;
     QLabel *m_modelLabel = nullptr;
     QLabel *m_usageLabel = nullptr;
+    QPushButton *m_newButton = nullptr;
+    QToolBar *m_toolbar = nullptr;
+    QMenu *m_fileMenu = nullptr;
+    QMenu *m_viewMenu = nullptr;
+    QMenu *m_toolsMenu = nullptr;
+    QMenu *m_helpMenu = nullptr;
+    QAction *m_newAction = nullptr;
+    QAction *m_settingsAction = nullptr;
+    QAction *m_quitAction = nullptr;
+    QAction *m_browseAction = nullptr;
+    QAction *m_editConfigAction = nullptr;
+    QAction *m_auditAction = nullptr;
+    QAction *m_shortcutsAction = nullptr;
+    QAction *m_aboutAction = nullptr;
     bool m_closing = false;            // close requested, servers stopping
     bool m_serversStopped = false;     // the close may complete
     bool m_discardConfigEdits = false; // the user chose to close without saving them

@@ -289,7 +289,7 @@ SettingsDialog::SettingsDialog(QString settingsFile, SecretStore *secrets, QWidg
                              QString::fromLatin1(AppSettings::ChineseLanguage));
     m_languageCombo->setCurrentIndex(std::max(0, m_languageCombo->findData(current.language)));
     auto languageNote = noteLabel(QStringLiteral("languageNote"), this);
-    languageNote->setText(tr("Applies after Switchboard is restarted."));
+    languageNote->setText(tr("Applies as soon as the settings are saved."));
     Form interfaceForm(this);
     interfaceForm.addRow(tr("&Language:"), m_languageCombo);
     interfaceForm.addNote(languageNote);

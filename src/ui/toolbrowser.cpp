@@ -97,7 +97,6 @@ ToolBrowser::ToolBrowser(Engine::ToolRegistry *registry, Engine::ToolRunner *run
     , m_registry(registry)
     , m_runner(runner)
 {
-    setWindowTitle(tr("Tools"));
     resize(1000, 700);
 
     // Left: search + sources → tools.
@@ -106,11 +105,9 @@ ToolBrowser::ToolBrowser(Engine::ToolRegistry *registry, Engine::ToolRunner *run
     leftLayout->setContentsMargins(0, 0, 0, 0);
     m_search = new QLineEdit(left);
     m_search->setObjectName(QStringLiteral("searchEdit"));
-    m_search->setPlaceholderText(tr("Search tools"));
     m_search->setClearButtonEnabled(true);
     m_tree = new QTreeWidget(left);
     m_tree->setObjectName(QStringLiteral("toolTree"));
-    m_tree->setHeaderLabels({tr("Tool"), tr("Risk")});
     m_tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_tree->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     m_tree->header()->setStretchLastSection(false);
@@ -140,23 +137,23 @@ ToolBrowser::ToolBrowser(Engine::ToolRegistry *registry, Engine::ToolRunner *run
     m_hints->setForegroundRole(QPalette::PlaceholderText);
     m_hints->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-    auto tabs = new QTabWidget(details);
+    auto tabs = m_tabs = new QTabWidget(details);
     m_form = new SchemaForm(this);
     m_form->setObjectName(QStringLiteral("schemaForm"));
     auto formScroll = new QScrollArea(tabs);
     formScroll->setWidgetResizable(true);
     formScroll->setWidget(m_form);
-    tabs->addTab(formScroll, tr("Arguments"));
+    tabs->addTab(formScroll, QString());
     m_schemaView = new QPlainTextEdit(tabs);
     m_schemaView->setObjectName(QStringLiteral("schemaView"));
     m_schemaView->setReadOnly(true);
     m_schemaView->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    tabs->addTab(m_schemaView, tr("Input schema"));
+    tabs->addTab(m_schemaView, QString());
 
     auto buttons = new QHBoxLayout;
-    m_runButton = new QPushButton(tr("Run"), details);
+    m_runButton = new QPushButton(details);
     m_runButton->setObjectName(QStringLiteral("runButton"));
-    m_cancelButton = new QPushButton(tr("Cancel run"), details);
+    m_cancelButton = new QPushButton(details);
     m_cancelButton->setObjectName(QStringLiteral("cancelButton"));
     m_status = new QLabel(details);
     m_status->setObjectName(QStringLiteral("statusLabel"));
@@ -176,7 +173,8 @@ ToolBrowser::ToolBrowser(Engine::ToolRegistry *registry, Engine::ToolRunner *run
     auto resultPane = new QWidget(this);
     auto resultPaneLayout = new QVBoxLayout(resultPane);
     resultPaneLayout->setContentsMargins(0, 0, 0, 0);
-    resultPaneLayout->addWidget(new QLabel(tr("Result"), resultPane));
+    m_resultLabel = new QLabel(resultPane);
+    resultPaneLayout->addWidget(m_resultLabel);
     m_resultArea = new QScrollArea(resultPane);
     m_resultArea->setObjectName(QStringLiteral("resultView"));
     m_resultArea->setWidgetResizable(true);
@@ -226,9 +224,32 @@ ToolBrowser::ToolBrowser(Engine::ToolRegistry *registry, Engine::ToolRunner *run
         emit offerChanged(name, offered);
     });
 
+    retranslateUi();
     rebuildTree();
     showTool(QString());
     clearResult();
+}
+
+void ToolBrowser::retranslateUi()
+{
+    setWindowTitle(tr("Tools"));
+    m_search->setPlaceholderText(tr("Search tools"));
+    m_tree->setHeaderLabels({tr("Tool"), tr("Risk")});
+    m_tabs->setTabText(0, tr("Arguments"));
+    m_tabs->setTabText(1, tr("Input schema"));
+    m_runButton->setText(tr("Run"));
+    m_cancelButton->setText(tr("Cancel run"));
+    m_resultLabel->setText(tr("Result"));
+}
+
+void ToolBrowser::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange && m_tabs) {
+        retranslateUi();
+        scheduleRebuild();   // the server headings
+        showTool(m_current); // what was typed into the form stays
+    }
+    QDialog::changeEvent(event);
 }
 
 ToolBrowser::~ToolBrowser()

@@ -11,6 +11,7 @@ class QPlainTextEdit;
 class QPushButton;
 class QScrollArea;
 class QShowEvent;
+class QTabWidget;
 class QTimer;
 class QTreeWidget;
 class QTreeWidgetItem;
@@ -45,8 +46,10 @@ signals:
 
 protected:
     void showEvent(QShowEvent *event) override;
+    void changeEvent(QEvent *event) override;
 
 private:
+    void retranslateUi();
     void rebuildTree();
     // The registry changed: rebuilt once the changes settle, and only while shown.
     void scheduleRebuild();
@@ -71,6 +74,8 @@ private:
 
     QLineEdit *m_search;
     QTreeWidget *m_tree;
+    QTabWidget *m_tabs = nullptr;
+    QLabel *m_resultLabel = nullptr;
     QLabel *m_title;
     QLabel *m_description;
     QLabel *m_meta;
