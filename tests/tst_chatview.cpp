@@ -6,6 +6,7 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QFontDatabase>
 #include <QScrollBar>
 #include <QTest>
 #include <QTextBlock>
@@ -32,6 +33,7 @@ private slots:
     void markdownRendersWhileStreaming();
     void toolCardsAreOneLineUntilOpened();
     void longCodeLineWraps();
+    void inlineCodeIsMonospace();
     void darkPaletteRedrawsTheColours();
 
 private:
@@ -397,6 +399,33 @@ void tst_ChatView::longCodeLineWraps()
     QVERIFY(codeFound);
     QCOMPARE(view.horizontalScrollBar()->maximum(), 0);
     QVERIFY(view.document()->size().width() <= view.viewport()->width() + 1);
+}
+
+// `inline code` is drawn in the system's monospace font on the code band, the prose around
+// it in the chat's own font.
+void tst_ChatView::inlineCodeIsMonospace()
+{
+    ChatView view;
+    view.finishAssistantMessage(QStringLiteral("Run `ls -l` in the folder."));
+    const QString mono = QFontDatabase::systemFont(QFontDatabase::FixedFont).family();
+    QString codeFamily;
+    QString proseFamily;
+    bool banded = false;
+    for (QTextBlock block = view.document()->begin(); block.isValid(); block = block.next()) {
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            const QTextFragment fragment = it.fragment();
+            const QStringList families = fragment.charFormat().fontFamilies().toStringList();
+            if (fragment.text() == QLatin1String("ls -l")) {
+                codeFamily = families.value(0);
+                banded = fragment.charFormat().background().style() != Qt::NoBrush;
+            } else if (fragment.text().contains(QLatin1String("in the folder"))) {
+                proseFamily = families.value(0);
+            }
+        }
+    }
+    QCOMPARE(codeFamily, mono);
+    QVERIFY(banded);
+    QVERIFY(proseFamily != mono);
 }
 
 // The system switches to a dark theme: the chat's own colours (code bands, highlighting, user

@@ -6,6 +6,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QDesktopServices>
+#include <QFontDatabase>
 #include <QLocale>
 #include <QScrollBar>
 #include <QTextBlock>
@@ -357,6 +358,7 @@ void ChatView::renderMarkdown(QTextCursor &cursor, Entry &entry)
             quote.mergeCharFormat(dim);
         }
         if (!CodeHighlighter::isCodeBlock(block)) {
+            markInlineCode(block, band);
             inRun = false;
             continue;
         }
@@ -394,6 +396,29 @@ void ChatView::renderMarkdown(QTextCursor &cursor, Entry &entry)
         entry.codeBlocks << code;
     }
     cursor.setPosition(entry.frame->lastPosition());
+}
+
+// Inline `code`: Qt's Markdown reader only marks it fixed-pitch, which the chat's font does
+// not honour; it gets the system's monospace font and the code band's colour.
+void ChatView::markInlineCode(const QTextBlock &block, const QColor &band)
+{
+    std::vector<std::pair<int, int>> spans;
+    for (auto it = block.begin(); !it.atEnd(); ++it) {
+        const QTextFragment fragment = it.fragment();
+        if (fragment.isValid() && fragment.charFormat().fontFixedPitch())
+            spans.emplace_back(fragment.position(), fragment.length());
+    }
+    if (spans.empty())
+        return;
+    QTextCharFormat mono;
+    mono.setFontFamilies({QFontDatabase::systemFont(QFontDatabase::FixedFont).family()});
+    mono.setBackground(band);
+    for (const auto &[position, length] : spans) {
+        QTextCursor span(document());
+        span.setPosition(position);
+        span.setPosition(position + length, QTextCursor::KeepAnchor);
+        span.mergeCharFormat(mono);
+    }
 }
 
 void ChatView::renderCard(QTextCursor &cursor, Entry &entry)

@@ -14,6 +14,7 @@
 #include <optional>
 #include <vector>
 
+class QTextBlock;
 class QTextFrame;
 
 namespace Ui {
@@ -105,6 +106,7 @@ private:
     void renderHeader(QTextCursor &cursor, const Entry &entry);
     void renderMarkdown(QTextCursor &cursor, Entry &entry);
     void renderCard(QTextCursor &cursor, Entry &entry);
+    void markInlineCode(const QTextBlock &block, const QColor &band);
     void removeLastEntry();
     Entry &card(const QString &callId, const QString &toolName);
     void addToolCall(const QString &key, const Engine::ToolCallRequest &call);
