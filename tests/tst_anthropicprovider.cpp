@@ -159,6 +159,35 @@ private slots:
         QCOMPARE_JSON(o->result->toolCalls[1].arguments, Json::object());
     }
 
+    // A user message with a file and an image: a text block, the file as a named text block,
+    // the image as a base64 source.
+    void attachmentsBecomeBlocks()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::Anthropic);
+        QVERIFY(server.listen());
+        server.enqueue(FakeLlmServer::anthropicText(QStringLiteral("ok")));
+        AnthropicProvider provider(config(server));
+        CompletionRequest request = userRequest();
+        ChatMessage &user = request.messages.back();
+        user.attachments.push_back(
+                {QStringLiteral("src/a.txt"), QStringLiteral("text/plain"), QByteArray("alpha")});
+        user.attachments.push_back(
+                {QStringLiteral("shot.jpg"), QStringLiteral("image/jpeg"), QByteArray("JPG!")});
+        const auto o = completeOnce(provider, request);
+        QCOMPARE(o->finals, 1);
+        const Json content = server.requests().at(0)["messages"].back()["content"];
+        QCOMPARE(content.size(), size_t(3));
+        QCOMPARE_JSON(content[0]["type"], "text");
+        QCOMPARE_JSON(content[1],
+                      (Json{{"type", "text"},
+                            {"text", "[attached file src/a.txt]\nalpha\n[end of src/a.txt]"}}));
+        QCOMPARE_JSON(
+                content[2],
+                (Json{{"type", "image"},
+                      {"source",
+                       {{"type", "base64"}, {"media_type", "image/jpeg"}, {"data", "SlBHIQ=="}}}}));
+    }
+
     void requestWithToolResults()
     {
         FakeLlmServer server(FakeLlmServer::Dialect::Anthropic);

@@ -762,6 +762,12 @@ void TestBuiltinTools::sensitiveFiles()
     QVERIFY(QDir(m_ws).mkpath(QStringLiteral("sub")));
     QCOMPARE(m_workspace->sensitiveMatch(path(relative)).value_or(QString()), match);
     QVERIFY(!m_workspace->sensitiveMatch(m_ws));
+    // Outside the workspace (an attachment dropped from elsewhere) every component counts;
+    // inside, the same answer as above.
+    QCOMPARE(m_workspace->sensitiveMatchAnywhere(QStringLiteral("/elsewhere/") + relative)
+                     .value_or(QString()),
+             match);
+    QCOMPARE(m_workspace->sensitiveMatchAnywhere(path(relative)).value_or(QString()), match);
     // read_file asks about exactly those, also through a path with "..".
     const Json arguments{{"path", utf8(QStringLiteral("sub/../") + relative)}};
     const auto reason

@@ -22,6 +22,7 @@ private slots:
         QTest::newRow("assistant with tool calls") << 2;
         QTest::newRow("tool error") << 3;
         QTest::newRow("tool denied") << 4;
+        QTest::newRow("user with attachments") << 5;
     }
 
     void roundTrip()
@@ -60,6 +61,13 @@ private slots:
             m.isError = true;
             m.denied = true;
             break;
+        case 5:
+            m.text = QStringLiteral("see these");
+            m.attachments.push_back({QStringLiteral("notes/今天.md"), QStringLiteral("text/plain"),
+                                     QByteArray("# plan\n\xe2\x9c\x93 done\n")});
+            m.attachments.push_back({QStringLiteral("pasted.png"), QStringLiteral("image/png"),
+                                     QByteArray("\x89PNG\r\n\x1a\n\0\xff", 10)});
+            break;
         }
         const Json json = m.toJson();
         // Through text, as a conversation file stores it.
@@ -78,7 +86,26 @@ private slots:
             QCOMPARE_JSON(back->toolCalls[i].arguments, m.toolCalls[i].arguments);
             QCOMPARE(back->toolCalls[i].argumentsText, m.toolCalls[i].argumentsText);
         }
+        QCOMPARE(back->attachments.size(), m.attachments.size());
+        for (size_t i = 0; i < m.attachments.size(); ++i) {
+            QCOMPARE(back->attachments[i].name, m.attachments[i].name);
+            QCOMPARE(back->attachments[i].mimeType, m.attachments[i].mimeType);
+            QCOMPARE(back->attachments[i].data, m.attachments[i].data);
+        }
         QCOMPARE_JSON(back->toJson(), json);
+    }
+
+    // A damaged attachment in a conversation file: the message is refused (and the store says
+    // which line), never half read.
+    void badAttachmentIsRefused()
+    {
+        for (const char *text :
+             {R"({"role":"user","text":"x","attachments":{}})",
+              R"({"role":"user","text":"x","attachments":[{"name":"a","mimeType":"image/png"}]})",
+              R"({"role":"user","text":"x","attachments":[{"name":"a","mimeType":"image/png","data":"%%%"}]})",
+              R"({"role":"user","text":"x","attachments":[7]})"}) {
+            QVERIFY2(!ChatMessage::fromJson(Json::parse(text)), text);
+        }
     }
 
     void stableForm()

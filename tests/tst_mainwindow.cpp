@@ -19,18 +19,21 @@
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QImage>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
@@ -46,6 +49,7 @@
 #include <QToolBar>
 #include <QToolButton>
 #include <QTreeWidget>
+#include <QUrl>
 #include <QUuid>
 
 #ifdef Q_OS_UNIX
@@ -615,6 +619,108 @@ private slots:
 
     // A failed turn offers Retry; Edit on the last message puts it back in the composer, and
     // Enter sends it in place of the old one and what followed (the model sees only that).
+    // Attachments: a workspace file and an image pasted from the clipboard become chips; a
+    // chip's click takes it off; a binary file is refused with the reason, a file that may hold
+    // secrets asks first; the message carries them to the model (the file as named text, the
+    // image as data) and the chat shows them.
+    void attachmentsTravelWithTheMessage()
+    {
+        auto setup = open();
+        QVERIFY(setup);
+        Ui::MainWindow &window = *setup->window;
+        QDir workspace(setup->workspace.path());
+        QVERIFY(workspace.mkpath(QStringLiteral("notes")));
+        const auto write = [&workspace](const QString &name, const QByteArray &data) {
+            QFile file(workspace.filePath(name));
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(data);
+        };
+        write(QStringLiteral("notes/plan.md"), "# Plan\nstep one\n");
+        write(QStringLiteral("blob.bin"), QByteArray("\x01\x00\x02", 3));
+        write(QStringLiteral(".env"), "TOKEN=not-for-the-model\n");
+        auto *composer = window.findChild<QPlainTextEdit *>(QStringLiteral("composer"));
+        QVERIFY(composer);
+        const auto chips = [&window] {
+            QStringList names;
+            for (auto *chip : window.findChildren<QToolButton *>(QStringLiteral("attachmentChip")))
+                names << chip->text();
+            return names;
+        };
+        const auto paste = [composer](QMimeData *data) {
+            QApplication::clipboard()->setMimeData(data);
+            composer->setFocus();
+            QTest::keyClick(composer, Qt::Key_V, Qt::ControlModifier);
+        };
+        auto *files = new QMimeData;
+        files->setUrls({QUrl::fromLocalFile(workspace.filePath(QStringLiteral("notes/plan.md"))),
+                        QUrl::fromLocalFile(workspace.filePath(QStringLiteral("blob.bin")))});
+        paste(files);
+        QTRY_COMPARE(chips().size(), 1);
+        QVERIFY2(chips().first().startsWith(QLatin1String("notes/plan.md")),
+                 qPrintable(chips().join(QLatin1Char(','))));
+        QVERIFY2(window.chatView()->toPlainText().contains(QLatin1String("blob.bin")),
+                 qPrintable(window.chatView()->toPlainText())); // refused, saying why
+        auto *image = new QMimeData;
+        QImage red(40, 30, QImage::Format_RGB32);
+        red.fill(Qt::red);
+        image->setImageData(red);
+        paste(image);
+        QTRY_COMPARE(chips().size(), 2);
+        QVERIFY(composer->toPlainText().isEmpty()); // nothing pasted as text
+
+        // A file that may hold secrets: asked about; Cancel leaves it out.
+        auto *env = new QMimeData;
+        env->setUrls({QUrl::fromLocalFile(workspace.filePath(QStringLiteral(".env")))});
+        paste(env);
+        QMessageBox *ask = nullptr;
+        QTRY_VERIFY((ask = window.findChild<QMessageBox *>(
+                             QStringLiteral("sensitiveAttachmentDialog"))));
+        ask->button(QMessageBox::Cancel)->click();
+        QTest::qWait(50);
+        QCOMPARE(chips().size(), 2);
+        // A chip's click takes it off the message.
+        paste(env);
+        QTRY_VERIFY((ask = window.findChild<QMessageBox *>(
+                             QStringLiteral("sensitiveAttachmentDialog"))));
+        ask->findChild<QPushButton *>(QStringLiteral("attachAnywayButton"))->click();
+        QTRY_COMPARE(chips().size(), 3);
+        window.findChildren<QToolButton *>(QStringLiteral("attachmentChip")).last()->click();
+        QTRY_COMPARE(chips().size(), 2);
+
+        setup->model.enqueue(FakeLlmServer::openAiText(QStringLiteral("A plan and a red box.")));
+        QSignalSpy turn(window.agent(), &Agent::turnFinished);
+        send(window, QStringLiteral("what are these?"));
+        QTRY_COMPARE_WITH_TIMEOUT(turn.count(), 1, 10000);
+        QCOMPARE(chips().size(), 0); // sent with the message
+        const Json content = setup->model.requests().first()["messages"].back()["content"];
+        QVERIFY2(content.is_array() && content.size() == 3, content.dump().c_str());
+        QCOMPARE(content[0]["text"].get<std::string>(), std::string("what are these?"));
+        QVERIFY2(content[1]["text"].get<std::string>().find("[attached file notes/plan.md]\n# Plan")
+                         != std::string::npos,
+                 content[1].dump().c_str());
+        const std::string url = content[2]["image_url"]["url"].get<std::string>();
+        QVERIFY(url.rfind("data:image/png;base64,", 0) == 0);
+        QImage sent;
+        QVERIFY(sent.loadFromData(
+                QByteArray::fromBase64(QByteArray::fromStdString(url.substr(22)))));
+        QCOMPARE(sent.size(), QSize(40, 30));
+        QVERIFY(content.dump().find("not-for-the-model") == std::string::npos);
+        const QString chat = window.chatView()->toPlainText();
+        QVERIFY2(chat.contains(QLatin1String("notes/plan.md")), qPrintable(chat));
+
+        // Reopened, the message still shows its file (the conversation file keeps them).
+        const QString id = window.agent()->conversationId();
+        auto *list = window.findChild<QListWidget *>(QStringLiteral("conversationList"));
+        QVERIFY(list);
+        window.findChild<QPushButton *>(QStringLiteral("newConversationButton"))->click();
+        QTRY_VERIFY(!window.chatView()->toPlainText().contains(QLatin1String("notes/plan.md")));
+        QTRY_COMPARE(list->count(), 1);
+        list->itemClicked(list->item(0));
+        QTRY_VERIFY(window.chatView()->toPlainText().contains(QLatin1String("notes/plan.md")));
+        QCOMPARE(window.agent()->conversationId(), id);
+        QCOMPARE(window.agent()->messages().front().attachments.size(), size_t(2));
+    }
+
     void editAndRetryTheLastTurn()
     {
         auto setup = open();

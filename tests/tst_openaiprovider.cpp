@@ -359,6 +359,38 @@ private slots:
         QVERIFY(!server.requests().at(0).contains("tools"));
     }
 
+    // A user message with a file and an image: a list of parts (the text, the file as named
+    // text, the image as a data URL); a message without attachments stays a plain string.
+    void attachmentsBecomeContentParts()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(server.listen());
+        server.enqueue(FakeLlmServer::openAiText(QStringLiteral("ok")));
+        OpenAiProvider provider(config(server));
+        CompletionRequest request = userRequest(QStringLiteral("first"));
+        ChatMessage user;
+        user.text = QStringLiteral("what is in these?");
+        user.attachments.push_back(
+                {QStringLiteral("src/a.txt"), QStringLiteral("text/plain"), QByteArray("alpha")});
+        user.attachments.push_back(
+                {QStringLiteral("pasted.png"), QStringLiteral("image/png"), QByteArray("PNG!")});
+        request.messages.push_back(user);
+        const auto o = completeOnce(provider, request);
+        QCOMPARE(o->finals, 1);
+        const Json messages = server.requests().at(0)["messages"];
+        QCOMPARE_JSON(messages[1]["content"], "first");
+        QCOMPARE_JSON(
+                messages[2],
+                (Json{{"role", "user"},
+                      {"content",
+                       Json::array(
+                               {{{"type", "text"}, {"text", "what is in these?"}},
+                                {{"type", "text"},
+                                 {"text", "[attached file src/a.txt]\nalpha\n[end of src/a.txt]"}},
+                                {{"type", "image_url"},
+                                 {"image_url", {{"url", "data:image/png;base64,UE5HIQ=="}}}}})}}));
+    }
+
     void unauthorizedIsClearAndNotRetried()
     {
         FakeLlmServer server(FakeLlmServer::Dialect::OpenAi);

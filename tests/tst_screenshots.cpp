@@ -10,18 +10,21 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QClipboard>
 #include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QLabel>
 #include <QLibraryInfo>
 #include <QLineEdit>
+#include <QMimeData>
 #include <QPainter>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 #include <QTranslator>
 
 using namespace Engine;
@@ -268,6 +271,31 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!window->agent()->isBusy(), 10000);
         QTest::qWait(200); // the answer's last render and the scroll to it
         save(window->grab(), QStringLiteral("chat-%1.png").arg(lang));
+
+        // Attachments waiting in the composer: a workspace file and a pasted picture.
+        {
+            QFile plan(QDir(workspace.path()).filePath(QStringLiteral("plan.md")));
+            QVERIFY(plan.open(QIODevice::WriteOnly));
+            plan.write("# Plan\n");
+        }
+        for (int i = 0; i < 2; ++i) {
+            auto *data = new QMimeData;
+            if (i == 0) {
+                data->setUrls({QUrl::fromLocalFile(
+                        QDir(workspace.path()).filePath(QStringLiteral("plan.md")))});
+            } else {
+                QImage picture(120, 80, QImage::Format_RGB32);
+                picture.fill(QColor(0x3b, 0x82, 0xf6));
+                data->setImageData(picture);
+            }
+            QApplication::clipboard()->setMimeData(data);
+            composer->setFocus();
+            QTest::keyClick(composer, Qt::Key_V, Qt::ControlModifier);
+        }
+        QTRY_COMPARE(window->findChildren<QToolButton *>(QStringLiteral("attachmentChip")).size(),
+                     2);
+        QTest::qWait(50);
+        save(window->grab(), QStringLiteral("attachments-%1.png").arg(lang));
 
         window->openToolBrowser();
         auto *browser = window->findChild<Ui::ToolBrowser *>();

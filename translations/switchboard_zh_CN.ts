@@ -43,7 +43,7 @@
     <name>Engine::Agent</name>
     <message>
         <location filename="../src/engine/agent.cpp" line="+72"/>
-        <location line="+49"/>
+        <location line="+50"/>
         <source>Could not save the conversation: %1</source>
         <translation>无法保存对话：%1</translation>
     </message>
@@ -515,7 +515,7 @@
     </message>
     <message>
         <location line="+2"/>
-        <location filename="../src/engine/workspace.cpp" line="+116"/>
+        <location filename="../src/engine/workspace.cpp" line="+126"/>
         <source>the workspace folder %1 does not exist</source>
         <translation>工作区文件夹 %1 不存在</translation>
     </message>
@@ -553,7 +553,7 @@
 <context>
     <name>Engine::ContextFit</name>
     <message>
-        <location filename="../src/engine/contextfit.cpp" line="+33"/>
+        <location filename="../src/engine/contextfit.cpp" line="+35"/>
         <source>
 … [%n characters of this earlier result left out to fit the context window] …
 </source>
@@ -562,7 +562,7 @@
 </translation>
     </message>
     <message>
-        <location line="+78"/>
+        <location line="+80"/>
         <source>[%n earlier messages of this conversation were left out to fit the context window.]</source>
         <translation>[为适应上下文窗口，本对话中较早的 %n 条消息未发送。]</translation>
     </message>
@@ -2103,12 +2103,12 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::ChatView</name>
     <message>
-        <location filename="../src/ui/chatview.cpp" line="+435"/>
+        <location filename="../src/ui/chatview.cpp" line="+473"/>
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location line="+386"/>
+        <location line="+399"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
@@ -2133,12 +2133,12 @@ Allow %1 (%2 risk, from %3)?
         <translation>错误</translation>
     </message>
     <message>
-        <location line="-379"/>
+        <location line="-392"/>
         <source>Open the whole result…</source>
         <translation>打开完整结果…</translation>
     </message>
     <message>
-        <location line="-384"/>
+        <location line="-421"/>
         <source>%1 ms</source>
         <translation>%1 毫秒</translation>
     </message>
@@ -2148,7 +2148,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location line="+166"/>
+        <location line="+167"/>
         <source>You</source>
         <translation>你</translation>
     </message>
@@ -2174,12 +2174,17 @@ Allow %1 (%2 risk, from %3)?
         <translation>重试</translation>
     </message>
     <message>
-        <location line="+110"/>
+        <location line="+42"/>
+        <source>Attached: %1</source>
+        <translation>附件：%1</translation>
+    </message>
+    <message>
+        <location line="+81"/>
         <source>Copy code</source>
         <translation>复制代码</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+67"/>
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
@@ -2189,7 +2194,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>（空）</translation>
     </message>
     <message>
-        <location line="+375"/>
+        <location line="+388"/>
         <source>waiting…</source>
         <translation>等待中…</translation>
     </message>
@@ -2594,7 +2599,7 @@ in %3</source>
 <context>
     <name>Ui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+102"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+109"/>
         <source>Unsaved configuration</source>
         <translation>未保存的配置</translation>
     </message>
@@ -2609,28 +2614,28 @@ in %3</source>
         <translation>放弃并关闭</translation>
     </message>
     <message>
-        <location line="+277"/>
+        <location line="+291"/>
         <source>Ask anything — Enter sends, Shift+Enter for a new line, /mcp opens the tools</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
     <message>
-        <location line="+380"/>
+        <location line="+557"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-378"/>
+        <location line="-555"/>
         <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
         <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+64"/>
+        <location line="+69"/>
         <source>New conversation</source>
         <translation>新建对话</translation>
     </message>
     <message>
-        <location line="-63"/>
+        <location line="-64"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -2670,7 +2675,7 @@ in %3</source>
         <translation>审计日志(&amp;A)…</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+29"/>
         <source>last turn: %1 in / %2 out tokens</source>
         <translation>上一轮：输入 %1 / 输出 %2 tokens</translation>
     </message>
@@ -2700,7 +2705,7 @@ in %3</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-500"/>
+        <location line="-519"/>
         <source>Audit log: %1</source>
         <translation>审计日志：%1</translation>
     </message>
@@ -2710,7 +2715,7 @@ in %3</source>
         <translation>无法保存对话：%1</translation>
     </message>
     <message>
-        <location line="+331"/>
+        <location line="+350"/>
         <source>&lt;b&gt;Compacted&lt;/b&gt; to fit the model&apos;s context window: %1 and %2 this request. The conversation keeps everything.</source>
         <translation>&lt;b&gt;已压缩&lt;/b&gt;以适应模型的上下文窗口：%1，并且本次请求%2。对话本身保留全部内容。</translation>
     </message>
@@ -2739,18 +2744,28 @@ in %3</source>
         <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+223"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location line="-361"/>
-        <location line="+384"/>
+        <location line="-534"/>
+        <location line="+557"/>
         <source>Configuration</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location line="-394"/>
+        <location line="-575"/>
+        <source>Attach…</source>
+        <translation>附加…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Attach files from the workspace; paste or drop images and files into the message box</source>
+        <translation>附加工作区中的文件；也可以把图片和文件粘贴或拖放到消息框中</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -2775,7 +2790,7 @@ in %3</source>
         <translation>工具栏</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+48"/>
         <source>Enter</source>
         <translation>Enter</translation>
     </message>
@@ -2860,7 +2875,67 @@ in %3</source>
         <translation>&lt;h3&gt;Switchboard %1&lt;/h3&gt;&lt;p&gt;桌面 AI 智能体与 MCP 客户端：模型的工具来自 MCP 服务器，凡是可能改动内容的工具都要等你批准。&lt;/p&gt;&lt;p&gt;基于 Qt %2 构建（运行于 Qt %3）。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+340"/>
+        <location line="+259"/>
+        <source>Attach files</source>
+        <translation>附加文件</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Not attached: %1 — %2</source>
+        <translation>未附加：%1 — %2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>not a file</source>
+        <translation>不是文件</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>the image could not be read</source>
+        <translation>无法读取该图片</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>larger than %1; the model reads text files up to that size</source>
+        <translation>大于 %1；模型只读取不超过此大小的文本文件</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>not a text file (only text files and images can be attached)</source>
+        <translation>不是文本文件（只能附加文本文件和图片）</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Attach a file that may hold secrets?</source>
+        <translation>附加可能包含机密的文件？</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 matches “%2” in the list of sensitive files. Its content would be sent to the model&apos;s provider.</source>
+        <translation>%1 与敏感文件列表中的“%2”匹配。其内容将被发送给模型提供方。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Attach</source>
+        <translation>附加</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>Not attached: %1 — the image could not be made small enough</source>
+        <translation>未附加：%1 — 无法把图片缩小到可发送的大小</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Not attached: %1 — a message carries at most %2 attachments</source>
+        <translation>未附加：%1 — 一条消息最多带 %2 个附件</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>%1, %2 — click to remove it from the message</source>
+        <translation>%1，%2 — 点击可从消息中移除</translation>
+    </message>
+    <message>
+        <location line="+115"/>
         <source>Trusted for this session only: %1</source>
         <translation>仅在本次会话中信任：%1</translation>
     </message>

@@ -75,15 +75,16 @@ void Agent::append(ChatMessage message)
     emit messageAdded(m_messages.back());
 }
 
-bool Agent::send(const QString &text)
+bool Agent::send(const QString &text, std::vector<Attachment> attachments)
 {
-    if (m_busy || text.trimmed().isEmpty())
+    if (m_busy || (text.trimmed().isEmpty() && attachments.empty()))
         return false;
     if (m_conversationId.isEmpty())
         newConversation(text.left(60), m_workspace);
     ChatMessage user;
     user.role = ChatMessage::Role::User;
     user.text = text;
+    user.attachments = std::move(attachments);
     append(std::move(user));
     startTurn();
     return true;
@@ -132,14 +133,14 @@ bool Agent::retry()
     return true;
 }
 
-bool Agent::editLastUserMessage(const QString &text)
+bool Agent::editLastUserMessage(const QString &text, std::vector<Attachment> attachments)
 {
-    if (m_busy || text.trimmed().isEmpty())
+    if (m_busy || (text.trimmed().isEmpty() && attachments.empty()))
         return false;
     const int user = lastUserMessage();
     if (user >= 0)
         truncate(size_t(user));
-    return send(text);
+    return send(text, std::move(attachments));
 }
 
 std::vector<ToolSpec> Agent::toolSpecs() const

@@ -57,13 +57,13 @@ public:
     const std::vector<ChatMessage> &messages() const { return m_messages; }
 
     // Sends a user message; false (and nothing happens) while a turn is running.
-    bool send(const QString &text);
+    bool send(const QString &text, std::vector<Attachment> attachments = {});
     // Asks the model again from the last user message: what followed it (an answer, tool
     // calls, a failed turn) is dropped, here and (by a truncate record) in the file. False
     // while a turn runs or when there is no user message.
     bool retry();
     // Replaces the last user message, and everything after it, with `text`, and sends it.
-    bool editLastUserMessage(const QString &text);
+    bool editLastUserMessage(const QString &text, std::vector<Attachment> attachments = {});
     void cancel();
     bool isBusy() const { return m_busy; }
     // Whether the last turn ended with an error or was stopped (the window offers a retry).

@@ -263,11 +263,23 @@ Json AnthropicProvider::requestBody(const CompletionRequest &request) const
             if (!message.text.isEmpty())
                 system << message.text;
             break;
-        case ChatMessage::Role::User:
-            appendMessage(messages, "user",
-                          message.text.isEmpty() ? Json::array()
-                                                 : Json::array({textBlock(message.text)}));
+        case ChatMessage::Role::User: {
+            Json content = message.text.isEmpty() ? Json::array()
+                                                  : Json::array({textBlock(message.text)});
+            for (const Attachment &attachment : message.attachments) {
+                if (attachment.isImage()) {
+                    content.push_back({{"type", "image"},
+                                       {"source",
+                                        {{"type", "base64"},
+                                         {"media_type", attachment.mimeType.toStdString()},
+                                         {"data", attachment.data.toBase64().toStdString()}}}});
+                } else {
+                    content.push_back(textBlock(attachment.modelText()));
+                }
+            }
+            appendMessage(messages, "user", std::move(content));
             break;
+        }
         case ChatMessage::Role::Assistant: {
             Json content = Json::array();
             if (!message.text.isEmpty())

@@ -10,6 +10,8 @@ namespace {
 
 // Per-message framing (role, separators) as the providers count it, roughly.
 constexpr qint64 MessageOverheadTokens = 4;
+// An attached image, as the providers count one of the size they scale to (about 1,600).
+constexpr qint64 ImageTokens = 1600;
 
 QString tr(const char *text, int n = -1)
 {
@@ -49,6 +51,8 @@ qint64 estimateTokens(const QString &text)
 qint64 estimateTokens(const ChatMessage &message)
 {
     qint64 tokens = MessageOverheadTokens + estimateTokens(message.text);
+    for (const Attachment &attachment : message.attachments)
+        tokens += attachment.isImage() ? ImageTokens : estimateTokens(attachment.modelText());
     for (const ToolCallRequest &call : message.toolCalls)
         tokens += MessageOverheadTokens + estimateTokens(call.name)
                   + estimateTokens(call.argumentsText.isEmpty()

@@ -47,6 +47,11 @@ bool readString(const Json &object, const char *key, QString *out)
 
 } // namespace
 
+QString Attachment::modelText() const
+{
+    return QStringLiteral("[attached file %1]\n%2\n[end of %1]").arg(name, QString::fromUtf8(data));
+}
+
 Json ChatMessage::toJson() const
 {
     Json json = Json::object();
@@ -68,6 +73,15 @@ Json ChatMessage::toJson() const
         json["isError"] = isError;
         if (denied)
             json["denied"] = true;
+    }
+    if (!attachments.empty()) {
+        Json list = Json::array();
+        for (const Attachment &attachment : attachments) {
+            list.push_back({{"name", attachment.name.toStdString()},
+                            {"mimeType", attachment.mimeType.toStdString()},
+                            {"data", attachment.data.toBase64().toStdString()}});
+        }
+        json["attachments"] = std::move(list);
     }
     return json;
 }
@@ -114,6 +128,30 @@ std::optional<ChatMessage> ChatMessage::fromJson(const Json &json)
             if (const auto args = entry.find("arguments"); args != entry.end())
                 call.arguments = *args;
             message.toolCalls.push_back(std::move(call));
+        }
+    }
+    if (const auto it = json.find("attachments"); it != json.end() && !it->is_null()) {
+        if (!it->is_array())
+            return std::nullopt;
+        for (const Json &entry : *it) {
+            Attachment attachment;
+            QString data;
+            const auto present = [&entry](const char *key) {
+                const auto it = entry.find(key);
+                return it != entry.end() && it->is_string();
+            };
+            if (!entry.is_object() || !present("name") || !present("mimeType") || !present("data")
+                || !readString(entry, "name", &attachment.name)
+                || !readString(entry, "mimeType", &attachment.mimeType)
+                || !readString(entry, "data", &data)) {
+                return std::nullopt;
+            }
+            auto decoded = QByteArray::fromBase64Encoding(data.toLatin1(),
+                                                          QByteArray::AbortOnBase64DecodingErrors);
+            if (!decoded)
+                return std::nullopt;
+            attachment.data = std::move(*decoded);
+            message.attachments.push_back(std::move(attachment));
         }
     }
     return message;

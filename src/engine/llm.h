@@ -24,6 +24,24 @@ struct ToolCallRequest
     QString argumentsText; // as streamed, for error reporting
 };
 
+// A file or an image the user attached to a message. A text file reaches the model as text
+// after the message (named, so it can be told apart from what the user wrote); an image as
+// data, for models that see images.
+struct Attachment
+{
+    QString name;     // shown on its chip and to the model: a workspace path, or "pasted.png"
+    QString mimeType; // "image/png", "image/jpeg", ... for images; "text/plain" for files
+    QByteArray data;  // the file's bytes (UTF-8 text), or the encoded image
+
+    bool isImage() const { return mimeType.startsWith(QLatin1String("image/")); }
+    // What the model reads for a text file: its name, then its content between markers.
+    QString modelText() const;
+
+    static constexpr qint64 MaxTextBytes = 256 * 1024;
+    static constexpr qint64 MaxImageBytes = 5 * 1024 * 1024; // what the providers accept
+    static constexpr int MaxPerMessage = 10;
+};
+
 struct ChatMessage
 {
     enum class Role { System, User, Assistant, Tool };
@@ -34,6 +52,7 @@ struct ChatMessage
     QString toolName;                       // Tool
     bool isError = false;                   // Tool
     bool denied = false;                    // Tool: the call was refused and never ran
+    std::vector<Attachment> attachments;    // User: files and images sent with the text
     // When it was said, where known (the store fills it in from its file); not part of
     // toJson(): the store keeps it on the line around the message.
     QDateTime time;

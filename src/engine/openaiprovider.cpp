@@ -246,9 +246,30 @@ Json OpenAiProvider::requestBody(const CompletionRequest &request) const
         case ChatMessage::Role::System:
             messages.push_back({{"role", "system"}, {"content", message.text.toStdString()}});
             break;
-        case ChatMessage::Role::User:
-            messages.push_back({{"role", "user"}, {"content", message.text.toStdString()}});
+        case ChatMessage::Role::User: {
+            if (message.attachments.empty()) {
+                messages.push_back({{"role", "user"}, {"content", message.text.toStdString()}});
+                break;
+            }
+            // With attachments, the content is a list of parts: the text, each file as text,
+            // each image as a data URL.
+            Json parts = Json::array();
+            if (!message.text.isEmpty())
+                parts.push_back({{"type", "text"}, {"text", message.text.toStdString()}});
+            for (const Attachment &attachment : message.attachments) {
+                if (attachment.isImage()) {
+                    const QByteArray url = "data:" + attachment.mimeType.toLatin1() + ";base64,"
+                                           + attachment.data.toBase64();
+                    parts.push_back(
+                            {{"type", "image_url"}, {"image_url", {{"url", url.toStdString()}}}});
+                } else {
+                    parts.push_back(
+                            {{"type", "text"}, {"text", attachment.modelText().toStdString()}});
+                }
+            }
+            messages.push_back({{"role", "user"}, {"content", std::move(parts)}});
             break;
+        }
         case ChatMessage::Role::Assistant: {
             Json json = {{"role", "assistant"}};
             // null content is what OpenAI itself returns for a tool-call-only turn.

@@ -78,7 +78,17 @@ std::optional<QString> Workspace::sensitiveMatch(const QString &canonicalPath) c
     const QString relative = displayPath(canonicalPath);
     if (relative == QLatin1String("."))
         return std::nullopt;
-    const QStringList parts = relative.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    return matchComponents(relative);
+}
+
+std::optional<QString> Workspace::sensitiveMatchAnywhere(const QString &canonicalPath) const
+{
+    return contains(canonicalPath) ? sensitiveMatch(canonicalPath) : matchComponents(canonicalPath);
+}
+
+std::optional<QString> Workspace::matchComponents(const QString &path) const
+{
+    const QStringList parts = path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
     for (const QString &part : parts) {
         for (std::size_t i = 0; i < m_sensitiveRegexes.size(); ++i) {
             if (m_sensitiveRegexes[i].match(part).hasMatch())

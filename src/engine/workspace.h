@@ -50,8 +50,13 @@ public:
     // The pattern a canonical path inside the workspace matches (in any of its components
     // below the root), or std::nullopt when it does not look sensitive.
     std::optional<QString> sensitiveMatch(const QString &canonicalPath) const;
+    // The same for a path anywhere (a file the user attaches from outside the workspace):
+    // every component of the path is matched.
+    std::optional<QString> sensitiveMatchAnywhere(const QString &canonicalPath) const;
 
 private:
+    std::optional<QString> matchComponents(const QString &path) const;
+
     QString m_root;
     bool m_valid = false;
     QStringList m_sensitivePatterns;

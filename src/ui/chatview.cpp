@@ -102,6 +102,7 @@ struct ChatView::Entry
     QString previewNote;
     Engine::SharedToolRunResult result; // kept when the preview is cut, for the viewer
     QStringList images;                 // document resources
+    QStringList files;                  // a user message's attached files: "name (size)"
     QStringList codeBlocks;             // a message's code blocks, for their Copy links
 };
 
@@ -311,6 +312,18 @@ void ChatView::renderMarkdown(QTextCursor &cursor, Entry &entry)
 {
     if (entry.kind == Kind::User) {
         cursor.insertText(entry.text, QTextCharFormat()); // what the user typed, as typed
+        QTextCharFormat dim;
+        dim.setForeground(dimColor(palette()));
+        for (const QString &file : std::as_const(entry.files)) {
+            cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
+            cursor.insertText(tr("Attached: %1").arg(file), dim);
+        }
+        for (const QString &image : std::as_const(entry.images)) {
+            cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
+            QTextImageFormat format;
+            format.setName(image);
+            cursor.insertImage(format);
+        }
         return;
     }
     const int start = cursor.position();
@@ -492,7 +505,7 @@ void ChatView::showConversation(const std::vector<Engine::ChatMessage> &messages
         m_savedTime = message.time;
         switch (message.role) {
         case Engine::ChatMessage::Role::User:
-            addUserMessage(message.text);
+            addUserMessage(message.text, message.attachments);
             break;
         case Engine::ChatMessage::Role::Assistant:
             finishAssistantMessage(message.text);
@@ -546,11 +559,30 @@ void ChatView::addToolCall(const QString &key, const Engine::ToolCallRequest &ca
     render(c);
 }
 
-void ChatView::addUserMessage(const QString &text)
+QString ChatView::addImage(const QImage &image)
+{
+    const QString name = QStringLiteral("sb-image:%1").arg(++m_imageCount);
+    document()->addResource(QTextDocument::ImageResource, QUrl(name),
+                            image.scaled(QSize(MaxImageSide, MaxImageSide).boundedTo(image.size()),
+                                         Qt::KeepAspectRatio, Qt::SmoothTransformation));
+    return name;
+}
+
+void ChatView::addUserMessage(const QString &text,
+                              const std::vector<Engine::Attachment> &attachments)
 {
     m_followEnd = true; // a new question: its answer is what the user reads next
     Entry &entry = appendEntry(Kind::User);
     entry.text = text;
+    for (const Engine::Attachment &attachment : attachments) {
+        QImage image;
+        if (attachment.isImage() && image.loadFromData(attachment.data)) {
+            entry.images << addImage(image);
+            continue;
+        }
+        entry.files << QStringLiteral("%1 (%2)").arg(
+                attachment.name, QLocale().formattedDataSize(attachment.data.size()));
+    }
     moveActionLink(m_lastUser, entry.index);
     render(entry);
     if (Entry *answer = this->entry(m_lastAssistant); answer && !m_batch)
@@ -748,14 +780,8 @@ void ChatView::toolFinished(const QString &callId, const Engine::SharedToolRunRe
         if (data != block.end() && data->is_string())
             image.loadFromData(QByteArray::fromBase64(
                     QByteArray::fromStdString(data->get_ref<const std::string &>())));
-        if (!image.isNull()) {
-            const QString name = QStringLiteral("sb-image:%1").arg(++m_imageCount);
-            document()->addResource(
-                    QTextDocument::ImageResource, QUrl(name),
-                    image.scaled(QSize(MaxImageSide, MaxImageSide).boundedTo(image.size()),
-                                 Qt::KeepAspectRatio, Qt::SmoothTransformation));
-            c.images << name;
-        }
+        if (!image.isNull())
+            c.images << addImage(image);
     }
     // Only a preview goes into the document. The result itself is kept (shared with the
     // agent, not copied) for the viewer, which gets its text when it opens.

@@ -53,7 +53,10 @@ public:
     // A saved conversation as it was said: messages, and a card per tool call with its name,
     // arguments and outcome (denials as denials); the view opens at its end.
     void showConversation(const std::vector<Engine::ChatMessage> &messages);
-    void addUserMessage(const QString &text);
+    // What the user sent: the text as typed, then each attached file by name and size and
+    // each image as a picture.
+    void addUserMessage(const QString &text,
+                        const std::vector<Engine::Attachment> &attachments = {});
     void appendAssistantDelta(const QString &delta);
     // The assistant's message is complete: `fullText`, or what streamed if that is empty (a
     // message of tool calls only adds nothing).
@@ -106,6 +109,8 @@ private:
     void renderHeader(QTextCursor &cursor, const Entry &entry);
     void renderMarkdown(QTextCursor &cursor, Entry &entry);
     void renderCard(QTextCursor &cursor, Entry &entry);
+    // An image as a document resource, at most MaxImageSide: its name for QTextImageFormat.
+    QString addImage(const QImage &image);
     void markInlineCode(const QTextBlock &block, const QColor &band);
     void removeLastEntry();
     Entry &card(const QString &callId, const QString &toolName);

@@ -2,6 +2,7 @@
 
 #include "auditlogdialog.h"
 #include "chatview.h"
+#include "composeredit.h"
 #include "configeditorpane.h"
 #include "conversationlist.h"
 #include "icons.h"
@@ -20,10 +21,12 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QBuffer>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QJsonDocument>
@@ -34,6 +37,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeDatabase>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSaveFile>
@@ -41,8 +45,11 @@
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QStringDecoder>
 #include <QTimer>
 #include <QToolBar>
+#include <QToolButton>
+#include <QUrl>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -201,8 +208,11 @@ void MainWindow::setUpEngine()
 void MainWindow::setUpWidgets()
 {
     m_chat = new ChatView(this);
-    m_composer = new QPlainTextEdit(this);
+    m_composer = new ComposerEdit(this);
     m_composer->setObjectName(QStringLiteral("composer"));
+    connect(m_composer, &ComposerEdit::imagePasted, this,
+            [this](const QImage &image) { attachImage(image, QStringLiteral("pasted.png")); });
+    connect(m_composer, &ComposerEdit::filesDropped, this, &MainWindow::attachFiles);
     m_composer->setMaximumHeight(110);
     m_composer->installEventFilter(this);
     m_draftsTimer = new QTimer(this);
@@ -224,10 +234,20 @@ void MainWindow::setUpWidgets()
     m_modelPicker->setMaximumWidth(260);
     m_modelPicker->setEnabled(false);
     connect(m_modelPicker, &QComboBox::activated, this, &MainWindow::pickModel);
+    m_attachButton = new QToolButton(this);
+    m_attachButton->setAutoRaise(true);
+    m_attachButton->setObjectName(QStringLiteral("attachButton"));
+    connect(m_attachButton, &QToolButton::clicked, this, &MainWindow::chooseAttachments);
     auto *sendColumn = new QVBoxLayout;
     sendColumn->addWidget(m_modelPicker);
     sendColumn->addWidget(m_sendButton);
     sendColumn->addStretch(1);
+    m_chipBar = new QWidget(this);
+    m_chipBar->setObjectName(QStringLiteral("attachmentBar"));
+    m_chipLayout = new QHBoxLayout(m_chipBar);
+    m_chipLayout->setContentsMargins(0, 0, 0, 0);
+    m_chipLayout->addWidget(m_attachButton);
+    m_chipLayout->addStretch(1);
     auto *composerRow = new QHBoxLayout;
     composerRow->addWidget(m_composer, 1);
     composerRow->addLayout(sendColumn);
@@ -256,6 +276,7 @@ void MainWindow::setUpWidgets()
     for (auto signal :
          {&Engine::ToolRegistry::toolsChanged, &Engine::ToolRegistry::offeringChanged})
         connect(registry(), signal, m_toolWarningTimer, qOverload<>(&QTimer::start));
+    m_chatLayout->addWidget(m_chipBar);
     m_chatLayout->addLayout(composerRow);
     connect(m_chat, &ChatView::editRequested, this, &MainWindow::editLastMessage);
     connect(m_chat, &ChatView::retryRequested, this, &MainWindow::retryTurn);
@@ -388,6 +409,10 @@ void MainWindow::retranslateUi()
     m_editHint->setText(tr("Editing your last message: Enter sends it in place of the old one "
                            "and what followed, Esc cancels."));
     m_newButton->setText(tr("New conversation"));
+    m_attachButton->setText(tr("Attach…"));
+    m_attachButton->setToolTip(tr("Attach files from the workspace; paste or drop images and "
+                                  "files into the message box"));
+    rebuildChips();
     m_fileMenu->setTitle(tr("&File"));
     m_newAction->setText(tr("&New conversation"));
     m_settingsAction->setText(tr("&Settings…"));
@@ -704,7 +729,7 @@ bool MainWindow::eventFilter(QObject *watched, QEvent *event)
 void MainWindow::submit()
 {
     const QString text = m_composer->toPlainText().trimmed();
-    if (text.isEmpty())
+    if (text.isEmpty() && m_attachments.empty())
         return;
     if (text == QLatin1String("/mcp")) {
         m_composer->clear();
@@ -721,18 +746,178 @@ void MainWindow::submit()
     }
     if (m_agent->isBusy())
         return;
+    std::vector<Engine::Attachment> attachments = std::exchange(m_attachments, {});
+    rebuildChips();
     if (m_editingLast) {
         cancelEdit();
         m_chat->dropFromLastUserMessage(true);
-        m_chat->addUserMessage(text);
-        m_agent->editLastUserMessage(text);
+        m_chat->addUserMessage(text, attachments);
+        m_agent->editLastUserMessage(text, std::move(attachments));
         return;
     }
     if (m_agent->conversationId().isEmpty())
-        m_agent->newConversation(text.left(60), m_options.workspace);
-    m_chat->addUserMessage(text);
+        m_agent->newConversation(text.isEmpty() ? attachments.front().name : text.left(60),
+                                 m_options.workspace);
+    m_chat->addUserMessage(text, attachments);
     m_composer->clear();
-    m_agent->send(text);
+    m_agent->send(text, std::move(attachments));
+}
+
+void MainWindow::chooseAttachments()
+{
+    auto *dialog = new QFileDialog(this, tr("Attach files"), m_options.workspace);
+    dialog->setObjectName(QStringLiteral("attachDialog"));
+    dialog->setFileMode(QFileDialog::ExistingFiles);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QFileDialog::urlsSelected, this, &MainWindow::attachFiles);
+    dialog->open();
+}
+
+void MainWindow::attachFiles(const QList<QUrl> &files)
+{
+    for (const QUrl &url : files)
+        attachFile(url.toLocalFile());
+}
+
+// A file as an attachment: an image (as the picture, made small enough to send) or a text
+// file (UTF-8, no NUL bytes, at most 256 KiB). Anything else is refused with the reason; a
+// file that may hold secrets is attached only when the user says so.
+void MainWindow::attachFile(const QString &path)
+{
+    const QFileInfo info(path);
+    const QString canonical = info.canonicalFilePath();
+    const QDir workspace(m_options.workspace);
+    const QString relative = workspace.relativeFilePath(canonical);
+    const bool inside = !canonical.isEmpty() && !relative.startsWith(QLatin1String("../"))
+                        && !QDir::isAbsolutePath(relative);
+    const QString name = inside ? relative : info.fileName();
+    const auto refuse = [this, name](const QString &why) {
+        m_chat->addNotice(tr("Not attached: %1 — %2").arg(name, why).toHtmlEscaped(), true);
+    };
+    if (!info.isFile() || canonical.isEmpty()) {
+        refuse(tr("not a file"));
+        return;
+    }
+    const QMimeType type = QMimeDatabase().mimeTypeForFile(info);
+    if (type.name().startsWith(QLatin1String("image/"))) {
+        QImage image(canonical);
+        if (image.isNull())
+            refuse(tr("the image could not be read"));
+        else
+            attachImage(image, info.fileName());
+        return;
+    }
+    if (info.size() > Engine::Attachment::MaxTextBytes) {
+        refuse(tr("larger than %1; the model reads text files up to that size")
+                       .arg(QLocale().formattedDataSize(Engine::Attachment::MaxTextBytes)));
+        return;
+    }
+    QFile file(canonical);
+    if (!file.open(QIODevice::ReadOnly)) {
+        refuse(file.errorString());
+        return;
+    }
+    Engine::Attachment attachment{name, QStringLiteral("text/plain"), file.readAll()};
+    QStringDecoder utf8(QStringDecoder::Utf8);
+    const QString decoded = utf8(attachment.data); // decoded only to find errors
+    if (attachment.data.contains('\0') || utf8.hasError()) {
+        refuse(tr("not a text file (only text files and images can be attached)"));
+        return;
+    }
+    const auto secret = m_session->workspace()->sensitiveMatchAnywhere(canonical);
+    if (!secret) {
+        addAttachment(std::move(attachment));
+        return;
+    }
+    auto *box = new QMessageBox(
+            QMessageBox::Warning, tr("Attach a file that may hold secrets?"),
+            tr("%1 matches “%2” in the list of sensitive files. Its content would be sent to the "
+               "model's provider.")
+                    .arg(name, *secret),
+            QMessageBox::Cancel, this);
+    box->setObjectName(QStringLiteral("sensitiveAttachmentDialog"));
+    QPushButton *attach = box->addButton(tr("Attach"), QMessageBox::AcceptRole);
+    attach->setObjectName(QStringLiteral("attachAnywayButton"));
+    box->setDefaultButton(QMessageBox::Cancel);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::buttonClicked, this,
+            [this, attach, attachment = std::move(attachment)](QAbstractButton *clicked) {
+                if (clicked == attach)
+                    addAttachment(attachment);
+            });
+    box->open();
+}
+
+// An image as PNG, scaled down until it fits what the providers take (and a model looks at:
+// 2,048 pixels a side); as JPEG when even that is too big.
+void MainWindow::attachImage(const QImage &image, const QString &name)
+{
+    QImage scaled = image;
+    if (std::max(scaled.width(), scaled.height()) > 2048)
+        scaled = scaled.scaled(2048, 2048, Qt::KeepAspectRatio, Qt::SmoothTransformation);
+    Engine::Attachment attachment{name, QStringLiteral("image/png"), {}};
+    QBuffer buffer(&attachment.data);
+    buffer.open(QIODevice::WriteOnly);
+    scaled.save(&buffer, "PNG");
+    if (attachment.data.size() > Engine::Attachment::MaxImageBytes) {
+        attachment.data.clear();
+        buffer.seek(0);
+        scaled.convertToFormat(QImage::Format_RGB32).save(&buffer, "JPEG", 85);
+        attachment.mimeType = QStringLiteral("image/jpeg");
+    }
+    if (attachment.data.isEmpty() || attachment.data.size() > Engine::Attachment::MaxImageBytes) {
+        m_chat->addNotice(tr("Not attached: %1 — the image could not be made small enough")
+                                  .arg(name)
+                                  .toHtmlEscaped(),
+                          true);
+        return;
+    }
+    addAttachment(std::move(attachment));
+}
+
+void MainWindow::addAttachment(Engine::Attachment attachment)
+{
+    if (int(m_attachments.size()) >= Engine::Attachment::MaxPerMessage) {
+        m_chat->addNotice(tr("Not attached: %1 — a message carries at most %2 attachments")
+                                  .arg(attachment.name)
+                                  .arg(Engine::Attachment::MaxPerMessage)
+                                  .toHtmlEscaped(),
+                          true);
+        return;
+    }
+    m_attachments.push_back(std::move(attachment));
+    rebuildChips();
+}
+
+// One chip per attachment: its name and size (a thumbnail for an image) and a button that
+// takes it off the message.
+void MainWindow::rebuildChips()
+{
+    // The row: Attach…, then a chip per attachment, then room.
+    qDeleteAll(m_chipBar->findChildren<QToolButton *>(QStringLiteral("attachmentChip"),
+                                                      Qt::FindDirectChildrenOnly));
+    for (size_t i = 0; i < m_attachments.size(); ++i) {
+        const Engine::Attachment &attachment = m_attachments[i];
+        auto *chip = new QToolButton(m_chipBar);
+        chip->setObjectName(QStringLiteral("attachmentChip"));
+        chip->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+        chip->setText(QStringLiteral("%1  ✕").arg(attachment.name));
+        chip->setToolTip(
+                tr("%1, %2 — click to remove it from the message")
+                        .arg(attachment.name, QLocale().formattedDataSize(attachment.data.size())));
+        if (attachment.isImage()) {
+            QImage image;
+            image.loadFromData(attachment.data);
+            chip->setIcon(QIcon(QPixmap::fromImage(
+                    image.scaled(32, 32, Qt::KeepAspectRatio, Qt::SmoothTransformation))));
+        }
+        connect(chip, &QToolButton::clicked, this, [this, i] {
+            if (i < m_attachments.size())
+                m_attachments.erase(m_attachments.begin() + std::ptrdiff_t(i));
+            QMetaObject::invokeMethod(this, &MainWindow::rebuildChips, Qt::QueuedConnection);
+        });
+        m_chipLayout->insertWidget(int(i) + 1, chip);
+    }
 }
 
 // "Edit" on the last message: it comes back into the composer; sending replaces it.
@@ -742,6 +927,16 @@ void MainWindow::editLastMessage(const QString &text)
         return;
     m_editingLast = true;
     m_editHint->show();
+    // The message's attachments come back as chips: sending again keeps them unless removed.
+    m_attachments.clear();
+    const auto &messages = m_agent->messages();
+    for (auto it = messages.rbegin(); it != messages.rend(); ++it) {
+        if (it->role == Engine::ChatMessage::Role::User) {
+            m_attachments = it->attachments;
+            break;
+        }
+    }
+    rebuildChips();
     m_composer->setPlainText(text);
     m_composer->selectAll();
     m_composer->setFocus();
@@ -752,6 +947,8 @@ void MainWindow::cancelEdit()
     m_editingLast = false;
     m_editHint->hide();
     m_composer->clear();
+    m_attachments.clear();
+    rebuildChips();
 }
 
 void MainWindow::retryTurn()

@@ -16,9 +16,12 @@
 class QAction;
 class QComboBox;
 class QDockWidget;
+class QHBoxLayout;
 class QLabel;
 class QMenu;
 class QPlainTextEdit;
+class QToolButton;
+class QUrl;
 class QPushButton;
 class QTimer;
 class QToolBar;
@@ -28,6 +31,7 @@ namespace Ui {
 
 class AuditLogDialog;
 class ChatView;
+class ComposerEdit;
 class ConfigEditorPane;
 class ConversationList;
 class SecretStore;
@@ -102,6 +106,13 @@ private:
     // Every text the window sets once, again: at start and when the language changes.
     void retranslateUi();
     void updateUsageLabel();
+    // Attachments for the next message, shown as chips above the composer.
+    void chooseAttachments();
+    void attachFiles(const QList<QUrl> &files);
+    void attachFile(const QString &path);
+    void attachImage(const QImage &image, const QString &name);
+    void addAttachment(Engine::Attachment attachment);
+    void rebuildChips();
     void showShortcuts();
     void showAbout();
     void refreshConversations();
@@ -172,7 +183,11 @@ private:
     std::optional<double> m_lastTurnCost;
     QHash<QString, QString> m_drafts; // unsent composer text, by draftKey(); kept in drafts.json
     QTimer *m_draftsTimer = nullptr;
-    QPlainTextEdit *m_composer = nullptr;
+    ComposerEdit *m_composer = nullptr;
+    std::vector<Engine::Attachment> m_attachments; // what the next message carries
+    QWidget *m_chipBar = nullptr;
+    QHBoxLayout *m_chipLayout = nullptr;
+    QToolButton *m_attachButton = nullptr;
     QPushButton *m_sendButton = nullptr;
     QComboBox *m_modelPicker = nullptr;
     std::function<void()> m_cancelModelList;
