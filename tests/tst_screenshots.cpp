@@ -4,6 +4,7 @@
 #include <ui/auditlogdialog.h>
 #include <ui/chatview.h>
 #include <ui/icons.h>
+#include <ui/language.h>
 #include <ui/mainwindow.h>
 #include <ui/resultviewer.h>
 #include <ui/toolbrowser.h>
@@ -15,7 +16,6 @@
 #include <QFile>
 #include <QImage>
 #include <QLabel>
-#include <QLibraryInfo>
 #include <QLineEdit>
 #include <QMimeData>
 #include <QPainter>
@@ -25,7 +25,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
-#include <QTranslator>
 
 using namespace Engine;
 
@@ -82,25 +81,19 @@ class tst_Screenshots : public QObject
         qInfo("saved %s", qPrintable(file));
     }
 
-    // As main.cpp does: the English plural catalogue, or the Chinese one and Qt's own.
-    static void installLanguage(const QString &lang, QTranslator &translator,
-                                QTranslator &qtTranslator)
+    // As main.cpp does (Ui::installLanguage): the English plural catalogue, or the Chinese one
+    // and Qt's own; checked to have loaded.
+    static void installLanguage(const QString &lang)
     {
+        Ui::installLanguage(lang);
         if (lang == QLatin1String("en")) {
-            QVERIFY(translator.load(QStringLiteral(":/i18n/switchboard_en.qm")));
-            QApplication::installTranslator(&translator);
             QCOMPARE(QApplication::translate("Ui::ProtocolLogDock", "%n tools", nullptr, 1),
                      QStringLiteral("1 tool"));
             QCOMPARE(QApplication::translate("Ui::ProtocolLogDock", "%n tools", nullptr, 2),
                      QStringLiteral("2 tools"));
         } else {
-            QVERIFY(translator.load(QStringLiteral(":/i18n/switchboard_zh_CN.qm")));
-            QApplication::installTranslator(&translator);
             // Qt's own strings (standard buttons) in Chinese too: qt6-translations-l10n, which
             // bootstrap.sh installs and the .deb recommends.
-            QVERIFY(qtTranslator.load(QStringLiteral("qtbase_zh_CN"),
-                                      QLibraryInfo::path(QLibraryInfo::TranslationsPath)));
-            QApplication::installTranslator(&qtTranslator);
             QCOMPARE(QApplication::translate("QPlatformTheme", "Cancel"),
                      QString::fromUtf8("\xe5\x8f\x96\xe6\xb6\x88")); // 取消
         }
@@ -185,9 +178,7 @@ private slots:
     void trustBanner()
     {
         QFETCH(QString, lang);
-        QTranslator translator;
-        QTranslator qtTranslator;
-        installLanguage(lang, translator, qtTranslator);
+        installLanguage(lang);
         QTemporaryDir workspace;
         QFile config(QDir(workspace.path()).filePath(QStringLiteral(".mcp.json")));
         QVERIFY(config.open(QIODevice::WriteOnly));
@@ -218,16 +209,12 @@ private slots:
         QTest::qWait(100);
         save(window->grab(), QStringLiteral("trust-banner-%1.png").arg(lang));
         window.reset();
-        QApplication::removeTranslator(&translator);
-        QApplication::removeTranslator(&qtTranslator);
     }
 
     void shots()
     {
         QFETCH(QString, lang);
-        QTranslator translator;
-        QTranslator qtTranslator;
-        installLanguage(lang, translator, qtTranslator);
+        installLanguage(lang);
 
         QTemporaryDir workspace;
         FakeLlmServer model{FakeLlmServer::Dialect::OpenAi};
@@ -344,8 +331,6 @@ private slots:
         }
         browser->close();
         window.reset();
-        QApplication::removeTranslator(&translator);
-        QApplication::removeTranslator(&qtTranslator);
     }
 
     // A big tool result: its card opened (a preview and where the rest is), the viewer over
@@ -354,9 +339,7 @@ private slots:
     void bigResultAndCompaction()
     {
         QFETCH(QString, lang);
-        QTranslator translator;
-        QTranslator qtTranslator;
-        installLanguage(lang, translator, qtTranslator);
+        installLanguage(lang);
 
         QTemporaryDir workspace;
         FakeLlmServer model{FakeLlmServer::Dialect::OpenAi};
@@ -408,8 +391,6 @@ private slots:
         QTest::qWait(200);
         save(window->grab(), QStringLiteral("compaction-%1.png").arg(lang));
         window.reset();
-        QApplication::removeTranslator(&translator);
-        QApplication::removeTranslator(&qtTranslator);
     }
 };
 

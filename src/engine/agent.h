@@ -66,6 +66,8 @@ public:
     bool editLastUserMessage(const QString &text, std::vector<Attachment> attachments = {});
     void cancel();
     bool isBusy() const { return m_busy; }
+    // The index of the last user message in messages(), or -1.
+    int lastUserMessage() const;
     // Whether the last turn ended with an error or was stopped (the window offers a retry).
     bool lastTurnFailed() const { return m_lastTurnFailed; }
 
@@ -100,7 +102,6 @@ private:
     ChatMessage toolMessage(const PendingCall &pending, const ToolRunResult *result) const;
     void append(ChatMessage message);
     void truncate(size_t count);
-    int lastUserMessage() const;
     void startTurn();
     void endTurn(const QString &error = QString());
     std::vector<ToolSpec> toolSpecs() const;

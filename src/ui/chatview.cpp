@@ -261,6 +261,16 @@ void ChatView::renderHeader(QTextCursor &cursor, const Entry &entry)
     }
 }
 
+// The last question and the last answer again, with their Edit and Retry links (a batch
+// leaves them out; a change of which entries are last moves them).
+void ChatView::renderActionLinks()
+{
+    for (int index : {m_lastUser, m_lastAssistant}) {
+        if (Entry *e = entry(index))
+            render(*e);
+    }
+}
+
 // `holder` now names entry `index`: the one before it loses its link.
 void ChatView::moveActionLink(int &holder, int index)
 {
@@ -302,10 +312,7 @@ void ChatView::dropFromLastUserMessage(bool includingIt)
         if (e->kind == Kind::Assistant)
             m_lastAssistant = e->index;
     }
-    for (int index : {m_lastUser, m_lastAssistant}) {
-        if (Entry *e = entry(index))
-            render(*e);
-    }
+    renderActionLinks();
 }
 
 void ChatView::renderMarkdown(QTextCursor &cursor, Entry &entry)
@@ -537,10 +544,7 @@ void ChatView::showConversation(const std::vector<Engine::ChatMessage> &messages
     m_savedTime.reset();
     batch.endEditBlock();
     m_batch = false;
-    for (int index : {m_lastUser, m_lastAssistant}) { // their Edit and Retry links
-        if (Entry *e = entry(index))
-            render(*e);
-    }
+    renderActionLinks();
     m_followEnd = true; // a conversation opens at its end
     scrollToEndLater();
 }
@@ -909,10 +913,7 @@ void ChatView::restyle()
         render(*entry);
     }
     m_batch = false;
-    for (int index : {m_lastUser, m_lastAssistant}) { // their Edit and Retry links
-        if (Entry *e = entry(index))
-            render(*e);
-    }
+    renderActionLinks();
 }
 
 QStringList ChatView::codeBlocks() const

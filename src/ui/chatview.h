@@ -107,6 +107,7 @@ private:
     Entry &appendEntry(Kind kind);
     void render(Entry &entry);
     void renderHeader(QTextCursor &cursor, const Entry &entry);
+    void renderActionLinks();
     void renderMarkdown(QTextCursor &cursor, Entry &entry);
     void renderCard(QTextCursor &cursor, Entry &entry);
     // An image as a document resource, at most MaxImageSide: its name for QTextImageFormat.

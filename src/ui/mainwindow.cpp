@@ -442,6 +442,16 @@ void MainWindow::changeEvent(QEvent *event)
     QMainWindow::changeEvent(event);
 }
 
+// Another conversation: its usage is counted from here.
+void MainWindow::resetUsage()
+{
+    m_conversationUsage = {0, 0};
+    m_conversationCost = 0;
+    m_lastTurnUsage.reset();
+    m_lastTurnCost.reset();
+    updateUsageLabel();
+}
+
 void MainWindow::updateUsageLabel()
 {
     if (!m_lastTurnUsage) {
@@ -928,14 +938,9 @@ void MainWindow::editLastMessage(const QString &text)
     m_editingLast = true;
     m_editHint->show();
     // The message's attachments come back as chips: sending again keeps them unless removed.
-    m_attachments.clear();
-    const auto &messages = m_agent->messages();
-    for (auto it = messages.rbegin(); it != messages.rend(); ++it) {
-        if (it->role == Engine::ChatMessage::Role::User) {
-            m_attachments = it->attachments;
-            break;
-        }
-    }
+    const int last = m_agent->lastUserMessage();
+    m_attachments = last >= 0 ? m_agent->messages()[size_t(last)].attachments
+                              : std::vector<Engine::Attachment>();
     rebuildChips();
     m_composer->setPlainText(text);
     m_composer->selectAll();
@@ -1154,11 +1159,7 @@ void MainWindow::openConversation(const QString &id)
     }
     switchDraft(id);
     m_chat->showConversation(conversation->messages);
-    m_conversationUsage = {0, 0};
-    m_conversationCost = 0;
-    m_lastTurnUsage.reset();
-    m_lastTurnCost.reset();
-    updateUsageLabel();
+    resetUsage();
     m_conversations->setCurrent(id);
     if (m_agent) {
         m_agent->openConversation(id, conversation->messages);
@@ -1241,11 +1242,7 @@ void MainWindow::newConversation()
         cancelEdit();
     switchDraft(QString());
     m_chat->clear();
-    m_conversationUsage = {0, 0};
-    m_conversationCost = 0;
-    m_lastTurnUsage.reset();
-    m_lastTurnCost.reset();
-    updateUsageLabel();
+    resetUsage();
     m_openId.clear();
     m_openMessages.clear();
     m_conversations->setCurrent(QString()); // none of the saved ones is open

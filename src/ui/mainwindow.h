@@ -105,6 +105,7 @@ private:
     void setUpMenus();
     // Every text the window sets once, again: at start and when the language changes.
     void retranslateUi();
+    void resetUsage();
     void updateUsageLabel();
     // Attachments for the next message, shown as chips above the composer.
     void chooseAttachments();
