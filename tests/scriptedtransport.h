@@ -47,6 +47,9 @@ public:
     }
     bool isOpen() const override { return open; }
     bool isFinished() const override { return finished; }
+    QString describe() const override { return QStringLiteral("scripted"); }
+    void setProtocolVersion(const std::string &version) override { protocolVersion = version; }
+    std::string protocolVersion;
 
     void receive(Mcp::Json message) { deliver(std::move(message)); }
     void die(const QString &reason)

@@ -417,7 +417,7 @@ private slots:
 
         Mcp::ManagerOptions options;
         options.workspaceDir = workspace.path();
-        options.shutdownStageMs = 300;
+        options.transports.stdio.shutdownStageMs = 300;
         Mcp::Manager manager(options);
         manager.start(initial);
         QTRY_VERIFY_WITH_TIMEOUT(manager.isSettled() && manager.client(QStringLiteral("alpha"))

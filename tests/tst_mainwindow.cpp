@@ -1126,7 +1126,8 @@ private slots:
         Mcp::Manager *manager = setup->window->manager();
         Mcp::Client *client = manager->client(QStringLiteral("fix"));
         QVERIFY(client);
-        QSignalSpy stderrLines(client, &Mcp::Client::stderrLine);
+        QSignalSpy stderrLines(manager, &Mcp::Manager::serverStderr);
+        const QString fix = QStringLiteral("fix");
         QSignalSpy stopped(manager, &Mcp::Manager::stopped);
         QVERIFY(!setup->window->close()); // not yet: the servers are stopping
         QVERIFY(!setup->window->isVisible());
@@ -1134,7 +1135,9 @@ private slots:
         // An orderly stop: the fixture saw its stdin close (it was not killed first).
         bool sawEof = false;
         for (const auto &args : std::as_const(stderrLines))
-            sawEof = sawEof || args.at(0).toString() == QLatin1String("stdin closed");
+            sawEof = sawEof
+                     || (args.at(0).toString() == fix
+                         && args.at(1).toString() == QLatin1String("stdin closed"));
         QVERIFY(sawEof);
         QTRY_VERIFY(!manager->client(QStringLiteral("fix")));
     }

@@ -43,7 +43,7 @@ class tst_Manager : public QObject
         ManagerOptions options;
         options.workspaceDir = m_dir.path();
         options.restartDelayMs = 50;
-        options.shutdownStageMs = 300;
+        options.transports.stdio.shutdownStageMs = 300;
         return std::make_unique<Manager>(options);
     }
 
@@ -282,8 +282,8 @@ private slots:
     {
         ManagerOptions options;
         options.workspaceDir = m_dir.path();
-        options.shutdownStageMs = 300;
-        options.sandboxProgram = QStringLiteral("/nonexistent/bwrap");
+        options.transports.stdio.shutdownStageMs = 300;
+        options.transports.stdio.sandboxProgram = QStringLiteral("/nonexistent/bwrap");
         Manager manager(options);
         manager.start(parse(R"({"mcpServers": {
             "boxed": {"command": "${FIXTURE}", "sandbox": true},
@@ -305,7 +305,7 @@ private slots:
     {
         ManagerOptions options;
         options.workspaceDir = m_dir.path();
-        options.shutdownStageMs = 300;
+        options.transports.stdio.shutdownStageMs = 300;
         options.maxTrafficRecordBytes = 1001;
         Manager manager(options);
         manager.start(parse(R"({"mcpServers": {

@@ -74,7 +74,7 @@ class tst_ProtocolLog : public QObject
     {
         ManagerOptions options;
         options.workspaceDir = m_dir.path();
-        options.shutdownStageMs = 300;
+        options.transports.stdio.shutdownStageMs = 300;
         return std::make_unique<Manager>(options);
     }
 

@@ -47,7 +47,7 @@ class tst_ServerDock : public QObject
         options.workspaceDir = m_dir.path();
         // Long enough that the dock shows "restarting" for several event-loop turns.
         options.restartDelayMs = 300;
-        options.shutdownStageMs = 300;
+        options.transports.stdio.shutdownStageMs = 300;
         return std::make_unique<Manager>(options);
     }
 

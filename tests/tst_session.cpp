@@ -54,7 +54,7 @@ SessionOptions tst_Session::options(const QString &workspace) const
     options.trustFile = m_data.filePath(QStringLiteral("trust.json"));
     options.approvalsFile = m_data.filePath(QStringLiteral("approvals.json"));
     options.auditLogFile = m_data.filePath(QStringLiteral("audit.jsonl"));
-    options.manager.shutdownStageMs = 500;
+    options.manager.transports.stdio.shutdownStageMs = 500;
     return options;
 }
 

@@ -104,7 +104,8 @@ class tst_StdioTransport : public QObject
                                .arg(port)
                                .arg(QStringLiteral(SWITCHBOARD_FIXTURE_SERVER))},
                 options);
-        QSignalSpy lines(client.get(), &Client::stderrLine);
+        QSignalSpy lines(qobject_cast<StdioTransport *>(client->transport()),
+                         &StdioTransport::stderrLine);
         client->connectToServer();
         if (!waitSettled(client.get()) || client->state() != Client::State::Ready)
             return client->errorString();
@@ -340,7 +341,8 @@ private slots:
     void stderrFloodIsNotFailure()
     {
         auto client = makeClient({"--stderr-lines", "10"});
-        QSignalSpy lines(client.get(), &Client::stderrLine);
+        QSignalSpy lines(qobject_cast<StdioTransport *>(client->transport()),
+                         &StdioTransport::stderrLine);
         client->connectToServer();
         QVERIFY(waitSettled(client.get()));
         auto r = call(client.get(), "stderr_flood", Json{{"lines", 100000}}, 30000);
@@ -515,7 +517,8 @@ private slots:
                 {"-c", QStringLiteral("pwd >&2; echo \"$SB_TEST_VALUE\" >&2; exec '%1'")
                                .arg(QStringLiteral(SWITCHBOARD_FIXTURE_SERVER))},
                 options);
-        QSignalSpy lines(client.get(), &Client::stderrLine);
+        QSignalSpy lines(qobject_cast<StdioTransport *>(client->transport()),
+                         &StdioTransport::stderrLine);
         client->connectToServer();
         QVERIFY(waitSettled(client.get()));
         QCOMPARE(client->state(), Client::State::Ready);

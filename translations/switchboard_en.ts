@@ -261,7 +261,7 @@ in %3</numerusform>
 <context>
     <name>Ui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../src/ui/mainwindow.cpp" line="+552"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+562"/>
         <source>%n earlier tool result(s) shortened</source>
         <translation>
             <numerusform>%n earlier tool result shortened</numerusform>
@@ -277,7 +277,7 @@ in %3</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+547"/>
+        <location line="+542"/>
         <source>%n tools are offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser.</source>
         <translation>
             <numerusform>%n tool is offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser.</numerusform>
@@ -285,7 +285,7 @@ in %3</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+197"/>
+        <location line="+189"/>
         <source>The model that answers (%n models listed by the provider)</source>
         <translation>
             <numerusform>The model that answers (%n model listed by the provider)</numerusform>

@@ -956,7 +956,12 @@
 <context>
     <name>Mcp::Client</name>
     <message>
-        <location filename="../src/mcp/client.cpp" line="+139"/>
+        <location filename="../src/mcp/client.cpp" line="+94"/>
+        <source>the server ended the session; a new one was set up</source>
+        <translation>服务器结束了会话；已建立新会话</translation>
+    </message>
+    <message>
+        <location line="+54"/>
         <source>initialize failed: %1</source>
         <translation>initialize 失败：%1</translation>
     </message>
@@ -976,7 +981,7 @@
         <translation>服务器使用的 MCP 协议版本为“%1”，Switchboard 不支持（支持的版本：%2）</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+58"/>
         <source>tools/list failed: %1</source>
         <translation>tools/list 失败：%1</translation>
     </message>
@@ -1563,6 +1568,89 @@
     </message>
 </context>
 <context>
+    <name>Mcp::HttpTransport</name>
+    <message>
+        <location filename="../src/mcp/httptransport.cpp" line="+133"/>
+        <source>server &apos;%1&apos;</source>
+        <translation>服务器“%1”</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>&apos;%1&apos; is not an http or https URL</source>
+        <translation>“%1”不是 http 或 https 网址</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&apos;%1&apos; is not a valid HTTP header name</source>
+        <translation>“%1”不是有效的 HTTP 头名称</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the value of header &apos;%1&apos; holds a line break or NUL</source>
+        <translation>HTTP 头“%1”的值含有换行符或 NUL</translation>
+    </message>
+    <message>
+        <location line="+128"/>
+        <source>ignored a session id that is not visible ASCII</source>
+        <translation>已忽略含非可见 ASCII 字符的会话 ID</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>%1 sent an answer over the message size cap (%2 bytes); dropped</source>
+        <translation>%1 发送的应答超过消息大小上限（%2 字节），已丢弃</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>%1 sent something that is not JSON: %2</source>
+        <translation>%1 发送了非 JSON 内容：%2</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>the answer has no result</source>
+        <translation>应答中没有结果</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>%1 requires authentication: %2 answered HTTP %3 to &apos;%4&apos;</source>
+        <translation>%1 需要身份验证：%2 对“%4”返回了 HTTP %3</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>%1 ended the stream before the response to &apos;%2&apos;</source>
+        <translation>%1 在“%2”的响应到达之前结束了事件流</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 answered HTTP %2 without a response to &apos;%3&apos;</source>
+        <translation>%1 返回了 HTTP %2，但没有“%3”的响应</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>could not reach %1 (%2): %3</source>
+        <translation>无法连接 %1（%2）：%3</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>%1 answered HTTP %2</source>
+        <translation>%1 返回了 HTTP %2</translation>
+    </message>
+    <message>
+        <location line="+64"/>
+        <source>%1 no longer knows the session (HTTP 404)</source>
+        <translation>%1 已不认识该会话（HTTP 404）</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>%1 ended the session and did not accept a new one: %2</source>
+        <translation>%1 结束了会话且不接受新会话：%2</translation>
+    </message>
+    <message>
+        <location line="+60"/>
+        <source>%1 keeps closing its event stream; server messages now arrive only with answers</source>
+        <translation>%1 不断关闭其事件流；此后服务器消息只随应答到达</translation>
+    </message>
+</context>
+<context>
     <name>Mcp::Manager</name>
     <message>
         <location filename="../src/mcp/manager.cpp" line="+133"/>
@@ -1570,12 +1658,12 @@
         <translation>此文件夹的服务器尚未受信任：信任后才会运行</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location filename="../src/mcp/transportfactory.cpp" line="+40"/>
         <source>the %1 transport is not available in this build yet</source>
         <translation>此版本尚不支持 %1 传输</translation>
     </message>
     <message>
-        <location line="+103"/>
+        <location filename="../src/mcp/manager.cpp" line="+104"/>
         <source>did not finish starting within %1 s</source>
         <translation>未能在 %1 秒内完成启动</translation>
     </message>
@@ -2103,12 +2191,12 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::ChatView</name>
     <message>
-        <location filename="../src/ui/chatview.cpp" line="+473"/>
+        <location filename="../src/ui/chatview.cpp" line="+480"/>
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location line="+399"/>
+        <location line="+396"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
@@ -2133,12 +2221,12 @@ Allow %1 (%2 risk, from %3)?
         <translation>错误</translation>
     </message>
     <message>
-        <location line="-392"/>
+        <location line="-389"/>
         <source>Open the whole result…</source>
         <translation>打开完整结果…</translation>
     </message>
     <message>
-        <location line="-421"/>
+        <location line="-428"/>
         <source>%1 ms</source>
         <translation>%1 毫秒</translation>
     </message>
@@ -2169,12 +2257,12 @@ Allow %1 (%2 risk, from %3)?
     </message>
     <message>
         <location line="+6"/>
-        <location line="+18"/>
+        <location line="+28"/>
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+39"/>
         <source>Attached: %1</source>
         <translation>附件：%1</translation>
     </message>
@@ -2194,7 +2282,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>（空）</translation>
     </message>
     <message>
-        <location line="+388"/>
+        <location line="+385"/>
         <source>waiting…</source>
         <translation>等待中…</translation>
     </message>
@@ -2619,23 +2707,23 @@ in %3</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
     <message>
-        <location line="+557"/>
+        <location line="+562"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-555"/>
+        <location line="-560"/>
         <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
         <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+69"/>
+        <location line="+79"/>
         <source>New conversation</source>
         <translation>新建对话</translation>
     </message>
     <message>
-        <location line="-64"/>
+        <location line="-74"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -2675,7 +2763,7 @@ in %3</source>
         <translation>审计日志(&amp;A)…</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+39"/>
         <source>last turn: %1 in / %2 out tokens</source>
         <translation>上一轮：输入 %1 / 输出 %2 tokens</translation>
     </message>
@@ -2705,7 +2793,7 @@ in %3</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-519"/>
+        <location line="-529"/>
         <source>Audit log: %1</source>
         <translation>审计日志：%1</translation>
     </message>
@@ -2715,7 +2803,7 @@ in %3</source>
         <translation>无法保存对话：%1</translation>
     </message>
     <message>
-        <location line="+350"/>
+        <location line="+360"/>
         <source>&lt;b&gt;Compacted&lt;/b&gt; to fit the model&apos;s context window: %1 and %2 this request. The conversation keeps everything.</source>
         <translation>&lt;b&gt;已压缩&lt;/b&gt;以适应模型的上下文窗口：%1，并且本次请求%2。对话本身保留全部内容。</translation>
     </message>
@@ -2744,18 +2832,18 @@ in %3</source>
         <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
     </message>
     <message>
-        <location line="+223"/>
+        <location line="+218"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location line="-534"/>
-        <location line="+557"/>
+        <location line="-539"/>
+        <location line="+562"/>
         <source>Configuration</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location line="-575"/>
+        <location line="-580"/>
         <source>Attach…</source>
         <translation>附加…</translation>
     </message>
@@ -2790,7 +2878,7 @@ in %3</source>
         <translation>工具栏</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+58"/>
         <source>Enter</source>
         <translation>Enter</translation>
     </message>
@@ -2935,7 +3023,7 @@ in %3</source>
         <translation>%1，%2 — 点击可从消息中移除</translation>
     </message>
     <message>
-        <location line="+115"/>
+        <location line="+110"/>
         <source>Trusted for this session only: %1</source>
         <translation>仅在本次会话中信任：%1</translation>
     </message>
@@ -2977,7 +3065,7 @@ in %3</source>
         <translation>无法删除对话：%1</translation>
     </message>
     <message>
-        <location line="+134"/>
+        <location line="+126"/>
         <source>no model</source>
         <translation>没有模型</translation>
     </message>

@@ -224,7 +224,7 @@ bool Cli::loadConfig()
     Engine::SessionOptions options;
     options.workspace = m_workspace;
     options.configFile = m_configFile;
-    options.manager.shutdownStageMs = CliShutdownStageMs;
+    options.manager.transports.stdio.shutdownStageMs = CliShutdownStageMs;
     options.builtins.bashSandbox = [mode = m_bashSandbox] {
         return mode;
     };

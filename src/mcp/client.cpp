@@ -85,7 +85,15 @@ Client::Client(Transport *transport, ClientOptions options, QObject *parent)
     connect(m_transport, &Transport::messageTooLarge, this, &Client::onTooLarge);
     connect(m_transport, &Transport::closed, this, &Client::onTransportClosed);
     connect(m_transport, &Transport::warning, this, &Client::warning);
-    connect(m_transport, &Transport::stderrLine, this, &Client::stderrLine);
+    m_transport->setFailureHandler([this](const Json &id, const RpcError &error) {
+        if (const auto requestId = integerId(id))
+            finishRequest(*requestId, Response{nullptr, error});
+    });
+    connect(m_transport, &Transport::authorizationRequired, this, &Client::authorizationRequired);
+    connect(m_transport, &Transport::sessionRenewed, this, [this] {
+        emit warning(tr("the server ended the session; a new one was set up"));
+        refreshTools(); // the new session may offer other tools
+    });
 }
 
 Client::~Client()
@@ -93,6 +101,7 @@ Client::~Client()
     // Callers learn of the end even now; their contexts decide whether they still care.
     m_transport->disconnect(this);
     m_transport->setMessageHandler({});
+    m_transport->setFailureHandler({});
     failAllPending(ErrorCode::ConnectionClosed, where() + ": client destroyed");
 }
 
@@ -159,6 +168,7 @@ void Client::onInitializeReply(const Response &response)
                      .arg(qs(m_protocolVersion), supported.join(QStringLiteral(", "))));
         return;
     }
+    m_transport->setProtocolVersion(m_protocolVersion);
     m_serverInfo = result.value("serverInfo", Json::object());
     m_serverCapabilities = result.value("capabilities", Json::object());
     if (!m_serverCapabilities.is_object())

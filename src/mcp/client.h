@@ -145,7 +145,8 @@ signals:
     void toolsChanged();
     void notificationReceived(const QString &method, const Mcp::Json &params);
     void warning(const QString &text);
-    void stderrLine(const QString &line);
+    // The transport's authorizationRequired() (HTTP 401/403): the hook sign-in plugs into.
+    void authorizationRequired(const QString &challenge);
 
 private:
     struct Pending

@@ -33,6 +33,11 @@ constexpr int RequestCancelled = -32800;
 constexpr int MessageTooLarge = -32801;
 // A reply that is valid JSON-RPC but not a valid MCP result.
 constexpr int InvalidResult = -32802;
+// The transport could not carry one request (an HTTP error status, a stream that ended
+// before the response); the connection itself stays up.
+constexpr int TransportError = -32803;
+// The server refused the request for want of credentials (HTTP 401 or 403).
+constexpr int AuthenticationRequired = -32804;
 } // namespace ErrorCode
 
 struct RpcError

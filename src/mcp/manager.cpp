@@ -133,13 +133,6 @@ void Manager::launch(Server &server)
                   tr("this folder's server is not trusted yet: it runs once you trust it"));
         return;
     }
-    if (server.config.type != TransportType::Stdio) {
-        setStatus(server, ServerState::Failed,
-                  tr("the %1 transport is not available in this build yet")
-                          .arg(server.config.type == TransportType::Sse ? QStringLiteral("sse")
-                                                                        : QStringLiteral("http")));
-        return;
-    }
     if (startingCount() >= std::max(1, m_options.maxConcurrentStarts)) {
         if (!m_waiting.contains(server.config.name))
             m_waiting << server.config.name;
@@ -185,27 +178,38 @@ void Manager::launchWaiting()
 void Manager::spawn(Server &server)
 {
     m_waiting.removeAll(server.config.name);
-    StdioOptions stdio;
-    stdio.program = server.config.command;
-    stdio.arguments = server.config.args;
-    stdio.workingDirectory = m_options.workspaceDir;
-    stdio.environment = server.config.env;
-    stdio.inheritEnvironment = server.config.inheritEnv;
-    stdio.sandbox = server.config.sandbox;
-    stdio.sandboxProgram = m_options.sandboxProgram;
-    stdio.shutdownStageMs = m_options.shutdownStageMs;
-    stdio.maxMessageBytes = m_options.maxMessageBytes;
-
+    QString error;
+    Transport *transport
+            = createTransport(server.config, m_options.workspaceDir, m_options.transports, &error);
+    if (!transport) {
+        setStatus(server, ServerState::Failed, error);
+        return;
+    }
     ClientOptions clientOptions;
     clientOptions.serverName = server.config.name;
     clientOptions.requestTimeoutMs = server.config.timeoutMs;
     clientOptions.initializeTimeoutMs = server.config.startupTimeoutMs;
 
-    auto *client = new Client(new StdioTransport(stdio), clientOptions, this);
+    auto *client = new Client(transport, clientOptions, this);
     server.client = client;
     const QString name = server.config.name;
     if (m_trafficObserver)
         installTrafficTap(client, name);
+    // A child process's stderr is its log: kept as a tail for the UI (no other transport has one).
+    if (auto *stdio = qobject_cast<StdioTransport *>(transport)) {
+        connect(stdio, &StdioTransport::stderrLine, this,
+                [this, client, name](const QString &line) {
+                    if (Server *s = serverFor(client)) {
+                        s->stderrTail << line;
+                        if (s->stderrTail.size() > StderrTailLines)
+                            s->stderrTail.removeFirst();
+                    }
+                    emit serverStderr(name, line);
+                });
+    }
+    connect(client, &Client::authorizationRequired, this, [this, name](const QString &challenge) {
+        emit authorizationRequired(name, challenge);
+    });
     connect(client, &Client::stateChanged, this,
             [this, client](Client::State state) { onClientState(client, state); });
     connect(client, &Client::toolsChanged, this, [this, client, name] {
@@ -214,14 +218,6 @@ void Manager::spawn(Server &server)
             emit toolsChanged(name);
             emit serverStatusChanged(name);
         }
-    });
-    connect(client, &Client::stderrLine, this, [this, client, name](const QString &line) {
-        if (Server *s = serverFor(client)) {
-            s->stderrTail << line;
-            if (s->stderrTail.size() > StderrTailLines)
-                s->stderrTail.removeFirst();
-        }
-        emit serverStderr(name, line);
     });
     connect(client, &Client::warning, this,
             [this, name](const QString &text) { emit serverWarning(name, text); });

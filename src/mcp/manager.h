@@ -2,7 +2,7 @@
 
 #include "client.h"
 #include "config.h"
-#include "ndjsonframer.h"
+#include "transportfactory.h"
 
 #include <QDeadlineTimer>
 #include <QHash>
@@ -36,15 +36,13 @@ struct ManagerOptions
     // Crash restarts: at most this many within the window, then the server stays failed.
     int restartBudget = 3;
     int restartWindowMs = 60000;
-    int restartDelayMs = 500;   // grows with each restart inside the window
-    int shutdownStageMs = 2000; // StdioOptions::shutdownStageMs for every server
-    std::int64_t maxMessageBytes = NdjsonFramer::DefaultMaxMessageBytes;
+    int restartDelayMs = 500; // grows with each restart inside the window
+    // How transports are set up (stdio's shutdown stages and sandbox, HTTP's close timeout).
+    TransportSettings transports;
     // At most this many servers are starting (launched, not yet initialized) at once; the
     // rest wait their turn as "pending". A workspace with 50 servers must not fork 50 Node
     // processes at the same moment on a laptop; 8 keeps a typical setup fully parallel.
     int maxConcurrentStarts = DefaultMaxConcurrentStarts;
-    // bubblewrap for servers with "sandbox": a path, or a name looked up on PATH.
-    QString sandboxProgram = QString::fromLatin1(Sandbox::DefaultProgram);
     // The traffic observer sees at most this much of each message (64 KiB: a whole
     // initialize or tools/call request; a 20 MB result is not worth copying into a log).
     qsizetype maxTrafficRecordBytes = 64 * 1024;
@@ -106,6 +104,8 @@ signals:
     void serverStderr(const QString &name, const QString &line);
     void serverWarning(const QString &name, const QString &text);
     void serverNotification(const QString &name, const QString &method, const Mcp::Json &params);
+    // A remote server wants credentials (its WWW-Authenticate challenge); it has failed for now.
+    void authorizationRequired(const QString &name, const QString &challenge);
     void settled();
     void stopped();
 

@@ -55,6 +55,7 @@ public:
     void close() override;
     bool isOpen() const override { return m_state == State::Running; }
     bool isFinished() const override { return m_state == State::Closed; }
+    QString describe() const override { return describeProgram(); }
 
     QStringList stderrTail() const { return {m_stderrTail.begin(), m_stderrTail.end()}; }
     // The line of a stderr tail that most likely says why the process ended: the last one
@@ -62,6 +63,10 @@ public:
     // not a stack frame; else the last line. Empty for an empty tail.
     static QString explainingLine(const QStringList &tail);
     qint64 processId() const { return m_process.processId(); }
+
+signals:
+    // One line the server wrote to stderr: its log, never a failure.
+    void stderrLine(const QString &line);
 
 private:
     enum class State { Idle, Starting, Running, Closing, Closed };

@@ -13,9 +13,11 @@ namespace Mcp {
 // Which way a message went, as seen by a traffic tap.
 enum class TrafficDirection { Sent, Received };
 
-// Moves JSON-RPC messages to and from one MCP server and nothing else: no session state, no
-// request table (that is the Client's). Concrete transports: StdioTransport (a child
-// process) and, later, Streamable HTTP. Owned by the Client that speaks through it.
+// Moves JSON-RPC messages to and from one MCP server and nothing else: no request table and
+// no protocol state beyond what the wire itself needs (an HTTP session id). Concrete
+// transports: StdioTransport (a child process), HttpTransport (Streamable HTTP) and
+// SseTransport (the legacy HTTP+SSE). The Client and the Manager speak to this interface
+// only. Owned by the Client that speaks through it.
 class Transport : public QObject
 {
     Q_OBJECT
@@ -31,6 +33,16 @@ public:
     virtual bool isOpen() const = 0;
     // True once closed() has been emitted.
     virtual bool isFinished() const = 0;
+    // The protocol version the session negotiated (HTTP sends it as MCP-Protocol-Version on
+    // every later request). Stdio needs nothing.
+    virtual void setProtocolVersion(const std::string &version) { Q_UNUSED(version) }
+    // One line for the user: what this transport talks to ("node server.js", a URL).
+    virtual QString describe() const = 0;
+
+    // Where a request's failure that is the transport's own goes (an HTTP 500 on one POST, a
+    // stream that ended before the response): that request fails, the connection stays.
+    using FailureHandler = std::function<void(const Json &id, const RpcError &error)>;
+    void setFailureHandler(FailureHandler handler) { m_failureHandler = std::move(handler); }
 
     // Where received messages go: one consumer (the Client), which may move from them, so a
     // 5 MB tools/list result is never copied. A handler rather than a signal for that reason.
@@ -54,13 +66,26 @@ signals:
     void warning(const QString &text);
     // The connection is over. `reason` is empty for an orderly close we asked for.
     void closed(const QString &reason);
-    void stderrLine(const QString &line);
+    // The server wants credentials (HTTP 401, or 403 with insufficient_scope): `challenge` is
+    // its WWW-Authenticate header. The request that met it has failed with
+    // ErrorCode::AuthenticationRequired. Sign-in plugs in here.
+    void authorizationRequired(const QString &challenge);
+    // The server forgot the session (HTTP 404 on a session) and a new one was set up in its
+    // place, without the Client's help: requests were retried once, nothing was lost. Not a
+    // crash: the Manager's restart budget does not count it.
+    void sessionRenewed();
 
 protected:
     void deliver(Json &&message)
     {
         if (m_messageHandler)
             m_messageHandler(std::move(message));
+    }
+    void failRequest(const Json &id, RpcError error)
+    {
+        error.local = true;
+        if (m_failureHandler)
+            m_failureHandler(id, error);
     }
     void tap(TrafficDirection direction, std::string_view text)
     {
@@ -70,6 +95,7 @@ protected:
 
 private:
     MessageHandler m_messageHandler;
+    FailureHandler m_failureHandler;
     TrafficTap m_trafficTap;
 };
 

@@ -1,0 +1,46 @@
+#include "transportfactory.h"
+
+#include "httptransport.h"
+#include "stdiotransport.h"
+
+#include <QCoreApplication>
+
+namespace Mcp {
+
+Transport *createTransport(const ServerConfig &config, const QString &workspaceDir,
+                           const TransportSettings &settings, QString *error)
+{
+    switch (config.type) {
+    case TransportType::Stdio: {
+        StdioOptions stdio;
+        stdio.program = config.command;
+        stdio.arguments = config.args;
+        stdio.workingDirectory = workspaceDir;
+        stdio.environment = config.env;
+        stdio.inheritEnvironment = config.inheritEnv;
+        stdio.sandbox = config.sandbox;
+        stdio.sandboxProgram = settings.stdio.sandboxProgram;
+        stdio.shutdownStageMs = settings.stdio.shutdownStageMs;
+        stdio.maxMessageBytes = settings.maxMessageBytes;
+        return new StdioTransport(stdio);
+    }
+    case TransportType::Http: {
+        HttpOptions http;
+        http.serverName = config.name;
+        http.url = QUrl(config.url);
+        http.headers = config.headers;
+        http.maxMessageBytes = settings.maxMessageBytes;
+        http.closeTimeoutMs = settings.http.closeTimeoutMs;
+        return new HttpTransport(http);
+    }
+    case TransportType::Sse:
+        break;
+    }
+    if (error)
+        *error = QCoreApplication::translate("Mcp::Manager",
+                                             "the %1 transport is not available in this build yet")
+                         .arg(transportTypeName(config.type));
+    return nullptr;
+}
+
+} // namespace Mcp

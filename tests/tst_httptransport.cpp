@@ -1,0 +1,433 @@
+#include "jsontest.h"
+#include "mcphttpserver.h"
+#include "mcptest.h"
+
+#include <mcp/client.h>
+#include <mcp/httptransport.h>
+#include <mcp/manager.h>
+
+#include <QFile>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Mcp;
+
+// Streamable HTTP against a scripted MCP server on 127.0.0.1 (tests/mcphttpserver.h): the
+// handshake and its headers, JSON and SSE answers, a dropped stream resumed, an expired
+// session renewed, per-request failures that leave the session up, credentials asked for,
+// a hang cancelled, DELETE on close; and the same through the Manager and switchboard-cli.
+class tst_HttpTransport : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<McpHttpServer> m_server;
+
+    std::unique_ptr<Client> makeClient(const QString &url, QMap<QString, QString> headers = {},
+                                       int requestTimeoutMs = 10000)
+    {
+        HttpOptions options;
+        options.serverName = QStringLiteral("remote");
+        options.url = QUrl(url);
+        options.headers = std::move(headers);
+        options.closeTimeoutMs = 1000;
+        ClientOptions clientOptions;
+        clientOptions.serverName = QStringLiteral("remote");
+        clientOptions.requestTimeoutMs = requestTimeoutMs;
+        clientOptions.initializeTimeoutMs = 10000;
+        return std::make_unique<Client>(new HttpTransport(options), clientOptions);
+    }
+
+    static bool settle(Client *client)
+    {
+        return QTest::qWaitFor(
+                [client] {
+                    return client->state() == Client::State::Ready
+                           || client->state() == Client::State::Failed
+                           || client->state() == Client::State::Closed;
+                },
+                15000);
+    }
+
+    std::unique_ptr<Client> connected()
+    {
+        auto client = makeClient(m_server->url());
+        client->connectToServer();
+        if (!settle(client.get()) || client->state() != Client::State::Ready)
+            qWarning("not ready: %s", qPrintable(client->errorString()));
+        return client;
+    }
+
+    // One server, "remote": the test server over Streamable HTTP.
+    McpConfig remoteConfig() const
+    {
+        ServerConfig remote;
+        remote.name = QStringLiteral("remote");
+        remote.type = TransportType::Http;
+        remote.url = m_server->url();
+        McpConfig config;
+        config.servers << remote;
+        return config;
+    }
+
+    static QString echoed(Client *client, const QString &text, int timeoutMs = 10000)
+    {
+        auto result = callAndWait(client, "echo", Json{{"text", text.toStdString()}}, timeoutMs);
+        if (!result)
+            return QStringLiteral("<no answer>");
+        if (result->failed())
+            return QStringLiteral("<failed> ") + result->text();
+        return result->text();
+    }
+
+private slots:
+    void init()
+    {
+        m_server = std::make_unique<McpHttpServer>();
+        QVERIFY(m_server->listen());
+    }
+
+    void handshakeHeadersAndCall_data()
+    {
+        QTest::addColumn<bool>("json");
+        QTest::newRow("SSE answers") << false;
+        QTest::newRow("JSON answers") << true;
+    }
+    void handshakeHeadersAndCall()
+    {
+        QFETCH(bool, json);
+        m_server->jsonAnswers = json;
+        auto client = makeClient(m_server->url(),
+                                 {{QStringLiteral("X-Api-Key"), QStringLiteral("k1")}});
+        client->connectToServer();
+        QVERIFY(settle(client.get()));
+        QCOMPARE(client->state(), Client::State::Ready);
+        QVERIFY(client->findTool("echo"));
+        QCOMPARE(echoed(client.get(), QStringLiteral("héllo ✓")), QStringLiteral("héllo ✓"));
+
+        const auto init = m_server->requestsFor(QStringLiteral("initialize"));
+        QCOMPARE(init.size(), 1);
+        QCOMPARE(init[0].headers.value("accept"),
+                 QByteArray("application/json, text/event-stream"));
+        QCOMPARE(init[0].headers.value("content-type"), QByteArray("application/json"));
+        QCOMPARE(init[0].headers.value("x-api-key"), QByteArray("k1"));
+        QVERIFY(!init[0].headers.contains("mcp-session-id"));
+        QVERIFY(!init[0].headers.contains("mcp-protocol-version"));
+        for (const QString &method : {QStringLiteral("notifications/initialized"),
+                                      QStringLiteral("tools/list"), QStringLiteral("tools/call")}) {
+            const auto later = m_server->requestsFor(method);
+            QCOMPARE(later.size(), 1);
+            QCOMPARE(later[0].headers.value("mcp-session-id"), QByteArray("session-1"));
+            QCOMPARE(later[0].headers.value("mcp-protocol-version"), QByteArray("2025-11-25"));
+            QCOMPARE(later[0].headers.value("x-api-key"), QByteArray("k1"));
+        }
+        // The optional GET stream was asked for once; 405 is an answer, not a failure.
+        QTRY_COMPARE(m_server->count("GET"), 1);
+        QCOMPARE(client->state(), Client::State::Ready);
+    }
+
+    void serverStreamDeliversMessages()
+    {
+        m_server->offerGetStream = true;
+        auto client = connected();
+        QCOMPARE(client->state(), Client::State::Ready);
+        QTRY_COMPARE(m_server->count("GET"), 1);
+        const auto get = m_server->requests().last();
+        QCOMPARE(get.headers.value("accept"), QByteArray("text/event-stream"));
+        QCOMPARE(get.headers.value("mcp-session-id"), QByteArray("session-1"));
+    }
+
+    void droppedStreamIsResumed()
+    {
+        auto client = connected();
+        m_server->dropNextCallStream = true;
+        m_server->retryMs = 150;
+        QElapsedTimer timer;
+        timer.start();
+        QCOMPARE(echoed(client.get(), QStringLiteral("after a drop")),
+                 QStringLiteral("after a drop"));
+        QVERIFY2(timer.elapsed() >= 140, "the server's retry was not waited for");
+        QList<McpHttpServer::Request> resumes;
+        for (const auto &request : m_server->requests()) {
+            if (request.method == "GET" && request.headers.contains("last-event-id"))
+                resumes << request;
+        }
+        QCOMPARE(resumes.size(), 1);
+        QVERIFY(resumes[0].headers.value("last-event-id").startsWith("p"));
+        QCOMPARE(resumes[0].headers.value("mcp-session-id"), QByteArray("session-1"));
+        QCOMPARE(m_server->requestsFor(QStringLiteral("tools/call")).size(), 1); // not re-sent
+    }
+
+    void expiredSessionIsRenewed()
+    {
+        auto client = connected();
+        QSignalSpy renewed(client->transport(), &Transport::sessionRenewed);
+        m_server->expireSessionOnNextCall = true;
+        QCOMPARE(echoed(client.get(), QStringLiteral("still here")), QStringLiteral("still here"));
+        QCOMPARE(renewed.count(), 1);
+        QCOMPARE(m_server->sessionsStarted(), 2);
+        QCOMPARE(client->state(), Client::State::Ready);
+        const auto calls = m_server->requestsFor(QStringLiteral("tools/call"));
+        QCOMPARE(calls.size(), 2); // the same request once more, in the new session
+        QCOMPARE_JSON(calls[0].body["id"], calls[1].body["id"]);
+        QCOMPARE(calls[1].headers.value("mcp-session-id"), QByteArray("session-2"));
+        QCOMPARE(m_server->requestsFor(QStringLiteral("notifications/initialized")).size(), 2);
+        // The next call just works in the new session.
+        QCOMPARE(echoed(client.get(), QStringLiteral("next")), QStringLiteral("next"));
+    }
+
+    void httpErrorFailsOnlyThatRequest()
+    {
+        auto client = connected();
+        m_server->failNextCall = true;
+        auto failed = callAndWait(client.get(), "echo", Json{{"text", "x"}}, 10000);
+        QVERIFY(failed && failed->error);
+        QCOMPARE(failed->error->code, ErrorCode::TransportError);
+        QVERIFY2(failed->text().contains(QLatin1String("HTTP 500"))
+                         && failed->text().contains(QLatin1String("database on fire"))
+                         && failed->text().contains(QLatin1String("'remote'")),
+                 qPrintable(failed->text()));
+        QCOMPARE(client->state(), Client::State::Ready);
+        QCOMPARE(echoed(client.get(), QStringLiteral("fine again")), QStringLiteral("fine again"));
+    }
+
+    void garbageAndTruncatedAnswers()
+    {
+        auto client = connected();
+        QSignalSpy warnings(client.get(), &Client::warning);
+        m_server->garbageInNextCall = true;
+        QCOMPARE(echoed(client.get(), QStringLiteral("through garbage")),
+                 QStringLiteral("through garbage"));
+        QVERIFY(!warnings.isEmpty());
+        QVERIFY(warnings.last().at(0).toString().contains(QLatin1String("not JSON")));
+
+        m_server->jsonAnswers = true;
+        m_server->truncateNextCall = true;
+        auto cut = callAndWait(client.get(), "echo", Json{{"text", "x"}}, 10000);
+        QVERIFY(cut && cut->error);
+        QCOMPARE(cut->error->code, ErrorCode::TransportError);
+        QCOMPARE(client->state(), Client::State::Ready);
+        QCOMPARE(echoed(client.get(), QStringLiteral("whole")), QStringLiteral("whole"));
+    }
+
+    void hangingCallTimesOutAndIsCancelled()
+    {
+        auto client = connected();
+        m_server->hangCalls = true;
+        RequestOptions options;
+        options.timeoutMs = 400;
+        std::optional<ToolResult> result;
+        QObject context;
+        client->callTool(
+                "echo", Json{{"text", "never"}}, &context,
+                [&](ToolResult r) { result = std::move(r); }, options);
+        QTRY_VERIFY_WITH_TIMEOUT(result.has_value(), 5000);
+        QVERIFY(result->error && result->error->is(ErrorCode::RequestTimeout));
+        QTRY_COMPARE(m_server->requestsFor(QStringLiteral("notifications/cancelled")).size(), 1);
+        const auto cancel = m_server->requestsFor(QStringLiteral("notifications/cancelled"))[0];
+        QCOMPARE_JSON(cancel.body["params"]["requestId"],
+                      m_server->requestsFor(QStringLiteral("tools/call"))[0].body["id"]);
+        QCOMPARE(cancel.headers.value("mcp-session-id"), QByteArray("session-1"));
+        QCOMPARE(client->state(), Client::State::Ready);
+    }
+
+    void pingAndStrayIdInsideAStream()
+    {
+        auto client = connected();
+        QSignalSpy notifications(client.get(), &Client::notificationReceived);
+        m_server->interleaveNextCall = true;
+        QCOMPARE(echoed(client.get(), QStringLiteral("mixed")), QStringLiteral("mixed"));
+        // The ping was answered with a POST of its own; the stray id was dropped quietly.
+        QTRY_COMPARE(m_server->requestsFor(QString()).size(), 1);
+        const auto pong = m_server->requestsFor(QString())[0];
+        QCOMPARE_JSON(pong.body["id"], "srv-1");
+        QCOMPARE_JSON(pong.body["result"], Json::object());
+        QCOMPARE(notifications.count(), 1);
+        QCOMPARE(notifications[0].at(0).toString(), QStringLiteral("notifications/message"));
+        QCOMPARE(client->state(), Client::State::Ready);
+    }
+
+    void unauthorizedNamesServerAndChallenge()
+    {
+        m_server->requireAuth = true;
+        auto client = makeClient(m_server->url());
+        QSignalSpy challenge(client.get(), &Client::authorizationRequired);
+        client->connectToServer();
+        QVERIFY(settle(client.get()));
+        QCOMPARE(client->state(), Client::State::Failed);
+        QVERIFY2(client->errorString().contains(QLatin1String("authentication"))
+                         && client->errorString().contains(QLatin1String("'remote'")),
+                 qPrintable(client->errorString()));
+        QCOMPARE(challenge.count(), 1);
+        QVERIFY(challenge[0].at(0).toString().contains(QLatin1String("resource_metadata=")));
+    }
+
+    void closeDeletesTheSession()
+    {
+        auto client = connected();
+        QCOMPARE(m_server->sessionId(), QStringLiteral("session-1"));
+        client->close();
+        QTRY_COMPARE(client->state(), Client::State::Closed);
+        QCOMPARE(m_server->count("DELETE"), 1);
+        QCOMPARE(m_server->requests().last().headers.value("mcp-session-id"),
+                 QByteArray("session-1"));
+        QVERIFY(m_server->sessionId().isEmpty());
+    }
+
+    void nobodyListening()
+    {
+        QTcpServer probe;
+        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+        const quint16 port = probe.serverPort();
+        probe.close();
+        auto client = makeClient(QStringLiteral("http://127.0.0.1:%1/mcp").arg(port));
+        client->connectToServer();
+        QVERIFY(settle(client.get()));
+        QCOMPARE(client->state(), Client::State::Failed);
+        QVERIFY2(client->errorString().contains(QLatin1String("could not reach")),
+                 qPrintable(client->errorString()));
+    }
+
+    void badUrlsAndHeadersAreRefused_data()
+    {
+        QTest::addColumn<QString>("url");
+        QTest::addColumn<QString>("header");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("a line break in a value") << QString() << "X-Token"
+                                                 << "a\r\nInjected: yes"
+                                                 << "header 'X-Token'";
+        QTest::newRow("a space in a name") << QString() << "X Token"
+                                           << "a"
+                                           << "'X Token'";
+        QTest::newRow("not http") << "ftp://127.0.0.1/mcp" << QString() << QString()
+                                  << "not an http or https URL";
+    }
+    void badUrlsAndHeadersAreRefused()
+    {
+        QFETCH(QString, url);
+        QFETCH(QString, header);
+        QFETCH(QString, value);
+        QFETCH(QString, expected);
+        QMap<QString, QString> headers;
+        if (!header.isEmpty())
+            headers.insert(header, value);
+        auto client = makeClient(url.isEmpty() ? m_server->url() : url, headers);
+        client->connectToServer();
+        QVERIFY(settle(client.get()));
+        QCOMPARE(client->state(), Client::State::Failed);
+        QVERIFY2(client->errorString().contains(expected), qPrintable(client->errorString()));
+        QVERIFY(!client->errorString().contains(QLatin1String("Injected")));
+        QCOMPARE(m_server->requests().size(), 0);
+    }
+
+    void managerPicksTheTransportFromTheConfig()
+    {
+        ManagerOptions options;
+        Manager manager(options);
+        manager.start(remoteConfig());
+        QTRY_COMPARE(manager.status(QStringLiteral("remote")).state, ServerState::Connected);
+        QCOMPARE(manager.status(QStringLiteral("remote")).toolCount, 1);
+        QCOMPARE(echoed(manager.client(QStringLiteral("remote")), QStringLiteral("via manager")),
+                 QStringLiteral("via manager"));
+        QSignalSpy stopped(&manager, &Manager::stopped);
+        manager.stop();
+        QTRY_COMPARE(stopped.count(), 1);
+        QCOMPARE(m_server->count("DELETE"), 1);
+    }
+
+    void managerReportsAuthentication()
+    {
+        m_server->requireAuth = true;
+        Manager manager(ManagerOptions{});
+        QSignalSpy auth(&manager, &Manager::authorizationRequired);
+        manager.start(remoteConfig());
+        QTRY_COMPARE(manager.status(QStringLiteral("remote")).state, ServerState::Failed);
+        QVERIFY(manager.status(QStringLiteral("remote"))
+                        .reason.contains(QLatin1String("requires authentication")));
+        QCOMPARE(auth.count(), 1);
+        QCOMPARE(auth[0].at(0).toString(), QStringLiteral("remote"));
+    }
+
+    // switchboard-cli on an HTTP server as on stdio: call, --timeout (exit 5, the cancellation
+    // POSTed), 401 (exit 3, a reason that says authentication and names the server).
+    void cliOverHttp()
+    {
+        QTemporaryDir home, workspace;
+        {
+            QFile config(workspace.filePath(QStringLiteral(".mcp.json")));
+            QVERIFY(config.open(QIODevice::WriteOnly));
+            config.write(
+                    QStringLiteral("{\"mcpServers\": {\"remote\": {\"url\": \"%1\", "
+                                   "\"headers\": {\"Authorization\": \"Bearer ${SB_TOKEN}\"}}}}")
+                            .arg(m_server->url())
+                            .toUtf8());
+        }
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path());
+        env.insert(QStringLiteral("XDG_DATA_HOME"), home.path());
+        env.insert(QStringLiteral("SB_TOKEN"), QStringLiteral("t0ken-secret"));
+        struct Run
+        {
+            int code = -1;
+            QString out, err;
+        };
+        auto cli = [&](const QStringList &args) {
+            QProcess process;
+            process.setProcessEnvironment(env);
+            process.start(QStringLiteral(SWITCHBOARD_CLI),
+                          QStringList{QStringLiteral("--workspace"), workspace.path()} + args);
+            // The server lives on this thread: keep the event loop turning while it runs.
+            (void)QTest::qWaitFor([&] { return process.state() == QProcess::NotRunning; }, 30000);
+            Run run;
+            if (process.state() != QProcess::NotRunning) {
+                process.kill();
+                process.waitForFinished();
+                return run;
+            }
+            run.code = process.exitCode();
+            run.out = QString::fromUtf8(process.readAllStandardOutput());
+            run.err = QString::fromUtf8(process.readAllStandardError());
+            return run;
+        };
+        QCOMPARE(cli({QStringLiteral("trust")}).code, 0);
+
+        Run run = cli({QStringLiteral("call"), QStringLiteral("remote"), QStringLiteral("echo"),
+                       QStringLiteral("{\"text\": \"over http\"}")});
+        QVERIFY2(run.code == 0, qPrintable(run.err));
+        QCOMPARE(run.out.trimmed(), QStringLiteral("over http"));
+        QCOMPARE(m_server->requestsFor(QStringLiteral("tools/call"))[0].headers.value(
+                         "authorization"),
+                 QByteArray("Bearer t0ken-secret"));
+        QVERIFY(m_server->count("DELETE") >= 1);
+
+        run = cli({QStringLiteral("servers")});
+        QCOMPARE(run.code, 0);
+        QVERIFY2(run.out.contains(QLatin1String("remote"))
+                         && run.out.contains(QLatin1String("connected")),
+                 qPrintable(run.out));
+
+        m_server->hangCalls = true;
+        run = cli({QStringLiteral("call"), QStringLiteral("remote"), QStringLiteral("echo"),
+                   QStringLiteral("{\"text\": \"x\"}"), QStringLiteral("--timeout"),
+                   QStringLiteral("1")});
+        QCOMPARE(run.code, 5);
+        QTRY_COMPARE(m_server->requestsFor(QStringLiteral("notifications/cancelled")).size(), 1);
+        m_server->hangCalls = false;
+
+        m_server->requireAuth = true;
+        run = cli({QStringLiteral("call"), QStringLiteral("remote"), QStringLiteral("echo"),
+                   QStringLiteral("{}")});
+        QCOMPARE(run.code, 3);
+        QVERIFY2(run.err.contains(QLatin1String("authentication"))
+                         && run.err.contains(QLatin1String("remote")),
+                 qPrintable(run.err));
+        QVERIFY(!run.err.contains(QLatin1String("t0ken-secret")));
+        QVERIFY(!run.out.contains(QLatin1String("t0ken-secret")));
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_HttpTransport)
+#include "tst_httptransport.moc"
