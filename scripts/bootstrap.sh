@@ -139,5 +139,13 @@ fi
 step "check npm test peers"
 [ -f node_modules/@modelcontextprotocol/server-everything/dist/index.js ] \
     || die "node_modules/@modelcontextprotocol/server-everything is incomplete: delete node_modules and re-run"
+[ -x node_modules/.bin/conformance ] \
+    || die "node_modules/@modelcontextprotocol/conformance is missing: delete node_modules and re-run"
+# The conformance suite needs Node >= 22; the lockfile's node@22 brings its own binary.
+conformance_node=$(node_modules/node/bin/node --version 2>/dev/null || true)
+case "$conformance_node" in
+    v2[2-9].*|v[3-9][0-9].*) say "conformance suite: node $conformance_node (node_modules/node/bin)" ;;
+    *) die "node_modules/node/bin/node is not Node >= 22 ('$conformance_node'): delete node_modules and re-run" ;;
+esac
 
 say "done"

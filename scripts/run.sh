@@ -2,8 +2,9 @@
 # README command 1: set up, build, and run Switchboard on the bundled example workspace.
 #   1. scripts/bootstrap.sh  (apt packages + pinned npm test peers; fast when nothing is missing)
 #   2. configure + build build/ (Ninja, RelWithDebInfo, 2 jobs)
-#   3. trust the example workspace's servers (switchboard-cli trust), then run the main job
-#      on examples/workspace; extra arguments are passed to it.
+#   3. trust the example workspace's servers (switchboard-cli trust), start its HTTP server
+#      (server-everything in streamableHttp mode, stopped when the window closes), then run
+#      the main job on examples/workspace; extra arguments are passed to it.
 #
 #   ./scripts/run.sh              # from a fresh clone, any folder
 #   ./scripts/run.sh --json       # extra arguments go to the main job
@@ -44,6 +45,27 @@ cmake --build "$BUILD_DIR" -j2
 banner "trust the example workspace's servers"
 "$BUILD_DIR/src/cli/switchboard-cli" --workspace "$WORKSPACE" trust
 
+# The example's remote server: server-everything in its Streamable HTTP mode on 127.0.0.1,
+# for as long as the window runs (EVERYTHING_PORT, default 3001, is where the config looks).
+banner "start the example's HTTP server (everything-http)"
+export EVERYTHING_PORT=${EVERYTHING_PORT:-3001}
+HTTP_LOG=$(mktemp "${TMPDIR:-/tmp}/switchboard-everything-http.XXXXXX.log")
+PORT=$EVERYTHING_PORT node node_modules/@modelcontextprotocol/server-everything/dist/index.js \
+    streamableHttp >"$HTTP_LOG" 2>&1 &
+HTTP_PID=$!
+trap 'kill "$HTTP_PID" 2>/dev/null || true; rm -f "$HTTP_LOG"' EXIT
+for _ in $(seq 1 100); do
+    grep -q "listening on port" "$HTTP_LOG" && break
+    kill -0 "$HTTP_PID" 2>/dev/null || break
+    sleep 0.1
+done
+if grep -q "listening on port" "$HTTP_LOG"; then
+    echo "run.sh: everything-http listens on http://127.0.0.1:$EVERYTHING_PORT/mcp"
+else
+    echo "run.sh: the HTTP server did not start (set EVERYTHING_PORT to a free port); its log:" >&2
+    sed 's/^/    /' "$HTTP_LOG" >&2
+fi
+
 banner "run: ${MAIN_JOB[*]} $*"
 [ -x "$BUILD_DIR/src/ui/switchboard" ] || { echo "run.sh: $BUILD_DIR/src/ui/switchboard was not built" >&2; exit 1; }
-exec "${MAIN_JOB[@]}" "$@"
+"${MAIN_JOB[@]}" "$@"

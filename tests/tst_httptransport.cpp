@@ -408,6 +408,13 @@ private slots:
         QVERIFY2(run.out.contains(QLatin1String("remote"))
                          && run.out.contains(QLatin1String("connected")),
                  qPrintable(run.out));
+        run = cli({QStringLiteral("servers"), QStringLiteral("--json")});
+        QCOMPARE(run.code, 0);
+        const Json servers = Json::parse(run.out.toStdString(), nullptr, false);
+        QVERIFY2(servers.is_array() && servers.size() == 1, qPrintable(run.out));
+        QCOMPARE_JSON(servers[0]["transport"], "http");
+        QCOMPARE_JSON(servers[0]["url"], m_server->url().toStdString());
+        QCOMPARE_JSON(servers[0]["protocolVersion"], "2025-11-25");
 
         m_server->hangCalls = true;
         run = cli({QStringLiteral("call"), QStringLiteral("remote"), QStringLiteral("echo"),

@@ -1,3 +1,4 @@
+#include "everythinghttp.h"
 #include "jsontest.h"
 
 #include <mcp/client.h>
@@ -200,10 +201,13 @@ private slots:
     }
 
     // The example workspace copied elsewhere, as its README suggests: with
-    // SWITCHBOARD_NODE_MODULES naming the repository's node_modules, its three servers
-    // connect; without it, each fails naming the path it could not find.
+    // SWITCHBOARD_NODE_MODULES naming the repository's node_modules, its three stdio servers
+    // connect (and the HTTP one, where EVERYTHING_PORT says); without it, each fails naming
+    // the path it could not find.
     void exampleWorkspaceWorksWhenCopied()
     {
+        EverythingHttp http; // what scripts/run.sh starts for "everything-http"
+        QVERIFY2(http.start(), http.log().constData());
         QTemporaryDir copy, home;
         QVERIFY(QFile::copy(QStringLiteral(SWITCHBOARD_SOURCE_DIR "/examples/workspace/.mcp.json"),
                             QDir(copy.path()).filePath(QStringLiteral(".mcp.json"))));
@@ -213,6 +217,7 @@ private slots:
         env.insert(QStringLiteral("SWITCHBOARD_MEMORY_FILE"),
                    QDir(home.path()).filePath(QStringLiteral("memory.jsonl")));
         env.remove(QStringLiteral("SWITCHBOARD_NODE_MODULES"));
+        env.insert(QStringLiteral("EVERYTHING_PORT"), QString::number(http.port()));
         const auto run = [&](const QString &command, const QProcessEnvironment &environment) {
             QProcess cli;
             cli.setProcessEnvironment(environment);
@@ -234,7 +239,7 @@ private slots:
         QCOMPARE(run(QStringLiteral("trust"), withModules).first, 0);
         const auto [code, out] = run(QStringLiteral("servers"), withModules);
         QVERIFY2(code == 0, qPrintable(out));
-        for (const char *server : {"everything", "files", "memory"}) {
+        for (const char *server : {"everything", "files", "memory", "everything-http"}) {
             bool connected = false;
             for (const QString &line : out.split(QLatin1Char('\n'))) {
                 if (line.startsWith(QLatin1String(server) + QLatin1Char(' ')))

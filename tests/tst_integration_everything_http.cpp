@@ -1,13 +1,11 @@
+#include "everythinghttp.h"
 #include "jsontest.h"
 #include "mcptest.h"
 
 #include <mcp/client.h>
 #include <mcp/httptransport.h>
 
-#include <QDir>
 #include <QFileInfo>
-#include <QProcess>
-#include <QTcpServer>
 #include <QTest>
 
 using namespace Mcp;
@@ -19,23 +17,14 @@ class tst_IntegrationEverythingHttp : public QObject
 {
     Q_OBJECT
 
-    QProcess m_node;
-    QByteArray m_log; // the server's stdout and stderr
-    quint16 m_port = 0;
+    EverythingHttp m_server;
     std::unique_ptr<Client> m_client;
-
-    static QString entryPoint()
-    {
-        return QDir(QStringLiteral(SWITCHBOARD_SOURCE_DIR))
-                .filePath(QStringLiteral(
-                        "node_modules/@modelcontextprotocol/server-everything/dist/index.js"));
-    }
 
     std::unique_ptr<Client> makeClient()
     {
         HttpOptions options;
         options.serverName = QStringLiteral("everything");
-        options.url = QUrl(QStringLiteral("http://127.0.0.1:%1/mcp").arg(m_port));
+        options.url = QUrl(m_server.url());
         ClientOptions clientOptions;
         clientOptions.serverName = QStringLiteral("everything");
         return std::make_unique<Client>(new HttpTransport(options), clientOptions);
@@ -55,35 +44,17 @@ class tst_IntegrationEverythingHttp : public QObject
 private slots:
     void initTestCase()
     {
-        QVERIFY2(QFileInfo::exists(entryPoint()),
+        QVERIFY2(QFileInfo::exists(EverythingHttp::entryPoint()),
                  qPrintable(QStringLiteral("%1 is missing: run scripts/bootstrap.sh (npm ci)")
-                                    .arg(entryPoint())));
-        QTcpServer probe; // a free port, handed to the server
-        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
-        m_port = probe.serverPort();
-        probe.close();
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("PORT"), QString::number(m_port));
-        m_node.setProcessEnvironment(env);
-        m_node.setProcessChannelMode(QProcess::MergedChannels);
-        connect(&m_node, &QProcess::readyRead, this, [this] { m_log += m_node.readAll(); });
-        m_node.start(QStringLiteral("node"), {entryPoint(), QStringLiteral("streamableHttp")});
-        QVERIFY(m_node.waitForStarted(10000));
-        QVERIFY2(QTest::qWaitFor([this] { return m_log.contains("listening on port"); }, 30000),
-                 m_log.constData());
+                                    .arg(EverythingHttp::entryPoint())));
+        QVERIFY2(m_server.start(), m_server.log().constData());
 
         m_client = makeClient();
         m_client->connectToServer();
         QVERIFY2(ready(m_client.get()), qPrintable(m_client->errorString()));
     }
 
-    void cleanupTestCase()
-    {
-        m_client.reset();
-        m_node.terminate();
-        if (!m_node.waitForFinished(5000))
-            m_node.kill();
-    }
+    void cleanupTestCase() { m_client.reset(); }
 
     void handshakeAndSession()
     {
@@ -92,14 +63,14 @@ private slots:
         const auto *transport = qobject_cast<HttpTransport *>(m_client->transport());
         QVERIFY(transport);
         QVERIFY(!transport->sessionId().isEmpty());
-        QVERIFY2(
-                m_log.contains(("Session initialized with ID: " + transport->sessionId()).toUtf8()),
-                m_log.constData());
+        QVERIFY2(m_server.log().contains(
+                         ("Session initialized with ID: " + transport->sessionId()).toUtf8()),
+                 m_server.log().constData());
         for (const char *name : {"echo", "get-sum", "trigger-long-running-operation"})
             QVERIFY2(m_client->findTool(name), name);
         // The GET stream for the server's own messages is open.
-        QTRY_VERIFY_WITH_TIMEOUT(m_log.contains("Establishing new SSE stream for session "
-                                                + transport->sessionId().toUtf8()),
+        QTRY_VERIFY_WITH_TIMEOUT(m_server.log().contains("Establishing new SSE stream for session "
+                                                         + transport->sessionId().toUtf8()),
                                  10000);
     }
 
@@ -140,7 +111,7 @@ private slots:
         client->close();
         QTRY_COMPARE_WITH_TIMEOUT(client->state(), Client::State::Closed, 10000);
         QTRY_VERIFY_WITH_TIMEOUT(
-                m_log.contains(
+                m_server.log().contains(
                         ("Received session termination request for session " + session).toUtf8()),
                 10000);
     }

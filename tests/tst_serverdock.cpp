@@ -120,6 +120,11 @@ private slots:
         QCOMPARE(text(dock, "good", ServerDock::ToolsColumn), QStringLiteral("16"));
         QCOMPARE(dotColor(dock, "good"), ServerDock::stateColor(ServerState::Connected));
         QCOMPARE(dotColor(dock, "good"), QColor(0x2e, 0x9d, 0x4f)); // green, not just "some"
+        // The tooltip says what runs and which protocol version was agreed.
+        const QString tip = row(dock, "good")->toolTip(ServerDock::StateColumn);
+        QVERIFY2(tip.contains(QStringLiteral(SWITCHBOARD_FIXTURE_SERVER))
+                         && tip.contains(QStringLiteral("MCP 2025-11-25")),
+                 qPrintable(tip));
 
         QTRY_COMPARE(stateText(dock, "dies"), QStringLiteral("failed"));
         QTreeWidgetItem *dies = row(dock, "dies");

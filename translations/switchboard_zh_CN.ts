@@ -4,7 +4,7 @@
 <context>
     <name>Cli</name>
     <message>
-        <location filename="../src/cli/cli.cpp" line="+189"/>
+        <location filename="../src/cli/cli.cpp" line="+190"/>
         <source>switchboard-cli: refusing to use %1 as the workspace (it is / or your home folder: the tools could read every project and your private files there); run it in a project folder or name one with --workspace DIR</source>
         <translation>switchboard-cli：拒绝将 %1 用作工作区（它是 / 或你的主文件夹：工具将能读取其中的所有项目和你的私人文件）；请在项目文件夹中运行，或用 --workspace DIR 指定一个</translation>
     </message>
@@ -14,7 +14,7 @@
         <translation>审计日志：%1</translation>
     </message>
     <message>
-        <location line="+409"/>
+        <location line="+417"/>
         <source>--tail needs a positive whole number</source>
         <translation>--tail 需要一个正整数</translation>
     </message>
@@ -3654,18 +3654,18 @@ in %3</source>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+221"/>
+        <location line="+227"/>
         <source>Copy all</source>
         <translation>全部复制</translation>
     </message>
     <message>
-        <location line="-219"/>
-        <location line="+238"/>
+        <location line="-225"/>
+        <location line="+244"/>
         <source>stderr — %1</source>
         <translation>stderr — %1</translation>
     </message>
     <message>
-        <location line="-172"/>
+        <location line="-178"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -3677,7 +3677,17 @@ in %3</source>
         </translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
+        <source>MCP %1</source>
+        <translation>MCP %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>session %1</source>
+        <translation>会话 %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>The model is not offered this server&apos;s tools (check to offer them)</source>
         <translation>不向模型提供此服务器的工具（勾选以提供）</translation>
     </message>

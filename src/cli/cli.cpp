@@ -16,6 +16,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QTimer>
+#include <QUrl>
 
 #include <mcp/redaction.h>
 
@@ -362,6 +363,14 @@ void Cli::printServers()
             Json entry{{"name", name.toStdString()},
                        {"state", serverStateName(s.state).toStdString()},
                        {"tools", s.toolCount}};
+            if (const ServerConfig *config = m_session->manager()->serverConfig(name)) {
+                entry["transport"] = transportTypeName(config->type).toStdString();
+                if (config->type != TransportType::Stdio)
+                    entry["url"] = QUrl(config->url)
+                                           .toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery
+                                                            | QUrl::RemoveFragment)
+                                           .toStdString();
+            }
             if (!s.reason.isEmpty())
                 entry["reason"] = s.reason.toStdString();
             if (Client *client = m_session->manager()->client(name)) {

@@ -587,6 +587,10 @@ void HttpTransport::openServerStream()
         }
         m_serverSse.feed(reply->readAll());
     });
+    connect(m_serverStream, &QNetworkReply::metaDataChanged, this, [this] {
+        QNetworkReply *reply = m_serverStream;
+        m_serverStreamOpen = reply && statusOf(reply) / 100 == 2 && isEventStream(reply);
+    });
     connect(m_serverStream, &QNetworkReply::finished, this, &HttpTransport::onServerStreamFinished);
 }
 
@@ -597,6 +601,7 @@ void HttpTransport::onServerStreamFinished()
         return;
     const int status = statusOf(reply);
     const bool wasStream = status / 100 == 2 && isEventStream(reply);
+    m_serverStreamOpen = false;
     discard(m_serverStream, this);
     if (m_state != State::Open)
         return;
@@ -627,6 +632,7 @@ void HttpTransport::abortAll()
     }
     m_exchanges.clear();
     discard(m_serverStream, this);
+    m_serverStreamOpen = false;
     m_serverStreamTimer.stop();
     m_held.clear();
     m_renewing = false;

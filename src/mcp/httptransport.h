@@ -65,7 +65,9 @@ public:
     void setProtocolVersion(const std::string &version) override;
     QString describe() const override;
 
-    QString sessionId() const { return QString::fromLatin1(m_sessionId); }
+    QString sessionId() const override { return QString::fromLatin1(m_sessionId); }
+    // The server's own event stream (the GET) is open: what it sends unasked arrives.
+    bool isServerStreamOpen() const { return m_serverStreamOpen; }
 
 private:
     enum class State { Idle, Open, Closing, Closed };
@@ -135,6 +137,7 @@ private:
     QPointer<QNetworkReply> m_serverStream;
     SseParser m_serverSse;
     bool m_serverStreamRefused = false;
+    bool m_serverStreamOpen = false;
     int m_serverStreamAttempts = 0;
     QTimer m_serverStreamTimer;
     QPointer<QNetworkReply> m_delete;

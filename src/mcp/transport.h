@@ -38,6 +38,8 @@ public:
     virtual void setProtocolVersion(const std::string &version) { Q_UNUSED(version) }
     // One line for the user: what this transport talks to ("node server.js", a URL).
     virtual QString describe() const = 0;
+    // The session the server assigned (HTTP's Mcp-Session-Id), empty where there is none.
+    virtual QString sessionId() const { return QString(); }
 
     // Where a request's failure that is the transport's own goes (an HTTP 500 on one POST, a
     // stream that ended before the response): that request fails, the connection stays.

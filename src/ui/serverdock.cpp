@@ -345,6 +345,13 @@ void ServerDock::applyStatus(QTreeWidgetItem *item, const Mcp::ServerStatus &sta
         tip += QLatin1Char('\n') + tr("restarted %n time(s) after a crash", "", status.restarts);
     if (!status.reason.isEmpty())
         tip += QLatin1Char('\n') + status.reason;
+    if (const Mcp::Client *client = m_manager ? m_manager->client(status.name) : nullptr) {
+        tip += QLatin1Char('\n') + client->transport()->describe();
+        tip += QLatin1Char('\n')
+               + tr("MCP %1").arg(QString::fromStdString(client->protocolVersion()));
+        if (const QString session = client->transport()->sessionId(); !session.isEmpty())
+            tip += QLatin1Char('\n') + tr("session %1").arg(session);
+    }
     for (int column : {NameColumn, StateColumn})
         item->setToolTip(column, tip);
     item->setToolTip(ToolsColumn, m_notOffered.contains(status.name)
