@@ -177,6 +177,10 @@ void McpHttpServer::handle(QTcpSocket *socket, Request request)
         writeRaw(socket, 200, QByteArray(), QByteArray());
         return;
     }
+    if (legacy) {
+        handleLegacy(socket, request);
+        return;
+    }
     if (request.method == "GET") {
         const QByteArray resumeFrom = request.headers.value("last-event-id");
         if (!resumeFrom.isEmpty() && m_resumable.contains(resumeFrom)) {
@@ -198,6 +202,27 @@ void McpHttpServer::handle(QTcpSocket *socket, Request request)
         return;
     }
     handlePost(socket, request);
+}
+
+void McpHttpServer::handleLegacy(QTcpSocket *socket, const Request &request)
+{
+    if (request.method == "GET" && request.path == "/mcp") {
+        m_legacyStream = socket;
+        startSse(socket);
+        socket->write("event: endpoint\ndata: " + legacyEndpoint + "\n\n");
+        return;
+    }
+    if (request.method != "POST" || request.path != legacyEndpoint) {
+        writeRaw(socket, 405, "text/plain", "Method Not Allowed");
+        return;
+    }
+    writeRaw(socket, 202, "text/plain", "Accepted");
+    const json &body = request.body;
+    if (!m_legacyStream || !body.is_object() || !body.contains("id") || !body.contains("method"))
+        return;
+    const json response{{"jsonrpc", "2.0"}, {"id", body["id"]}, {"result", resultFor(body)}};
+    m_legacyStream->write("event: message\ndata: " + QByteArray::fromStdString(response.dump())
+                          + "\n\n");
 }
 
 void McpHttpServer::handlePost(QTcpSocket *socket, const Request &request)

@@ -56,6 +56,10 @@ public:
     bool interleaveNextCall = false; // the next stream: a server ping and a stray id first
     bool offerGetStream = false;     // GET opens a server stream (else 405)
     int retryMs = 200;               // the `retry` the priming events carry
+    // An old server (HTTP+SSE, 2024-11-05): POST /mcp is 405; GET /mcp opens the event stream
+    // whose first event names `legacyEndpoint`; answers to what is POSTed there arrive on it.
+    bool legacy = false;
+    QByteArray legacyEndpoint = "/messages?sid=7";
 
     QString sessionId() const { return QString::fromLatin1(m_session); }
     int sessionsStarted() const { return m_sessions; }
@@ -72,6 +76,7 @@ private:
     void onReadyRead(QTcpSocket *socket);
     void handle(QTcpSocket *socket, Request request);
     void handlePost(QTcpSocket *socket, const Request &request);
+    void handleLegacy(QTcpSocket *socket, const Request &request);
     void answer(QTcpSocket *socket, const nlohmann::json &message,
                 const QList<QByteArray> &extraHeaders = {});
     void writeRaw(QTcpSocket *socket, int status, const QByteArray &contentType,
@@ -88,4 +93,5 @@ private:
     int m_eventCounter = 0;
     // The answer kept back for a resumed stream: Last-Event-ID → the response.
     QMap<QByteArray, nlohmann::json> m_resumable;
+    QPointer<QTcpSocket> m_legacyStream;
 };

@@ -5,6 +5,7 @@
 #include <mcp/client.h>
 #include <mcp/httptransport.h>
 #include <mcp/manager.h>
+#include <mcp/ssetransport.h>
 
 #include <QFile>
 #include <QProcess>
@@ -321,6 +322,66 @@ private slots:
         QVERIFY2(client->errorString().contains(expected), qPrintable(client->errorString()));
         QVERIFY(!client->errorString().contains(QLatin1String("Injected")));
         QCOMPARE(m_server->requests().size(), 0);
+    }
+
+    // An old server: the POST of initialize gets 405, a GET opens its event stream, and from
+    // then on every message goes to the endpoint it named (the spec's backward compatibility).
+    void oldServerIsSpokenToOverHttpSse()
+    {
+        m_server->legacy = true;
+        auto client = makeClient(m_server->url());
+        QSignalSpy warnings(client.get(), &Client::warning);
+        client->connectToServer();
+        QVERIFY(settle(client.get()));
+        QCOMPARE(client->state(), Client::State::Ready);
+        QVERIFY(qobject_cast<HttpTransport *>(client->transport())->isLegacy());
+        QCOMPARE(echoed(client.get(), QStringLiteral("the old way")),
+                 QStringLiteral("the old way"));
+        const auto init = m_server->requestsFor(QStringLiteral("initialize"));
+        QCOMPARE(init.size(), 2); // refused at the URL, then sent to the endpoint
+        QCOMPARE(init[0].path, QByteArray("/mcp"));
+        QCOMPARE(init[1].path, QByteArray("/messages?sid=7"));
+        QCOMPARE(m_server->requestsFor(QStringLiteral("tools/call"))[0].path,
+                 QByteArray("/messages?sid=7"));
+        bool said = false;
+        for (const auto &args : std::as_const(warnings))
+            said = said || args.at(0).toString().contains(QLatin1String("HTTP+SSE"));
+        QVERIFY(said);
+    }
+
+    void sseTypeSpeaksHttpSseAtOnce()
+    {
+        m_server->legacy = true;
+        HttpOptions options;
+        options.serverName = QStringLiteral("old");
+        options.url = QUrl(m_server->url());
+        ClientOptions clientOptions;
+        clientOptions.serverName = options.serverName;
+        Client client(new SseTransport(options), clientOptions);
+        client.connectToServer();
+        QVERIFY(settle(&client));
+        QCOMPARE(client.state(), Client::State::Ready);
+        QCOMPARE(echoed(&client, QStringLiteral("direct")), QStringLiteral("direct"));
+        QCOMPARE(m_server->requestsFor(QStringLiteral("initialize")).size(), 1);
+    }
+
+    void endpointOnAnotherOriginIsRefused()
+    {
+        m_server->legacy = true;
+        m_server->legacyEndpoint = "http://127.0.0.2:9/steal";
+        HttpOptions options;
+        options.serverName = QStringLiteral("old");
+        options.url = QUrl(m_server->url());
+        options.headers.insert(QStringLiteral("Authorization"), QStringLiteral("Bearer secret"));
+        ClientOptions clientOptions;
+        clientOptions.serverName = options.serverName;
+        Client client(new SseTransport(options), clientOptions);
+        client.connectToServer();
+        QVERIFY(settle(&client));
+        QCOMPARE(client.state(), Client::State::Failed);
+        QVERIFY2(client.errorString().contains(QLatin1String("another origin")),
+                 qPrintable(client.errorString()));
+        QCOMPARE(m_server->count("POST"), 0);
     }
 
     void managerPicksTheTransportFromTheConfig()

@@ -4,6 +4,7 @@
 
 #include <mcp/client.h>
 #include <mcp/httptransport.h>
+#include <mcp/ssetransport.h>
 
 #include <QFileInfo>
 #include <QTest>
@@ -100,6 +101,37 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(result.has_value(), 20000);
         QVERIFY2(!result->failed(), qPrintable(result->text()));
         QCOMPARE(steps, (QList<double>{1, 2, 3, 4}));
+    }
+
+    // The same server in its legacy `sse` mode: as `"type": "sse"`, and found by itself from
+    // a plain URL (its POST is refused, the GET names the endpoint).
+    void legacySseMode()
+    {
+        EverythingHttp old(QStringLiteral("sse"));
+        QVERIFY2(old.start(), old.log().constData());
+        HttpOptions options;
+        options.serverName = QStringLiteral("old");
+        options.url = QUrl(old.url());
+        ClientOptions clientOptions;
+        clientOptions.serverName = options.serverName;
+
+        Client direct(new SseTransport(options), clientOptions);
+        direct.connectToServer();
+        QVERIFY2(ready(&direct), qPrintable(direct.errorString()));
+        auto echo = callAndWait(&direct, "echo", Json{{"message", "sse ✓"}}, 20000);
+        QVERIFY(echo && !echo->failed());
+        QCOMPARE(echo->text(), QStringLiteral("Echo: sse ✓"));
+        direct.close();
+
+        Client found(new HttpTransport(options), clientOptions);
+        found.connectToServer();
+        QVERIFY2(ready(&found), qPrintable(found.errorString()));
+        QVERIFY(qobject_cast<HttpTransport *>(found.transport())->isLegacy());
+        auto sum = callAndWait(&found, "get-sum", Json{{"a", 20}, {"b", 22}}, 20000);
+        QVERIFY(sum && !sum->failed());
+        QVERIFY2(sum->text().contains(QLatin1String("42")), qPrintable(sum->text()));
+        found.close();
+        QTRY_COMPARE(found.state(), Client::State::Closed);
     }
 
     void closeEndsTheSession()

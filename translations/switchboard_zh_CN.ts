@@ -1568,19 +1568,14 @@
     </message>
 </context>
 <context>
-    <name>Mcp::HttpTransport</name>
+    <name>Mcp::Http</name>
     <message>
-        <location filename="../src/mcp/httptransport.cpp" line="+133"/>
-        <source>server &apos;%1&apos;</source>
-        <translation>服务器“%1”</translation>
-    </message>
-    <message>
-        <location line="+17"/>
+        <location filename="../src/mcp/httpsupport.cpp" line="+44"/>
         <source>&apos;%1&apos; is not an http or https URL</source>
         <translation>“%1”不是 http 或 https 网址</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>&apos;%1&apos; is not a valid HTTP header name</source>
         <translation>“%1”不是有效的 HTTP 头名称</translation>
     </message>
@@ -1590,7 +1585,36 @@
         <translation>HTTP 头“%1”的值含有换行符或 NUL</translation>
     </message>
     <message>
-        <location line="+128"/>
+        <location line="+51"/>
+        <source>%1 answered HTTP %2</source>
+        <translation>%1 返回了 HTTP %2</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>%1 requires authentication: %2 answered HTTP %3 to &apos;%4&apos;</source>
+        <translation>%1 需要身份验证：%2 对“%4”返回了 HTTP %3</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>could not reach %1 (%2): %3</source>
+        <translation>无法连接 %1（%2）：%3</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1 sent something that is not JSON: %2</source>
+        <translation>%1 发送了非 JSON 内容：%2</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::HttpTransport</name>
+    <message>
+        <location filename="../src/mcp/httptransport.cpp" line="+86"/>
+        <location filename="../src/mcp/ssetransport.cpp" line="+37"/>
+        <source>server &apos;%1&apos;</source>
+        <translation>服务器“%1”</translation>
+    </message>
+    <message>
+        <location line="+136"/>
         <source>ignored a session id that is not visible ASCII</source>
         <translation>已忽略含非可见 ASCII 字符的会话 ID</translation>
     </message>
@@ -1600,22 +1624,12 @@
         <translation>%1 发送的应答超过消息大小上限（%2 字节），已丢弃</translation>
     </message>
     <message>
-        <location line="+24"/>
-        <source>%1 sent something that is not JSON: %2</source>
-        <translation>%1 发送了非 JSON 内容：%2</translation>
-    </message>
-    <message>
-        <location line="+25"/>
+        <location line="+44"/>
         <source>the answer has no result</source>
         <translation>应答中没有结果</translation>
     </message>
     <message>
-        <location line="+35"/>
-        <source>%1 requires authentication: %2 answered HTTP %3 to &apos;%4&apos;</source>
-        <translation>%1 需要身份验证：%2 对“%4”返回了 HTTP %3</translation>
-    </message>
-    <message>
-        <location line="+30"/>
+        <location line="+63"/>
         <source>%1 ended the stream before the response to &apos;%2&apos;</source>
         <translation>%1 在“%2”的响应到达之前结束了事件流</translation>
     </message>
@@ -1625,14 +1639,14 @@
         <translation>%1 返回了 HTTP %2，但没有“%3”的响应</translation>
     </message>
     <message>
-        <location line="+9"/>
-        <source>could not reach %1 (%2): %3</source>
-        <translation>无法连接 %1（%2）：%3</translation>
+        <location line="+56"/>
+        <source>%1 speaks the older HTTP+SSE transport; messages now go to %2</source>
+        <translation>%1 使用较旧的 HTTP+SSE 传输；消息此后发往 %2</translation>
     </message>
     <message>
-        <location line="+28"/>
-        <source>%1 answered HTTP %2</source>
-        <translation>%1 返回了 HTTP %2</translation>
+        <location line="+9"/>
+        <source>%1 (and no HTTP+SSE stream there either: %2)</source>
+        <translation>%1（那里也没有 HTTP+SSE 事件流：%2）</translation>
     </message>
     <message>
         <location line="+64"/>
@@ -1645,9 +1659,14 @@
         <translation>%1 结束了会话且不接受新会话：%2</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+65"/>
         <source>%1 keeps closing its event stream; server messages now arrive only with answers</source>
         <translation>%1 不断关闭其事件流；此后服务器消息只随应答到达</translation>
+    </message>
+    <message>
+        <location filename="../src/mcp/ssetransport.cpp" line="+42"/>
+        <source>%1 named an endpoint on another origin (%2); refused</source>
+        <translation>%1 指定了其他源上的端点（%2），已拒绝</translation>
     </message>
 </context>
 <context>
@@ -1658,7 +1677,7 @@
         <translation>此文件夹的服务器尚未受信任：信任后才会运行</translation>
     </message>
     <message>
-        <location filename="../src/mcp/transportfactory.cpp" line="+40"/>
+        <location filename="../src/mcp/transportfactory.cpp" line="+42"/>
         <source>the %1 transport is not available in this build yet</source>
         <translation>此版本尚不支持 %1 传输</translation>
     </message>
@@ -1717,6 +1736,19 @@
         <location filename="../src/mcp/sseparser.cpp" line="+191"/>
         <source>event stream: an event exceeded %1 bytes and was dropped</source>
         <translation>事件流：某个事件超过 %1 字节，已丢弃</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::SseTransport</name>
+    <message>
+        <location filename="../src/mcp/ssetransport.cpp" line="+39"/>
+        <source>%1 ended its event stream without naming an endpoint</source>
+        <translation>%1 未指定端点就结束了事件流</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 ended its event stream</source>
+        <translation>%1 结束了事件流</translation>
     </message>
 </context>
 <context>
@@ -3654,18 +3686,18 @@ in %3</source>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+227"/>
+        <location line="+228"/>
         <source>Copy all</source>
         <translation>全部复制</translation>
     </message>
     <message>
-        <location line="-225"/>
-        <location line="+244"/>
+        <location line="-226"/>
+        <location line="+245"/>
         <source>stderr — %1</source>
         <translation>stderr — %1</translation>
     </message>
     <message>
-        <location line="-178"/>
+        <location line="-179"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -3677,7 +3709,7 @@ in %3</source>
         </translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>MCP %1</source>
         <translation>MCP %1</translation>
     </message>

@@ -1,7 +1,9 @@
 #include "httptransport.h"
 
+#include "httpsupport.h"
 #include "jsonparser.h"
 #include "safetext.h"
+#include "ssetransport.h"
 
 #include <QCoreApplication>
 #include <QLoggingCategory>
@@ -19,30 +21,8 @@ namespace Mcp {
 
 namespace {
 
-// How much of a failed answer's body an error message quotes.
-constexpr qsizetype FailureBodyChars = 300;
-// How much of a failed answer's body is kept at all (the rest is read and dropped).
-constexpr qsizetype FailureBodyBytes = 64 * 1024;
 // The GET stream is opened again at most this many times in a row without an event.
 constexpr int MaxServerStreamAttempts = 5;
-
-const QByteArray AcceptBoth = QByteArrayLiteral("application/json, text/event-stream");
-const QByteArray AcceptSse = QByteArrayLiteral("text/event-stream");
-
-// RFC 9110 token characters: what a header name may be made of.
-bool isHeaderName(const QString &name)
-{
-    if (name.isEmpty())
-        return false;
-    for (const QChar c : name) {
-        const char16_t u = c.unicode();
-        const bool ok = (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9')
-                        || QStringView(u"!#$%&'*+-.^_`|~").contains(c);
-        if (!ok)
-            return false;
-    }
-    return true;
-}
 
 // A session id is visible ASCII only (0x21 to 0x7E), by the spec.
 bool isVisibleAscii(const QByteArray &text)
@@ -52,31 +32,6 @@ bool isVisibleAscii(const QByteArray &text)
             return false;
     }
     return !text.isEmpty();
-}
-
-int statusOf(const QNetworkReply *reply)
-{
-    return reply ? reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() : 0;
-}
-
-bool isEventStream(const QNetworkReply *reply)
-{
-    return reply->header(QNetworkRequest::ContentTypeHeader)
-            .toString()
-            .trimmed()
-            .startsWith(QLatin1String("text/event-stream"), Qt::CaseInsensitive);
-}
-
-void discard(QPointer<QNetworkReply> &reply, QObject *receiver)
-{
-    if (!reply)
-        return;
-    QNetworkReply *gone = reply;
-    reply = nullptr;
-    gone->disconnect(receiver);
-    if (gone->isRunning())
-        gone->abort();
-    gone->deleteLater();
 }
 
 } // namespace
@@ -118,14 +73,12 @@ HttpTransport::HttpTransport(HttpOptions options, QObject *parent)
 HttpTransport::~HttpTransport()
 {
     abortAll();
-    discard(m_delete, this);
+    Http::discard(m_delete, this);
 }
 
 QString HttpTransport::describe() const
 {
-    // Neither user info nor a query (where some services put a key) is shown.
-    return m_options.url.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery
-                                         | QUrl::RemoveFragment);
+    return Http::displayUrl(m_options.url);
 }
 
 QString HttpTransport::where() const
@@ -142,25 +95,10 @@ void HttpTransport::start()
 {
     if (m_state != State::Idle)
         return;
-    QString problem;
-    const QUrl &url = m_options.url;
-    const QString scheme = url.scheme().toLower();
-    if (!url.isValid() || url.host().isEmpty()
-        || (scheme != QLatin1String("http") && scheme != QLatin1String("https")))
-        problem = tr("'%1' is not an http or https URL").arg(describe());
-    for (auto it = m_options.headers.cbegin(); problem.isEmpty() && it != m_options.headers.cend();
-         ++it) {
-        if (!isHeaderName(it.key()))
-            problem = tr("'%1' is not a valid HTTP header name").arg(it.key());
-        else if (it.value().contains(QLatin1Char('\r')) || it.value().contains(QLatin1Char('\n'))
-                 || it.value().contains(QChar(0)))
-            // A line break would smuggle in a header of its own.
-            problem = tr("the value of header '%1' holds a line break or NUL").arg(it.key());
-    }
+    const QString problem = Http::checkOptions(m_options);
     if (!problem.isEmpty()) {
         m_state = State::Closed;
-        QMetaObject::invokeMethod(
-                this, [this, problem] { emit closed(problem); }, Qt::QueuedConnection);
+        closeLater(problem);
         return;
     }
     m_state = State::Open;
@@ -190,14 +128,7 @@ HttpTransport::Outgoing HttpTransport::describeOutgoing(std::string text)
 
 QNetworkRequest HttpTransport::makeRequest(const QByteArray &accept) const
 {
-    QNetworkRequest request(m_options.url);
-    // Redirects only within the origin: the headers (a token) never go to another host.
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
-                         QNetworkRequest::SameOriginRedirectPolicy);
-    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, true);
-    for (auto it = m_options.headers.cbegin(); it != m_options.headers.cend(); ++it)
-        request.setRawHeader(it.key().toLatin1(), it.value().toUtf8());
-    request.setRawHeader("Accept", accept);
+    QNetworkRequest request = Http::request(m_options, m_options.url, accept);
     if (!m_sessionId.isEmpty())
         request.setRawHeader("Mcp-Session-Id", m_sessionId);
     if (!m_protocolVersion.isEmpty())
@@ -209,6 +140,10 @@ void HttpTransport::send(std::string message)
 {
     if (m_state != State::Open)
         return;
+    if (m_legacyStarted) {
+        m_legacy->send(std::move(message));
+        return;
+    }
     tap(TrafficDirection::Sent, message);
     Outgoing out = describeOutgoing(std::move(message));
     if (out.method == "initialize")
@@ -238,7 +173,7 @@ void HttpTransport::post(Outgoing message, bool internal)
     auto exchange = std::make_shared<Exchange>();
     exchange->message = std::move(message);
     exchange->internal = internal;
-    QNetworkRequest request = makeRequest(AcceptBoth);
+    QNetworkRequest request = makeRequest(Http::AcceptBoth);
     request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     exchange->reply = threadNetworkAccess()->post(
             request, QByteArray::fromStdString(exchange->message.text));
@@ -274,8 +209,8 @@ bool HttpTransport::readHeaders(ExchangeIt exchange)
     if (!reply || !reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).isValid())
         return false;
     exchange->headersSeen = true;
-    const int status = statusOf(reply);
-    exchange->isSse = status / 100 == 2 && isEventStream(reply);
+    const int status = Http::status(reply);
+    exchange->isSse = status / 100 == 2 && Http::isEventStream(reply);
     if (status / 100 == 2 && exchange->message.method == "initialize") {
         const QByteArray session = reply->rawHeader("Mcp-Session-Id");
         if (isVisibleAscii(session)) {
@@ -294,10 +229,10 @@ void HttpTransport::onReadyRead(ExchangeIt exchange)
     if (exchange->ended || !exchange->reply || !readHeaders(exchange))
         return;
     QNetworkReply *reply = exchange->reply;
-    if (statusOf(reply) / 100 != 2) {
+    if (Http::status(reply) / 100 != 2) {
         const QByteArray chunk = reply->readAll();
-        exchange->body
-                += chunk.left(std::max<qsizetype>(0, FailureBodyBytes - exchange->body.size()));
+        exchange->body += chunk.left(
+                std::max<qsizetype>(0, Http::FailureBodyBytes - exchange->body.size()));
         return;
     }
     if (exchange->isSse) {
@@ -330,12 +265,7 @@ void HttpTransport::receive(ExchangeIt exchange, std::string_view text)
     tap(TrafficDirection::Received, text);
     Json message = parseJson(text);
     if (message.is_discarded()) {
-        emit warning(
-                tr("%1 sent something that is not JSON: %2")
-                        .arg(where(),
-                             escapeControlCharacters(QString::fromUtf8(
-                                     text.substr(0, size_t(FailureBodyChars)).data(),
-                                     qsizetype(std::min<size_t>(text.size(), FailureBodyChars))))));
+        emit warning(Http::notJson(where(), text));
         return;
     }
     std::vector<Json> messages;
@@ -385,16 +315,14 @@ void HttpTransport::onFinished(ExchangeIt exchange)
         onReadyRead(exchange);
     if (exchange->ended)
         return;
-    const int status = statusOf(reply);
+    const int status = Http::status(reply);
     const Outgoing &message = exchange->message;
     if (status == 401 || status == 403) {
         const QString challenge = QString::fromLatin1(reply->rawHeader("WWW-Authenticate"));
         emit authorizationRequired(challenge);
         failExchange(exchange, ErrorCode::AuthenticationRequired,
-                     tr("%1 requires authentication: %2 answered HTTP %3 to '%4'")
-                             .arg(where(), describe())
-                             .arg(status)
-                             .arg(QString::fromStdString(message.method)));
+                     Http::authenticationFailure(where(), m_options.url, status,
+                                                 QString::fromStdString(message.method)));
         return;
     }
     if (status == 404 && !m_sessionId.isEmpty() && message.method != "initialize"
@@ -431,8 +359,7 @@ void HttpTransport::onFinished(ExchangeIt exchange)
     }
     if (status == 0) {
         const QNetworkReply::NetworkError error = reply->error();
-        const QString text
-                = tr("could not reach %1 (%2): %3").arg(where(), describe(), reply->errorString());
+        const QString text = Http::unreachable(where(), m_options.url, reply);
         failExchange(exchange, ErrorCode::TransportError, text);
         // Nobody listens there any more: the connection is over (the Manager may restart it).
         if (error == QNetworkReply::ConnectionRefusedError
@@ -452,29 +379,58 @@ void HttpTransport::onFinished(ExchangeIt exchange)
             endExchange(exchange);
         return;
     }
-    failExchange(exchange, ErrorCode::TransportError, httpFailure(reply, exchange->body));
+    const QString failure = Http::failure(where(), reply, exchange->body);
+    // An old server (HTTP+SSE, 2024-11-05) refuses a POST of initialize to its URL: the spec's
+    // backward compatibility is a GET there, for an event stream that names an endpoint.
+    if (message.method == "initialize" && !exchange->internal && !m_legacy
+        && (status == 400 || status == 404 || status == 405)) {
+        endExchange(exchange);
+        fallBackToLegacy(message.id, failure);
+        return;
+    }
+    failExchange(exchange, ErrorCode::TransportError, failure);
 }
 
-QString HttpTransport::httpFailure(QNetworkReply *reply, const QByteArray &body) const
+void HttpTransport::fallBackToLegacy(const Json &initializeId, const QString &failure)
 {
-    const int status = statusOf(reply);
-    const QString phrase
-            = reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString().simplified();
-    QString text = tr("%1 answered HTTP %2").arg(where()).arg(status);
-    if (!phrase.isEmpty())
-        text += QLatin1Char(' ') + escapeControlCharacters(phrase);
-    const QString said = QString::fromUtf8(body.left(FailureBodyChars * 4))
-                                 .left(FailureBodyChars)
-                                 .simplified();
-    if (!said.isEmpty())
-        text += QStringLiteral(": ") + escapeControlCharacters(said);
-    return text;
+    qCDebug(lcHttp) << m_options.serverName << "refused initialize; trying HTTP+SSE:" << failure;
+    m_legacy = new SseTransport(m_options, this);
+    m_legacy->setMessageHandler([this](Json &&message) { deliver(std::move(message)); });
+    m_legacy->setFailureHandler(
+            [this](const Json &id, const RpcError &error) { failRequest(id, error); });
+    connect(m_legacy, &Transport::warning, this, &Transport::warning);
+    connect(m_legacy, &Transport::authorizationRequired, this, &Transport::authorizationRequired);
+    connect(m_legacy, &Transport::started, this, [this] {
+        m_legacyStarted = true;
+        m_legacy->setTrafficTap([this](TrafficDirection direction, std::string_view text) {
+            tap(direction, text);
+        });
+        // The initialize already shown as sent goes out again, to the endpoint.
+        m_legacy->send(m_initializeText);
+        emit warning(tr("%1 speaks the older HTTP+SSE transport; messages now go to %2")
+                             .arg(where(), Http::displayUrl(m_legacy->endpoint())));
+    });
+    connect(m_legacy, &Transport::closed, this,
+            [this, initializeId, failure](const QString &reason) {
+                if (!m_legacyStarted && m_state == State::Open) {
+                    // Neither transport: the first answer says what went wrong.
+                    failRequest(initializeId,
+                                RpcError{ErrorCode::TransportError,
+                                         tr("%1 (and no HTTP+SSE stream there either: %2)")
+                                                 .arg(failure, reason)
+                                                 .toStdString(),
+                                         nullptr, true});
+                    return;
+                }
+                finishClosed(m_state == State::Closing ? QString() : reason);
+            });
+    m_legacy->start();
 }
 
 void HttpTransport::resume(ExchangeIt exchange)
 {
     ++exchange->resumeAttempts;
-    discard(exchange->reply, this);
+    Http::discard(exchange->reply, this);
     const int wait = std::max(0, exchange->sse.retryMs().value_or(m_options.defaultRetryMs));
     qCDebug(lcHttp) << "resuming a stream of" << m_options.serverName << "in" << wait << "ms";
     exchange->resumeTimer = std::make_unique<QTimer>();
@@ -484,7 +440,7 @@ void HttpTransport::resume(ExchangeIt exchange)
         auto exchange = weak.lock();
         if (!exchange || exchange->ended || m_state != State::Open)
             return;
-        QNetworkRequest request = makeRequest(AcceptSse);
+        QNetworkRequest request = makeRequest(Http::AcceptSse);
         request.setRawHeader("Last-Event-ID", exchange->sse.lastEventId());
         exchange->sse.reset();
         exchange->headersSeen = false;
@@ -502,7 +458,7 @@ void HttpTransport::endExchange(ExchangeIt exchange)
         return;
     exchange->ended = true;
     std::erase(m_exchanges, exchange);
-    discard(exchange->reply, this);
+    Http::discard(exchange->reply, this);
     exchange->resumeTimer.reset();
 }
 
@@ -536,7 +492,7 @@ void HttpTransport::renewSession(ExchangeIt exchange)
     qCDebug(lcHttp) << "session expired:" << m_options.serverName;
     m_renewing = true;
     m_sessionId.clear();
-    discard(m_serverStream, this);
+    Http::discard(m_serverStream, this);
     m_serverStreamTimer.stop();
     post(describeOutgoing(m_initializeText), true);
 }
@@ -571,7 +527,7 @@ void HttpTransport::openServerStream()
 {
     if (m_state != State::Open || m_serverStreamRefused || m_serverStream || m_renewing)
         return;
-    QNetworkRequest request = makeRequest(AcceptSse);
+    QNetworkRequest request = makeRequest(Http::AcceptSse);
     if (!m_serverSse.lastEventId().isEmpty())
         request.setRawHeader("Last-Event-ID", m_serverSse.lastEventId());
     m_serverSse.reset();
@@ -581,7 +537,7 @@ void HttpTransport::openServerStream()
         QNetworkReply *reply = m_serverStream;
         if (!reply)
             return;
-        if (statusOf(reply) / 100 != 2 || !isEventStream(reply)) {
+        if (Http::status(reply) / 100 != 2 || !Http::isEventStream(reply)) {
             reply->readAll();
             return;
         }
@@ -589,7 +545,7 @@ void HttpTransport::openServerStream()
     });
     connect(m_serverStream, &QNetworkReply::metaDataChanged, this, [this] {
         QNetworkReply *reply = m_serverStream;
-        m_serverStreamOpen = reply && statusOf(reply) / 100 == 2 && isEventStream(reply);
+        m_serverStreamOpen = reply && Http::status(reply) / 100 == 2 && Http::isEventStream(reply);
     });
     connect(m_serverStream, &QNetworkReply::finished, this, &HttpTransport::onServerStreamFinished);
 }
@@ -599,10 +555,10 @@ void HttpTransport::onServerStreamFinished()
     QNetworkReply *reply = m_serverStream;
     if (!reply)
         return;
-    const int status = statusOf(reply);
-    const bool wasStream = status / 100 == 2 && isEventStream(reply);
+    const int status = Http::status(reply);
+    const bool wasStream = status / 100 == 2 && Http::isEventStream(reply);
     m_serverStreamOpen = false;
-    discard(m_serverStream, this);
+    Http::discard(m_serverStream, this);
     if (m_state != State::Open)
         return;
     if (status != 0 && !wasStream) {
@@ -627,11 +583,11 @@ void HttpTransport::abortAll()
 {
     for (const ExchangeIt &exchange : std::vector(m_exchanges)) {
         exchange->ended = true;
-        discard(exchange->reply, this);
+        Http::discard(exchange->reply, this);
         exchange->resumeTimer.reset();
     }
     m_exchanges.clear();
-    discard(m_serverStream, this);
+    Http::discard(m_serverStream, this);
     m_serverStreamOpen = false;
     m_serverStreamTimer.stop();
     m_held.clear();
@@ -644,13 +600,18 @@ void HttpTransport::close()
         return;
     const bool wasOpen = m_state == State::Open;
     m_state = State::Closing;
+    if (m_legacy && !m_legacy->isFinished()) {
+        abortAll();
+        m_legacy->close(); // its closed() ends this one
+        return;
+    }
     // Requests are over (the Client failed them); notifications on their way (a
     // cancellation) and answers to the server still go out, then the session is ended.
     for (const ExchangeIt &exchange : std::vector(m_exchanges)) {
         if (exchange->message.isRequest() || exchange->internal)
             endExchange(exchange);
     }
-    discard(m_serverStream, this);
+    Http::discard(m_serverStream, this);
     m_serverStreamTimer.stop();
     m_held.clear();
     m_renewing = false;
@@ -673,7 +634,7 @@ void HttpTransport::proceedClosing()
         return;
     }
     // The server may end the session now rather than when it times out (405 is allowed).
-    m_delete = threadNetworkAccess()->deleteResource(makeRequest(AcceptBoth));
+    m_delete = threadNetworkAccess()->deleteResource(makeRequest(Http::AcceptBoth));
     m_sessionId.clear();
     connect(m_delete, &QNetworkReply::finished, this, [this] { finishClosed(QString()); });
 }
@@ -695,7 +656,7 @@ void HttpTransport::finishClosed(const QString &reason)
     m_state = State::Closed;
     abortAll();
     m_closeTimer.stop();
-    discard(m_delete, this);
+    Http::discard(m_delete, this);
     m_sessionId.clear();
     qCDebug(lcHttp) << "closed" << m_options.serverName << reason;
     emit closed(reason);

@@ -20,6 +20,8 @@ class QNetworkRequest;
 
 namespace Mcp {
 
+class SseTransport;
+
 // The QNetworkAccessManager of the calling thread, created on first use and kept for the
 // thread's life: every HTTP transport (and sign-in) of a thread shares its connections, its
 // HTTP/2 sessions and its proxy settings (the system's). Never used across threads.
@@ -48,8 +50,10 @@ struct HttpOptions
 // a dropped stream by GET with Last-Event-ID after the server's `retry`; sets up a new session
 // by itself when the server forgets the old one (404), retrying the request once; DELETEs
 // the session on close. An HTTP failure fails the one request it belongs to (the session
-// stays); 401/403 fail it as AuthenticationRequired and emit authorizationRequired(). TLS
-// errors are never ignored. Header values never reach a log or an error message.
+// stays); 401/403 fail it as AuthenticationRequired and emit authorizationRequired(). An old
+// server that refuses initialize with 400/404/405 is tried as HTTP+SSE (SseTransport), as the
+// spec's backward compatibility says. TLS errors are never ignored. Header values never reach
+// a log or an error message.
 class HttpTransport : public Transport
 {
     Q_OBJECT
@@ -64,6 +68,8 @@ public:
     bool isFinished() const override { return m_state == State::Closed; }
     void setProtocolVersion(const std::string &version) override;
     QString describe() const override;
+    // True once an old server's refusal of initialize made this fall back to HTTP+SSE.
+    bool isLegacy() const { return m_legacyStarted; }
 
     QString sessionId() const override { return QString::fromLatin1(m_sessionId); }
     // The server's own event stream (the GET) is open: what it sends unasked arrives.
@@ -113,6 +119,7 @@ private:
     void endExchange(ExchangeIt exchange);
     void failExchange(ExchangeIt exchange, int code, const QString &message);
     void renewSession(ExchangeIt exchange);
+    void fallBackToLegacy(const Json &initializeId, const QString &failure);
     void onRenewed(bool ok, const QString &why);
     void openServerStream();
     void onServerStreamFinished();
@@ -120,7 +127,6 @@ private:
     void proceedClosing();
     void finishClosed(const QString &reason);
     void failAndClose(const QString &reason);
-    QString httpFailure(QNetworkReply *reply, const QByteArray &body) const;
     QString where() const;
 
     HttpOptions m_options;
@@ -141,6 +147,9 @@ private:
     int m_serverStreamAttempts = 0;
     QTimer m_serverStreamTimer;
     QPointer<QNetworkReply> m_delete;
+    // An old server: the legacy transport this one hands every message to.
+    SseTransport *m_legacy = nullptr;
+    bool m_legacyStarted = false;
     QTimer m_closeTimer;
 };
 

@@ -83,6 +83,12 @@ protected:
         if (m_messageHandler)
             m_messageHandler(std::move(message));
     }
+    // closed(reason) from the event loop, never from inside the call that decided it.
+    void closeLater(const QString &reason)
+    {
+        QMetaObject::invokeMethod(
+                this, [this, reason] { emit closed(reason); }, Qt::QueuedConnection);
+    }
     void failRequest(const Json &id, RpcError error)
     {
         error.local = true;

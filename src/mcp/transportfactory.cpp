@@ -1,6 +1,7 @@
 #include "transportfactory.h"
 
 #include "httptransport.h"
+#include "ssetransport.h"
 #include "stdiotransport.h"
 
 #include <QCoreApplication>
@@ -24,17 +25,18 @@ Transport *createTransport(const ServerConfig &config, const QString &workspaceD
         stdio.maxMessageBytes = settings.maxMessageBytes;
         return new StdioTransport(stdio);
     }
-    case TransportType::Http: {
+    case TransportType::Http:
+    case TransportType::Sse: {
         HttpOptions http;
         http.serverName = config.name;
         http.url = QUrl(config.url);
         http.headers = config.headers;
         http.maxMessageBytes = settings.maxMessageBytes;
         http.closeTimeoutMs = settings.http.closeTimeoutMs;
+        if (config.type == TransportType::Sse)
+            return new SseTransport(http);
         return new HttpTransport(http);
     }
-    case TransportType::Sse:
-        break;
     }
     if (error)
         *error = QCoreApplication::translate("Mcp::Manager",

@@ -1,0 +1,138 @@
+#include "httpsupport.h"
+
+#include "httptransport.h"
+#include "safetext.h"
+
+#include <QCoreApplication>
+#include <QNetworkReply>
+
+namespace Mcp::Http {
+
+namespace {
+
+// How much of a failed answer's body an error message quotes.
+constexpr qsizetype FailureBodyChars = 300;
+
+// The strings are in the catalogue's "Mcp::Http" context (lupdate files this namespace's
+// tr() calls there).
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("Mcp::Http", text);
+}
+
+// RFC 9110 token characters: what a header name may be made of.
+bool isHeaderName(const QString &name)
+{
+    if (name.isEmpty())
+        return false;
+    for (const QChar c : name) {
+        const char16_t u = c.unicode();
+        const bool ok = (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9')
+                        || QStringView(u"!#$%&'*+-.^_`|~").contains(c);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+QString checkOptions(const HttpOptions &options)
+{
+    const QUrl &url = options.url;
+    const QString scheme = url.scheme().toLower();
+    if (!url.isValid() || url.host().isEmpty()
+        || (scheme != QLatin1String("http") && scheme != QLatin1String("https")))
+        return tr("'%1' is not an http or https URL").arg(displayUrl(url));
+    for (auto it = options.headers.cbegin(); it != options.headers.cend(); ++it) {
+        if (!isHeaderName(it.key()))
+            return tr("'%1' is not a valid HTTP header name").arg(it.key());
+        // A line break would smuggle in a header of its own.
+        if (it.value().contains(QLatin1Char('\r')) || it.value().contains(QLatin1Char('\n'))
+            || it.value().contains(QChar(0)))
+            return tr("the value of header '%1' holds a line break or NUL").arg(it.key());
+    }
+    return QString();
+}
+
+QNetworkRequest request(const HttpOptions &options, const QUrl &url, const QByteArray &accept)
+{
+    QNetworkRequest request(url);
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
+                         QNetworkRequest::SameOriginRedirectPolicy);
+    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, true);
+    for (auto it = options.headers.cbegin(); it != options.headers.cend(); ++it)
+        request.setRawHeader(it.key().toLatin1(), it.value().toUtf8());
+    request.setRawHeader("Accept", accept);
+    return request;
+}
+
+QString displayUrl(const QUrl &url)
+{
+    return url.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery | QUrl::RemoveFragment);
+}
+
+int status(const QNetworkReply *reply)
+{
+    return reply ? reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() : 0;
+}
+
+bool isEventStream(const QNetworkReply *reply)
+{
+    return reply->header(QNetworkRequest::ContentTypeHeader)
+            .toString()
+            .trimmed()
+            .startsWith(QLatin1String("text/event-stream"), Qt::CaseInsensitive);
+}
+
+void discard(QPointer<QNetworkReply> &reply, QObject *receiver)
+{
+    if (!reply)
+        return;
+    QNetworkReply *gone = reply;
+    reply = nullptr;
+    gone->disconnect(receiver);
+    if (gone->isRunning())
+        gone->abort();
+    gone->deleteLater();
+}
+
+QString failure(const QString &where, const QNetworkReply *reply, const QByteArray &body)
+{
+    const QString phrase
+            = reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString().simplified();
+    QString text = tr("%1 answered HTTP %2").arg(where).arg(status(reply));
+    if (!phrase.isEmpty())
+        text += QLatin1Char(' ') + escapeControlCharacters(phrase);
+    const QString said = QString::fromUtf8(body.left(FailureBodyChars * 4))
+                                 .left(FailureBodyChars)
+                                 .simplified();
+    if (!said.isEmpty())
+        text += QStringLiteral(": ") + escapeControlCharacters(said);
+    return text;
+}
+
+QString authenticationFailure(const QString &where, const QUrl &url, int status,
+                              const QString &what)
+{
+    return tr("%1 requires authentication: %2 answered HTTP %3 to '%4'")
+            .arg(where, displayUrl(url))
+            .arg(status)
+            .arg(what);
+}
+
+QString unreachable(const QString &where, const QUrl &url, const QNetworkReply *reply)
+{
+    return tr("could not reach %1 (%2): %3").arg(where, displayUrl(url), reply->errorString());
+}
+
+QString notJson(const QString &where, std::string_view text)
+{
+    const QString head
+            = QString::fromUtf8(text.data(),
+                                qsizetype(std::min<size_t>(text.size(), FailureBodyChars * 4)))
+                      .left(FailureBodyChars);
+    return tr("%1 sent something that is not JSON: %2").arg(where, escapeControlCharacters(head));
+}
+
+} // namespace Mcp::Http

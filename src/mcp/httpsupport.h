@@ -1,0 +1,52 @@
+#pragma once
+
+#include <QByteArray>
+#include <QNetworkRequest>
+#include <QPointer>
+#include <QString>
+#include <QUrl>
+
+#include <string_view>
+
+class QNetworkReply;
+
+namespace Mcp {
+
+struct HttpOptions;
+
+// What the HTTP transports (Streamable HTTP, legacy HTTP+SSE) share.
+namespace Http {
+
+inline const QByteArray AcceptBoth = QByteArrayLiteral("application/json, text/event-stream");
+inline const QByteArray AcceptSse = QByteArrayLiteral("text/event-stream");
+
+// Why these options cannot be used (not an http(s) URL, a header name that is not a token, a
+// line break or NUL in a value), or empty. Names the header, never its value.
+QString checkOptions(const HttpOptions &options);
+// A request to `url` with the config's headers and `accept`; redirects only within the
+// origin (the headers, a token among them, never go to another host), HTTP/2 allowed.
+QNetworkRequest request(const HttpOptions &options, const QUrl &url, const QByteArray &accept);
+// The URL as shown to the user: no user info, no query (where some services put a key).
+QString displayUrl(const QUrl &url);
+
+int status(const QNetworkReply *reply); // 0 before the headers or without a response
+bool isEventStream(const QNetworkReply *reply);
+// Disconnects `receiver` from the reply, aborts it if it still runs, deletes it later.
+void discard(QPointer<QNetworkReply> &reply, QObject *receiver);
+// "server 'x' answered HTTP 500 Internal Server Error: <the start of the body>".
+QString failure(const QString &where, const QNetworkReply *reply, const QByteArray &body);
+
+// "server 'x' requires authentication: URL answered HTTP 401 to 'initialize'".
+QString authenticationFailure(const QString &where, const QUrl &url, int status,
+                              const QString &what);
+// "could not reach server 'x' (URL): Connection refused".
+QString unreachable(const QString &where, const QUrl &url, const QNetworkReply *reply);
+
+// "server 'x' sent something that is not JSON: <its start, control characters escaped>".
+QString notJson(const QString &where, std::string_view text);
+
+// How much of a failed answer's body is kept (the rest is read and dropped).
+constexpr qsizetype FailureBodyBytes = 64 * 1024;
+
+} // namespace Http
+} // namespace Mcp
