@@ -24,7 +24,9 @@ N=10000
 TEXT=$(printf '%*s' 64 '' | tr ' ' x) # raw-pipe's default --text-bytes 64
 ARGS_JSON="{\"text\":\"$TEXT\"}"
 
-ALL_SCENARIOS=(seq c64 seq_sdk c64_sdk list10k tools10k list10k_sdk startup_everything)
+NH=3000 # calls per HTTP run
+ALL_SCENARIOS=(seq c64 seq_sdk c64_sdk list10k tools10k list10k_sdk startup_everything
+  http_seq http_c64_sdk http_seq_sdk)
 if [ -n "${ONLY:-}" ]; then
   IFS=', ' read -r -a WANT <<<"$ONLY"
   for w in "${WANT[@]}"; do
@@ -78,6 +80,25 @@ cat >"$WORK/cfg/everything.json" <<EOF
   "needs-token": {"command": "node", "args": ["$SERVER"], "env": {"API_TOKEN": "\${TOKEN}"}}
 }}
 EOF
+# The HTTP scenarios share one echo server in its Streamable HTTP mode (--http PORT).
+HTTP_PORT=${HTTP_PORT:-18931}
+HTTP_URL=http://127.0.0.1:$HTTP_PORT/mcp
+cat >"$WORK/cfg/echohttp.json" <<EOF
+{"mcpServers": {"echo": {"url": "$HTTP_URL"}}}
+EOF
+if wanted http_seq || wanted http_c64_sdk || wanted http_seq_sdk; then
+  node "$SERVER" --http "$HTTP_PORT" >"$OUT/echo-http.log" 2>&1 &
+  HTTP_PID=$!
+  # shellcheck disable=SC2317  # called by the EXIT trap
+  cleanup() {
+    kill "$HTTP_PID" 2>/dev/null || true
+    if [ -z "${KEEP_WORK:-}" ]; then rm -rf "$WORK"; else echo "kept $WORK" >&2; fi
+  }
+  for _ in $(seq 1 50); do
+    (exec 3<>"/dev/tcp/127.0.0.1/$HTTP_PORT") 2>/dev/null && break
+    sleep 0.1
+  done
+fi
 cp "$WORK"/cfg/*.json "$OUT/"
 
 {
@@ -113,6 +134,8 @@ run_one() {
   case $sc in
     seq* | c64*) inproc=$(grep -o 'calls_per_s=[0-9.]*' "$log" | tail -n1 | cut -d= -f2) || true
       grep -q "^calls=$N " "$log" || inproc= ;;
+    http_*) inproc=$(grep -o 'calls_per_s=[0-9.]*' "$log" | tail -n1 | cut -d= -f2) || true
+      grep -q "^calls=$NH " "$log" || inproc= ;;
     list10k* | tools10k) if [ "$side" = A ]; then
         if [ "$sc" = tools10k ]; then [ "$(grep -c '^mcp__echo__' "$log")" = 10000 ] || inproc=
         else grep -Eq '^echo +connected +10000( |$)' "$log" || inproc=; fi; else
@@ -220,11 +243,17 @@ for sc in "${WANT[@]}"; do
       B_CMD=(node ts-sdk-client.mjs --list --tools 10000) ;;
     startup_everything) A_CMD=("${SB[@]}" "$WORK/cfg/everything.json" servers) A_RC=3
       B_CMD=(node "$ROOT/bench/lib/everything-list.mjs" "$EVERYTHING" stdio) ;;
+    http_seq) A_CMD=("${SB[@]}" "$WORK/cfg/echohttp.json" call echo echo "$ARGS_JSON" --repeat "$NH")
+      B_CMD=(node raw-http.mjs --http "$HTTP_URL" --calls "$NH") ;;
+    http_c64_sdk) A_CMD=("${SB[@]}" "$WORK/cfg/echohttp.json" call echo echo "$ARGS_JSON" --repeat "$NH" --concurrency 64)
+      B_CMD=(node ts-sdk-client.mjs --http "$HTTP_URL" --calls "$NH" --concurrency 64) ;;
+    http_seq_sdk) A_CMD=("${SB[@]}" "$WORK/cfg/echohttp.json" call echo echo "$ARGS_JSON" --repeat "$NH")
+      B_CMD=(node ts-sdk-client.mjs --http "$HTTP_URL" --calls "$NH") ;;
   esac
   if ! run_scenario "$sc"; then error_row "$sc"; continue; fi
   case $sc in
-    seq | c64 | seq_sdk | c64_sdk) # in-process calls/s, higher is better
-      case $sc in seq) op=">=" t=0.8 ;; c64) op=">=" t=0.5 ;; *) op=- t=- ;; esac
+    seq | c64 | seq_sdk | c64_sdk | http_*) # in-process calls/s, higher is better
+      case $sc in seq | http_seq) op=">=" t=0.8 ;; c64) op=">=" t=0.5 ;; http_c64_sdk) op=">=" t=2 ;; *) op=- t=- ;; esac
       summarize "$sc" "$sc" calls/s 7 ratio "$op" "$t"
       summarize "$sc" "$sc.rss" "self MiB" 4 ratio - - 1024 ;;
     list10k | tools10k) summarize "$sc" "$sc" "wall s" 3 ratio "<=" 1.25
