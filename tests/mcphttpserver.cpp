@@ -242,8 +242,9 @@ void McpHttpServer::handlePost(QTcpSocket *socket, const Request &request)
     const QByteArray session = request.headers.value("mcp-session-id");
     if (method == "initialize") {
         m_session = "session-" + QByteArray::number(++m_sessions);
+        // A cookie as well: a client must not send it back (see tst_httptransport).
         answer(socket, {{"jsonrpc", "2.0"}, {"id", body["id"]}, {"result", resultFor(body)}},
-               {"Mcp-Session-Id: " + m_session});
+               {"Mcp-Session-Id: " + m_session, "Set-Cookie: tracker=" + m_session + "; Path=/"});
         return;
     }
     if (session != m_session || m_session.isEmpty()) {

@@ -123,6 +123,7 @@ private slots:
             QCOMPARE(later[0].headers.value("mcp-session-id"), QByteArray("session-1"));
             QCOMPARE(later[0].headers.value("mcp-protocol-version"), QByteArray("2025-11-25"));
             QCOMPARE(later[0].headers.value("x-api-key"), QByteArray("k1"));
+            QVERIFY(!later[0].headers.contains("cookie")); // cookies are neither kept nor sent
         }
         // The optional GET stream was asked for once; 405 is an answer, not a failure.
         QTRY_COMPARE(m_server->count("GET"), 1);

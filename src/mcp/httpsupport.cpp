@@ -61,6 +61,11 @@ QNetworkRequest request(const HttpOptions &options, const QUrl &url, const QByte
     request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
                          QNetworkRequest::SameOriginRedirectPolicy);
     request.setAttribute(QNetworkRequest::Http2AllowedAttribute, true);
+    // No cookies, neither kept nor sent: the transports of one thread share a
+    // QNetworkAccessManager, and cookies are scoped by host, not port, so one server's
+    // would otherwise reach another on the same host.
+    request.setAttribute(QNetworkRequest::CookieLoadControlAttribute, QNetworkRequest::Manual);
+    request.setAttribute(QNetworkRequest::CookieSaveControlAttribute, QNetworkRequest::Manual);
     for (auto it = options.headers.cbegin(); it != options.headers.cend(); ++it)
         request.setRawHeader(it.key().toLatin1(), it.value().toUtf8());
     request.setRawHeader("Accept", accept);

@@ -24,7 +24,8 @@ inline const QByteArray AcceptSse = QByteArrayLiteral("text/event-stream");
 // line break or NUL in a value), or empty. Names the header, never its value.
 QString checkOptions(const HttpOptions &options);
 // A request to `url` with the config's headers and `accept`; redirects only within the
-// origin (the headers, a token among them, never go to another host), HTTP/2 allowed.
+// origin (the headers, a token among them, never go to another host), HTTP/2 allowed, no
+// cookies kept or sent.
 QNetworkRequest request(const HttpOptions &options, const QUrl &url, const QByteArray &accept);
 // The URL as shown to the user: no user info, no query (where some services put a key).
 QString displayUrl(const QUrl &url);
