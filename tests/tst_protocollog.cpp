@@ -1,3 +1,4 @@
+#include "mcphttpserver.h"
 #include "mcptest.h"
 #include "windowtest.h"
 
@@ -293,6 +294,41 @@ private slots:
             selectSourceRow(dock, betaCall[0]);
             QVERIFY(dock.grab().save(QDir(shotDir).filePath(QStringLiteral("protolog.png"))));
         }
+    }
+
+    // An HTTP server's requests appear as "http" events: method, URL, status, content type,
+    // what the request was; header names with their values hidden.
+    void httpRequestsAreLoggedWithoutHeaderValues()
+    {
+        McpHttpServer server;
+        QVERIFY(server.listen());
+        auto manager = makeManager();
+        ProtocolLogDock dock(manager.get());
+        dock.show(); // recording from the start
+        McpConfig config;
+        ServerConfig remote;
+        remote.name = QStringLiteral("remote");
+        remote.type = TransportType::Http;
+        remote.url = server.url();
+        remote.headers.insert(QStringLiteral("Authorization"),
+                              QStringLiteral("Bearer hdr-SECRET-7"));
+        config.servers << remote;
+        manager->start(config);
+        QVERIFY(waitSettled(*manager));
+        QCOMPARE(manager->status(QStringLiteral("remote")).state, ServerState::Connected);
+        QVERIFY(call(*manager, QStringLiteral("remote"), "echo", Json{{"text", "hi"}}));
+        const QString post
+                = QStringLiteral("POST %1 → 200 text/event-stream (tools/call)").arg(server.url());
+        QTRY_VERIFY(hasEntry(*dock.model(), ProtocolLogEntry::Kind::Event, QStringLiteral("remote"),
+                             post.toUtf8().constData()));
+        // The header is named, its value never shown ("…", which the log's redaction then
+        // marks as «redacted» for a secret-looking name).
+        QVERIFY(hasEntry(*dock.model(), ProtocolLogEntry::Kind::Event, QStringLiteral("remote"),
+                         "[Authorization: "));
+        QVERIFY(hasEntry(*dock.model(), ProtocolLogEntry::Kind::Event, QStringLiteral("remote"),
+                         "→ 405")); // the optional GET stream
+        for (int i = 0; i < dock.model()->size(); ++i)
+            QVERIFY(!dock.model()->entry(i).text.contains(QLatin1String("hdr-SECRET-7")));
     }
 
     void filters()

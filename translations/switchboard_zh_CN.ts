@@ -1570,7 +1570,7 @@
 <context>
     <name>Mcp::Http</name>
     <message>
-        <location filename="../src/mcp/httpsupport.cpp" line="+44"/>
+        <location filename="../src/mcp/httpsupport.cpp" line="+48"/>
         <source>&apos;%1&apos; is not an http or https URL</source>
         <translation>“%1”不是 http 或 https 网址</translation>
     </message>
@@ -1585,7 +1585,7 @@
         <translation>HTTP 头“%1”的值含有换行符或 NUL</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+56"/>
         <source>%1 answered HTTP %2</source>
         <translation>%1 返回了 HTTP %2</translation>
     </message>
@@ -1600,7 +1600,7 @@
         <translation>无法连接 %1（%2）：%3</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+55"/>
         <source>%1 sent something that is not JSON: %2</source>
         <translation>%1 发送了非 JSON 内容：%2</translation>
     </message>
@@ -1614,7 +1614,7 @@
         <translation>服务器“%1”</translation>
     </message>
     <message>
-        <location line="+136"/>
+        <location line="+137"/>
         <source>ignored a session id that is not visible ASCII</source>
         <translation>已忽略含非可见 ASCII 字符的会话 ID</translation>
     </message>
@@ -1639,7 +1639,7 @@
         <translation>%1 返回了 HTTP %2，但没有“%3”的响应</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+59"/>
         <source>%1 speaks the older HTTP+SSE transport; messages now go to %2</source>
         <translation>%1 使用较旧的 HTTP+SSE 传输；消息此后发往 %2</translation>
     </message>
@@ -1659,12 +1659,22 @@
         <translation>%1 结束了会话且不接受新会话：%2</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+41"/>
+        <source>the server&apos;s stream</source>
+        <translation>服务器的事件流</translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>%1 keeps closing its event stream; server messages now arrive only with answers</source>
         <translation>%1 不断关闭其事件流；此后服务器消息只随应答到达</translation>
     </message>
     <message>
-        <location filename="../src/mcp/ssetransport.cpp" line="+42"/>
+        <location line="+67"/>
+        <source>end of the session</source>
+        <translation>结束会话</translation>
+    </message>
+    <message>
+        <location filename="../src/mcp/ssetransport.cpp" line="+44"/>
         <source>%1 named an endpoint on another origin (%2); refused</source>
         <translation>%1 指定了其他源上的端点（%2），已拒绝</translation>
     </message>
@@ -1682,7 +1692,7 @@
         <translation>此版本尚不支持 %1 传输</translation>
     </message>
     <message>
-        <location filename="../src/mcp/manager.cpp" line="+104"/>
+        <location filename="../src/mcp/manager.cpp" line="+106"/>
         <source>did not finish starting within %1 s</source>
         <translation>未能在 %1 秒内完成启动</translation>
     </message>
@@ -1741,7 +1751,13 @@
 <context>
     <name>Mcp::SseTransport</name>
     <message>
-        <location filename="../src/mcp/ssetransport.cpp" line="+39"/>
+        <location filename="../src/mcp/ssetransport.cpp" line="-19"/>
+        <location line="+50"/>
+        <source>event stream</source>
+        <translation>事件流</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>%1 ended its event stream without naming an endpoint</source>
         <translation>%1 未指定端点就结束了事件流</translation>
     </message>
@@ -3214,6 +3230,11 @@ in %3</source>
     </message>
     <message>
         <location line="+74"/>
+        <source>http</source>
+        <translation>http</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>warning</source>
         <translation>警告</translation>
     </message>

@@ -4,7 +4,9 @@
 #include "safetext.h"
 
 #include <QCoreApplication>
+#include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <QStringList>
 
 namespace Mcp::Http {
 
@@ -129,6 +131,52 @@ QString authenticationFailure(const QString &where, const QUrl &url, int status,
 QString unreachable(const QString &where, const QUrl &url, const QNetworkReply *reply)
 {
     return tr("could not reach %1 (%2): %3").arg(where, displayUrl(url), reply->errorString());
+}
+
+QString exchangeNote(const QNetworkReply *reply, const QString &what)
+{
+    const QNetworkRequest request = reply->request();
+    QByteArray verb;
+    switch (reply->operation()) {
+    case QNetworkAccessManager::GetOperation:
+        verb = "GET";
+        break;
+    case QNetworkAccessManager::PostOperation:
+        verb = "POST";
+        break;
+    case QNetworkAccessManager::DeleteOperation:
+        verb = "DELETE";
+        break;
+    default:
+        verb = "?";
+        break;
+    }
+    QString text
+            = QStringLiteral("%1 %2").arg(QString::fromLatin1(verb), displayUrl(request.url()));
+    const int code = status(reply);
+    if (code != 0) {
+        text += QStringLiteral(" → %1").arg(code);
+        const QString type = reply->header(QNetworkRequest::ContentTypeHeader).toString();
+        if (!type.isEmpty())
+            text += QLatin1Char(' ')
+                    + escapeControlCharacters(type.section(QLatin1Char(';'), 0, 0));
+    } else if (reply->error() != QNetworkReply::NoError) {
+        text += QStringLiteral(" → ") + reply->errorString();
+    }
+    if (!what.isEmpty())
+        text += QStringLiteral(" (%1)").arg(what);
+    QStringList names;
+    for (const QByteArray &name : request.rawHeaderList()) {
+        const bool shown = name == "Accept" || name == "Content-Type" || name == "Last-Event-ID"
+                           || name == "MCP-Protocol-Version";
+        names << QString::fromLatin1(name) + QStringLiteral(": ")
+                         + (shown ? escapeControlCharacters(
+                                    QString::fromLatin1(request.rawHeader(name)))
+                                  : QStringLiteral("…"));
+    }
+    if (!names.isEmpty())
+        text += QStringLiteral(" [") + names.join(QStringLiteral(", ")) + QLatin1Char(']');
+    return text;
 }
 
 QString notJson(const QString &where, std::string_view text)

@@ -46,6 +46,10 @@ QString unreachable(const QString &where, const QUrl &url, const QNetworkReply *
 // "server 'x' sent something that is not JSON: <its start, control characters escaped>".
 QString notJson(const QString &where, std::string_view text);
 
+// A protocol-log line for one HTTP exchange: "POST /mcp → 200 text/event-stream (what)", the
+// request's header names (values shown as "…", never the value). `reply` may still run.
+QString exchangeNote(const QNetworkReply *reply, const QString &what);
+
 // How much of a failed answer's body is kept (the rest is read and dropped).
 constexpr qsizetype FailureBodyBytes = 64 * 1024;
 

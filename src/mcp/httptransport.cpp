@@ -209,6 +209,8 @@ bool HttpTransport::readHeaders(ExchangeIt exchange)
     if (!reply || !reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).isValid())
         return false;
     exchange->headersSeen = true;
+    if (hasTrafficTap())
+        emit note(Http::exchangeNote(reply, QString::fromStdString(exchange->message.method)));
     const int status = Http::status(reply);
     exchange->isSse = status / 100 == 2 && Http::isEventStream(reply);
     if (status / 100 == 2 && exchange->message.method == "initialize") {
@@ -358,6 +360,8 @@ void HttpTransport::onFinished(ExchangeIt exchange)
         return;
     }
     if (status == 0) {
+        if (hasTrafficTap())
+            emit note(Http::exchangeNote(reply, QString::fromStdString(message.method)));
         const QNetworkReply::NetworkError error = reply->error();
         const QString text = Http::unreachable(where(), m_options.url, reply);
         failExchange(exchange, ErrorCode::TransportError, text);
@@ -400,6 +404,7 @@ void HttpTransport::fallBackToLegacy(const Json &initializeId, const QString &fa
             [this](const Json &id, const RpcError &error) { failRequest(id, error); });
     connect(m_legacy, &Transport::warning, this, &Transport::warning);
     connect(m_legacy, &Transport::authorizationRequired, this, &Transport::authorizationRequired);
+    connect(m_legacy, &Transport::note, this, &Transport::note);
     connect(m_legacy, &Transport::started, this, [this] {
         m_legacyStarted = true;
         m_legacy->setTrafficTap([this](TrafficDirection direction, std::string_view text) {
@@ -546,6 +551,8 @@ void HttpTransport::openServerStream()
     connect(m_serverStream, &QNetworkReply::metaDataChanged, this, [this] {
         QNetworkReply *reply = m_serverStream;
         m_serverStreamOpen = reply && Http::status(reply) / 100 == 2 && Http::isEventStream(reply);
+        if (reply && hasTrafficTap())
+            emit note(Http::exchangeNote(reply, tr("the server's stream")));
     });
     connect(m_serverStream, &QNetworkReply::finished, this, &HttpTransport::onServerStreamFinished);
 }
@@ -636,7 +643,11 @@ void HttpTransport::proceedClosing()
     // The server may end the session now rather than when it times out (405 is allowed).
     m_delete = threadNetworkAccess()->deleteResource(makeRequest(Http::AcceptBoth));
     m_sessionId.clear();
-    connect(m_delete, &QNetworkReply::finished, this, [this] { finishClosed(QString()); });
+    connect(m_delete, &QNetworkReply::finished, this, [this] {
+        if (m_delete && hasTrafficTap())
+            emit note(Http::exchangeNote(m_delete, tr("end of the session")));
+        finishClosed(QString());
+    });
 }
 
 void HttpTransport::failAndClose(const QString &reason)

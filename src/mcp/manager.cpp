@@ -207,6 +207,8 @@ void Manager::spawn(Server &server)
                     emit serverStderr(name, line);
                 });
     }
+    connect(transport, &Transport::note, this,
+            [this, name](const QString &text) { emit serverTransportNote(name, text); });
     connect(client, &Client::authorizationRequired, this, [this, name](const QString &challenge) {
         emit authorizationRequired(name, challenge);
     });

@@ -103,6 +103,8 @@ signals:
     void toolsChanged(const QString &name);
     void serverStderr(const QString &name, const QString &line);
     void serverWarning(const QString &name, const QString &text);
+    // Transport::note(): an HTTP request and its status, while a traffic observer is set.
+    void serverTransportNote(const QString &name, const QString &text);
     void serverNotification(const QString &name, const QString &method, const Mcp::Json &params);
     // A remote server wants credentials (its WWW-Authenticate challenge); it has failed for now.
     void authorizationRequired(const QString &name, const QString &challenge);

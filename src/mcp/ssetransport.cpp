@@ -58,6 +58,9 @@ void SseTransport::onStreamData()
     QNetworkReply *stream = m_stream;
     if (!stream)
         return;
+    if (!m_streamNoted && hasTrafficTap())
+        emit note(Http::exchangeNote(stream, tr("event stream")));
+    m_streamNoted = true;
     if (Http::status(stream) / 100 != 2 || !Http::isEventStream(stream)) {
         stream->readAll(); // judged when it ends
         return;
@@ -105,6 +108,8 @@ void SseTransport::onStreamFinished()
     if (!stream)
         return;
     const int status = Http::status(stream);
+    if (!m_streamNoted && hasTrafficTap())
+        emit note(Http::exchangeNote(stream, tr("event stream")));
     QString reason;
     if (status == 401 || status == 403) {
         emit authorizationRequired(QString::fromLatin1(stream->rawHeader("WWW-Authenticate")));
@@ -141,6 +146,8 @@ void SseTransport::send(std::string message)
     connect(post, &QNetworkReply::finished, this, [this, post, id]() mutable {
         m_posts.removeAll(post);
         m_posts.removeAll(nullptr);
+        if (hasTrafficTap())
+            emit note(Http::exchangeNote(post, QString()));
         const int status = Http::status(post);
         if (status / 100 != 2) {
             RpcError error;

@@ -48,6 +48,7 @@ private:
     SseParser m_sse;
     QUrl m_endpoint;
     QList<QPointer<QNetworkReply>> m_posts;
+    bool m_streamNoted = false;
 };
 
 } // namespace Mcp

@@ -72,6 +72,10 @@ signals:
     // its WWW-Authenticate header. The request that met it has failed with
     // ErrorCode::AuthenticationRequired. Sign-in plugs in here.
     void authorizationRequired(const QString &challenge);
+    // A line about the transport's own doings, for the protocol log: an HTTP request and the
+    // status it got ("POST → 200 text/event-stream (tools/call)"). Header values are never in
+    // it. Emitted only while a traffic tap is set, so it costs nothing otherwise.
+    void note(const QString &text);
     // The server forgot the session (HTTP 404 on a session) and a new one was set up in its
     // place, without the Client's help: requests were retried once, nothing was lost. Not a
     // crash: the Manager's restart budget does not count it.

@@ -350,27 +350,19 @@ void ProtocolLogDock::updateRecording()
     m_manager->setTrafficObserver(
             [this](const QString &server, Mcp::TrafficDirection direction, QByteArrayView text,
                    qint64 fullSize) { onTraffic(server, direction, text, fullSize); });
-    m_recordingConnections << connect(m_manager, &Mcp::Manager::serverStderr, this,
-                                      [this](const QString &server, const QString &line) {
-                                          Captured c;
-                                          c.time = QDateTime::currentMSecsSinceEpoch();
-                                          c.server = server;
-                                          c.kind = ProtocolLogEntry::Kind::Stderr;
-                                          c.raw = line.toUtf8();
-                                          c.fullSize = c.raw.size();
-                                          capture(std::move(c));
-                                      })
-                           << connect(m_manager, &Mcp::Manager::serverWarning, this,
-                                      [this](const QString &server, const QString &text) {
-                                          Captured c;
-                                          c.time = QDateTime::currentMSecsSinceEpoch();
-                                          c.server = server;
-                                          c.kind = ProtocolLogEntry::Kind::Event;
-                                          c.summary = tr("warning");
-                                          c.raw = text.toUtf8();
-                                          c.fullSize = c.raw.size();
-                                          capture(std::move(c));
-                                      });
+    m_recordingConnections
+            << connect(m_manager, &Mcp::Manager::serverStderr, this,
+                       [this](const QString &server, const QString &line) {
+                           captureText(server, ProtocolLogEntry::Kind::Stderr, QString(), line);
+                       })
+            << connect(m_manager, &Mcp::Manager::serverTransportNote, this,
+                       [this](const QString &server, const QString &text) {
+                           captureText(server, ProtocolLogEntry::Kind::Event, tr("http"), text);
+                       })
+            << connect(m_manager, &Mcp::Manager::serverWarning, this,
+                       [this](const QString &server, const QString &text) {
+                           captureText(server, ProtocolLogEntry::Kind::Event, tr("warning"), text);
+                       });
     // From now on, state changes are logged as they happen.
     m_lastState.clear();
     for (const QString &name : m_manager->serverNames())
@@ -387,6 +379,19 @@ void ProtocolLogDock::onTraffic(const QString &server, Mcp::TrafficDirection dir
                                                       : ProtocolLogEntry::Kind::Received;
     c.raw = text.toByteArray();
     c.fullSize = fullSize;
+    capture(std::move(c));
+}
+
+void ProtocolLogDock::captureText(const QString &server, ProtocolLogEntry::Kind kind,
+                                  const QString &summary, const QString &text)
+{
+    Captured c;
+    c.time = QDateTime::currentMSecsSinceEpoch();
+    c.server = server;
+    c.kind = kind;
+    c.summary = summary;
+    c.raw = text.toUtf8();
+    c.fullSize = c.raw.size();
     capture(std::move(c));
 }
 

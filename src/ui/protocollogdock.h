@@ -85,6 +85,9 @@ private:
     void retranslateUi();
     void updateRecording();
     void capture(Captured captured);
+    // A line of text (stderr, a warning, an HTTP note) as one entry.
+    void captureText(const QString &server, ProtocolLogEntry::Kind kind, const QString &summary,
+                     const QString &text);
     void onTraffic(const QString &server, Mcp::TrafficDirection direction, QByteArrayView text,
                    qint64 fullSize);
     void onStatusChanged(const QString &server);
