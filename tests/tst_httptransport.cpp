@@ -26,8 +26,11 @@ class tst_HttpTransport : public QObject
 
     std::unique_ptr<McpHttpServer> m_server;
 
+    enum class Kind { StreamableHttp, LegacySse };
+
     std::unique_ptr<Client> makeClient(const QString &url, QMap<QString, QString> headers = {},
-                                       int requestTimeoutMs = 10000)
+                                       int requestTimeoutMs = 10000,
+                                       Kind kind = Kind::StreamableHttp)
     {
         HttpOptions options;
         options.serverName = QStringLiteral("remote");
@@ -38,7 +41,10 @@ class tst_HttpTransport : public QObject
         clientOptions.serverName = QStringLiteral("remote");
         clientOptions.requestTimeoutMs = requestTimeoutMs;
         clientOptions.initializeTimeoutMs = 10000;
-        return std::make_unique<Client>(new HttpTransport(options), clientOptions);
+        Transport *transport = kind == Kind::LegacySse
+                                       ? static_cast<Transport *>(new SseTransport(options))
+                                       : new HttpTransport(options);
+        return std::make_unique<Client>(transport, clientOptions);
     }
 
     static bool settle(Client *client)
@@ -353,16 +359,11 @@ private slots:
     void sseTypeSpeaksHttpSseAtOnce()
     {
         m_server->legacy = true;
-        HttpOptions options;
-        options.serverName = QStringLiteral("old");
-        options.url = QUrl(m_server->url());
-        ClientOptions clientOptions;
-        clientOptions.serverName = options.serverName;
-        Client client(new SseTransport(options), clientOptions);
-        client.connectToServer();
-        QVERIFY(settle(&client));
-        QCOMPARE(client.state(), Client::State::Ready);
-        QCOMPARE(echoed(&client, QStringLiteral("direct")), QStringLiteral("direct"));
+        auto client = makeClient(m_server->url(), {}, 10000, Kind::LegacySse);
+        client->connectToServer();
+        QVERIFY(settle(client.get()));
+        QCOMPARE(client->state(), Client::State::Ready);
+        QCOMPARE(echoed(client.get(), QStringLiteral("direct")), QStringLiteral("direct"));
         QCOMPARE(m_server->requestsFor(QStringLiteral("initialize")).size(), 1);
     }
 
@@ -370,18 +371,15 @@ private slots:
     {
         m_server->legacy = true;
         m_server->legacyEndpoint = "http://127.0.0.2:9/steal";
-        HttpOptions options;
-        options.serverName = QStringLiteral("old");
-        options.url = QUrl(m_server->url());
-        options.headers.insert(QStringLiteral("Authorization"), QStringLiteral("Bearer secret"));
-        ClientOptions clientOptions;
-        clientOptions.serverName = options.serverName;
-        Client client(new SseTransport(options), clientOptions);
-        client.connectToServer();
-        QVERIFY(settle(&client));
-        QCOMPARE(client.state(), Client::State::Failed);
-        QVERIFY2(client.errorString().contains(QLatin1String("another origin")),
-                 qPrintable(client.errorString()));
+        auto client
+                = makeClient(m_server->url(),
+                             {{QStringLiteral("Authorization"), QStringLiteral("Bearer secret")}},
+                             10000, Kind::LegacySse);
+        client->connectToServer();
+        QVERIFY(settle(client.get()));
+        QCOMPARE(client->state(), Client::State::Failed);
+        QVERIFY2(client->errorString().contains(QLatin1String("another origin")),
+                 qPrintable(client->errorString()));
         QCOMPARE(m_server->count("POST"), 0);
     }
 

@@ -296,7 +296,7 @@ in %3</numerusform>
 <context>
     <name>Ui::ProtocolLogDock</name>
     <message numerus="yes">
-        <location filename="../src/ui/protocollogdock.cpp" line="+443"/>
+        <location filename="../src/ui/protocollogdock.cpp" line="+437"/>
         <source>%n tools</source>
         <translation>
             <numerusform>%n tool</numerusform>

@@ -1570,7 +1570,7 @@
 <context>
     <name>Mcp::Http</name>
     <message>
-        <location filename="../src/mcp/httpsupport.cpp" line="+48"/>
+        <location filename="../src/mcp/httpsupport.cpp" line="+68"/>
         <source>&apos;%1&apos; is not an http or https URL</source>
         <translation>“%1”不是 http 或 https 网址</translation>
     </message>
@@ -1614,7 +1614,7 @@
         <translation>服务器“%1”</translation>
     </message>
     <message>
-        <location line="+137"/>
+        <location line="+118"/>
         <source>ignored a session id that is not visible ASCII</source>
         <translation>已忽略含非可见 ASCII 字符的会话 ID</translation>
     </message>
@@ -1659,7 +1659,7 @@
         <translation>%1 结束了会话且不接受新会话：%2</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+42"/>
         <source>the server&apos;s stream</source>
         <translation>服务器的事件流</translation>
     </message>
@@ -1687,12 +1687,7 @@
         <translation>此文件夹的服务器尚未受信任：信任后才会运行</translation>
     </message>
     <message>
-        <location filename="../src/mcp/transportfactory.cpp" line="+42"/>
-        <source>the %1 transport is not available in this build yet</source>
-        <translation>此版本尚不支持 %1 传输</translation>
-    </message>
-    <message>
-        <location filename="../src/mcp/manager.cpp" line="+106"/>
+        <location line="+101"/>
         <source>did not finish starting within %1 s</source>
         <translation>未能在 %1 秒内完成启动</translation>
     </message>
@@ -3229,17 +3224,17 @@ in %3</source>
         <translation>所有服务器</translation>
     </message>
     <message>
-        <location line="+74"/>
+        <location line="+65"/>
         <source>http</source>
         <translation>http</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+4"/>
         <source>warning</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+68"/>
         <source>removed</source>
         <comment>server event</comment>
         <translation>已移除</translation>

@@ -1,6 +1,7 @@
 #include "httpsupport.h"
 
 #include "httptransport.h"
+#include "jsonparser.h"
 #include "safetext.h"
 
 #include <QCoreApplication>
@@ -38,6 +39,25 @@ bool isHeaderName(const QString &name)
 }
 
 } // namespace
+
+Outgoing readOutgoing(std::string text)
+{
+    Outgoing out;
+    const Json message = parseJson(text);
+    if (message.is_object()) {
+        if (auto id = message.find("id"); id != message.end())
+            out.id = *id;
+        if (auto method = message.find("method"); method != message.end() && method->is_string())
+            out.method = method->get<std::string>();
+        if (out.method == "notifications/cancelled") {
+            const Json params = message.value("params", Json());
+            if (params.is_object())
+                out.cancelledId = params.value("requestId", Json());
+        }
+    }
+    out.text = std::move(text);
+    return out;
+}
 
 QString checkOptions(const HttpOptions &options)
 {

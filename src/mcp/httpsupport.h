@@ -1,11 +1,14 @@
 #pragma once
 
+#include "jsonrpc.h"
+
 #include <QByteArray>
 #include <QNetworkRequest>
 #include <QPointer>
 #include <QString>
 #include <QUrl>
 
+#include <string>
 #include <string_view>
 
 class QNetworkReply;
@@ -16,6 +19,18 @@ struct HttpOptions;
 
 // What the HTTP transports (Streamable HTTP, legacy HTTP+SSE) share.
 namespace Http {
+
+// What one outgoing message is, read once when it is sent.
+struct Outgoing
+{
+    std::string text;
+    Json id;            // null for a notification
+    std::string method; // empty for a response
+    Json cancelledId;   // notifications/cancelled: the request it cancels
+    bool isRequest() const { return !id.is_null() && !method.empty(); }
+    bool retried = false; // already sent again after a new session (never twice)
+};
+Outgoing readOutgoing(std::string text);
 
 inline const QByteArray AcceptBoth = QByteArrayLiteral("application/json, text/event-stream");
 inline const QByteArray AcceptSse = QByteArrayLiteral("text/event-stream");

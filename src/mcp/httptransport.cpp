@@ -112,20 +112,6 @@ void HttpTransport::start()
             Qt::QueuedConnection);
 }
 
-HttpTransport::Outgoing HttpTransport::describeOutgoing(std::string text)
-{
-    Outgoing out;
-    const Json message = parseJson(text);
-    if (message.is_object()) {
-        if (auto id = message.find("id"); id != message.end())
-            out.id = *id;
-        if (auto method = message.find("method"); method != message.end() && method->is_string())
-            out.method = method->get<std::string>();
-    }
-    out.text = std::move(text);
-    return out;
-}
-
 QNetworkRequest HttpTransport::makeRequest(const QByteArray &accept) const
 {
     QNetworkRequest request = Http::request(m_options, m_options.url, accept);
@@ -145,15 +131,10 @@ void HttpTransport::send(std::string message)
         return;
     }
     tap(TrafficDirection::Sent, message);
-    Outgoing out = describeOutgoing(std::move(message));
+    Outgoing out = Http::readOutgoing(std::move(message));
     if (out.method == "initialize")
         m_initializeText = out.text;
-    Json cancelled;
-    if (out.method == "notifications/cancelled") {
-        const Json params = parseJson(out.text).value("params", Json::object());
-        if (params.is_object())
-            cancelled = params.value("requestId", Json());
-    }
+    const Json cancelled = out.cancelledId;
     if (m_renewing) {
         m_held.push_back(std::move(out));
         return;
@@ -499,7 +480,7 @@ void HttpTransport::renewSession(ExchangeIt exchange)
     m_sessionId.clear();
     Http::discard(m_serverStream, this);
     m_serverStreamTimer.stop();
-    post(describeOutgoing(m_initializeText), true);
+    post(Http::readOutgoing(m_initializeText), true);
 }
 
 void HttpTransport::onRenewed(bool ok, const QString &why)
@@ -520,7 +501,8 @@ void HttpTransport::onRenewed(bool ok, const QString &why)
         failAndClose(reason);
         return;
     }
-    Outgoing initialized = describeOutgoing(serializeNotification("notifications/initialized", {}));
+    Outgoing initialized
+            = Http::readOutgoing(serializeNotification("notifications/initialized", {}));
     tap(TrafficDirection::Sent, initialized.text);
     post(std::move(initialized));
     for (Outgoing &message : held)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "httpsupport.h"
 #include "ndjsonframer.h"
 #include "sseparser.h"
 #include "transport.h"
@@ -78,15 +79,7 @@ public:
 private:
     enum class State { Idle, Open, Closing, Closed };
 
-    // What one outgoing message is, read once when it is sent.
-    struct Outgoing
-    {
-        std::string text;
-        Json id;            // null for a notification
-        std::string method; // empty for a response
-        bool isRequest() const { return !id.is_null() && !method.empty(); }
-        bool retried = false; // already sent again after a new session (never twice)
-    };
+    using Outgoing = Http::Outgoing;
 
     // One POST (or the GET that resumes its stream) and what came back so far.
     struct Exchange
@@ -106,7 +99,6 @@ private:
     // Shared: a handler that runs inside an exchange's SSE parser may end the exchange.
     using ExchangeIt = std::shared_ptr<Exchange>;
 
-    static Outgoing describeOutgoing(std::string text);
     QNetworkRequest makeRequest(const QByteArray &accept) const;
     void post(Outgoing message, bool internal = false);
     void attach(ExchangeIt exchange);

@@ -178,13 +178,8 @@ void Manager::launchWaiting()
 void Manager::spawn(Server &server)
 {
     m_waiting.removeAll(server.config.name);
-    QString error;
     Transport *transport
-            = createTransport(server.config, m_options.workspaceDir, m_options.transports, &error);
-    if (!transport) {
-        setStatus(server, ServerState::Failed, error);
-        return;
-    }
+            = createTransport(server.config, m_options.workspaceDir, m_options.transports);
     ClientOptions clientOptions;
     clientOptions.serverName = server.config.name;
     clientOptions.requestTimeoutMs = server.config.timeoutMs;

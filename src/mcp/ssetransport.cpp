@@ -134,14 +134,13 @@ void SseTransport::send(std::string message)
     if (m_state != State::Open)
         return;
     tap(TrafficDirection::Sent, message);
-    const Json parsed = parseJson(message);
-    Json id;
-    if (parsed.is_object() && parsed.contains("method") && parsed.contains("id"))
-        id = parsed["id"]; // a request: an HTTP failure fails it
+    Http::Outgoing out = Http::readOutgoing(std::move(message));
+    // A request's HTTP failure fails it; anything else's is a warning.
+    const Json id = out.isRequest() ? out.id : Json();
     QNetworkRequest request = Http::request(m_options, m_endpoint, "application/json");
     request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     QPointer<QNetworkReply> post
-            = threadNetworkAccess()->post(request, QByteArray::fromStdString(message));
+            = threadNetworkAccess()->post(request, QByteArray::fromStdString(out.text));
     m_posts << post;
     connect(post, &QNetworkReply::finished, this, [this, post, id]() mutable {
         m_posts.removeAll(post);

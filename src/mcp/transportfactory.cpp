@@ -4,12 +4,10 @@
 #include "ssetransport.h"
 #include "stdiotransport.h"
 
-#include <QCoreApplication>
-
 namespace Mcp {
 
 Transport *createTransport(const ServerConfig &config, const QString &workspaceDir,
-                           const TransportSettings &settings, QString *error)
+                           const TransportSettings &settings)
 {
     switch (config.type) {
     case TransportType::Stdio: {
@@ -38,10 +36,7 @@ Transport *createTransport(const ServerConfig &config, const QString &workspaceD
         return new HttpTransport(http);
     }
     }
-    if (error)
-        *error = QCoreApplication::translate("Mcp::Manager",
-                                             "the %1 transport is not available in this build yet")
-                         .arg(transportTypeName(config.type));
+    Q_UNREACHABLE();
     return nullptr;
 }
 

@@ -34,8 +34,8 @@ struct TransportSettings
 
 // The transport a server's config asks for: a child process for "stdio", Streamable HTTP for
 // "http" (falling back to HTTP+SSE for an old server by itself), the legacy HTTP+SSE for
-// "sse". Null, with *error set, when this build cannot speak it. The caller owns the result.
+// "sse". The caller owns the result.
 Transport *createTransport(const ServerConfig &config, const QString &workspaceDir,
-                           const TransportSettings &settings, QString *error);
+                           const TransportSettings &settings);
 
 } // namespace Mcp
