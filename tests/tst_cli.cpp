@@ -326,6 +326,39 @@ private slots:
         QVERIFY(json[1].contains("reason"));
     }
 
+    // Both generations of MCP through the same commands: a legacy server (initialize), a
+    // modern-only one (2026-07-28: server/discover, _meta on every request) and a dual-era one,
+    // which is used in the modern era.
+    void eachEraWorks()
+    {
+        QTemporaryDir ws;
+        writeConfig("{\"mcpServers\": {"
+                    " \"legacy\": {\"command\": \"${FIXTURE}\"},"
+                    " \"modern\": {\"command\": \"${FIXTURE}\", \"args\": [\"--era\", \"modern\"]},"
+                    " \"dual\": {\"command\": \"${FIXTURE}\", \"args\": [\"--era\", \"dual\"]}}}",
+                    ws.path());
+        const Run servers = cli({"servers", "--json"}, ws.path());
+        QCOMPARE(servers.code, 0);
+        const auto list = nlohmann::json::parse(servers.out.toStdString());
+        QMap<QString, QPair<QString, QString>> eras; // name -> era, version
+        for (const auto &entry : list)
+            eras.insert(QString::fromStdString(entry["name"]),
+                        {QString::fromStdString(entry["era"]),
+                         QString::fromStdString(entry["protocolVersion"])});
+        QCOMPARE(eras.value("legacy"),
+                 qMakePair(QStringLiteral("legacy"), QStringLiteral("2025-11-25")));
+        QCOMPARE(eras.value("modern"),
+                 qMakePair(QStringLiteral("modern"), QStringLiteral("2026-07-28")));
+        QCOMPARE(eras.value("dual"),
+                 qMakePair(QStringLiteral("modern"), QStringLiteral("2026-07-28")));
+        for (const char *server : {"legacy", "modern", "dual"}) {
+            const Run call = cli({"call", QString::fromLatin1(server), "echo", R"({"text": "hi"})"},
+                                 ws.path());
+            QVERIFY2(call.code == 0, qPrintable(server + (": " + call.err)));
+            QVERIFY2(call.out.contains(QStringLiteral("hi")), qPrintable(call.out));
+        }
+    }
+
     void allGoodExitsZero()
     {
         QTemporaryDir ws;

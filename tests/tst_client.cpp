@@ -24,6 +24,7 @@ class tst_Client : public QObject
         Json capabilities = Json{{"tools", Json{{"listChanged", true}}}};
         std::vector<Json> tools = {Json{{"name", "echo"}, {"inputSchema", {{"type", "object"}}}}};
         bool autoAnswerTools = true;
+        bool modern = false; // answers server/discover (2026-07-28) instead of refusing it
 
         explicit Fixture(ClientOptions options = {})
         {
@@ -32,7 +33,19 @@ class tst_Client : public QObject
             client = std::make_unique<Client>(transport, options);
             transport->onSend = [this](const Json &m) {
                 const std::string method = m.value("method", "");
-                if (method == "initialize") {
+                if (method == "server/discover" && modern) {
+                    transport->reply(m, {{"resultType", "complete"},
+                                         {"supportedVersions", {"2026-07-28"}},
+                                         {"capabilities", capabilities},
+                                         {"_meta",
+                                          {{"io.modelcontextprotocol/serverInfo",
+                                            {{"name", "modern"}, {"version", "2"}}}}},
+                                         {"instructions", "be modern"},
+                                         {"ttlMs", 0},
+                                         {"cacheScope", "private"}});
+                } else if (method == "server/discover") {
+                    refuseDiscover(m);
+                } else if (method == "initialize") {
                     transport->reply(m, {{"protocolVersion", version},
                                          {"capabilities", capabilities},
                                          {"serverInfo", {{"name", "scripted"}, {"version", "1"}}},
@@ -41,6 +54,13 @@ class tst_Client : public QObject
                     transport->reply(m, {{"tools", tools}});
                 }
             };
+        }
+        // What a legacy server answers to the era probe.
+        void refuseDiscover(const Json &m)
+        {
+            transport->receive({{"jsonrpc", "2.0"},
+                                {"id", m["id"]},
+                                {"error", {{"code", -32601}, {"message", "Method not found"}}}});
         }
         bool connect()
         {
@@ -62,16 +82,24 @@ private slots:
         QCOMPARE(states.first().first().value<Client::State>(), Client::State::Initializing);
         QCOMPARE(states.last().first().value<Client::State>(), Client::State::Ready);
 
-        const Json &init = f.transport->sent.at(0);
+        // The era probe first: a modern request, refused by this legacy server.
+        const Json &discover = f.transport->sent.at(0);
+        QCOMPARE_JSON(discover["method"], "server/discover");
+        QCOMPARE_JSON(discover["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
+                      "2026-07-28");
+        const Json &init = f.transport->sent.at(1);
         QCOMPARE_JSON(init["method"], "initialize");
+        QVERIFY(!init["params"].contains("_meta"));
         QCOMPARE_JSON(init["params"]["protocolVersion"], "2025-11-25");
         QCOMPARE_JSON(init["params"]["clientInfo"]["name"], "switchboard");
         QVERIFY(init["params"]["capabilities"].is_object());
         // initialized goes out after the reply, before anything else.
-        QCOMPARE_JSON(f.transport->sent.at(1)["method"], "notifications/initialized");
-        QVERIFY(!f.transport->sent.at(1).contains("id"));
-        QCOMPARE_JSON(f.transport->sent.at(2)["method"], "tools/list");
+        QCOMPARE_JSON(f.transport->sent.at(2)["method"], "notifications/initialized");
+        QVERIFY(!f.transport->sent.at(2).contains("id"));
+        QCOMPARE_JSON(f.transport->sent.at(3)["method"], "tools/list");
+        QVERIFY(!f.transport->sent.at(3)["params"].contains("_meta"));
         QCOMPARE(f.client->protocolVersion(), std::string("2025-11-25"));
+        QCOMPARE(f.client->era(), Era::Legacy);
         QCOMPARE(f.client->instructions(), QStringLiteral("be nice"));
         QCOMPARE(int(f.client->tools().size()), 1);
     }
@@ -119,7 +147,9 @@ private slots:
     {
         Fixture f;
         f.transport->onSend = [&](const Json &m) {
-            if (m["method"] == "initialize")
+            if (m["method"] == "server/discover")
+                f.refuseDiscover(m);
+            else if (m["method"] == "initialize")
                 f.transport->receive({{"jsonrpc", "2.0"},
                                       {"id", m["id"]},
                                       {"error", {{"code", -32602}, {"message", "bad caps"}}}});
@@ -133,7 +163,9 @@ private slots:
     {
         Fixture f;
         f.transport->onSend = [&](const Json &m) {
-            if (m["method"] == "initialize") {
+            if (m["method"] == "server/discover")
+                f.refuseDiscover(m);
+            else if (m["method"] == "initialize") {
                 f.transport->reply(m, {{"protocolVersion", "2025-06-18"},
                                        {"capabilities", {{"tools", Json::object()}}}});
             } else if (m["method"] == "tools/list") {
@@ -163,7 +195,9 @@ private slots:
     {
         Fixture f;
         f.transport->onSend = [&](const Json &m) {
-            if (m["method"] == "initialize")
+            if (m["method"] == "server/discover")
+                f.refuseDiscover(m);
+            else if (m["method"] == "initialize")
                 f.transport->reply(m, {{"protocolVersion", "2025-06-18"},
                                        {"capabilities", {{"tools", Json::object()}}}});
             else if (m["method"] == "tools/list")
@@ -518,6 +552,271 @@ private slots:
         f.client->close();
         QCOMPARE(calls, 1);
         QTRY_COMPARE(f.client->state(), Client::State::Closed);
+    }
+
+    // The 2026-07-28 era: server/discover instead of initialize, _meta on every request, no
+    // notifications/initialized.
+    void modernHandshake()
+    {
+        Fixture f;
+        f.modern = true;
+        QVERIFY(f.connect());
+        QCOMPARE(f.client->state(), Client::State::Ready);
+        QCOMPARE(f.client->era(), Era::Modern);
+        QCOMPARE(f.client->protocolVersion(), std::string("2026-07-28"));
+        QCOMPARE(f.transport->protocolVersion, std::string("2026-07-28"));
+        QCOMPARE_JSON(f.client->serverInfo()["name"], "modern");
+        QCOMPARE(f.client->instructions(), QStringLiteral("be modern"));
+        QVERIFY(f.transport->sentWith("initialize").empty());
+        QVERIFY(f.transport->sentWith("notifications/initialized").empty());
+        QCOMPARE(int(f.client->tools().size()), 1);
+        std::optional<ToolResult> got;
+        f.transport->onSend = [&](const Json &m) {
+            if (m["method"] == "tools/call")
+                f.transport->reply(m, {{"content", Json::array()}, {"resultType", "complete"}});
+        };
+        RequestOptions progress;
+        progress.onProgress = [](const Progress &) {
+        };
+        f.client->callTool("echo", Json{{"x", 1}}, this, [&](ToolResult r) { got = std::move(r); });
+        f.client->callTool(
+                "echo", RawJson{R"({"x":2})"}, this, [&](ToolResult r) { got = std::move(r); },
+                progress);
+        QVERIFY(got && !got->failed());
+        for (const char *method : {"server/discover", "tools/list", "tools/call"}) {
+            for (const Json &m : f.transport->sentWith(method)) {
+                const Json &meta = m["params"]["_meta"];
+                QCOMPARE_JSON(meta["io.modelcontextprotocol/protocolVersion"], "2026-07-28");
+                QVERIFY(meta["io.modelcontextprotocol/clientCapabilities"].is_object());
+                QCOMPARE_JSON(meta["io.modelcontextprotocol/clientInfo"]["name"], "switchboard");
+            }
+        }
+        const auto calls = f.transport->sentWith("tools/call");
+        QCOMPARE(calls.size(), std::size_t(2));
+        QCOMPARE_JSON(calls[0]["params"]["arguments"]["x"], 1);
+        QCOMPARE_JSON(calls[1]["params"]["arguments"]["x"], 2);
+        QCOMPARE_JSON(calls[1]["params"]["_meta"]["progressToken"], calls[1]["id"]);
+    }
+
+    // Era detection: a legacy server that never answers the probe is given initialize after
+    // the probe's timeout; one the cache knows to be legacy is not probed at all.
+    void probeTimeoutMeansLegacy()
+    {
+        ClientOptions options;
+        options.probeTimeoutMs = 50;
+        Fixture f(options);
+        f.transport->onSend = [&](const Json &m) {
+            if (m["method"] == "initialize")
+                f.transport->reply(
+                        m, {{"protocolVersion", "2025-11-25"}, {"capabilities", Json::object()}});
+        };
+        QVERIFY(f.connect());
+        QCOMPARE(f.client->state(), Client::State::Ready);
+        QCOMPARE(f.client->era(), Era::Legacy);
+        QCOMPARE(f.transport->sentWith("server/discover").size(), std::size_t(1));
+        // The probe of a server not yet initialized is not cancelled.
+        QVERIFY(f.transport->sentWith("notifications/cancelled").empty());
+    }
+
+    void cachedEraGuessIsProbedWhenItFails()
+    {
+        ClientOptions options;
+        options.era = Era::Legacy;
+        {
+            Fixture f(options);
+            QVERIFY(f.connect());
+            QCOMPARE(f.client->era(), Era::Legacy);
+            QVERIFY(f.transport->sentWith("server/discover").empty());
+            QCOMPARE_JSON(f.transport->sent.at(0)["method"], "initialize");
+        }
+        // The server became modern: initialize is refused, the probe finds the new era.
+        Fixture f(options);
+        f.modern = true;
+        auto answer = f.transport->onSend;
+        f.transport->onSend = [&](const Json &m) {
+            if (m["method"] == "initialize")
+                f.transport->receive({{"jsonrpc", "2.0"},
+                                      {"id", m["id"]},
+                                      {"error", {{"code", -32601}, {"message", "no initialize"}}}});
+            else
+                answer(m);
+        };
+        QVERIFY(f.connect());
+        QCOMPARE(f.client->state(), Client::State::Ready);
+        QCOMPARE(f.client->era(), Era::Modern);
+    }
+
+    // -32022: the request goes again, once, under a new id, in a version from data.supported.
+    void unsupportedVersionIsRetriedOnce()
+    {
+        Fixture f;
+        f.modern = true;
+        QVERIFY(f.connect());
+        int refusals = 0;
+        f.transport->onSend = [&](const Json &m) {
+            if (m["method"] != "tools/call")
+                return;
+            if (refusals < 2 || m["params"]["arguments"]["last"] == true) {
+                ++refusals;
+                f.transport->receive({{"jsonrpc", "2.0"},
+                                      {"id", m["id"]},
+                                      {"error",
+                                       {{"code", -32022},
+                                        {"message", "Unsupported protocol version"},
+                                        {"data",
+                                         {{"supported", {"1999-01-01", "2026-07-28"}},
+                                          {"requested", "2026-07-28"}}}}}});
+                return;
+            }
+            f.transport->reply(m, {{"content", Json::array()}});
+        };
+        std::optional<ToolResult> first, second;
+        f.client->callTool("echo", Json{{"n", 1}}, this,
+                           [&](ToolResult r) { first = std::move(r); });
+        QVERIFY(first && first->error); // refused twice: the retry happens once
+        QCOMPARE(first->error->code, -32022);
+        f.client->callTool("echo", Json{{"n", 2}}, this,
+                           [&](ToolResult r) { second = std::move(r); });
+        QVERIFY(second && !second->failed());
+        const auto calls = f.transport->sentWith("tools/call");
+        QCOMPARE(calls.size(), std::size_t(3));
+        QVERIFY(calls[0]["id"] != calls[1]["id"]);
+        QCOMPARE_JSON(calls[1]["params"]["arguments"]["n"], 1);
+        QCOMPARE_JSON(calls[1]["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
+                      "2026-07-28");
+    }
+
+    // Multi-round requests (2026-07-28, mrtr): input_required is answered by the client's own
+    // handlers and the request goes again with inputResponses and the requestState untouched.
+    void multiRoundRequest()
+    {
+        Fixture f;
+        f.modern = true;
+        QVERIFY(f.connect());
+        int asked = 0;
+        f.client->setRequestHandler("elicitation/create", [&](const Json &params,
+                                                              Client::Reply reply) {
+            ++asked;
+            QCOMPARE_JSON(params["message"], "Confirm?");
+            QTimer::singleShot(10, this, [reply] {
+                reply(Response::success({{"action", "accept"}, {"content", {{"ok", true}}}}));
+            });
+        });
+        const std::string state = R"({"nonce":"\u00e9 x","n":1})";
+        f.transport->onSend = [&](const Json &m) {
+            if (m["method"] != "tools/call")
+                return;
+            const Json &params = m["params"];
+            if (!params.contains("inputResponses")) {
+                f.transport->reply(m, {{"resultType", "input_required"},
+                                       {"inputRequests",
+                                        {{"confirm",
+                                          {{"method", "elicitation/create"},
+                                           {"params",
+                                            {{"message", "Confirm?"},
+                                             {"requestedSchema", {{"type", "object"}}}}}}}}},
+                                       {"requestState", state}});
+                return;
+            }
+            f.transport->reply(m, {{"resultType", "complete"},
+                                   {"content", {{{"type", "text"}, {"text", "done"}}}}});
+        };
+        int calls = 0;
+        std::optional<ToolResult> got;
+        f.client->callTool("echo", Json{{"x", 1}}, this, [&](ToolResult r) {
+            ++calls;
+            got = std::move(r);
+        });
+        QTRY_COMPARE(calls, 1);
+        QVERIFY(got && !got->failed());
+        QCOMPARE(got->text(), QStringLiteral("done"));
+        QCOMPARE(asked, 1);
+        const auto sent = f.transport->sentWith("tools/call");
+        QCOMPARE(sent.size(), std::size_t(2));
+        QVERIFY(sent[0]["id"] != sent[1]["id"]);
+        QCOMPARE_JSON(sent[1]["params"]["arguments"]["x"], 1);
+        QCOMPARE_JSON(sent[1]["params"]["requestState"], state);
+        QCOMPARE_JSON(sent[1]["params"]["inputResponses"]["confirm"]["action"], "accept");
+        QVERIFY(!sent[0]["params"].contains("inputResponses"));
+        QCOMPARE(f.client->pendingRequestCount(), std::size_t(0));
+    }
+
+    void multiRoundRequestEdges()
+    {
+        Fixture f;
+        f.modern = true;
+        QVERIFY(f.connect());
+        // No handler for what the server asks: the request fails, it is not retried.
+        auto askRoots = [&](const Json &m) {
+            f.transport->reply(m,
+                               {{"resultType", "input_required"},
+                                {"inputRequests",
+                                 {{"r", {{"method", "roots/list"}, {"params", Json::object()}}}}}});
+        };
+        f.transport->onSend = [&](const Json &m) {
+            if (m["method"] == "tools/call")
+                askRoots(m);
+        };
+        std::optional<ToolResult> got;
+        f.client->callTool("echo", Json::object(), this, [&](ToolResult r) { got = std::move(r); });
+        QVERIFY(got && got->error);
+        QCOMPARE(got->error->code, ErrorCode::MethodNotFound);
+        QVERIFY(QString::fromStdString(got->error->message).contains(QLatin1String("roots/list")));
+        QCOMPARE(f.transport->sentWith("tools/call").size(), std::size_t(1));
+
+        // A server that asks forever is stopped after maxInputRounds.
+        f.client->setRequestHandler("roots/list", [](const Json &, Client::Reply reply) {
+            reply(Response::success({{"roots", Json::array()}}));
+        });
+        got.reset();
+        const std::size_t before = f.transport->sentWith("tools/call").size();
+        f.client->callTool("echo", Json::object(), this, [&](ToolResult r) { got = std::move(r); });
+        QVERIFY(got && got->error);
+        QVERIFY(QString::fromStdString(got->error->message).contains(QLatin1String("stopped")));
+        QCOMPARE(f.transport->sentWith("tools/call").size() - before,
+                 std::size_t(1 + ClientOptions{}.maxInputRounds));
+
+        // Stop while the user answers: one callback, the cancellation names the id on the wire.
+        Client::Reply pendingReply;
+        f.client->setRequestHandler("roots/list", [&](const Json &, Client::Reply reply) {
+            pendingReply = std::move(reply);
+        });
+        int calls = 0;
+        f.transport->onSend = [&](const Json &m) {
+            if (m["method"] == "tools/call" && !m["params"].contains("inputResponses"))
+                askRoots(m);
+        };
+        const RequestId id
+                = f.client->callTool("echo", Json::object(), this, [&](ToolResult) { ++calls; });
+        QVERIFY(pendingReply);
+        pendingReply(Response::success({{"roots", Json::array()}}));
+        const Json retry = f.transport->sentWith("tools/call").back();
+        QVERIFY(retry["id"] != Json(id));
+        f.client->cancel(id, QStringLiteral("stop"));
+        QCOMPARE(calls, 1);
+        QCOMPARE_JSON(
+                f.transport->sentWith("notifications/cancelled").back()["params"]["requestId"],
+                retry["id"]);
+        // A late answer to either id is ignored.
+        f.transport->reply(retry, {{"content", Json::array()}});
+        QCOMPARE(calls, 1);
+        QCOMPARE(f.client->pendingRequestCount(), std::size_t(0));
+    }
+
+    // A result without resultType is complete, even in the modern era: never retried.
+    void missingResultTypeIsComplete()
+    {
+        Fixture f;
+        f.modern = true;
+        QVERIFY(f.connect());
+        f.transport->onSend = [&](const Json &m) {
+            if (m["method"] == "tools/call")
+                f.transport->reply(m, {{"content", {{{"type", "text"}, {"text", "ok"}}}}});
+        };
+        std::optional<ToolResult> got;
+        f.client->callTool("echo", Json::object(), this, [&](ToolResult r) { got = std::move(r); });
+        QVERIFY(got && !got->failed());
+        QCOMPARE(f.transport->sentWith("tools/call").size(), std::size_t(1));
     }
 
     void destroyingClientAnswersPending()

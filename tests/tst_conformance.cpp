@@ -115,6 +115,16 @@ private slots:
                                QStringLiteral("elicitation-sep1034-client-defaults"),
                                QStringLiteral("sse-retry"),
                                QStringLiteral("json-schema-2020-12-preservation")};
+        QTest::newRow("2026-07-28")
+                << QStringLiteral("2026-07-28")
+                << QStringList{QStringLiteral("tools_call"),
+                               QStringLiteral("request-metadata"),
+                               QStringLiteral("sep-2322-client-request-state"),
+                               QStringLiteral("http-standard-headers"),
+                               QStringLiteral("http-custom-headers"),
+                               QStringLiteral("http-invalid-tool-headers"),
+                               QStringLiteral("json-schema-ref-no-deref"),
+                               QStringLiteral("json-schema-2020-12-preservation")};
     }
     void requirements()
     {

@@ -3,8 +3,10 @@
 #include "mcptest.h"
 
 #include <mcp/client.h>
+#include <mcp/httpsupport.h>
 #include <mcp/httptransport.h>
 #include <mcp/manager.h>
+#include <mcp/parameterheaders.h>
 #include <mcp/ssetransport.h>
 
 #include <QFile>
@@ -90,6 +92,94 @@ class tst_HttpTransport : public QObject
     }
 
 private slots:
+    // x-mcp-header (2026-07-28): which declarations are valid, and how values are written.
+    void parameterHeaderDeclarations()
+    {
+        const auto property = [](const char *type, Json header) {
+            return Json{{"type", type}, {"x-mcp-header", std::move(header)}};
+        };
+        const auto schema = [](Json properties) {
+            return Json{{"type", "object"}, {"properties", std::move(properties)}};
+        };
+        QString problem;
+        auto valid = parameterHeaders(
+                schema({{"region", property("string", "Region")},
+                        {"n", property("integer", "N")},
+                        {"on", property("boolean", "On")},
+                        {"nested", schema({{"deep", property("string", "Deep")}})},
+                        {"plain", {{"type", "string"}, {"default", {{"x-mcp-header", 1}}}}}}),
+                &problem);
+        QVERIFY2(valid, qPrintable(problem));
+        QCOMPARE(int(valid->size()), 4);
+        bool sawDeep = false;
+        for (const ParameterHeader &h : *valid)
+            sawDeep = sawDeep
+                      || (h.name == "Deep" && h.path == std::vector<std::string>{"nested", "deep"});
+        QVERIFY(sawDeep);
+
+        const std::vector<std::pair<const char *, Json>> invalid = {
+                {"empty", schema({{"a", property("string", "")}})},
+                {"not a string", schema({{"a", property("string", 7)}})},
+                {"number", schema({{"a", property("number", "A")}})},
+                {"object", schema({{"a", property("object", "A")}})},
+                {"space", schema({{"a", property("string", "My Region")}})},
+                {"colon", schema({{"a", property("string", "Region:1")}})},
+                {"non-ASCII", schema({{"a", property("string", "Région")}})},
+                {"tab", schema({{"a", property("string", "Region	1")}})},
+                {"duplicate", schema({{"a", property("string", "MyField")},
+                                      {"b", property("string", "myfield")}})},
+                {"under items",
+                 schema({{"a", {{"type", "array"}, {"items", property("string", "A")}}}})},
+                {"under anyOf", schema({{"a", {{"anyOf", {property("string", "A")}}}}})},
+                {"under $defs",
+                 Json{{"type", "object"}, {"$defs", {{"d", property("string", "A")}}}}},
+        };
+        for (const auto &[why, input] : invalid) {
+            problem.clear();
+            QVERIFY2(!parameterHeaders(input, &problem), why);
+            QVERIFY2(!problem.isEmpty(), why);
+        }
+    }
+
+    void headerValues()
+    {
+        QCOMPARE(Http::headerValue("us-west1"), QByteArray("us-west1"));
+        QCOMPARE(Http::headerValue("us west 1"), QByteArray("us west 1"));
+        QCOMPARE(Http::headerValue(""), QByteArray(""));
+        QCOMPARE(Http::headerValue("Hello, 世界"), QByteArray("=?base64?SGVsbG8sIOS4lueVjA==?="));
+        QCOMPARE(Http::headerValue(" padded "), QByteArray("=?base64?IHBhZGRlZCA=?="));
+        QCOMPARE(Http::headerValue("\tindented"), QByteArray("=?base64?CWluZGVudGVk?="));
+        QCOMPARE(Http::headerValue("line1\r\nline2"), QByteArray("=?base64?bGluZTENCmxpbmUy?="));
+        // A plain value that looks encoded is encoded, so it reads back as itself.
+        QCOMPARE(Http::headerValue("=?base64?eA==?="),
+                 QByteArray("=?base64?PT9iYXNlNjQ/ZUE9PT89?="));
+
+        // What a modern tools/call carries: version, method, name, the marked parameters.
+        ParameterHeaders parameters;
+        parameters["t"] = {ParameterHeader{{"region"}, "Region"}, ParameterHeader{{"n"}, "N"},
+                           ParameterHeader{{"on"}, "On"}, ParameterHeader{{"gone"}, "Gone"},
+                           ParameterHeader{{"none"}, "None"}};
+        const Http::ModernHeaders modern{"2026-07-28", &parameters};
+        const Http::Outgoing out = Http::readOutgoing(
+                R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t",)"
+                R"("arguments":{"region":"eu","n":42,"on":false,"none":null}}})",
+                &modern);
+        QMap<QByteArray, QByteArray> headers;
+        for (const auto &[name, value] : out.headers)
+            headers.insert(name, value);
+        QCOMPARE(headers.value("MCP-Protocol-Version"), QByteArray("2026-07-28"));
+        QCOMPARE(headers.value("Mcp-Method"), QByteArray("tools/call"));
+        QCOMPARE(headers.value("Mcp-Name"), QByteArray("t"));
+        QCOMPARE(headers.value("Mcp-Param-Region"), QByteArray("eu"));
+        QCOMPARE(headers.value("Mcp-Param-N"), QByteArray("42"));
+        QCOMPARE(headers.value("Mcp-Param-On"), QByteArray("false"));
+        QVERIFY(!headers.contains("Mcp-Param-Gone"));
+        QVERIFY(!headers.contains("Mcp-Param-None"));
+        // A legacy message gets none of them.
+        QVERIFY(Http::readOutgoing(R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})")
+                        .headers.empty());
+    }
+
     void init()
     {
         m_server = std::make_unique<McpHttpServer>();

@@ -14,7 +14,7 @@
         <translation>审计日志：%1</translation>
     </message>
     <message>
-        <location line="+417"/>
+        <location line="+418"/>
         <source>--tail needs a positive whole number</source>
         <translation>--tail 需要一个正整数</translation>
     </message>
@@ -956,17 +956,22 @@
 <context>
     <name>Mcp::Client</name>
     <message>
-        <location filename="../src/mcp/client.cpp" line="+94"/>
+        <location filename="../src/mcp/client.cpp" line="+155"/>
         <source>the server ended the session; a new one was set up</source>
         <translation>服务器结束了会话；已建立新会话</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+85"/>
+        <source>server/discover failed: %1</source>
+        <translation>server/discover 失败：%1</translation>
+    </message>
+    <message>
+        <location line="+76"/>
         <source>initialize failed: %1</source>
         <translation>initialize 失败：%1</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>initialize returned a result that is not an object</source>
         <translation>initialize 返回的结果不是对象</translation>
     </message>
@@ -1001,17 +1006,22 @@
         <translation>tools/list 一直在翻页（%2 页后游标为 %1）；已停止</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+19"/>
         <source>tools/list: duplicate tool &apos;%1&apos;; kept the first</source>
         <translation>tools/list：工具“%1”重复；保留第一个</translation>
     </message>
     <message>
-        <location line="+161"/>
+        <location line="+8"/>
+        <source>tools/list: tool &apos;%1&apos; left out: %2</source>
+        <translation>tools/list：已略去工具“%1”：%2</translation>
+    </message>
+    <message>
+        <location line="+184"/>
         <source>ignored a message that is not JSON-RPC: %1</source>
         <translation>已忽略一条非 JSON-RPC 消息：%1</translation>
     </message>
     <message>
-        <location line="+204"/>
+        <location line="+352"/>
         <source>the connection closed</source>
         <translation>连接已关闭</translation>
     </message>
@@ -1570,7 +1580,7 @@
 <context>
     <name>Mcp::Http</name>
     <message>
-        <location filename="../src/mcp/httpsupport.cpp" line="+68"/>
+        <location filename="../src/mcp/httpsupport.cpp" line="+173"/>
         <source>&apos;%1&apos; is not an http or https URL</source>
         <translation>“%1”不是 http 或 https 网址</translation>
     </message>
@@ -1608,13 +1618,13 @@
 <context>
     <name>Mcp::HttpTransport</name>
     <message>
-        <location filename="../src/mcp/httptransport.cpp" line="+86"/>
+        <location filename="../src/mcp/httptransport.cpp" line="+88"/>
         <location filename="../src/mcp/ssetransport.cpp" line="+37"/>
         <source>server &apos;%1&apos;</source>
         <translation>服务器“%1”</translation>
     </message>
     <message>
-        <location line="+118"/>
+        <location line="+123"/>
         <source>ignored a session id that is not visible ASCII</source>
         <translation>已忽略含非可见 ASCII 字符的会话 ID</translation>
     </message>
@@ -1629,7 +1639,7 @@
         <translation>应答中没有结果</translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+64"/>
         <source>%1 ended the stream before the response to &apos;%2&apos;</source>
         <translation>%1 在“%2”的响应到达之前结束了事件流</translation>
     </message>
@@ -1733,6 +1743,34 @@
         <location line="+17"/>
         <source>bubblewrap (bwrap) could not set up the sandbox: %1; user namespaces may be disabled here, or turn the sandbox off</source>
         <translation>bubblewrap (bwrap) 无法建立沙箱：%1；此处可能禁用了用户命名空间，或者请关闭沙箱</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::Scan</name>
+    <message>
+        <location filename="../src/mcp/parameterheaders.cpp" line="+79"/>
+        <source>x-mcp-header is only allowed on a property reached through &quot;properties&quot;</source>
+        <translation>x-mcp-header 只能用在仅经由 “properties” 到达的属性上</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>the x-mcp-header of &apos;%1&apos; is empty or not a string</source>
+        <translation>“%1”的 x-mcp-header 为空或不是字符串</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>the x-mcp-header of &apos;%1&apos; is not a valid header name</source>
+        <translation>“%1”的 x-mcp-header 不是有效的头部名称</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>the x-mcp-header of &apos;%1&apos; is on a type other than string, integer or boolean</source>
+        <translation>“%1”的 x-mcp-header 用在了 string、integer、boolean 以外的类型上</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>the header name &apos;%1&apos; is declared twice</source>
+        <translation>头部名称“%1”被声明了两次</translation>
     </message>
 </context>
 <context>

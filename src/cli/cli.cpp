@@ -375,6 +375,7 @@ void Cli::printServers()
                 entry["reason"] = s.reason.toStdString();
             if (Client *client = m_session->manager()->client(name)) {
                 entry["protocolVersion"] = client->protocolVersion();
+                entry["era"] = eraName(client->era()).toStdString();
                 entry["serverInfo"] = client->serverInfo();
             }
             list.push_back(std::move(entry));

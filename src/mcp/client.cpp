@@ -1,5 +1,8 @@
 #include "client.h"
 
+#include "jsonparser.h"
+#include "parameterheaders.h"
+
 #include <QLoggingCategory>
 
 #include <chrono>
@@ -27,7 +30,65 @@ bool isSupportedVersion(const std::string &version)
     }
     return false;
 }
+
+// The first of `offered` (an array of version strings) that is a modern version we speak, or
+// empty.
+std::string pickModernVersion(const Json &offered)
+{
+    if (!offered.is_array())
+        return {};
+    for (const Json &version : offered) {
+        if (!version.is_string())
+            continue;
+        for (const char *modern : ModernProtocolVersions) {
+            if (version.get_ref<const std::string &>() == modern)
+                return modern;
+        }
+    }
+    return {};
+}
+
+// A request the peer hears about when it is cancelled: never initialize (the spec forbids it)
+// nor the era probe (a legacy server has not even been initialized).
+bool isCancellable(const std::string &method)
+{
+    return method != "initialize" && method != "server/discover";
+}
+
+// The _meta keys of the modern era (2026-07-28, basic/index).
+constexpr const char *MetaProtocolVersion = "io.modelcontextprotocol/protocolVersion";
+constexpr const char *MetaClientCapabilities = "io.modelcontextprotocol/clientCapabilities";
+constexpr const char *MetaClientInfo = "io.modelcontextprotocol/clientInfo";
+constexpr const char *MetaServerInfo = "io.modelcontextprotocol/serverInfo";
+// The modern era's own errors (2026-07-28, basic/index): a header that disagrees with the
+// body, a client capability the server requires, a version it does not speak (data.supported
+// lists those it does).
+constexpr int HeaderMismatch = -32020;
+constexpr int MissingClientCapability = -32021;
+constexpr int UnsupportedProtocolVersion = -32022;
 } // namespace
+
+QString eraName(Era era)
+{
+    switch (era) {
+    case Era::Legacy:
+        return QStringLiteral("legacy");
+    case Era::Modern:
+        return QStringLiteral("modern");
+    case Era::Unknown:
+        break;
+    }
+    return QStringLiteral("unknown");
+}
+
+Era eraFromName(const QString &name)
+{
+    if (name == QLatin1String("legacy"))
+        return Era::Legacy;
+    if (name == QLatin1String("modern"))
+        return Era::Modern;
+    return Era::Unknown;
+}
 
 qint64 steadyNowMs()
 {
@@ -128,6 +189,109 @@ void Client::connectToServer()
 
 void Client::onTransportStarted()
 {
+    switch (m_options.era) {
+    case Era::Legacy:
+        sendInitialize();
+        break;
+    case Era::Modern: // known modern: it may take its time to start
+        probe(m_options.initializeTimeoutMs);
+        break;
+    case Era::Unknown:
+        probe(std::min(m_options.probeTimeoutMs, m_options.initializeTimeoutMs));
+        break;
+    }
+}
+
+// Era detection (2026-07-28, basic/versioning): server/discover first. A result that names a
+// modern version means the modern era; any other error, or no answer in time, means a legacy
+// server, which gets initialize.
+void Client::probe(int timeoutMs)
+{
+    m_sendMeta = true;
+    setModernVersion(ModernProtocolVersions[0]);
+    RequestOptions options;
+    options.timeoutMs = timeoutMs;
+    request(
+            "server/discover", Json::object(), this, [this](Response r) { onDiscoverReply(r); },
+            options);
+}
+
+void Client::onDiscoverReply(const Response &response)
+{
+    qCDebug(lcClient) << "server/discover reply" << m_options.serverName << response.ok();
+    if (m_state != State::Initializing)
+        return;
+    if (response.ok() && response.result.is_object()) {
+        const std::string version
+                = pickModernVersion(response.result.value("supportedVersions", Json::array()));
+        if (!version.empty()) {
+            if (version != m_protocolVersion)
+                setModernVersion(version);
+            becomeModern(response.result);
+            return;
+        }
+    }
+    if (const std::optional<RpcError> &error = response.error) {
+        // Not an answer about the era: the server wants credentials, or it is modern and
+        // refuses this request (a header it disagrees with, a capability it requires).
+        if (error->is(ErrorCode::AuthenticationRequired)
+            || (!error->local
+                && (error->code == HeaderMismatch || error->code == MissingClientCapability))) {
+            fail(tr("server/discover failed: %1").arg(error->toString()));
+            return;
+        }
+    }
+    m_probeTimedOut = response.error && response.error->is(ErrorCode::RequestTimeout);
+    m_sendMeta = false;
+    m_metaMembers.clear();
+    m_protocolVersion.clear();
+    m_transport->setProtocolVersion(std::string()); // a retry may have set a modern one
+    m_era = Era::Legacy;
+    sendInitialize();
+}
+
+void Client::becomeModern(const Json &result)
+{
+    m_era = Era::Modern;
+    m_transport->setProtocolVersion(m_protocolVersion);
+    // serverInfo belongs in _meta; some servers put it beside the other members.
+    const Json &info = member(member(result, "_meta"), MetaServerInfo);
+    readServerDescription(result, info.is_object() ? info : member(result, "serverInfo"));
+    if (m_serverCapabilities.contains("tools"))
+        refreshTools();
+    else
+        setState(State::Ready);
+}
+
+// What initialize and server/discover both tell: who the server is, what it offers, and how
+// it wants to be used.
+void Client::readServerDescription(const Json &result, const Json &serverInfo)
+{
+    m_serverInfo = serverInfo.is_object() ? serverInfo : Json::object();
+    m_serverCapabilities = result.value("capabilities", Json::object());
+    if (!m_serverCapabilities.is_object())
+        m_serverCapabilities = Json::object();
+    if (auto it = result.find("instructions"); it != result.end() && it->is_string())
+        m_instructions = qs(it->get<std::string>());
+}
+
+void Client::setModernVersion(const std::string &version)
+{
+    m_protocolVersion = version;
+    const std::string meta = modernMeta().dump(-1, ' ', false, Json::error_handler_t::replace);
+    m_metaMembers = meta.substr(1, meta.size() - 2); // without the braces
+}
+
+Json Client::modernMeta() const
+{
+    return Json{{MetaProtocolVersion, m_protocolVersion},
+                {MetaClientCapabilities, m_options.capabilities},
+                {MetaClientInfo,
+                 {{"name", m_options.clientName}, {"version", m_options.clientVersion}}}};
+}
+
+void Client::sendInitialize()
+{
     Json params{
             {"protocolVersion", SupportedProtocolVersions[0]},
             {"capabilities", m_options.capabilities},
@@ -145,9 +309,20 @@ void Client::onInitializeReply(const Response &response)
     if (m_state != State::Initializing)
         return;
     if (!response.ok()) {
+        // A guess that failed (the era cache said legacy, or the probe got no answer in time,
+        // as from a modern server slow to start): ask the server itself, once.
+        const RpcError &error = *response.error;
+        const bool guessed = m_options.era == Era::Legacy || m_probeTimedOut;
+        if (guessed && !m_reprobed && !error.is(ErrorCode::RequestTimeout)
+            && !error.is(ErrorCode::ConnectionClosed) && m_transport->isOpen()) {
+            m_reprobed = true;
+            probe(m_options.initializeTimeoutMs);
+            return;
+        }
         fail(tr("initialize failed: %1").arg(response.error->toString()));
         return;
     }
+    m_era = Era::Legacy;
     const Json &result = response.result;
     if (!result.is_object()) {
         fail(tr("initialize returned a result that is not an object"));
@@ -169,12 +344,7 @@ void Client::onInitializeReply(const Response &response)
         return;
     }
     m_transport->setProtocolVersion(m_protocolVersion);
-    m_serverInfo = result.value("serverInfo", Json::object());
-    m_serverCapabilities = result.value("capabilities", Json::object());
-    if (!m_serverCapabilities.is_object())
-        m_serverCapabilities = Json::object();
-    if (auto it = result.find("instructions"); it != result.end() && it->is_string())
-        m_instructions = qs(it->get<std::string>());
+    readServerDescription(result, member(result, "serverInfo"));
 
     notify("notifications/initialized");
     if (m_serverCapabilities.contains("tools"))
@@ -255,6 +425,10 @@ void Client::listToolsPage(std::vector<Json> collected, Json cursor, int pages)
                 std::set<std::string_view> names;
                 std::vector<Json> unique;
                 unique.reserve(collected.size());
+                // Over HTTP in the modern era, parameters marked x-mcp-header travel as
+                // headers too; a tool whose marks are invalid must not be called at all.
+                const bool headers = m_era == Era::Modern && m_transport->sendsParameterHeaders();
+                auto parameters = std::make_shared<ParameterHeaders>();
                 for (Json &tool : collected) {
                     const auto &name = tool["name"].get_ref<const std::string &>();
                     if (!names.insert(name).second) {
@@ -262,8 +436,21 @@ void Client::listToolsPage(std::vector<Json> collected, Json cursor, int pages)
                                              .arg(qs(name)));
                         continue;
                     }
+                    if (headers) {
+                        QString problem;
+                        auto declared = parameterHeaders(member(tool, "inputSchema"), &problem);
+                        if (!declared) {
+                            emit warning(tr("tools/list: tool '%1' left out: %2")
+                                                 .arg(qs(name), problem));
+                            continue;
+                        }
+                        if (!declared->empty())
+                            (*parameters)[name] = std::move(*declared);
+                    }
                     unique.push_back(std::move(tool));
                 }
+                if (headers)
+                    m_transport->setParameterHeaders(std::move(parameters));
                 m_tools = std::make_shared<const std::vector<Json>>(std::move(unique));
                 emit toolsChanged();
                 done(QString());
@@ -288,10 +475,19 @@ RequestId Client::request(std::string method, Json params, QObject *context, Cal
                           RequestOptions options)
 {
     const RequestId id = m_nextId++;
-    if (options.onProgress) {
+    if (options.onProgress || m_sendMeta) {
         if (!params.is_object())
             params = Json::object();
-        params["_meta"]["progressToken"] = id;
+        Json &meta = params["_meta"];
+        if (!meta.is_object())
+            meta = Json::object();
+        if (options.onProgress)
+            meta["progressToken"] = id;
+        if (m_sendMeta) {
+            Json modern = modernMeta();
+            for (auto &[key, value] : modern.items())
+                meta[key] = std::move(value);
+        }
     }
     std::string text;
     if (!params.is_null())
@@ -318,6 +514,9 @@ RequestId Client::sendRequest(std::string method, std::string_view paramsJson, Q
     pending.context = context;
     pending.hasContext = context != nullptr;
     pending.onProgress = std::move(options.onProgress);
+    pending.wireId = id;
+    if (m_sendMeta)
+        pending.params = paramsJson;
     std::string line = serializeRequest(id, method, paramsJson);
     pending.method = std::move(method);
     const qint64 deadline = pending.deadline;
@@ -338,9 +537,9 @@ void Client::cancel(RequestId id, const QString &reason)
     auto it = m_pending.find(id);
     if (it == m_pending.end())
         return;
-    if (it->second.method != "initialize") // the spec forbids cancelling initialize
+    if (isCancellable(it->second.method))
         notify("notifications/cancelled",
-               Json{{"requestId", id}, {"reason", reason.toStdString()}});
+               Json{{"requestId", it->second.wireId}, {"reason", reason.toStdString()}});
     finishRequest(id, Response::failure(ErrorCode::RequestCancelled,
                                         "cancelled: " + reason.toStdString()));
 }
@@ -389,9 +588,15 @@ RequestId Client::callTool(std::string_view name, const RawJson &arguments, QObj
         params += R"(,"arguments":)";
         params += arguments.text;
     }
-    if (options.onProgress) {
-        params += R"(,"_meta":{"progressToken":)";
-        params += std::to_string(id);
+    if (options.onProgress || m_sendMeta) {
+        params += R"(,"_meta":{)";
+        params += m_metaMembers;
+        if (options.onProgress) {
+            if (!m_metaMembers.empty())
+                params += ',';
+            params += R"("progressToken":)";
+            params += std::to_string(id);
+        }
         params += '}';
     }
     params += '}';
@@ -426,12 +631,22 @@ void Client::onMessage(Json &message)
 
 void Client::onResponse(Json &message)
 {
-    const auto id = integerId(message["id"]);
-    if (!id || !m_pending.count(*id)) {
+    auto id = integerId(message["id"]);
+    if (id) {
+        const RequestId wire = *id;
+        if (auto caller = m_callerIds.find(wire); caller != m_callerIds.end())
+            id = caller->second;
+        auto it = m_pending.find(*id);
+        if (it == m_pending.end() || it->second.wireId != wire) // finished, or retried since
+            id.reset();
+    }
+    if (!id) {
         qCDebug(lcClient) << "response to an unknown or finished request"
                           << qs(message["id"].dump());
         return;
     }
+    if (m_sendMeta && continueModern(*id, message))
+        return;
     if (auto error = message.find("error"); error != message.end())
         finishRequest(*id, Response{nullptr, RpcError::fromJson(*error)});
     else
@@ -511,11 +726,147 @@ void Client::onTooLarge(qint64 bytes, const Json &id)
                                             + " bytes, over the message size cap; dropped"));
 }
 
+bool Client::continueModern(RequestId id, Json &message)
+{
+    Pending &pending = m_pending.at(id);
+    if (auto error = message.find("error"); error != message.end()) {
+        const RpcError rpcError = RpcError::fromJson(*error);
+        if (rpcError.code != UnsupportedProtocolVersion || pending.versionRetries > 0)
+            return false;
+        // The server speaks another modern version (data.supported): the request goes again
+        // in that one, and so does every later request.
+        const std::string version = pickModernVersion(member(rpcError.data, "supported"));
+        if (version.empty())
+            return false;
+        ++pending.versionRetries;
+        qCDebug(lcClient) << "retrying in version" << qs(version) << m_options.serverName;
+        setModernVersion(version);
+        m_transport->setProtocolVersion(version);
+        Json params = parseJson(pending.params);
+        if (!params.is_object())
+            params = Json::object();
+        params["_meta"][MetaProtocolVersion] = version;
+        resend(id, std::move(params));
+        return true;
+    }
+    Json &result = message["result"];
+    const Json &type = member(result, "resultType");
+    if (!type.is_string() || type.get_ref<const std::string &>() != "input_required")
+        return false; // "complete", or absent (which means complete)
+    answerInputRequests(id, std::move(result));
+    return true;
+}
+
+// A multi-round request (2026-07-28, basic/patterns/mrtr): the server needs answers first.
+// Each inputRequests entry goes to this client's handler for its method; with every answer in,
+// the request goes again under a new id with inputResponses and the requestState untouched.
+void Client::answerInputRequests(RequestId id, Json result)
+{
+    Pending &pending = m_pending.at(id);
+    const int round = ++pending.inputRounds;
+    if (round > m_options.maxInputRounds) {
+        finishRequest(id,
+                      Response::failure(ErrorCode::InvalidResult,
+                                        where() + " asked for input " + std::to_string(round)
+                                                + " times for '" + pending.method + "'; stopped"));
+        return;
+    }
+    const Json &requests = member(result, "inputRequests");
+    if (!requests.is_object() || requests.empty()) {
+        finishRequest(id, Response::failure(ErrorCode::InvalidResult,
+                                            where() + " asked for input for '" + pending.method
+                                                    + "' without inputRequests"));
+        return;
+    }
+    std::vector<std::pair<std::string, RequestHandler *>> handlers;
+    for (const auto &[name, request] : requests.items()) {
+        const Json &method = member(request, "method");
+        auto handler = method.is_string() ? m_handlers.find(method.get<std::string>())
+                                          : m_handlers.end();
+        if (handler == m_handlers.end()) {
+            finishRequest(
+                    id, Response::failure(ErrorCode::MethodNotFound,
+                                          where() + " asked for '"
+                                                  + (method.is_string() ? method.get<std::string>()
+                                                                        : std::string("?"))
+                                                  + "' (input '" + name + "' for '" + pending.method
+                                                  + "'), which this client does not offer"));
+            return;
+        }
+        handlers.emplace_back(name, &handler->second);
+    }
+    struct Round
+    {
+        Json responses = Json::object();
+        Json requestState;
+        bool hasState = false;
+        std::size_t left = 0;
+        bool over = false;
+    };
+    auto state = std::make_shared<Round>();
+    state->left = handlers.size();
+    if (auto it = result.find("requestState"); it != result.end()) {
+        state->requestState = std::move(*it);
+        state->hasState = true;
+    }
+    QPointer<Client> self(this);
+    for (const auto &[name, handler] : handlers) {
+        Reply reply = [self, id, round, name, state](Response response) {
+            if (!self || state->over)
+                return;
+            auto it = self->m_pending.find(id);
+            if (it == self->m_pending.end() || it->second.inputRounds != round) {
+                state->over = true;
+                return;
+            }
+            if (!response.ok()) {
+                state->over = true;
+                self->finishRequest(id, Response{nullptr, response.error});
+                return;
+            }
+            if (state->responses.contains(name))
+                return; // one answer per input
+            state->responses[name] = std::move(response.result);
+            if (--state->left > 0)
+                return;
+            state->over = true;
+            Json params = parseJson(it->second.params);
+            if (!params.is_object())
+                params = Json::object();
+            params["inputResponses"] = std::move(state->responses);
+            if (state->hasState)
+                params["requestState"] = std::move(state->requestState);
+            else
+                params.erase("requestState");
+            self->resend(id, std::move(params));
+        };
+        const Json &params = member(member(requests, name.c_str()), "params");
+        (*handler)(params.is_object() ? params : Json::object(), std::move(reply));
+    }
+}
+
+void Client::resend(RequestId id, Json params)
+{
+    Pending &pending = m_pending.at(id);
+    if (pending.wireId != id)
+        m_callerIds.erase(pending.wireId);
+    const RequestId wire = m_nextId++;
+    m_callerIds[wire] = id;
+    pending.wireId = wire;
+    pending.params = params.dump(-1, ' ', false, Json::error_handler_t::replace);
+    // The time spent answering (a person filling a form) does not count against the request.
+    pending.deadline = std::min(steadyNowMs() + pending.timeoutMs, pending.hardDeadline);
+    armTimeout(pending.deadline);
+    m_transport->send(serializeRequest(wire, pending.method, pending.params));
+}
+
 void Client::finishRequest(RequestId id, Response response)
 {
     auto it = m_pending.find(id);
     if (it == m_pending.end())
         return;
+    if (it->second.wireId != id)
+        m_callerIds.erase(it->second.wireId);
     Pending pending = std::move(it->second);
     m_pending.erase(it);
     if (pending.hasContext && !pending.context)
@@ -543,6 +894,7 @@ void Client::failAllPending(int code, const std::string &message)
 {
     auto pending = std::move(m_pending);
     m_pending.clear();
+    m_callerIds.clear();
     for (auto &[id, p] : pending) {
         if (p.hasContext && !p.context)
             continue;
@@ -581,8 +933,9 @@ void Client::onTimeoutTimer()
             continue;
         const std::string method = it->second.method;
         const QString seconds = QString::number(it->second.timeoutMs / 1000.0, 'g', 3);
-        if (method != "initialize")
-            notify("notifications/cancelled", Json{{"requestId", id}, {"reason", "timeout"}});
+        if (isCancellable(method))
+            notify("notifications/cancelled",
+                   Json{{"requestId", it->second.wireId}, {"reason", "timeout"}});
         finishRequest(id, Response::failure(ErrorCode::RequestTimeout,
                                             where() + ": request '" + method + "' timed out after "
                                                     + seconds.toStdString() + " s"));

@@ -22,6 +22,12 @@ using RequestId = std::int64_t;
 inline constexpr const char *SupportedProtocolVersions[]
         = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
 
+// Which generation of MCP a server speaks: Legacy (initialize, sessions: 2025-11-25 and
+// before) or Modern (server/discover, per-request _meta: 2026-07-28). Unknown until found out.
+enum class Era { Unknown, Legacy, Modern };
+QString eraName(Era era); // "legacy", "modern", "unknown": for config files and --json
+Era eraFromName(const QString &name);
+
 struct ClientOptions
 {
     QString serverName;           // used in every message the user may read
@@ -31,6 +37,15 @@ struct ClientOptions
     // server that reports progress forever must still end.
     int maxRequestTimeoutMs = 10 * 60 * 1000;
     int initializeTimeoutMs = 30000;
+    // What this server spoke last time (the era cache), or Unknown. Unknown and Modern probe
+    // with server/discover; Legacy goes straight to initialize. A guess that fails is
+    // re-probed once.
+    Era era = Era::Unknown;
+    // How long an unknown server may take to answer server/discover before it counts as
+    // legacy. A legacy server normally refuses at once (an error costs one round trip).
+    int probeTimeoutMs = 3000;
+    // Multi-round requests: how many rounds of input one request may ask for.
+    int maxInputRounds = 16;
     std::string clientName = "switchboard";
     std::string clientVersion = "0.1.0";
     Json capabilities = Json::object(); // what this client implements (advertise no more)
@@ -108,6 +123,7 @@ public:
     const ClientOptions &options() const { return m_options; }
     Transport *transport() const { return m_transport; }
     const std::string &protocolVersion() const { return m_protocolVersion; }
+    Era era() const { return m_era; }
     const Json &serverInfo() const { return m_serverInfo; }
     const Json &serverCapabilities() const { return m_serverCapabilities; }
     const QString &instructions() const { return m_instructions; }
@@ -137,7 +153,8 @@ public:
     void refreshTools();
 
     // Handles a server-to-client request method (roots/list, sampling/createMessage, ...).
-    // `ping` is answered built-in; other unhandled methods get -32601.
+    // `ping` is answered built-in; other unhandled methods get -32601. In the modern era the
+    // same handlers answer a multi-round request's inputRequests.
     void setRequestHandler(const std::string &method, RequestHandler handler);
 
 signals:
@@ -159,6 +176,12 @@ private:
         qint64 hardDeadline = 0; // progress never extends past this
         int timeoutMs = 0;
         std::function<void(const Progress &)> onProgress;
+        // Modern era: the params as last sent, for a retry under a new id (another version,
+        // or the answers to inputRequests), and the id the request now has on the wire.
+        std::string params;
+        RequestId wireId = 0;
+        int versionRetries = 0;
+        int inputRounds = 0;
     };
 
     void setState(State state);
@@ -171,7 +194,19 @@ private:
     void onProgressNotification(const Json &params);
     void onTooLarge(qint64 bytes, const Json &id);
     void onTransportClosed(const QString &reason);
+    void sendInitialize();
     void onInitializeReply(const Response &response);
+    void probe(int timeoutMs);
+    void onDiscoverReply(const Response &response);
+    void becomeModern(const Json &result);
+    void readServerDescription(const Json &result, const Json &serverInfo);
+    void setModernVersion(const std::string &version);
+    Json modernMeta() const;
+    // Modern era: a -32022 answered by a retry with a version the server supports, or a
+    // result that asks for input. True when the request goes on (under a new id).
+    bool continueModern(RequestId id, Json &message);
+    void answerInputRequests(RequestId id, Json result);
+    void resend(RequestId id, Json params);
     // Registers a request whose serialized params are ready; sends it.
     RequestId sendRequest(std::string method, std::string_view paramsJson, QObject *context,
                           Callback callback, RequestOptions options, RequestId id);
@@ -198,6 +233,13 @@ private:
     bool m_relistRequested = false;
     RequestId m_nextId = 1;
     std::unordered_map<RequestId, Pending> m_pending;
+    // Modern era: the wire id of a retried request -> the id its caller holds.
+    std::unordered_map<RequestId, RequestId> m_callerIds;
+    Era m_era = Era::Unknown;
+    bool m_sendMeta = false; // requests carry the modern _meta (probing, modern era)
+    bool m_reprobed = false; // a failed guess was probed again (once)
+    bool m_probeTimedOut = false;
+    std::string m_metaMembers; // the _meta members every modern request carries, as JSON
     std::unordered_map<std::string, RequestHandler> m_handlers;
     QTimer m_timeoutTimer;
     qint64 m_armedDeadline = 0;

@@ -3,11 +3,16 @@
 #include "httptransport.h"
 #include "jsonparser.h"
 #include "safetext.h"
+#include "transport.h"
 
 #include <QCoreApplication>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QStringList>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
 
 namespace Mcp::Http {
 
@@ -40,7 +45,106 @@ bool isHeaderName(const QString &name)
 
 } // namespace
 
-Outgoing readOutgoing(std::string text)
+QByteArray headerValue(std::string_view value)
+{
+    bool plain = value.empty()
+                 || (value.front() != ' ' && value.back() != ' '
+                     && std::all_of(value.begin(), value.end(), [](char c) {
+                            return static_cast<unsigned char>(c) >= 0x20
+                                   && static_cast<unsigned char>(c) <= 0x7E;
+                        }));
+    // A plain value that looks like the encoded form is encoded, so it reads back as itself.
+    if (plain && value.starts_with("=?base64?") && value.ends_with("?="))
+        plain = false;
+    const QByteArray bytes(value.data(), qsizetype(value.size()));
+    if (plain)
+        return bytes;
+    return QByteArrayLiteral("=?base64?") + bytes.toBase64() + QByteArrayLiteral("?=");
+}
+
+namespace {
+
+const Json *findPath(const Json &object, const std::vector<std::string> &path)
+{
+    const Json *at = &object;
+    for (const std::string &key : path) {
+        if (!at->is_object())
+            return nullptr;
+        auto it = at->find(key);
+        if (it == at->end())
+            return nullptr;
+        at = &*it;
+    }
+    return at;
+}
+
+// A parameter's value as its header carries it: strings as they are, integers in decimal,
+// booleans as true/false; nothing for null, an absent value or anything else.
+std::optional<QByteArray> parameterValue(const Json &value)
+{
+    if (value.is_string())
+        return headerValue(value.get_ref<const std::string &>());
+    if (value.is_boolean())
+        return value.get<bool>() ? QByteArrayLiteral("true") : QByteArrayLiteral("false");
+    if (value.is_number_integer())
+        return QByteArray::fromStdString(value.dump());
+    if (value.is_number_float()) {
+        const double d = value.get<double>();
+        if (std::isfinite(d) && d == std::trunc(d) && std::abs(d) < 9007199254740992.0)
+            return QByteArray::number(qint64(d));
+    }
+    return std::nullopt;
+}
+
+const Json *member(const Json &object, const char *key)
+{
+    if (!object.is_object())
+        return nullptr;
+    auto it = object.find(key);
+    return it == object.end() ? nullptr : &*it;
+}
+
+void addModernHeaders(Outgoing &out, const Json &message, const ModernHeaders *modern)
+{
+    static const Json null;
+    const Json &params = member(message, "params") ? *member(message, "params") : null;
+    QByteArray version = modern ? modern->version : QByteArray();
+    if (const Json *meta = member(params, "_meta")) {
+        const Json *v = member(*meta, "io.modelcontextprotocol/protocolVersion");
+        if (v && v->is_string())
+            version = QByteArray::fromStdString(v->get<std::string>());
+    }
+    if (version.isEmpty() || out.method.empty())
+        return;
+    out.headers.emplace_back("MCP-Protocol-Version", version);
+    out.headers.emplace_back("Mcp-Method", headerValue(out.method));
+    const char *nameKey = out.method == "tools/call" || out.method == "prompts/get" ? "name"
+                          : out.method == "resources/read"                          ? "uri"
+                                                                                    : nullptr;
+    const Json *name = nameKey ? member(params, nameKey) : nullptr;
+    if (!name || !name->is_string())
+        return;
+    const std::string &nameText = name->get_ref<const std::string &>();
+    out.headers.emplace_back("Mcp-Name", headerValue(nameText));
+    if (out.method != "tools/call" || !modern || !modern->parameters)
+        return;
+    auto tool = modern->parameters->find(nameText);
+    const Json *arguments = member(params, "arguments");
+    if (tool == modern->parameters->end() || !arguments)
+        return;
+    for (const ParameterHeader &parameter : tool->second) {
+        const Json *value = findPath(*arguments, parameter.path);
+        if (!value)
+            continue;
+        if (std::optional<QByteArray> text = parameterValue(*value))
+            out.headers.emplace_back("Mcp-Param-" + QByteArray::fromStdString(parameter.name),
+                                     *text);
+    }
+}
+
+} // namespace
+
+Outgoing readOutgoing(std::string text, const ModernHeaders *modern)
 {
     Outgoing out;
     const Json message = parseJson(text);
@@ -54,6 +158,7 @@ Outgoing readOutgoing(std::string text)
             if (params.is_object())
                 out.cancelledId = params.value("requestId", Json());
         }
+        addModernHeaders(out, message, modern);
     }
     out.text = std::move(text);
     return out;

@@ -10,12 +10,16 @@
 
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 class QNetworkReply;
 
 namespace Mcp {
 
 struct HttpOptions;
+struct ParameterHeader;
 
 // What the HTTP transports (Streamable HTTP, legacy HTTP+SSE) share.
 namespace Http {
@@ -29,8 +33,23 @@ struct Outgoing
     Json cancelledId;   // notifications/cancelled: the request it cancels
     bool isRequest() const { return !id.is_null() && !method.empty(); }
     bool retried = false; // already sent again after a new session (never twice)
+    // The modern era's headers for this message (MCP-Protocol-Version, Mcp-Method, Mcp-Name,
+    // Mcp-Param-*), values ready to send.
+    std::vector<std::pair<QByteArray, QByteArray>> headers;
 };
-Outgoing readOutgoing(std::string text);
+// What the modern era's headers of a message are made from: the version the transport knows
+// (a message's own _meta version wins) and the tools' x-mcp-header parameters.
+struct ModernHeaders
+{
+    QByteArray version;
+    const std::unordered_map<std::string, std::vector<ParameterHeader>> *parameters = nullptr;
+};
+// Reads the message once. With `modern`, or when the message carries a modern version in its
+// _meta, fills in the headers too.
+Outgoing readOutgoing(std::string text, const ModernHeaders *modern = nullptr);
+// A header value as the modern era sends it: as is when it is visible ASCII without blanks at
+// either end, else "=?base64?<UTF-8 in base64>?=".
+QByteArray headerValue(std::string_view value);
 
 inline const QByteArray AcceptBoth = QByteArrayLiteral("application/json, text/event-stream");
 inline const QByteArray AcceptSse = QByteArrayLiteral("text/event-stream");

@@ -13,6 +13,8 @@
 #include <QNetworkRequest>
 #include <QThread>
 
+#include <algorithm>
+#include <iterator>
 #include <mutex>
 
 Q_LOGGING_CATEGORY(lcHttp, "switchboard.mcp.http", QtWarningMsg)
@@ -89,6 +91,8 @@ QString HttpTransport::where() const
 void HttpTransport::setProtocolVersion(const std::string &version)
 {
     m_protocolVersion = QByteArray::fromStdString(version);
+    m_modern = std::any_of(std::begin(ModernProtocolVersions), std::end(ModernProtocolVersions),
+                           [&version](const char *modern) { return version == modern; });
 }
 
 void HttpTransport::start()
@@ -131,7 +135,8 @@ void HttpTransport::send(std::string message)
         return;
     }
     tap(TrafficDirection::Sent, message);
-    Outgoing out = Http::readOutgoing(std::move(message));
+    const Http::ModernHeaders modern{m_protocolVersion, m_parameterHeaders.get()};
+    Outgoing out = Http::readOutgoing(std::move(message), m_modern ? &modern : nullptr);
     if (out.method == "initialize")
         m_initializeText = out.text;
     const Json cancelled = out.cancelledId;
@@ -156,6 +161,8 @@ void HttpTransport::post(Outgoing message, bool internal)
     exchange->internal = internal;
     QNetworkRequest request = makeRequest(Http::AcceptBoth);
     request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    for (const auto &[name, value] : exchange->message.headers)
+        request.setRawHeader(name, value);
     exchange->reply = threadNetworkAccess()->post(
             request, QByteArray::fromStdString(exchange->message.text));
     m_exchanges.push_back(exchange);
@@ -326,7 +333,8 @@ void HttpTransport::onFinished(ExchangeIt exchange)
                 openServerStream();
             return;
         }
-        if (exchange->isSse && !exchange->sse.lastEventId().isEmpty()
+        // The modern era has no resumption: the request fails (and may be sent anew).
+        if (exchange->isSse && !exchange->sse.lastEventId().isEmpty() && !m_modern
             && exchange->resumeAttempts < m_options.maxResumeAttempts) {
             resume(exchange);
             return;

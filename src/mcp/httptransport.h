@@ -68,6 +68,11 @@ public:
     bool isOpen() const override { return m_state == State::Open; }
     bool isFinished() const override { return m_state == State::Closed; }
     void setProtocolVersion(const std::string &version) override;
+    bool sendsParameterHeaders() const override { return true; }
+    void setParameterHeaders(std::shared_ptr<const ParameterHeaders> headers) override
+    {
+        m_parameterHeaders = std::move(headers);
+    }
     QString describe() const override;
     // True once an old server's refusal of initialize made this fall back to HTTP+SSE.
     bool isLegacy() const { return m_legacyStarted; }
@@ -126,6 +131,8 @@ private:
     std::vector<ExchangeIt> m_exchanges;
     QByteArray m_sessionId;
     QByteArray m_protocolVersion;
+    bool m_modern = false; // the version is of the 2026-07-28 era: no session, headers
+    std::shared_ptr<const ParameterHeaders> m_parameterHeaders;
     std::string m_initializeText; // the Client's initialize, replayed for a new session
     bool m_initialized = false;   // notifications/initialized went out
     // A new session is being set up: messages wait here, then go out in order.

@@ -6,9 +6,26 @@
 #include <QString>
 
 #include <functional>
+#include <memory>
+#include <string>
 #include <string_view>
+#include <unordered_map>
+#include <vector>
 
 namespace Mcp {
+
+// The revisions without initialize or sessions (every request carries its version in _meta),
+// newest first.
+inline constexpr const char *ModernProtocolVersions[] = {"2026-07-28"};
+
+// Tool parameters that travel as HTTP headers too (2026-07-28, x-mcp-header): per tool, the
+// property path in the arguments and the header's name after "Mcp-Param-".
+struct ParameterHeader
+{
+    std::vector<std::string> path;
+    std::string name;
+};
+using ParameterHeaders = std::unordered_map<std::string, std::vector<ParameterHeader>>;
 
 // Which way a message went, as seen by a traffic tap.
 enum class TrafficDirection { Sent, Received };
@@ -36,6 +53,14 @@ public:
     // The protocol version the session negotiated (HTTP sends it as MCP-Protocol-Version on
     // every later request). Stdio needs nothing.
     virtual void setProtocolVersion(const std::string &version) { Q_UNUSED(version) }
+    // Whether tool parameters marked x-mcp-header go out as headers (HTTP in the modern era).
+    // Such a transport must never call a tool whose declarations are invalid: the Client
+    // leaves those out of its tool list.
+    virtual bool sendsParameterHeaders() const { return false; }
+    virtual void setParameterHeaders(std::shared_ptr<const ParameterHeaders> headers)
+    {
+        Q_UNUSED(headers)
+    }
     // One line for the user: what this transport talks to ("node server.js", a URL).
     virtual QString describe() const = 0;
     // The session the server assigned (HTTP's Mcp-Session-Id), empty where there is none.

@@ -16,6 +16,7 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <deque>
 #include <functional>
 
 using namespace Mcp;
@@ -59,7 +60,14 @@ public:
         options.serverName = http.serverName;
         options.clientName = "switchboard-conformance";
         options.clientVersion = "0.1.0";
-        if (m_scenario == QLatin1String("elicitation-sep1034-client-defaults"))
+        // The revision under test is what the era cache would hold for this server.
+        const QString version = qEnvironmentVariable("MCP_CONFORMANCE_PROTOCOL_VERSION");
+        for (const char *modern : ModernProtocolVersions) {
+            if (version == QLatin1String(modern))
+                options.era = Era::Modern;
+        }
+        if (m_scenario == QLatin1String("elicitation-sep1034-client-defaults")
+            || options.era == Era::Modern)
             options.capabilities = {{"elicitation", {{"form", Json::object()}}}};
         m_client = new Client(new HttpTransport(http), options, this);
         m_client->setRequestHandler("elicitation/create",
@@ -96,6 +104,53 @@ private:
                     [this] { call("test_client_elicitation_defaults", Json::object()); });
         } else if (m_scenario == QLatin1String("sse-retry")) {
             call("test_reconnection", Json::object());
+        } else if (m_scenario == QLatin1String("request-metadata")) {
+            // The retry with a supported version happened on the way in; one more request.
+            then([this](Step done) { request("tools/list", Json::object(), done); });
+            next();
+        } else if (m_scenario == QLatin1String("json-schema-ref-no-deref")) {
+            finish(true); // the tools were listed; nothing is fetched from a $ref
+        } else if (m_scenario == QLatin1String("sep-2322-client-request-state")) {
+            // Multi-round requests: the elicitation handler accepts; a call that needs no
+            // input must carry none of another call's state.
+            for (const char *tool : {"test_mrtr_echo_state", "test_mrtr_unrelated",
+                                     "test_mrtr_no_state", "test_mrtr_no_result_type"})
+                then([this, tool](Step done) { call(tool, Json::object(), done); });
+            next();
+        } else if (m_scenario == QLatin1String("http-standard-headers")) {
+            then([this](Step done) { call("test_headers", Json::object(), done); });
+            then([this](Step done) {
+                request("resources/list", Json::object(), [this, done](const Json &result) {
+                    const Json resources = result.value("resources", Json::array());
+                    if (!resources.is_array() || resources.empty()) {
+                        finish(false, QStringLiteral("resources/list listed nothing"));
+                        return;
+                    }
+                    request("resources/read", {{"uri", resources[0].value("uri", "")}}, done);
+                });
+            });
+            then([this](Step done) { request("prompts/list", Json::object(), done); });
+            then([this](Step done) {
+                request("prompts/get", {{"name", "test_prompt"}, {"arguments", Json::object()}},
+                        done);
+            });
+            next();
+        } else if (m_scenario == QLatin1String("http-custom-headers")) {
+            const Json context
+                    = parseContext(qEnvironmentVariable("MCP_CONFORMANCE_CONTEXT").toStdString());
+            for (const Json &toolCall : context.value("toolCalls", Json::array())) {
+                const std::string name = toolCall.value("name", "");
+                const Json arguments = toolCall.value("arguments", Json::object());
+                then([this, name, arguments](Step done) { call(name, arguments, done); });
+            }
+            next();
+        } else if (m_scenario == QLatin1String("http-invalid-tool-headers")) {
+            // Whatever is left after the client dropped the tools with invalid declarations.
+            for (const Json &tool : m_client->tools()) {
+                const std::string name = tool.value("name", "");
+                then([this, name](Step done) { call(name, {{"region", "us-west1"}}, done); });
+            }
+            next();
         } else if (m_scenario == QLatin1String("json-schema-2020-12-preservation")) {
             const Json *tool = m_client->findTool("json_schema_2020_12_tool");
             if (!tool) {
@@ -107,6 +162,52 @@ private:
         } else {
             finish(false, QStringLiteral("scenario '%1' is not supported yet").arg(m_scenario));
         }
+    }
+
+    using Step = std::function<void()>;
+    // Steps run one after the other; each calls `done` when it went through.
+    void then(std::function<void(Step done)> step) { m_steps.push_back(std::move(step)); }
+    void next()
+    {
+        if (m_steps.empty()) {
+            finish(true);
+            return;
+        }
+        auto step = std::move(m_steps.front());
+        m_steps.pop_front();
+        step([this] { next(); });
+    }
+
+    void call(const std::string &tool, Json arguments, Step done)
+    {
+        m_client->callTool(tool, std::move(arguments), this, [this, tool, done](ToolResult result) {
+            if (result.error)
+                finish(false,
+                       QStringLiteral("%1: %2").arg(QString::fromStdString(tool), result.text()));
+            else
+                done();
+        });
+    }
+
+    void request(const std::string &method, Json params, Step done)
+    {
+        request(method, std::move(params), [done](const Json &) { done(); });
+    }
+    void request(const std::string &method, Json params, std::function<void(const Json &)> then)
+    {
+        m_client->request(method, std::move(params), this, [this, method, then](Response r) {
+            if (!r.ok())
+                finish(false, QStringLiteral("%1: %2").arg(QString::fromStdString(method),
+                                                           r.error->toString()));
+            else
+                then(r.result);
+        });
+    }
+
+    static Json parseContext(const std::string &text)
+    {
+        Json context = Json::parse(text, nullptr, false);
+        return context.is_object() ? context : Json::object();
     }
 
     void call(const std::string &tool, Json arguments)
@@ -152,6 +253,7 @@ private:
 
     QString m_scenario;
     Client *m_client = nullptr;
+    std::deque<std::function<void(Step)>> m_steps;
     bool m_started = false;
     bool m_finishing = false;
     bool m_ok = false;
