@@ -656,7 +656,7 @@ private slots:
         f.transport->onSend = [&](const Json &m) {
             if (m["method"] != "tools/call")
                 return;
-            if (refusals < 2 || m["params"]["arguments"]["last"] == true) {
+            if (refusals < 2 || m["params"]["arguments"].value("last", false)) {
                 ++refusals;
                 f.transport->receive({{"jsonrpc", "2.0"},
                                       {"id", m["id"]},

@@ -82,7 +82,7 @@ public:
             } else if (state == Client::State::Failed) {
                 finish(false, m_client->errorString());
             } else if (state == Client::State::Closed) {
-                QCoreApplication::exit(m_ok ? 0 : 1);
+                exitSoon(m_ok ? 0 : 1);
             }
         });
         QTimer::singleShot(OverallTimeoutMs, this,
@@ -221,6 +221,14 @@ private:
         });
     }
 
+    // Exits from the next turn of the event loop: the replies the transport let go (an
+    // aborted GET stream) are deleted first, while the network thread that serves them still
+    // runs, so nothing of theirs is left behind at exit.
+    void exitSoon(int code)
+    {
+        QTimer::singleShot(0, qApp, [code] { QCoreApplication::exit(code); });
+    }
+
     void whenServerStreamOpen(std::function<void()> then)
     {
         auto *http = qobject_cast<HttpTransport *>(m_client->transport());
@@ -246,7 +254,7 @@ private:
             say(why);
         if (m_client->state() == Client::State::Failed
             || m_client->state() == Client::State::Closed)
-            QCoreApplication::exit(ok ? 0 : 1);
+            exitSoon(ok ? 0 : 1);
         else
             m_client->close(); // the session is DELETEd; Closed exits
     }
@@ -272,5 +280,7 @@ int main(int argc, char *argv[])
     const QUrl url(QString::fromLocal8Bit(argv[argc - 1]));
     Driver driver(scenario, url);
     driver.start();
-    return app.exec();
+    const int code = app.exec();
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    return code;
 }
