@@ -26,7 +26,7 @@ ARGS_JSON="{\"text\":\"$TEXT\"}"
 
 NH=3000 # calls per HTTP run
 ALL_SCENARIOS=(seq c64 seq_sdk c64_sdk list10k tools10k list10k_sdk startup_everything
-  http_seq http_c64_sdk http_seq_sdk)
+  http_seq http_c64_sdk http_seq_sdk probe_legacy)
 if [ -n "${ONLY:-}" ]; then
   IFS=', ' read -r -a WANT <<<"$ONLY"
   for w in "${WANT[@]}"; do
@@ -140,6 +140,7 @@ run_one() {
         if [ "$sc" = tools10k ]; then [ "$(grep -c '^mcp__echo__' "$log")" = 10000 ] || inproc=
         else grep -Eq '^echo +connected +10000( |$)' "$log" || inproc=; fi; else
       inproc=$(grep -Eo '^(tools=10000 pages=[0-9]+|list_bytes_read=[0-9]+) seconds=[0-9.]+' "$log" | sed 's/.*seconds=//') || inproc=; fi ;;
+    probe_legacy) grep -Eq '^echo +connected' "$log" || inproc= ;;
     startup_everything) if [ "$side" = A ]; then grep -Eq '^everything +connected' "$log" || inproc=; else
       inproc=$(grep -o '^tools=[0-9]* seconds=[0-9.]*' "$log" | sed 's/.*seconds=//') || inproc=; fi ;;
   esac
@@ -249,6 +250,12 @@ for sc in "${WANT[@]}"; do
       B_CMD=(node ts-sdk-client.mjs --http "$HTTP_URL" --calls "$NH" --concurrency 64) ;;
     http_seq_sdk) A_CMD=("${SB[@]}" "$WORK/cfg/echohttp.json" call echo echo "$ARGS_JSON" --repeat "$NH")
       B_CMD=(node ts-sdk-client.mjs --http "$HTTP_URL" --calls "$NH") ;;
+    # The era probe's cost on a legacy server's start: A has no era cache (every run asks
+    # server/discover first, as the first start of a server does), B has it (initialize at
+    # once, as before the probe existed). Both through the same sh.
+    probe_legacy) B_DIR=$WORK/ws
+      A_CMD=(sh -c 'rm -rf "$0"; XDG_DATA_HOME=$0 exec "$@"' "$WORK/data-fresh" "${SB[@]}" "$WORK/cfg/echo1.json" servers)
+      B_CMD=(sh -c 'XDG_DATA_HOME=$0 exec "$@"' "$WORK/data-kept" "${SB[@]}" "$WORK/cfg/echo1.json" servers) ;;
   esac
   if ! run_scenario "$sc"; then error_row "$sc"; continue; fi
   case $sc in
@@ -261,6 +268,7 @@ for sc in "${WANT[@]}"; do
     list10k_sdk) summarize list10k_sdk list10k_sdk "wall s" 3 ratio - -
       summarize list10k_sdk list10k_sdk.rss "self MiB" 4 ratio "<" 1 1024 ;;
     startup_everything) summarize startup_everything startup_everything "wall s" 3 diff "<" 2 ;;
+    probe_legacy) summarize probe_legacy probe_legacy "wall s" 3 diff "<" 0.05 ;;
   esac >>"$ROWS"
   details "$sc" >>"$DETAILS"
 done

@@ -184,6 +184,62 @@ private slots:
         QTRY_VERIFY(!processAlive(removedPid));
     }
 
+    // The era each server spoke is remembered: a legacy server is sent initialize at once the
+    // next time (no server/discover); a modern one is probed as modern; a wrong guess is found
+    // out and the cache corrected.
+    void eraCache()
+    {
+        QTemporaryDir dir;
+        const QString cache = dir.filePath(QStringLiteral("data/eras.json"));
+        const QString log = dir.filePath(QStringLiteral("received.log"));
+        const QByteArray config = QStringLiteral(R"({"mcpServers": {
+            "legacy": {"command": "${FIXTURE}", "args": ["--log-file", "%1"]},
+            "modern": {"command": "${FIXTURE}", "args": ["--era", "modern"]}}})")
+                                          .arg(log)
+                                          .toUtf8();
+        const auto run = [&](const QByteArray &json, Era legacyNow) {
+            ManagerOptions options;
+            options.workspaceDir = m_dir.path();
+            options.eraCacheFile = cache;
+            Manager manager(options);
+            manager.start(parse(json));
+            QVERIFY(waitSettled(manager));
+            for (const char *name : {"legacy", "modern"})
+                QCOMPARE(manager.status(QLatin1String(name)).state, ServerState::Connected);
+            QCOMPARE(manager.client("legacy")->era(), legacyNow);
+            QCOMPARE(manager.client("modern")->era(), Era::Modern);
+            QSignalSpy stopped(&manager, &Manager::stopped);
+            manager.stop();
+            QTRY_COMPARE(stopped.count(), 1);
+        };
+        const auto read = [](const QString &path) {
+            QFile file(path);
+            return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+        };
+        run(config, Era::Legacy);
+        QVERIFY(read(log).contains("server/discover")); // nothing cached: probed
+        QVERIFY(QFileInfo::exists(cache));
+        QCOMPARE(QFileInfo(cache).permissions() & (QFileDevice::ReadOther | QFileDevice::ReadGroup),
+                 QFileDevice::Permissions());
+        // Digests only: nothing of the definitions (an argument or a URL may hold a key).
+        QVERIFY2(!read(cache).contains("log-file"), read(cache).constData());
+        QFile::remove(log);
+        run(config, Era::Legacy);
+        QVERIFY(read(log).contains("initialize"));
+        QVERIFY(!read(log).contains("server/discover")); // known legacy: initialize at once
+
+        // The same definition now speaks only the modern era (its environment is not part of
+        // the key): initialize is refused, the probe finds out, the cache is corrected.
+        const QByteArray turned = QByteArray(config).replace(
+                R"("args": ["--log-file")",
+                R"("env": {"SB_FIXTURE_ERA": "modern"}, "args": ["--log-file")");
+        QVERIFY(turned != config);
+        run(turned, Era::Modern);
+        QFile::remove(log);
+        run(turned, Era::Modern);
+        QVERIFY(!read(log).contains("\"initialize\"")); // known modern now
+    }
+
     void enableDisableAndRestart()
     {
         auto manager = makeManager();

@@ -4,6 +4,8 @@
 #include "providerconfig.h"
 #include "serverpolicy.h"
 
+#include <QStandardPaths>
+
 namespace Engine {
 
 Session::Session(SessionOptions options, QObject *parent)
@@ -13,6 +15,8 @@ Session::Session(SessionOptions options, QObject *parent)
 {
     Mcp::ManagerOptions managerOptions = m_options.manager;
     managerOptions.workspaceDir = m_options.workspace;
+    managerOptions.eraCacheFile
+            = m_options.eraCacheFile.isEmpty() ? defaultEraCacheFile() : m_options.eraCacheFile;
     m_manager = std::make_unique<Mcp::Manager>(managerOptions);
 
     m_registry = std::make_unique<ToolRegistry>();
@@ -30,6 +34,12 @@ Session::Session(SessionOptions options, QObject *parent)
     m_audit->setWorkspace(m_options.workspace);
     m_audit->attach(m_runner.get());
     configChanged();
+}
+
+QString Session::defaultEraCacheFile()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)
+           + QLatin1String("/eras.json");
 }
 
 Session::~Session()

@@ -19,7 +19,8 @@
 namespace Engine {
 
 // Where a Session keeps its files and how it runs its servers. Empty paths: the user's data
-// folder (TrustStore::defaultPath(), ApprovalStore::defaultFile(), AuditLog::defaultPath()).
+// folder (TrustStore::defaultPath(), ApprovalStore::defaultFile(), AuditLog::defaultPath(),
+// Session::defaultEraCacheFile()).
 struct SessionOptions
 {
     QString workspace;  // the folder the agent works in (and whose .mcp.json is read)
@@ -27,7 +28,8 @@ struct SessionOptions
     QString trustFile;
     QString approvalsFile;
     QString auditLogFile;
-    Mcp::ManagerOptions manager; // workspaceDir is set to `workspace`
+    QString eraCacheFile;        // the era each server spoke (Mcp::EraCache)
+    Mcp::ManagerOptions manager; // workspaceDir and eraCacheFile are set from the above
     BuiltinToolsOptions builtins;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
 };
@@ -43,6 +45,7 @@ class Session : public QObject
     Q_OBJECT
 public:
     explicit Session(SessionOptions options, QObject *parent = nullptr);
+    static QString defaultEraCacheFile();
     ~Session() override;
 
     // Reads the trust file and the configuration. Problems are in configErrors() and

@@ -56,6 +56,7 @@ ReloadPlan ReloadPlan::compute(const McpConfig &from, const McpConfig &to)
 Manager::Manager(ManagerOptions options, QObject *parent)
     : QObject(parent)
     , m_options(std::move(options))
+    , m_eras(m_options.eraCacheFile, m_options.workspaceDir)
 {
 }
 
@@ -184,6 +185,7 @@ void Manager::spawn(Server &server)
     clientOptions.serverName = server.config.name;
     clientOptions.requestTimeoutMs = server.config.timeoutMs;
     clientOptions.initializeTimeoutMs = server.config.startupTimeoutMs;
+    clientOptions.era = m_eras.era(server.config);
 
     auto *client = new Client(transport, clientOptions, this);
     server.client = client;
@@ -292,6 +294,7 @@ void Manager::onClientState(Client *client, Client::State state)
         if (server->startupTimer)
             server->startupTimer->stop();
         server->status.toolCount = int(client->tools().size());
+        m_eras.remember(server->config, client->era());
         setStatus(*server, ServerState::Connected);
         break;
     case Client::State::Failed: {

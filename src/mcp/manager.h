@@ -2,6 +2,7 @@
 
 #include "client.h"
 #include "config.h"
+#include "eracache.h"
 #include "transportfactory.h"
 
 #include <QDeadlineTimer>
@@ -46,6 +47,9 @@ struct ManagerOptions
     // The traffic observer sees at most this much of each message (64 KiB: a whole
     // initialize or tools/call request; a 20 MB result is not worth copying into a log).
     qsizetype maxTrafficRecordBytes = 64 * 1024;
+    // Where the era each server spoke is remembered (EraCache), so that a legacy server is not
+    // probed at every start; empty: nowhere.
+    QString eraCacheFile;
 };
 
 // What reload() will do, so a UI can say which servers restart before it applies.
@@ -140,6 +144,7 @@ private:
     void installTrafficTap(Client *client, const QString &name);
 
     ManagerOptions m_options;
+    EraCache m_eras;
     std::map<QString, Server> m_servers; // sorted by name, stable addresses
     QStringList m_waiting; // servers ready to spawn once fewer than maxConcurrentStarts start
     int m_retiring = 0;
