@@ -810,7 +810,10 @@ void Client::answerInputRequests(RequestId id, Json result)
         state->hasState = true;
     }
     QPointer<Client> self(this);
-    for (const auto &[name, handler] : handlers) {
+    for (const auto &entry : handlers) {
+        // Named copies: a lambda may not capture a structured binding (clang).
+        const std::string &name = entry.first;
+        RequestHandler *handler = entry.second;
         Reply reply = [self, id, round, name, state](Response response) {
             if (!self || state->over)
                 return;
