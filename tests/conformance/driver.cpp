@@ -13,6 +13,7 @@
 #include <mcp/httptransport.h>
 
 #include <QCoreApplication>
+#include <QNetworkAccessManager>
 #include <QTimer>
 
 #include <cstdio>
@@ -221,12 +222,14 @@ private:
         });
     }
 
-    // Exits from the next turn of the event loop: the replies the transport let go (an
-    // aborted GET stream) are deleted first, while the network thread that serves them still
-    // runs, so nothing of theirs is left behind at exit.
+    // Exits a little later, with the network access manager's connection cache flushed
+    // first: the replies the transport let go (an aborted GET stream, the DELETE that ended
+    // the session) and the kept-alive connections are then gone while the network thread that
+    // owns their other halves still runs, so nothing of theirs is left behind at exit.
     void exitSoon(int code)
     {
-        QTimer::singleShot(0, qApp, [code] { QCoreApplication::exit(code); });
+        threadNetworkAccess()->clearConnectionCache();
+        QTimer::singleShot(50, qApp, [code] { QCoreApplication::exit(code); });
     }
 
     void whenServerStreamOpen(std::function<void()> then)
