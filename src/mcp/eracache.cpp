@@ -87,13 +87,15 @@ void EraCache::remember(const ServerConfig &server, Era era)
 {
     if (m_file.isEmpty() || era == Era::Unknown)
         return;
-    load(); // another process may have written since
+    if (!m_loaded)
+        load();
     const std::string digest = key(server).toStdString();
     const std::string name = eraName(era).toStdString();
     const qint64 now = QDateTime::currentSecsSinceEpoch();
     if (auto it = m_servers.find(digest); it != m_servers.end() && it->value("era", "") == name
                                           && now - it->value("used", qint64(0)) < 24 * 3600)
-        return; // nothing new worth a write
+        return; // nothing new worth a write: no reading, no writing
+    load();     // another process may have written since
     m_servers[digest] = Json{{"era", name}, {"used", now}};
     if (m_servers.size() > size_t(MaxEntries)) {
         std::vector<std::pair<qint64, std::string>> byUse;

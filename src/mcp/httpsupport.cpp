@@ -28,7 +28,8 @@ QString tr(const char *text)
     return QCoreApplication::translate("Mcp::Http", text);
 }
 
-// RFC 9110 token characters: what a header name may be made of.
+} // namespace
+
 bool isHeaderName(const QString &name)
 {
     if (name.isEmpty())
@@ -42,8 +43,6 @@ bool isHeaderName(const QString &name)
     }
     return true;
 }
-
-} // namespace
 
 QByteArray headerValue(std::string_view value)
 {

@@ -47,6 +47,8 @@ struct ModernHeaders
 // Reads the message once. With `modern`, or when the message carries a modern version in its
 // _meta, fills in the headers too.
 Outgoing readOutgoing(std::string text, const ModernHeaders *modern = nullptr);
+// RFC 9110 token characters: what a header name may be made of.
+bool isHeaderName(const QString &name);
 // A header value as the modern era sends it: as is when it is visible ASCII without blanks at
 // either end, else "=?base64?<UTF-8 in base64>?=".
 QByteArray headerValue(std::string_view value);

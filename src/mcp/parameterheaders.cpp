@@ -1,5 +1,7 @@
 #include "parameterheaders.h"
 
+#include "httpsupport.h"
+
 #include <QCoreApplication>
 
 #include <algorithm>
@@ -16,15 +18,6 @@ QString tr(const char *text)
     return QCoreApplication::translate("Mcp::ParameterHeaders", text);
 }
 
-bool isToken(const std::string &name)
-{
-    static const std::string_view extra = "!#$%&'*+-.^_`|~";
-    return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-               || extra.find(c) != std::string_view::npos;
-    });
-}
-
 QString pathText(const std::vector<std::string> &path)
 {
     QStringList parts;
@@ -36,6 +29,7 @@ QString pathText(const std::vector<std::string> &path)
 struct Scan
 {
     std::vector<ParameterHeader> found;
+    std::set<std::string> lowered; // the names found, lower case: unique but for case
     QString problem;
 
     // `path` is the property path when `schema` is reached through "properties" alone, or
@@ -86,7 +80,7 @@ struct Scan
             return;
         }
         const std::string &name = value.get_ref<const std::string &>();
-        if (!isToken(name)) {
+        if (!Http::isHeaderName(QString::fromStdString(name))) {
             problem = tr("the x-mcp-header of '%1' is not a valid header name").arg(where);
             return;
         }
@@ -100,15 +94,10 @@ struct Scan
         std::string lower = name;
         std::transform(lower.begin(), lower.end(), lower.begin(),
                        [](unsigned char c) { return char(std::tolower(c)); });
-        for (const ParameterHeader &other : found) {
-            std::string otherLower = other.name;
-            std::transform(otherLower.begin(), otherLower.end(), otherLower.begin(),
-                           [](unsigned char c) { return char(std::tolower(c)); });
-            if (otherLower == lower) {
-                problem = tr("the header name '%1' is declared twice")
-                                  .arg(QString::fromStdString(name));
-                return;
-            }
+        if (!lowered.insert(lower).second) {
+            problem = tr("the header name '%1' is declared twice")
+                              .arg(QString::fromStdString(name));
+            return;
         }
         found.push_back(ParameterHeader{*path, name});
     }
