@@ -144,9 +144,59 @@ void McpHttpServer::answer(QTcpSocket *socket, const json &message,
     socket->disconnectFromHost();
 }
 
+void McpHttpServer::notifyToolsChanged()
+{
+    for (const auto &[socket, id] : std::as_const(m_subscriptions)) {
+        if (socket)
+            writeEvent(socket, QByteArray(),
+                       QByteArray::fromStdString(
+                               json{{"jsonrpc", "2.0"},
+                                    {"method", "notifications/tools/list_changed"},
+                                    {"params",
+                                     {{"_meta", {{"io.modelcontextprotocol/subscriptionId", id}}}}}}
+                                       .dump()));
+    }
+}
+
+void McpHttpServer::dropSubscriptions(bool graceful)
+{
+    const auto subscriptions = std::exchange(m_subscriptions, {});
+    for (const auto &[socket, id] : subscriptions) {
+        if (!socket)
+            continue;
+        if (graceful)
+            writeEvent(socket, QByteArray(),
+                       QByteArray::fromStdString(
+                               json{{"jsonrpc", "2.0"},
+                                    {"id", id},
+                                    {"result",
+                                     {{"resultType", "complete"},
+                                      {"_meta", {{"io.modelcontextprotocol/subscriptionId", id}}}}}}
+                                       .dump()));
+        socket->disconnectFromHost();
+    }
+}
+
+int McpHttpServer::openSubscriptions() const
+{
+    int open = 0;
+    for (const auto &subscription : m_subscriptions)
+        open += subscription.first
+                && subscription.first->state() == QAbstractSocket::ConnectedState;
+    return open;
+}
+
 json McpHttpServer::resultFor(const json &request)
 {
     const std::string method = request.value("method", "");
+    if (method == "server/discover" && modern) {
+        return {{"resultType", "complete"},
+                {"supportedVersions", {"2026-07-28"}},
+                {"capabilities", {{"tools", {{"listChanged", true}}}}},
+                {"_meta",
+                 {{"io.modelcontextprotocol/serverInfo",
+                   {{"name", "mcp-http-modern"}, {"version", "1"}}}}}};
+    }
     if (method == "initialize") {
         return {{"protocolVersion", "2025-11-25"},
                 {"capabilities", {{"tools", json::object()}}},
@@ -240,6 +290,35 @@ void McpHttpServer::handlePost(QTcpSocket *socket, const Request &request)
     }
     const std::string method = body.value("method", "");
     const QByteArray session = request.headers.value("mcp-session-id");
+    if (modern && body.contains("id") && body.contains("method")) {
+        if (method == "server/discover" || method == "initialize") {
+            if (method == "initialize") {
+                writeRaw(socket, 400, "application/json",
+                         QByteArray::fromStdString(json{
+                                 {"jsonrpc", "2.0"},
+                                 {"id", body["id"]},
+                                 {"error", {{"code", -32601}, {"message", "Method not found"}}}}
+                                                           .dump()));
+                return;
+            }
+            answer(socket, {{"jsonrpc", "2.0"}, {"id", body["id"]}, {"result", resultFor(body)}});
+            return;
+        }
+        if (method == "subscriptions/listen") {
+            startSse(socket);
+            writeEvent(
+                    socket, QByteArray(),
+                    QByteArray::fromStdString(json{
+                            {"jsonrpc", "2.0"},
+                            {"method", "notifications/subscriptions/acknowledged"},
+                            {"params",
+                             {{"_meta", {{"io.modelcontextprotocol/subscriptionId", body["id"]}}},
+                              {"notifications", {{"toolsListChanged", true}}}}}}
+                                                      .dump()));
+            m_subscriptions.append({QPointer<QTcpSocket>(socket), body["id"]});
+            return;
+        }
+    }
     if (method == "initialize") {
         m_session = "session-" + QByteArray::number(++m_sessions);
         // A cookie as well: a client must not send it back (see tst_httptransport).
@@ -247,7 +326,7 @@ void McpHttpServer::handlePost(QTcpSocket *socket, const Request &request)
                {"Mcp-Session-Id: " + m_session, "Set-Cookie: tracker=" + m_session + "; Path=/"});
         return;
     }
-    if (session != m_session || m_session.isEmpty()) {
+    if (!modern && (session != m_session || m_session.isEmpty())) { // no sessions when modern
         writeRaw(socket, 404, "text/plain", "unknown session");
         return;
     }

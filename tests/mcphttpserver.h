@@ -60,6 +60,16 @@ public:
     // whose first event names `legacyEndpoint`; answers to what is POSTed there arrive on it.
     bool legacy = false;
     QByteArray legacyEndpoint = "/messages?sid=7";
+    // A server of the 2026-07-28 era: server/discover answered (tools that can change), no
+    // sessions, initialize refused; subscriptions/listen acknowledged on a stream that stays
+    // open (see notifyToolsChanged, dropSubscriptions).
+    bool modern = false;
+    // Modern: tools/list_changed on every open subscription (with its id in _meta).
+    void notifyToolsChanged();
+    // Modern: every open subscription's stream closed without a word (a broken stream), or
+    // ended with the completion result (graceful).
+    void dropSubscriptions(bool graceful = false);
+    int openSubscriptions() const;
 
     QString sessionId() const { return QString::fromLatin1(m_session); }
     int sessionsStarted() const { return m_sessions; }
@@ -94,4 +104,5 @@ private:
     // The answer kept back for a resumed stream: Last-Event-ID → the response.
     QMap<QByteArray, nlohmann::json> m_resumable;
     QPointer<QTcpSocket> m_legacyStream;
+    QList<QPair<QPointer<QTcpSocket>, nlohmann::json>> m_subscriptions; // stream, listen id
 };

@@ -73,4 +73,11 @@ public:
     {
         receive({{"jsonrpc", "2.0"}, {"id", request["id"]}, {"result", result}});
     }
+    // What HttpTransport reports when a modern-era answer stream breaks off.
+    void breakStream(const Mcp::Json &request)
+    {
+        failRequest(request["id"],
+                    Mcp::RpcError{Mcp::ErrorCode::StreamBroken,
+                                  "the stream ended before the response", nullptr, true});
+    }
 };

@@ -598,6 +598,164 @@ private slots:
         QCOMPARE_JSON(calls[1]["params"]["_meta"]["progressToken"], calls[1]["id"]);
     }
 
+    // Modern era, no resumption: a request whose stream broke off goes again, whole, under a
+    // new id — twice at most; then its caller hears of the break. A legacy request is not
+    // sent again (its transport resumes the stream itself).
+    void brokenStreamReissuesTheRequest()
+    {
+        Fixture f;
+        f.modern = true;
+        f.capabilities = Json{{"tools", Json::object()}};
+        QVERIFY(f.connect());
+        int breaks = 1;
+        f.transport->onSend = [&](const Json &m) {
+            if (m["method"] != "tools/call")
+                return;
+            if (breaks-- > 0)
+                f.transport->breakStream(m);
+            else
+                f.transport->reply(m, {{"content", {{{"type", "text"}, {"text", "ok"}}}}});
+        };
+        std::optional<ToolResult> got;
+        f.client->callTool("echo", Json{{"x", 1}}, this, [&](ToolResult r) { got = std::move(r); });
+        QVERIFY(QTest::qWaitFor([&] { return got.has_value(); }));
+        QVERIFY(!got->failed());
+        QCOMPARE(got->text(), QStringLiteral("ok"));
+        auto calls = f.transport->sentWith("tools/call");
+        QCOMPARE(calls.size(), std::size_t(2));
+        QVERIFY(calls[0]["id"] != calls[1]["id"]);
+        QCOMPARE_JSON(calls[1]["params"], calls[0]["params"]);
+
+        // A stream that keeps breaking: the first send and two more, then the error.
+        breaks = 100;
+        got.reset();
+        f.client->callTool("echo", Json{{"x", 2}}, this, [&](ToolResult r) { got = std::move(r); });
+        QVERIFY(QTest::qWaitFor([&] { return got.has_value(); }));
+        QVERIFY(got->error);
+        QCOMPARE(got->error->code, ErrorCode::StreamBroken);
+        QCOMPARE(f.transport->sentWith("tools/call").size(), std::size_t(5));
+        QCOMPARE(f.client->pendingRequestCount(), std::size_t(0));
+
+        // Legacy: no second send.
+        Fixture legacy;
+        QVERIFY(legacy.connect());
+        legacy.transport->onSend = [&](const Json &m) {
+            if (m["method"] == "tools/call")
+                legacy.transport->breakStream(m);
+        };
+        got.reset();
+        legacy.client->callTool("echo", Json::object(), this,
+                                [&](ToolResult r) { got = std::move(r); });
+        QVERIFY(QTest::qWaitFor([&] { return got.has_value(); }));
+        QVERIFY(got->error);
+        QCOMPARE(legacy.transport->sentWith("tools/call").size(), std::size_t(1));
+    }
+
+    // subscriptions/listen (2026-07-28, basic/patterns/subscriptions): opened once Ready when
+    // the server's tools list can change; never timed out; its acknowledgment and the change
+    // notifications on it are matched by the subscription id; a stream that breaks is opened
+    // again (and the tools listed again, for the changes missed meanwhile); a server that
+    // ends it, or refuses it, is not asked again.
+    void subscriptionsListen()
+    {
+        ClientOptions options;
+        options.requestTimeoutMs = 50;
+        Fixture f(options);
+        f.modern = true;
+        QVERIFY(f.connect());
+        QVERIFY(QTest::qWaitFor(
+                [&] { return f.transport->sentWith("subscriptions/listen").size() == 1; }));
+        Json listen = f.transport->sentWith("subscriptions/listen")[0];
+        QCOMPARE_JSON(listen["params"]["notifications"], Json({{"toolsListChanged", true}}));
+        QCOMPARE_JSON(listen["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
+                      "2026-07-28");
+        QCOMPARE(f.client->subscriptionId(), listen["id"].get<RequestId>());
+        auto acknowledge = [&](const Json &request) {
+            f.transport->receive(
+                    {{"jsonrpc", "2.0"},
+                     {"method", "notifications/subscriptions/acknowledged"},
+                     {"params",
+                      {{"_meta", {{"io.modelcontextprotocol/subscriptionId", request["id"]}}},
+                       {"notifications", {{"toolsListChanged", true}}}}}});
+        };
+        acknowledge(listen);
+        QCOMPARE_JSON(f.client->subscription(), Json({{"toolsListChanged", true}}));
+        // Far past the request timeout, it is still open.
+        QTest::qWait(150);
+        QCOMPARE(f.client->pendingRequestCount(), std::size_t(1));
+        QVERIFY(f.transport->sentWith("notifications/cancelled").empty());
+
+        // A change on it: the tools are listed again.
+        const std::size_t listed = f.transport->sentWith("tools/list").size();
+        f.tools.push_back(Json{{"name", "added"}, {"inputSchema", {{"type", "object"}}}});
+        QSignalSpy changed(f.client.get(), &Client::toolsChanged);
+        f.transport->receive(
+                {{"jsonrpc", "2.0"},
+                 {"method", "notifications/tools/list_changed"},
+                 {"params",
+                  {{"_meta", {{"io.modelcontextprotocol/subscriptionId", listen["id"]}}}}}});
+        QVERIFY(QTest::qWaitFor([&] { return changed.count() == 1; }));
+        QCOMPARE(f.transport->sentWith("tools/list").size(), listed + 1);
+        QCOMPARE(int(f.client->tools().size()), 2);
+
+        // The stream breaks: a new listen a second later; its acknowledgment lists again.
+        f.transport->breakStream(listen);
+        QCOMPARE(f.client->subscriptionId(), RequestId(0));
+        QVERIFY(f.client->subscription().is_null());
+        QTest::qWait(300);
+        QCOMPARE(f.transport->sentWith("subscriptions/listen").size(), std::size_t(1));
+        QVERIFY(QTest::qWaitFor(
+                [&] { return f.transport->sentWith("subscriptions/listen").size() == 2; }, 3000));
+        listen = f.transport->sentWith("subscriptions/listen")[1];
+        acknowledge(listen);
+        QVERIFY(QTest::qWaitFor(
+                [&] { return f.transport->sentWith("tools/list").size() == listed + 2; }));
+
+        // An acknowledgment for another id is not this subscription's.
+        f.transport->receive({{"jsonrpc", "2.0"},
+                              {"method", "notifications/subscriptions/acknowledged"},
+                              {"params",
+                               {{"_meta", {{"io.modelcontextprotocol/subscriptionId", 999}}},
+                                {"notifications", Json::object()}}}});
+        QCOMPARE_JSON(f.client->subscription(), Json({{"toolsListChanged", true}}));
+
+        // The server ends it (notifications/cancelled for its id): not asked again.
+        f.transport->receive({{"jsonrpc", "2.0"},
+                              {"method", "notifications/cancelled"},
+                              {"params", {{"requestId", listen["id"]}}}});
+        QCOMPARE(f.client->subscriptionId(), RequestId(0));
+        QTest::qWait(1300);
+        QCOMPARE(f.transport->sentWith("subscriptions/listen").size(), std::size_t(2));
+        QCOMPARE(f.client->pendingRequestCount(), std::size_t(0));
+
+        // A server that refuses it is not asked again either, and the user hears why.
+        Fixture refusing;
+        refusing.modern = true;
+        QSignalSpy warnings(refusing.client.get(), &Client::warning);
+        QVERIFY(refusing.connect());
+        QVERIFY(QTest::qWaitFor(
+                [&] { return refusing.transport->sentWith("subscriptions/listen").size() == 1; }));
+        refusing.transport->receive(
+                {{"jsonrpc", "2.0"},
+                 {"id", refusing.transport->sentWith("subscriptions/listen")[0]["id"]},
+                 {"error", {{"code", -32601}, {"message", "Method not found"}}}});
+        QVERIFY(!warnings.isEmpty());
+        QVERIFY(warnings.last().at(0).toString().contains(QStringLiteral("subscriptions/listen")));
+        QTest::qWait(1300);
+        QCOMPARE(refusing.transport->sentWith("subscriptions/listen").size(), std::size_t(1));
+
+        // No listChanged in the capabilities, or the legacy era: no listen at all.
+        Fixture quiet;
+        quiet.modern = true;
+        quiet.capabilities = Json{{"tools", Json::object()}};
+        QVERIFY(quiet.connect());
+        Fixture legacy;
+        QVERIFY(legacy.connect());
+        QTest::qWait(50);
+        QVERIFY(quiet.transport->sentWith("subscriptions/listen").empty());
+        QVERIFY(legacy.transport->sentWith("subscriptions/listen").empty());
+    }
+
     // Era detection: a legacy server that never answers the probe is given initialize after
     // the probe's timeout; one the cache knows to be legacy is not probed at all.
     void probeTimeoutMeansLegacy()
@@ -692,6 +850,7 @@ private slots:
     {
         Fixture f;
         f.modern = true;
+        f.capabilities = Json{{"tools", Json::object()}}; // no listen stream to count
         QVERIFY(f.connect());
         int asked = 0;
         f.client->setRequestHandler("elicitation/create", [&](const Json &params,
@@ -745,6 +904,7 @@ private slots:
     {
         Fixture f;
         f.modern = true;
+        f.capabilities = Json{{"tools", Json::object()}}; // no listen stream to count
         QVERIFY(f.connect());
         // No handler for what the server asks: the request fails, it is not retried.
         auto askRoots = [&](const Json &m) {

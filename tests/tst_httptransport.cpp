@@ -258,6 +258,79 @@ private slots:
         QCOMPARE(m_server->requestsFor(QStringLiteral("tools/call")).size(), 1); // not re-sent
     }
 
+    // The 2026-07-28 era has no resumption: a call whose stream broke off is POSTed again,
+    // whole, under a new id (and nothing is resumed with GET); a hanging call that times out
+    // is cancelled by closing its stream, with no notifications/cancelled POSTed.
+    void modernBrokenStreamIsSentAgain()
+    {
+        m_server->modern = true;
+        auto client = connected();
+        QCOMPARE(client->state(), Client::State::Ready);
+        QCOMPARE(client->era(), Era::Modern);
+        QVERIFY(m_server->requestsFor(QStringLiteral("initialize")).isEmpty());
+        m_server->dropNextCallStream = true;
+        QCOMPARE(echoed(client.get(), QStringLiteral("after a drop")),
+                 QStringLiteral("after a drop"));
+        const auto calls = m_server->requestsFor(QStringLiteral("tools/call"));
+        QCOMPARE(calls.size(), 2);
+        QVERIFY(calls[0].body["id"] != calls[1].body["id"]);
+        QCOMPARE_JSON(calls[1].body["params"], calls[0].body["params"]);
+        QCOMPARE(calls[1].headers.value("mcp-protocol-version"), QByteArray("2026-07-28"));
+        QCOMPARE(m_server->count("GET"), 0);
+        QVERIFY(!calls[1].headers.contains("mcp-session-id"));
+
+        m_server->hangCalls = true;
+        RequestOptions shortWait;
+        shortWait.timeoutMs = 300;
+        std::optional<ToolResult> result;
+        client->callTool(
+                "echo", Json{{"text", "hang"}}, this, [&](ToolResult r) { result = std::move(r); },
+                shortWait);
+        QVERIFY(QTest::qWaitFor([&] { return result.has_value(); }, 5000));
+        QVERIFY(result->error);
+        QCOMPARE(result->error->code, ErrorCode::RequestTimeout);
+        QTest::qWait(200);
+        QVERIFY(m_server->requestsFor(QStringLiteral("notifications/cancelled")).isEmpty());
+        QCOMPARE(client->state(), Client::State::Ready);
+    }
+
+    // subscriptions/listen over HTTP: a long-lived POST whose event stream carries the
+    // acknowledgment and the tool list changes; a stream that breaks is opened again; one the
+    // server ends with its completion result is not.
+    void modernListChangesComeOnAListenStream()
+    {
+        m_server->modern = true;
+        auto client = connected();
+        QCOMPARE(client->state(), Client::State::Ready);
+        QTRY_COMPARE(m_server->openSubscriptions(), 1);
+        QTRY_VERIFY(client->subscription().is_object());
+        QCOMPARE_JSON(client->subscription(), Json({{"toolsListChanged", true}}));
+        const auto listen = m_server->requestsFor(QStringLiteral("subscriptions/listen"));
+        QCOMPARE(listen.size(), 1);
+        QCOMPARE(listen[0].headers.value("mcp-method"), QByteArray("subscriptions/listen"));
+        QCOMPARE_JSON(listen[0].body["params"]["notifications"],
+                      Json({{"toolsListChanged", true}}));
+
+        QSignalSpy changed(client.get(), &Client::toolsChanged);
+        m_server->notifyToolsChanged();
+        QVERIFY(changed.wait());
+        QCOMPARE(m_server->requestsFor(QStringLiteral("tools/list")).size(), 2);
+
+        m_server->dropSubscriptions(); // broken: listened to again a second later
+        QTRY_COMPARE_WITH_TIMEOUT(
+                m_server->requestsFor(QStringLiteral("subscriptions/listen")).size(), 2, 5000);
+        QTRY_COMPARE(m_server->openSubscriptions(), 1);
+        // Changes made meanwhile went unheard: the tools are listed again.
+        QTRY_COMPARE(m_server->requestsFor(QStringLiteral("tools/list")).size(), 3);
+
+        m_server->dropSubscriptions(true); // ended by the server: over
+        QTRY_COMPARE(client->subscriptionId(), RequestId(0));
+        QTest::qWait(1500);
+        QCOMPARE(m_server->requestsFor(QStringLiteral("subscriptions/listen")).size(), 2);
+        QCOMPARE(client->state(), Client::State::Ready);
+        QCOMPARE(client->pendingRequestCount(), std::size_t(0));
+    }
+
     void expiredSessionIsRenewed()
     {
         auto client = connected();

@@ -423,11 +423,26 @@ private slots:
         QCOMPARE_JSON(unknownReply["error"]["code"], -32601);
     }
 
+    // A legacy server sends list_changed as it likes; a modern one only on the client's
+    // subscriptions/listen (acknowledged first, the subscription id in _meta).
+    void listChangedOverPipes_data()
+    {
+        QTest::addColumn<QString>("era");
+        QTest::newRow("legacy") << QStringLiteral("legacy");
+        QTest::newRow("modern") << QStringLiteral("modern");
+        QTest::newRow("dual") << QStringLiteral("dual");
+    }
     void listChangedOverPipes()
     {
-        auto client = makeClient({});
+        QFETCH(QString, era);
+        auto client = makeClient({QStringLiteral("--era"), era});
         client->connectToServer();
         QVERIFY(waitSettled(client.get()));
+        if (era != QLatin1String("legacy")) {
+            QCOMPARE(client->era(), Era::Modern);
+            QTRY_VERIFY(client->subscription() == Json({{"toolsListChanged", true}}));
+            QVERIFY(client->subscriptionId() != 0);
+        }
         QSignalSpy changed(client.get(), &Client::toolsChanged);
         auto r = call(client.get(), "change_tools", Json::object());
         QVERIFY(r && !r->failed());

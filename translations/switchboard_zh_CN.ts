@@ -956,17 +956,17 @@
 <context>
     <name>Mcp::Client</name>
     <message>
-        <location filename="../src/mcp/client.cpp" line="+155"/>
+        <location filename="../src/mcp/client.cpp" line="+166"/>
         <source>the server ended the session; a new one was set up</source>
         <translation>服务器结束了会话；已建立新会话</translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location line="+89"/>
         <source>server/discover failed: %1</source>
         <translation>server/discover 失败：%1</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+82"/>
         <source>initialize failed: %1</source>
         <translation>initialize 失败：%1</translation>
     </message>
@@ -986,7 +986,7 @@
         <translation>服务器使用的 MCP 协议版本为“%1”，Switchboard 不支持（支持的版本：%2）</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+53"/>
         <source>tools/list failed: %1</source>
         <translation>tools/list 失败：%1</translation>
     </message>
@@ -1016,12 +1016,17 @@
         <translation>tools/list：已略去工具“%1”：%2</translation>
     </message>
     <message>
-        <location line="+184"/>
+        <location line="+188"/>
         <source>ignored a message that is not JSON-RPC: %1</source>
         <translation>已忽略一条非 JSON-RPC 消息：%1</translation>
     </message>
     <message>
-        <location line="+352"/>
+        <location line="+320"/>
+        <source>subscriptions/listen failed: %1; tool list changes will not be seen</source>
+        <translation>subscriptions/listen 失败：%1；将无法得知工具列表的变化</translation>
+    </message>
+    <message>
+        <location line="+131"/>
         <source>the connection closed</source>
         <translation>连接已关闭</translation>
     </message>
@@ -1580,7 +1585,7 @@
 <context>
     <name>Mcp::Http</name>
     <message>
-        <location filename="../src/mcp/httpsupport.cpp" line="+173"/>
+        <location filename="../src/mcp/httpsupport.cpp" line="+172"/>
         <source>&apos;%1&apos; is not an http or https URL</source>
         <translation>“%1”不是 http 或 https 网址</translation>
     </message>
@@ -1618,13 +1623,13 @@
 <context>
     <name>Mcp::HttpTransport</name>
     <message>
-        <location filename="../src/mcp/httptransport.cpp" line="+88"/>
+        <location filename="../src/mcp/httptransport.cpp" line="+131"/>
         <location filename="../src/mcp/ssetransport.cpp" line="+37"/>
         <source>server &apos;%1&apos;</source>
         <translation>服务器“%1”</translation>
     </message>
     <message>
-        <location line="+123"/>
+        <location line="+126"/>
         <source>ignored a session id that is not visible ASCII</source>
         <translation>已忽略含非可见 ASCII 字符的会话 ID</translation>
     </message>
@@ -1639,7 +1644,7 @@
         <translation>应答中没有结果</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+66"/>
         <source>%1 ended the stream before the response to &apos;%2&apos;</source>
         <translation>%1 在“%2”的响应到达之前结束了事件流</translation>
     </message>
@@ -1649,7 +1654,7 @@
         <translation>%1 返回了 HTTP %2，但没有“%3”的响应</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+61"/>
         <source>%1 speaks the older HTTP+SSE transport; messages now go to %2</source>
         <translation>%1 使用较旧的 HTTP+SSE 传输；消息此后发往 %2</translation>
     </message>
@@ -1692,17 +1697,17 @@
 <context>
     <name>Mcp::Manager</name>
     <message>
-        <location filename="../src/mcp/manager.cpp" line="+133"/>
+        <location filename="../src/mcp/manager.cpp" line="+134"/>
         <source>this folder&apos;s server is not trusted yet: it runs once you trust it</source>
         <translation>此文件夹的服务器尚未受信任：信任后才会运行</translation>
     </message>
     <message>
-        <location line="+101"/>
+        <location line="+102"/>
         <source>did not finish starting within %1 s</source>
         <translation>未能在 %1 秒内完成启动</translation>
     </message>
     <message>
-        <location line="+78"/>
+        <location line="+79"/>
         <source>%1 (gave up after %2 restarts within %3 s)</source>
         <translation>%1（%3 秒内重启 %2 次后放弃）</translation>
     </message>
@@ -1748,7 +1753,7 @@
 <context>
     <name>Mcp::Scan</name>
     <message>
-        <location filename="../src/mcp/parameterheaders.cpp" line="+79"/>
+        <location filename="../src/mcp/parameterheaders.cpp" line="+73"/>
         <source>x-mcp-header is only allowed on a property reached through &quot;properties&quot;</source>
         <translation>x-mcp-header 只能用在仅经由 “properties” 到达的属性上</translation>
     </message>
@@ -1768,7 +1773,7 @@
         <translation>“%1”的 x-mcp-header 用在了 string、integer、boolean 以外的类型上</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+9"/>
         <source>the header name &apos;%1&apos; is declared twice</source>
         <translation>头部名称“%1”被声明了两次</translation>
     </message>

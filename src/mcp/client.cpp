@@ -6,6 +6,7 @@
 #include <QLoggingCategory>
 
 #include <chrono>
+#include <limits>
 #include <set>
 
 Q_LOGGING_CATEGORY(lcClient, "switchboard.mcp.client", QtWarningMsg)
@@ -66,6 +67,16 @@ constexpr const char *MetaServerInfo = "io.modelcontextprotocol/serverInfo";
 constexpr int HeaderMismatch = -32020;
 constexpr int MissingClientCapability = -32021;
 constexpr int UnsupportedProtocolVersion = -32022;
+constexpr const char *MetaSubscriptionId = "io.modelcontextprotocol/subscriptionId";
+
+// A request sent again after its stream broke off (modern era, no resumption): this often.
+constexpr int MaxReissues = 2;
+// A subscriptions/listen stream that breaks off is opened again after 1 s, doubling up to
+// a minute while it keeps breaking.
+constexpr int ListenRetryMs = 1000;
+constexpr int MaxListenRetryMs = 60000;
+// The deadline of a request that never times out.
+constexpr qint64 NoDeadline = std::numeric_limits<qint64>::max();
 } // namespace
 
 QString eraName(Era era)
@@ -146,10 +157,10 @@ Client::Client(Transport *transport, ClientOptions options, QObject *parent)
     connect(m_transport, &Transport::messageTooLarge, this, &Client::onTooLarge);
     connect(m_transport, &Transport::closed, this, &Client::onTransportClosed);
     connect(m_transport, &Transport::warning, this, &Client::warning);
-    m_transport->setFailureHandler([this](const Json &id, const RpcError &error) {
-        if (const auto requestId = integerId(id))
-            finishRequest(*requestId, Response{nullptr, error});
-    });
+    m_transport->setFailureHandler(
+            [this](const Json &id, const RpcError &error) { onTransportFailure(id, error); });
+    m_listenTimer.setSingleShot(true);
+    connect(&m_listenTimer, &QTimer::timeout, this, &Client::listen);
     connect(m_transport, &Transport::authorizationRequired, this, &Client::authorizationRequired);
     connect(m_transport, &Transport::sessionRenewed, this, [this] {
         emit warning(tr("the server ended the session; a new one was set up"));
@@ -176,7 +187,11 @@ void Client::setState(State state)
     if (m_state == state)
         return;
     m_state = state;
+    if (state != State::Ready)
+        m_listenTimer.stop();
     emit stateChanged(state);
+    if (state == State::Ready && m_state == State::Ready)
+        listen();
 }
 
 void Client::connectToServer()
@@ -507,9 +522,12 @@ RequestId Client::sendRequest(std::string method, std::string_view paramsJson, Q
     }
     Pending pending;
     pending.timeoutMs = options.timeoutMs > 0 ? options.timeoutMs : m_options.requestTimeoutMs;
+    pending.untimed = options.untimed;
     const qint64 now = steadyNowMs();
-    pending.deadline = now + pending.timeoutMs;
-    pending.hardDeadline = now + std::max(pending.timeoutMs, m_options.maxRequestTimeoutMs);
+    pending.deadline = pending.untimed ? NoDeadline : now + pending.timeoutMs;
+    pending.hardDeadline
+            = pending.untimed ? NoDeadline
+                              : now + std::max(pending.timeoutMs, m_options.maxRequestTimeoutMs);
     pending.callback = std::move(callback);
     pending.context = context;
     pending.hasContext = context != nullptr;
@@ -521,7 +539,8 @@ RequestId Client::sendRequest(std::string method, std::string_view paramsJson, Q
     pending.method = std::move(method);
     const qint64 deadline = pending.deadline;
     m_pending.emplace(id, std::move(pending));
-    armTimeout(deadline);
+    if (deadline != NoDeadline)
+        armTimeout(deadline);
     m_transport->send(std::move(line));
     return id;
 }
@@ -631,15 +650,7 @@ void Client::onMessage(Json &message)
 
 void Client::onResponse(Json &message)
 {
-    auto id = integerId(message["id"]);
-    if (id) {
-        const RequestId wire = *id;
-        if (auto caller = m_callerIds.find(wire); caller != m_callerIds.end())
-            id = caller->second;
-        auto it = m_pending.find(*id);
-        if (it == m_pending.end() || it->second.wireId != wire) // finished, or retried since
-            id.reset();
-    }
+    const auto id = callerId(message["id"]);
     if (!id) {
         qCDebug(lcClient) << "response to an unknown or finished request"
                           << qs(message["id"].dump());
@@ -683,10 +694,25 @@ void Client::onNotification(const Json &message)
 {
     const std::string &method = message["method"].get_ref<const std::string &>();
     const Json params = message.value("params", Json::object());
-    if (method == "notifications/progress")
+    if (method == "notifications/progress") {
         onProgressNotification(params);
-    else if (method == "notifications/tools/list_changed")
+    } else if (method == "notifications/tools/list_changed") {
         refreshTools();
+    } else if (method == "notifications/subscriptions/acknowledged") {
+        const Json &subscription = member(member(params, "_meta"), MetaSubscriptionId);
+        auto it = m_pending.find(m_listenId);
+        if (m_listenId != 0 && it != m_pending.end() && subscription == it->second.wireId) {
+            m_subscription = member(params, "notifications");
+            // Changes made while no stream was open went unheard: list again.
+            if (std::exchange(m_listenFailures, 0) > 0)
+                refreshTools();
+        }
+    } else if (method == "notifications/cancelled" && m_listenId != 0) {
+        // A server tears a subscription down with notifications/cancelled for its request.
+        auto it = m_pending.find(m_listenId);
+        if (it != m_pending.end() && member(params, "requestId") == it->second.wireId)
+            finishRequest(m_listenId, Response::success(Json::object()));
+    }
     emit notificationReceived(qs(method), params);
 }
 
@@ -701,7 +727,7 @@ void Client::onProgressNotification(const Json &params)
     if (it == m_pending.end() || !it->second.onProgress)
         return;
     Pending &pending = it->second;
-    pending.deadline = std::min(steadyNowMs() + pending.timeoutMs, pending.hardDeadline);
+    restartDeadline(pending);
     Progress progress;
     if (auto p = params.find("progress"); p != params.end() && p->is_number())
         progress.progress = p->get<double>();
@@ -858,9 +884,96 @@ void Client::resend(RequestId id, Json params)
     pending.wireId = wire;
     pending.params = params.dump(-1, ' ', false, Json::error_handler_t::replace);
     // The time spent answering (a person filling a form) does not count against the request.
+    restartDeadline(pending);
+    m_transport->send(serializeRequest(wire, pending.method, pending.params));
+}
+
+void Client::restartDeadline(Pending &pending)
+{
+    if (pending.untimed)
+        return;
     pending.deadline = std::min(steadyNowMs() + pending.timeoutMs, pending.hardDeadline);
     armTimeout(pending.deadline);
-    m_transport->send(serializeRequest(wire, pending.method, pending.params));
+}
+
+std::optional<RequestId> Client::callerId(const Json &wireId) const
+{
+    const auto wire = integerId(wireId);
+    if (!wire)
+        return std::nullopt;
+    RequestId id = *wire;
+    if (auto caller = m_callerIds.find(id); caller != m_callerIds.end())
+        id = caller->second;
+    auto it = m_pending.find(id);
+    if (it == m_pending.end() || it->second.wireId != *wire) // finished, or sent again since
+        return std::nullopt;
+    return id;
+}
+
+void Client::onTransportFailure(const Json &wireId, const RpcError &error)
+{
+    const auto id = callerId(wireId);
+    if (!id)
+        return;
+    if (error.code == ErrorCode::StreamBroken && reissue(*id))
+        return;
+    finishRequest(*id, Response{nullptr, error});
+}
+
+// Modern era (no sessions, no resumption): a request whose answer stream broke off is sent
+// again, whole, under a new id — a few times, then it fails.
+bool Client::reissue(RequestId id)
+{
+    Pending &pending = m_pending.at(id);
+    if (!m_sendMeta || pending.method == "subscriptions/listen" || pending.reissues >= MaxReissues
+        || !m_transport->isOpen())
+        return false;
+    ++pending.reissues;
+    qCDebug(lcClient) << "sending" << qs(pending.method) << "again (its stream broke off)"
+                      << m_options.serverName;
+    Json params = parseJson(pending.params);
+    resend(id, params.is_object() ? std::move(params) : Json::object());
+    return true;
+}
+
+void Client::listen()
+{
+    if (m_era != Era::Modern || m_state != State::Ready || m_listenId != 0)
+        return;
+    // Only what this client acts on: the tool list.
+    const Json &tools = member(m_serverCapabilities, "tools");
+    const Json &changes = member(tools, "listChanged");
+    if (!changes.is_boolean() || !changes.get<bool>())
+        return;
+    RequestOptions options;
+    options.untimed = true;
+    m_subscription = nullptr;
+    m_listenId = request(
+            "subscriptions/listen", Json{{"notifications", {{"toolsListChanged", true}}}}, this,
+            [this](Response r) { onListenEnded(r); }, options);
+}
+
+void Client::onListenEnded(const Response &response)
+{
+    m_listenId = 0;
+    m_subscription = nullptr;
+    if (m_state != State::Ready)
+        return;
+    if (response.ok())
+        return; // the server ended it, gracefully
+    const RpcError &error = *response.error;
+    if (!error.local) {
+        emit warning(tr("subscriptions/listen failed: %1; tool list changes will not be seen")
+                             .arg(error.toString()));
+        return;
+    }
+    if (error.is(ErrorCode::RequestCancelled) || error.is(ErrorCode::ConnectionClosed))
+        return;
+    const int wait = ListenRetryMs << std::min(m_listenFailures, 6);
+    ++m_listenFailures;
+    qCDebug(lcClient) << "subscriptions/listen broke off:" << error.toString() << "; again in"
+                      << std::min(wait, MaxListenRetryMs) << "ms";
+    m_listenTimer.start(std::min(wait, MaxListenRetryMs));
 }
 
 void Client::finishRequest(RequestId id, Response response)
@@ -920,6 +1033,8 @@ void Client::onTimeoutTimer()
     std::vector<RequestId> expired;
     qint64 next = 0;
     for (const auto &[id, p] : m_pending) {
+        if (p.untimed)
+            continue;
         if (p.deadline <= now)
             expired.push_back(id);
         else if (next == 0 || p.deadline < next)

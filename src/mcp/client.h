@@ -60,7 +60,8 @@ struct Progress
 
 struct RequestOptions
 {
-    int timeoutMs = -1; // -1: the client's default
+    int timeoutMs = -1;   // -1: the client's default
+    bool untimed = false; // a long-lived request (subscriptions/listen): never times out
     // When set, the request carries a progress token and each notifications/progress for it
     // lands here (and restarts its timer).
     std::function<void(const Progress &)> onProgress;
@@ -149,6 +150,10 @@ public:
     // The same with arguments serialized beforehand (a JSON object's text).
     RequestId callTool(std::string_view name, const RawJson &arguments, QObject *context,
                        ToolCallback callback, RequestOptions options = {});
+    // Modern era: the id of the open subscriptions/listen request (0 when there is none),
+    // and what the server agreed to send on it (its acknowledgment's filter).
+    RequestId subscriptionId() const { return m_listenId; }
+    const Json &subscription() const { return m_subscription; }
     // Lists the tools again (all pages); toolsChanged() follows.
     void refreshTools();
 
@@ -182,6 +187,8 @@ private:
         RequestId wireId = 0;
         int versionRetries = 0;
         int inputRounds = 0;
+        int reissues = 0; // sent again after its stream broke off
+        bool untimed = false;
     };
 
     void setState(State state);
@@ -207,6 +214,15 @@ private:
     bool continueModern(RequestId id, Json &message);
     void answerInputRequests(RequestId id, Json result);
     void resend(RequestId id, Json params);
+    bool reissue(RequestId id);
+    void onTransportFailure(const Json &wireId, const RpcError &error);
+    // The pending request a wire id stands for (itself, or the caller's id after a resend).
+    std::optional<RequestId> callerId(const Json &wireId) const;
+    void restartDeadline(Pending &pending);
+    // Modern era: list changes come on a subscriptions/listen stream, opened once Ready and
+    // opened again (later each time) when it breaks off.
+    void listen();
+    void onListenEnded(const Response &response);
     // Registers a request whose serialized params are ready; sends it.
     RequestId sendRequest(std::string method, std::string_view paramsJson, QObject *context,
                           Callback callback, RequestOptions options, RequestId id);
@@ -243,6 +259,10 @@ private:
     std::unordered_map<std::string, RequestHandler> m_handlers;
     QTimer m_timeoutTimer;
     qint64 m_armedDeadline = 0;
+    RequestId m_listenId = 0; // the open subscriptions/listen request, or 0
+    int m_listenFailures = 0; // breaks in a row since the last acknowledgment
+    Json m_subscription;      // the acknowledged filter
+    QTimer m_listenTimer;
 };
 
 // The current time on the steady clock the request deadlines use, in ms.

@@ -13,7 +13,10 @@
 #include <QNetworkRequest>
 #include <QThread>
 
+#include <QHash>
+
 #include <algorithm>
+#include <chrono>
 #include <iterator>
 #include <mutex>
 
@@ -36,6 +39,45 @@ bool isVisibleAscii(const QByteArray &text)
     return !text.isEmpty();
 }
 
+// The proxy settings (the application's, else the system's), asked once per origin and kept
+// for a while. Asking the system costs about 120 us a time through libproxy (a hand-off to
+// its own thread and back), and the network access manager asks before every request to a
+// host that is not loopback; a proxy configuration changes far less often.
+class CachedSystemProxies : public QNetworkProxyFactory
+{
+public:
+    QList<QNetworkProxy> queryProxy(const QNetworkProxyQuery &query) override
+    {
+        const QString key = QString::number(int(query.queryType())) + QLatin1Char(' ')
+                            + query.url()
+                                      .adjusted(QUrl::RemoveUserInfo | QUrl::RemovePath
+                                                | QUrl::RemoveQuery | QUrl::RemoveFragment)
+                                      .toString()
+                            + QLatin1Char(' ') + query.peerHostName() + QLatin1Char(':')
+                            + QString::number(query.peerPort());
+        const auto now = std::chrono::steady_clock::now();
+        std::lock_guard lock(m_mutex);
+        if (auto it = m_entries.constFind(key); it != m_entries.cend() && it->expires > now)
+            return it->proxies;
+        if (m_entries.size() >= MaxEntries)
+            m_entries.clear();
+        QList<QNetworkProxy> proxies = proxyForQuery(query);
+        m_entries.insert(key, Entry{proxies, now + Lifetime});
+        return proxies;
+    }
+
+private:
+    static constexpr auto Lifetime = std::chrono::seconds(30);
+    static constexpr qsizetype MaxEntries = 256;
+    struct Entry
+    {
+        QList<QNetworkProxy> proxies;
+        std::chrono::steady_clock::time_point expires;
+    };
+    std::mutex m_mutex;
+    QHash<QString, Entry> m_entries;
+};
+
 } // namespace
 
 QNetworkAccessManager *threadNetworkAccess()
@@ -45,6 +87,7 @@ QNetworkAccessManager *threadNetworkAccess()
     static thread_local QPointer<QNetworkAccessManager> manager;
     if (!manager) {
         manager = new QNetworkAccessManager;
+        manager->setProxyFactory(new CachedSystemProxies); // the manager owns it
         QThread *thread = QThread::currentThread();
         QCoreApplication *app = QCoreApplication::instance();
         if (app && thread == app->thread())
@@ -144,7 +187,10 @@ void HttpTransport::send(std::string message)
         m_held.push_back(std::move(out));
         return;
     }
-    post(std::move(out));
+    // In the modern era closing a request's stream is its cancellation (2026-07-28,
+    // basic/patterns/cancellation): nothing is POSTed for it.
+    if (cancelled.is_null() || !m_modern)
+        post(std::move(out));
     if (!cancelled.is_null()) {
         // The request is over for the Client; its stream is not needed any more.
         for (const ExchangeIt &exchange : std::vector(m_exchanges)) {
@@ -333,13 +379,15 @@ void HttpTransport::onFinished(ExchangeIt exchange)
                 openServerStream();
             return;
         }
-        // The modern era has no resumption: the request fails (and may be sent anew).
+        // The modern era has no resumption: the request fails, and the Client sends it anew.
         if (exchange->isSse && !exchange->sse.lastEventId().isEmpty() && !m_modern
             && exchange->resumeAttempts < m_options.maxResumeAttempts) {
             resume(exchange);
             return;
         }
-        failExchange(exchange, ErrorCode::TransportError,
+        failExchange(exchange,
+                     exchange->isSse && m_modern ? ErrorCode::StreamBroken
+                                                 : ErrorCode::TransportError,
                      exchange->isSse ? tr("%1 ended the stream before the response to '%2'")
                                                .arg(where(), QString::fromStdString(message.method))
                                      : tr("%1 answered HTTP %2 without a response to '%3'")
@@ -353,10 +401,12 @@ void HttpTransport::onFinished(ExchangeIt exchange)
             emit note(Http::exchangeNote(reply, QString::fromStdString(message.method)));
         const QNetworkReply::NetworkError error = reply->error();
         const QString text = Http::unreachable(where(), m_options.url, reply);
-        failExchange(exchange, ErrorCode::TransportError, text);
         // Nobody listens there any more: the connection is over (the Manager may restart it).
-        if (error == QNetworkReply::ConnectionRefusedError
-            || error == QNetworkReply::HostNotFoundError)
+        const bool gone = error == QNetworkReply::ConnectionRefusedError
+                          || error == QNetworkReply::HostNotFoundError;
+        failExchange(exchange,
+                     m_modern && !gone ? ErrorCode::StreamBroken : ErrorCode::TransportError, text);
+        if (gone)
             failAndClose(text);
         return;
     }
