@@ -26,7 +26,7 @@ ARGS_JSON="{\"text\":\"$TEXT\"}"
 
 NH=3000 # calls per HTTP run
 ALL_SCENARIOS=(seq c64 seq_sdk c64_sdk list10k tools10k list10k_sdk startup_everything
-  http_seq http_c64_sdk http_seq_sdk probe_legacy)
+  http_seq http_c64_sdk http_seq_sdk http_seq_qnam probe_legacy)
 if [ -n "${ONLY:-}" ]; then
   IFS=', ' read -r -a WANT <<<"$ONLY"
   for w in "${WANT[@]}"; do
@@ -86,7 +86,11 @@ HTTP_URL=http://127.0.0.1:$HTTP_PORT/mcp
 cat >"$WORK/cfg/echohttp.json" <<EOF
 {"mcpServers": {"echo": {"url": "$HTTP_URL"}}}
 EOF
-if wanted http_seq || wanted http_c64_sdk || wanted http_seq_sdk; then
+QNAMFLOOR=${QNAMFLOOR:-$(dirname "$CLI")/../../bench/qnamfloor/bench_qnamfloor}
+if wanted http_seq_qnam && [ ! -x "$QNAMFLOOR" ]; then
+  echo "no bench_qnamfloor at $QNAMFLOOR (cmake --build build --target bench_qnamfloor)" >&2; exit 2
+fi
+if wanted http_seq || wanted http_c64_sdk || wanted http_seq_sdk || wanted http_seq_qnam; then
   node "$SERVER" --http "$HTTP_PORT" >"$OUT/echo-http.log" 2>&1 &
   HTTP_PID=$!
   # shellcheck disable=SC2317  # called by the EXIT trap
@@ -250,6 +254,10 @@ for sc in "${WANT[@]}"; do
       B_CMD=(node ts-sdk-client.mjs --http "$HTTP_URL" --calls "$NH" --concurrency 64) ;;
     http_seq_sdk) A_CMD=("${SB[@]}" "$WORK/cfg/echohttp.json" call echo echo "$ARGS_JSON" --repeat "$NH")
       B_CMD=(node ts-sdk-client.mjs --http "$HTTP_URL" --calls "$NH") ;;
+    # The ceiling under http_seq: QNetworkAccessManager alone (no MCP client) against the
+    # same node:http floor.
+    http_seq_qnam) A_CMD=("$QNAMFLOOR" --http "$HTTP_URL" --calls "$NH")
+      B_CMD=(node raw-http.mjs --http "$HTTP_URL" --calls "$NH") ;;
     # The era probe's cost on a legacy server's start: A has no era cache (every run asks
     # server/discover first, as the first start of a server does), B has it (initialize at
     # once, as before the probe existed). Both through the same sh.
