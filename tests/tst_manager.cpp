@@ -41,10 +41,19 @@ class tst_Manager : public QObject
     std::unique_ptr<Manager> makeManager()
     {
         ManagerOptions options;
+        options.startOnThread = startOnThread();
         options.workspaceDir = m_dir.path();
         options.restartDelayMs = 50;
         options.transports.stdio.shutdownStageMs = 300;
         return std::make_unique<Manager>(options);
+    }
+
+    // Every test runs twice: servers started on this thread, and on the Manager's start thread
+    // (the window's way), from which each comes here once ready or failed.
+    static bool startOnThread()
+    {
+        QFETCH_GLOBAL(bool, onThread);
+        return onThread;
     }
 
     static bool waitSettled(Manager &manager, int ms = 15000)
@@ -65,7 +74,52 @@ class tst_Manager : public QObject
     }
 
 private slots:
+    void initTestCase_data()
+    {
+        QTest::addColumn<bool>("onThread");
+        QTest::newRow("this thread") << false;
+        QTest::newRow("start thread") << true;
+    }
     void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    // The start thread: a client is here (owned by the Manager, on its thread) once it is
+    // connected; a Manager destroyed while servers are still starting over there ends them
+    // and its thread cleanly; the protocol log sees the handshake's traffic, in order.
+    void startThreadHandsClientsOver()
+    {
+        if (!startOnThread())
+            QSKIP("the start thread only");
+        {
+            auto manager = makeManager();
+            QList<QByteArray> seen;
+            manager->setTrafficObserver([&](const QString &, TrafficDirection direction,
+                                            QByteArrayView text, qint64) {
+                QVERIFY(QThread::currentThread() == manager->thread());
+                seen << (direction == TrafficDirection::Sent ? "> " : "< ") + text.toByteArray();
+            });
+            manager->start(parse(R"({"mcpServers": {"good": {"command": "${FIXTURE}"}}})"));
+            QVERIFY(waitSettled(*manager));
+            Client *client = manager->client(QStringLiteral("good"));
+            QVERIFY(client);
+            QCOMPARE(client->thread(), manager->thread());
+            QCOMPARE(client->parent(), manager.get());
+            QCOMPARE(client->transport()->thread(), manager->thread());
+            auto r = call(*manager, QStringLiteral("good"), "echo", Json{{"text", "hi"}});
+            QVERIFY(r && !r->failed());
+            QTRY_VERIFY(!seen.isEmpty() && seen.last().startsWith("< "));
+            QVERIFY(seen.size() >= 5);
+            QVERIFY(seen[0].startsWith("> ") && seen[0].contains("server/discover"));
+            QVERIFY(seen[2].contains("initialize"));
+        }
+        // Destroyed while two servers are still starting over there.
+        auto manager = makeManager();
+        manager->start(parse(R"({"mcpServers": {
+            "slow1": {"command": "${FIXTURE}", "args": ["--init-delay-ms", "2000"]},
+            "slow2": {"command": "${FIXTURE}", "args": ["--init-delay-ms", "2000"]}}})"));
+        QTest::qWait(200);
+        QVERIFY(!manager->isSettled());
+        manager.reset(); // no crash, no hang, no leak (the ASan run)
+    }
 
     void failSoftStart()
     {
@@ -199,6 +253,7 @@ private slots:
                                           .toUtf8();
         const auto run = [&](const QByteArray &json, Era legacyNow) {
             ManagerOptions options;
+            options.startOnThread = startOnThread();
             options.workspaceDir = m_dir.path();
             options.eraCacheFile = cache;
             Manager manager(options);
@@ -337,6 +392,7 @@ private slots:
     void sandboxWithoutBubblewrap()
     {
         ManagerOptions options;
+        options.startOnThread = startOnThread();
         options.workspaceDir = m_dir.path();
         options.transports.stdio.shutdownStageMs = 300;
         options.transports.stdio.sandboxProgram = QStringLiteral("/nonexistent/bwrap");
@@ -360,6 +416,7 @@ private slots:
     void trafficObserver()
     {
         ManagerOptions options;
+        options.startOnThread = startOnThread();
         options.workspaceDir = m_dir.path();
         options.transports.stdio.shutdownStageMs = 300;
         options.maxTrafficRecordBytes = 1001;
@@ -523,6 +580,7 @@ private slots:
         }
         json += "}}";
         ManagerOptions options;
+        options.startOnThread = startOnThread();
         options.workspaceDir = m_dir.path();
         options.maxConcurrentStarts = Cap;
         Manager manager(options);
@@ -567,6 +625,7 @@ private slots:
     void raisingTheStartLimitStartsWaitingServers()
     {
         ManagerOptions options;
+        options.startOnThread = startOnThread();
         options.workspaceDir = m_dir.path();
         options.maxConcurrentStarts = 1;
         Manager manager(options);

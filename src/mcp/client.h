@@ -257,12 +257,13 @@ private:
     bool m_probeTimedOut = false;
     std::string m_metaMembers; // the _meta members every modern request carries, as JSON
     std::unordered_map<std::string, RequestHandler> m_handlers;
-    QTimer m_timeoutTimer;
+    // Children (so that they move with the client from the start thread, see Manager).
+    QTimer m_timeoutTimer{this};
     qint64 m_armedDeadline = 0;
     RequestId m_listenId = 0; // the open subscriptions/listen request, or 0
     int m_listenFailures = 0; // breaks in a row since the last acknowledgment
     Json m_subscription;      // the acknowledged filter
-    QTimer m_listenTimer;
+    QTimer m_listenTimer{this};
 };
 
 // The current time on the steady clock the request deadlines use, in ms.

@@ -63,7 +63,7 @@ private:
     bool m_parsing = false;
     struct Job;
     std::shared_ptr<Job> m_job;
-    QFutureWatcher<void> m_watcher;
+    QFutureWatcher<void> m_watcher{this}; // a child: it moves with the parser
     std::function<void()> m_whenIdle;
 };
 

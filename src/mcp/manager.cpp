@@ -62,6 +62,16 @@ Manager::Manager(ManagerOptions options, QObject *parent)
 
 Manager::~Manager()
 {
+    if (m_startThread) {
+        // Nothing may run over there once this Manager is gone: every client still starting
+        // comes here (and is deleted as a child), then the thread ends.
+        for (auto &[name, server] : m_servers)
+            bringHome(server.client);
+        m_startThread->quit();
+        m_startThread->wait();
+        delete m_startAnchor;
+        delete m_startThread;
+    }
     for (auto &[name, server] : m_servers) {
         if (server.client) {
             server.client->disconnect(this);
@@ -184,10 +194,13 @@ void Manager::spawn(Server &server)
     ClientOptions clientOptions;
     clientOptions.serverName = server.config.name;
     clientOptions.requestTimeoutMs = server.config.timeoutMs;
-    clientOptions.initializeTimeoutMs = server.config.startupTimeoutMs;
+    // The startup timer below is the deadline the user set (and the one its message names);
+    // the client's own is a backstop a little later, whichever thread gets to run first.
+    clientOptions.initializeTimeoutMs = server.config.startupTimeoutMs + 1000;
     clientOptions.era = m_eras.era(server.config);
 
-    auto *client = new Client(transport, clientOptions, this);
+    const bool abroad = m_options.startOnThread && qobject_cast<StdioTransport *>(transport);
+    auto *client = new Client(transport, clientOptions, abroad ? nullptr : this);
     server.client = client;
     const QString name = server.config.name;
     if (m_trafficObserver)
@@ -212,6 +225,8 @@ void Manager::spawn(Server &server)
     connect(client, &Client::stateChanged, this,
             [this, client](Client::State state) { onClientState(client, state); });
     connect(client, &Client::toolsChanged, this, [this, client, name] {
+        if (isAbroad(client))
+            return; // the first list: counted when the client is ready and here
         if (Server *s = serverFor(client)) {
             s->status.toolCount = int(client->tools().size());
             emit toolsChanged(name);
@@ -241,7 +256,39 @@ void Manager::spawn(Server &server)
 
     if (server.status.state != ServerState::Restarting)
         setStatus(server, ServerState::Pending);
-    client->connectToServer();
+    if (!abroad) {
+        client->connectToServer();
+        return;
+    }
+    if (!m_startThread) {
+        m_startThread = new QThread;
+        m_startThread->setObjectName(QStringLiteral("MCP start"));
+        m_startAnchor = new QObject;
+        m_startAnchor->moveToThread(m_startThread);
+        m_startThread->start();
+    }
+    client->moveToThread(m_startThread);
+    QMetaObject::invokeMethod(client, &Client::connectToServer, Qt::QueuedConnection);
+}
+
+bool Manager::isAbroad(const Client *client) const
+{
+    return client && client->thread() != thread();
+}
+
+void Manager::bringHome(Client *client)
+{
+    if (!isAbroad(client))
+        return;
+    QThread *home = thread();
+    QMetaObject::invokeMethod(
+            m_startAnchor,
+            [client, home] {
+                if (client->thread() == QThread::currentThread())
+                    client->moveToThread(home);
+            },
+            Qt::BlockingQueuedConnection);
+    client->setParent(this);
 }
 
 Manager::Server *Manager::serverFor(Client *client)
@@ -256,9 +303,9 @@ Manager::Server *Manager::serverFor(Client *client)
 void Manager::installTrafficTap(Client *client, const QString &name)
 {
     const qsizetype cap = std::max<qsizetype>(0, m_options.maxTrafficRecordBytes);
-    client->transport()->setTrafficTap([this, name, cap](TrafficDirection direction,
-                                                         std::string_view text) {
-        if (!m_trafficObserver)
+    auto tap = [this, name, cap](TrafficDirection direction, std::string_view text) {
+        const bool here = QThread::currentThread() == thread();
+        if (here && !m_trafficObserver)
             return;
         qsizetype kept = std::min(qsizetype(text.size()), cap);
         if (kept < qsizetype(text.size())) {
@@ -266,8 +313,36 @@ void Manager::installTrafficTap(Client *client, const QString &name)
             while (kept > 0 && (static_cast<unsigned char>(text[size_t(kept)]) & 0xC0) == 0x80)
                 --kept;
         }
+        if (!here) { // a client still starting on the start thread: the record comes here
+            QMetaObject::invokeMethod(
+                    this,
+                    [this, name, direction, copy = QByteArray(text.data(), kept),
+                     size = qint64(text.size())] {
+                        if (m_trafficObserver)
+                            m_trafficObserver(name, direction, copy, size);
+                    },
+                    Qt::QueuedConnection);
+            return;
+        }
         m_trafficObserver(name, direction, QByteArrayView(text.data(), kept), qint64(text.size()));
-    });
+    };
+    setTap(client, std::move(tap));
+}
+
+// A transport's tap is called on its thread, and so is it set.
+void Manager::setTap(Client *client, Transport::TrafficTap tap)
+{
+    Transport *transport = client->transport();
+    if (!isAbroad(client)) {
+        transport->setTrafficTap(std::move(tap));
+        return;
+    }
+    QMetaObject::invokeMethod(
+            client,
+            [transport, tap = std::move(tap)]() mutable {
+                transport->setTrafficTap(std::move(tap));
+            },
+            Qt::QueuedConnection);
 }
 
 void Manager::setTrafficObserver(TrafficObserver observer)
@@ -279,7 +354,7 @@ void Manager::setTrafficObserver(TrafficObserver observer)
         if (m_trafficObserver)
             installTrafficTap(server.client, name);
         else
-            server.client->transport()->setTrafficTap({});
+            setTap(server.client, {});
     }
 }
 
@@ -288,6 +363,8 @@ void Manager::onClientState(Client *client, Client::State state)
     Server *server = serverFor(client);
     if (!server)
         return;
+    if (state == Client::State::Ready || state == Client::State::Failed)
+        bringHome(client);
     switch (state) {
     case Client::State::Ready:
         server->everConnected = true;
@@ -361,6 +438,7 @@ void Manager::retire(Server &server)
     Client *client = server.client;
     if (!client)
         return;
+    bringHome(client);
     server.client = nullptr;
     client->disconnect(this);
     client->transport()->setTrafficTap({}); // a retired client's goodbyes are not logged

@@ -9,6 +9,7 @@
 #include <QHash>
 #include <QObject>
 #include <QStringList>
+#include <QThread>
 
 #include <functional>
 #include <map>
@@ -50,6 +51,11 @@ struct ManagerOptions
     // Where the era each server spoke is remembered (EraCache), so that a legacy server is not
     // probed at every start; empty: nowhere.
     QString eraCacheFile;
+    // Stdio servers start on a thread of the Manager's own (the process, era probe, initialize
+    // and tools/list) and come to the Manager's thread once they are ready or have failed, so
+    // that a busy GUI thread (a window being built and painted) does not hold up their
+    // handshake. Off for the CLI, whose thread has nothing else to do.
+    bool startOnThread = false;
 };
 
 // What reload() will do, so a UI can say which servers restart before it applies.
@@ -142,6 +148,11 @@ private:
     void maybeStopped();
     Server *serverFor(Client *client);
     void installTrafficTap(Client *client, const QString &name);
+    // A client still starting on the start thread comes to this one (a blocking hand-over
+    // between two of that thread's events, never inside its work) and is owned again.
+    void bringHome(Client *client);
+    void setTap(Client *client, Transport::TrafficTap tap);
+    bool isAbroad(const Client *client) const;
 
     ManagerOptions m_options;
     EraCache m_eras;
@@ -151,6 +162,8 @@ private:
     bool m_stopping = false;
     bool m_wasSettled = false;
     TrafficObserver m_trafficObserver;
+    QThread *m_startThread = nullptr; // startOnThread: created at the first stdio spawn
+    QObject *m_startAnchor = nullptr; // lives there: the hand-overs are run through it
 };
 
 } // namespace Mcp

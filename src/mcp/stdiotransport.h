@@ -88,13 +88,14 @@ private:
     QString describeProgram() const;
 
     StdioOptions m_options;
-    QProcess m_process;
+    // Children, so that they move with the transport to another thread (Manager).
+    QProcess m_process{this};
     NdjsonFramer m_framer;
-    InboundParser m_inbound;
+    InboundParser m_inbound{this};
     bool m_closingAfterInbound = false;
     State m_state = State::Idle;
     int m_shutdownStage = 0;
-    QTimer m_shutdownTimer;
+    QTimer m_shutdownTimer{this};
     QString m_pendingReason;       // why we are closing without being asked to
     bool m_closeRequested = false; // close() was called: the end is orderly
     bool m_processFinished = false;

@@ -174,6 +174,8 @@ void MainWindow::setUpEngine()
     options.approvalsFile = m_options.approvalsFile;
     options.auditLogFile = m_options.auditLogFile;
     options.manager.maxConcurrentStarts = m_settings.maxConcurrentStarts;
+    // The window's thread is busy building and painting while the servers start.
+    options.manager.startOnThread = true;
     // Read at every call, so that a changed setting applies to the next command.
     options.builtins.bashSandbox = [this] {
         return m_settings.bashSandbox;
