@@ -5,6 +5,7 @@
 #include <QLoggingCategory>
 
 #include <algorithm>
+#include <utility>
 
 Q_LOGGING_CATEGORY(lcManager, "switchboard.mcp.manager", QtWarningMsg)
 
@@ -64,9 +65,18 @@ Manager::~Manager()
 {
     if (m_startThread) {
         // Nothing may run over there once this Manager is gone: every client still starting
-        // comes here (and is deleted as a child), then the thread ends.
-        for (auto &[name, server] : m_servers)
-            bringHome(server.client);
+        // is deleted there (moving it here first would leave its timers' re-registration
+        // posted and never run), then the thread ends.
+        QList<Client *> abroad;
+        for (auto &[name, server] : m_servers) {
+            if (isAbroad(server.client)) {
+                server.client->disconnect(this);
+                abroad << std::exchange(server.client, nullptr);
+            }
+        }
+        if (!abroad.isEmpty())
+            QMetaObject::invokeMethod(
+                    m_startAnchor, [abroad] { qDeleteAll(abroad); }, Qt::BlockingQueuedConnection);
         m_startThread->quit();
         m_startThread->wait();
         delete m_startAnchor;
@@ -281,14 +291,31 @@ void Manager::bringHome(Client *client)
     if (!isAbroad(client))
         return;
     QThread *home = thread();
+    // Running timers are stopped for the move and started again here: Qt would re-register
+    // them through a queued call holding an allocation of its own, lost (leaked) whenever
+    // the timer's object is deleted before that call runs.
+    std::vector<std::pair<QTimer *, int>> running;
     QMetaObject::invokeMethod(
             m_startAnchor,
-            [client, home] {
-                if (client->thread() == QThread::currentThread())
-                    client->moveToThread(home);
+            [client, home, &running] {
+                if (client->thread() != QThread::currentThread())
+                    return;
+                for (QTimer *timer : client->findChildren<QTimer *>()) {
+                    if (timer->isActive()) {
+                        running.emplace_back(timer, timer->remainingTime());
+                        timer->stop();
+                    }
+                }
+                client->moveToThread(home);
             },
             Qt::BlockingQueuedConnection);
     client->setParent(this);
+    for (const auto &[timer, remaining] : running) {
+        if (timer->isSingleShot())
+            timer->start(std::max(0, remaining));
+        else
+            timer->start();
+    }
 }
 
 Manager::Server *Manager::serverFor(Client *client)
