@@ -261,7 +261,7 @@ in %3</numerusform>
 <context>
     <name>Ui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../src/ui/mainwindow.cpp" line="+562"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+564"/>
         <source>%n earlier tool result(s) shortened</source>
         <translation>
             <numerusform>%n earlier tool result shortened</numerusform>

@@ -1697,19 +1697,78 @@
 <context>
     <name>Mcp::Manager</name>
     <message>
-        <location filename="../src/mcp/manager.cpp" line="+134"/>
+        <location filename="../src/mcp/manager.cpp" line="+154"/>
         <source>this folder&apos;s server is not trusted yet: it runs once you trust it</source>
         <translation>此文件夹的服务器尚未受信任：信任后才会运行</translation>
     </message>
     <message>
-        <location line="+102"/>
+        <location line="+107"/>
         <source>did not finish starting within %1 s</source>
         <translation>未能在 %1 秒内完成启动</translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+158"/>
         <source>%1 (gave up after %2 restarts within %3 s)</source>
         <translation>%1（%3 秒内重启 %2 次后放弃）</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::OAuth::Discovery</name>
+    <message>
+        <location filename="../src/mcp/oauthdiscovery.cpp" line="+259"/>
+        <location line="+201"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location line="-189"/>
+        <source>the protected resource metadata is not a JSON object</source>
+        <translation>受保护资源元数据不是 JSON 对象</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>the protected resource metadata names no resource</source>
+        <translation>受保护资源元数据未指明资源</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the protected resource metadata is for %1, not for %2</source>
+        <translation>该受保护资源元数据属于 %1，而不是 %2</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>the protected resource metadata names no usable authorization server (https, or http on this machine)</source>
+        <translation>受保护资源元数据未指明可用的授权服务器（须为 https，或本机上的 http）</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>the authorization server metadata is not a JSON object</source>
+        <translation>授权服务器元数据不是 JSON 对象</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>its issuer is &apos;%1&apos;, not &apos;%2&apos;; not used</source>
+        <translation>其 issuer 为“%1”而非“%2”；未使用</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>an endpoint is missing, or not https (nor http on this machine)</source>
+        <translation>缺少某个端点，或端点不是 https（也不是本机上的 http）</translation>
+    </message>
+    <message>
+        <location line="+55"/>
+        <source>the challenge&apos;s resource_metadata %1 is not https; ignored</source>
+        <translation>质询中的 resource_metadata %1 不是 https；已忽略</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>no usable authorization server metadata for %1 (%2)</source>
+        <translation>%1 没有可用的授权服务器元数据（%2）</translation>
+    </message>
+    <message>
+        <location line="+65"/>
+        <source>%1: HTTP %2</source>
+        <translation>%1：HTTP %2</translation>
     </message>
 </context>
 <context>
@@ -2788,7 +2847,7 @@ in %3</source>
         <translation>放弃并关闭</translation>
     </message>
     <message>
-        <location line="+291"/>
+        <location line="+293"/>
         <source>Ask anything — Enter sends, Shift+Enter for a new line, /mcp opens the tools</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
