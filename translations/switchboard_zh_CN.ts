@@ -1770,6 +1770,76 @@
         <source>%1: HTTP %2</source>
         <translation>%1：HTTP %2</translation>
     </message>
+    <message>
+        <location filename="../src/mcp/oauthflow.cpp" line="+136"/>
+        <source>%1 has no authorization endpoint</source>
+        <translation>%1 没有授权端点</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 does not offer PKCE with S256, which sign-in requires</source>
+        <translation>%1 不支持 S256 方式的 PKCE，而登录需要它</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>the answer from %1 does not carry this sign-in&apos;s state; ignored</source>
+        <translation>来自 %1 的应答不带本次登录的 state；已忽略</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>the answer names issuer &apos;%1&apos;, not %2; ignored</source>
+        <translation>应答中的 issuer 为“%1”，而不是 %2；已忽略</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>the answer from %1 lacks the issuer it promised to send; ignored</source>
+        <translation>来自 %1 的应答缺少其声明会发送的 issuer；已忽略</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 refused: %2</source>
+        <translation>%1 拒绝了：%2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 refused: %2 (%3)</source>
+        <translation>%1 拒绝了：%2（%3）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>the answer from %1 has no code</source>
+        <translation>来自 %1 的应答没有 code</translation>
+    </message>
+    <message>
+        <location line="+57"/>
+        <source>the token endpoint answered HTTP %1 without a JSON object</source>
+        <translation>令牌端点以 HTTP %1 应答，但没有 JSON 对象</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>the token endpoint answered HTTP %1</source>
+        <translation>令牌端点以 HTTP %1 应答</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the token endpoint refused: %1</source>
+        <translation>令牌端点拒绝了：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the token endpoint refused: %1 (%2)</source>
+        <translation>令牌端点拒绝了：%1（%2）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>the token endpoint&apos;s answer has no access_token</source>
+        <translation>令牌端点的应答中没有 access_token</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>the token endpoint issued a token of type &apos;%1&apos;, which this client cannot use</source>
+        <translation>令牌端点签发了类型为“%1”的令牌，本客户端无法使用</translation>
+    </message>
 </context>
 <context>
     <name>Mcp::Sandbox</name>
