@@ -283,6 +283,11 @@ void McpHttpServer::handlePost(QTcpSocket *socket, const Request &request)
                   + "/.well-known/oauth-protected-resource\""});
         return;
     }
+    if (authorize && !authorize(request.headers.value("authorization"))) {
+        writeRaw(socket, 401, "application/json", R"({"error":"invalid_token"})",
+                 {"WWW-Authenticate: Bearer resource_metadata=\"" + resourceMetadata + "\""});
+        return;
+    }
     const json &body = request.body;
     if (!body.is_object()) {
         writeRaw(socket, 400, "text/plain", "not JSON");

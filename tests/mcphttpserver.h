@@ -49,9 +49,13 @@ public:
     bool dropNextCallStream = false; // the next tools/call stream: a priming event, then closed
     bool expireSessionOnNextCall = false; // the next tools/call: 404, the session forgotten
     bool requireAuth = false;             // every POST: 401 with a WWW-Authenticate challenge
-    bool failNextCall = false;            // the next tools/call: HTTP 500 with a text body
-    bool garbageInNextCall = false;       // the next tools/call stream carries non-JSON data first
-    bool truncateNextCall = false;        // the next tools/call: a JSON body cut short, then closed
+    // When set, a POST whose Authorization header this refuses gets a 401 whose challenge
+    // names `resourceMetadata` (a sign-in fixture's protected resource metadata).
+    std::function<bool(const QByteArray &authorization)> authorize;
+    QByteArray resourceMetadata;
+    bool failNextCall = false;       // the next tools/call: HTTP 500 with a text body
+    bool garbageInNextCall = false;  // the next tools/call stream carries non-JSON data first
+    bool truncateNextCall = false;   // the next tools/call: a JSON body cut short, then closed
     bool hangCalls = false;          // tools/call is never answered (the connection stays open)
     bool interleaveNextCall = false; // the next stream: a server ping and a stray id first
     bool offerGetStream = false;     // GET opens a server stream (else 405)

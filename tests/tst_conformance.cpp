@@ -12,12 +12,38 @@
 // The official MCP client conformance suite (@modelcontextprotocol/conformance, pinned in
 // package-lock.json, run on the Node 22 the lockfile installs) against switchboard-conformance
 // (tests/conformance/driver.cpp, which speaks through src/mcp). Every non-auth scenario a
-// revision requires must pass: at least one SUCCESS, no FAILURE, no WARNING. The auth
-// scenarios belong to the OAuth work and are not judged here; any other scenario the suite
-// runs that this list does not name fails the test, so none slips through unjudged.
+// revision requires must pass: at least one SUCCESS, no FAILURE, no WARNING; so must the
+// authorization scenarios (sign-in through Mcp::OAuth::Authorizer, the browser replaced by
+// the driver reading the redirect) and the 2025-03-26 back-compat ones. The auth extensions
+// not built yet are named in PendingExtensions; any other scenario the suite runs that these
+// lists do not name fails the test, so none slips through unjudged.
 class tst_Conformance : public QObject
 {
     Q_OBJECT
+
+    // Extensions the requirements runs include (not scored) that the driver cannot do yet:
+    // client credentials, enterprise-managed authorization, workload identity, DPoP.
+    inline static const QStringList PendingExtensions{
+            QStringLiteral("auth/client-credentials-basic"),
+            QStringLiteral("auth/client-credentials-jwt"),
+            QStringLiteral("auth/enterprise-managed-authorization"),
+            QStringLiteral("auth/wif-jwt-bearer"),
+            QStringLiteral("auth/dpop"),
+            QStringLiteral("auth/dpop-nonce")};
+
+    // The authorization scenarios both revisions require.
+    static QStringList authScenarios()
+    {
+        QStringList names;
+        for (const char *name :
+             {"metadata-default", "metadata-var1", "metadata-var2", "metadata-var3", "basic-cimd",
+              "scope-from-www-authenticate", "scope-from-scopes-supported",
+              "scope-omitted-when-undefined", "scope-step-up", "scope-retry-limit",
+              "token-endpoint-auth-basic", "token-endpoint-auth-post", "token-endpoint-auth-none",
+              "pre-registration"})
+            names << QStringLiteral("auth/") + QLatin1String(name);
+        return names;
+    }
 
     static QString source(const QString &path)
     {
@@ -114,7 +140,8 @@ private slots:
                 << QStringList{QStringLiteral("initialize"), QStringLiteral("tools_call"),
                                QStringLiteral("elicitation-sep1034-client-defaults"),
                                QStringLiteral("sse-retry"),
-                               QStringLiteral("json-schema-2020-12-preservation")};
+                               QStringLiteral("json-schema-2020-12-preservation")}
+                           + authScenarios();
         QTest::newRow("2026-07-28")
                 << QStringLiteral("2026-07-28")
                 << QStringList{QStringLiteral("tools_call"),
@@ -124,7 +151,19 @@ private slots:
                                QStringLiteral("http-custom-headers"),
                                QStringLiteral("http-invalid-tool-headers"),
                                QStringLiteral("json-schema-ref-no-deref"),
-                               QStringLiteral("json-schema-2020-12-preservation")};
+                               QStringLiteral("json-schema-2020-12-preservation")}
+                           + authScenarios()
+                           + QStringList{QStringLiteral("auth/resource-mismatch"),
+                                         QStringLiteral("auth/offline-access-scope"),
+                                         QStringLiteral("auth/offline-access-not-supported"),
+                                         QStringLiteral("auth/authorization-server-migration"),
+                                         QStringLiteral("auth/iss-supported"),
+                                         QStringLiteral("auth/iss-not-advertised"),
+                                         QStringLiteral("auth/iss-supported-missing"),
+                                         QStringLiteral("auth/iss-wrong-issuer"),
+                                         QStringLiteral("auth/iss-unexpected"),
+                                         QStringLiteral("auth/iss-normalized"),
+                                         QStringLiteral("auth/metadata-issuer-mismatch")};
     }
     void requirements()
     {
@@ -135,7 +174,7 @@ private slots:
         QVERIFY2(run.code >= 0, run.output.right(4000).constData());
         const QMap<QString, nlohmann::json> found = results(out.path());
         for (auto it = found.cbegin(); it != found.cend(); ++it) {
-            if (!it.key().startsWith(QLatin1String("auth/")))
+            if (!PendingExtensions.contains(it.key()))
                 QVERIFY2(scenarios.contains(it.key()),
                          qPrintable(QStringLiteral("the suite ran '%1', which this test does not "
                                                    "judge yet")
@@ -148,6 +187,23 @@ private slots:
             if (scenario == QLatin1String("sse-retry"))
                 continue;
             const QString problem = verdict(found.value(scenario));
+            QVERIFY2(problem.isEmpty(), qPrintable(scenario + QStringLiteral(": ") + problem));
+        }
+    }
+
+    // The 2025-03-26 servers: no protected resource metadata, the authorization server's
+    // metadata at the server's origin, else its default endpoints.
+    void backcompat()
+    {
+        QTemporaryDir out;
+        const Run run
+                = suite({QStringLiteral("--suite"), QStringLiteral("backcompat")}, out.path());
+        QVERIFY2(run.code == 0, run.output.right(4000).constData());
+        const QMap<QString, nlohmann::json> found = results(out.path());
+        for (const char *scenario : {"auth/2025-03-26-oauth-metadata-backcompat",
+                                     "auth/2025-03-26-oauth-endpoint-fallback"}) {
+            QVERIFY2(found.contains(QLatin1String(scenario)), scenario);
+            const QString problem = verdict(found.value(QLatin1String(scenario)));
             QVERIFY2(problem.isEmpty(), qPrintable(scenario + QStringLiteral(": ") + problem));
         }
     }

@@ -49,17 +49,6 @@ class tst_HttpTransport : public QObject
         return std::make_unique<Client>(transport, clientOptions);
     }
 
-    static bool settle(Client *client)
-    {
-        return QTest::qWaitFor(
-                [client] {
-                    return client->state() == Client::State::Ready
-                           || client->state() == Client::State::Failed
-                           || client->state() == Client::State::Closed;
-                },
-                15000);
-    }
-
     std::unique_ptr<Client> connected()
     {
         auto client = makeClient(m_server->url());

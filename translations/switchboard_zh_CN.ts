@@ -1629,7 +1629,7 @@
         <translation>服务器“%1”</translation>
     </message>
     <message>
-        <location line="+126"/>
+        <location line="+130"/>
         <source>ignored a session id that is not visible ASCII</source>
         <translation>已忽略含非可见 ASCII 字符的会话 ID</translation>
     </message>
@@ -1644,7 +1644,7 @@
         <translation>应答中没有结果</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+71"/>
         <source>%1 ended the stream before the response to &apos;%2&apos;</source>
         <translation>%1 在“%2”的响应到达之前结束了事件流</translation>
     </message>
@@ -1654,7 +1654,12 @@
         <translation>%1 返回了 HTTP %2，但没有“%3”的响应</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+70"/>
+        <source>%1: sign-in failed: %2</source>
+        <translation>%1：登录失败：%2</translation>
+    </message>
+    <message>
+        <location line="+28"/>
         <source>%1 speaks the older HTTP+SSE transport; messages now go to %2</source>
         <translation>%1 使用较旧的 HTTP+SSE 传输；消息此后发往 %2</translation>
     </message>
@@ -1710,6 +1715,64 @@
         <location line="+158"/>
         <source>%1 (gave up after %2 restarts within %3 s)</source>
         <translation>%1（%3 秒内重启 %2 次后放弃）</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::OAuth::Authorizer</name>
+    <message>
+        <location filename="../src/mcp/oauthclient.cpp" line="+64"/>
+        <source>HTTP %1</source>
+        <translation>HTTP %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <location line="+72"/>
+        <source>the authorization endpoint answered HTTP %1 without sending the browser back</source>
+        <translation>授权端点返回了 HTTP %1，但没有将浏览器重定向回来</translation>
+    </message>
+    <message>
+        <location line="+50"/>
+        <source>the server refuses access (HTTP 403)</source>
+        <translation>服务器拒绝访问（HTTP 403）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the server refuses access: %1</source>
+        <translation>服务器拒绝访问：%1</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>the server still asks for more access (scope &apos;%1&apos;) after it was granted</source>
+        <translation>服务器在授权之后仍要求更多权限（范围“%1”）</translation>
+    </message>
+    <message>
+        <location line="+108"/>
+        <source>%1 offers this client no way to register; add the client ID it gave you to the server&apos;s entry as &quot;oauth&quot;: {&quot;clientId&quot;: &quot;...&quot;}</source>
+        <translation>%1 没有为此客户端提供注册方式；请将它给你的客户端 ID 以 &quot;oauth&quot;: {&quot;clientId&quot;: &quot;...&quot;} 的形式加入该服务器的条目</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>registering with %1 failed: %2</source>
+        <translation>向 %1 注册失败：%2</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 refused to register this client: %2</source>
+        <translation>%1 拒绝注册此客户端：%2</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>nobody is there to sign in</source>
+        <translation>没有可以登录的用户</translation>
+    </message>
+    <message>
+        <location line="+104"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
     </message>
 </context>
 <context>

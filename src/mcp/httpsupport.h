@@ -33,6 +33,7 @@ struct Outgoing
     Json cancelledId;   // notifications/cancelled: the request it cancels
     bool isRequest() const { return !id.is_null() && !method.empty(); }
     bool retried = false; // already sent again after a new session (never twice)
+    int authAttempts = 0; // sent again this many times after the server asked for sign-in
     // The modern era's headers for this message (MCP-Protocol-Version, Mcp-Method, Mcp-Name,
     // Mcp-Param-*), values ready to send.
     std::vector<std::pair<QByteArray, QByteArray>> headers;

@@ -159,9 +159,13 @@ void HttpTransport::start()
             Qt::QueuedConnection);
 }
 
-QNetworkRequest HttpTransport::makeRequest(const QByteArray &accept) const
+QNetworkRequest HttpTransport::makeRequest(const QByteArray &accept, const QByteArray &method) const
 {
     QNetworkRequest request = Http::request(m_options, m_options.url, accept);
+    if (m_options.authorizer) {
+        for (const auto &[name, value] : m_options.authorizer->headersFor(method, m_options.url))
+            request.setRawHeader(name, value);
+    }
     if (!m_sessionId.isEmpty())
         request.setRawHeader("Mcp-Session-Id", m_sessionId);
     if (!m_protocolVersion.isEmpty())
@@ -205,7 +209,7 @@ void HttpTransport::post(Outgoing message, bool internal)
     auto exchange = std::make_shared<Exchange>();
     exchange->message = std::move(message);
     exchange->internal = internal;
-    QNetworkRequest request = makeRequest(Http::AcceptBoth);
+    QNetworkRequest request = makeRequest(Http::AcceptBoth, "POST");
     request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     for (const auto &[name, value] : exchange->message.headers)
         request.setRawHeader(name, value);
@@ -354,7 +358,12 @@ void HttpTransport::onFinished(ExchangeIt exchange)
     const int status = Http::status(reply);
     const Outgoing &message = exchange->message;
     if (status == 401 || status == 403) {
-        const QString challenge = QString::fromLatin1(reply->rawHeader("WWW-Authenticate"));
+        const QByteArray header = reply->rawHeader("WWW-Authenticate");
+        if (m_options.authorizer && message.authAttempts < MaxAuthAttempts) {
+            authorizeAndResend(exchange, status, header);
+            return;
+        }
+        const QString challenge = QString::fromLatin1(header);
         emit authorizationRequired(challenge);
         failExchange(exchange, ErrorCode::AuthenticationRequired,
                      Http::authenticationFailure(where(), m_options.url, status,
@@ -434,6 +443,43 @@ void HttpTransport::onFinished(ExchangeIt exchange)
     failExchange(exchange, ErrorCode::TransportError, failure);
 }
 
+// The request waits (off the list of exchanges) while the authorizer gets new credentials,
+// then goes out again with them; a refusal fails it with the authorizer's reason.
+void HttpTransport::authorizeAndResend(ExchangeIt exchange, int status, const QByteArray &challenge)
+{
+    endExchange(exchange);
+    Outgoing message = exchange->message;
+    ++message.authAttempts;
+    const bool internal = exchange->internal;
+    qCDebug(lcHttp) << m_options.serverName << "answered" << status << "to"
+                    << QString::fromStdString(message.method) << "; asking for sign-in";
+    QPointer<HttpTransport> self(this);
+    m_options.authorizer->refused(
+            status, challenge, m_protocolVersion,
+            [self, message = std::move(message), internal, status,
+             challenge](bool ok, const QString &why) mutable {
+                if (!self || self->m_state != State::Open)
+                    return;
+                if (ok) {
+                    self->post(std::move(message), internal);
+                    return;
+                }
+                emit self->authorizationRequired(QString::fromLatin1(challenge));
+                const QString text = why.isEmpty()
+                                             ? Http::authenticationFailure(
+                                                     self->where(), self->m_options.url, status,
+                                                     QString::fromStdString(message.method))
+                                             : tr("%1: sign-in failed: %2").arg(self->where(), why);
+                if (internal)
+                    self->onRenewed(false, text);
+                else if (message.isRequest())
+                    self->failRequest(message.id, RpcError{ErrorCode::AuthenticationRequired,
+                                                           text.toStdString(), nullptr, true});
+                else
+                    emit self->warning(text);
+            });
+}
+
 void HttpTransport::fallBackToLegacy(const Json &initializeId, const QString &failure)
 {
     qCDebug(lcHttp) << m_options.serverName << "refused initialize; trying HTTP+SSE:" << failure;
@@ -484,7 +530,7 @@ void HttpTransport::resume(ExchangeIt exchange)
         auto exchange = weak.lock();
         if (!exchange || exchange->ended || m_state != State::Open)
             return;
-        QNetworkRequest request = makeRequest(Http::AcceptSse);
+        QNetworkRequest request = makeRequest(Http::AcceptSse, "GET");
         request.setRawHeader("Last-Event-ID", exchange->sse.lastEventId());
         exchange->sse.reset();
         exchange->headersSeen = false;
@@ -572,7 +618,7 @@ void HttpTransport::openServerStream()
 {
     if (m_state != State::Open || m_serverStreamRefused || m_serverStream || m_renewing)
         return;
-    QNetworkRequest request = makeRequest(Http::AcceptSse);
+    QNetworkRequest request = makeRequest(Http::AcceptSse, "GET");
     if (!m_serverSse.lastEventId().isEmpty())
         request.setRawHeader("Last-Event-ID", m_serverSse.lastEventId());
     m_serverSse.reset();
@@ -681,7 +727,7 @@ void HttpTransport::proceedClosing()
         return;
     }
     // The server may end the session now rather than when it times out (405 is allowed).
-    m_delete = threadNetworkAccess()->deleteResource(makeRequest(Http::AcceptBoth));
+    m_delete = threadNetworkAccess()->deleteResource(makeRequest(Http::AcceptBoth, "DELETE"));
     m_sessionId.clear();
     connect(m_delete, &QNetworkReply::finished, this, [this] {
         if (m_delete && hasTrafficTap())

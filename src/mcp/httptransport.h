@@ -2,6 +2,7 @@
 
 #include "httpsupport.h"
 #include "ndjsonframer.h"
+#include "requestauthorizer.h"
 #include "sseparser.h"
 #include "transport.h"
 
@@ -41,6 +42,10 @@ struct HttpOptions
     int defaultRetryMs = 1000;
     // close(): how long the DELETE that ends the session may take before we stop waiting.
     int closeTimeoutMs = 2000;
+    // Sign-in (OAuth): adds credentials to every request, and is asked for new ones when the
+    // server answers 401 or 403; the request is then sent again (MaxAuthAttempts at most).
+    // None: a 401 or 403 fails the request.
+    std::shared_ptr<RequestAuthorizer> authorizer;
 };
 
 // Streamable HTTP (MCP 2025-11-25 "Transports"): every message is a POST to one endpoint
@@ -51,7 +56,8 @@ struct HttpOptions
 // a dropped stream by GET with Last-Event-ID after the server's `retry`; sets up a new session
 // by itself when the server forgets the old one (404), retrying the request once; DELETEs
 // the session on close. An HTTP failure fails the one request it belongs to (the session
-// stays); 401/403 fail it as AuthenticationRequired and emit authorizationRequired(). An old
+// stays); 401/403 go to the authorizer when there is one (the request is sent again with new
+// credentials), else fail it as AuthenticationRequired and emit authorizationRequired(). An old
 // server that refuses initialize with 400/404/405 is tried as HTTP+SSE (SseTransport), as the
 // spec's backward compatibility says. TLS errors are never ignored. Header values never reach
 // a log or an error message.
@@ -104,8 +110,11 @@ private:
     // Shared: a handler that runs inside an exchange's SSE parser may end the exchange.
     using ExchangeIt = std::shared_ptr<Exchange>;
 
-    QNetworkRequest makeRequest(const QByteArray &accept) const;
+    static constexpr int MaxAuthAttempts = 3;
+
+    QNetworkRequest makeRequest(const QByteArray &accept, const QByteArray &method) const;
     void post(Outgoing message, bool internal = false);
+    void authorizeAndResend(ExchangeIt exchange, int status, const QByteArray &challenge);
     void attach(ExchangeIt exchange);
     void onReadyRead(ExchangeIt exchange);
     void onFinished(ExchangeIt exchange);

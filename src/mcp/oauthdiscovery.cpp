@@ -335,6 +335,20 @@ std::optional<AuthorizationServer> readAuthorizationServer(const Json &document,
     return server;
 }
 
+QNetworkRequest oauthRequest(const QUrl &url, QNetworkRequest::RedirectPolicy redirects,
+                             int timeoutMs)
+{
+    QNetworkRequest request(url);
+    request.setRawHeader("Accept", "application/json");
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, redirects);
+    request.setAttribute(QNetworkRequest::CookieLoadControlAttribute, QNetworkRequest::Manual);
+    request.setAttribute(QNetworkRequest::CookieSaveControlAttribute, QNetworkRequest::Manual);
+    request.setAttribute(QNetworkRequest::CacheLoadControlAttribute,
+                         QNetworkRequest::AlwaysNetwork);
+    request.setTransferTimeout(timeoutMs);
+    return request;
+}
+
 AuthorizationServer defaultEndpoints(const QUrl &serverUrl)
 {
     AuthorizationServer server;
@@ -423,17 +437,10 @@ void Discovery::fetch(const QUrl &url, bool toResourceServer)
 {
     m_current = url;
     m_requested << url;
-    QNetworkRequest request(url);
-    request.setRawHeader("Accept", "application/json");
+    QNetworkRequest request
+            = oauthRequest(url, QNetworkRequest::SameOriginRedirectPolicy, FetchTimeoutMs);
     if (toResourceServer && !m_protocolVersion.isEmpty())
         request.setRawHeader("MCP-Protocol-Version", m_protocolVersion);
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
-                         QNetworkRequest::SameOriginRedirectPolicy);
-    request.setAttribute(QNetworkRequest::CookieLoadControlAttribute, QNetworkRequest::Manual);
-    request.setAttribute(QNetworkRequest::CookieSaveControlAttribute, QNetworkRequest::Manual);
-    request.setAttribute(QNetworkRequest::CacheLoadControlAttribute,
-                         QNetworkRequest::AlwaysNetwork);
-    request.setTransferTimeout(FetchTimeoutMs);
     m_reply = threadNetworkAccess()->get(request);
     QNetworkReply *reply = m_reply;
     connect(reply, &QNetworkReply::downloadProgress, this, [reply](qint64 received, qint64) {

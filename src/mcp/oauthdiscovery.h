@@ -5,6 +5,7 @@
 #include <QByteArray>
 #include <QList>
 #include <QMap>
+#include <QNetworkRequest>
 #include <QObject>
 #include <QPointer>
 #include <QStringList>
@@ -93,6 +94,11 @@ std::optional<ProtectedResource> readProtectedResource(const Json &document, con
 std::optional<AuthorizationServer> readAuthorizationServer(const Json &document,
                                                            const QString &issuer, const QUrl &from,
                                                            QString *problem);
+
+// A request to an authorization or resource server's document or endpoint: JSON accepted,
+// no cookies kept or sent, never from a cache, given up after `timeoutMs`.
+QNetworkRequest oauthRequest(const QUrl &url, QNetworkRequest::RedirectPolicy redirects,
+                             int timeoutMs);
 
 // The 2025-03-26 fallback for a server without any metadata: /authorize, /token and
 // /register at the server's origin.

@@ -11,6 +11,7 @@
 
 #include <mcp/client.h>
 #include <mcp/httptransport.h>
+#include <mcp/oauthclient.h>
 
 #include <QCoreApplication>
 #include <QNetworkAccessManager>
@@ -67,6 +68,8 @@ public:
             if (version == QLatin1String(modern))
                 options.era = Era::Modern;
         }
+        if (m_scenario.startsWith(QLatin1String("auth/")))
+            http.authorizer = signIn(http.url);
         if (m_scenario == QLatin1String("elicitation-sep1034-client-defaults")
             || options.era == Era::Modern)
             options.capabilities = {{"elicitation", {{"form", Json::object()}}}};
@@ -93,9 +96,39 @@ public:
     void start() { m_client->connectToServer(); }
 
 private:
+    // Sign-in as the application does it, with the browser replaced by an agent that reads
+    // the authorization server's redirect itself. A scenario's context may hold a client
+    // registered beforehand.
+    std::shared_ptr<OAuth::Authorizer> signIn(const QUrl &url)
+    {
+        const Json context
+                = parseContext(qEnvironmentVariable("MCP_CONFORMANCE_CONTEXT").toStdString());
+        OAuth::SignInOptions options;
+        options.serverUrl = url;
+        options.serverName = QStringLiteral("conformance");
+        options.clientName = QStringLiteral("switchboard-conformance");
+        if (m_scenario == QLatin1String("auth/pre-registration")) {
+            options.clientId = QString::fromStdString(context.value("client_id", ""));
+            options.clientSecret = QString::fromStdString(context.value("client_secret", ""));
+        }
+        options.clientMetadataUrl
+                = QUrl(QStringLiteral("https://conformance-test.local/client-metadata.json"));
+        auto *store = new OAuth::CredentialStore(this);
+        auto *agent = new OAuth::RedirectReadingAgent(
+                QUrl(QStringLiteral("http://127.0.0.1:9876/callback")), this);
+        auto authorizer = std::make_shared<OAuth::Authorizer>(options, store, agent);
+        connect(authorizer.get(), &OAuth::Authorizer::failed, this,
+                [](const QString &why) { say(QStringLiteral("sign-in failed: %1").arg(why)); });
+        return authorizer;
+    }
+
     void run()
     {
-        if (m_scenario == QLatin1String("initialize")) {
+        if (m_scenario.startsWith(QLatin1String("auth/"))) {
+            // An authenticated list (on the way in) and call: step-up and a move to another
+            // authorization server happen between the two.
+            call("test-tool", Json::object());
+        } else if (m_scenario == QLatin1String("initialize")) {
             finish(true);
         } else if (m_scenario == QLatin1String("tools_call")) {
             call("add_numbers", {{"a", 2}, {"b", 3}});

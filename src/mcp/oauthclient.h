@@ -1,0 +1,195 @@
+#pragma once
+
+#include "oauthdiscovery.h"
+#include "oauthflow.h"
+#include "requestauthorizer.h"
+
+#include <QDateTime>
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+#include <QUrl>
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+class QNetworkReply;
+
+// The network half of MCP authorization: registering the client with an authorization
+// server, sending the user to it, and exchanging what comes back for tokens, which every
+// request to the MCP server then carries. Discovery and the pure pieces of the flow are in
+// oauthdiscovery.h and oauthflow.h.
+namespace Mcp::OAuth {
+
+// How this client is known to one authorization server.
+struct Registration
+{
+    enum class Kind { PreRegistered, MetadataDocument, Dynamic };
+    Kind kind = Kind::Dynamic;
+    QString clientId;
+    QString clientSecret;            // empty: a public client
+    QString tokenEndpointAuthMethod; // as registered ("none", "client_secret_post", ...), or empty
+    QString redirectUri;             // the one registered (dynamic registration)
+};
+
+// What signing in to one MCP server left: its tokens, and who issued them.
+struct Grant
+{
+    QString issuer; // the authorization server's identifier
+    Tokens tokens;
+    QString scope; // what was asked for
+    QDateTime obtained;
+};
+
+// Registrations (per authorization server) and grants (per MCP server) while the application
+// runs. Whatever keeps them across runs (the keychain) follows changed().
+class CredentialStore : public QObject
+{
+    Q_OBJECT
+public:
+    using QObject::QObject;
+
+    std::optional<Registration> registration(const QString &issuer) const;
+    void setRegistration(const QString &issuer, const Registration &registration);
+    void forgetRegistration(const QString &issuer);
+
+    // `server`: the MCP server's canonical URL (canonicalResource()).
+    std::optional<Grant> grant(const QString &server) const;
+    void setGrant(const QString &server, const Grant &grant);
+    void forgetGrant(const QString &server);
+
+signals:
+    void changed();
+
+private:
+    template<typename T>
+    void put(QHash<QString, T> &hash, const QString &key, const T &value)
+    {
+        hash.insert(key, value);
+        emit changed();
+    }
+    template<typename T>
+    void drop(QHash<QString, T> &hash, const QString &key)
+    {
+        if (hash.remove(key))
+            emit changed();
+    }
+
+    QHash<QString, Registration> m_registrations;
+    QHash<QString, Grant> m_grants;
+};
+
+// Where the user meets the authorization server: the system browser with a loopback
+// listener in the window and the CLI; an agent that follows the redirect itself where
+// nobody is there (the conformance suite, tests).
+class UserAgent
+{
+public:
+    // The redirect, or why there is none (in words).
+    using Done = std::function<void(const QUrl &redirect, const QString &error)>;
+    virtual ~UserAgent() = default;
+    // The redirect URI the answer comes back to.
+    virtual QUrl redirectUri() const = 0;
+    // Shows the authorization URL; `done` is called exactly once, unless the agent is
+    // destroyed first.
+    virtual void authorize(const QUrl &url, Done done) = 0;
+};
+
+// A user agent for automation: it GETs the authorization URL itself (no cookies, no
+// redirect followed) and takes the redirect from the answer's Location, as the conformance
+// suite expects of a headless client. The redirect URI is never listened on.
+class RedirectReadingAgent : public QObject, public UserAgent
+{
+    Q_OBJECT
+public:
+    explicit RedirectReadingAgent(QUrl redirectUri, QObject *parent = nullptr);
+    ~RedirectReadingAgent() override;
+    QUrl redirectUri() const override { return m_redirectUri; }
+    void authorize(const QUrl &url, Done done) override;
+
+private:
+    QUrl m_redirectUri;
+    QPointer<QNetworkReply> m_reply;
+};
+
+struct SignInOptions
+{
+    QUrl serverUrl;
+    QString serverName;
+    // A client registered beforehand (the config's "oauth"): used with every authorization
+    // server, before any other way.
+    QString clientId;
+    QString clientSecret;
+    QStringList scopes; // asked for when the server's challenge names none
+    // This client's metadata document (https): its URL is the client_id where the server
+    // supports client ID metadata documents.
+    QUrl clientMetadataUrl;
+    QString clientName = QStringLiteral("Switchboard");
+};
+
+// Signs in to one MCP server (MCP 2025-11-25 and 2026-07-28 authorization): on a 401 it
+// discovers the authorization server, uses a refresh token when it has one from that very
+// server, else registers (pre-registered, then a client ID metadata document, then dynamic
+// registration; remembered per authorization server, never carried to another) and runs the
+// authorization code grant with PKCE through the user agent. A 403 insufficient_scope asks
+// again for the union of the scopes, and only while that adds one. Refusals that arrive while
+// a sign-in runs wait for it.
+class Authorizer : public QObject, public RequestAuthorizer
+{
+    Q_OBJECT
+public:
+    Authorizer(SignInOptions options, CredentialStore *store, UserAgent *agent,
+               QObject *parent = nullptr);
+    ~Authorizer() override;
+
+    Headers headersFor(const QByteArray &method, const QUrl &url) override;
+    void refused(int status, const QByteArray &challenge, const QByteArray &protocolVersion,
+                 Done done) override;
+
+    bool isSigningIn() const { return m_running; }
+    // Authorization requests sent to the user agent so far.
+    int authorizationCount() const { return m_authorizations; }
+    // Every URL this authorizer asked (discovery, registration, tokens), for tests and the log.
+    const QList<QUrl> &requested() const { return m_requested; }
+
+signals:
+    // The user is being asked at this URL (the dock says "waiting for the browser").
+    void waitingForUser(const QUrl &url);
+    void signedIn();
+    void failed(const QString &why);
+
+private:
+    using Answer = std::function<void(int status, const QByteArray &body, const QString &error)>;
+    void onDiscovered(const DiscoveryResult &result);
+    void useRefreshToken(const Registration &registration, const Grant &grant);
+    void registerClient();
+    void registerDynamically();
+    void authorize(const Registration &registration);
+    void exchangeCode(const Registration &registration, const AuthorizationRequest &request,
+                      const QByteArray &code);
+    void keepTokens(const Tokens &tokens, const QString &scope, const QByteArray &oldRefresh);
+    void postForm(const QUrl &url, const QByteArray &body, const QByteArray &contentType,
+                  const QByteArray &authorization, Answer answer);
+    ClientAuth clientAuth(const Registration &registration) const;
+    QString requestedScope() const;
+    void finish(bool ok, const QString &why);
+
+    SignInOptions m_options;
+    QString m_serverKey;
+    QPointer<CredentialStore> m_store;
+    UserAgent *m_agent = nullptr;
+    bool m_running = false;
+    std::vector<Done> m_waiting;
+    std::unique_ptr<Discovery> m_discovery;
+    DiscoveryResult m_discovered;
+    QString m_stepUpScope; // set while a 403 insufficient_scope is answered
+    QString m_lastScope;   // what the last authorization asked for
+    int m_authorizations = 0;
+    QList<QUrl> m_requested;
+    QPointer<QNetworkReply> m_reply;
+    // Bumped by every sign-in: a user agent's late answer to an earlier one is ignored.
+    quint64 m_generation = 0;
+};
+
+} // namespace Mcp::OAuth

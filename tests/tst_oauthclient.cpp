@@ -1,0 +1,191 @@
+#include "jsontest.h"
+#include "mcphttpserver.h"
+#include "mcptest.h"
+#include "oauthserver.h"
+
+#include <mcp/client.h>
+#include <mcp/httptransport.h>
+#include <mcp/oauthclient.h>
+
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace Mcp;
+using namespace Mcp::OAuth;
+
+// Sign-in end to end on 127.0.0.1: an MCP server that wants a bearer token
+// (tests/mcphttpserver.h), a real OAuth authorization server (tests/oauthserver.h, Qt
+// HttpServer), and Mcp::Client over HttpTransport with the Authorizer; the browser is the
+// agent that reads the redirect. What the conformance suite cannot show: refresh tokens used
+// before the user is asked again, registrations kept per authorization server, and the
+// server's refusal in words.
+class tst_OAuthClient : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<OAuthServer> m_auth;
+    std::unique_ptr<McpHttpServer> m_mcp;
+    std::unique_ptr<CredentialStore> m_store;
+    std::unique_ptr<RedirectReadingAgent> m_agent;
+
+    std::pair<std::unique_ptr<Client>, std::shared_ptr<Authorizer>> makeClient()
+    {
+        SignInOptions signIn;
+        signIn.serverUrl = QUrl(m_mcp->url());
+        signIn.serverName = QStringLiteral("remote");
+        auto authorizer = std::make_shared<Authorizer>(signIn, m_store.get(), m_agent.get());
+        HttpOptions http;
+        http.serverName = QStringLiteral("remote");
+        http.url = QUrl(m_mcp->url());
+        http.closeTimeoutMs = 1000;
+        http.authorizer = authorizer;
+        ClientOptions options;
+        options.serverName = http.serverName;
+        options.initializeTimeoutMs = 20000;
+        auto client = std::make_unique<Client>(new HttpTransport(http), options);
+        return {std::move(client), authorizer};
+    }
+
+    // The Authorization headers the MCP server saw on POSTs, in order.
+    QList<QByteArray> bearers() const
+    {
+        QList<QByteArray> seen;
+        for (const McpHttpServer::Request &request : m_mcp->requests()) {
+            if (request.method == "POST")
+                seen << request.headers.value("authorization");
+        }
+        return seen;
+    }
+
+private slots:
+    void init()
+    {
+        m_auth = std::make_unique<OAuthServer>();
+        m_mcp = std::make_unique<McpHttpServer>();
+        QVERIFY(m_mcp->listen());
+        m_auth->resource = m_mcp->url();
+        m_mcp->resourceMetadata = m_auth->resourceMetadataUrl().toUtf8();
+        m_mcp->authorize = [this](const QByteArray &authorization) {
+            return m_auth->accepts(authorization);
+        };
+        m_store = std::make_unique<CredentialStore>();
+        m_agent = std::make_unique<RedirectReadingAgent>(
+                QUrl(QStringLiteral("http://127.0.0.1:9/callback")));
+    }
+
+    void cleanup()
+    {
+        m_agent.reset();
+        m_store.reset();
+        m_mcp.reset();
+        m_auth.reset();
+    }
+
+    void signInThenEveryRequestCarriesTheToken()
+    {
+        auto [client, authorizer] = makeClient();
+        QSignalSpy waiting(authorizer.get(), &Authorizer::waitingForUser);
+        client->connectToServer();
+        QVERIFY(settle(client.get()));
+        QVERIFY2(client->state() == Client::State::Ready, qPrintable(client->errorString()));
+        QCOMPARE(m_auth->registrations, 1);
+        QCOMPARE(m_auth->authorizations, 1);
+        QCOMPARE(m_auth->codeGrants, 1);
+        QCOMPARE(waiting.count(), 1);
+
+        // The authorization request: PKCE S256, the resource exactly as the metadata says,
+        // the metadata's scopes and offline_access (the authorization server lists it).
+        const QUrlQuery &asked = m_auth->lastAuthorization;
+        QCOMPARE(asked.queryItemValue("code_challenge_method"), QStringLiteral("S256"));
+        QCOMPARE(asked.queryItemValue("resource", QUrl::FullyDecoded), m_mcp->url());
+        QCOMPARE(asked.queryItemValue("scope", QUrl::FullyDecoded),
+                 QStringLiteral("mcp:read offline_access"));
+        QCOMPARE(asked.queryItemValue("client_id"), QStringLiteral("client-1"));
+        QCOMPARE(m_auth->lastTokenForm.value("resource"), m_mcp->url());
+        QVERIFY(!m_auth->lastTokenForm.value("code_verifier").isEmpty());
+
+        // The first POST went without a token and was refused; it and every one after carry
+        // the token issued.
+        const QList<QByteArray> seen = bearers();
+        QVERIFY(seen.size() >= 3);
+        QVERIFY(seen.first().isEmpty());
+        for (qsizetype i = 1; i < seen.size(); ++i)
+            QVERIFY2(m_auth->accepts(seen[i]), seen[i].constData());
+        QCOMPARE(echoedText(client.get()), QStringLiteral("hello"));
+
+        const std::optional<Grant> grant = m_store->grant(canonicalResource(QUrl(m_mcp->url())));
+        QVERIFY(grant);
+        QCOMPARE(grant->issuer, m_auth->issuer());
+        QVERIFY(!grant->tokens.refreshToken.isEmpty());
+    }
+
+    void refreshTokenComesBeforeTheUser()
+    {
+        auto [client, authorizer] = makeClient();
+        client->connectToServer();
+        QVERIFY(settle(client.get()));
+        QCOMPARE(client->state(), Client::State::Ready);
+        m_auth->expireAccessTokens();
+        QCOMPARE(echoedText(client.get()), QStringLiteral("hello"));
+        QCOMPARE(m_auth->refreshGrants, 1);
+        QCOMPARE(m_auth->authorizations, 1);
+        QCOMPARE(authorizer->authorizationCount(), 1);
+        QCOMPARE(m_auth->lastTokenForm.value("grant_type"), QStringLiteral("refresh_token"));
+        QCOMPARE(m_auth->lastTokenForm.value("resource"), m_mcp->url());
+    }
+
+    // A registration belongs to the authorization server, not to one sign-in: signing in
+    // again (the grant forgotten, as "Sign out" does) registers nothing new.
+    void registrationIsKeptPerAuthorizationServer()
+    {
+        {
+            auto [client, authorizer] = makeClient();
+            client->connectToServer();
+            QVERIFY(settle(client.get()));
+            QCOMPARE(client->state(), Client::State::Ready);
+        }
+        QVERIFY(m_store->registration(m_auth->issuer()));
+        m_store->forgetGrant(canonicalResource(QUrl(m_mcp->url())));
+        auto [client, authorizer] = makeClient();
+        client->connectToServer();
+        QVERIFY(settle(client.get()));
+        QCOMPARE(client->state(), Client::State::Ready);
+        QCOMPARE(m_auth->registrations, 1);
+        QCOMPARE(m_auth->authorizations, 2);
+        QCOMPARE(m_auth->lastAuthorization.queryItemValue("client_id"), QStringLiteral("client-1"));
+    }
+
+    // The authorization server says no: the request fails with its reason in words, and
+    // nothing the server issued (or a token) is in the message.
+    void refusalIsShownInWords()
+    {
+        m_auth->refuseWith = QStringLiteral("access_denied");
+        auto [client, authorizer] = makeClient();
+        QSignalSpy failed(authorizer.get(), &Authorizer::failed);
+        client->connectToServer();
+        QVERIFY(settle(client.get()));
+        QCOMPARE(client->state(), Client::State::Failed);
+        const QString error = client->errorString();
+        QVERIFY2(error.contains(QLatin1String("access_denied"))
+                         && error.contains(QLatin1String("sign-in failed"))
+                         && error.contains(QLatin1String("'remote'")),
+                 qPrintable(error));
+        QCOMPARE(failed.count(), 1);
+        QCOMPARE(m_auth->codeGrants, 0);
+        QVERIFY(!m_store->grant(canonicalResource(QUrl(m_mcp->url()))));
+    }
+
+private:
+    static QString echoedText(Client *client)
+    {
+        auto result = callAndWait(client, "echo", Json{{"text", "hello"}}, 15000);
+        if (!result)
+            return QStringLiteral("<no answer>");
+        if (result->failed())
+            return QStringLiteral("<failed> ") + result->text();
+        return result->text();
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_OAuthClient)
+#include "tst_oauthclient.moc"
