@@ -18,6 +18,7 @@ APT_PACKAGES=(
     qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     nlohmann-json3-dev qtkeychain-qt6-dev libqscintilla2-qt6-dev libgl-dev
     qt6-svg-dev   # the SVG icon engine (the toolbar icons in resources/icons)
+    libssl-dev    # libcrypto: the signatures of OAuth extensions (private_key_jwt, DPoP)
     # GUI tests (Xvfb), the CJK font for the Simplified Chinese UI, and Qt's own strings in
     # Chinese (standard buttons and dialogs: qtbase_zh_CN.qm)
     xvfb xauth fonts-wqy-microhei qt6-translations-l10n

@@ -14,16 +14,16 @@
 // (tests/conformance/driver.cpp, which speaks through src/mcp). Every non-auth scenario a
 // revision requires must pass: at least one SUCCESS, no FAILURE, no WARNING; so must the
 // authorization scenarios (sign-in through Mcp::OAuth::Authorizer, the browser replaced by
-// the driver reading the redirect) and the 2025-03-26 back-compat ones. The auth extensions
-// not built yet are named in PendingExtensions; any other scenario the suite runs that these
-// lists do not name fails the test, so none slips through unjudged.
+// the driver reading the redirect), the 2025-03-26 back-compat ones and the auth extensions.
+// Any scenario the suite runs that these lists do not name fails the test, so none slips
+// through unjudged.
 class tst_Conformance : public QObject
 {
     Q_OBJECT
 
-    // Extensions the requirements runs include (not scored) that the driver cannot do yet:
-    // client credentials, enterprise-managed authorization, workload identity, DPoP.
-    inline static const QStringList PendingExtensions{
+    // The auth extensions (not scored by either revision, but run by both): client
+    // credentials, enterprise-managed authorization, workload identity, DPoP.
+    inline static const QStringList Extensions{
             QStringLiteral("auth/client-credentials-basic"),
             QStringLiteral("auth/client-credentials-jwt"),
             QStringLiteral("auth/enterprise-managed-authorization"),
@@ -120,6 +120,20 @@ class tst_Conformance : public QObject
         return problems.join(QStringLiteral("; "));
     }
 
+    // `--suite NAME`: it exits 0, and each of `scenarios` ran and passed.
+    static void judgeSuite(const QString &name, const QStringList &scenarios)
+    {
+        QTemporaryDir out;
+        const Run run = suite({QStringLiteral("--suite"), name}, out.path());
+        QVERIFY2(run.code == 0, run.output.right(4000).constData());
+        const QMap<QString, nlohmann::json> found = results(out.path());
+        for (const QString &scenario : scenarios) {
+            QVERIFY2(found.contains(scenario), qPrintable(scenario));
+            const QString problem = verdict(found.value(scenario));
+            QVERIFY2(problem.isEmpty(), qPrintable(scenario + QStringLiteral(": ") + problem));
+        }
+    }
+
 private slots:
     void initTestCase()
     {
@@ -141,7 +155,7 @@ private slots:
                                QStringLiteral("elicitation-sep1034-client-defaults"),
                                QStringLiteral("sse-retry"),
                                QStringLiteral("json-schema-2020-12-preservation")}
-                           + authScenarios();
+                           + authScenarios() + Extensions;
         QTest::newRow("2026-07-28")
                 << QStringLiteral("2026-07-28")
                 << QStringList{QStringLiteral("tools_call"),
@@ -152,7 +166,7 @@ private slots:
                                QStringLiteral("http-invalid-tool-headers"),
                                QStringLiteral("json-schema-ref-no-deref"),
                                QStringLiteral("json-schema-2020-12-preservation")}
-                           + authScenarios()
+                           + authScenarios() + Extensions
                            + QStringList{QStringLiteral("auth/resource-mismatch"),
                                          QStringLiteral("auth/offline-access-scope"),
                                          QStringLiteral("auth/offline-access-not-supported"),
@@ -174,11 +188,10 @@ private slots:
         QVERIFY2(run.code >= 0, run.output.right(4000).constData());
         const QMap<QString, nlohmann::json> found = results(out.path());
         for (auto it = found.cbegin(); it != found.cend(); ++it) {
-            if (!PendingExtensions.contains(it.key()))
-                QVERIFY2(scenarios.contains(it.key()),
-                         qPrintable(QStringLiteral("the suite ran '%1', which this test does not "
-                                                   "judge yet")
-                                            .arg(it.key())));
+            QVERIFY2(scenarios.contains(it.key()),
+                     qPrintable(QStringLiteral("the suite ran '%1', which this test does not "
+                                               "judge yet")
+                                        .arg(it.key())));
         }
         for (const QString &scenario : scenarios) {
             QVERIFY2(found.contains(scenario),
@@ -195,18 +208,13 @@ private slots:
     // metadata at the server's origin, else its default endpoints.
     void backcompat()
     {
-        QTemporaryDir out;
-        const Run run
-                = suite({QStringLiteral("--suite"), QStringLiteral("backcompat")}, out.path());
-        QVERIFY2(run.code == 0, run.output.right(4000).constData());
-        const QMap<QString, nlohmann::json> found = results(out.path());
-        for (const char *scenario : {"auth/2025-03-26-oauth-metadata-backcompat",
-                                     "auth/2025-03-26-oauth-endpoint-fallback"}) {
-            QVERIFY2(found.contains(QLatin1String(scenario)), scenario);
-            const QString problem = verdict(found.value(QLatin1String(scenario)));
-            QVERIFY2(problem.isEmpty(), qPrintable(scenario + QStringLiteral(": ") + problem));
-        }
+        judgeSuite(QStringLiteral("backcompat"),
+                   {QStringLiteral("auth/2025-03-26-oauth-metadata-backcompat"),
+                    QStringLiteral("auth/2025-03-26-oauth-endpoint-fallback")});
     }
+
+    // `--suite extensions`: the auth extensions on their own, as the issue asks.
+    void extensions() { judgeSuite(QStringLiteral("extensions"), Extensions); }
 
     void sseRetryAlone()
     {

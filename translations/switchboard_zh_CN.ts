@@ -1654,7 +1654,7 @@
         <translation>%1 返回了 HTTP %2，但没有“%3”的响应</translation>
     </message>
     <message>
-        <location line="+70"/>
+        <location line="+73"/>
         <source>%1: sign-in failed: %2</source>
         <translation>%1：登录失败：%2</translation>
     </message>
@@ -1720,7 +1720,7 @@
 <context>
     <name>Mcp::OAuth::Authorizer</name>
     <message>
-        <location filename="../src/mcp/oauthclient.cpp" line="+64"/>
+        <location filename="../src/mcp/oauthclient.cpp" line="+58"/>
         <source>HTTP %1</source>
         <translation>HTTP %1</translation>
     </message>
@@ -1730,12 +1730,12 @@
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+73"/>
         <source>the authorization endpoint answered HTTP %1 without sending the browser back</source>
         <translation>授权端点返回了 HTTP %1，但没有将浏览器重定向回来</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+69"/>
         <source>the server refuses access (HTTP 403)</source>
         <translation>服务器拒绝访问（HTTP 403）</translation>
     </message>
@@ -1755,7 +1755,7 @@
         <translation>%1 没有为此客户端提供注册方式；请将它给你的客户端 ID 以 &quot;oauth&quot;: {&quot;clientId&quot;: &quot;...&quot;} 的形式加入该服务器的条目</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+27"/>
         <source>registering with %1 failed: %2</source>
         <translation>向 %1 注册失败：%2</translation>
     </message>
@@ -1770,7 +1770,27 @@
         <translation>没有可以登录的用户</translation>
     </message>
     <message>
-        <location line="+104"/>
+        <location line="+81"/>
+        <source>the client&apos;s private key cannot be used: %1</source>
+        <translation>无法使用客户端的私钥：%1</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>the identity provider&apos;s token endpoint %1 is not https</source>
+        <translation>身份提供方的令牌端点 %1 不是 https</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>the identity provider did not grant access to %1: %2</source>
+        <translation>身份提供方未授予对 %1 的访问权限：%2</translation>
+    </message>
+    <message>
+        <location line="+120"/>
+        <source>the token endpoint issued a DPoP-bound token without being sent a proof</source>
+        <translation>令牌端点在未收到证明的情况下签发了绑定 DPoP 的令牌</translation>
+    </message>
+    <message>
+        <location line="+38"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -1778,13 +1798,13 @@
 <context>
     <name>Mcp::OAuth::Discovery</name>
     <message>
-        <location filename="../src/mcp/oauthdiscovery.cpp" line="+259"/>
-        <location line="+201"/>
+        <location filename="../src/mcp/oauthdiscovery.cpp" line="+264"/>
+        <location line="+208"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="-189"/>
+        <location line="-196"/>
         <source>the protected resource metadata is not a JSON object</source>
         <translation>受保护资源元数据不是 JSON 对象</translation>
     </message>
@@ -1819,7 +1839,7 @@
         <translation>缺少某个端点，或端点不是 https（也不是本机上的 http）</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+69"/>
         <source>the challenge&apos;s resource_metadata %1 is not https; ignored</source>
         <translation>质询中的 resource_metadata %1 不是 https；已忽略</translation>
     </message>
@@ -1829,12 +1849,12 @@
         <translation>%1 没有可用的授权服务器元数据（%2）</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+58"/>
         <source>%1: HTTP %2</source>
         <translation>%1：HTTP %2</translation>
     </message>
     <message>
-        <location filename="../src/mcp/oauthflow.cpp" line="+136"/>
+        <location filename="../src/mcp/oauthflow.cpp" line="+143"/>
         <source>%1 has no authorization endpoint</source>
         <translation>%1 没有授权端点</translation>
     </message>
@@ -1902,6 +1922,34 @@
         <location line="+6"/>
         <source>the token endpoint issued a token of type &apos;%1&apos;, which this client cannot use</source>
         <translation>令牌端点签发了类型为“%1”的令牌，本客户端无法使用</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::OAuth::SigningKey</name>
+    <message>
+        <location filename="../src/mcp/oauthcrypto.cpp" line="+92"/>
+        <source>the private key is not a PEM private key</source>
+        <translation>该私钥不是 PEM 格式的私钥</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>the private key is on the curve %1; ES256 needs P-256</source>
+        <translation>该私钥位于曲线 %1 上；ES256 需要 P-256</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the RSA private key has fewer than 2048 bits</source>
+        <translation>该 RSA 私钥不足 2048 位</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the private key is neither EC P-256 nor RSA</source>
+        <translation>该私钥既不是 EC P-256，也不是 RSA</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>the private key is for %1, not %2</source>
+        <translation>该私钥用于 %1，而不是 %2</translation>
     </message>
 </context>
 <context>

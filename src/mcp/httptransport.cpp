@@ -360,7 +360,7 @@ void HttpTransport::onFinished(ExchangeIt exchange)
     if (status == 401 || status == 403) {
         const QByteArray header = reply->rawHeader("WWW-Authenticate");
         if (m_options.authorizer && message.authAttempts < MaxAuthAttempts) {
-            authorizeAndResend(exchange, status, header);
+            authorizeAndResend(exchange, {status, header, reply->rawHeader("DPoP-Nonce")});
             return;
         }
         const QString challenge = QString::fromLatin1(header);
@@ -445,8 +445,11 @@ void HttpTransport::onFinished(ExchangeIt exchange)
 
 // The request waits (off the list of exchanges) while the authorizer gets new credentials,
 // then goes out again with them; a refusal fails it with the authorizer's reason.
-void HttpTransport::authorizeAndResend(ExchangeIt exchange, int status, const QByteArray &challenge)
+void HttpTransport::authorizeAndResend(ExchangeIt exchange,
+                                       const RequestAuthorizer::Refusal &refusal)
 {
+    const int status = refusal.status;
+    const QByteArray challenge = refusal.challenge;
     endExchange(exchange);
     Outgoing message = exchange->message;
     ++message.authAttempts;
@@ -455,7 +458,7 @@ void HttpTransport::authorizeAndResend(ExchangeIt exchange, int status, const QB
                     << QString::fromStdString(message.method) << "; asking for sign-in";
     QPointer<HttpTransport> self(this);
     m_options.authorizer->refused(
-            status, challenge, m_protocolVersion,
+            refusal, m_protocolVersion,
             [self, message = std::move(message), internal, status,
              challenge](bool ok, const QString &why) mutable {
                 if (!self || self->m_state != State::Open)

@@ -114,7 +114,7 @@ private:
 
     QNetworkRequest makeRequest(const QByteArray &accept, const QByteArray &method) const;
     void post(Outgoing message, bool internal = false);
-    void authorizeAndResend(ExchangeIt exchange, int status, const QByteArray &challenge);
+    void authorizeAndResend(ExchangeIt exchange, const RequestAuthorizer::Refusal &refusal);
     void attach(ExchangeIt exchange);
     void onReadyRead(ExchangeIt exchange);
     void onFinished(ExchangeIt exchange);

@@ -3,10 +3,13 @@
 #include "httptransport.h"
 #include "jsonparser.h"
 
+#include <QCryptographicHash>
 #include <QLoggingCategory>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
+
+#include <algorithm>
 
 Q_LOGGING_CATEGORY(lcSignIn, "switchboard.mcp.oauth.signin", QtWarningMsg)
 
@@ -151,28 +154,47 @@ Authorizer::~Authorizer()
     }
 }
 
-RequestAuthorizer::Headers Authorizer::headersFor(const QByteArray &, const QUrl &)
+RequestAuthorizer::Headers Authorizer::headersFor(const QByteArray &method, const QUrl &url)
 {
     if (!m_store)
         return {};
     const std::optional<Grant> grant = m_store->grant(m_serverKey);
     if (!grant || grant->tokens.accessToken.isEmpty())
         return {};
-    return {{QByteArrayLiteral("Authorization"), "Bearer " + grant->tokens.accessToken}};
+    const QByteArray &token = grant->tokens.accessToken;
+    if (grant->tokens.tokenType == QLatin1String("DPoP") && m_dpopKey)
+        return {{QByteArrayLiteral("Authorization"), "DPoP " + token},
+                {QByteArrayLiteral("DPoP"), dpopProof(method, url, token, m_resourceNonce)}};
+    return {{QByteArrayLiteral("Authorization"), "Bearer " + token}};
 }
 
-void Authorizer::refused(int status, const QByteArray &challenge, const QByteArray &protocolVersion,
-                         Done done)
+void Authorizer::refused(const Refusal &refusal, const QByteArray &protocolVersion, Done done)
 {
+    // A DPoP server that wants a nonce in the proofs (RFC 9449 9): the same token, again.
+    for (const Challenge &challenge : parseChallenges(refusal.challenge)) {
+        if (challenge.scheme.compare(QLatin1String("DPoP"), Qt::CaseInsensitive) == 0
+            && challenge.params.value(QStringLiteral("error")) == QLatin1String("use_dpop_nonce")
+            && !refusal.dpopNonce.isEmpty() && refusal.dpopNonce != m_resourceNonce) {
+            m_resourceNonce = refusal.dpopNonce;
+            if (m_running) {
+                m_waiting.push_back(std::move(done));
+            } else {
+                QMetaObject::invokeMethod(
+                        this, [done = std::move(done)] { done(true, QString()); },
+                        Qt::QueuedConnection);
+            }
+            return;
+        }
+    }
     m_waiting.push_back(std::move(done));
     if (m_running)
         return; // answered when the sign-in under way ends
     m_running = true;
     ++m_generation;
     m_stepUpScope.clear();
-    const BearerChallenge bearer = bearerChallenge(challenge);
+    const BearerChallenge bearer = bearerChallenge(refusal.challenge);
     std::optional<Grant> grant = m_store ? m_store->grant(m_serverKey) : std::nullopt;
-    if (status == 403) {
+    if (refusal.status == 403) {
         if (bearer.error != QLatin1String("insufficient_scope")) {
             finish(false,
                    bearer.errorDescription.isEmpty()
@@ -199,7 +221,8 @@ void Authorizer::refused(int status, const QByteArray &challenge, const QByteArr
         grant->tokens.accessToken.clear();
         m_store->setGrant(m_serverKey, *grant);
     }
-    m_discovery = std::make_unique<Discovery>(m_options.serverUrl, challenge, protocolVersion);
+    m_discovery
+            = std::make_unique<Discovery>(m_options.serverUrl, refusal.challenge, protocolVersion);
     m_discovery->start([this](const DiscoveryResult &result) {
         m_requested << m_discovery->requested();
         onDiscovered(result);
@@ -222,6 +245,10 @@ void Authorizer::onDiscovered(const DiscoveryResult &result)
         m_store->forgetGrant(m_serverKey);
         grant.reset();
     }
+    if (m_options.flow != SignInOptions::Flow::AuthorizationCode) {
+        signInWithoutUser();
+        return;
+    }
     if (m_stepUpScope.isEmpty() && grant && !grant->tokens.refreshToken.isEmpty()) {
         const std::optional<Registration> registration
                 = !m_options.clientId.isEmpty() ? std::optional(
@@ -243,26 +270,21 @@ void Authorizer::useRefreshToken(const Registration &registration, const Grant &
             = refreshTokenRequest(registration.clientId, grant.tokens.refreshToken, QString(),
                                   resource, clientAuth(registration), registration.clientSecret);
     const quint64 generation = m_generation;
-    postForm(m_discovered.server.tokenEndpoint, request.body, "application/x-www-form-urlencoded",
-             request.authorization,
-             [this, generation, grant](int status, const QByteArray &body, const QString &error) {
-                 if (generation != m_generation)
-                     return;
-                 QString why = error;
-                 std::optional<Tokens> tokens;
-                 if (why.isEmpty())
-                     tokens = readTokenResponse(status, body, &why);
-                 if (tokens) {
-                     keepTokens(*tokens, grant.scope, grant.tokens.refreshToken);
-                     finish(true, QString());
-                     return;
-                 }
-                 // A refresh token that no longer works is dropped; the user is asked anew.
-                 qCDebug(lcSignIn) << m_options.serverName << "refresh failed:" << why;
-                 if (m_store)
-                     m_store->forgetGrant(m_serverKey);
-                 registerClient();
-             });
+    requestTokens(request,
+                  [this, generation, grant](std::optional<Tokens> tokens, const QString &why) {
+                      if (generation != m_generation)
+                          return;
+                      if (tokens) {
+                          keepTokens(*tokens, grant.scope, grant.tokens.refreshToken);
+                          finish(true, QString());
+                          return;
+                      }
+                      // A refresh token that no longer works is dropped; the user is asked anew.
+                      qCDebug(lcSignIn) << m_options.serverName << "refresh failed:" << why;
+                      if (m_store)
+                          m_store->forgetGrant(m_serverKey);
+                      registerClient();
+                  });
 }
 
 void Authorizer::registerClient()
@@ -292,7 +314,7 @@ void Authorizer::registerClient()
         authorize(document);
         return;
     }
-    if (!server.registrationEndpoint.isEmpty()) {
+    if (!server.registrationEndpoint.isEmpty() && m_agent) {
         registerDynamically();
         return;
     }
@@ -318,26 +340,25 @@ void Authorizer::registerDynamically()
     const quint64 generation = m_generation;
     const QString issuer = server.issuer;
     postForm(server.registrationEndpoint, QByteArray::fromStdString(metadata.dump()),
-             "application/json", QByteArray(),
-             [this, generation, issuer, redirect](int status, const QByteArray &body,
-                                                  const QString &error) {
+             "application/json", {},
+             [this, generation, issuer, redirect](const HttpAnswer &answer) {
                  if (generation != m_generation)
                      return;
-                 if (!error.isEmpty()) {
-                     finish(false, tr("registering with %1 failed: %2").arg(issuer, error));
+                 if (!answer.error.isEmpty()) {
+                     finish(false, tr("registering with %1 failed: %2").arg(issuer, answer.error));
                      return;
                  }
-                 const Json answer
-                         = parseJson(std::string_view(body.constData(), size_t(body.size())));
-                 const QString clientId = member(answer, "client_id");
-                 if (status / 100 != 2 || clientId.isEmpty()) {
+                 const Json body = parseJson(
+                         std::string_view(answer.body.constData(), size_t(answer.body.size())));
+                 const QString clientId = member(body, "client_id");
+                 if (answer.status / 100 != 2 || clientId.isEmpty()) {
                      finish(false, tr("%1 refused to register this client: %2")
-                                           .arg(issuer, serverError(answer, status)));
+                                           .arg(issuer, serverError(body, answer.status)));
                      return;
                  }
                  const Registration registration{
-                         Registration::Kind::Dynamic, clientId, member(answer, "client_secret"),
-                         member(answer, "token_endpoint_auth_method"), redirect};
+                         Registration::Kind::Dynamic, clientId, member(body, "client_secret"),
+                         member(body, "token_endpoint_auth_method"), redirect};
                  if (m_store)
                      m_store->setRegistration(issuer, registration);
                  authorize(registration);
@@ -402,24 +423,141 @@ void Authorizer::exchangeCode(const Registration &registration, const Authorizat
 {
     const TokenRequest token
             = codeTokenRequest(request, code, clientAuth(registration), registration.clientSecret);
+    requestAndKeep(token, request.scope);
+}
+
+// The extensions' grants: the client proves who it is (or whose behalf it acts on) with
+// what it was configured with; nobody is asked, and a refusal is final (never another grant).
+void Authorizer::signInWithoutUser()
+{
+    using Flow = SignInOptions::Flow;
+    const AuthorizationServer &server = m_discovered.server;
+    const QString scope = requestedScope();
+    m_lastScope = scope;
+    const QByteArray resource = resourceParameter(m_discovered, m_options.serverUrl).toUtf8();
+    TokenRequest request;
+    FormFields fields;
+    if (m_options.flow == Flow::EnterpriseManaged) {
+        exchangeIdToken();
+        return;
+    }
+    if (m_options.flow == Flow::JwtBearer) {
+        fields = {{"grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"},
+                  {"assertion", m_options.assertion}};
+        if (!m_options.clientId.isEmpty())
+            fields.emplace_back("client_id", m_options.clientId.toUtf8());
+    } else {
+        fields = {{"grant_type", "client_credentials"}};
+        if (!m_options.privateKeyPem.isEmpty()) {
+            QString why;
+            const std::optional<SigningKey> key = SigningKey::fromPem(
+                    m_options.privateKeyPem, m_options.signingAlgorithm, &why);
+            if (!key) {
+                finish(false, tr("the client's private key cannot be used: %1").arg(why));
+                return;
+            }
+            // RFC 7523 3: issued by and about this client, for this authorization server.
+            const qint64 now = QDateTime::currentSecsSinceEpoch();
+            const QByteArray assertion = signJwt(*key, {{"typ", "JWT"}},
+                                                 {{"iss", m_options.clientId.toStdString()},
+                                                  {"sub", m_options.clientId.toStdString()},
+                                                  {"aud", server.issuer.toStdString()},
+                                                  {"iat", now},
+                                                  {"exp", now + 300},
+                                                  {"jti", randomState().toStdString()}});
+            fields.emplace_back("client_assertion_type",
+                                "urn:ietf:params:oauth:client-assertion-type:jwt-bearer");
+            fields.emplace_back("client_assertion", assertion);
+        } else {
+            addClientSecret(fields, request);
+        }
+    }
+    if (!scope.isEmpty())
+        fields.emplace_back("scope", scope.toUtf8());
+    fields.emplace_back("resource", resource);
+    request.body = formBody(fields);
+    requestAndKeep(request, scope);
+}
+
+// Enterprise-managed authorization (SEP-990): the user's ID token is exchanged at the
+// identity provider for an identity assertion grant (ID-JAG, RFC 8693), which the
+// authorization server then takes as a JWT bearer grant (RFC 7523) from this client.
+void Authorizer::exchangeIdToken()
+{
+    const AuthorizationServer &server = m_discovered.server;
+    if (!isSecureUrl(m_options.idpTokenEndpoint)) {
+        finish(false, tr("the identity provider's token endpoint %1 is not https")
+                              .arg(m_options.idpTokenEndpoint.toDisplayString()));
+        return;
+    }
+    const QString scope = requestedScope();
+    const QByteArray resource = resourceParameter(m_discovered, m_options.serverUrl).toUtf8();
+    FormFields fields{{"grant_type", "urn:ietf:params:oauth:grant-type:token-exchange"},
+                      {"requested_token_type", "urn:ietf:params:oauth:token-type:id-jag"},
+                      {"audience", server.issuer.toUtf8()},
+                      {"resource", resource},
+                      {"subject_token", m_options.idToken},
+                      {"subject_token_type", "urn:ietf:params:oauth:token-type:id_token"},
+                      {"client_id", m_options.idpClientId.toUtf8()}};
+    if (!scope.isEmpty())
+        fields.emplace_back("scope", scope.toUtf8());
     const quint64 generation = m_generation;
-    const QString scope = request.scope;
-    postForm(m_discovered.server.tokenEndpoint, token.body, "application/x-www-form-urlencoded",
-             token.authorization,
-             [this, generation, scope](int status, const QByteArray &body, const QString &error) {
+    postForm(m_options.idpTokenEndpoint, formBody(fields), "application/x-www-form-urlencoded", {},
+             [this, generation, scope, resource](const HttpAnswer &answer) {
                  if (generation != m_generation)
                      return;
-                 QString why = error;
-                 std::optional<Tokens> tokens;
-                 if (why.isEmpty())
-                     tokens = readTokenResponse(status, body, &why);
-                 if (!tokens) {
-                     finish(false, why);
+                 const Json body = parseJson(
+                         std::string_view(answer.body.constData(), size_t(answer.body.size())));
+                 const QByteArray grant = member(body, "access_token").toUtf8();
+                 const QString type = member(body, "issued_token_type");
+                 if (!answer.error.isEmpty() || answer.status != 200 || grant.isEmpty()
+                     || (!type.isEmpty()
+                         && type != QLatin1String("urn:ietf:params:oauth:token-type:id-jag"))) {
+                     finish(false,
+                            tr("the identity provider did not grant access to %1: %2")
+                                    .arg(m_discovered.server.issuer,
+                                         answer.error.isEmpty() ? serverError(body, answer.status)
+                                                                : answer.error));
                      return;
                  }
-                 keepTokens(*tokens, scope, QByteArray());
-                 finish(true, QString());
+                 FormFields fields{{"grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"},
+                                   {"assertion", grant}};
+                 if (!scope.isEmpty())
+                     fields.emplace_back("scope", scope.toUtf8());
+                 fields.emplace_back("resource", resource);
+                 TokenRequest request;
+                 addClientSecret(fields, request);
+                 request.body = formBody(fields);
+                 requestAndKeep(request, scope);
              });
+}
+
+void Authorizer::requestAndKeep(const TokenRequest &request, const QString &scope)
+{
+    const quint64 generation = m_generation;
+    requestTokens(request,
+                  [this, generation, scope](std::optional<Tokens> tokens, const QString &why) {
+                      if (generation != m_generation)
+                          return;
+                      if (!tokens) {
+                          finish(false, why);
+                          return;
+                      }
+                      keepTokens(*tokens, scope, QByteArray());
+                      finish(true, QString());
+                  });
+}
+
+// The configured client's secret, as the authorization server wants it: in the form when it
+// takes only client_secret_post, else client_secret_basic.
+void Authorizer::addClientSecret(FormFields &fields, TokenRequest &request) const
+{
+    if (clientAuthFor(m_discovered.server, true) == ClientAuth::SecretPost) {
+        fields.emplace_back("client_id", m_options.clientId.toUtf8());
+        fields.emplace_back("client_secret", m_options.clientSecret.toUtf8());
+    } else {
+        request.authorization = basicAuthorization(m_options.clientId, m_options.clientSecret);
+    }
 }
 
 void Authorizer::keepTokens(const Tokens &tokens, const QString &scope,
@@ -438,6 +576,84 @@ void Authorizer::keepTokens(const Tokens &tokens, const QString &scope,
     m_store->setGrant(m_serverKey, grant);
 }
 
+bool Authorizer::serverTakesDpop() const
+{
+    const Json &raw = m_discovered.server.raw;
+    const auto it = raw.find("dpop_signing_alg_values_supported");
+    if (it == raw.end() || !it->is_array())
+        return false;
+    return std::any_of(it->begin(), it->end(),
+                       [](const Json &alg) { return alg.is_string() && alg == "ES256"; });
+}
+
+QByteArray Authorizer::dpopProof(const QByteArray &method, const QUrl &url,
+                                 const QByteArray &accessToken, const QByteArray &nonce) const
+{
+    if (!m_dpopKey)
+        return {};
+    // RFC 9449 4.2: a fresh jti each time; htu without query and fragment; ath binds the
+    // proof to the access token it goes with.
+    Json claims = {
+            {"jti", randomState().toStdString()},
+            {"htm", method.toStdString()},
+            {"htu", url.adjusted(QUrl::RemoveQuery | QUrl::RemoveFragment)
+                            .toString(QUrl::FullyEncoded)
+                            .toStdString()},
+            {"iat", QDateTime::currentSecsSinceEpoch()},
+    };
+    if (!accessToken.isEmpty())
+        claims["ath"] = base64Url(QCryptographicHash::hash(accessToken, QCryptographicHash::Sha256))
+                                .toStdString();
+    if (!nonce.isEmpty())
+        claims["nonce"] = nonce.toStdString();
+    return signJwt(*m_dpopKey, {{"typ", "dpop+jwt"}, {"jwk", m_dpopKey->publicJwk()}}, claims);
+}
+
+void Authorizer::requestTokens(const TokenRequest &request, TokensDone done, QUrl endpoint,
+                               bool again)
+{
+    if (endpoint.isEmpty())
+        endpoint = m_discovered.server.tokenEndpoint;
+    const bool dpop = serverTakesDpop();
+    if (dpop && !m_dpopKey)
+        m_dpopKey = SigningKey::generateEs256();
+    Headers headers;
+    if (!request.authorization.isEmpty())
+        headers.emplace_back("Authorization", request.authorization);
+    if (dpop)
+        headers.emplace_back("DPoP", dpopProof("POST", endpoint, {}, m_tokenNonce));
+    const quint64 generation = m_generation;
+    postForm(endpoint, request.body, "application/x-www-form-urlencoded", headers,
+             [this, request, endpoint, again, dpop, done = std::move(done),
+              generation](const HttpAnswer &answer) {
+                 if (generation != m_generation)
+                     return;
+                 if (!answer.dpopNonce.isEmpty())
+                     m_tokenNonce = answer.dpopNonce;
+                 const Json body = parseJson(
+                         std::string_view(answer.body.constData(), size_t(answer.body.size())));
+                 // RFC 9449 8: the server wants its nonce in the proof; once.
+                 if (dpop && !again && answer.status == 400
+                     && member(body, "error") == QLatin1String("use_dpop_nonce")
+                     && !answer.dpopNonce.isEmpty()) {
+                     requestTokens(request, done, endpoint, true);
+                     return;
+                 }
+                 if (!answer.error.isEmpty()) {
+                     done(std::nullopt, answer.error);
+                     return;
+                 }
+                 QString why;
+                 std::optional<Tokens> tokens = readTokenResponse(answer.status, answer.body, &why);
+                 if (tokens && tokens->tokenType == QLatin1String("DPoP") && !dpop) {
+                     why = tr("the token endpoint issued a DPoP-bound token without being sent "
+                              "a proof");
+                     tokens.reset();
+                 }
+                 done(std::move(tokens), why);
+             });
+}
+
 ClientAuth Authorizer::clientAuth(const Registration &registration) const
 {
     const QString &method = registration.tokenEndpointAuthMethod;
@@ -451,25 +667,26 @@ ClientAuth Authorizer::clientAuth(const Registration &registration) const
 }
 
 void Authorizer::postForm(const QUrl &url, const QByteArray &body, const QByteArray &contentType,
-                          const QByteArray &authorization, Answer answer)
+                          const Headers &headers, Answer answer)
 {
     m_requested << url;
     QNetworkRequest request = plainRequest(url);
     request.setHeader(QNetworkRequest::ContentTypeHeader, contentType);
-    if (!authorization.isEmpty())
-        request.setRawHeader("Authorization", authorization);
+    for (const auto &[name, value] : headers)
+        request.setRawHeader(name, value);
     m_reply = threadNetworkAccess()->post(request, body);
     QNetworkReply *reply = m_reply;
     capSize(reply);
     connect(reply, &QNetworkReply::finished, this, [reply, answer = std::move(answer)] {
         reply->deleteLater();
-        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        const QByteArray body
-                = reply->bytesAvailable() <= MaxAnswerBytes ? reply->readAll() : QByteArray();
-        answer(status, body,
-               status == 0 ? tr("%1: %2").arg(reply->url().toDisplayString(QUrl::RemoveQuery),
-                                              reply->errorString())
-                           : QString());
+        HttpAnswer result;
+        result.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        result.body = reply->bytesAvailable() <= MaxAnswerBytes ? reply->readAll() : QByteArray();
+        result.dpopNonce = reply->rawHeader("DPoP-Nonce");
+        if (result.status == 0)
+            result.error = tr("%1: %2").arg(reply->url().toDisplayString(QUrl::RemoveQuery),
+                                            reply->errorString());
+        answer(result);
     });
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "oauthcrypto.h"
 #include "oauthdiscovery.h"
 #include "oauthflow.h"
 #include "requestauthorizer.h"
@@ -111,12 +112,23 @@ public:
 private:
     QUrl m_redirectUri;
     QPointer<QNetworkReply> m_reply;
+    // DPoP (RFC 9449): the key tokens are bound to (made when a server first takes proofs,
+    // kept in memory only) and the nonces the two servers asked for.
+    std::optional<SigningKey> m_dpopKey;
+    QByteArray m_resourceNonce;
+    QByteArray m_tokenNonce;
 };
 
 struct SignInOptions
 {
+    // How tokens are obtained: with the user (the authorization code grant), or without
+    // anybody (the extensions io.modelcontextprotocol/oauth-client-credentials, the JWT
+    // bearer grant of workload identity, enterprise-managed authorization).
+    enum class Flow { AuthorizationCode, ClientCredentials, JwtBearer, EnterpriseManaged };
+
     QUrl serverUrl;
     QString serverName;
+    Flow flow = Flow::AuthorizationCode;
     // A client registered beforehand (the config's "oauth"): used with every authorization
     // server, before any other way.
     QString clientId;
@@ -126,6 +138,17 @@ struct SignInOptions
     // supports client ID metadata documents.
     QUrl clientMetadataUrl;
     QString clientName = QStringLiteral("Switchboard");
+    // Client credentials with private_key_jwt (RFC 7523): the PEM private key, and the
+    // algorithm it must be for ("ES256", "RS256", or empty for whichever it is).
+    QByteArray privateKeyPem;
+    QString signingAlgorithm;
+    // JwtBearer: the assertion (a workload's identity token).
+    QByteArray assertion;
+    // EnterpriseManaged: the identity provider's token endpoint, this client's id there, and
+    // the user's ID token from it, exchanged there for an ID-JAG (SEP-990).
+    QUrl idpTokenEndpoint;
+    QString idpClientId;
+    QByteArray idToken;
 };
 
 // Signs in to one MCP server (MCP 2025-11-25 and 2026-07-28 authorization): on a 401 it
@@ -144,8 +167,7 @@ public:
     ~Authorizer() override;
 
     Headers headersFor(const QByteArray &method, const QUrl &url) override;
-    void refused(int status, const QByteArray &challenge, const QByteArray &protocolVersion,
-                 Done done) override;
+    void refused(const Refusal &refusal, const QByteArray &protocolVersion, Done done) override;
 
     bool isSigningIn() const { return m_running; }
     // Authorization requests sent to the user agent so far.
@@ -160,7 +182,16 @@ signals:
     void failed(const QString &why);
 
 private:
-    using Answer = std::function<void(int status, const QByteArray &body, const QString &error)>;
+    struct HttpAnswer
+    {
+        int status = 0;
+        QByteArray body;
+        QString error; // the network's, when there is no answer
+        QByteArray dpopNonce;
+    };
+    using Answer = std::function<void(const HttpAnswer &)>;
+    using TokensDone = std::function<void(std::optional<Tokens> tokens, const QString &why)>;
+
     void onDiscovered(const DiscoveryResult &result);
     void useRefreshToken(const Registration &registration, const Grant &grant);
     void registerClient();
@@ -168,9 +199,21 @@ private:
     void authorize(const Registration &registration);
     void exchangeCode(const Registration &registration, const AuthorizationRequest &request,
                       const QByteArray &code);
+    void signInWithoutUser();
+    void exchangeIdToken();
+    // Asks for tokens, keeps them with the scope asked for, and ends the sign-in.
+    void requestAndKeep(const TokenRequest &request, const QString &scope);
+    void addClientSecret(FormFields &fields, TokenRequest &request) const;
     void keepTokens(const Tokens &tokens, const QString &scope, const QByteArray &oldRefresh);
+    // A token request to `endpoint` (the authorization server's unless named), with a DPoP
+    // proof when the server takes them (and once more with its nonce when it asks).
+    void requestTokens(const TokenRequest &request, TokensDone done, QUrl endpoint = {},
+                       bool again = false);
     void postForm(const QUrl &url, const QByteArray &body, const QByteArray &contentType,
-                  const QByteArray &authorization, Answer answer);
+                  const RequestAuthorizer::Headers &headers, Answer answer);
+    QByteArray dpopProof(const QByteArray &method, const QUrl &url, const QByteArray &accessToken,
+                         const QByteArray &nonce) const;
+    bool serverTakesDpop() const;
     ClientAuth clientAuth(const Registration &registration) const;
     QString requestedScope() const;
     void finish(bool ok, const QString &why);
@@ -188,6 +231,11 @@ private:
     int m_authorizations = 0;
     QList<QUrl> m_requested;
     QPointer<QNetworkReply> m_reply;
+    // DPoP (RFC 9449): the key tokens are bound to (made when a server first takes proofs,
+    // kept in memory only) and the nonces the two servers asked for.
+    std::optional<SigningKey> m_dpopKey;
+    QByteArray m_resourceNonce;
+    QByteArray m_tokenNonce;
     // Bumped by every sign-in: a user agent's late answer to an earlier one is ignored.
     quint64 m_generation = 0;
 };

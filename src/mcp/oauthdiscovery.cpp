@@ -183,18 +183,23 @@ QList<Challenge> parseChallenges(const QByteArray &header)
 BearerChallenge bearerChallenge(const QByteArray &header)
 {
     BearerChallenge bearer;
-    for (const Challenge &challenge : parseChallenges(header)) {
-        if (challenge.scheme.compare(QLatin1String("Bearer"), Qt::CaseInsensitive) != 0)
-            continue;
-        bearer.present = true;
-        const QUrl metadata(challenge.params.value(QStringLiteral("resource_metadata")),
-                            QUrl::StrictMode);
-        if (metadata.isValid() && !metadata.isRelative())
-            bearer.resourceMetadata = metadata;
-        bearer.scope = challenge.params.value(QStringLiteral("scope"));
-        bearer.error = challenge.params.value(QStringLiteral("error"));
-        bearer.errorDescription = challenge.params.value(QStringLiteral("error_description"));
-        break;
+    const QList<Challenge> challenges = parseChallenges(header);
+    // A Bearer challenge first; a DPoP one (RFC 9449 7.1) carries the same parameters.
+    for (const char *scheme : {"Bearer", "DPoP"}) {
+        for (const Challenge &challenge : challenges) {
+            if (challenge.scheme.compare(QLatin1String(scheme), Qt::CaseInsensitive) != 0)
+                continue;
+            bearer.present = true;
+            bearer.scheme = QLatin1String(scheme);
+            const QUrl metadata(challenge.params.value(QStringLiteral("resource_metadata")),
+                                QUrl::StrictMode);
+            if (metadata.isValid() && !metadata.isRelative())
+                bearer.resourceMetadata = metadata;
+            bearer.scope = challenge.params.value(QStringLiteral("scope"));
+            bearer.error = challenge.params.value(QStringLiteral("error"));
+            bearer.errorDescription = challenge.params.value(QStringLiteral("error_description"));
+            return bearer;
+        }
     }
     return bearer;
 }

@@ -31,10 +31,13 @@ struct Challenge
 };
 QList<Challenge> parseChallenges(const QByteArray &header);
 
-// What the Bearer challenge of a 401 or 403 says (RFC 6750 3, RFC 9728 5.1).
+// What the Bearer challenge of a 401 or 403 says (RFC 6750 3, RFC 9728 5.1), or else its
+// DPoP challenge (RFC 9449 7.1), which has the same parameters.
 struct BearerChallenge
 {
     bool present = false;
+    QString scheme; // "Bearer" or "DPoP"
+
     QUrl resourceMetadata; // empty when absent or not a URL
     QString scope;         // space-separated, as sent
     QString error;         // "invalid_token", "insufficient_scope", ...

@@ -53,13 +53,6 @@ QString jsonString(const Json &object, const char *key)
                                                  : QString();
 }
 
-// RFC 6749 2.3.1: the client id and secret are form-encoded before they are joined.
-QByteArray basicAuthorization(const QString &clientId, const QString &secret)
-{
-    return "Basic "
-           + (formEncode(clientId.toUtf8()) + ':' + formEncode(secret.toUtf8())).toBase64();
-}
-
 void addClient(Form &form, TokenRequest &out, const QString &clientId, ClientAuth auth,
                const QString &clientSecret)
 {
@@ -78,6 +71,20 @@ void addClient(Form &form, TokenRequest &out, const QString &clientId, ClientAut
 }
 
 } // namespace
+
+QByteArray formBody(const FormFields &fields)
+{
+    Form form;
+    for (const auto &[name, value] : fields)
+        form.add(name, value);
+    return form.body();
+}
+
+QByteArray basicAuthorization(const QString &clientId, const QString &secret)
+{
+    return "Basic "
+           + (formEncode(clientId.toUtf8()) + ':' + formEncode(secret.toUtf8())).toBase64();
+}
 
 Pkce Pkce::generate()
 {

@@ -8,6 +8,8 @@
 #include <QUrl>
 
 #include <optional>
+#include <utility>
+#include <vector>
 
 // The authorization code grant of MCP authorization (OAuth 2.1 with PKCE, RFC 8707
 // resource indicators, RFC 9207 issuer identification), as pure functions: what goes into
@@ -67,6 +69,12 @@ struct AuthorizationResponse
 };
 AuthorizationResponse readRedirect(const QUrl &redirect, const QByteArray &expectedState,
                                    const AuthorizationServer &server);
+
+// An application/x-www-form-urlencoded body (RFC 6749 appendix B) of these fields, in order.
+using FormFields = std::vector<std::pair<const char *, QByteArray>>;
+QByteArray formBody(const FormFields &fields);
+// client_secret_basic's Authorization value (RFC 6749 2.3.1: both parts form-encoded first).
+QByteArray basicAuthorization(const QString &clientId, const QString &secret);
 
 // How the client proves itself at the token endpoint.
 enum class ClientAuth { None, SecretBasic, SecretPost };

@@ -27,12 +27,18 @@ public:
     // method, `url` where it goes.
     virtual Headers headersFor(const QByteArray &method, const QUrl &url) = 0;
 
-    // The server answered `status` (401, or 403) with this WWW-Authenticate header;
-    // `protocolVersion` is what the transport speaks (sent with the server's own metadata
-    // requests). `done` is called exactly once, unless the authorizer is destroyed first.
-    virtual void refused(int status, const QByteArray &challenge, const QByteArray &protocolVersion,
-                         Done done)
-            = 0;
+    // What the server said when it refused a request.
+    struct Refusal
+    {
+        int status = 0;       // 401, or 403
+        QByteArray challenge; // its WWW-Authenticate header
+        QByteArray dpopNonce; // its DPoP-Nonce header (RFC 9449 9), if any
+    };
+
+    // The server refused a request; `protocolVersion` is what the transport speaks (sent
+    // with the server's own metadata requests). `done` is called exactly once, unless the
+    // authorizer is destroyed first.
+    virtual void refused(const Refusal &refusal, const QByteArray &protocolVersion, Done done) = 0;
 };
 
 } // namespace Mcp

@@ -107,9 +107,29 @@ private:
         options.serverUrl = url;
         options.serverName = QStringLiteral("conformance");
         options.clientName = QStringLiteral("switchboard-conformance");
-        if (m_scenario == QLatin1String("auth/pre-registration")) {
-            options.clientId = QString::fromStdString(context.value("client_id", ""));
-            options.clientSecret = QString::fromStdString(context.value("client_secret", ""));
+        const auto text = [&context](const char *key) {
+            return QString::fromStdString(context.value(key, ""));
+        };
+        using Flow = OAuth::SignInOptions::Flow;
+        if (m_scenario == QLatin1String("auth/pre-registration")
+            || m_scenario.startsWith(QLatin1String("auth/client-credentials-"))
+            || m_scenario == QLatin1String("auth/enterprise-managed-authorization")) {
+            options.clientId = text("client_id");
+            options.clientSecret = text("client_secret");
+        }
+        if (m_scenario.startsWith(QLatin1String("auth/client-credentials-"))) {
+            options.flow = Flow::ClientCredentials;
+            options.privateKeyPem = text("private_key_pem").toUtf8();
+            options.signingAlgorithm = text("signing_algorithm");
+        } else if (m_scenario == QLatin1String("auth/enterprise-managed-authorization")) {
+            options.flow = Flow::EnterpriseManaged;
+            options.idpTokenEndpoint = QUrl(text("idp_token_endpoint"));
+            options.idpClientId = text("idp_client_id");
+            options.idToken = text("idp_id_token").toUtf8();
+        } else if (m_scenario == QLatin1String("auth/wif-jwt-bearer")) {
+            options.flow = Flow::JwtBearer;
+            options.clientId = text("client_id");
+            options.assertion = text("valid_jwt").toUtf8();
         }
         options.clientMetadataUrl
                 = QUrl(QStringLiteral("https://conformance-test.local/client-metadata.json"));
