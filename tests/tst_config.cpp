@@ -60,6 +60,7 @@ private slots:
     void toJsonRoundTrip_data();
     void toJsonRoundTrip();
     void protocolLayerLeavesPolicyKeys();
+    void oauthSettingsAreRead();
     void find();
 
     void loadFile();
@@ -461,6 +462,59 @@ void tst_Config::parseErrors_data()
             << QStringList({"t.json:2:15: 'mcpServers' must be an object mapping server names "
                             "to their settings, not a list"})
             << QStringList();
+    QTest::newRow("oauth on a stdio server")
+            << QByteArray(R"({"mcpServers": {"s": {"command": "x", "oauth": {}}}})")
+            << QStringList({"t.json:1:48: server 's': 'oauth' applies only to remote servers "
+                            "(\"url\")"})
+            << QStringList();
+    QTest::newRow("oauth: unknown key, bad scopes, http metadata URL") << QByteArray(
+            R"({"mcpServers": {"s": {"url": "https://h/mcp", "oauth": {"clientID": "a", )"
+            R"("scopes": ["a", 1], "clientMetadataUrl": "http://c/m.json"}}}})")
+                                                                       << QStringList(
+                                                                                  {"t.json:1:69: "
+                                                                                   "server 's': "
+                                                                                   "unknown key "
+                                                                                   "'clientID' in "
+                                                                                   "'oauth'; "
+                                                                                   "expected "
+                                                                                   "\"clientId\", "
+                                                                                   "\"clientSecret"
+                                                                                   "\", "
+                                                                                   "\"scopes\", "
+                                                                                   "\"clientMetadat"
+                                                                                   "aUrl\", "
+                                                                                   "\"grant\" or "
+                                                                                   "\"privateKeyFil"
+                                                                                   "e\"",
+                                                                                   "t.json:1:84: "
+                                                                                   "server 's': "
+                                                                                   "'oauth.scopes' "
+                                                                                   "must be a list "
+                                                                                   "of scope "
+                                                                                   "names (strings "
+                                                                                   "that are not "
+                                                                                   "empty)",
+                                                                                   "t.json:1:115: "
+                                                                                   "server 's': "
+                                                                                   "'oauth."
+                                                                                   "clientMetadataU"
+                                                                                   "rl' must be an "
+                                                                                   "https "
+                                                                                   "URL"})
+                                                                       << QStringList();
+    QTest::newRow("oauth: client credentials without a secret") << QByteArray(
+            R"({"mcpServers": {"s": {"url": "https://h/mcp", "oauth": {"clientId": "a", )"
+            R"("grant": "client_credentials"}}}})")
+                                                                << QStringList(
+                                                                           {"t.json:1:56: server "
+                                                                            "'s': 'oauth' with "
+                                                                            "\"grant\": "
+                                                                            "\"client_"
+                                                                            "credentials\" needs "
+                                                                            "\"clientId\" and "
+                                                                            "\"clientSecret\" or "
+                                                                            "\"privateKeyFile\""})
+                                                                << QStringList();
     QTest::newRow("server is not an object")
             << QByteArray(R"({"mcpServers": {"s": "npx"}})")
             << QStringList({"t.json:1:22: server 's': 's' must be an object with \"command\" or "
@@ -1175,6 +1229,32 @@ void tst_Config::protocolLayerLeavesPolicyKeys()
     const McpConfig engine = Engine::parseConfig(text, QStringLiteral("p.json"), {});
     QCOMPARE(engine.errors.size(), 3);
     QCOMPARE(serverNames(engine), QStringList({"t"}));
+}
+
+// "oauth" is read into ServerConfig::oauth, its secret expanded (and known as a secret), and
+// kept as written in the definition, where equality and toJson() see it.
+void tst_Config::oauthSettingsAreRead()
+{
+    QProcessEnvironment env;
+    env.insert(QStringLiteral("SECRET"), QStringLiteral("s3cret"));
+    const QByteArray text(
+            R"({"mcpServers": {"s": {"url": "https://h/mcp", "oauth": {)"
+            R"("clientId": "app", "clientSecret": "${SECRET}", )"
+            R"("scopes": ["read", "write"], "clientMetadataUrl": "https://c/m.json"}}}})");
+    const McpConfig config = ConfigLoader::parse(text, QStringLiteral("t.json"), env);
+    QCOMPARE(errorStrings(config.errors), QStringList());
+    const ServerConfig &server = config.servers.at(0);
+    QVERIFY(server.oauth.present);
+    QCOMPARE(server.oauth.clientId, QStringLiteral("app"));
+    QCOMPARE(server.oauth.clientSecret, QStringLiteral("s3cret"));
+    QCOMPARE(server.oauth.scopes, QStringList({"read", "write"}));
+    QCOMPARE(server.oauth.clientMetadataUrl, QStringLiteral("https://c/m.json"));
+    QVERIFY(server.expandedSecrets.contains(QStringLiteral("s3cret")));
+    QVERIFY(server.toJson()["oauth"]["clientSecret"] == json("${SECRET}"));
+    ServerConfig other = ConfigLoader::parse(QByteArray(text).replace("write", "admin"),
+                                             QStringLiteral("t.json"), env)
+                                 .servers.at(0);
+    QVERIFY(!(other == server));
 }
 
 void tst_Config::find()

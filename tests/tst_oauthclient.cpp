@@ -7,7 +7,10 @@
 #include <mcp/httptransport.h>
 #include <mcp/oauthclient.h>
 
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
 #include <QSignalSpy>
+#include <QTcpSocket>
 #include <QTest>
 
 using namespace Mcp;
@@ -28,12 +31,14 @@ class tst_OAuthClient : public QObject
     std::unique_ptr<CredentialStore> m_store;
     std::unique_ptr<RedirectReadingAgent> m_agent;
 
-    std::pair<std::unique_ptr<Client>, std::shared_ptr<Authorizer>> makeClient()
+    std::pair<std::unique_ptr<Client>, std::shared_ptr<Authorizer>> makeClient(UserAgent *agent
+                                                                               = nullptr)
     {
         SignInOptions signIn;
         signIn.serverUrl = QUrl(m_mcp->url());
         signIn.serverName = QStringLiteral("remote");
-        auto authorizer = std::make_shared<Authorizer>(signIn, m_store.get(), m_agent.get());
+        auto authorizer = std::make_shared<Authorizer>(signIn, m_store.get(),
+                                                       agent ? agent : m_agent.get());
         HttpOptions http;
         http.serverName = QStringLiteral("remote");
         http.url = QUrl(m_mcp->url());
@@ -175,7 +180,58 @@ private slots:
         QVERIFY(!m_store->grant(canonicalResource(QUrl(m_mcp->url()))));
     }
 
+    // The desktop's agent: the "browser" (here a test that follows the authorization
+    // server's redirect to the loopback listener) lands on the callback, which answers with
+    // a page and closes.
+    void loopbackAgentTakesTheBrowsersAnswer()
+    {
+        QByteArray page;
+        QUrl redirected;
+        auto browser = [&](const QUrl &url) {
+            QNetworkRequest request(url);
+            request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
+                                 QNetworkRequest::ManualRedirectPolicy);
+            QNetworkReply *authorize = m_network.get(request);
+            connect(authorize, &QNetworkReply::finished, this, [&, authorize] {
+                authorize->deleteLater();
+                redirected = QUrl::fromEncoded(authorize->rawHeader("Location"));
+                QNetworkReply *callback = m_network.get(QNetworkRequest(redirected));
+                connect(callback, &QNetworkReply::finished, this, [&, callback] {
+                    callback->deleteLater();
+                    page = callback->readAll();
+                });
+            });
+        };
+        LoopbackAgent agent(browser);
+        auto [client, authorizer] = makeClient(&agent);
+        client->connectToServer();
+        QVERIFY(settle(client.get()));
+        QVERIFY2(client->state() == Client::State::Ready, qPrintable(client->errorString()));
+        QCOMPARE(redirected.host(), QStringLiteral("127.0.0.1"));
+        QCOMPARE(redirected.path(), QStringLiteral("/callback"));
+        QTRY_VERIFY(page.contains("close this tab"));
+        QVERIFY(!agent.isWaiting());
+        // The listener is gone once it has its answer.
+        QTcpSocket probe;
+        probe.connectToHost(QHostAddress::LocalHost, quint16(redirected.port()));
+        QVERIFY(!probe.waitForConnected(1000));
+    }
+
+    void loopbackAgentGivesUp()
+    {
+        LoopbackAgent agent([](const QUrl &) {}); // nobody answers in the browser
+        agent.setTimeoutMs(300);
+        auto [client, authorizer] = makeClient(&agent);
+        client->connectToServer();
+        QVERIFY(settle(client.get()));
+        QCOMPARE(client->state(), Client::State::Failed);
+        QVERIFY2(client->errorString().contains(QLatin1String("no answer came from the browser")),
+                 qPrintable(client->errorString()));
+    }
+
 private:
+    QNetworkAccessManager m_network;
+
     static QString echoedText(Client *client)
     {
         auto result = callAndWait(client, "echo", Json{{"text", "hello"}}, 15000);

@@ -1226,12 +1226,13 @@
     </message>
     <message>
         <location line="+10"/>
+        <location line="+327"/>
         <source>an object</source>
         <extracomment>A JSON value&apos;s type, completing &quot;&apos;%1&apos; must be %2, not %3&quot;.</extracomment>
         <translation>对象</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-325"/>
         <source>a list</source>
         <translation>列表</translation>
     </message>
@@ -1283,12 +1284,12 @@
     <message>
         <location line="+16"/>
         <location line="+72"/>
-        <location line="+513"/>
+        <location line="+584"/>
         <source>&apos;%1&apos; must be %2, not %3</source>
         <translation>“%1” 必须是%2，而不是%3</translation>
     </message>
     <message>
-        <location line="-623"/>
+        <location line="-694"/>
         <source>a server name must not be empty</source>
         <translation>服务器名称不能为空</translation>
     </message>
@@ -1360,12 +1361,12 @@
     </message>
     <message>
         <location line="-200"/>
-        <location line="+227"/>
+        <location line="+297"/>
         <source>true or false</source>
         <translation>true 或 false</translation>
     </message>
     <message>
-        <location line="-250"/>
+        <location line="-320"/>
         <source>&apos;sandbox&apos; applies only to stdio servers (a program Switchboard starts)</source>
         <translation>“sandbox” 仅适用于 stdio 服务器（由 Switchboard 启动的程序）</translation>
     </message>
@@ -1385,7 +1386,42 @@
         <translation>“sandbox” 中有未知的键 “%1”；应为 &quot;network&quot; 或 &quot;write&quot;</translation>
     </message>
     <message>
-        <location line="+219"/>
+        <location line="+204"/>
+        <source>&apos;oauth&apos; applies only to remote servers (&quot;url&quot;)</source>
+        <translation>“oauth” 仅适用于远程服务器（&quot;url&quot;）</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>a string that is not empty</source>
+        <translation>非空字符串</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>&apos;oauth.clientMetadataUrl&apos; must be an https URL</source>
+        <translation>“oauth.clientMetadataUrl” 必须是 https 网址</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&apos;oauth.grant&apos; must be &quot;authorization_code&quot; or &quot;client_credentials&quot;</source>
+        <translation>“oauth.grant” 必须是 &quot;authorization_code&quot; 或 &quot;client_credentials&quot;</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>&apos;oauth.scopes&apos; must be a list of scope names (strings that are not empty)</source>
+        <translation>“oauth.scopes” 必须是范围名称的列表（非空字符串）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>unknown key &apos;%1&apos; in &apos;oauth&apos;; expected &quot;clientId&quot;, &quot;clientSecret&quot;, &quot;scopes&quot;, &quot;clientMetadataUrl&quot;, &quot;grant&quot; or &quot;privateKeyFile&quot;</source>
+        <translation>“oauth” 中有未知的键 “%1”；应为 &quot;clientId&quot;、&quot;clientSecret&quot;、&quot;scopes&quot;、&quot;clientMetadataUrl&quot;、&quot;grant&quot; 或 &quot;privateKeyFile&quot;</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>&apos;oauth&apos; with &quot;grant&quot;: &quot;client_credentials&quot; needs &quot;clientId&quot; and &quot;clientSecret&quot; or &quot;privateKeyFile&quot;</source>
+        <translation>带有 &quot;grant&quot;: &quot;client_credentials&quot; 的 “oauth” 需要 &quot;clientId&quot;，以及 &quot;clientSecret&quot; 或 &quot;privateKeyFile&quot;</translation>
+    </message>
+    <message>
+        <location line="+25"/>
         <source>a number of seconds</source>
         <translation>秒数</translation>
     </message>
@@ -1410,7 +1446,7 @@
         <translation>某个变量将控制字符 U+%1 带入了 %2</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>environment variable %1 is %2 (used in %3)</source>
         <translation>环境变量 %1 %2（在 %3 中使用）</translation>
     </message>
@@ -1720,7 +1756,7 @@
 <context>
     <name>Mcp::OAuth::Authorizer</name>
     <message>
-        <location filename="../src/mcp/oauthclient.cpp" line="+58"/>
+        <location filename="../src/mcp/oauthclient.cpp" line="+77"/>
         <source>HTTP %1</source>
         <translation>HTTP %1</translation>
     </message>
@@ -1735,7 +1771,7 @@
         <translation>授权端点返回了 HTTP %1，但没有将浏览器重定向回来</translation>
     </message>
     <message>
-        <location line="+69"/>
+        <location line="+164"/>
         <source>the server refuses access (HTTP 403)</source>
         <translation>服务器拒绝访问（HTTP 403）</translation>
     </message>
@@ -1750,7 +1786,7 @@
         <translation>服务器在授权之后仍要求更多权限（范围“%1”）</translation>
     </message>
     <message>
-        <location line="+108"/>
+        <location line="+109"/>
         <source>%1 offers this client no way to register; add the client ID it gave you to the server&apos;s entry as &quot;oauth&quot;: {&quot;clientId&quot;: &quot;...&quot;}</source>
         <translation>%1 没有为此客户端提供注册方式；请将它给你的客户端 ID 以 &quot;oauth&quot;: {&quot;clientId&quot;: &quot;...&quot;} 的形式加入该服务器的条目</translation>
     </message>
@@ -1770,12 +1806,12 @@
         <translation>没有可以登录的用户</translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location line="+69"/>
         <source>the client&apos;s private key cannot be used: %1</source>
         <translation>无法使用客户端的私钥：%1</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+33"/>
         <source>the identity provider&apos;s token endpoint %1 is not https</source>
         <translation>身份提供方的令牌端点 %1 不是 https</translation>
     </message>
@@ -1785,7 +1821,7 @@
         <translation>身份提供方未授予对 %1 的访问权限：%2</translation>
     </message>
     <message>
-        <location line="+120"/>
+        <location line="+132"/>
         <source>the token endpoint issued a DPoP-bound token without being sent a proof</source>
         <translation>令牌端点在未收到证明的情况下签发了绑定 DPoP 的令牌</translation>
     </message>
@@ -1922,6 +1958,39 @@
         <location line="+6"/>
         <source>the token endpoint issued a token of type &apos;%1&apos;, which this client cannot use</source>
         <translation>令牌端点签发了类型为“%1”的令牌，本客户端无法使用</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::OAuth::LoopbackAgent</name>
+    <message>
+        <location filename="../src/mcp/oauthclient.cpp" line="-636"/>
+        <source>no answer came from the browser within %1 minutes</source>
+        <translation>%1 分钟内浏览器没有返回应答</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>another sign-in started</source>
+        <translation>另一次登录已开始</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>cannot listen on this machine for the browser&apos;s answer: %1</source>
+        <translation>无法在本机监听浏览器的应答：%1</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Nothing here.</source>
+        <translation>此处没有内容。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sign-in was refused. You can close this tab and return to Switchboard.</source>
+        <translation>登录被拒绝。你可以关闭此标签页并返回 Switchboard。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Signed in. You can close this tab and return to Switchboard.</source>
+        <translation>已登录。你可以关闭此标签页并返回 Switchboard。</translation>
     </message>
 </context>
 <context>

@@ -987,6 +987,76 @@ std::optional<ServerConfig> checkServer(const Context &ctx, const std::string &n
         }
     }
 
+    // oauth: sign-in settings of a remote server (kept in the definition as written)
+    if (const json *oauth = field("oauth")) {
+        const std::string where = at("oauth");
+        if (server.type == TransportType::Stdio) {
+            fail(where, Text::tr("'oauth' applies only to remote servers (\"url\")"));
+        } else if (!oauth->is_object()) {
+            wrongType(where, QStringLiteral("oauth"), Text::tr("an object"), *oauth);
+        } else {
+            OAuthSettings &settings = server.oauth;
+            settings.present = true;
+            for (const auto &[key, item] : oauth->items()) {
+                const std::string itemAt = childPointer(where, key);
+                const QString path = QStringLiteral("oauth.") + fromStd(key);
+                const auto text = [&](QString *target, bool expanded) {
+                    if (!item.is_string() || item.get_ref<const std::string &>().empty()) {
+                        wrongType(itemAt, path, Text::tr("a string that is not empty"), item);
+                        return;
+                    }
+                    if (expanded)
+                        expandables.push_back(
+                                {path, itemAt, fromStd(item.get<std::string>()), 0, target});
+                    else
+                        *target = fromStd(item.get<std::string>());
+                };
+                if (key == "clientId") {
+                    text(&settings.clientId, false);
+                } else if (key == "clientSecret") {
+                    text(&settings.clientSecret, true);
+                } else if (key == "privateKeyFile") {
+                    text(&settings.privateKeyFile, true);
+                } else if (key == "clientMetadataUrl") {
+                    text(&settings.clientMetadataUrl, false);
+                    if (!settings.clientMetadataUrl.isEmpty()
+                        && !settings.clientMetadataUrl.startsWith(QLatin1String("https://")))
+                        fail(itemAt, Text::tr("'oauth.clientMetadataUrl' must be an https URL"));
+                } else if (key == "grant") {
+                    text(&settings.grant, false);
+                    if (!settings.grant.isEmpty()
+                        && settings.grant != QLatin1String("authorization_code")
+                        && settings.grant != QLatin1String("client_credentials"))
+                        fail(itemAt, Text::tr("'oauth.grant' must be \"authorization_code\" "
+                                              "or \"client_credentials\""));
+                } else if (key == "scopes") {
+                    bool ok = item.is_array();
+                    for (const json &scope : ok ? item : json::array()) {
+                        ok = ok && scope.is_string()
+                             && !scope.get_ref<const std::string &>().empty();
+                        if (ok)
+                            settings.scopes << fromStd(scope.get<std::string>());
+                    }
+                    if (!ok)
+                        fail(itemAt, Text::tr("'oauth.scopes' must be a list of scope names "
+                                              "(strings that are not empty)"));
+                } else {
+                    fail(itemAt, Text::tr("unknown key '%1' in 'oauth'; expected \"clientId\", "
+                                          "\"clientSecret\", \"scopes\", "
+                                          "\"clientMetadataUrl\", \"grant\" or "
+                                          "\"privateKeyFile\"")
+                                         .arg(fromStd(key)));
+                }
+            }
+            if (settings.grant == QLatin1String("client_credentials")
+                && (settings.clientId.isEmpty()
+                    || (settings.clientSecret.isEmpty() && settings.privateKeyFile.isEmpty())))
+                fail(where, Text::tr("'oauth' with \"grant\": \"client_credentials\" needs "
+                                     "\"clientId\" and \"clientSecret\" or "
+                                     "\"privateKeyFile\""));
+        }
+    }
+
     // disabled, inheritEnv
     for (const auto &[key, target] :
          {std::pair{"disabled", &server.disabled}, std::pair{"inheritEnv", &server.inheritEnv}}) {
@@ -1064,7 +1134,8 @@ std::optional<ServerConfig> checkServer(const Context &ctx, const std::string &n
                               .arg(codePoint(expansion.value.at(expandedControl)), item.fieldPath);
         }
         if (item.fieldPath.startsWith(QLatin1String("env."))
-            || item.fieldPath.startsWith(QLatin1String("headers.")))
+            || item.fieldPath.startsWith(QLatin1String("headers."))
+            || item.fieldPath == QLatin1String("oauth.clientSecret"))
             server.expandedSecrets << expansion.substituted;
         if (!expansion.missingVariable.isEmpty() && server.error.isEmpty()) {
             server.error = Text::tr("environment variable %1 is %2 (used in %3)")

@@ -48,6 +48,19 @@ struct ConfigError
 /// The settings of one MCP server, as read from `.mcp.json`, with `${VAR}` references
 /// expanded. A value type: the UI edits a copy, the Manager compares old and new copies with
 /// operator== to restart only the servers whose settings changed.
+/// "oauth" of a remote server: how it signs in (MCP authorization). Kept in the server's
+/// definition as written (a foreign member for toJson() and operator==); read here.
+struct OAuthSettings
+{
+    bool present = false;
+    QString clientId;          ///< registered beforehand with the authorization server
+    QString clientSecret;      ///< expanded (`${VAR}`); a secret
+    QStringList scopes;        ///< asked for when the server's challenge names none
+    QString clientMetadataUrl; ///< this client's metadata document (https): its client_id
+    QString grant;             ///< "authorization_code" (default) or "client_credentials"
+    QString privateKeyFile;    ///< client_credentials with private_key_jwt: a PEM file, expanded
+};
+
 struct ServerConfig
 {
     QString name;
@@ -61,6 +74,7 @@ struct ServerConfig
     SandboxPolicy sandbox; ///< "sandbox": true or {"network": false, "write": [...]}
     QString url;
     QMap<QString, QString> headers; ///< expanded
+    OAuthSettings oauth;            ///< "oauth" (remote servers)
     bool disabled = false;
     int timeoutMs = 60000; ///< "timeout", in seconds in the file
     /// "timeout" was written in the file (even as the default): the server's own limit, which

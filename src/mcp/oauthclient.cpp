@@ -8,6 +8,10 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTimer>
+#include <QUrlQuery>
 
 #include <algorithm>
 
@@ -47,6 +51,21 @@ QString member(const Json &object, const char *key)
 QStringList words(const QString &scope)
 {
     return scope.split(u' ', Qt::SkipEmptyParts);
+}
+
+// Whether a registration's redirect URI serves for this one: the same, or both on the
+// loopback interface and differing only in the port, which authorization servers must let
+// a native application choose each time (RFC 8252 7.3).
+bool sameRedirect(const QUrl &registered, const QUrl &wanted)
+{
+    if (registered == wanted)
+        return true;
+    const auto loopback = [](const QUrl &url) {
+        return url.scheme() == QLatin1String("http")
+               && (url.host() == QLatin1String("127.0.0.1") || url.host() == QLatin1String("::1"));
+    };
+    return loopback(registered) && loopback(wanted)
+           && registered.adjusted(QUrl::RemovePort) == wanted.adjusted(QUrl::RemovePort);
 }
 
 // The server's own error in an OAuth error answer, in words.
@@ -133,6 +152,101 @@ void RedirectReadingAgent::authorize(const QUrl &url, Done done)
                                                   "without sending the browser back")
                                            .arg(status));
     });
+}
+
+LoopbackAgent::LoopbackAgent(Open open, QObject *parent)
+    : QObject(parent)
+    , m_open(std::move(open))
+    , m_server(new QTcpServer(this))
+    , m_timer(new QTimer(this))
+{
+    m_timer->setSingleShot(true);
+    connect(m_timer, &QTimer::timeout, this, [this] {
+        end(QUrl(),
+            tr("no answer came from the browser within %1 minutes").arg(m_timeoutMs / 60000));
+    });
+    connect(m_server, &QTcpServer::newConnection, this, &LoopbackAgent::onConnection);
+}
+
+LoopbackAgent::~LoopbackAgent() = default;
+
+QUrl LoopbackAgent::redirectUri() const
+{
+    if (!m_server->isListening() && !m_server->listen(QHostAddress::LocalHost))
+        return QUrl();
+    return QUrl(QStringLiteral("http://127.0.0.1:%1/callback").arg(m_server->serverPort()));
+}
+
+void LoopbackAgent::authorize(const QUrl &url, Done done)
+{
+    if (m_done)
+        end(QUrl(), tr("another sign-in started"));
+    if (redirectUri().isEmpty()) {
+        done(QUrl(), tr("cannot listen on this machine for the browser's answer: %1")
+                             .arg(m_server->errorString()));
+        return;
+    }
+    m_done = std::move(done);
+    m_timer->start(m_timeoutMs);
+    if (m_open)
+        m_open(url);
+}
+
+void LoopbackAgent::cancel(const QString &why)
+{
+    end(QUrl(), why);
+}
+
+// Reads one request line; the browser's GET /callback?... ends the wait, anything else gets
+// a 404 and the wait goes on. Requests are small: more than 16 KiB is not a browser's.
+void LoopbackAgent::onConnection()
+{
+    while (QTcpSocket *socket = m_server->nextPendingConnection()) {
+        connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+        connect(socket, &QTcpSocket::readyRead, this, [this, socket] {
+            if (socket->bytesAvailable() > 16 * 1024) {
+                socket->abort();
+                return;
+            }
+            if (!socket->canReadLine())
+                return;
+            const QList<QByteArray> line = socket->readLine().trimmed().split(' ');
+            const QUrl target = line.size() == 3 && line[0] == "GET"
+                                        ? QUrl::fromEncoded(line[1], QUrl::StrictMode)
+                                        : QUrl();
+            const bool callback = m_done && target.path() == QLatin1String("/callback");
+            const QUrlQuery query(target);
+            const bool refused = query.hasQueryItem(QStringLiteral("error"));
+            const QString text = !callback ? tr("Nothing here.")
+                                 : refused ? tr("Sign-in was refused. You can close this tab and "
+                                                "return to Switchboard.")
+                                           : tr("Signed in. You can close this tab and return to "
+                                                "Switchboard.");
+            const QByteArray page = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>"
+                                    "Switchboard</title></head><body><p>"
+                                    + text.toHtmlEscaped().toUtf8() + "</p></body></html>";
+            socket->write((callback ? "HTTP/1.1 200 OK\r\n" : "HTTP/1.1 404 Not Found\r\n")
+                          + QByteArray("Content-Type: text/html; charset=utf-8\r\n"
+                                       "Cache-Control: no-store\r\nConnection: close\r\n"
+                                       "Content-Length: ")
+                          + QByteArray::number(page.size()) + "\r\n\r\n" + page);
+            socket->disconnectFromHost();
+            if (callback) {
+                QUrl redirect
+                        = QUrl(QStringLiteral("http://127.0.0.1:%1").arg(m_server->serverPort()))
+                                  .resolved(target);
+                end(redirect, QString());
+            }
+        });
+    }
+}
+
+void LoopbackAgent::end(const QUrl &redirect, const QString &error)
+{
+    m_timer->stop();
+    m_server->close();
+    if (Done done = std::exchange(m_done, {}))
+        done(redirect, error);
 }
 
 Authorizer::Authorizer(SignInOptions options, CredentialStore *store, UserAgent *agent,
@@ -300,7 +414,8 @@ void Authorizer::registerClient()
     if (std::optional<Registration> known
         = m_store ? m_store->registration(server.issuer) : std::nullopt) {
         // A dynamic registration holds for the redirect it named; another needs its own.
-        if (known->kind != Registration::Kind::Dynamic || known->redirectUri == redirect) {
+        if (known->kind != Registration::Kind::Dynamic
+            || sameRedirect(QUrl(known->redirectUri), QUrl(redirect))) {
             authorize(*known);
             return;
         }

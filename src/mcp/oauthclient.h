@@ -16,6 +16,8 @@
 #include <optional>
 
 class QNetworkReply;
+class QTcpServer;
+class QTimer;
 
 // The network half of MCP authorization: registering the client with an authorization
 // server, sending the user to it, and exchanging what comes back for tokens, which every
@@ -117,6 +119,37 @@ private:
     std::optional<SigningKey> m_dpopKey;
     QByteArray m_resourceNonce;
     QByteArray m_tokenNonce;
+};
+
+// The user agent of a desktop: the system browser (opened by `open`, which the face
+// supplies) sent to the authorization URL, and a one-shot listener on a loopback port
+// (http://127.0.0.1:PORT/callback, RFC 8252 7.3) that takes the browser's redirect back,
+// answers it with a page saying the tab may be closed, and closes. Gives up after
+// `timeoutMs` (5 minutes) or cancel().
+class LoopbackAgent : public QObject, public UserAgent
+{
+    Q_OBJECT
+public:
+    using Open = std::function<void(const QUrl &url)>;
+    explicit LoopbackAgent(Open open, QObject *parent = nullptr);
+    ~LoopbackAgent() override;
+
+    // Listens (on a port the system picks) until the answer came or the wait ended.
+    QUrl redirectUri() const override;
+    void authorize(const QUrl &url, Done done) override;
+    void cancel(const QString &why);
+    void setTimeoutMs(int ms) { m_timeoutMs = ms; }
+    bool isWaiting() const { return bool(m_done); }
+
+private:
+    void onConnection();
+    void end(const QUrl &redirect, const QString &error);
+
+    Open m_open;
+    QTcpServer *m_server = nullptr;
+    QTimer *m_timer = nullptr;
+    Done m_done;
+    int m_timeoutMs = 5 * 60 * 1000;
 };
 
 struct SignInOptions
