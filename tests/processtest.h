@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QProcess>
+#include <QTest>
 #include <QtGlobal>
 
 #ifdef Q_OS_UNIX
@@ -17,4 +19,16 @@ inline bool processAlive(qint64 pid)
     Q_UNUSED(pid);
     return false;
 #endif
+}
+
+// Waits for `process` to end with the event loop turning (a server on this thread keeps
+// answering it); kills it after `timeoutMs`. True when it ended by itself.
+inline bool finishWhileServing(QProcess &process, int timeoutMs = 30000)
+{
+    (void)QTest::qWaitFor([&] { return process.state() == QProcess::NotRunning; }, timeoutMs);
+    if (process.state() == QProcess::NotRunning)
+        return true;
+    process.kill();
+    process.waitForFinished();
+    return false;
 }

@@ -1,6 +1,7 @@
 #include "jsontest.h"
 #include "mcphttpserver.h"
 #include "mcptest.h"
+#include "processtest.h"
 
 #include <mcp/client.h>
 #include <mcp/httpsupport.h>
@@ -592,13 +593,9 @@ private slots:
             process.start(QStringLiteral(SWITCHBOARD_CLI),
                           QStringList{QStringLiteral("--workspace"), workspace.path()} + args);
             // The server lives on this thread: keep the event loop turning while it runs.
-            (void)QTest::qWaitFor([&] { return process.state() == QProcess::NotRunning; }, 30000);
             Run run;
-            if (process.state() != QProcess::NotRunning) {
-                process.kill();
-                process.waitForFinished();
+            if (!finishWhileServing(process))
                 return run;
-            }
             run.code = process.exitCode();
             run.out = QString::fromUtf8(process.readAllStandardOutput());
             run.err = QString::fromUtf8(process.readAllStandardError());

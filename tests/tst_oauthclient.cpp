@@ -2,15 +2,19 @@
 #include "mcphttpserver.h"
 #include "mcptest.h"
 #include "oauthserver.h"
+#include "processtest.h"
 
 #include <mcp/client.h>
 #include <mcp/httptransport.h>
 #include <mcp/oauthclient.h>
 
+#include <QDirIterator>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QTcpSocket>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace Mcp;
@@ -227,6 +231,106 @@ private slots:
         QCOMPARE(client->state(), Client::State::Failed);
         QVERIFY2(client->errorString().contains(QLatin1String("no answer came from the browser")),
                  qPrintable(client->errorString()));
+    }
+
+    // switchboard-cli: a server that needs sign-in fails with exit 3 and a reason naming
+    // `auth login`; `auth login` prints the authorization URL (the test is the browser) and
+    // connects once signed in; no token reaches the files under the config and data folders.
+    void cliSignsInThroughTheBrowser()
+    {
+        QTemporaryDir home, workspace;
+        const QString config = workspace.filePath(QStringLiteral("remote.json"));
+        {
+            QFile file(config);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(QStringLiteral("{\"mcpServers\": {\"remote\": {\"url\": \"%1\"}}}")
+                               .arg(m_mcp->url())
+                               .toUtf8());
+        }
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral("config")));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data")));
+        env.insert(QStringLiteral("SWITCHBOARD_KEYCHAIN_SERVICE"),
+                   QStringLiteral("switchboard-test-%1").arg(QCoreApplication::applicationPid()));
+        env.remove(QStringLiteral("DISPLAY"));
+        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+        struct Run
+        {
+            int code = -1;
+            QString out, err;
+        };
+        // `browser`: called with each stderr line while the command runs.
+        auto cli = [&](const QStringList &args, std::function<void(const QString &)> browser = {}) {
+            QProcess process;
+            process.setProcessEnvironment(env);
+            Run run;
+            connect(&process, &QProcess::readyReadStandardError, this, [&] {
+                const QString text = QString::fromUtf8(process.readAllStandardError());
+                run.err += text;
+                if (browser) {
+                    for (const QString &line : text.split(QLatin1Char('\n')))
+                        browser(line);
+                }
+            });
+            process.start(QStringLiteral(SWITCHBOARD_CLI),
+                          QStringList{QStringLiteral("--workspace"), workspace.path(),
+                                      QStringLiteral("--config"), config}
+                                  + args);
+            if (!finishWhileServing(process))
+                return run;
+            run.code = process.exitCode();
+            run.out = QString::fromUtf8(process.readAllStandardOutput());
+            run.err += QString::fromUtf8(process.readAllStandardError());
+            return run;
+        };
+
+        Run run = cli({QStringLiteral("servers")});
+        QCOMPARE(run.code, 3);
+        QVERIFY2(run.out.contains(QLatin1String("auth login remote")), qPrintable(run.out));
+        QCOMPARE(m_auth->authorizations, 0); // nothing was opened for a plain `servers`
+
+        bool followed = false;
+        run = cli({QStringLiteral("auth"), QStringLiteral("login"), QStringLiteral("remote")},
+                  [&](const QString &line) {
+                      if (!line.startsWith(m_auth->issuer() + QLatin1String("/authorize")))
+                          return;
+                      followed = true;
+                      QNetworkRequest request{QUrl(line.trimmed())};
+                      request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
+                                           QNetworkRequest::ManualRedirectPolicy);
+                      QNetworkReply *authorize = m_network.get(request);
+                      connect(authorize, &QNetworkReply::finished, this, [this, authorize] {
+                          authorize->deleteLater();
+                          m_network.get(QNetworkRequest(
+                                  QUrl::fromEncoded(authorize->rawHeader("Location"))));
+                      });
+                  });
+        QVERIFY2(run.code == 0, qPrintable((run.err + run.out).right(1500)));
+        QVERIFY(followed);
+        QVERIFY2(run.out.contains(QLatin1String("signed in to remote")), qPrintable(run.out));
+        QCOMPARE(m_auth->authorizations, 1);
+        QCOMPARE(m_auth->codeGrants, 1);
+
+        // No token, refresh token or code in any file the CLI wrote.
+        QDirIterator files(home.path(), QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+        int seen = 0;
+        while (files.hasNext()) {
+            QFile file(files.next());
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QByteArray content = file.readAll();
+            ++seen;
+            QVERIFY2(!content.contains("access-") && !content.contains("refresh-")
+                             && !content.contains("code-"),
+                     qPrintable(file.fileName()));
+        }
+        QVERIFY(seen > 0); // the audit log, the era cache: the check looked at something
+
+        run = cli({QStringLiteral("auth"), QStringLiteral("status")});
+        QCOMPARE(run.code, 0);
+        QVERIFY2(run.out.contains(QLatin1String("remote:")), qPrintable(run.out));
+        run = cli({QStringLiteral("auth"), QStringLiteral("logout"), QStringLiteral("remote")});
+        QCOMPARE(run.code, 0);
+        QVERIFY2(run.out.contains(QLatin1String("signed out of remote")), qPrintable(run.out));
     }
 
 private:

@@ -1,7 +1,7 @@
 #include "filemode.h"
 
 #include <ui/appsettings.h>
-#include <ui/secretstore.h>
+#include <engine/secretstore.h>
 #include <ui/settingsdialog.h>
 
 #include <qt6keychain/keychain.h>
@@ -24,7 +24,7 @@
 
 using Engine::ProviderConfig;
 using Ui::AppSettings;
-using Ui::SecretStore;
+using Engine::SecretStore;
 using Ui::SettingsDialog;
 
 Q_DECLARE_METATYPE(std::optional<ProviderConfig>)
@@ -72,12 +72,12 @@ class tst_SettingsDialog : public QObject
     }
 
     // Reads `key` through a store and waits for the one answer.
-    static std::optional<SecretStore::Result> readSecret(SecretStore &store, const QString &key)
+    static std::optional<Engine::SecretStore::Result> readSecret(Engine::SecretStore &store, const QString &key)
     {
-        std::optional<SecretStore::Result> answer;
+        std::optional<Engine::SecretStore::Result> answer;
         int calls = 0;
         QObject context;
-        store.read(key, &context, [&](const SecretStore::Result &result) {
+        store.read(key, &context, [&](const Engine::SecretStore::Result &result) {
             answer = result;
             ++calls;
         });
@@ -93,12 +93,12 @@ private slots:
     void cleanupTestCase()
     {
         // Leave nothing behind in a real keychain.
-        SecretStore store(m_service);
+        Engine::SecretStore store(m_service);
         QObject context;
         int pending = 2;
         for (const char *provider : {AppSettings::OpenAiProvider, AppSettings::AnthropicProvider})
             store.remove(AppSettings::keychainKey(QString::fromLatin1(provider)), &context,
-                         [&](const SecretStore::Result &) { --pending; });
+                         [&](const Engine::SecretStore::Result &) { --pending; });
         QTRY_COMPARE_WITH_TIMEOUT(pending, 0, 30000);
     }
 
@@ -168,7 +168,7 @@ private slots:
         QCOMPARE(loaded.prices.keys(), QStringList{QStringLiteral("ok")});
 
         // The dialog's table, edited and read back.
-        SecretStore store(m_service);
+        Engine::SecretStore store(m_service);
         SettingsDialog dialog(path, &store);
         auto *table = dialog.findChild<QTableWidget *>(QStringLiteral("pricesTable"));
         QVERIFY(table);
@@ -219,7 +219,7 @@ private slots:
         saved.bashSandbox = Mcp::Sandbox::Mode::On;
         QVERIFY(saved.save(path));
 
-        SecretStore store(m_service);
+        Engine::SecretStore store(m_service);
         SettingsDialog dialog(path, &store);
         dialog.show();
         QCOMPARE(dialog.settings(), saved);
@@ -276,7 +276,7 @@ private slots:
         QVERIFY(saved.save(path));
         const QByteArray before = bytes(path);
 
-        SecretStore store(m_service);
+        Engine::SecretStore store(m_service);
         SettingsDialog dialog(path, &store);
         dialog.show();
         selectData(child<QComboBox>(&dialog, "providerCombo"),
@@ -317,7 +317,7 @@ private slots:
     void invalidBaseUrlBlocksOk()
     {
         const QString path = file(QStringLiteral("invalid.ini"));
-        SecretStore store(m_service);
+        Engine::SecretStore store(m_service);
         SettingsDialog dialog(path, &store);
         dialog.show();
         selectData(child<QComboBox>(&dialog, "providerCombo"),
@@ -363,13 +363,13 @@ private slots:
     void keychainErrorsSayWhatIsWrong()
     {
         const QString none
-                = SecretStore::describeError(QKeychain::NoBackendAvailable, "Unknown error");
+                = Engine::SecretStore::describeError(QKeychain::NoBackendAvailable, "Unknown error");
         QVERIFY2(none.contains(QStringLiteral("no keychain service")), qPrintable(none));
         QVERIFY(!none.contains(QStringLiteral("Unknown error")));
-        const QString other = SecretStore::describeError(QKeychain::OtherError, "Unknown error");
+        const QString other = Engine::SecretStore::describeError(QKeychain::OtherError, "Unknown error");
         QVERIFY2(!other.contains(QStringLiteral("Unknown error")), qPrintable(other));
         QVERIFY(!other.isEmpty());
-        const QString detailed = SecretStore::describeError(QKeychain::AccessDenied,
+        const QString detailed = Engine::SecretStore::describeError(QKeychain::AccessDenied,
                                                             QStringLiteral("Collection is locked"));
         QVERIFY2(detailed.contains(QStringLiteral("Collection is locked")), qPrintable(detailed));
     }
@@ -380,7 +380,7 @@ private slots:
         const QString provider = QString::fromLatin1(AppSettings::OpenAiProvider);
         const QString entry = AppSettings::keychainKey(provider);
         const QString key = QStringLiteral("sk-test-") + QUuid::createUuid().toString(QUuid::Id128);
-        SecretStore store(m_service);
+        Engine::SecretStore store(m_service);
         auto dialog = std::make_unique<SettingsDialog>(path, &store);
         dialog->show();
         selectData(child<QComboBox>(dialog.get(), "providerCombo"), provider);
@@ -422,7 +422,7 @@ private slots:
 
         const auto read = readSecret(store, entry);
         QVERIFY(read);
-        QCOMPARE(read->status, SecretStore::Result::Ok);
+        QCOMPARE(read->status, Engine::SecretStore::Result::Ok);
         QCOMPARE(read->secret, key);
         QCOMPARE(read->sessionOnly, !keychainWorks);
         QCOMPARE(store.hasSessionSecret(entry), !keychainWorks);
@@ -446,7 +446,7 @@ private slots:
         const auto gone = readSecret(store, entry);
         QVERIFY(gone);
         QCOMPARE(gone->status,
-                 keychainWorks ? SecretStore::Result::NotFound : SecretStore::Result::Unavailable);
+                 keychainWorks ? Engine::SecretStore::Result::NotFound : Engine::SecretStore::Result::Unavailable);
     }
 
     void providerConfig_data()
@@ -570,7 +570,7 @@ private slots:
 
     void keyboardOrder()
     {
-        SecretStore store(m_service);
+        Engine::SecretStore store(m_service);
         AppSettings saved;
         saved.provider = QString::fromLatin1(AppSettings::OpenAiProvider);
         const QString path = file(QStringLiteral("keyboard.ini"));
@@ -617,7 +617,7 @@ private slots:
         AppSettings saved;
         saved.provider = QString::fromLatin1(AppSettings::OpenAiProvider);
         QVERIFY(saved.save(path));
-        SecretStore store(m_service);
+        Engine::SecretStore store(m_service);
         SettingsDialog dialog(path, &store);
         dialog.show();
         QTRY_VERIFY_WITH_TIMEOUT(keyStateKnown(&dialog), 30000);

@@ -4,12 +4,17 @@
 <context>
     <name>Cli</name>
     <message>
-        <location filename="../src/cli/cli.cpp" line="+190"/>
+        <location filename="../src/cli/cli.cpp" line="+197"/>
         <source>switchboard-cli: refusing to use %1 as the workspace (it is / or your home folder: the tools could read every project and your private files there); run it in a project folder or name one with --workspace DIR</source>
         <translation>switchboard-cli：拒绝将 %1 用作工作区（它是 / 或你的主文件夹：工具将能读取其中的所有项目和你的私人文件）；请在项目文件夹中运行，或用 --workspace DIR 指定一个</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+45"/>
+        <source>sign-in needed: run &apos;switchboard-cli --workspace %1 auth login %2&apos;</source>
+        <translation>需要登录：请运行 &apos;switchboard-cli --workspace %1 auth login %2&apos;</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>audit log: %1</source>
         <translation>审计日志：%1</translation>
     </message>
@@ -37,6 +42,78 @@
         <location line="+52"/>
         <source>no such file</source>
         <translation>没有此文件</translation>
+    </message>
+    <message>
+        <location line="+169"/>
+        <source>no server named &apos;%1&apos;</source>
+        <translation>没有名为“%1”的服务器</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&apos;%1&apos; is not a remote server (&quot;url&quot; with Streamable HTTP): there is nothing to sign in to</source>
+        <translation>“%1”不是远程服务器（使用 Streamable HTTP 的 &quot;url&quot;）：没有可登录的对象</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&apos;%1&apos; sends its own Authorization header (in &quot;headers&quot;): Switchboard keeps no tokens for it</source>
+        <translation>“%1”自行发送 Authorization 头（在 &quot;headers&quot; 中）：Switchboard 不为它保存令牌</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>signed out of %1: its tokens are forgotten</source>
+        <translation>已退出 %1：其令牌已被清除</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Open this address in a browser to sign in (waiting up to 5 minutes):
+%1</source>
+        <translation>请在浏览器中打开此地址以登录（最多等待 5 分钟）：
+%1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>signed in to %1 (authorization server %2)</source>
+        <translation>已登录 %1（授权服务器 %2）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 is connected; it asked for no sign-in</source>
+        <translation>%1 已连接；它不要求登录</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>no keychain answered: the tokens were kept in memory only and are gone when this command ends</source>
+        <translation>没有钥匙串响应：令牌仅保存在内存中，此命令结束后即失效</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>%1: sign-in failed: %2</source>
+        <translation>%1：登录失败：%2</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>no remote server here signs in</source>
+        <translation>此处没有需要登录的远程服务器</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>%1: signed in (authorization server %2, since %3)</source>
+        <translation>%1：已登录（授权服务器 %2，自 %3 起）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1: not signed in</source>
+        <translation>%1：未登录</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the keychain did not answer (%1): nothing is kept across runs</source>
+        <translation>钥匙串没有响应（%1）：运行之间不会保留任何内容</translation>
     </message>
 </context>
 <context>
@@ -682,6 +759,39 @@
     </message>
 </context>
 <context>
+    <name>Engine::SecretStore</name>
+    <message>
+        <location filename="../src/engine/secretstore.cpp" line="+42"/>
+        <source>no keychain service is running (such as GNOME Keyring or KWallet)</source>
+        <translation>没有正在运行的钥匙串服务（例如 GNOME Keyring 或 KWallet）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>access to the keychain was refused</source>
+        <translation>访问钥匙串被拒绝</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the keychain denied access (is it locked?)</source>
+        <translation>钥匙串拒绝访问（是否已锁定？）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>this system has no keychain Switchboard can use</source>
+        <translation>此系统没有 Switchboard 可用的钥匙串</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the keychain could not delete the key</source>
+        <translation>钥匙串无法删除该密钥</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the keychain failed (error %1)</source>
+        <translation>钥匙串出错（错误 %1）</translation>
+    </message>
+</context>
+<context>
     <name>Engine::ServerPolicy</name>
     <message>
         <location filename="../src/engine/serverpolicy.cpp" line="+27"/>
@@ -723,6 +833,19 @@
         <location line="+9"/>
         <source>a string</source>
         <translation>字符串</translation>
+    </message>
+</context>
+<context>
+    <name>Engine::SignIn</name>
+    <message>
+        <location filename="../src/engine/signin.cpp" line="+81"/>
+        <source>sign-in needed</source>
+        <translation>需要登录</translation>
+    </message>
+    <message>
+        <location line="+106"/>
+        <source>&apos;%1&apos; has not asked for a sign-in</source>
+        <translation>“%1”尚未要求登录</translation>
     </message>
 </context>
 <context>
@@ -1766,12 +1889,12 @@
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+207"/>
         <source>the authorization endpoint answered HTTP %1 without sending the browser back</source>
         <translation>授权端点返回了 HTTP %1，但没有将浏览器重定向回来</translation>
     </message>
     <message>
-        <location line="+164"/>
+        <location line="+193"/>
         <source>the server refuses access (HTTP 403)</source>
         <translation>服务器拒绝访问（HTTP 403）</translation>
     </message>
@@ -1786,7 +1909,7 @@
         <translation>服务器在授权之后仍要求更多权限（范围“%1”）</translation>
     </message>
     <message>
-        <location line="+109"/>
+        <location line="+113"/>
         <source>%1 offers this client no way to register; add the client ID it gave you to the server&apos;s entry as &quot;oauth&quot;: {&quot;clientId&quot;: &quot;...&quot;}</source>
         <translation>%1 没有为此客户端提供注册方式；请将它给你的客户端 ID 以 &quot;oauth&quot;: {&quot;clientId&quot;: &quot;...&quot;} 的形式加入该服务器的条目</translation>
     </message>
@@ -1963,7 +2086,7 @@
 <context>
     <name>Mcp::OAuth::LoopbackAgent</name>
     <message>
-        <location filename="../src/mcp/oauthclient.cpp" line="-636"/>
+        <location filename="../src/mcp/oauthclient.cpp" line="-669"/>
         <source>no answer came from the browser within %1 minutes</source>
         <translation>%1 分钟内浏览器没有返回应答</translation>
     </message>
@@ -3878,39 +4001,6 @@ in %3</source>
         <location line="+3"/>
         <source>Field &apos;%1&apos;: %2</source>
         <translation>字段“%1”：%2</translation>
-    </message>
-</context>
-<context>
-    <name>Ui::SecretStore</name>
-    <message>
-        <location filename="../src/ui/secretstore.cpp" line="+42"/>
-        <source>no keychain service is running (such as GNOME Keyring or KWallet)</source>
-        <translation>没有正在运行的钥匙串服务（例如 GNOME Keyring 或 KWallet）</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>access to the keychain was refused</source>
-        <translation>访问钥匙串被拒绝</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>the keychain denied access (is it locked?)</source>
-        <translation>钥匙串拒绝访问（是否已锁定？）</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>this system has no keychain Switchboard can use</source>
-        <translation>此系统没有 Switchboard 可用的钥匙串</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>the keychain could not delete the key</source>
-        <translation>钥匙串无法删除该密钥</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>the keychain failed (error %1)</source>
-        <translation>钥匙串出错（错误 %1）</translation>
     </message>
 </context>
 <context>

@@ -7,7 +7,9 @@
 #include <engine/auditlog.h>
 #include <engine/conversationstore.h>
 #include <engine/providerconfig.h>
+#include <engine/secretstore.h>
 #include <engine/serverpolicy.h>
+#include <engine/signin.h>
 #include <engine/toolrunner.h>
 #include <engine/truststore.h>
 
@@ -15,6 +17,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QProcess>
 #include <QTimer>
 #include <QUrl>
 
@@ -78,6 +81,10 @@ QString usageText()
             "                              servers: they start only once trusted\n"
             "  audit [--tail N] [--json]   the last N (20) records of the audit log: approval\n"
             "                              decisions and tool runs\n"
+            "  auth login SERVER           sign in to a remote server (OAuth, in the browser);\n"
+            "                              the tokens go to the keychain\n"
+            "  auth logout SERVER          forget a server's tokens\n"
+            "  auth status                 which remote servers are signed in\n"
             "  config check [FILE]         validate; errors as FILE:LINE:COL: message\n"
             "  config import claude-desktop|vscode|cursor FILE\n"
             "                              print the converted .mcp.json\n"
@@ -205,6 +212,8 @@ int Cli::dispatch()
         return cmdTrust();
     if (command == QLatin1String("audit"))
         return cmdAudit();
+    if (command == QLatin1String("auth"))
+        return cmdAuth();
     if (command == QLatin1String("config")) {
         const QString sub = m_args.isEmpty() ? QString() : m_args.takeFirst();
         if (sub == QLatin1String("check"))
@@ -222,8 +231,21 @@ bool Cli::loadConfig()
         err(QStringLiteral("%1: no such file (given by --config)").arg(m_configFile));
         return false;
     }
+    if (!m_signIn) {
+        // SWITCHBOARD_KEYCHAIN_SERVICE: another keychain service name (tests keep theirs apart).
+        const QString service = qEnvironmentVariable("SWITCHBOARD_KEYCHAIN_SERVICE");
+        m_secrets = std::make_unique<Engine::SecretStore>(
+                service.isEmpty() ? QString::fromLatin1(Engine::SecretStore::DefaultService)
+                                  : service);
+        m_signIn = std::make_unique<Engine::SignIn>(m_secrets.get());
+        m_signIn->setNeededHint([this](const QString &server) {
+            return tr("sign-in needed: run 'switchboard-cli --workspace %1 auth login %2'")
+                    .arg(m_workspace, server);
+        });
+    }
     Engine::SessionOptions options;
     options.workspace = m_workspace;
+    options.signIn = m_signIn.get();
     options.configFile = m_configFile;
     options.manager.transports.stdio.shutdownStageMs = CliShutdownStageMs;
     options.builtins.bashSandbox = [mode = m_bashSandbox] {
@@ -866,6 +888,142 @@ void Cli::startRun()
                 finish(!failed->isEmpty() ? ServerFailed : *denied > 0 ? Denied : Ok);
             });
     agent->send(m_prompt);
+}
+
+// auth login SERVER | auth logout SERVER | auth status
+int Cli::cmdAuth()
+{
+    const QString sub = m_args.isEmpty() ? QString() : m_args.takeFirst();
+    if (sub == QLatin1String("status")) {
+        if (!m_args.isEmpty())
+            return usageError(
+                    QStringLiteral("auth status: unexpected argument '%1'").arg(m_args.first()));
+        return authStatus();
+    }
+    if (sub != QLatin1String("login") && sub != QLatin1String("logout"))
+        return usageError(
+                QStringLiteral("'auth' needs 'login SERVER', 'logout SERVER' or 'status'"));
+    if (m_args.size() != 1)
+        return usageError(QStringLiteral("auth %1: name one server").arg(sub));
+    const QString name = m_args.takeFirst();
+    if (!loadConfig())
+        return InvalidConfig;
+    const ServerConfig *server = m_session->config().find(name);
+    if (!server) {
+        err(tr("no server named '%1'").arg(name));
+        return Usage;
+    }
+    if (server->type != TransportType::Http) {
+        err(tr("'%1' is not a remote server (\"url\" with Streamable HTTP): there is nothing "
+               "to sign in to")
+                    .arg(name));
+        return Usage;
+    }
+    if (sub == QLatin1String("logout")) {
+        if (!m_signIn->authorizerFor(*server)) {
+            err(tr("'%1' sends its own Authorization header (in \"headers\"): Switchboard "
+                   "keeps no tokens for it")
+                        .arg(name));
+            return Usage;
+        }
+        m_signIn->signOut(name);
+        m_signIn->whenSaved([this, name] {
+            out(tr("signed out of %1: its tokens are forgotten").arg(name) + QLatin1Char('\n'));
+            finish(Ok);
+        });
+        return -1;
+    }
+    authLogin(name);
+    return -1;
+}
+
+// Connects; a server that wants the user gets the browser (the URL printed too, for a
+// machine without one), then is connected again with the tokens.
+void Cli::authLogin(const QString &name)
+{
+    m_signIn->setOpenUrl([](const QUrl &url) {
+        err(tr("Open this address in a browser to sign in (waiting up to 5 minutes):\n%1")
+                    .arg(url.toString(QUrl::FullyEncoded)));
+        if (!qEnvironmentVariableIsEmpty("DISPLAY")
+            || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+            QProcess::startDetached(QStringLiteral("xdg-open"), {url.toString(QUrl::FullyEncoded)});
+    });
+    auto report = [this, name] {
+        const ServerStatus status = m_session->manager()->status(name);
+        if (status.state != ServerState::Connected) {
+            err(tr("%1: %2").arg(name, status.reason));
+            finish(ServerFailed);
+            return;
+        }
+        const Engine::SignIn::Status signIn = m_signIn->status(name);
+        m_signIn->whenSaved([this, name, signIn] {
+            QString text = signIn.state == Engine::SignIn::State::SignedIn
+                                   ? tr("signed in to %1 (authorization server %2)")
+                                             .arg(name, signIn.detail)
+                                   : tr("%1 is connected; it asked for no sign-in").arg(name);
+            if (signIn.state == Engine::SignIn::State::SignedIn && signIn.memoryOnly)
+                text += QLatin1Char('\n')
+                        + tr("no keychain answered: the tokens were kept in memory only and "
+                             "are gone when this command ends");
+            out(text + QLatin1Char('\n'));
+            finish(Ok);
+        });
+    };
+    startServers({name});
+    whenSettled([this, name, report] {
+        if (m_session->manager()->status(name).state == ServerState::Connected
+            || m_signIn->status(name).state != Engine::SignIn::State::Needed) {
+            report();
+            return;
+        }
+        m_signIn->signInNow(name, [this, name, report](bool ok, const QString &why) {
+            if (!ok) {
+                err(tr("%1: sign-in failed: %2").arg(name, why));
+                finish(ServerFailed);
+                return;
+            }
+            m_session->manager()->restartServer(name);
+            whenSettled(report);
+        });
+    });
+}
+
+// Every remote server: whether the keychain holds its tokens.
+int Cli::authStatus()
+{
+    if (!loadConfig())
+        return InvalidConfig;
+    auto servers = std::make_shared<QList<ServerConfig>>();
+    for (const ServerConfig &server : m_session->config().servers) {
+        if (server.type == TransportType::Http && m_signIn->authorizerFor(server))
+            servers->append(server);
+    }
+    if (servers->isEmpty()) {
+        out(tr("no remote server here signs in") + QLatin1Char('\n'));
+        return Ok;
+    }
+    auto left = std::make_shared<int>(int(servers->size()));
+    for (const ServerConfig &server : std::as_const(*servers)) {
+        const QString key = Mcp::OAuth::canonicalResource(QUrl(server.url));
+        m_signIn->store()->prepare(key, [this, servers, left] {
+            if (--*left > 0)
+                return;
+            for (const ServerConfig &each : std::as_const(*servers)) {
+                const auto grant
+                        = m_signIn->store()->grant(Mcp::OAuth::canonicalResource(QUrl(each.url)));
+                out(grant ? tr("%1: signed in (authorization server %2, since %3)")
+                                    .arg(each.name, grant->issuer,
+                                         grant->obtained.toLocalTime().toString(Qt::ISODate))
+                          : tr("%1: not signed in").arg(each.name));
+                out(QStringLiteral("\n"));
+            }
+            if (!m_signIn->store()->backendError().isEmpty())
+                err(tr("the keychain did not answer (%1): nothing is kept across runs")
+                            .arg(m_signIn->store()->backendError()));
+            finish(Ok);
+        });
+    }
+    return -1;
 }
 
 void Cli::finish(int code)

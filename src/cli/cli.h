@@ -3,7 +3,9 @@
 #include <mcp/config.h>
 #include <mcp/manager.h>
 
+#include <engine/secretstore.h>
 #include <engine/session.h>
+#include <engine/signin.h>
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -52,6 +54,9 @@ private:
     int cmdTrust();
     QString trustHint(const QString &server) const;
     int cmdAudit();
+    int cmdAuth();
+    void authLogin(const QString &name);
+    int authStatus();
     void auditCall(const Mcp::ToolResult &result);
     void startRun();
     // The session's registry, its rejections reported (tools, run).
@@ -67,6 +72,10 @@ private:
     QString m_configFile;
     Mcp::Sandbox::Mode m_bashSandbox = Mcp::Sandbox::Mode::Auto; // --sandbox
     bool m_json = false;
+    // Sign-in to remote servers, its tokens in the keychain; made by loadConfig() and
+    // outliving the session that uses it.
+    std::unique_ptr<Engine::SecretStore> m_secrets;
+    std::unique_ptr<Engine::SignIn> m_signIn;
     std::unique_ptr<Engine::Session> m_session; // made by loadConfig()
     bool m_finishing = false;
 

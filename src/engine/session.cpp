@@ -3,7 +3,9 @@
 #include "approvalstore.h"
 #include "providerconfig.h"
 #include "serverpolicy.h"
+#include "signin.h"
 
+#include <QPointer>
 #include <QStandardPaths>
 
 namespace Engine {
@@ -17,6 +19,13 @@ Session::Session(SessionOptions options, QObject *parent)
     managerOptions.workspaceDir = m_options.workspace;
     managerOptions.eraCacheFile
             = m_options.eraCacheFile.isEmpty() ? defaultEraCacheFile() : m_options.eraCacheFile;
+    if (m_options.signIn) {
+        QPointer<SignIn> signIn = m_options.signIn;
+        managerOptions.transports.http.authorizerFor = [signIn](const Mcp::ServerConfig &config)
+                -> std::shared_ptr<Mcp::RequestAuthorizer> {
+            return signIn ? signIn->authorizerFor(config) : nullptr;
+        };
+    }
     m_manager = std::make_unique<Mcp::Manager>(managerOptions);
 
     m_registry = std::make_unique<ToolRegistry>();

@@ -18,6 +18,8 @@
 
 namespace Engine {
 
+class SignIn;
+
 // Where a Session keeps its files and how it runs its servers. Empty paths: the user's data
 // folder (TrustStore::defaultPath(), ApprovalStore::defaultFile(), AuditLog::defaultPath(),
 // Session::defaultEraCacheFile()).
@@ -31,6 +33,9 @@ struct SessionOptions
     QString eraCacheFile;        // the era each server spoke (Mcp::EraCache)
     Mcp::ManagerOptions manager; // workspaceDir and eraCacheFile are set from the above
     BuiltinToolsOptions builtins;
+    // Sign-in to remote servers (the face's: it opens the browser); none: a server that
+    // asks for it fails. Not owned; must outlive the Session.
+    SignIn *signIn = nullptr;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
 };
 

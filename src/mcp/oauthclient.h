@@ -9,6 +9,7 @@
 #include <QHash>
 #include <QObject>
 #include <QPointer>
+#include <QSet>
 #include <QUrl>
 
 #include <functional>
@@ -45,13 +46,37 @@ struct Grant
     QDateTime obtained;
 };
 
+// Where a CredentialStore keeps what it holds across runs (the OS keychain): text under a
+// key, read asynchronously.
+class CredentialBackend
+{
+public:
+    // `value` nullopt: nothing is kept under the key; `error` set: the backend failed.
+    using ReadDone
+            = std::function<void(const std::optional<QByteArray> &value, const QString &error)>;
+    virtual ~CredentialBackend() = default;
+    // `done` is called exactly once, from the event loop, unless `context` is destroyed.
+    virtual void read(const QString &key, QObject *context, ReadDone done) = 0;
+    virtual void write(const QString &key, const QByteArray &value) = 0;
+    virtual void remove(const QString &key) = 0;
+};
+
 // Registrations (per authorization server) and grants (per MCP server) while the application
-// runs. Whatever keeps them across runs (the keychain) follows changed().
+// runs, and through the backend (when there is one) across runs: a server's grant is read the
+// first time it is prepared, and every change is written back. Never in a file.
 class CredentialStore : public QObject
 {
     Q_OBJECT
 public:
     using QObject::QObject;
+
+    // Nothing is kept beyond memory without one. Not owned.
+    void setBackend(CredentialBackend *backend) { m_backend = backend; }
+    // Reads what the backend keeps for `server` (and the registrations, once), then calls
+    // `done` (at once when there is nothing to read).
+    void prepare(const QString &server, std::function<void()> done);
+    // The backend failed to read or write: what is held lives in memory only, and why.
+    QString backendError() const { return m_backendError; }
 
     std::optional<Registration> registration(const QString &issuer) const;
     void setRegistration(const QString &issuer, const Registration &registration);
@@ -79,8 +104,15 @@ private:
             emit changed();
     }
 
+    void saveRegistrations();
+    void saveGrant(const QString &server);
+
     QHash<QString, Registration> m_registrations;
     QHash<QString, Grant> m_grants;
+    CredentialBackend *m_backend = nullptr;
+    QSet<QString> m_prepared; // servers whose grant was read
+    bool m_registrationsRead = false;
+    QString m_backendError;
 };
 
 // Where the user meets the authorization server: the system browser with a loopback
@@ -94,6 +126,9 @@ public:
     virtual ~UserAgent() = default;
     // The redirect URI the answer comes back to.
     virtual QUrl redirectUri() const = 0;
+    // Non-empty: nobody can be asked now, and why; the authorizer then stops before it
+    // registers anything with the authorization server.
+    virtual QString unavailable() const { return QString(); }
     // Shows the authorization URL; `done` is called exactly once, unless the agent is
     // destroyed first.
     virtual void authorize(const QUrl &url, Done done) = 0;
@@ -131,7 +166,7 @@ class LoopbackAgent : public QObject, public UserAgent
     Q_OBJECT
 public:
     using Open = std::function<void(const QUrl &url)>;
-    explicit LoopbackAgent(Open open, QObject *parent = nullptr);
+    explicit LoopbackAgent(Open open = {}, QObject *parent = nullptr);
     ~LoopbackAgent() override;
 
     // Listens (on a port the system picks) until the answer came or the wait ended.
@@ -139,6 +174,7 @@ public:
     void authorize(const QUrl &url, Done done) override;
     void cancel(const QString &why);
     void setTimeoutMs(int ms) { m_timeoutMs = ms; }
+    void setOpen(Open open) { m_open = std::move(open); }
     bool isWaiting() const { return bool(m_done); }
 
 private:
@@ -199,8 +235,16 @@ public:
                QObject *parent = nullptr);
     ~Authorizer() override;
 
+    // Reads what the store's backend keeps for this server now, so that the first request
+    // can carry it (else it is read on the first refusal).
+    void prepare();
+
     Headers headersFor(const QByteArray &method, const QUrl &url) override;
     void refused(const Refusal &refusal, const QByteArray &protocolVersion, Done done) override;
+
+    // Signs in now, as if the server had just refused (with the last refusal it sent, if
+    // any): the user's "Sign in" for a server that failed for want of it.
+    void signInNow(Done done);
 
     bool isSigningIn() const { return m_running; }
     // Authorization requests sent to the user agent so far.
@@ -225,6 +269,7 @@ private:
     using Answer = std::function<void(const HttpAnswer &)>;
     using TokensDone = std::function<void(std::optional<Tokens> tokens, const QString &why)>;
 
+    void beginSignIn(const Refusal &refusal, const QByteArray &protocolVersion);
     void onDiscovered(const DiscoveryResult &result);
     void useRefreshToken(const Registration &registration, const Grant &grant);
     void registerClient();
@@ -259,6 +304,8 @@ private:
     std::vector<Done> m_waiting;
     std::unique_ptr<Discovery> m_discovery;
     DiscoveryResult m_discovered;
+    Refusal m_lastRefusal{401, {}, {}};
+    QByteArray m_lastVersion;
     QString m_stepUpScope; // set while a 403 insufficient_scope is answered
     QString m_lastScope;   // what the last authorization asked for
     int m_authorizations = 0;

@@ -33,6 +33,8 @@ Transport *createTransport(const ServerConfig &config, const QString &workspaceD
         http.closeTimeoutMs = settings.http.closeTimeoutMs;
         if (config.type == TransportType::Sse)
             return new SseTransport(http);
+        if (settings.http.authorizerFor)
+            http.authorizer = settings.http.authorizerFor(config);
         return new HttpTransport(http);
     }
     }

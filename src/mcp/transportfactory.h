@@ -2,9 +2,13 @@
 
 #include "config.h"
 #include "ndjsonframer.h"
+#include "requestauthorizer.h"
 #include "sandbox.h"
 
 #include <QString>
+
+#include <functional>
+#include <memory>
 
 namespace Mcp {
 
@@ -29,6 +33,8 @@ struct TransportSettings
     struct Http
     {
         int closeTimeoutMs = 2000; // HttpOptions::closeTimeoutMs
+        // Sign-in (HttpOptions::authorizer) for a Streamable HTTP server; none: a 401 fails.
+        std::function<std::shared_ptr<RequestAuthorizer>(const ServerConfig &)> authorizerFor;
     } http;
 };
 

@@ -17,7 +17,7 @@ namespace Ui {
 
 // The desktop's persistent settings: a value type read from and written to an INI file with
 // QSettings (the Settings dialog edits a copy; the main window applies it). The API key is
-// never part of it: it lives in the OS keychain (SecretStore), or for this session only.
+// never part of it: it lives in the OS keychain (Engine::SecretStore), or for this session only.
 struct AppSettings
 {
     // Stored values of "provider".

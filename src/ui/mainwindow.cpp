@@ -8,7 +8,7 @@
 #include "icons.h"
 #include "language.h"
 #include "protocollogdock.h"
-#include "secretstore.h"
+#include <engine/secretstore.h>
 #include "serverdock.h"
 #include "settingsdialog.h"
 #include "toolbrowser.h"
@@ -203,8 +203,8 @@ void MainWindow::setUpEngine()
                             true);
             });
     m_secrets = m_options.keychainService.isEmpty()
-                        ? new SecretStore(QString::fromLatin1(SecretStore::DefaultService), this)
-                        : new SecretStore(m_options.keychainService, this);
+                        ? new Engine::SecretStore(QString::fromLatin1(Engine::SecretStore::DefaultService), this)
+                        : new Engine::SecretStore(m_options.keychainService, this);
 }
 
 void MainWindow::setUpWidgets()
@@ -644,12 +644,12 @@ void MainWindow::applySettings(bool announce)
     m_readingKey = true;
     updateStatus();
     m_secrets->read(AppSettings::keychainKey(m_settings.provider), this,
-                    [this, generation, announce](const SecretStore::Result &result) {
+                    [this, generation, announce](const Engine::SecretStore::Result &result) {
                         if (generation != m_providerGeneration)
                             return; // newer settings are being applied
                         m_readingKey = false;
                         setProvider(result.secret,
-                                    result.status == SecretStore::Result::Unavailable ? result.error
+                                    result.status == Engine::SecretStore::Result::Unavailable ? result.error
                                                                                       : QString(),
                                     announce);
                     });

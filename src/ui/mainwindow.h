@@ -27,6 +27,10 @@ class QTimer;
 class QToolBar;
 class QVBoxLayout;
 
+namespace Engine {
+class SecretStore;
+}
+
 namespace Ui {
 
 class AuditLogDialog;
@@ -34,7 +38,6 @@ class ChatView;
 class ComposerEdit;
 class ConfigEditorPane;
 class ConversationList;
-class SecretStore;
 class ProtocolLogDock;
 class ServerDock;
 class SettingsDialog;
@@ -48,7 +51,7 @@ struct MainWindowOptions
     QString conversationFolder; // empty: the default location
     QString conversationId;     // a saved conversation to open at start (--conversation)
     QString settingsFile;       // empty: AppSettings::defaultFile()
-    QString keychainService;    // empty: SecretStore::DefaultService
+    QString keychainService;    // empty: Engine::SecretStore::DefaultService
     QString trustFile;          // empty: Engine::TrustStore::defaultPath()
     QString approvalsFile;      // empty: Engine::ApprovalStore::defaultFile()
     QString auditLogFile;       // empty: Engine::AuditLog::defaultPath()
@@ -166,7 +169,7 @@ private:
     std::vector<Engine::ChatMessage> m_openMessages;
     QString m_settingsFile;
     AppSettings m_settings;
-    SecretStore *m_secrets = nullptr;
+    Engine::SecretStore *m_secrets = nullptr;
     QPointer<SettingsDialog> m_settingsDialog;
     int m_providerGeneration = 0; // a key read for older settings is ignored
     bool m_readingKey = false;

@@ -81,7 +81,7 @@ void setErrorColor(QLabel *label)
 
 } // namespace
 
-SettingsDialog::SettingsDialog(QString settingsFile, SecretStore *secrets, QWidget *parent)
+SettingsDialog::SettingsDialog(QString settingsFile, Engine::SecretStore *secrets, QWidget *parent)
     : QDialog(parent)
     , m_file(std::move(settingsFile))
     , m_secrets(secrets)
@@ -417,17 +417,17 @@ void SettingsDialog::readKeyState(const QString &provider)
 {
     m_keyStates[provider].state = KeyState::Reading;
     m_secrets->read(AppSettings::keychainKey(provider), this,
-                    [this, provider](const SecretStore::Result &result) {
+                    [this, provider](const Engine::SecretStore::Result &result) {
                         KeyState &key = m_keyStates[provider];
                         switch (result.status) {
-                        case SecretStore::Result::Ok:
+                        case Engine::SecretStore::Result::Ok:
                             key.state
                                     = result.sessionOnly ? KeyState::SessionOnly : KeyState::Stored;
                             break;
-                        case SecretStore::Result::NotFound:
+                        case Engine::SecretStore::Result::NotFound:
                             key.state = KeyState::NotStored;
                             break;
-                        case SecretStore::Result::Unavailable:
+                        case Engine::SecretStore::Result::Unavailable:
                             key.state = KeyState::Unavailable;
                             key.error = result.error;
                             break;
@@ -554,12 +554,12 @@ void SettingsDialog::accept()
     // unreachable keychain holds nothing to delete.
     for (const QString &provider : std::as_const(forget)) {
         m_secrets->remove(AppSettings::keychainKey(provider), this,
-                          [this](const SecretStore::Result &) { jobDone(); });
+                          [this](const Engine::SecretStore::Result &) { jobDone(); });
     }
     if (!key.isEmpty()) {
         m_secrets->write(AppSettings::keychainKey(result.provider), key, this,
-                         [this](const SecretStore::Result &written) {
-                             if (written.status == SecretStore::Result::Unavailable)
+                         [this](const Engine::SecretStore::Result &written) {
+                             if (written.status == Engine::SecretStore::Result::Unavailable)
                                  m_keychainError = written.error;
                              jobDone();
                          });

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "appsettings.h"
-#include "secretstore.h"
+#include <engine/secretstore.h>
 
 #include <QDialog>
 #include <QHash>
@@ -21,7 +21,7 @@ namespace Ui {
 // Edits the settings file and the API key: the model provider (the environment variables as
 // before, an OpenAI-compatible server or Anthropic), its base URL, model and key, the request
 // and tool timeouts, whether bash runs in a sandbox, and the interface language. The key goes to
-// the OS keychain through the SecretStore, never into the settings file; where the keychain does
+// the OS keychain through the Engine::SecretStore, never into the settings file; where the keychain does
 // not work the dialog says so and the key is kept for this session only. OK writes the file and the
 // key (the dialog closes when the keychain has answered); Cancel changes nothing. Opened with
 // open() by the main window, which applies settings() when it is accepted.
@@ -29,7 +29,7 @@ class SettingsDialog : public QDialog
 {
     Q_OBJECT
 public:
-    SettingsDialog(QString settingsFile, SecretStore *secrets, QWidget *parent = nullptr);
+    SettingsDialog(QString settingsFile, Engine::SecretStore *secrets, QWidget *parent = nullptr);
 
     // What the form holds now.
     AppSettings settings() const;
@@ -61,7 +61,7 @@ private:
     void jobDone();
 
     QString m_file;
-    SecretStore *m_secrets;
+    Engine::SecretStore *m_secrets;
     QHash<QString, KeyState> m_keyStates; // by provider ("openai", "anthropic")
     QSet<QString> m_forget;               // providers whose key goes when OK is pressed
     int m_pendingJobs = 0;                // keychain writes/deletes after OK

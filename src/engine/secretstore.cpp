@@ -5,9 +5,9 @@
 #include <QLoggingCategory>
 #include <QTimer>
 
-Q_LOGGING_CATEGORY(lcSecrets, "switchboard.ui.secrets", QtWarningMsg)
+Q_LOGGING_CATEGORY(lcSecrets, "switchboard.engine.secrets", QtWarningMsg)
 
-namespace Ui {
+namespace Engine {
 
 namespace {
 
@@ -139,4 +139,4 @@ void SecretStore::remove(const QString &key, QObject *context, Callback done)
     });
 }
 
-} // namespace Ui
+} // namespace Engine

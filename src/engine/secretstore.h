@@ -6,13 +6,13 @@
 
 #include <functional>
 
-namespace Ui {
+namespace Engine {
 
 // The API keys: reads, writes and deletes entries of the OS keychain (Secret Service, KWallet,
 // macOS Keychain, Windows Credential Store) through qtkeychain's asynchronous jobs, under one
 // service name. Where no keychain answers (a headless session without D-Bus), nothing is
 // written anywhere else: a key given to write() is kept in memory for this session only and
-// read() answers it from there. Owned by the main window and lent to the Settings dialog.
+// read() answers it from there. Owned by the main window (and lent to the Settings dialog) or the CLI.
 class SecretStore : public QObject
 {
     Q_OBJECT
@@ -56,4 +56,4 @@ private:
     QHash<QString, QString> m_session; // keys the keychain could not keep
 };
 
-} // namespace Ui
+} // namespace Engine
