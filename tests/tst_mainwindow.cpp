@@ -1,4 +1,6 @@
 #include "fakellmserver.h"
+#include "mcphttpserver.h"
+#include "oauthserver.h"
 #include "windowtest.h"
 
 #include <ui/appsettings.h>
@@ -22,6 +24,7 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QDir>
+#include <QDirIterator>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
@@ -34,6 +37,8 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
@@ -41,6 +46,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -789,6 +795,101 @@ private slots:
     // Which tools the model is offered is the user's: a server's Tools box in the dock, a tool's
     // check in the tool browser; the choice outlives the window, and more tools than a model
     // takes are warned about above the composer.
+    // A remote server that needs sign-in: the dock says so and offers Sign in; the browser
+    // (here a test that follows the authorization server's redirect to the loopback
+    // listener) signs in, the server connects; Sign out forgets the tokens. No token, refresh
+    // token or code is in any file under the config and data folders afterwards.
+    void signInFromTheDock()
+    {
+        OAuthServer auth;
+        McpHttpServer mcp;
+        QVERIFY(mcp.listen());
+        auth.resource = mcp.url();
+        mcp.resourceMetadata = auth.resourceMetadataUrl().toUtf8();
+        mcp.authorize = [&auth](const QByteArray &header) {
+            return auth.accepts(header);
+        };
+        QTemporaryDir workspace, data;
+        const QString configFile = QDir(data.path()).filePath(QStringLiteral("remote.json"));
+        {
+            QFile config(configFile);
+            QVERIFY(config.open(QIODevice::WriteOnly));
+            config.write(QStringLiteral("{\"mcpServers\": {\"remote\": {\"url\": \"%1\"}}}")
+                                 .arg(mcp.url())
+                                 .toUtf8());
+        }
+        Ui::MainWindowOptions options = testWindowOptions(workspace.path(), data.path());
+        options.configFile = configFile;
+        QNetworkAccessManager network;
+        int browserVisits = 0;
+        QByteArray page;
+        options.openUrl = [&](const QUrl &url) {
+            ++browserVisits;
+            QNetworkRequest request(url);
+            request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
+                                 QNetworkRequest::ManualRedirectPolicy);
+            QNetworkReply *authorize = network.get(request);
+            QObject::connect(authorize, &QNetworkReply::finished, &network, [&, authorize] {
+                authorize->deleteLater();
+                QNetworkReply *callback = network.get(
+                        QNetworkRequest(QUrl::fromEncoded(authorize->rawHeader("Location"))));
+                QObject::connect(callback, &QNetworkReply::finished, &network, [&, callback] {
+                    callback->deleteLater();
+                    page = callback->readAll();
+                });
+            });
+        };
+        Ui::MainWindow window(options);
+        window.show();
+        Mcp::Manager *manager = window.manager();
+        QTRY_COMPARE_WITH_TIMEOUT(manager->status("remote").state, Mcp::ServerState::Failed, 10000);
+        QCOMPARE(browserVisits, 0); // nothing opens before the user asks
+        QCOMPARE(auth.registrations, 0);
+        auto *dock = window.findChild<Ui::ServerDock *>();
+        QVERIFY(dock);
+        dock->selectServer(QStringLiteral("remote"));
+        auto *list = dock->findChild<QTreeWidget *>(QStringLiteral("serverList"));
+        QTRY_VERIFY(list->topLevelItem(0)
+                            ->text(Ui::ServerDock::ReasonColumn)
+                            .contains(QLatin1String("press Sign in")));
+        auto *signInButton = dock->findChild<QToolButton *>(QStringLiteral("signInButton"));
+        QVERIFY(signInButton && signInButton->isVisible() && signInButton->isEnabled());
+        if (const QByteArray shots = qgetenv("SWITCHBOARD_SIGNIN_SCREENSHOT"); !shots.isEmpty())
+            window.grab().save(QString::fromLocal8Bit(shots));
+
+        signInButton->click();
+        QTRY_COMPARE_WITH_TIMEOUT(manager->status("remote").state, Mcp::ServerState::Connected,
+                                  10000);
+        QCOMPARE(browserVisits, 1);
+        QCOMPARE(auth.authorizations, 1);
+        QTRY_VERIFY(page.contains("close this tab"));
+        QTRY_VERIFY(!signInButton->isVisible());
+        auto *signOutButton = dock->findChild<QToolButton *>(QStringLiteral("signOutButton"));
+        QTRY_VERIFY(signOutButton && signOutButton->isVisible());
+
+        signOutButton->click();
+        QTRY_COMPARE_WITH_TIMEOUT(manager->status("remote").state, Mcp::ServerState::Failed, 10000);
+        QTRY_VERIFY(signInButton->isVisible());
+        QCOMPARE(browserVisits, 1);
+
+        // Nothing the authorization server issued is in a file.
+        for (const QString &folder :
+             {data.path(), workspace.path(),
+              QStandardPaths::writableLocation(QStandardPaths::AppDataLocation),
+              QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation)}) {
+            QDirIterator files(folder, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+            while (files.hasNext()) {
+                QFile file(files.next());
+                if (!file.open(QIODevice::ReadOnly))
+                    continue;
+                const QByteArray content = file.readAll();
+                QVERIFY2(!content.contains("access-") && !content.contains("refresh-")
+                                 && !content.contains("code-"),
+                         qPrintable(file.fileName()));
+            }
+        }
+    }
+
     void offeredToolsAreTheUsersChoice()
     {
         auto setup = open(200);

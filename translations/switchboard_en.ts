@@ -261,7 +261,7 @@ in %3</numerusform>
 <context>
     <name>Ui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../src/ui/mainwindow.cpp" line="+564"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+579"/>
         <source>%n earlier tool result(s) shortened</source>
         <translation>
             <numerusform>%n earlier tool result shortened</numerusform>
@@ -277,7 +277,7 @@ in %3</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+542"/>
+        <location line="+543"/>
         <source>%n tools are offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser.</source>
         <translation>
             <numerusform>%n tool is offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser.</numerusform>
@@ -353,7 +353,7 @@ in %3</numerusform>
 <context>
     <name>Ui::ServerDock</name>
     <message numerus="yes">
-        <location filename="../src/ui/serverdock.cpp" line="+245"/>
+        <location filename="../src/ui/serverdock.cpp" line="+260"/>
         <source>%n connected</source>
         <comment>servers</comment>
         <translation>
@@ -398,7 +398,7 @@ in %3</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+91"/>
+        <location line="+109"/>
         <source>restarted %n time(s) after a crash</source>
         <translation>
             <numerusform>restarted once after a crash</numerusform>

@@ -3205,7 +3205,7 @@ in %3</source>
 <context>
     <name>Ui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+109"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+111"/>
         <source>Unsaved configuration</source>
         <translation>未保存的配置</translation>
     </message>
@@ -3220,17 +3220,17 @@ in %3</source>
         <translation>放弃并关闭</translation>
     </message>
     <message>
-        <location line="+293"/>
+        <location line="+306"/>
         <source>Ask anything — Enter sends, Shift+Enter for a new line, /mcp opens the tools</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
     <message>
-        <location line="+562"/>
+        <location line="+563"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-560"/>
+        <location line="-561"/>
         <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
         <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
     </message>
@@ -3291,7 +3291,7 @@ in %3</source>
         <translation>本对话：%1 / %2</translation>
     </message>
     <message>
-        <location line="+195"/>
+        <location line="+196"/>
         <source>The new model settings apply when the current answer is done.</source>
         <translation>新的模型设置将在当前回答完成后生效。</translation>
     </message>
@@ -3311,7 +3311,7 @@ in %3</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-529"/>
+        <location line="-528"/>
         <source>Audit log: %1</source>
         <translation>审计日志：%1</translation>
     </message>
@@ -3321,7 +3321,7 @@ in %3</source>
         <translation>无法保存对话：%1</translation>
     </message>
     <message>
-        <location line="+360"/>
+        <location line="+358"/>
         <source>&lt;b&gt;Compacted&lt;/b&gt; to fit the model&apos;s context window: %1 and %2 this request. The conversation keeps everything.</source>
         <translation>&lt;b&gt;已压缩&lt;/b&gt;以适应模型的上下文窗口：%1，并且本次请求%2。对话本身保留全部内容。</translation>
     </message>
@@ -3345,7 +3345,7 @@ in %3</source>
         <translation>模型收到了它自己对被省略部分的摘要。</translation>
     </message>
     <message>
-        <location line="+184"/>
+        <location line="+185"/>
         <source>The API key is still being read from the keychain; send again in a moment.</source>
         <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
     </message>
@@ -3355,13 +3355,18 @@ in %3</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location line="-539"/>
-        <location line="+562"/>
+        <location line="-540"/>
+        <location line="+563"/>
         <source>Configuration</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location line="-580"/>
+        <location line="-827"/>
+        <source>sign-in needed: select the server in the Servers dock and press Sign in</source>
+        <translation>需要登录：请在“服务器”面板中选中该服务器并点击“登录”</translation>
+    </message>
+    <message>
+        <location line="+246"/>
         <source>Attach…</source>
         <translation>附加…</translation>
     </message>
@@ -3481,7 +3486,7 @@ in %3</source>
         <translation>&lt;h3&gt;Switchboard %1&lt;/h3&gt;&lt;p&gt;桌面 AI 智能体与 MCP 客户端：模型的工具来自 MCP 服务器，凡是可能改动内容的工具都要等你批准。&lt;/p&gt;&lt;p&gt;基于 Qt %2 构建（运行于 Qt %3）。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+259"/>
+        <location line="+260"/>
         <source>Attach files</source>
         <translation>附加文件</translation>
     </message>
@@ -4006,7 +4011,7 @@ in %3</source>
 <context>
     <name>Ui::ServerDock</name>
     <message>
-        <location filename="../src/ui/serverdock.cpp" line="+219"/>
+        <location filename="../src/ui/serverdock.cpp" line="+234"/>
         <source>starting</source>
         <comment>server state</comment>
         <translation>启动中</translation>
@@ -4114,6 +4119,26 @@ in %3</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>Sign in</source>
+        <translation>登录</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sign in to the selected server in your browser</source>
+        <translation>在浏览器中登录所选服务器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sign out</source>
+        <translation>退出登录</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Forget the selected server&apos;s tokens</source>
+        <translation>清除所选服务器的令牌</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Restart</source>
         <translation>重启</translation>
     </message>
@@ -4144,18 +4169,38 @@ in %3</source>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+228"/>
+        <location line="+278"/>
         <source>Copy all</source>
         <translation>全部复制</translation>
     </message>
     <message>
-        <location line="-226"/>
-        <location line="+245"/>
+        <location line="-276"/>
+        <location line="+295"/>
         <source>stderr — %1</source>
         <translation>stderr — %1</translation>
     </message>
     <message>
-        <location line="-179"/>
+        <location line="-233"/>
+        <source>Waiting for the browser: sign in there</source>
+        <translation>正在等待浏览器：请在浏览器中登录</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Sign-in failed: %1</source>
+        <translation>登录失败：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Sign-in needed: press Sign in</source>
+        <translation>需要登录：请点击“登录”</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Signed in; no keychain answered, so the tokens last for this session only</source>
+        <translation>已登录；没有钥匙串响应，令牌仅在本次会话中有效</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -4207,7 +4252,7 @@ in %3</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+57"/>
         <source>Enable</source>
         <translation>启用</translation>
     </message>

@@ -997,7 +997,10 @@ std::optional<ServerConfig> checkServer(const Context &ctx, const std::string &n
         } else {
             OAuthSettings &settings = server.oauth;
             settings.present = true;
-            for (const auto &[key, item] : oauth->items()) {
+            for (const auto &member : oauth->items()) {
+                // Named, not bound: the lambda below takes them (clang refuses a binding).
+                const std::string &key = member.key();
+                const json &item = member.value();
                 const std::string itemAt = childPointer(where, key);
                 const QString path = QStringLiteral("oauth.") + fromStd(key);
                 const auto text = [&](QString *target, bool expanded) {

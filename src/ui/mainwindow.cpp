@@ -8,7 +8,6 @@
 #include "icons.h"
 #include "language.h"
 #include "protocollogdock.h"
-#include <engine/secretstore.h>
 #include "serverdock.h"
 #include "settingsdialog.h"
 #include "toolbrowser.h"
@@ -17,6 +16,8 @@
 
 #include <engine/privatefiles.h>
 #include <engine/providerconfig.h>
+#include <engine/secretstore.h>
+#include <engine/signin.h>
 #include <mcp/configpatcher.h>
 
 #include <QAction>
@@ -24,6 +25,7 @@
 #include <QBuffer>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -167,7 +169,22 @@ void MainWindow::setUpEngine()
                                                       : m_options.settingsFile;
     m_settings = AppSettings::load(m_settingsFile);
 
+    m_secrets = new Engine::SecretStore(
+            m_options.keychainService.isEmpty()
+                    ? QString::fromLatin1(Engine::SecretStore::DefaultService)
+                    : m_options.keychainService,
+            this);
+    // Sign-in to remote servers: the system browser, unless the options name another.
+    m_signIn = new Engine::SignIn(m_secrets, this);
+    m_signIn->setOpenUrl(m_options.openUrl ? m_options.openUrl : [](const QUrl &url) {
+        QDesktopServices::openUrl(url);
+    });
+    m_signIn->setNeededHint([](const QString &) {
+        return tr("sign-in needed: select the server in the Servers dock and press Sign in");
+    });
+
     Engine::SessionOptions options;
+    options.signIn = m_signIn;
     options.workspace = m_options.workspace;
     options.configFile = m_options.configFile;
     options.trustFile = m_options.trustFile;
@@ -202,9 +219,6 @@ void MainWindow::setUpEngine()
                             tr("Could not save the conversation: %1").arg(message.toHtmlEscaped()),
                             true);
             });
-    m_secrets = m_options.keychainService.isEmpty()
-                        ? new Engine::SecretStore(QString::fromLatin1(Engine::SecretStore::DefaultService), this)
-                        : new Engine::SecretStore(m_options.keychainService, this);
 }
 
 void MainWindow::setUpWidgets()
@@ -310,6 +324,7 @@ void MainWindow::setUpWidgets()
     setCentralWidget(splitter);
 
     m_dock = new ServerDock(manager(), this);
+    m_dock->setSignIn(m_signIn);
     addDockWidget(Qt::RightDockWidgetArea, m_dock);
     connect(m_dock->trustBanner(), &TrustBanner::trustRequested, this, &MainWindow::trustServers);
     updateTrustBanner();
@@ -649,8 +664,9 @@ void MainWindow::applySettings(bool announce)
                             return; // newer settings are being applied
                         m_readingKey = false;
                         setProvider(result.secret,
-                                    result.status == Engine::SecretStore::Result::Unavailable ? result.error
-                                                                                      : QString(),
+                                    result.status == Engine::SecretStore::Result::Unavailable
+                                            ? result.error
+                                            : QString(),
                                     announce);
                     });
 }

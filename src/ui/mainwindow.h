@@ -10,6 +10,7 @@
 #include <QMainWindow>
 #include <QPointer>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -29,7 +30,8 @@ class QVBoxLayout;
 
 namespace Engine {
 class SecretStore;
-}
+class SignIn;
+} // namespace Engine
 
 namespace Ui {
 
@@ -55,6 +57,8 @@ struct MainWindowOptions
     QString trustFile;          // empty: Engine::TrustStore::defaultPath()
     QString approvalsFile;      // empty: Engine::ApprovalStore::defaultFile()
     QString auditLogFile;       // empty: Engine::AuditLog::defaultPath()
+    // Where a sign-in's authorization URL is shown; empty: the system browser.
+    std::function<void(const QUrl &)> openUrl;
 };
 
 // The desktop: conversation list, chat view, composer with Send/Stop, the server dock and
@@ -170,6 +174,7 @@ private:
     QString m_settingsFile;
     AppSettings m_settings;
     Engine::SecretStore *m_secrets = nullptr;
+    Engine::SignIn *m_signIn = nullptr;
     QPointer<SettingsDialog> m_settingsDialog;
     int m_providerGeneration = 0; // a key read for older settings is ignored
     bool m_readingKey = false;

@@ -2,6 +2,8 @@
 
 #include "trustbanner.h"
 
+#include <engine/signin.h>
+
 #include <mcp/manager.h>
 
 #include <QAction>
@@ -77,6 +79,12 @@ ServerDock::ServerDock(Mcp::Manager *manager, QWidget *parent)
     for (Mcp::ServerState state : AllStates)
         m_icons[size_t(state)] = makeDot(stateColor(state));
 
+    m_signInAction = new QAction(this);
+    m_signOutAction = new QAction(this);
+    m_signInAction->setVisible(false);
+    m_signOutAction->setVisible(false);
+    connect(m_signInAction, &QAction::triggered, this, &ServerDock::signInSelected);
+    connect(m_signOutAction, &QAction::triggered, this, &ServerDock::signOutSelected);
     m_restartAction = new QAction(this);
     m_toggleAction = new QAction(this);
     m_stderrAction = new QAction(this);
@@ -95,15 +103,22 @@ ServerDock::ServerDock(Mcp::Manager *manager, QWidget *parent)
     layout->setContentsMargins(2, 2, 2, 2);
     layout->setSpacing(2);
     auto *buttons = new QHBoxLayout;
-    const std::pair<QAction *, const char *> buttonActions[] = {{m_restartAction, "restartButton"},
-                                                                {m_toggleAction, "toggleButton"},
-                                                                {m_stderrAction, "stderrButton"},
-                                                                {m_logAction, "logButton"}};
+    const std::pair<QAction *, const char *> buttonActions[]
+            = {{m_signInAction, "signInButton"},   {m_signOutAction, "signOutButton"},
+               {m_restartAction, "restartButton"}, {m_toggleAction, "toggleButton"},
+               {m_stderrAction, "stderrButton"},   {m_logAction, "logButton"}};
     for (const auto &[action, objectName] : buttonActions) {
         auto *button = new QToolButton(content);
         button->setObjectName(QLatin1String(objectName));
         button->setDefaultAction(action);
         button->setToolButtonStyle(Qt::ToolButtonTextOnly);
+        // Shown only when they apply (the button does not follow its action's visibility).
+        if (action == m_signInAction || action == m_signOutAction) {
+            button->setVisible(false);
+            QAction *shown = action;
+            connect(shown, &QAction::changed, button,
+                    [button, shown] { button->setVisible(shown->isVisible()); });
+        }
         buttons->addWidget(button);
     }
     buttons->addStretch();
@@ -124,7 +139,8 @@ ServerDock::ServerDock(Mcp::Manager *manager, QWidget *parent)
     for (int column : {NameColumn, StateColumn, ToolsColumn})
         m_list->header()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
     m_list->setContextMenuPolicy(Qt::ActionsContextMenu);
-    m_list->addActions({m_restartAction, m_toggleAction, m_stderrAction, m_logAction});
+    m_list->addActions({m_signInAction, m_signOutAction, m_restartAction, m_toggleAction,
+                        m_stderrAction, m_logAction});
     connect(m_list, &QTreeWidget::itemSelectionChanged, this, &ServerDock::updateActions);
     connect(m_list, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem *item, int column) {
         if (column != ToolsColumn)
@@ -265,6 +281,10 @@ void ServerDock::changeEvent(QEvent *event)
 void ServerDock::retranslateUi()
 {
     m_list->setHeaderLabels({tr("Server"), tr("State"), tr("Tools"), tr("Reason")});
+    m_signInAction->setText(tr("Sign in"));
+    m_signInAction->setToolTip(tr("Sign in to the selected server in your browser"));
+    m_signOutAction->setText(tr("Sign out"));
+    m_signOutAction->setToolTip(tr("Forget the selected server's tokens"));
     m_restartAction->setText(tr("Restart"));
     m_restartAction->setToolTip(tr("Stop the selected server and start it again"));
     m_stderrAction->setText(tr("Show stderr"));
@@ -331,8 +351,22 @@ void ServerDock::applyStatus(QTreeWidgetItem *item, const Mcp::ServerStatus &sta
         item->setCheckState(ToolsColumn,
                             m_notOffered.contains(status.name) ? Qt::Unchecked : Qt::Checked);
     }
-    item->setText(ReasonColumn, oneLine(status.reason));
-    item->setToolTip(ReasonColumn, status.reason);
+    QString reason = status.reason;
+    if (m_signIn) {
+        const Engine::SignIn::Status signIn = m_signIn->status(status.name);
+        using State = Engine::SignIn::State;
+        if (signIn.state == State::Waiting)
+            reason = tr("Waiting for the browser: sign in there");
+        else if (signIn.state == State::Failed && status.state != Mcp::ServerState::Connected)
+            reason = tr("Sign-in failed: %1").arg(signIn.detail);
+        else if (signIn.state == State::Needed && status.state == Mcp::ServerState::Failed)
+            reason = tr("Sign-in needed: press Sign in");
+        else if (signIn.state == State::SignedIn && signIn.memoryOnly)
+            reason = tr("Signed in; no keychain answered, so the tokens last for this session "
+                        "only");
+    }
+    item->setText(ReasonColumn, oneLine(reason));
+    item->setToolTip(ReasonColumn, reason);
     if (status.state == Mcp::ServerState::Failed)
         item->setForeground(ReasonColumn, color);
     else
@@ -452,9 +486,45 @@ Mcp::ServerState ServerDock::selectedState() const
                    : Mcp::ServerState(selected.first()->data(NameColumn, StateRole).toInt());
 }
 
+void ServerDock::setSignIn(Engine::SignIn *signIn)
+{
+    m_signIn = signIn;
+    connect(signIn, &Engine::SignIn::statusChanged, this, &ServerDock::onStatusChanged);
+    updateActions();
+}
+
+void ServerDock::signInSelected()
+{
+    const QString name = selectedServer();
+    if (!m_signIn || !m_manager || name.isEmpty())
+        return;
+    QPointer<Mcp::Manager> manager = m_manager;
+    m_signIn->signInNow(name, [manager, name](bool ok, const QString &) {
+        // A failure is on the row already (the sign-in's status says why).
+        if (ok && manager)
+            manager->restartServer(name);
+    });
+    onStatusChanged(name);
+}
+
+void ServerDock::signOutSelected()
+{
+    const QString name = selectedServer();
+    if (!m_signIn || !m_manager || name.isEmpty())
+        return;
+    m_signIn->signOut(name);
+    m_manager->restartServer(name); // it asks again, and the row says Sign-in needed
+}
+
 void ServerDock::updateActions()
 {
     const bool any = !selectedServer().isEmpty();
+    using SignInState = Engine::SignIn::State;
+    const SignInState signIn
+            = m_signIn && any ? m_signIn->status(selectedServer()).state : SignInState::None;
+    m_signInAction->setVisible(signIn == SignInState::Needed || signIn == SignInState::Failed);
+    m_signInAction->setEnabled(selectedState() != Mcp::ServerState::Connected);
+    m_signOutAction->setVisible(signIn == SignInState::SignedIn);
     const bool disabled = any && selectedState() == Mcp::ServerState::Disabled;
     // The Manager ignores a restart of a disabled server; say so by greying the button.
     m_restartAction->setEnabled(any && !disabled);

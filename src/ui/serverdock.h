@@ -24,6 +24,10 @@ struct ServerStatus;
 enum class ServerState;
 } // namespace Mcp
 
+namespace Engine {
+class SignIn;
+}
+
 namespace Ui {
 
 class TrustBanner;
@@ -57,6 +61,11 @@ public:
     // Above the list: this folder's servers that wait for the user's trust (hidden when none).
     TrustBanner *trustBanner() const { return m_trustBanner; }
 
+    // Sign-in to remote servers: a "Sign in" button for a server that needs it (the browser
+    // opens), "Sign out" for one signed in, and the row says when the browser is waited for,
+    // why a sign-in failed, and when tokens live for this session only. Not owned.
+    void setSignIn(Engine::SignIn *signIn);
+
     // Servers whose tools the model is not offered: their Tools box is unchecked.
     void setNotOffered(const QSet<QString> &servers);
 
@@ -86,6 +95,8 @@ private:
     Mcp::ServerState selectedState() const;
 
     void restartSelected();
+    void signInSelected();
+    void signOutSelected();
     void toggleSelected();
     void showStderr();
     void ensureStderrDialog();
@@ -99,6 +110,9 @@ private:
     QHash<QString, QTreeWidgetItem *> m_rows;
     std::array<QIcon, 6> m_icons; // one dot per Mcp::ServerState, drawn once
 
+    QPointer<Engine::SignIn> m_signIn;
+    QAction *m_signInAction = nullptr;
+    QAction *m_signOutAction = nullptr;
     QAction *m_restartAction = nullptr;
     QAction *m_toggleAction = nullptr;
     QAction *m_stderrAction = nullptr;
