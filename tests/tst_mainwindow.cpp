@@ -863,6 +863,14 @@ private slots:
         QCOMPARE(browserVisits, 1);
         QCOMPARE(auth.authorizations, 1);
         QTRY_VERIFY(page.contains("close this tab"));
+        // The tokens are known secrets: a server that echoes one back shows it to no one.
+        const QStringList secrets = window.session()->secrets();
+        QVERIFY(std::any_of(secrets.cbegin(), secrets.cend(), [](const QString &value) {
+            return value.startsWith(QLatin1String("access-"));
+        }));
+        QVERIFY(std::any_of(secrets.cbegin(), secrets.cend(), [](const QString &value) {
+            return value.startsWith(QLatin1String("refresh-"));
+        }));
         QTRY_VERIFY(!signInButton->isVisible());
         auto *signOutButton = dock->findChild<QToolButton *>(QStringLiteral("signOutButton"));
         QTRY_VERIFY(signOutButton && signOutButton->isVisible());

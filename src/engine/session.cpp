@@ -27,6 +27,10 @@ Session::Session(SessionOptions options, QObject *parent)
         };
     }
     m_manager = std::make_unique<Mcp::Manager>(managerOptions);
+    // Tokens a server could echo back are kept out of tool results and the audit log too.
+    if (m_options.signIn)
+        connect(m_options.signIn->store(), &Mcp::OAuth::CredentialStore::changed, this,
+                &Session::configChanged);
 
     m_registry = std::make_unique<ToolRegistry>();
     m_workspace = std::make_shared<Workspace>(m_options.workspace);
@@ -135,7 +139,10 @@ void Session::configChanged()
         if (server.timeoutSet)
             m_runner->setTimeoutForSource(server.name, server.timeoutMs);
     }
-    m_secrets = knownSecrets(m_config, m_options.environment, m_extraSecrets);
+    QStringList extra = m_extraSecrets;
+    if (m_options.signIn)
+        extra += m_options.signIn->secrets();
+    m_secrets = knownSecrets(m_config, m_options.environment, extra);
     m_runner->setSecrets(m_secrets);
     m_audit->setSecrets(m_secrets);
 }

@@ -210,6 +210,11 @@ void SignIn::signOut(const QString &server)
     setState(server, State::None);
 }
 
+QStringList SignIn::secrets() const
+{
+    return m_store.secrets();
+}
+
 SignIn::Status SignIn::status(const QString &server) const
 {
     Status status = m_entries.value(server).status;

@@ -59,6 +59,8 @@ public:
     // Forgets the server's tokens, here and in the keychain.
     void signOut(const QString &server);
     Status status(const QString &server) const;
+    // Every access and refresh token and client secret held now: secrets for the redactor.
+    QStringList secrets() const;
     Mcp::OAuth::CredentialStore *store() { return &m_store; }
     Mcp::OAuth::LoopbackAgent *loopback() { return &m_loopback; }
 

@@ -187,6 +187,22 @@ void CredentialStore::prepare(const QString &server, std::function<void()> done)
     finished(); // the guard taken first: `done` runs once, after the last read
 }
 
+QStringList CredentialStore::secrets() const
+{
+    QStringList values;
+    for (const Grant &grant : m_grants) {
+        for (const QByteArray &token : {grant.tokens.accessToken, grant.tokens.refreshToken}) {
+            if (!token.isEmpty())
+                values << QString::fromUtf8(token);
+        }
+    }
+    for (const Registration &registration : m_registrations) {
+        if (!registration.clientSecret.isEmpty())
+            values << registration.clientSecret;
+    }
+    return values;
+}
+
 std::optional<Registration> CredentialStore::registration(const QString &issuer) const
 {
     return lookUp(m_registrations, issuer);

@@ -75,6 +75,8 @@ public:
     // Reads what the backend keeps for `server` (and the registrations, once), then calls
     // `done` (at once when there is nothing to read).
     void prepare(const QString &server, std::function<void()> done);
+    // Every token and client secret held, for whoever keeps secrets out of sight.
+    QStringList secrets() const;
     // The backend failed to read or write: what is held lives in memory only, and why.
     QString backendError() const { return m_backendError; }
 
