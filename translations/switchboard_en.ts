@@ -353,7 +353,7 @@ in %3</numerusform>
 <context>
     <name>Ui::ServerDock</name>
     <message numerus="yes">
-        <location filename="../src/ui/serverdock.cpp" line="+260"/>
+        <location filename="../src/ui/serverdock.cpp" line="+261"/>
         <source>%n connected</source>
         <comment>servers</comment>
         <translation>

@@ -117,6 +117,129 @@
     </message>
 </context>
 <context>
+    <name>Engine::A2A</name>
+    <message>
+        <location filename="../src/engine/a2a/wire.cpp" line="+77"/>
+        <source>a task status is not an object</source>
+        <translation>任务状态不是对象</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>an artifact is not an object</source>
+        <translation>产出物不是对象</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>an artifact has no parts</source>
+        <translation>产出物没有内容部分</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>submitted</source>
+        <translation>已提交</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>working</source>
+        <translation>进行中</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>input required</source>
+        <translation>需要输入</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>authorization required</source>
+        <translation>需要授权</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>completed</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>failed</source>
+        <translation>已失败</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>canceled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>rejected</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>in an unknown state</source>
+        <translation>处于未知状态</translation>
+    </message>
+    <message>
+        <location line="+137"/>
+        <source>a message part is not an object</source>
+        <translation>消息部分不是对象</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>a text part has no text</source>
+        <translation>文本部分没有文本</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>a message part is neither text, data, a URL nor a file</source>
+        <translation>消息部分既不是文本、数据、URL，也不是文件</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>a message is not an object</source>
+        <translation>消息不是对象</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>a message has no parts</source>
+        <translation>消息没有内容部分</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>a task is not an object</source>
+        <translation>任务不是对象</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>a task has no id</source>
+        <translation>任务没有 id</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>a task&apos;s &apos;%1&apos; is not a list</source>
+        <translation>任务的“%1”不是列表</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>the answer is not an object</source>
+        <translation>应答不是对象</translation>
+    </message>
+    <message>
+        <location line="+48"/>
+        <source>the answer is neither a task, a message nor an update</source>
+        <translation>应答既不是任务、消息，也不是更新</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>the agent card is not a JSON object</source>
+        <translation>智能体名片不是 JSON 对象</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the agent card has no name</source>
+        <translation>智能体名片没有名称</translation>
+    </message>
+</context>
+<context>
     <name>Engine::Agent</name>
     <message>
         <location filename="../src/engine/agent.cpp" line="+72"/>
@@ -1407,12 +1530,12 @@
     <message>
         <location line="+16"/>
         <location line="+72"/>
-        <location line="+584"/>
+        <location line="+587"/>
         <source>&apos;%1&apos; must be %2, not %3</source>
         <translation>“%1” 必须是%2，而不是%3</translation>
     </message>
     <message>
-        <location line="-694"/>
+        <location line="-697"/>
         <source>a server name must not be empty</source>
         <translation>服务器名称不能为空</translation>
     </message>
@@ -1484,12 +1607,12 @@
     </message>
     <message>
         <location line="-200"/>
-        <location line="+297"/>
+        <location line="+300"/>
         <source>true or false</source>
         <translation>true 或 false</translation>
     </message>
     <message>
-        <location line="-320"/>
+        <location line="-323"/>
         <source>&apos;sandbox&apos; applies only to stdio servers (a program Switchboard starts)</source>
         <translation>“sandbox” 仅适用于 stdio 服务器（由 Switchboard 启动的程序）</translation>
     </message>
@@ -1514,7 +1637,7 @@
         <translation>“oauth” 仅适用于远程服务器（&quot;url&quot;）</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+14"/>
         <source>a string that is not empty</source>
         <translation>非空字符串</translation>
     </message>
@@ -1889,7 +2012,7 @@
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location line="+207"/>
+        <location line="+223"/>
         <source>the authorization endpoint answered HTTP %1 without sending the browser back</source>
         <translation>授权端点返回了 HTTP %1，但没有将浏览器重定向回来</translation>
     </message>
@@ -4011,7 +4134,7 @@ in %3</source>
 <context>
     <name>Ui::ServerDock</name>
     <message>
-        <location filename="../src/ui/serverdock.cpp" line="+234"/>
+        <location filename="../src/ui/serverdock.cpp" line="+235"/>
         <source>starting</source>
         <comment>server state</comment>
         <translation>启动中</translation>

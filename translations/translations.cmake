@@ -18,7 +18,7 @@ set(SWITCHBOARD_TS_FILES
 # Headers are listed too so lupdate sees Q_OBJECT / Q_DECLARE_TR_FUNCTIONS contexts.
 set(SWITCHBOARD_TR_SOURCES)
 foreach(layer ui engine mcp cli)
-    file(GLOB layer_sources CONFIGURE_DEPENDS
+    file(GLOB_RECURSE layer_sources CONFIGURE_DEPENDS
         ${PROJECT_SOURCE_DIR}/src/${layer}/*.cpp
         ${PROJECT_SOURCE_DIR}/src/${layer}/*.h)
     list(APPEND SWITCHBOARD_TR_SOURCES ${layer_sources})
