@@ -124,17 +124,17 @@
         <translation>任务状态不是对象</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+31"/>
         <source>an artifact is not an object</source>
         <translation>产出物不是对象</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+4"/>
         <source>an artifact has no parts</source>
         <translation>产出物没有内容部分</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+34"/>
         <source>submitted</source>
         <translation>已提交</translation>
     </message>
@@ -199,12 +199,12 @@
         <translation>消息不是对象</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+9"/>
         <source>a message has no parts</source>
         <translation>消息没有内容部分</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+10"/>
         <source>a task is not an object</source>
         <translation>任务不是对象</translation>
     </message>
@@ -214,12 +214,12 @@
         <translation>任务没有 id</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>a task&apos;s &apos;%1&apos; is not a list</source>
         <translation>任务的“%1”不是列表</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+25"/>
         <source>the answer is not an object</source>
         <translation>应答不是对象</translation>
     </message>

@@ -86,6 +86,22 @@ std::optional<TaskStatus> readStatus(const Json &json, QString *error)
     return status;
 }
 
+// The `parts` list of a message or an artifact; `missing` says what lacks it.
+std::optional<QList<Part>> readParts(const Json &json, const QString &missing, QString *error)
+{
+    const auto list = json.find("parts");
+    if (list == json.end() || !list->is_array())
+        return refuse<QList<Part>>(error, missing);
+    QList<Part> parts;
+    for (const Json &item : *list) {
+        std::optional<Part> part = readPart(item, error);
+        if (!part)
+            return std::nullopt;
+        parts << *part;
+    }
+    return parts;
+}
+
 std::optional<Artifact> readArtifact(const Json &json, QString *error)
 {
     if (!json.is_object())
@@ -93,15 +109,10 @@ std::optional<Artifact> readArtifact(const Json &json, QString *error)
     Artifact artifact;
     artifact.artifactId = string(json, "artifactId");
     artifact.name = string(json, "name");
-    const auto parts = json.find("parts");
-    if (parts == json.end() || !parts->is_array())
-        return refuse<Artifact>(error, tr("an artifact has no parts"));
-    for (const Json &item : *parts) {
-        std::optional<Part> part = readPart(item, error);
-        if (!part)
-            return std::nullopt;
-        artifact.parts << *part;
-    }
+    std::optional<QList<Part>> parts = readParts(json, tr("an artifact has no parts"), error);
+    if (!parts)
+        return std::nullopt;
+    artifact.parts = std::move(*parts);
     return artifact;
 }
 
@@ -340,15 +351,10 @@ std::optional<Message> readMessage(const Json &json, QString *error)
     message.role = role == QLatin1String("ROLE_USER") || role == QLatin1String("user")
                            ? Role::User
                            : Role::Agent;
-    const auto parts = json.find("parts");
-    if (parts == json.end() || !parts->is_array())
-        return refuse<Message>(error, tr("a message has no parts"));
-    for (const Json &item : *parts) {
-        std::optional<Part> part = readPart(item, error);
-        if (!part)
-            return std::nullopt;
-        message.parts << *part;
-    }
+    std::optional<QList<Part>> parts = readParts(json, tr("a message has no parts"), error);
+    if (!parts)
+        return std::nullopt;
+    message.parts = std::move(*parts);
     return message;
 }
 
@@ -365,25 +371,30 @@ std::optional<Task> readTask(const Json &json, QString *error)
     if (!status)
         return std::nullopt;
     task.status = std::move(*status);
-    for (const char *key : {"artifacts", "history"}) {
-        const auto list = json.find(key);
-        if (list == json.end() || list->is_null())
-            continue;
-        if (!list->is_array())
-            return refuse<Task>(error, tr("a task's '%1' is not a list").arg(QLatin1String(key)));
-        for (const Json &item : *list) {
-            if (key == std::string_view("artifacts")) {
-                std::optional<Artifact> artifact = readArtifact(item, error);
-                if (!artifact)
-                    return std::nullopt;
-                task.artifacts << *artifact;
-            } else {
-                std::optional<Message> message = readMessage(item, error);
-                if (!message)
-                    return std::nullopt;
-                task.history << *message;
-            }
-        }
+    // Optional lists of the task: absent or null is empty, anything else but a list is wrong.
+    const auto list = [&json, error](const char *key) -> std::optional<Json> {
+        const auto it = json.find(key);
+        if (it == json.end() || it->is_null())
+            return Json::array();
+        if (!it->is_array())
+            return refuse<Json>(error, tr("a task's '%1' is not a list").arg(QLatin1String(key)));
+        return *it;
+    };
+    const std::optional<Json> artifacts = list("artifacts");
+    const std::optional<Json> history = artifacts ? list("history") : std::nullopt;
+    if (!history)
+        return std::nullopt;
+    for (const Json &item : *artifacts) {
+        std::optional<Artifact> artifact = readArtifact(item, error);
+        if (!artifact)
+            return std::nullopt;
+        task.artifacts << *artifact;
+    }
+    for (const Json &item : *history) {
+        std::optional<Message> message = readMessage(item, error);
+        if (!message)
+            return std::nullopt;
+        task.history << *message;
     }
     return task;
 }
