@@ -3,6 +3,8 @@
 #include <QCryptographicHash>
 #include <QHttpServerRequest>
 #include <QHttpServerResponder>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
 #include <QUrl>
 
 #include <nlohmann/json.hpp>
@@ -123,4 +125,26 @@ QString OAuthServer::issuer() const
 bool OAuthServer::accepts(const QByteArray &authorization) const
 {
     return authorization.startsWith("Bearer ") && m_liveAccess.contains(authorization.mid(7));
+}
+
+void followSignIn(QNetworkAccessManager &network, const QUrl &authorizationUrl,
+                  std::function<void(const QUrl &, const QByteArray &)> done)
+{
+    QNetworkRequest request(authorizationUrl);
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
+                         QNetworkRequest::ManualRedirectPolicy);
+    QNetworkReply *authorize = network.get(request);
+    QObject::connect(authorize, &QNetworkReply::finished, &network,
+                     [&network, authorize, done = std::move(done)] {
+                         authorize->deleteLater();
+                         const QUrl redirect = QUrl::fromEncoded(authorize->rawHeader("Location"));
+                         QNetworkReply *callback = network.get(QNetworkRequest(redirect));
+                         QObject::connect(callback, &QNetworkReply::finished, &network,
+                                          [callback, redirect, done] {
+                                              callback->deleteLater();
+                                              const QByteArray page = callback->readAll();
+                                              if (done)
+                                                  done(redirect, page);
+                                          });
+                     });
 }

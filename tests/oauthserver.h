@@ -6,6 +6,10 @@
 #include <QString>
 #include <QUrlQuery>
 
+#include <functional>
+
+class QNetworkAccessManager;
+
 // A small OAuth 2.1 authorization server on 127.0.0.1 (Qt HttpServer) for sign-in tests:
 // RFC 8414 metadata, dynamic client registration, an authorization endpoint that answers at
 // once with a redirect (as if the user had agreed), and a token endpoint that checks PKCE and
@@ -44,3 +48,9 @@ private:
     QSet<QByteArray> m_liveAccess;
     QSet<QString> m_liveRefresh;
 };
+
+// The browser of a sign-in test: GETs the authorization URL without following its redirect,
+// then the address it redirects to (the application's loopback listener); `done` gets that
+// address and the page found there.
+void followSignIn(QNetworkAccessManager &network, const QUrl &authorizationUrl,
+                  std::function<void(const QUrl &redirect, const QByteArray &page)> done = {});

@@ -38,7 +38,6 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QNetworkAccessManager>
-#include <QNetworkReply>
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
@@ -825,19 +824,8 @@ private slots:
         QByteArray page;
         options.openUrl = [&](const QUrl &url) {
             ++browserVisits;
-            QNetworkRequest request(url);
-            request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
-                                 QNetworkRequest::ManualRedirectPolicy);
-            QNetworkReply *authorize = network.get(request);
-            QObject::connect(authorize, &QNetworkReply::finished, &network, [&, authorize] {
-                authorize->deleteLater();
-                QNetworkReply *callback = network.get(
-                        QNetworkRequest(QUrl::fromEncoded(authorize->rawHeader("Location"))));
-                QObject::connect(callback, &QNetworkReply::finished, &network, [&, callback] {
-                    callback->deleteLater();
-                    page = callback->readAll();
-                });
-            });
+            followSignIn(network, url,
+                         [&](const QUrl &, const QByteArray &answer) { page = answer; });
         };
         Ui::MainWindow window(options);
         window.show();

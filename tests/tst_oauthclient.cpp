@@ -10,7 +10,6 @@
 
 #include <QDirIterator>
 #include <QNetworkAccessManager>
-#include <QNetworkReply>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTcpSocket>
@@ -192,18 +191,9 @@ private slots:
         QByteArray page;
         QUrl redirected;
         auto browser = [&](const QUrl &url) {
-            QNetworkRequest request(url);
-            request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
-                                 QNetworkRequest::ManualRedirectPolicy);
-            QNetworkReply *authorize = m_network.get(request);
-            connect(authorize, &QNetworkReply::finished, this, [&, authorize] {
-                authorize->deleteLater();
-                redirected = QUrl::fromEncoded(authorize->rawHeader("Location"));
-                QNetworkReply *callback = m_network.get(QNetworkRequest(redirected));
-                connect(callback, &QNetworkReply::finished, this, [&, callback] {
-                    callback->deleteLater();
-                    page = callback->readAll();
-                });
+            followSignIn(m_network, url, [&](const QUrl &redirect, const QByteArray &answer) {
+                redirected = redirect;
+                page = answer;
             });
         };
         LoopbackAgent agent(browser);
@@ -295,15 +285,7 @@ private slots:
                       if (!line.startsWith(m_auth->issuer() + QLatin1String("/authorize")))
                           return;
                       followed = true;
-                      QNetworkRequest request{QUrl(line.trimmed())};
-                      request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
-                                           QNetworkRequest::ManualRedirectPolicy);
-                      QNetworkReply *authorize = m_network.get(request);
-                      connect(authorize, &QNetworkReply::finished, this, [this, authorize] {
-                          authorize->deleteLater();
-                          m_network.get(QNetworkRequest(
-                                  QUrl::fromEncoded(authorize->rawHeader("Location"))));
-                      });
+                      followSignIn(m_network, QUrl(line.trimmed()));
                   });
         QVERIFY2(run.code == 0, qPrintable((run.err + run.out).right(1500)));
         QVERIFY(followed);
