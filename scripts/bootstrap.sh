@@ -140,6 +140,8 @@ fi
 step "check npm test peers"
 [ -f node_modules/@modelcontextprotocol/server-everything/dist/index.js ] \
     || die "node_modules/@modelcontextprotocol/server-everything is incomplete: delete node_modules and re-run"
+[ -f node_modules/@a2a-js/sdk/package.json ] && [ -f node_modules/express/package.json ] \
+    || die "node_modules/@a2a-js/sdk or express is missing: delete node_modules and re-run"
 [ -x node_modules/.bin/conformance ] \
     || die "node_modules/@modelcontextprotocol/conformance is missing: delete node_modules and re-run"
 # The conformance suite needs Node >= 22; the lockfile's node@22 brings its own binary.
