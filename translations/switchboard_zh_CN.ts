@@ -4,12 +4,12 @@
 <context>
     <name>Cli</name>
     <message>
-        <location filename="../src/cli/cli.cpp" line="+197"/>
+        <location filename="../src/cli/cli.cpp" line="+204"/>
         <source>switchboard-cli: refusing to use %1 as the workspace (it is / or your home folder: the tools could read every project and your private files there); run it in a project folder or name one with --workspace DIR</source>
         <translation>switchboard-cli：拒绝将 %1 用作工作区（它是 / 或你的主文件夹：工具将能读取其中的所有项目和你的私人文件）；请在项目文件夹中运行，或用 --workspace DIR 指定一个</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+51"/>
         <source>sign-in needed: run &apos;switchboard-cli --workspace %1 auth login %2&apos;</source>
         <translation>需要登录：请运行 &apos;switchboard-cli --workspace %1 auth login %2&apos;</translation>
     </message>
@@ -19,7 +19,7 @@
         <translation>审计日志：%1</translation>
     </message>
     <message>
-        <location line="+418"/>
+        <location line="+458"/>
         <source>--tail needs a positive whole number</source>
         <translation>--tail 需要一个正整数</translation>
     </message>
@@ -39,12 +39,37 @@
         <translation>审计日志 %1 为空</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+77"/>
         <source>no such file</source>
         <translation>没有此文件</translation>
     </message>
     <message>
-        <location line="+169"/>
+        <location line="+189"/>
+        <source>a2a send: %1</source>
+        <translation>a2a send：%1</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>[artifact] %1</source>
+        <translation>[产出物] %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>[%1] %2</source>
+        <translation>[%1] %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>[%1]</source>
+        <translation>[%1]</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>the agent is waiting: task %1, context %2</source>
+        <translation>智能体正在等待：任务 %1，上下文 %2</translation>
+    </message>
+    <message>
+        <location line="+28"/>
         <source>no server named &apos;%1&apos;</source>
         <translation>没有名为“%1”的服务器</translation>
     </message>
@@ -119,7 +144,7 @@
 <context>
     <name>Engine::A2A</name>
     <message>
-        <location filename="../src/engine/a2a/wire.cpp" line="+77"/>
+        <location filename="../src/engine/a2a/wire.cpp" line="+81"/>
         <source>a task status is not an object</source>
         <translation>任务状态不是对象</translation>
     </message>
@@ -237,6 +262,315 @@
         <location line="+4"/>
         <source>the agent card has no name</source>
         <translation>智能体名片没有名称</translation>
+    </message>
+    <message>
+        <location filename="../src/engine/a2a/client.cpp" line="+62"/>
+        <source>the agent answered error %1: %2</source>
+        <translation>智能体返回错误 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../src/engine/a2a/delegatetool.cpp" line="+29"/>
+        <source>no agents are configured (.a2a.json in the workspace, or a2a.json in your config folder)</source>
+        <translation>未配置任何智能体（工作区中的 .a2a.json，或配置文件夹中的 a2a.json）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>known agents: %1</source>
+        <translation>已知智能体：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/engine/a2a/peers.cpp" line="+230"/>
+        <source>agent &apos;%1&apos;: %2</source>
+        <translation>智能体“%1”：%2</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>the top level must be an object: {&quot;agents&quot;: {...}}</source>
+        <translation>顶层必须是对象：{&quot;agents&quot;: {...}}</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&apos;agents&apos; must be an object mapping agent names to their settings</source>
+        <translation>“agents”必须是将智能体名称映射到其设置的对象</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>a name is 1 to %1 letters, digits, &apos;_&apos;, &apos;-&apos; or &apos;.&apos;</source>
+        <translation>名称须为 1 到 %1 个字母、数字、“_”、“-”或“.”</translation>
+    </message>
+    <message>
+        <location line="+56"/>
+        <source>agent &apos;%1&apos; is also defined in %2; that definition is used</source>
+        <translation>智能体“%1”也在 %2 中定义；使用那里的定义</translation>
+    </message>
+</context>
+<context>
+    <name>Engine::A2A::Client</name>
+    <message>
+        <location filename="../src/engine/a2a/client.cpp" line="+167"/>
+        <source>%1 did not finish the task within %2 s</source>
+        <translation>%1 未在 %2 秒内完成任务</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <location line="+30"/>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>agent &apos;%1&apos; offers no JSON-RPC interface (its card lists: %2)</source>
+        <translation>智能体“%1”未提供 JSON-RPC 接口（其名片列出：%2）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>agent &apos;%1&apos; gives an interface URL that is not http(s): %2</source>
+        <translation>智能体“%1”给出的接口网址不是 http(s)：%2</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <location line="+568"/>
+        <source>agent &apos;%1&apos;</source>
+        <translation>智能体“%1”</translation>
+    </message>
+    <message>
+        <location line="-425"/>
+        <source>%1 sent an answer that is not A2A: %2</source>
+        <translation>%1 发送的应答不是 A2A：%2</translation>
+    </message>
+    <message>
+        <location line="+63"/>
+        <source>%1 ended its answer without a task or a message</source>
+        <translation>%1 结束了应答，但没有任务或消息</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>%1 sent a task that is not A2A: %2</source>
+        <translation>%1 发送的任务不是 A2A：%2</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>the task is in a state this client does not know</source>
+        <translation>任务处于本客户端未知的状态</translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>%1 answered code %2: %3</source>
+        <translation>%1 返回代码 %2：%3</translation>
+    </message>
+    <message>
+        <location line="+80"/>
+        <source>%1 speaks A2A 0.3, which has no %2</source>
+        <translation>%1 使用 A2A 0.3，其中没有 %2</translation>
+    </message>
+    <message>
+        <location line="+137"/>
+        <source>&apos;%1&apos; is not an http(s) URL</source>
+        <translation>“%1”不是 http(s) 网址</translation>
+    </message>
+    <message>
+        <location line="+59"/>
+        <source>no agent card at %1: %2</source>
+        <translation>%1 处没有智能体名片：%2</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>the agent card at %1 is not usable: %2</source>
+        <translation>%1 处的智能体名片不可用：%2</translation>
+    </message>
+</context>
+<context>
+    <name>Engine::A2A::DelegateAgentTool</name>
+    <message>
+        <location filename="../src/engine/a2a/delegatetool.cpp" line="+63"/>
+        <source>give either an agent&apos;s name or a URL, not both</source>
+        <translation>请给出智能体名称或网址，不要同时给出</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>no agent named &apos;%1&apos;; %2</source>
+        <translation>没有名为“%1”的智能体；%2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>agent &apos;%1&apos; comes from this workspace&apos;s %2 and is not trusted yet; nothing was sent (trust it in the Agents dock, or with &apos;switchboard-cli trust %1&apos;)</source>
+        <translation>智能体“%1”来自此工作区的 %2，尚未受信任；未发送任何内容（请在“智能体”面板中信任它，或使用 &apos;switchboard-cli trust %1&apos;）</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>say which agent: &apos;agent&apos; (%1) or &apos;url&apos;</source>
+        <translation>请指明智能体：“agent”（%1）或“url”</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&apos;%1&apos; is not an http or https URL</source>
+        <translation>“%1”不是 http 或 https 网址</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>&apos;message&apos; is empty: say what the other agent should do</source>
+        <translation>“message”为空：请说明另一个智能体应做什么</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>sent</source>
+        <translation>已发送</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 (%2 s)</source>
+        <translation>%1（%2 秒）</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>artifact received</source>
+        <translation>已收到产出物</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>(agent %1 completed the task and said nothing)</source>
+        <translation>（智能体 %1 完成了任务，但没有说明）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>agent %1: %2</source>
+        <translation>智能体 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The agent is waiting for an answer: call delegate_agent again with the answer as the message, taskId %1 and contextId %2.</source>
+        <translation>智能体正在等待答复：请再次调用 delegate_agent，将答复作为 message，并给出 taskId %1 和 contextId %2。</translation>
+    </message>
+</context>
+<context>
+    <name>Engine::A2A::Exchange</name>
+    <message>
+        <location filename="../src/engine/a2a/client.cpp" line="-832"/>
+        <source>%1 sent an answer larger than %2 MiB</source>
+        <translation>%1 发送的应答大于 %2 MiB</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>Engine::A2A::Outcome</name>
+    <message>
+        <location line="+43"/>
+        <source>completed</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>timed out: %1</source>
+        <translation>超时：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>unreachable: %1</source>
+        <translation>无法连接：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>error: %1</source>
+        <translation>错误：%1</translation>
+    </message>
+</context>
+<context>
+    <name>Engine::A2A::Reader</name>
+    <message>
+        <location filename="../src/engine/a2a/peers.cpp" line="-258"/>
+        <source>agent &apos;%1&apos;: %2</source>
+        <translation>智能体“%1”：%2</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>agent &apos;%1&apos; needs the environment variable %2, which is %3</source>
+        <translation>智能体“%1”需要环境变量 %2，但它%3</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>empty</source>
+        <translation>为空</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>not set</source>
+        <translation>未设置</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>its settings must be an object ({&quot;url&quot;: &quot;...&quot;})</source>
+        <translation>其设置必须是对象（{&quot;url&quot;: &quot;...&quot;}）</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>unknown key &apos;%1&apos; (an agent has: url, headers, timeout, description)</source>
+        <translation>未知的键“%1”（智能体可有：url、headers、timeout、description）</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <location line="+17"/>
+        <location line="+37"/>
+        <source>a string</source>
+        <translation>字符串</translation>
+    </message>
+    <message>
+        <location line="-42"/>
+        <source>&apos;url&apos; is missing: the agent&apos;s address (http or https)</source>
+        <translation>缺少“url”：智能体的地址（http 或 https）</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>&apos;url&apos; must be an http or https URL, not %1</source>
+        <translation>“url”必须是 http 或 https 网址，而不是 %1</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>an object of strings</source>
+        <translation>值为字符串的对象</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&apos;%1&apos; is not a header name</source>
+        <translation>“%1”不是有效的头名称</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>header &apos;%1&apos;</source>
+        <translation>头“%1”</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>header &apos;%1&apos; has a line break or NUL in its value</source>
+        <translation>头“%1”的值中含有换行符或 NUL</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>&apos;timeout&apos; must be a number of seconds from 1 to %1</source>
+        <translation>“timeout”必须是 1 到 %1 之间的秒数</translation>
     </message>
 </context>
 <context>
@@ -1139,7 +1473,7 @@
 <context>
     <name>Engine::TrustStore</name>
     <message>
-        <location filename="../src/engine/truststore.cpp" line="+68"/>
+        <location filename="../src/engine/truststore.cpp" line="+70"/>
         <source>Cannot read the trust decisions in %1.</source>
         <translation>无法读取 %1 中的信任决定。</translation>
     </message>
@@ -1149,7 +1483,7 @@
         <translation>%1 不是 Switchboard 写入的信任文件；在修复或删除它之前，不信任任何文件夹的服务器。</translation>
     </message>
     <message>
-        <location line="+133"/>
+        <location line="+185"/>
         <source>sets the environment variables %1</source>
         <translation>设置环境变量 %1</translation>
     </message>
@@ -1280,7 +1614,7 @@
 <context>
     <name>Mcp::ConfigLoader</name>
     <message>
-        <location filename="../src/mcp/config.cpp" line="+387"/>
+        <location filename="../src/mcp/config.cpp" line="+391"/>
         <source>server &apos;%1&apos;: %2</source>
         <translation>服务器 “%1”：%2</translation>
     </message>
@@ -1455,7 +1789,7 @@
         <translation>无法解析：%1</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+58"/>
         <source>unterminated &apos;${&apos;: add the closing &apos;}&apos;</source>
         <translation>“${” 未闭合：请添加结尾的 “}”</translation>
     </message>
@@ -1707,12 +2041,12 @@
         <translation>未设置</translation>
     </message>
     <message>
-        <location line="+283"/>
+        <location line="-564"/>
         <source>duplicate key &apos;%1&apos; (first at line %2); a key may appear only once in an object</source>
         <translation>重复的键 “%1”（首次出现在第 %2 行）；一个对象中每个键只能出现一次</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+846"/>
         <source>the top level must be an object: {&quot;mcpServers&quot;: {...}}, not %1</source>
         <translation>顶层必须是对象：{&quot;mcpServers&quot;: {...}}，而不是%1</translation>
     </message>
@@ -1722,7 +2056,7 @@
         <translation>“mcpServers” 必须是将服务器名称映射到其设置的对象，而不是%1</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+52"/>
         <source>is not a regular file (a FIFO, device or socket, or a link to one); a configuration must be a plain file</source>
         <translation>不是普通文件（而是 FIFO、设备或套接字，或指向它们的链接）；配置必须是普通文件</translation>
     </message>

@@ -3,6 +3,7 @@
 #include "terminalgate.h"
 #include "terminaltext.h"
 
+#include <engine/a2a/delegatetool.h>
 #include <engine/agent.h>
 #include <engine/auditlog.h>
 #include <engine/conversationstore.h>
@@ -85,11 +86,17 @@ QString usageText()
             "                              the tokens go to the keychain\n"
             "  auth logout SERVER          forget a server's tokens\n"
             "  auth status                 which remote servers are signed in\n"
+            "  a2a send URL|AGENT MESSAGE [--stream] [--timeout S] [--json]\n"
+            "                              hand a task to another agent (A2A); prints its\n"
+            "                              report. Agents: .a2a.json, your a2a.json\n"
             "  config check [FILE]         validate; errors as FILE:LINE:COL: message\n"
             "  config import claude-desktop|vscode|cursor FILE\n"
             "                              print the converted .mcp.json\n"
             "exit codes: 0 ok, 1 usage, 2 invalid config, 3 a server failed, 4 tool returned "
-            "isError, 5 timeout, 6 denied\n");
+            "isError, 5 timeout, 6 denied\n"
+            "  (a2a send: 3 the agent is unreachable, 4 the task failed, was rejected or "
+            "canceled,\n"
+            "   or needs input or credentials, 5 timed out: the remote task was canceled)\n");
 }
 
 QString jsonText(const Json &value, int indent = 2)
@@ -214,6 +221,12 @@ int Cli::dispatch()
         return cmdAudit();
     if (command == QLatin1String("auth"))
         return cmdAuth();
+    if (command == QLatin1String("a2a")) {
+        const QString sub = m_args.isEmpty() ? QString() : m_args.takeFirst();
+        if (sub == QLatin1String("send"))
+            return cmdA2aSend();
+        return usageError(QStringLiteral("'a2a' needs 'send'"));
+    }
     if (command == QLatin1String("config")) {
         const QString sub = m_args.isEmpty() ? QString() : m_args.takeFirst();
         if (sub == QLatin1String("check"))
@@ -294,27 +307,42 @@ int Cli::cmdTrust()
     QString error;
 
     QList<const ServerConfig *> chosen;
+    QList<const Engine::A2A::Peer *> agents;
+    const Engine::A2A::Peers &peers = m_session->peers();
     for (const QString &name : std::as_const(names)) {
         const ServerConfig *server = config.find(name);
-        if (!server) {
-            err(QStringLiteral("no server named '%1' in %2/.mcp.json").arg(name, m_workspace));
+        const Engine::A2A::Peer *peer = peers.find(name);
+        if (!server && !peer) {
+            err(QStringLiteral("no server named '%1' in %2/.mcp.json, and no agent of that name "
+                               "in %2/.a2a.json")
+                        .arg(name, m_workspace));
             return Usage;
         }
-        if (!Engine::TrustStore::needsTrust(*server)) {
+        const bool serverNeedsTrust = server && Engine::TrustStore::needsTrust(*server);
+        const bool agentNeedsTrust = peer && peer->origin == ConfigOrigin::Workspace;
+        if (!serverNeedsTrust && !agentNeedsTrust) {
             err(QStringLiteral("'%1' is defined in %2, your own configuration: it needs no "
                                "trust")
-                        .arg(name, server->sourceFile));
+                        .arg(name, server ? server->sourceFile : peer->sourceFile));
             return Usage;
         }
-        chosen << server;
+        if (serverNeedsTrust)
+            chosen << server;
+        if (agentNeedsTrust)
+            agents << peer;
     }
     if (names.isEmpty()) {
         for (const ServerConfig &server : config.servers) {
             if (Engine::TrustStore::needsTrust(server))
                 chosen << &server;
         }
-        if (chosen.isEmpty()) {
-            err(QStringLiteral("%1/.mcp.json defines no servers: nothing to trust")
+        for (const Engine::A2A::Peer &peer : peers.peers) {
+            if (peer.origin == ConfigOrigin::Workspace)
+                agents << &peer;
+        }
+        if (chosen.isEmpty() && agents.isEmpty()) {
+            err(QStringLiteral("%1/.mcp.json defines no servers and %1/.a2a.json no agents: "
+                               "nothing to trust")
                         .arg(m_workspace));
             return Ok;
         }
@@ -334,6 +362,31 @@ int Cli::cmdTrust()
                     .arg(server->name, Engine::TrustStore::commandLine(*server)));
         for (const QString &request : Engine::TrustStore::requests(*server))
             out(QStringLiteral("  %1\n").arg(request));
+    }
+    for (const Engine::A2A::Peer *peer : std::as_const(agents)) {
+        const bool ok
+                = revoke ? trust.revokeAgent(m_workspace, peer->name, &error)
+                         : trust.trustAgent(m_workspace, peer->name, peer->definition, &error);
+        if (!ok) {
+            err(error);
+            return InvalidConfig;
+        }
+        if (revoke) {
+            out(QStringLiteral("no longer trusted: agent %1\n").arg(peer->name));
+            continue;
+        }
+        const Json &definition = peer->definition;
+        out(QStringLiteral("trusted agent %1: %2\n")
+                    .arg(peer->name,
+                         QString::fromStdString(definition.value("url", std::string()))));
+        if (definition.contains("headers") && definition["headers"].is_object()
+            && !definition["headers"].empty()) {
+            QStringList headerNames;
+            for (const auto &[key, value] : definition["headers"].items())
+                headerNames << QString::fromStdString(key);
+            out(QStringLiteral("  sends the headers %1 with every request\n")
+                        .arg(headerNames.join(QLatin1String(", "))));
+        }
     }
     return Ok;
 }
@@ -706,6 +759,8 @@ int Cli::cmdConfigCheck()
             err(QStringLiteral("%1: no such file").arg(file));
             return InvalidConfig;
         }
+        if (QFileInfo(file).fileName().endsWith(QLatin1String("a2a.json")))
+            return checkPeers(Engine::A2A::loadPeersFile(file, env, ConfigOrigin::User), file);
         config = Engine::loadConfigFile(file, env);
         described = file;
     } else {
@@ -725,6 +780,29 @@ int Cli::cmdConfigCheck()
     if (!config.errors.isEmpty())
         return InvalidConfig;
     out(QStringLiteral("%1: ok (%2 servers)\n").arg(described).arg(config.servers.size()));
+    if (m_args.isEmpty()) {
+        const QString peersFile = QDir(m_workspace).filePath(QStringLiteral(".a2a.json"));
+        const Engine::A2A::Peers peers = Engine::A2A::loadPeers(m_workspace, env);
+        if (!peers.peers.isEmpty() || !peers.errors.isEmpty() || QFileInfo::exists(peersFile))
+            return checkPeers(peers, peersFile);
+    }
+    return Ok;
+}
+
+int Cli::checkPeers(const Engine::A2A::Peers &peers, const QString &described)
+{
+    for (const ConfigError &error : peers.errors)
+        err(error.toString());
+    for (const Engine::A2A::Peer &peer : peers.peers) {
+        if (!peer.error.isEmpty())
+            err(QStringLiteral("%1:%2:1: warning: %3")
+                        .arg(peer.sourceFile)
+                        .arg(peer.line)
+                        .arg(peer.error));
+    }
+    if (!peers.errors.isEmpty())
+        return InvalidConfig;
+    out(QStringLiteral("%1: ok (%2 agents)\n").arg(described).arg(peers.peers.size()));
     return Ok;
 }
 
@@ -888,6 +966,109 @@ void Cli::startRun()
                 finish(!failed->isEmpty() ? ServerFailed : *denied > 0 ? Denied : Ok);
             });
     agent->send(m_prompt);
+}
+
+// a2a send URL|AGENT MESSAGE [--stream] [--timeout S] [--json]
+int Cli::cmdA2aSend()
+{
+    QStringList positional;
+    bool stream = false;
+    int timeoutMs = -1;
+    for (int i = 0; i < m_args.size(); ++i) {
+        const QString &arg = m_args.at(i);
+        QString value;
+        if (arg == QLatin1String("--stream")) {
+            stream = true;
+        } else if (arg == QLatin1String("--json")) {
+            m_json = true;
+        } else if (takeValue(m_args, i, QStringLiteral("--timeout"), &value)) {
+            bool ok = false;
+            const double seconds = value.toDouble(&ok);
+            if (!ok || seconds <= 0 || seconds > ConfigLoader::kMaxTimeoutSeconds)
+                return usageError(QStringLiteral("--timeout needs a positive number of seconds"));
+            timeoutMs = std::max(1, int(seconds * 1000));
+        } else if (arg.startsWith(QLatin1String("--"))) {
+            return usageError(QStringLiteral("a2a send: unknown option '%1'").arg(arg));
+        } else {
+            positional << arg;
+        }
+    }
+    if (positional.size() != 2)
+        return usageError(QStringLiteral("a2a send needs URL|AGENT and MESSAGE"));
+    const QString target = positional.at(0);
+    const QString message = positional.at(1);
+    if (message.trimmed().isEmpty())
+        return usageError(QStringLiteral("a2a send: the message is empty"));
+    loadConfig(); // the agents come with the session; a broken .mcp.json does not matter here
+    const Engine::A2A::Peers &peers = m_session->peers();
+    for (const ConfigError &error : peers.errors)
+        err(error.toString());
+    const bool isUrl = target.contains(QLatin1String("://"));
+    QString error;
+    std::optional<Engine::A2A::Endpoint> endpoint = Engine::A2A::DelegateAgentTool::resolve(
+            peers, isUrl ? QString() : target, isUrl ? target : QString(), &error);
+    if (!endpoint) {
+        err(tr("a2a send: %1").arg(error));
+        return peers.errors.isEmpty() ? Usage : InvalidConfig;
+    }
+    if (timeoutMs > 0)
+        endpoint->timeoutMs = timeoutMs;
+
+    // Streamed whenever the agent can (--stream only shows it): the task id then comes first,
+    // so a timeout can cancel the remote task.
+    Engine::A2A::SendOptions options;
+    options.stream = true;
+    const Mcp::Redactor redactor(m_session->secrets());
+    m_session->a2aClient()->send(
+            *endpoint, message, options,
+            [this, stream](const Engine::A2A::StreamEvent &event) {
+                if (!stream || m_json)
+                    return;
+                using Kind = Engine::A2A::StreamEvent::Kind;
+                if (event.kind == Kind::ArtifactUpdate && event.artifact)
+                    err(tr("[artifact] %1").arg(event.artifact->name));
+                else if (event.kind == Kind::Task || event.kind == Kind::StatusUpdate)
+                    err(event.status.message
+                                ? tr("[%1] %2").arg(Engine::A2A::describe(event.status.state),
+                                                    event.status.message->text())
+                                : tr("[%1]").arg(Engine::A2A::describe(event.status.state)));
+            },
+            [this, redactor](const Engine::A2A::Outcome &outcome) {
+                using Kind = Engine::A2A::Outcome::Kind;
+                const int code = outcome.kind == Kind::Completed     ? Ok
+                                 : outcome.kind == Kind::Unreachable ? ServerFailed
+                                 : outcome.kind == Kind::TimedOut    ? Timeout
+                                                                     : ToolError;
+                if (m_json) {
+                    static const char *const Outcomes[]
+                            = {"completed", "interrupted", "failed", "stopped",
+                               "timed-out", "unreachable", "error"};
+                    Json json = {
+                            {"outcome", Outcomes[int(outcome.kind)]},
+                            {"state", outcome.state == Engine::A2A::TaskState::Unknown
+                                              ? ""
+                                              : Engine::A2A::stateName(outcome.state,
+                                                                       Engine::A2A::Version::V1_0)},
+                            {"text", redactor.redactText(outcome.text).toStdString()},
+                            {"taskId", outcome.taskId.toStdString()},
+                            {"contextId", outcome.contextId.toStdString()},
+                            {"protocol", outcome.envelope ? "envelope"
+                                         : outcome.version == Engine::A2A::Version::V0_3 ? "0.3"
+                                                                                         : "1.0"}};
+                    if (!outcome.error.isEmpty())
+                        json["error"] = redactor.redactText(outcome.error).toStdString();
+                    out(jsonText(json) + QLatin1Char('\n'));
+                } else if (outcome.ok()) {
+                    out(redactor.redactText(outcome.text) + QLatin1Char('\n'));
+                } else {
+                    err(redactor.redactText(outcome.summary()));
+                    if (outcome.kind == Kind::Interrupted)
+                        err(tr("the agent is waiting: task %1, context %2")
+                                    .arg(outcome.taskId, outcome.contextId));
+                }
+                finish(code);
+            });
+    return -1;
 }
 
 // auth login SERVER | auth logout SERVER | auth status

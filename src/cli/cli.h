@@ -55,6 +55,8 @@ private:
     QString trustHint(const QString &server) const;
     int cmdAudit();
     int cmdAuth();
+    int cmdA2aSend();
+    int checkPeers(const Engine::A2A::Peers &peers, const QString &described);
     void authLogin(const QString &name);
     int authStatus();
     void auditCall(const Mcp::ToolResult &result);

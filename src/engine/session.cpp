@@ -5,6 +5,8 @@
 #include "serverpolicy.h"
 #include "signin.h"
 
+#include "a2a/delegatetool.h"
+
 #include <QPointer>
 #include <QStandardPaths>
 
@@ -36,6 +38,8 @@ Session::Session(SessionOptions options, QObject *parent)
     m_workspace = std::make_shared<Workspace>(m_options.workspace);
     for (auto &tool : createBuiltinTools(m_workspace, m_options.builtins))
         m_registry->add(std::move(tool));
+    m_a2a = new A2A::Client(nullptr, this);
+    m_registry->add(std::make_shared<A2A::DelegateAgentTool>(m_a2a, [this] { return m_peers; }));
     m_adapter = std::make_unique<McpToolAdapter>(m_manager.get(), m_registry.get());
 
     m_runner = std::make_unique<ToolRunner>(m_registry.get(), nullptr, m_options.workspace);
@@ -66,7 +70,31 @@ void Session::load()
     m_trust.load(&m_trustError);
     m_config = loadConfig(m_options.workspace, m_options.configFile, m_options.environment);
     m_trust.apply(m_config, m_options.workspace);
+    m_peers = A2A::loadPeers(m_options.workspace, m_options.environment);
+    applyAgentTrust();
     configChanged();
+}
+
+void Session::applyAgentTrust()
+{
+    for (A2A::Peer &peer : m_peers.peers) {
+        peer.untrusted
+                = peer.origin == Mcp::ConfigOrigin::Workspace
+                  && !m_trust.isAgentTrusted(m_options.workspace, peer.name, peer.definition);
+    }
+}
+
+QStringList Session::trustAgents(const QStringList &names)
+{
+    QStringList errors;
+    for (const A2A::Peer &peer : std::as_const(m_peers.peers)) {
+        QString error;
+        if (names.contains(peer.name) && peer.untrusted
+            && !m_trust.trustAgent(m_options.workspace, peer.name, peer.definition, &error))
+            errors << error; // held in memory for this session all the same
+    }
+    applyAgentTrust();
+    return errors;
 }
 
 void Session::start(const QStringList &only)
@@ -139,7 +167,7 @@ void Session::configChanged()
         if (server.timeoutSet)
             m_runner->setTimeoutForSource(server.name, server.timeoutMs);
     }
-    QStringList extra = m_extraSecrets;
+    QStringList extra = m_extraSecrets + m_peers.secrets();
     if (m_options.signIn)
         extra += m_options.signIn->secrets();
     m_secrets = knownSecrets(m_config, m_options.environment, extra);

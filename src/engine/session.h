@@ -8,6 +8,8 @@
 #include "truststore.h"
 #include "workspace.h"
 
+#include "a2a/peers.h"
+
 #include <mcp/config.h>
 #include <mcp/manager.h>
 
@@ -74,6 +76,14 @@ public:
     // decision that cannot be saved holds for this session only; the messages say why.
     QStringList trust(const QStringList &names);
 
+    // The agents of the user's a2a.json and the workspace's .a2a.json (read by load()), a
+    // workspace's marked untrusted until the user trusts it as it is defined now.
+    const A2A::Peers &peers() const { return m_peers; }
+    // The user trusts these workspace agents: recorded (held for this session when it cannot
+    // be saved; the messages say why).
+    QStringList trustAgents(const QStringList &names);
+    A2A::Client *a2aClient() const { return m_a2a; }
+
     // The server was enabled or disabled in the Manager directly (the window's switch) and
     // the file says so now: the configuration follows, so that a later apply() agrees.
     void setServerDisabled(const QString &name, bool disabled);
@@ -99,12 +109,15 @@ public:
 
 private:
     void configChanged();
+    void applyAgentTrust();
 
     SessionOptions m_options;
     TrustStore m_trust;
     QString m_trustError;
     Mcp::McpConfig m_config;
     QStringList m_extraSecrets;
+    A2A::Peers m_peers;
+    A2A::Client *m_a2a = nullptr; // a child: outlives the registry's delegate_agent
     QStringList m_secrets;
     std::shared_ptr<Workspace> m_workspace;
     // Destroyed in reverse: the adapter and runner before the registry, the registry's MCP

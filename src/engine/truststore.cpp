@@ -22,6 +22,8 @@ constexpr qint64 kMaxFileBytes = 4 * 1024 * 1024;
 // Members that change neither what runs nor what runs without asking: toggling a server off
 // in the dock or lengthening its timeout must not ask for trust again.
 constexpr const char *kIgnoredMembers[] = {"disabled", "timeout", "startupTimeout"};
+// An agent's: where tasks and credentials go is its URL and headers, not how long it may take.
+constexpr const char *kIgnoredAgentMembers[] = {"timeout", "description"};
 
 QString fromStd(const std::string &text)
 {
@@ -90,8 +92,19 @@ bool TrustStore::needsTrust(const Mcp::ServerConfig &server)
 
 QString TrustStore::definitionHash(const Mcp::ServerConfig &server)
 {
-    Json definition = server.definition.is_object() ? server.definition : Json::object();
-    for (const char *member : kIgnoredMembers)
+    return hashOf(server.definition, kIgnoredMembers);
+}
+
+QString TrustStore::agentHash(const Json &definition)
+{
+    return hashOf(definition, kIgnoredAgentMembers);
+}
+
+template<size_t N>
+QString TrustStore::hashOf(const Json &written, const char *const (&ignored)[N])
+{
+    Json definition = written.is_object() ? written : Json::object();
+    for (const char *member : ignored)
         definition.erase(member);
     // nlohmann's object is a std::map: dump() writes members sorted, so equal definitions
     // give equal text whatever their order in the file.
@@ -109,45 +122,86 @@ QString TrustStore::workspaceKey(const QString &workspace)
                                : canonical;
 }
 
-bool TrustStore::isTrusted(const QString &workspace, const Mcp::ServerConfig &server) const
+QString TrustStore::recordedHash(const QString &workspace, const char *section,
+                                 const QString &name) const
 {
-    if (!needsTrust(server))
-        return true;
     const auto workspaces = m_data.find("workspaces");
     if (workspaces == m_data.end() || !workspaces->is_object())
-        return false;
+        return {};
     const auto entry = workspaces->find(workspaceKey(workspace).toStdString());
-    if (entry == workspaces->end() || !entry->is_object() || !entry->contains("servers")
-        || !(*entry)["servers"].is_object())
-        return false;
-    const Json &servers = (*entry)["servers"];
-    const auto hash = servers.find(server.name.toStdString());
-    return hash != servers.end() && hash->is_string()
-           && fromStd(hash->get<std::string>()) == definitionHash(server);
+    if (entry == workspaces->end() || !entry->is_object())
+        return {};
+    const auto names = entry->find(section);
+    if (names == entry->end() || !names->is_object())
+        return {};
+    const auto hash = names->find(name.toStdString());
+    return hash != names->end() && hash->is_string() ? fromStd(hash->get<std::string>())
+                                                     : QString();
 }
 
-bool TrustStore::trust(const QString &workspace, const Mcp::ServerConfig &server, QString *error)
+bool TrustStore::record(const QString &workspace, const char *section, const QString &name,
+                        const QString &hash, QString *error)
 {
     m_data["version"] = kFormatVersion;
     Json &entry = m_data["workspaces"][workspaceKey(workspace).toStdString()];
     if (!entry.is_object())
         entry = Json::object();
-    entry["servers"][server.name.toStdString()] = definitionHash(server).toStdString();
+    entry[section][name.toStdString()] = hash.toStdString();
     return save(error);
 }
 
-bool TrustStore::revoke(const QString &workspace, const QString &serverName, QString *error)
+bool TrustStore::forget(const QString &workspace, const char *section, const QString &name,
+                        QString *error)
 {
     const std::string key = workspaceKey(workspace).toStdString();
     auto workspaces = m_data.find("workspaces");
     if (workspaces == m_data.end() || !workspaces->contains(key))
         return true;
     Json &entry = (*workspaces)[key];
-    if (entry.is_object() && entry.contains("servers") && entry["servers"].is_object())
-        entry["servers"].erase(serverName.toStdString());
-    if (!entry.is_object() || !entry.contains("servers") || entry["servers"].empty())
+    if (entry.is_object() && entry.contains(section) && entry[section].is_object())
+        entry[section].erase(name.toStdString());
+    const auto empty = [&entry](const char *names) {
+        return !entry.contains(names) || !entry[names].is_object() || entry[names].empty();
+    };
+    if (!entry.is_object() || (empty("servers") && empty("agents")))
         workspaces->erase(key);
     return save(error);
+}
+
+bool TrustStore::isTrusted(const QString &workspace, const Mcp::ServerConfig &server) const
+{
+    if (!needsTrust(server))
+        return true;
+    const QString hash = recordedHash(workspace, "servers", server.name);
+    return !hash.isEmpty() && hash == definitionHash(server);
+}
+
+bool TrustStore::trust(const QString &workspace, const Mcp::ServerConfig &server, QString *error)
+{
+    return record(workspace, "servers", server.name, definitionHash(server), error);
+}
+
+bool TrustStore::revoke(const QString &workspace, const QString &serverName, QString *error)
+{
+    return forget(workspace, "servers", serverName, error);
+}
+
+bool TrustStore::isAgentTrusted(const QString &workspace, const QString &name,
+                                const Json &definition) const
+{
+    const QString hash = recordedHash(workspace, "agents", name);
+    return !hash.isEmpty() && hash == agentHash(definition);
+}
+
+bool TrustStore::trustAgent(const QString &workspace, const QString &name, const Json &definition,
+                            QString *error)
+{
+    return record(workspace, "agents", name, agentHash(definition), error);
+}
+
+bool TrustStore::revokeAgent(const QString &workspace, const QString &name, QString *error)
+{
+    return forget(workspace, "agents", name, error);
 }
 
 bool TrustStore::save(QString *error)

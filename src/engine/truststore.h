@@ -46,6 +46,15 @@ public:
     bool trust(const QString &workspace, const Mcp::ServerConfig &server, QString *error = nullptr);
     bool revoke(const QString &workspace, const QString &serverName, QString *error = nullptr);
 
+    /// A workspace's A2A agent (`.a2a.json`) is trusted the same way, under "agents", keyed by a
+    /// hash of its definition without "timeout" and "description" (its URL and headers decide
+    /// where tasks and credentials go).
+    static QString agentHash(const nlohmann::json &definition);
+    bool isAgentTrusted(const QString &workspace, const QString &name,
+                        const nlohmann::json &definition) const;
+    bool trustAgent(const QString &workspace, const QString &name, const nlohmann::json &definition,
+                    QString *error = nullptr);
+    bool revokeAgent(const QString &workspace, const QString &name, QString *error = nullptr);
     /// Marks every workspace server that is not trusted in its present form as `untrusted`;
     /// returns their names.
     QStringList apply(Mcp::McpConfig &config, const QString &workspace) const;
@@ -59,10 +68,18 @@ public:
 
 private:
     static QString workspaceKey(const QString &workspace);
+    template<size_t N>
+    static QString hashOf(const nlohmann::json &definition, const char *const (&ignored)[N]);
+    // The hash recorded for `name` in a section ("servers", "agents") of the workspace's entry.
+    QString recordedHash(const QString &workspace, const char *section, const QString &name) const;
+    bool record(const QString &workspace, const char *section, const QString &name,
+                const QString &hash, QString *error);
+    bool forget(const QString &workspace, const char *section, const QString &name, QString *error);
     bool save(QString *error);
 
     QString m_path;
-    nlohmann::json m_data; // {"version": 1, "workspaces": {PATH: {"servers": {NAME: HASH}}}}
+    nlohmann::json m_data; // {"version": 1, "workspaces": {PATH: {"servers": {NAME: HASH},
+                           // "agents": {NAME: HASH}}}}
 };
 
 } // namespace Engine

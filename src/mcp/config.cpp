@@ -103,8 +103,11 @@ bool startsWithBom(const QByteArray &text)
 class PositionIndex
 {
 public:
-    explicit PositionIndex(const QByteArray &text)
+    // `collection`: the top-level member whose members are named entries (servers, agents);
+    // a duplicate key inside one of them names it.
+    explicit PositionIndex(const QByteArray &text, std::string collection = "mcpServers")
         : m_text(text)
+        , m_collection(std::move(collection))
     {
         m_lineStarts.push_back(0);
         for (qsizetype i = 0; i < text.size(); ++i) {
@@ -305,7 +308,7 @@ private:
     {
         Duplicate duplicate{offset, first, stack.back().key, {}};
         // {"mcpServers": {NAME: {...}}}: stack[0] is the root, stack[1] the servers object.
-        if (stack.size() >= 2 && stack[0].object && stack[0].key == "mcpServers" && stack[1].object)
+        if (stack.size() >= 2 && stack[0].object && stack[0].key == m_collection && stack[1].object)
             duplicate.server = stack[1].key;
         m_duplicates.push_back(std::move(duplicate));
     }
@@ -320,6 +323,7 @@ private:
     }
 
     QByteArray m_text;
+    std::string m_collection;
     std::vector<qsizetype> m_lineStarts;
     std::unordered_map<std::string, qsizetype> m_offsets;
     std::unordered_map<std::string, qsizetype> m_keyOffsets;
@@ -587,16 +591,32 @@ bool parseJson(const QByteArray &text, const Context &ctx, json &root)
     return false;
 }
 
-// ${VAR} and ${VAR:-default} expansion of one string.
-struct Expansion
+// nlohmann_json kept the last of each duplicate key; the user may have meant the first. Returns
+// the entries (servers) with a duplicate key.
+// `entryFormat` ("agent '%1': %2"): how a problem inside an entry is worded; empty: a server's.
+QSet<QString> reportDuplicates(const Context &ctx, const QString &entryFormat = QString())
 {
-    QString value;
-    QStringList substituted;     // the variables' values put into `value`
-    QString missingVariable;     // first unset/empty variable without a default
-    bool missingIsEmpty = false; // set but empty, as opposed to unset
-    QString syntaxError;
-    qsizetype syntaxErrorIndex = -1; // UTF-16 index of the offending "${"
-};
+    QSet<QString> duplicated;
+    for (const PositionIndex::Duplicate &duplicate : ctx.index.duplicates()) {
+        const QString server = fromStd(duplicate.server);
+        const QString message
+                = Text::tr("duplicate key '%1' (first at line %2); a key may appear only once "
+                           "in an object")
+                          .arg(quoted(fromStd(duplicate.key)))
+                          .arg(ctx.index.location(duplicate.firstOffset).first);
+        if (entryFormat.isEmpty() || server.isEmpty()) {
+            ctx.addAt(duplicate.offset, server, message);
+        } else {
+            ctx.addAt(duplicate.offset, QString(), entryFormat.arg(quoted(server), message));
+            ctx.errors.last().server = server;
+        }
+        if (!server.isEmpty())
+            duplicated.insert(server);
+    }
+    return duplicated;
+}
+
+using ConfigLoader::Expansion;
 
 bool isVariableName(QStringView name)
 {
@@ -1422,18 +1442,7 @@ McpConfig parse(const QByteArray &text, const QString &fileName, const QProcessE
     if (!parseJson(text, ctx, root))
         return config;
 
-    // nlohmann_json kept the last of each duplicate key; the user may have meant the first.
-    QSet<QString> duplicated; // servers with a duplicate key: none of them is started
-    for (const PositionIndex::Duplicate &duplicate : index.duplicates()) {
-        const QString server = fromStd(duplicate.server);
-        ctx.addAt(duplicate.offset, server,
-                  Text::tr("duplicate key '%1' (first at line %2); a key may appear only once "
-                           "in an object")
-                          .arg(quoted(fromStd(duplicate.key)))
-                          .arg(index.location(duplicate.firstOffset).first));
-        if (!server.isEmpty())
-            duplicated.insert(server);
-    }
+    const QSet<QString> duplicated = reportDuplicates(ctx); // none of them is started
 
     if (!root.is_object()) {
         ctx.add({}, QString(),
@@ -1461,6 +1470,33 @@ McpConfig parse(const QByteArray &text, const QString &fileName, const QProcessE
     checkNameClashes(config);
     sortErrors(config.errors);
     return config;
+}
+
+LocatedJson parseLocated(const QByteArray &text, const QString &fileName,
+                         const std::string &collection, const QString &entryFormat)
+{
+    LocatedJson result;
+    auto index = std::make_shared<PositionIndex>(
+            text.size() > kMaxConfigBytes ? QByteArray() : text, collection);
+    const Context ctx{*index, fileName, result.errors};
+    if (!parseJson(text, ctx, result.root)) {
+        result.root = nlohmann::json(nlohmann::json::value_t::discarded);
+        return result;
+    }
+    result.duplicated = reportDuplicates(ctx, entryFormat);
+    result.errorAt = [index, fileName](const std::string &pointer, const QString &entry,
+                                       const QString &message) {
+        QList<ConfigError> errors;
+        Context{*index, fileName, errors}.add(pointer, QString(), message);
+        errors.first().server = entry;
+        return errors.first();
+    };
+    return result;
+}
+
+Expansion expandVariables(const QString &text, const QProcessEnvironment &env)
+{
+    return expand(text, env);
 }
 
 FileContents readFile(const QString &path)

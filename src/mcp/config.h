@@ -5,6 +5,7 @@
 #include <QList>
 #include <QMap>
 #include <QProcessEnvironment>
+#include <QSet>
 #include <QString>
 #include <QStringList>
 #include <QStringView>
@@ -170,6 +171,37 @@ std::string memberPointer(const std::string &parent, std::string_view key);
 /// `check` (if set) is run on every server's object too.
 McpConfig parse(const QByteArray &text, const QString &fileName, const QProcessEnvironment &env,
                 const ServerCheck &check = {});
+
+/// ${VAR} and ${VAR:-default} expansion of one string, as parse() does it.
+struct Expansion
+{
+    QString value;
+    QStringList substituted;     ///< the variables' values put into `value`
+    QString missingVariable;     ///< first unset/empty variable without a default
+    bool missingIsEmpty = false; ///< set but empty, as opposed to unset
+    QString syntaxError;
+    qsizetype syntaxErrorIndex = -1; ///< UTF-16 index of the offending "${"
+};
+Expansion expandVariables(const QString &text, const QProcessEnvironment &env);
+
+/// A JSON configuration file other than `.mcp.json` (the A2A peers), read the way parse()
+/// reads one: size limit, NUL bytes, nesting depth and syntax errors at their line and
+/// column, and every duplicate key reported.
+struct LocatedJson
+{
+    nlohmann::json root; ///< discarded when the text is not JSON (errors say why)
+    QList<ConfigError> errors;
+    QSet<QString> duplicated; ///< entries of the collection with a duplicate key inside
+    /// An error at the value (else the nearest parent) a JSON pointer names; `entry` is the
+    /// collection's entry it concerns (may be empty). Empty when the text is not JSON.
+    std::function<ConfigError(const std::string &pointer, const QString &entry,
+                              const QString &message)>
+            errorAt;
+};
+/// `collection`: the top-level member whose members are named entries ("agents");
+/// `entryFormat` words a problem inside one ("agent '%1': %2", %1 its name).
+LocatedJson parseLocated(const QByteArray &text, const QString &fileName,
+                         const std::string &collection, const QString &entryFormat);
 
 /// What readFile() found at a path.
 struct FileContents

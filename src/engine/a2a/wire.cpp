@@ -15,9 +15,7 @@ QString tr(const char *text)
 
 QString string(const Json &object, const char *key)
 {
-    const auto it = object.find(key);
-    return it != object.end() && it->is_string() ? QString::fromStdString(it->get<std::string>())
-                                                 : QString();
+    return stringMember(object, key);
 }
 
 bool flag(const Json &object, const char *key)
@@ -62,6 +60,17 @@ TaskState readState(const QString &name)
     return TaskState::Unknown;
 }
 
+} // namespace
+
+QString stringMember(const Json &object, const char *key)
+{
+    if (!object.is_object())
+        return {};
+    const auto it = object.find(key);
+    return it != object.end() && it->is_string() ? QString::fromStdString(it->get<std::string>())
+                                                 : QString();
+}
+
 const char *stateName(TaskState state, Version version)
 {
     for (const StateName &entry : StateNames) {
@@ -70,6 +79,8 @@ const char *stateName(TaskState state, Version version)
     }
     return version == Version::V1_0 ? "TASK_STATE_UNSPECIFIED" : "unknown";
 }
+
+namespace {
 
 std::optional<TaskStatus> readStatus(const Json &json, QString *error)
 {

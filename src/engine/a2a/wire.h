@@ -36,6 +36,8 @@ enum class TaskState {
 bool isTerminal(TaskState state);
 // The task waits for something from the client (input or credentials).
 bool isInterrupted(TaskState state);
+// The state's name on the wire: "TASK_STATE_COMPLETED" (1.0), "completed" (0.3).
+const char *stateName(TaskState state, Version version);
 // "completed", "input required", ... for people.
 QString describe(TaskState state);
 
@@ -138,6 +140,9 @@ std::optional<Message> readMessage(const Json &json, QString *error = nullptr);
 std::optional<Task> readTask(const Json &json, QString *error = nullptr);
 std::optional<StreamEvent> readStreamEvent(const Json &result, QString *error = nullptr);
 std::optional<AgentCard> readAgentCard(const Json &json, QString *error = nullptr);
+
+// A string member of a JSON object; empty when absent or not a string.
+QString stringMember(const Json &object, const char *key);
 
 // The method names of each version.
 struct Methods
