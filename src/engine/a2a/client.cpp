@@ -481,7 +481,7 @@ private:
     // One result: a Task or a Message (a blocking send), or a streamed event.
     void accept(const Json &result)
     {
-        if (m_finished)
+        if (m_finished || m_stopping)
             return;
         QString error;
         std::optional<StreamEvent> event = readStreamEvent(result, &error);
@@ -547,7 +547,7 @@ private:
     // The answer or the stream ended without the task ending: ask for it until it does.
     void answerEnded()
     {
-        if (m_finished)
+        if (m_finished || m_stopping)
             return;
         if (m_task.id.isEmpty()) {
             fail(Outcome::Kind::Error,
@@ -563,7 +563,7 @@ private:
 
     void poll()
     {
-        if (m_finished)
+        if (m_finished || m_stopping)
             return;
         post(
                 methods(m_version).get, Json{{"id", m_task.id.toStdString()}}, false,

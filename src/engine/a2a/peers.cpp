@@ -78,7 +78,8 @@ struct Reader
             error(pointer, tr("its settings must be an object ({\"url\": \"...\"})"));
             return std::nullopt;
         }
-        for (const auto &[key, member] : value.items()) {
+        for (auto member = value.begin(); member != value.end(); ++member) {
+            const std::string &key = member.key();
             if (std::find_if(std::begin(KnownKeys), std::end(KnownKeys),
                              [&key](const char *known) { return key == known; })
                 == std::end(KnownKeys))
