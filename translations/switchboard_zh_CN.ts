@@ -144,7 +144,7 @@
 <context>
     <name>Engine::A2A</name>
     <message>
-        <location filename="../src/engine/a2a/wire.cpp" line="+81"/>
+        <location filename="../src/engine/a2a/wire.cpp" line="+88"/>
         <source>a task status is not an object</source>
         <translation>任务状态不是对象</translation>
     </message>
@@ -269,7 +269,7 @@
         <translation>智能体返回错误 %1：%2</translation>
     </message>
     <message>
-        <location filename="../src/engine/a2a/delegatetool.cpp" line="+29"/>
+        <location filename="../src/engine/a2a/delegatetool.cpp" line="+22"/>
         <source>no agents are configured (.a2a.json in the workspace, or a2a.json in your config folder)</source>
         <translation>未配置任何智能体（工作区中的 .a2a.json，或配置文件夹中的 a2a.json）</translation>
     </message>
@@ -279,7 +279,7 @@
         <translation>已知智能体：%1</translation>
     </message>
     <message>
-        <location filename="../src/engine/a2a/peers.cpp" line="+230"/>
+        <location filename="../src/engine/a2a/peers.cpp" line="+231"/>
         <source>agent &apos;%1&apos;: %2</source>
         <translation>智能体“%1”：%2</translation>
     </message>
@@ -398,11 +398,11 @@
     </message>
     <message>
         <location line="+4"/>
-        <source>agent &apos;%1&apos; comes from this workspace&apos;s %2 and is not trusted yet; nothing was sent (trust it in the Agents dock, or with &apos;switchboard-cli trust %1&apos;)</source>
-        <translation>智能体“%1”来自此工作区的 %2，尚未受信任；未发送任何内容（请在“智能体”面板中信任它，或使用 &apos;switchboard-cli trust %1&apos;）</translation>
+        <source>agent &apos;%1&apos; comes from this workspace&apos;s %2 and is not trusted yet; nothing was sent (trust it with &apos;switchboard-cli --workspace %3 trust %1&apos;)</source>
+        <translation>智能体“%1”来自此工作区的 %2，尚未受信任；未发送任何内容（请用 &apos;switchboard-cli --workspace %3 trust %1&apos; 信任它）</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>say which agent: &apos;agent&apos; (%1) or &apos;url&apos;</source>
         <translation>请指明智能体：“agent”（%1）或“url”</translation>
     </message>
@@ -417,7 +417,7 @@
         <translation>“message”为空：请说明另一个智能体应做什么</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>sent</source>
         <translation>已发送</translation>
     </message>
@@ -501,7 +501,7 @@
 <context>
     <name>Engine::A2A::Reader</name>
     <message>
-        <location filename="../src/engine/a2a/peers.cpp" line="-258"/>
+        <location filename="../src/engine/a2a/peers.cpp" line="-259"/>
         <source>agent &apos;%1&apos;: %2</source>
         <translation>智能体“%1”：%2</translation>
     </message>
@@ -526,7 +526,7 @@
         <translation>其设置必须是对象（{&quot;url&quot;: &quot;...&quot;}）</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>unknown key &apos;%1&apos; (an agent has: url, headers, timeout, description)</source>
         <translation>未知的键“%1”（智能体可有：url、headers、timeout、description）</translation>
     </message>

@@ -4,6 +4,7 @@
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QTimer>
 
 namespace Engine::A2A {
@@ -92,9 +93,10 @@ std::optional<Endpoint> DelegateAgentTool::resolve(const Peers &peers, const QSt
                                        knownAgents(peers)));
         if (peer->untrusted)
             return refuse(tr("agent '%1' comes from this workspace's %2 and is not trusted yet; "
-                             "nothing was sent (trust it in the Agents dock, or with "
-                             "'switchboard-cli trust %1')")
-                                  .arg(peer->name, peer->sourceFile));
+                             "nothing was sent (trust it with 'switchboard-cli --workspace %3 "
+                             "trust %1')")
+                                  .arg(peer->name, peer->sourceFile,
+                                       QFileInfo(peer->sourceFile).absolutePath()));
         if (!peer->error.isEmpty())
             return refuse(peer->error);
         return peer->endpoint();
