@@ -404,12 +404,18 @@ struct Context
     }
 };
 
-void sortErrors(QList<ConfigError> &errors)
+} // namespace
+
+void ConfigLoader::sortErrors(QList<ConfigError> &errors)
 {
     std::stable_sort(errors.begin(), errors.end(), [](const ConfigError &a, const ConfigError &b) {
         return std::tie(a.line, a.column) < std::tie(b.line, b.column);
     });
 }
+
+namespace {
+
+using ConfigLoader::sortErrors;
 
 // nlohmann_json's syntax messages, worded through tr() so a translated UI shows them in its
 // language; in English the text stays exactly as the library wrote it. Wording this does not

@@ -172,6 +172,9 @@ std::string memberPointer(const std::string &parent, std::string_view key);
 McpConfig parse(const QByteArray &text, const QString &fileName, const QProcessEnvironment &env,
                 const ServerCheck &check = {});
 
+/// Orders errors by line and column (stable), as parse() reports them.
+void sortErrors(QList<ConfigError> &errors);
+
 /// ${VAR} and ${VAR:-default} expansion of one string, as parse() does it.
 struct Expansion
 {

@@ -198,6 +198,36 @@ QNetworkRequest request(const HttpOptions &options, const QUrl &url, const QByte
     return request;
 }
 
+QUrl origin(const QUrl &url)
+{
+    return url.adjusted(QUrl::RemovePath | QUrl::RemoveQuery | QUrl::RemoveFragment
+                        | QUrl::RemoveUserInfo);
+}
+
+bool sameOrigin(const QUrl &a, const QUrl &b)
+{
+    const auto defaultPort = [](const QUrl &url) {
+        return url.scheme() == QLatin1String("https") ? 443 : 80;
+    };
+    return a.scheme() == b.scheme() && a.host() == b.host()
+           && a.port(defaultPort(a)) == b.port(defaultPort(b));
+}
+
+QString trimmedPath(const QUrl &url)
+{
+    QString path = url.path();
+    while (path.endsWith(u'/'))
+        path.chop(1);
+    return path;
+}
+
+QUrl withPath(const QUrl &base, const QString &path)
+{
+    QUrl url = origin(base);
+    url.setPath(path);
+    return url;
+}
+
 QString displayUrl(const QUrl &url)
 {
     return url.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery | QUrl::RemoveFragment);

@@ -64,6 +64,14 @@ QString checkOptions(const HttpOptions &options);
 // origin (the headers, a token among them, never go to another host), HTTP/2 allowed, no
 // cookies kept or sent.
 QNetworkRequest request(const HttpOptions &options, const QUrl &url, const QByteArray &accept);
+// The URL's scheme, host and port (no user info, path, query or fragment).
+QUrl origin(const QUrl &url);
+// Whether two URLs share scheme, host and port (an absent port is the scheme's default).
+bool sameOrigin(const QUrl &a, const QUrl &b);
+// The path without a trailing slash ("" for the root).
+QString trimmedPath(const QUrl &url);
+// `path` at the origin of `base`.
+QUrl withPath(const QUrl &base, const QString &path);
 // The URL as shown to the user: no user info, no query (where some services put a key).
 QString displayUrl(const QUrl &url);
 

@@ -1,5 +1,7 @@
 #include "oauthdiscovery.h"
 
+#include "httpsupport.h"
+
 #include "httptransport.h"
 #include "jsonparser.h"
 
@@ -112,27 +114,9 @@ QString stringMember(const Json &document, const char *key)
                                                    : QString();
 }
 
-QUrl origin(const QUrl &url)
-{
-    return url.adjusted(QUrl::RemovePath | QUrl::RemoveQuery | QUrl::RemoveFragment
-                        | QUrl::RemoveUserInfo);
-}
-
-// The path without a trailing slash ("" for the root).
-QString trimmedPath(const QUrl &url)
-{
-    QString path = url.path();
-    while (path.endsWith(u'/'))
-        path.chop(1);
-    return path;
-}
-
-QUrl withPath(const QUrl &base, const QString &path)
-{
-    QUrl url = origin(base);
-    url.setPath(path);
-    return url;
-}
+using Http::origin;
+using Http::trimmedPath;
+using Http::withPath;
 
 } // namespace
 

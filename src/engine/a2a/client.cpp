@@ -30,11 +30,16 @@ QString fromStd(const std::string &text)
 constexpr int MethodNotFound = -32601;
 constexpr int VersionNotSupported = -32009;
 
-bool sameOrigin(const QUrl &a, const QUrl &b)
+// The request options for `url`: the endpoint's headers only where its origin is the
+// endpoint's own.
+Mcp::HttpOptions optionsFor(const Endpoint &endpoint, const QUrl &url)
 {
-    return a.scheme() == b.scheme() && a.host() == b.host()
-           && a.port(a.scheme() == QLatin1String("https") ? 443 : 80)
-                      == b.port(b.scheme() == QLatin1String("https") ? 443 : 80);
+    Mcp::HttpOptions options;
+    options.serverName = endpoint.displayName();
+    options.url = url;
+    if (Mcp::Http::sameOrigin(url, endpoint.url))
+        options.headers = endpoint.headers;
+    return options;
 }
 
 // The protocol version an interface says it speaks: 0.x is 0.3's wire, anything else 1.0's.
@@ -292,7 +297,16 @@ public:
     }
 
 private:
-    // The interface to talk to, its version, and whether the endpoint's headers go there.
+    // A send fails, a call finishes with the error.
+    void failEither(const QString &error)
+    {
+        if (m_done)
+            fail(Outcome::Kind::Error, error);
+        else
+            finishCall({}, error);
+    }
+
+    // The interface to talk to and its version.
     bool chooseInterface(const QUrl &cardUrl)
     {
         const std::optional<AgentInterface> interface = m_card.jsonRpcInterface();
@@ -313,10 +327,7 @@ private:
                               .arg(Mcp::escapeControlCharacters(m_card.name),
                                    offered.isEmpty() ? tr("none")
                                                      : offered.join(QLatin1String(", ")));
-            if (m_done)
-                fail(Outcome::Kind::Error, error);
-            else
-                finishCall({}, error);
+            failEither(error);
             return false;
         }
         m_rpcUrl = cardUrl.resolved(QUrl(interface->url));
@@ -325,24 +336,11 @@ private:
             const QString error = tr("agent '%1' gives an interface URL that is not http(s): %2")
                                           .arg(Mcp::escapeControlCharacters(m_card.name),
                                                Mcp::Http::displayUrl(m_rpcUrl));
-            if (m_done)
-                fail(Outcome::Kind::Error, error);
-            else
-                finishCall({}, error);
+            failEither(error);
             return false;
         }
         m_version = m_client->knownVersion(m_rpcUrl).value_or(interfaceVersion(*interface));
         return true;
-    }
-
-    Mcp::HttpOptions httpOptions(const QUrl &url) const
-    {
-        Mcp::HttpOptions options;
-        options.serverName = m_endpoint.displayName();
-        options.url = url;
-        if (sameOrigin(url, m_endpoint.url))
-            options.headers = m_endpoint.headers;
-        return options;
     }
 
     QString where() const { return tr("agent '%1'").arg(m_endpoint.displayName()); }
@@ -357,7 +355,7 @@ private:
                               {"id", ++m_client->m_nextId},
                               {"method", method},
                               {"params", params}};
-        QNetworkRequest http = Mcp::Http::request(httpOptions(m_rpcUrl), m_rpcUrl,
+        QNetworkRequest http = Mcp::Http::request(optionsFor(m_endpoint, m_rpcUrl), m_rpcUrl,
                                                   stream ? Mcp::Http::AcceptSse
                                                          : QByteArrayLiteral("application/json"));
         http.setRawHeader("Content-Type", "application/json");
@@ -620,8 +618,8 @@ private:
     void sendEnvelope(const QUrl &url)
     {
         m_envelope = true;
-        QNetworkRequest http
-                = Mcp::Http::request(httpOptions(url), url, QByteArrayLiteral("application/json"));
+        QNetworkRequest http = Mcp::Http::request(optionsFor(m_endpoint, url), url,
+                                                  QByteArrayLiteral("application/json"));
         http.setRawHeader("Content-Type", "application/json");
         const Json body = {{"message", m_message.text().toStdString()}};
         QNetworkReply *reply = m_client->network()->post(
@@ -880,16 +878,9 @@ void Client::loadCard(const Endpoint &endpoint, QObject *context, LoadedCard don
     if (base.path().endsWith(QLatin1String(".json"))) {
         candidates << base;
     } else {
-        QString path = base.path();
-        while (path.endsWith(QLatin1Char('/')))
-            path.chop(1);
-        for (const char *name : {"/.well-known/agent-card.json", "/.well-known/agent.json"}) {
-            QUrl url = base;
-            url.setPath(path + QLatin1String(name));
-            url.setQuery(QString());
-            url.setFragment(QString());
-            candidates << url;
-        }
+        for (const char *name : {"/.well-known/agent-card.json", "/.well-known/agent.json"})
+            candidates << Mcp::Http::withPath(base,
+                                              Mcp::Http::trimmedPath(base) + QLatin1String(name));
     }
     const QString key = candidates.first().toString();
     if (const auto it = m_cards.constFind(key); it != m_cards.constEnd()) {
@@ -904,13 +895,8 @@ void Client::fetchCardFrom(const Endpoint &endpoint, QList<QUrl> candidates,
                            const QString &cacheKey, QObject *context, LoadedCard done)
 {
     const QUrl url = candidates.takeFirst();
-    Mcp::HttpOptions options;
-    options.serverName = endpoint.displayName();
-    options.url = url;
-    if (sameOrigin(url, endpoint.url))
-        options.headers = endpoint.headers;
-    QNetworkRequest request
-            = Mcp::Http::request(options, url, QByteArrayLiteral("application/json"));
+    QNetworkRequest request = Mcp::Http::request(optionsFor(endpoint, url), url,
+                                                 QByteArrayLiteral("application/json"));
     request.setRawHeader("A2A-Version", "1.0");
     QNetworkReply *reply = network()->get(request);
     const QString where = tr("agent '%1'").arg(endpoint.displayName());

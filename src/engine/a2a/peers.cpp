@@ -264,10 +264,7 @@ Peers parsePeers(const QByteArray &text, const QString &fileName, const QProcess
         result.peers << *peer;
     }
     sortByName(result.peers);
-    std::stable_sort(result.errors.begin(), result.errors.end(),
-                     [](const Mcp::ConfigError &a, const Mcp::ConfigError &b) {
-                         return std::tie(a.line, a.column) < std::tie(b.line, b.column);
-                     });
+    Mcp::ConfigLoader::sortErrors(result.errors);
     return result;
 }
 
