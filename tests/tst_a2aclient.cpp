@@ -445,6 +445,9 @@ private slots:
         QTest::newRow("stream without task")
                 << QByteArray("text/event-stream") << QByteArray(": nothing\n\n")
                 << QStringLiteral("without a task");
+        QTest::newRow("over 16 MiB")
+                << QByteArray("application/json") << QByteArray(17 * 1024 * 1024, ' ')
+                << QStringLiteral("larger than 16 MiB");
         QTest::newRow("stream error event")
                 << QByteArray("text/event-stream")
                 << QByteArray("event: error\ndata: "

@@ -117,8 +117,10 @@ private:
             return;
         }
         if (m_body.size() + chunk.size() > Client::MaxAnswerBytes) {
+            // The agent answered (its status is known): not "unreachable".
+            const int status = Mcp::Http::status(m_reply);
             Mcp::Http::discard(m_reply, this);
-            finish(0, {},
+            finish(status, {},
                    tr("%1 sent an answer larger than %2 MiB")
                            .arg(m_where)
                            .arg(Client::MaxAnswerBytes / (1024 * 1024)));
