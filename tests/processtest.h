@@ -32,3 +32,26 @@ inline bool finishWhileServing(QProcess &process, int timeoutMs = 30000)
     process.waitForFinished();
     return false;
 }
+
+struct ProcessRun
+{
+    int code = -1; // -1: it crashed or was killed
+    QString out, err;
+};
+
+// Runs `program` to its end with the event loop turning (see finishWhileServing()), stdin
+// closed.
+inline ProcessRun runWhileServing(const QString &program, const QStringList &args,
+                                  const QProcessEnvironment &env
+                                  = QProcessEnvironment::systemEnvironment(),
+                                  int timeoutMs = 60000)
+{
+    QProcess process;
+    process.setProcessEnvironment(env);
+    process.start(program, args);
+    process.closeWriteChannel();
+    finishWhileServing(process, timeoutMs);
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+            QString::fromUtf8(process.readAllStandardOutput()),
+            QString::fromUtf8(process.readAllStandardError())};
+}

@@ -4,6 +4,7 @@
 
 #include "a2apeer.h"
 #include "fakellmserver.h"
+#include "processtest.h"
 
 #include <engine/a2a/delegatetool.h>
 #include <engine/a2a/peers.h>
@@ -39,35 +40,21 @@ class tst_A2APeers : public QObject
 {
     Q_OBJECT
 
-    struct CliRun
-    {
-        int code = -1;
-        QString out, err;
-    };
+    using CliRun = ProcessRun;
 
     // switchboard-cli --workspace WS ARGS with the config and data folders in `home` (the
     // event loop runs meanwhile: a FakeLlmServer on this thread keeps answering).
     static CliRun cli(const QString &workspace, const QString &home, const QStringList &args,
                       const QProcessEnvironment &extra = {})
     {
-        QProcess process;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), home);
         env.insert(QStringLiteral("XDG_DATA_HOME"), home + QStringLiteral("/data"));
         env.remove(QStringLiteral("OPENAI_API_KEY"));
         env.remove(QStringLiteral("ANTHROPIC_API_KEY"));
         env.insert(extra);
-        process.setProcessEnvironment(env);
-        process.start(QStringLiteral(SWITCHBOARD_CLI),
-                      QStringList{QStringLiteral("--workspace"), workspace} + args);
-        process.closeWriteChannel();
-        if (!QTest::qWaitFor([&] { return process.state() == QProcess::NotRunning; }, 60000)) {
-            process.kill();
-            process.waitForFinished();
-        }
-        return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-                QString::fromUtf8(process.readAllStandardOutput()),
-                QString::fromUtf8(process.readAllStandardError())};
+        return runWhileServing(QStringLiteral(SWITCHBOARD_CLI),
+                               QStringList{QStringLiteral("--workspace"), workspace} + args, env);
     }
 
 private slots:

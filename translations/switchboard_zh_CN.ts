@@ -4,12 +4,12 @@
 <context>
     <name>Cli</name>
     <message>
-        <location filename="../src/cli/cli.cpp" line="+204"/>
+        <location filename="../src/cli/cli.cpp" line="+224"/>
         <source>switchboard-cli: refusing to use %1 as the workspace (it is / or your home folder: the tools could read every project and your private files there); run it in a project folder or name one with --workspace DIR</source>
         <translation>switchboard-cli：拒绝将 %1 用作工作区（它是 / 或你的主文件夹：工具将能读取其中的所有项目和你的私人文件）；请在项目文件夹中运行，或用 --workspace DIR 指定一个</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+53"/>
         <source>sign-in needed: run &apos;switchboard-cli --workspace %1 auth login %2&apos;</source>
         <translation>需要登录：请运行 &apos;switchboard-cli --workspace %1 auth login %2&apos;</translation>
     </message>
@@ -140,6 +140,36 @@
         <source>the keychain did not answer (%1): nothing is kept across runs</source>
         <translation>钥匙串没有响应（%1）：运行之间不会保留任何内容</translation>
     </message>
+    <message>
+        <location line="+47"/>
+        <source>Switchboard: %1</source>
+        <translation>Switchboard：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A Switchboard agent working in %1 (read-only tools for remote requests).</source>
+        <translation>在 %1 中工作的 Switchboard 智能体（远程请求只能使用只读工具）。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>task %1 %2%3</source>
+        <translation>任务 %1 %2%3</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source> (refused: %1)</source>
+        <translation>（已拒绝：%1）</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>stopping</source>
+        <translation>正在停止</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>serving %1 on %2</source>
+        <translation>正在 %2 上提供 %1</translation>
+    </message>
 </context>
 <context>
     <name>Engine::A2A</name>
@@ -204,7 +234,7 @@
         <translation>处于未知状态</translation>
     </message>
     <message>
-        <location line="+137"/>
+        <location line="+181"/>
         <source>a message part is not an object</source>
         <translation>消息部分不是对象</translation>
     </message>
@@ -264,7 +294,7 @@
         <translation>智能体名片没有名称</translation>
     </message>
     <message>
-        <location filename="../src/engine/a2a/client.cpp" line="+62"/>
+        <location filename="../src/engine/a2a/client.cpp" line="+67"/>
         <source>the agent answered error %1: %2</source>
         <translation>智能体返回错误 %1：%2</translation>
     </message>
@@ -299,15 +329,58 @@
         <translation>名称须为 1 到 %1 个字母、数字、“_”、“-”或“.”</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+53"/>
         <source>agent &apos;%1&apos; is also defined in %2; that definition is used</source>
         <translation>智能体“%1”也在 %2 中定义；使用那里的定义</translation>
     </message>
 </context>
 <context>
+    <name>Engine::A2A::AgentExecutor</name>
+    <message>
+        <location filename="../src/engine/a2a/agentexecutor.cpp" line="+29"/>
+        <source>Workspace questions</source>
+        <translation>工作区问题</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Answers questions about the workspace %1 with its read-only tools.</source>
+        <translation>使用只读工具回答关于工作区 %1 的问题。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Another task of this context is still running; wait for it or start a new context.</source>
+        <translation>此上下文中的另一个任务仍在运行；请等待它完成，或开始新的上下文。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>A2A: %1</source>
+        <translation>A2A：%1</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>using %1</source>
+        <translation>正在使用 %1</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>The model gave no answer.</source>
+        <translation>模型没有给出回答。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The agent could not take the task.</source>
+        <translation>智能体无法接受此任务。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Stopped.</source>
+        <translation>已停止。</translation>
+    </message>
+</context>
+<context>
     <name>Engine::A2A::Client</name>
     <message>
-        <location filename="../src/engine/a2a/client.cpp" line="+167"/>
+        <location filename="../src/engine/a2a/client.cpp" line="+169"/>
         <source>%1 did not finish the task within %2 s</source>
         <translation>%1 未在 %2 秒内完成任务</translation>
     </message>
@@ -318,7 +391,7 @@
         <translation>已停止</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+31"/>
         <source>agent &apos;%1&apos; offers no JSON-RPC interface (its card lists: %2)</source>
         <translation>智能体“%1”未提供 JSON-RPC 接口（其名片列出：%2）</translation>
     </message>
@@ -328,18 +401,18 @@
         <translation>无</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+8"/>
         <source>agent &apos;%1&apos; gives an interface URL that is not http(s): %2</source>
         <translation>智能体“%1”给出的接口网址不是 http(s)：%2</translation>
     </message>
     <message>
-        <location line="+23"/>
-        <location line="+568"/>
+        <location line="+10"/>
+        <location line="+556"/>
         <source>agent &apos;%1&apos;</source>
         <translation>智能体“%1”</translation>
     </message>
     <message>
-        <location line="-425"/>
+        <location line="-413"/>
         <source>%1 sent an answer that is not A2A: %2</source>
         <translation>%1 发送的应答不是 A2A：%2</translation>
     </message>
@@ -374,7 +447,7 @@
         <translation>“%1”不是 http(s) 网址</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+47"/>
         <source>no agent card at %1: %2</source>
         <translation>%1 处没有智能体名片：%2</translation>
     </message>
@@ -455,7 +528,7 @@
 <context>
     <name>Engine::A2A::Exchange</name>
     <message>
-        <location filename="../src/engine/a2a/client.cpp" line="-832"/>
+        <location filename="../src/engine/a2a/client.cpp" line="-813"/>
         <source>%1 sent an answer larger than %2 MiB</source>
         <translation>%1 发送的应答大于 %2 MiB</translation>
     </message>
@@ -466,9 +539,113 @@
     </message>
 </context>
 <context>
+    <name>Engine::A2A::Inbound</name>
+    <message>
+        <location filename="../src/engine/a2a/inbound.cpp" line="+57"/>
+        <source>The request is not valid JSON (at byte %1: %2).</source>
+        <translation>请求不是有效的 JSON（第 %1 字节：%2）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Batch requests are not supported.</source>
+        <translation>不支持批量请求。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The request is not a JSON-RPC request object.</source>
+        <translation>请求不是 JSON-RPC 请求对象。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The request&apos;s id must be a string or an integer.</source>
+        <translation>请求的 id 必须是字符串或整数。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The request is not JSON-RPC 2.0 (&quot;jsonrpc&quot;: &quot;2.0&quot;).</source>
+        <translation>请求不是 JSON-RPC 2.0（&quot;jsonrpc&quot;: &quot;2.0&quot;）。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The request has no method.</source>
+        <translation>请求没有 method。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>A2A version &apos;%1&apos; is not supported; this agent speaks 1.0 and 0.3.</source>
+        <translation>不支持 A2A 版本“%1”；此智能体支持 1.0 和 0.3。</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Method not found: %1 (A2A %2).</source>
+        <translation>找不到方法：%1（A2A %2）。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The params of %1 must be an object.</source>
+        <translation>%1 的 params 必须是对象。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>params.message is required.</source>
+        <translation>缺少 params.message。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>params.message is not a message: %1</source>
+        <translation>params.message 不是消息：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>params.message must come from the user (role user).</source>
+        <translation>params.message 必须来自用户（role 为 user）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+60"/>
+        <source>The message is empty: there is nothing to do.</source>
+        <translation>消息为空：没有要做的事。</translation>
+    </message>
+    <message>
+        <location line="-39"/>
+        <source>params.id (the task&apos;s id) is required.</source>
+        <translation>缺少 params.id（任务的 id）。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>params.pageSize must be an integer.</source>
+        <translation>params.pageSize 必须是整数。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>params.pageSize must be between 1 and 100.</source>
+        <translation>params.pageSize 必须在 1 到 100 之间。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>params.pageToken is not one this agent gave.</source>
+        <translation>params.pageToken 不是此智能体给出的。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The request is not valid JSON.</source>
+        <translation>请求不是有效的 JSON。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The request must be a JSON object: {&quot;message&quot;: &quot;...&quot;}.</source>
+        <translation>请求必须是 JSON 对象：{&quot;message&quot;: &quot;...&quot;}。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The request has no &quot;message&quot; string.</source>
+        <translation>请求中没有 &quot;message&quot; 字符串。</translation>
+    </message>
+</context>
+<context>
     <name>Engine::A2A::Outcome</name>
     <message>
-        <location line="+43"/>
+        <location filename="../src/engine/a2a/client.cpp" line="+43"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
@@ -501,7 +678,7 @@
 <context>
     <name>Engine::A2A::Reader</name>
     <message>
-        <location filename="../src/engine/a2a/peers.cpp" line="-259"/>
+        <location filename="../src/engine/a2a/peers.cpp" line="-256"/>
         <source>agent &apos;%1&apos;: %2</source>
         <translation>智能体“%1”：%2</translation>
     </message>
@@ -571,6 +748,82 @@
         <location line="+15"/>
         <source>&apos;timeout&apos; must be a number of seconds from 1 to %1</source>
         <translation>“timeout”必须是 1 到 %1 之间的秒数</translation>
+    </message>
+</context>
+<context>
+    <name>Engine::A2A::Server</name>
+    <message>
+        <location filename="../src/engine/a2a/server.cpp" line="+164"/>
+        <source>&apos;%1&apos; is not an IP address to listen on.</source>
+        <translation>“%1”不是可监听的 IP 地址。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Refusing to serve on %1 without a token: anyone who can reach that address could make this agent work. Give a bearer token (--token), or serve on 127.0.0.1.</source>
+        <translation>拒绝在没有令牌的情况下在 %1 上提供服务：任何能访问该地址的人都可以让此智能体工作。请提供 bearer 令牌（--token），或在 127.0.0.1 上提供服务。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Could not listen on %1 port %2 (in use, or not an address of this machine).</source>
+        <translation>无法在 %1 端口 %2 上监听（已被占用，或不是本机地址）。</translation>
+    </message>
+    <message>
+        <location line="+70"/>
+        <source>This agent answers on 127.0.0.1 only.</source>
+        <translation>此智能体只在 127.0.0.1 上应答。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>A bearer token is required (Authorization: Bearer ...).</source>
+        <translation>需要 bearer 令牌（Authorization: Bearer ...）。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Not found.</source>
+        <translation>未找到。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Use POST here.</source>
+        <translation>此处请使用 POST。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The request is %1 bytes; this agent takes at most %2.</source>
+        <translation>请求有 %1 字节；此智能体最多接受 %2 字节。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Unsupported Content-Type &apos;%1&apos;; expected application/json.</source>
+        <translation>不支持的 Content-Type“%1”；应为 application/json。</translation>
+    </message>
+    <message>
+        <location line="+245"/>
+        <location line="+17"/>
+        <location line="+61"/>
+        <source>Task not found: %1</source>
+        <translation>找不到任务：%1</translation>
+    </message>
+    <message>
+        <location line="-58"/>
+        <source>Task not cancelable: it is %1.</source>
+        <translation>任务无法取消：它已%1。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Canceled by the client.</source>
+        <translation>已被客户端取消。</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>Task %1 is %2 and takes no more messages; send a new message with its contextId to go on.</source>
+        <translation>任务 %1 已%2，不再接受消息；要继续，请用它的 contextId 发送新消息。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <location line="+56"/>
+        <source>This agent is busy (%1 tasks running); try again later.</source>
+        <translation>此智能体正忙（%1 个任务在运行）；请稍后再试。</translation>
     </message>
 </context>
 <context>
@@ -1104,7 +1357,7 @@
 <context>
     <name>Engine::ConversationStore</name>
     <message>
-        <location filename="../src/engine/conversationstore.cpp" line="+136"/>
+        <location filename="../src/engine/conversationstore.cpp" line="+137"/>
         <source>The conversation file %1 is damaged: its first line is not a conversation header.</source>
         <translation>对话文件 %1 已损坏：第一行不是对话头。</translation>
     </message>
@@ -1114,7 +1367,7 @@
         <translation>对话文件 %1 的格式版本为 %2，此版本的 Switchboard 无法读取。</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+42"/>
         <source>The conversation file %1 is empty.</source>
         <translation>对话文件 %1 为空。</translation>
     </message>
@@ -1125,12 +1378,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+216"/>
+        <location line="+220"/>
         <source>There is no conversation file %1.</source>
         <translation>对话文件 %1 不存在。</translation>
     </message>
     <message>
-        <location line="-209"/>
+        <location line="-213"/>
         <source>The conversation file %1 is larger than %2 MiB.</source>
         <translation>对话文件 %1 超过 %2 MiB。</translation>
     </message>
@@ -1145,7 +1398,7 @@
         <translation>磁盘未确认 %1 的写入：%2</translation>
     </message>
     <message>
-        <location line="+108"/>
+        <location line="+112"/>
         <location line="+42"/>
         <source>Cannot write the conversation file %1: %2</source>
         <translation>无法写入对话文件 %1：%2</translation>
@@ -1439,7 +1692,12 @@
         <translation>“%1”的参数必须是 JSON 对象。</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+17"/>
+        <source>Denied: &apos;%1&apos; can change something (or reads a sensitive file), and nobody is here to approve it. Only read-only tools may run for this task.</source>
+        <translation>已拒绝：“%1”可能会更改内容（或读取敏感文件），而这里没有人可以批准。此任务只能运行只读工具。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
         <source>Denied: nobody can approve &apos;%1&apos; here.</source>
         <translation>已拒绝：此处无人可以批准“%1”。</translation>
     </message>
@@ -1619,7 +1877,7 @@
         <translation>服务器 “%1”：%2</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+35"/>
         <source>value</source>
         <translation>值</translation>
     </message>
@@ -2216,7 +2474,7 @@
         <translation>HTTP 头“%1”的值含有换行符或 NUL</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+86"/>
         <source>%1 answered HTTP %2</source>
         <translation>%1 返回了 HTTP %2</translation>
     </message>
@@ -2414,7 +2672,7 @@
 <context>
     <name>Mcp::OAuth::Discovery</name>
     <message>
-        <location filename="../src/mcp/oauthdiscovery.cpp" line="+264"/>
+        <location filename="../src/mcp/oauthdiscovery.cpp" line="+248"/>
         <location line="+208"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>

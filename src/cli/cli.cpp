@@ -3,7 +3,9 @@
 #include "terminalgate.h"
 #include "terminaltext.h"
 
+#include <engine/a2a/agentexecutor.h>
 #include <engine/a2a/delegatetool.h>
+#include <engine/a2a/server.h>
 #include <engine/agent.h>
 #include <engine/auditlog.h>
 #include <engine/conversationstore.h>
@@ -19,6 +21,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
+#include <QSocketNotifier>
 #include <QTimer>
 #include <QUrl>
 
@@ -27,6 +30,7 @@
 #include <cstdio>
 #include <cstdlib>
 #ifdef Q_OS_UNIX
+#include <csignal>
 #include <unistd.h>
 #endif
 
@@ -38,6 +42,16 @@ constexpr int StopGraceMs = 5000;
 // The CLI's shutdown stage: servers get this long after stdin closes (then SIGTERM, then
 // SIGKILL). Shorter than the GUI's: nobody waits on a terminal for a slow exit.
 constexpr int CliShutdownStageMs = 1000;
+
+#ifdef Q_OS_UNIX
+// SIGTERM and SIGINT while serving: the handler only writes a byte, the event loop does the rest.
+int g_signalPipe[2] = {-1, -1};
+void onStopSignal(int)
+{
+    const char byte = 1;
+    [[maybe_unused]] const auto written = ::write(g_signalPipe[1], &byte, 1);
+}
+#endif
 
 // Everything goes through TerminalText: most lines carry text a server or the model wrote.
 void out(const QString &text)
@@ -89,6 +103,12 @@ QString usageText()
             "  a2a send URL|AGENT MESSAGE [--stream] [--timeout S] [--json]\n"
             "                              hand a task to another agent (A2A); prints its\n"
             "                              report. Agents: .a2a.json, your a2a.json\n"
+            "  a2a serve [--host H] [--port P] [--token T] [--max-tasks N]\n"
+            "                              serve this workspace as an A2A agent until SIGTERM\n"
+            "                              (127.0.0.1 unless told; another address needs a\n"
+            "                              token: --token, $SWITCHBOARD_A2A_TOKEN or the\n"
+            "                              keychain's 'a2a-serve-token'). Inbound tasks may\n"
+            "                              use read-only tools only\n"
             "  config check [FILE]         validate; errors as FILE:LINE:COL: message\n"
             "  config import claude-desktop|vscode|cursor FILE\n"
             "                              print the converted .mcp.json\n"
@@ -225,7 +245,9 @@ int Cli::dispatch()
         const QString sub = m_args.isEmpty() ? QString() : m_args.takeFirst();
         if (sub == QLatin1String("send"))
             return cmdA2aSend();
-        return usageError(QStringLiteral("'a2a' needs 'send'"));
+        if (sub == QLatin1String("serve"))
+            return cmdA2aServe();
+        return usageError(QStringLiteral("'a2a' needs 'send' or 'serve'"));
     }
     if (command == QLatin1String("config")) {
         const QString sub = m_args.isEmpty() ? QString() : m_args.takeFirst();
@@ -1204,6 +1226,108 @@ int Cli::authStatus()
             finish(Ok);
         });
     }
+    return -1;
+}
+
+// a2a serve [--host H] [--port P] [--token T] [--max-tasks N]
+int Cli::cmdA2aServe()
+{
+    Engine::A2A::ServerOptions options;
+    for (int i = 0; i < m_args.size(); ++i) {
+        const QString &arg = m_args.at(i);
+        QString value;
+        if (takeValue(m_args, i, QStringLiteral("--host"), &value)) {
+            options.host = value;
+        } else if (takeValue(m_args, i, QStringLiteral("--port"), &value)) {
+            bool ok = false;
+            const uint port = value.toUInt(&ok);
+            if (!ok || port > 65535)
+                return usageError(QStringLiteral("--port needs a number from 0 to 65535"));
+            options.port = quint16(port);
+        } else if (takeValue(m_args, i, QStringLiteral("--token"), &value)) {
+            if (value.trimmed().isEmpty())
+                return usageError(QStringLiteral("--token needs a value"));
+            options.token = value.trimmed();
+        } else if (takeValue(m_args, i, QStringLiteral("--max-tasks"), &value)) {
+            bool ok = false;
+            options.maxConcurrentTasks = value.toInt(&ok);
+            if (!ok || options.maxConcurrentTasks < 1 || options.maxConcurrentTasks > 1000)
+                return usageError(QStringLiteral("--max-tasks needs a number from 1 to 1000"));
+        } else {
+            return usageError(QStringLiteral("a2a serve: unknown argument '%1'").arg(arg));
+        }
+    }
+    if (options.token.isEmpty())
+        options.token = qEnvironmentVariable("SWITCHBOARD_A2A_TOKEN").trimmed();
+    QString whyNot;
+    const auto provider = Engine::ProviderConfig::fromEnvironment(
+            QProcessEnvironment::systemEnvironment(), &whyNot);
+    if (!provider) {
+        err(QStringLiteral("switchboard-cli a2a serve: no model configured: %1").arg(whyNot));
+        return Usage;
+    }
+    if (!loadConfig())
+        return InvalidConfig;
+    options.name = tr("Switchboard: %1").arg(QFileInfo(m_workspace).fileName());
+    options.description = tr("A Switchboard agent working in %1 (read-only tools for remote "
+                             "requests).")
+                                  .arg(QFileInfo(m_workspace).fileName());
+    const auto serve = [this, provider = *provider](const Engine::A2A::ServerOptions &options) {
+        m_engineParent = new QObject(this);
+        auto *store = new Engine::ConversationStore(m_engineParent);
+        auto *executor
+                = new Engine::A2A::AgentExecutor(m_session.get(), provider, store, m_engineParent);
+        auto *server = new Engine::A2A::Server(options, executor, m_engineParent);
+        connect(server, &Engine::A2A::Server::taskChanged, this, [server](const QString &id) {
+            for (const auto &task : server->tasks()) {
+                if (task.id != id || !Engine::A2A::isTerminal(task.state))
+                    continue;
+                err(tr("task %1 %2%3")
+                            .arg(id, Engine::A2A::describe(task.state),
+                                 task.refusedTools.isEmpty()
+                                         ? QString()
+                                         : tr(" (refused: %1)")
+                                                   .arg(task.refusedTools.join(
+                                                           QStringLiteral(", ")))));
+            }
+        });
+        QString error;
+        if (!server->start(&error)) {
+            err(QStringLiteral("switchboard-cli a2a serve: %1").arg(error));
+            finish(Usage);
+            return;
+        }
+#ifdef Q_OS_UNIX
+        if (::pipe(g_signalPipe) == 0) {
+            auto *notifier
+                    = new QSocketNotifier(g_signalPipe[0], QSocketNotifier::Read, m_engineParent);
+            connect(notifier, &QSocketNotifier::activated, this, [this, server] {
+                char byte = 0;
+                [[maybe_unused]] const auto got = ::read(g_signalPipe[0], &byte, 1);
+                err(tr("stopping"));
+                server->stop();
+                finish(Ok);
+            });
+            std::signal(SIGTERM, onStopSignal);
+            std::signal(SIGINT, onStopSignal);
+        }
+#endif
+        // The line a script waits for.
+        out(tr("serving %1 on %2").arg(m_workspace, server->baseUrl()) + QLatin1Char('\n'));
+        std::fflush(stdout);
+    };
+    startServers();
+    if (!options.token.isEmpty() || Engine::A2A::Server::isLoopback(options.host)) {
+        whenSettled([serve, options] { serve(options); });
+        return -1;
+    }
+    // Off loopback without a token given: the keychain may hold one.
+    m_secrets->read(QStringLiteral("a2a-serve-token"), this,
+                    [this, serve, options](const Engine::SecretStore::Result &result) mutable {
+                        if (result.status == Engine::SecretStore::Result::Ok)
+                            options.token = result.secret.trimmed();
+                        whenSettled([serve, options] { serve(options); });
+                    });
     return -1;
 }
 

@@ -56,6 +56,7 @@ private:
     int cmdAudit();
     int cmdAuth();
     int cmdA2aSend();
+    int cmdA2aServe();
     int checkPeers(const Engine::A2A::Peers &peers, const QString &described);
     void authLogin(const QString &name);
     int authStatus();

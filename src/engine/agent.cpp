@@ -44,7 +44,7 @@ void Agent::newConversation(const QString &title, const QString &workspace)
     m_workspace = workspace;
     m_messages.clear();
     forgetSummary();
-    m_conversationId = m_store ? m_store->create(title, workspace)
+    m_conversationId = m_store ? m_store->create(title, workspace, nullptr, m_origin)
                                : QStringLiteral("memory-%1").arg(quintptr(this), 0, 16);
 }
 

@@ -43,6 +43,8 @@ public:
 
     // Persist to this store (may be null: in memory only).
     void setStore(ConversationStore *store) { m_store = store; }
+    // Who starts the conversations of this agent when not the user (ConversationStore::create).
+    void setOrigin(const QString &origin) { m_origin = origin; }
     // Starts a new conversation, or continues a loaded one.
     void newConversation(const QString &title, const QString &workspace);
     void openConversation(const QString &id, std::vector<ChatMessage> messages);
@@ -117,6 +119,7 @@ private:
     AgentOptions m_options;
     QString m_conversationId;
     QString m_workspace;
+    QString m_origin;
     std::vector<ChatMessage> m_messages;
     bool m_busy = false;
     bool m_lastTurnFailed = false;

@@ -87,6 +87,7 @@ struct ScanResult
 {
     QString title;
     QString workspace;
+    QString origin;
     QDateTime created;
     std::vector<ChatMessage> messages; // only if asked for
     int messageCount = 0;
@@ -151,6 +152,7 @@ bool scan(const QByteArray &data, const QString &path, bool keepMessages, ScanRe
             }
             result.title = stringMember(json, "title");
             result.workspace = stringMember(json, "workspace");
+            result.origin = stringMember(json, "origin");
             result.created
                     = QDateTime::fromString(stringMember(json, "created"), Qt::ISODateWithMs);
             haveHeader = true;
@@ -371,7 +373,8 @@ QString ConversationStore::filePath(const QString &id) const
     return m_folder + u'/' + id + QLatin1String(kSuffix);
 }
 
-QString ConversationStore::create(const QString &title, const QString &workspace, QString *error)
+QString ConversationStore::create(const QString &title, const QString &workspace, QString *error,
+                                  const QString &origin)
 {
     if (!PrivateFiles::ensureDir(m_folder, error))
         return QString();
@@ -383,6 +386,8 @@ QString ConversationStore::create(const QString &title, const QString &workspace
     header["title"] = title.toStdString();
     header["created"] = nowText().toStdString();
     header["workspace"] = workspace.toStdString();
+    if (!origin.isEmpty())
+        header["origin"] = origin.toStdString();
 
     // All or nothing: a crash during create() leaves no file rather than a headerless one.
     if (!PrivateFiles::write(filePath(id), toBytes(dumpJson(header)) + '\n', error))
@@ -400,7 +405,8 @@ QString ConversationStore::create(const QString &title, const QString &workspace
                 QDateTime::fromString(QString::fromStdString(header["created"].get<std::string>()),
                                       Qt::ISODateWithMs),
                 entry.modified,
-                0};
+                0,
+                origin};
         m_listCache.insert(id, entry);
         indexChanged();
     }
@@ -581,6 +587,7 @@ std::optional<Conversation> ConversationStore::load(const QString &id, QString *
     conversation.id = id;
     conversation.title = scanned.title;
     conversation.workspace = scanned.workspace;
+    conversation.origin = scanned.origin;
     conversation.created = scanned.created;
     conversation.updated = QFileInfo(path).lastModified();
     conversation.messages = std::move(scanned.messages);
@@ -651,6 +658,8 @@ QByteArray ConversationStore::indexBytes() const
         if (it->info) {
             entry["title"] = it->info->title.toStdString();
             entry["workspace"] = it->info->workspace.toStdString();
+            if (!it->info->origin.isEmpty())
+                entry["origin"] = it->info->origin.toStdString();
             entry["created"] = it->info->created.toString(Qt::ISODateWithMs).toStdString();
             entry["messages"] = it->info->messageCount;
         } else {
@@ -706,7 +715,8 @@ void ConversationStore::loadIndex() const
                     stringMember(value, "workspace"),
                     QDateTime::fromString(stringMember(value, "created"), Qt::ISODateWithMs),
                     entry.modified,
-                    int(std::clamp<qint64>(messages->get<qint64>(), 0, INT_MAX))};
+                    int(std::clamp<qint64>(messages->get<qint64>(), 0, INT_MAX)),
+                    stringMember(value, "origin")};
         }
         m_listCache.insert(id, entry);
     }
@@ -740,7 +750,8 @@ QList<ConversationInfo> ConversationStore::list() const
                                               scanned.workspace,
                                               scanned.created,
                                               fileInfo.lastModified(),
-                                              scanned.messageCount};
+                                              scanned.messageCount,
+                                              scanned.origin};
             } else {
                 qCWarning(lcConversations) << "skipping conversation:" << error;
             }

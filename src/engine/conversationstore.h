@@ -28,6 +28,7 @@ struct Conversation
     QDateTime created;
     QDateTime updated; ///< the file's modification time
     std::vector<ChatMessage> messages;
+    QString origin; ///< who started it when not the user: "a2a-inbound" (a remote agent)
     /// Lines that could not be read (a write cut short by a crash, a garbled edit, a record
     /// type from a newer version); they are left out, never fatal.
     int skippedLines = 0;
@@ -42,6 +43,7 @@ struct ConversationInfo
     QDateTime created;
     QDateTime updated; ///< the file's modification time
     int messageCount = 0;
+    QString origin; ///< as Conversation::origin
 };
 
 /// Persists conversations so that a crash loses no completed message: one append-only JSONL file
@@ -79,7 +81,9 @@ public:
     static bool isValidId(const QString &id);
 
     /// Starts a conversation file; returns its id, or an empty string (and *error) on failure.
-    QString create(const QString &title, const QString &workspace, QString *error = nullptr);
+    /// `origin` marks a conversation nobody at this machine started ("a2a-inbound").
+    QString create(const QString &title, const QString &workspace, QString *error = nullptr,
+                   const QString &origin = {});
     /// Appends one message; true once it is on disk.
     bool append(const QString &id, const ChatMessage &message, QString *error = nullptr);
     /// Reads a conversation. Unreadable lines are skipped and counted; std::nullopt (and

@@ -50,6 +50,10 @@ Session::Session(SessionOptions options, QObject *parent)
                            this);
     m_audit->setWorkspace(m_options.workspace);
     m_audit->attach(m_runner.get());
+    // Inbound A2A tasks: nobody is at the keyboard, so only read tools run (no store, no gate).
+    m_inboundRunner = std::make_unique<ToolRunner>(m_registry.get(), nullptr, m_options.workspace);
+    m_inboundRunner->setOnlyReadTools(true);
+    m_audit->attach(m_inboundRunner.get());
     configChanged();
 }
 
@@ -62,6 +66,7 @@ QString Session::defaultEraCacheFile()
 Session::~Session()
 {
     m_runner->cancelAll();
+    m_inboundRunner->cancelAll();
 }
 
 void Session::load()
@@ -162,16 +167,19 @@ void Session::setExtraSecrets(const QStringList &values)
 // the values its variables put into env and headers are secrets.
 void Session::configChanged()
 {
-    m_runner->clearSourceTimeouts();
-    for (const Mcp::ServerConfig &server : std::as_const(m_config.servers)) {
-        if (server.timeoutSet)
-            m_runner->setTimeoutForSource(server.name, server.timeoutMs);
+    for (ToolRunner *runner : {m_runner.get(), m_inboundRunner.get()}) {
+        runner->clearSourceTimeouts();
+        for (const Mcp::ServerConfig &server : std::as_const(m_config.servers)) {
+            if (server.timeoutSet)
+                runner->setTimeoutForSource(server.name, server.timeoutMs);
+        }
     }
     QStringList extra = m_extraSecrets + m_peers.secrets();
     if (m_options.signIn)
         extra += m_options.signIn->secrets();
     m_secrets = knownSecrets(m_config, m_options.environment, extra);
     m_runner->setSecrets(m_secrets);
+    m_inboundRunner->setSecrets(m_secrets);
     m_audit->setSecrets(m_secrets);
 }
 

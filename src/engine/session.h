@@ -96,13 +96,19 @@ public:
     // Every secret value known now (Engine::knownSecrets()).
     const QStringList &secrets() const { return m_secrets; }
     // The timeout of a tool call whose server does not set its own "timeout".
-    void setDefaultToolTimeout(int ms) { m_runner->setDefaultTimeout(ms); }
+    void setDefaultToolTimeout(int ms)
+    {
+        m_runner->setDefaultTimeout(ms);
+        m_inboundRunner->setDefaultTimeout(ms);
+    }
 
     const SessionOptions &options() const { return m_options; }
     Mcp::Manager *manager() const { return m_manager.get(); }
     ToolRegistry *registry() const { return m_registry.get(); }
     McpToolAdapter *adapter() const { return m_adapter.get(); }
     ToolRunner *runner() const { return m_runner.get(); }
+    // The runner of inbound A2A tasks: every tool that is not `read` is denied (and audited).
+    ToolRunner *inboundRunner() const { return m_inboundRunner.get(); }
     AuditLog *auditLog() const { return m_audit; }
     Workspace *workspace() const { return m_workspace.get(); }
     TrustStore &trustStore() { return m_trust; }
@@ -126,6 +132,7 @@ private:
     std::unique_ptr<ToolRegistry> m_registry;
     std::unique_ptr<McpToolAdapter> m_adapter;
     std::unique_ptr<ToolRunner> m_runner;
+    std::unique_ptr<ToolRunner> m_inboundRunner;
     AuditLog *m_audit = nullptr;
 };
 

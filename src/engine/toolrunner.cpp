@@ -172,6 +172,17 @@ ToolRunner::RunId ToolRunner::run(const ToolCallRequest &call, const QString &co
     const std::optional<QString> reason = run.tool->approvalReason(run.arguments, askContext);
     run.askAlways = reason.has_value();
 
+    if (m_onlyRead && (run.tool->risk() != Risk::Read || run.askAlways)) {
+        // Nobody is here to answer: no gate, grant or autoApprove lets this call through.
+        emit decisionMade(eventFor(id, run), {ApprovalChoice::Deny, {}}, true,
+                          QStringLiteral("read-only"));
+        finishLater(id, {ToolOutput::error(tr("Denied: '%1' can change something (or reads a "
+                                              "sensitive file), and nobody is here to approve "
+                                              "it. Only read-only tools may run for this task.")
+                                                   .arg(call.name)),
+                         true, false, false, false});
+        return id;
+    }
     if (!needsApproval(run)) {
         const QString why = run.tool->risk() == Risk::Read ? QStringLiteral("read")
                             : run.tool->autoApproved()     ? QStringLiteral("autoApprove")

@@ -75,6 +75,10 @@ public:
     void setApprovalStore(std::shared_ptr<ApprovalStore> store) { m_store = std::move(store); }
     ApprovalStore *approvalStore() const { return m_store.get(); }
     void setGate(ApprovalGate *gate) { m_gate = gate; }
+    // Nobody can be asked (an inbound A2A task): every tool that is not `read`, and every call
+    // that would be asked anyway (a sensitive file), is denied, whatever grants, autoApprove
+    // or gate say; the denial is a decision like any other (the audit log records it).
+    void setOnlyReadTools(bool onlyRead) { m_onlyRead = onlyRead; }
     // Per-tool timeout (ms) for a source; defaults to 60 s.
     void setTimeoutForSource(const QString &source, int timeoutMs);
     // Every source back to the default timeout.
@@ -152,6 +156,7 @@ private:
 
     ToolRegistry *m_registry;
     ApprovalGate *m_gate;
+    bool m_onlyRead = false;
     QString m_workspace;
     QString m_storeWorkspace; // m_workspace canonicalized: the ApprovalStore's key
     std::shared_ptr<ApprovalStore> m_store;

@@ -276,34 +276,78 @@ Json toJson(const Message &message, Version version)
     return json;
 }
 
+Json toJson(const TaskStatus &status, Version version)
+{
+    Json json = {{"state", stateName(status.state, version)}};
+    if (status.message)
+        json["message"] = toJson(*status.message, version);
+    if (!status.timestamp.isEmpty())
+        json["timestamp"] = status.timestamp.toStdString();
+    return json;
+}
+
+Json toJson(const Artifact &artifact, Version version)
+{
+    Json parts = Json::array();
+    for (const Part &part : artifact.parts)
+        parts.push_back(toJson(part, version));
+    Json json = {{"artifactId", artifact.artifactId.toStdString()}, {"parts", parts}};
+    if (!artifact.name.isEmpty())
+        json["name"] = artifact.name.toStdString();
+    return json;
+}
+
 Json toJson(const Task &task, Version version)
 {
-    Json status = {{"state", stateName(task.status.state, version)}};
-    if (task.status.message)
-        status["message"] = toJson(*task.status.message, version);
-    if (!task.status.timestamp.isEmpty())
-        status["timestamp"] = task.status.timestamp.toStdString();
     Json artifacts = Json::array();
-    for (const Artifact &artifact : task.artifacts) {
-        Json parts = Json::array();
-        for (const Part &part : artifact.parts)
-            parts.push_back(toJson(part, version));
-        Json item = {{"artifactId", artifact.artifactId.toStdString()}, {"parts", parts}};
-        if (!artifact.name.isEmpty())
-            item["name"] = artifact.name.toStdString();
-        artifacts.push_back(std::move(item));
-    }
+    for (const Artifact &artifact : task.artifacts)
+        artifacts.push_back(toJson(artifact, version));
     Json history = Json::array();
     for (const Message &message : task.history)
         history.push_back(toJson(message, version));
     Json json = {{"id", task.id.toStdString()},
                  {"contextId", task.contextId.toStdString()},
-                 {"status", status},
+                 {"status", toJson(task.status, version)},
                  {"artifacts", artifacts},
                  {"history", history}};
     if (version == Version::V0_3)
         json["kind"] = "task";
     return json;
+}
+
+Json toJson(const StreamEvent &event, Version version, bool final)
+{
+    const bool v1 = version == Version::V1_0;
+    switch (event.kind) {
+    case StreamEvent::Kind::Task:
+        return v1 ? Json{{"task", toJson(event.task.value_or(Task{}), version)}}
+                  : toJson(event.task.value_or(Task{}), version);
+    case StreamEvent::Kind::Message:
+        return v1 ? Json{{"message", toJson(event.message.value_or(Message{}), version)}}
+                  : toJson(event.message.value_or(Message{}), version);
+    case StreamEvent::Kind::StatusUpdate: {
+        Json body = {{"taskId", event.taskId.toStdString()},
+                     {"contextId", event.contextId.toStdString()},
+                     {"status", toJson(event.status, version)}};
+        if (v1)
+            return {{"statusUpdate", body}};
+        body["kind"] = "status-update";
+        body["final"] = final;
+        return body;
+    }
+    case StreamEvent::Kind::ArtifactUpdate: {
+        Json body = {{"taskId", event.taskId.toStdString()},
+                     {"contextId", event.contextId.toStdString()},
+                     {"artifact", toJson(event.artifact.value_or(Artifact{}), version)},
+                     {"append", event.append},
+                     {"lastChunk", event.lastChunk}};
+        if (v1)
+            return {{"artifactUpdate", body}};
+        body["kind"] = "artifact-update";
+        return body;
+    }
+    }
+    return Json::object();
 }
 
 std::optional<Part> readPart(const Json &json, QString *error)

@@ -132,7 +132,12 @@ struct AgentCard
 
 Json toJson(const Part &part, Version version);
 Json toJson(const Message &message, Version version);
+Json toJson(const TaskStatus &status, Version version);
+Json toJson(const Artifact &artifact, Version version);
 Json toJson(const Task &task, Version version);
+// The `result` of one streamed answer: 1.0 wraps the event in a member naming its kind, 0.3
+// tags it with `kind` (and a status update with `final`, true for the last one).
+Json toJson(const StreamEvent &event, Version version, bool final = false);
 
 // nullopt, and why in `error`, when the JSON is not one (any of the two versions).
 std::optional<Part> readPart(const Json &json, QString *error = nullptr);
