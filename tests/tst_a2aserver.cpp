@@ -557,6 +557,53 @@ private slots:
         QCOMPARE(serve.terminate(), 0);
     }
 
+    // A streaming client that goes away mid-task: the task runs on, and the server keeps
+    // serving (writes to the gone connection are dropped, not made to freed sockets).
+    void clientGoneMidStream()
+    {
+        FakeLlmServer model(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(model.listen());
+        FakeLlmServer::Reply slow = FakeLlmServer::openAiText(QStringLiteral("done at last"), 6);
+        slow.delayBetweenEventsMs = 300;
+        model.enqueue(slow);
+        Serve serve(m_workspace, m_home.filePath(QStringLiteral("gone")), model.baseUrl());
+        const QString url = serve.waitForUrl();
+        QVERIFY2(!url.isEmpty(), qPrintable(serve.err()));
+        const QString rpcUrl = url + QLatin1String("a2a/jsonrpc");
+
+        QNetworkAccessManager network;
+        QNetworkRequest request{QUrl(rpcUrl)};
+        request.setRawHeader("Content-Type", "application/json");
+        request.setRawHeader("A2A-Version", "1.0");
+        QNetworkReply *reply
+                = network.post(request, rpc("SendStreamingMessage", userMessage("stream it")));
+        QByteArray first;
+        QVERIFY(QTest::qWaitFor(
+                [&] {
+                    first += reply->readAll();
+                    return first.contains("\"task\"");
+                },
+                10000));
+        const qsizetype start = first.indexOf("data: ") + 6;
+        const Json event = Json::parse(
+                first.mid(start, first.indexOf('\n', start) - start).toStdString(), nullptr, false);
+        QVERIFY2(event.is_object(), first.constData());
+        const std::string id = event["result"]["task"]["id"];
+        reply->abort();
+        reply->deleteLater();
+
+        QVERIFY(QTest::qWaitFor(
+                [&] {
+                    return http("POST", rpcUrl, rpc("GetTask", {{"id", id}}))
+                                   .json()["result"]["status"]["state"]
+                           == "TASK_STATE_COMPLETED";
+                },
+                15000));
+        const Json task = http("POST", rpcUrl, rpc("GetTask", {{"id", id}})).json()["result"];
+        QVERIFY(task["artifacts"][0]["parts"][0]["text"] == "done at last");
+        QCOMPARE(serve.terminate(), 0);
+    }
+
     // Two Switchboards: `a2a send` to the envelope URL, and to the card (JSON-RPC, streamed).
     void twoSwitchboards()
     {
