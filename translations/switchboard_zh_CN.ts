@@ -44,7 +44,7 @@
         <translation>没有此文件</translation>
     </message>
     <message>
-        <location line="+189"/>
+        <location line="+190"/>
         <source>a2a send: %1</source>
         <translation>a2a send：%1</translation>
     </message>
@@ -151,7 +151,7 @@
         <translation>在 %1 中工作的 Switchboard 智能体（远程请求只能使用只读工具）。</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>task %1 %2%3</source>
         <translation>任务 %1 %2%3</translation>
     </message>
@@ -798,9 +798,8 @@
         <translation>不支持的 Content-Type“%1”；应为 application/json。</translation>
     </message>
     <message>
-        <location line="+245"/>
-        <location line="+17"/>
-        <location line="+61"/>
+        <location line="+247"/>
+        <location line="+84"/>
         <source>Task not found: %1</source>
         <translation>找不到任务：%1</translation>
     </message>
@@ -835,7 +834,7 @@
         <translation>无法保存对话：%1</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+43"/>
         <source>Stopped after %1 model turns without a final answer (the turn limit).</source>
         <translation>模型已进行 %1 轮仍未给出最终回答，已停止（达到轮数上限）。</translation>
     </message>
@@ -1649,6 +1648,74 @@
     </message>
 </context>
 <context>
+    <name>Engine::SubagentTool</name>
+    <message>
+        <location filename="../src/engine/subagenttool.cpp" line="+62"/>
+        <source>&apos;tools&apos; must be a list of tool names.</source>
+        <translation>“tools”必须是工具名称的列表。</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>No such tool for a sub-agent: %1. Available: %2.</source>
+        <translation>子智能体没有这个工具：%1。可用的有：%2。</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>The sub-agent may use tools that can change something: %1 (each of their calls is asked about again).</source>
+        <translation>子智能体可能会使用能更改内容的工具：%1（它们的每次调用都会再次询问）。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>&apos;task&apos; is required: what the sub-agent should do.</source>
+        <translation>缺少“task”：子智能体要做的事。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>No model is configured for a sub-agent here.</source>
+        <translation>这里没有为子智能体配置模型。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Sub-agent: %1</source>
+        <translation>子智能体：%1</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>sub-agent: using %1</source>
+        <translation>子智能体：正在使用 %1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>sub-agent: %1 denied</source>
+        <translation>子智能体：%1 已被拒绝</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>sub-agent: %1 done</source>
+        <translation>子智能体：%1 已完成</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The sub-agent failed: %1</source>
+        <translation>子智能体失败：%1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The sub-agent gave no answer.</source>
+        <translation>子智能体没有给出回答。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The sub-agent could not start.</source>
+        <translation>子智能体无法启动。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The sub-agent was stopped.</source>
+        <translation>子智能体已被停止。</translation>
+    </message>
+</context>
+<context>
     <name>Engine::ToolOutput</name>
     <message numerus="yes">
         <location filename="../src/engine/tool.cpp" line="+43"/>
@@ -1723,7 +1790,7 @@
     </message>
     <message>
         <location line="-20"/>
-        <location line="+94"/>
+        <location line="+95"/>
         <source>The call was cancelled.</source>
         <translation>调用已取消。</translation>
     </message>
@@ -3940,12 +4007,12 @@ in %3</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
     <message>
-        <location line="+563"/>
+        <location line="+564"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-561"/>
+        <location line="-562"/>
         <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
         <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
     </message>
@@ -4011,7 +4078,7 @@ in %3</source>
         <translation>新的模型设置将在当前回答完成后生效。</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+39"/>
         <source>&lt;b&gt;Chat needs a model&lt;/b&gt; — %1. Servers, tools and manual runs work without one.</source>
         <translation>&lt;b&gt;聊天需要模型&lt;/b&gt; — %1。服务器、工具和手动运行无需模型即可使用。</translation>
     </message>
@@ -4026,7 +4093,7 @@ in %3</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-528"/>
+        <location line="-529"/>
         <source>Audit log: %1</source>
         <translation>审计日志：%1</translation>
     </message>
@@ -4060,7 +4127,7 @@ in %3</source>
         <translation>模型收到了它自己对被省略部分的摘要。</translation>
     </message>
     <message>
-        <location line="+185"/>
+        <location line="+186"/>
         <source>The API key is still being read from the keychain; send again in a moment.</source>
         <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
     </message>
@@ -4070,13 +4137,13 @@ in %3</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location line="-540"/>
-        <location line="+563"/>
+        <location line="-541"/>
+        <location line="+564"/>
         <source>Configuration</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location line="-827"/>
+        <location line="-828"/>
         <source>sign-in needed: select the server in the Servers dock and press Sign in</source>
         <translation>需要登录：请在“服务器”面板中选中该服务器并点击“登录”</translation>
     </message>
@@ -4201,7 +4268,7 @@ in %3</source>
         <translation>&lt;h3&gt;Switchboard %1&lt;/h3&gt;&lt;p&gt;桌面 AI 智能体与 MCP 客户端：模型的工具来自 MCP 服务器，凡是可能改动内容的工具都要等你批准。&lt;/p&gt;&lt;p&gt;基于 Qt %2 构建（运行于 Qt %3）。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+260"/>
+        <location line="+261"/>
         <source>Attach files</source>
         <translation>附加文件</translation>
     </message>

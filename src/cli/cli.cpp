@@ -919,6 +919,7 @@ void Cli::startRun()
     Engine::ToolRegistry *tools = registry();
     const auto providerConfig = *Engine::ProviderConfig::fromEnvironment(
             QProcessEnvironment::systemEnvironment(), nullptr);
+    m_session->setModel(providerConfig);
     Engine::LlmProvider *provider
             = Engine::createProvider(providerConfig, m_engineParent).release();
     provider->setParent(m_engineParent);
@@ -1274,6 +1275,7 @@ int Cli::cmdA2aServe()
                                   .arg(QFileInfo(m_workspace).fileName());
     const auto serve = [this, provider = *provider](const Engine::A2A::ServerOptions &options) {
         m_engineParent = new QObject(this);
+        m_session->setModel(provider);
         auto *store = new Engine::ConversationStore(m_engineParent);
         auto *executor
                 = new Engine::A2A::AgentExecutor(m_session.get(), provider, store, m_engineParent);

@@ -146,9 +146,17 @@ bool Agent::editLastUserMessage(const QString &text, std::vector<Attachment> att
 std::vector<ToolSpec> Agent::toolSpecs() const
 {
     std::vector<ToolSpec> specs;
-    for (const auto &tool : m_registry->offeredTools())
-        specs.push_back({tool->name(), tool->description(), tool->inputSchema()});
+    for (const auto &tool : m_registry->offeredTools()) {
+        if (mayUse(*tool))
+            specs.push_back({tool->name(), tool->description(), tool->inputSchema()});
+    }
     return specs;
+}
+
+bool Agent::mayUse(const Tool &tool) const
+{
+    return m_registry->isOffered(tool)
+           && (!m_options.onlyTools || m_options.onlyTools->contains(tool.name()));
 }
 
 void Agent::requestCompletion()
@@ -346,7 +354,7 @@ void Agent::onCompletion(CompletionResult result)
         // A tool the user turned off was not offered: a model that calls it anyway (from an
         // earlier turn, or a guess) is told so, and nothing runs.
         const std::shared_ptr<Tool> tool = m_registry->find(call.name);
-        if (tool && !m_registry->isOffered(*tool)) {
+        if (tool && !mayUse(*tool)) {
             ToolRunResult refused;
             refused.output = ToolOutput::text(
                     tr("The tool %1 is turned off for this conversation; use another tool or "

@@ -25,6 +25,8 @@ struct AgentOptions
     // Earlier turns that do not fit are summarised by the model (one extra request, reused
     // until more must go) and the summary sent in their place; off: they are left out.
     bool summarizeLeftOut = true;
+    // The tools this agent may call (a sub-agent's); none given: every tool the registry offers.
+    std::optional<QSet<QString>> onlyTools;
 };
 
 // The agent loop: a user message → the model → the tool calls of that turn, run concurrently
@@ -107,6 +109,7 @@ private:
     void startTurn();
     void endTurn(const QString &error = QString());
     std::vector<ToolSpec> toolSpecs() const;
+    bool mayUse(const Tool &tool) const;
     void sendRequest();
     void summarize(int count);
     void forgetSummary();

@@ -3,6 +3,7 @@
 #include "auditlog.h"
 #include "builtintools.h"
 #include "mcptooladapter.h"
+#include "providerconfig.h"
 #include "toolregistry.h"
 #include "toolrunner.h"
 #include "truststore.h"
@@ -84,6 +85,9 @@ public:
     QStringList trustAgents(const QStringList &names);
     A2A::Client *a2aClient() const { return m_a2a; }
 
+    // The model sub-agents (spawn_subagent) talk to; none: they cannot run.
+    void setModel(std::optional<ProviderConfig> model) { m_model = std::move(model); }
+
     // The server was enabled or disabled in the Manager directly (the window's switch) and
     // the file says so now: the configuration follows, so that a later apply() agrees.
     void setServerDisabled(const QString &name, bool disabled);
@@ -124,6 +128,7 @@ private:
     QStringList m_extraSecrets;
     A2A::Peers m_peers;
     A2A::Client *m_a2a = nullptr; // a child: outlives the registry's delegate_agent
+    std::optional<ProviderConfig> m_model;
     QStringList m_secrets;
     std::shared_ptr<Workspace> m_workspace;
     // Destroyed in reverse: the adapter and runner before the registry, the registry's MCP

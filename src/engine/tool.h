@@ -34,6 +34,8 @@ struct ToolOutput
     static constexpr int DefaultModelTextChars = 32000;
 };
 
+class ToolRunner;
+
 // Per-execution context.
 struct ToolContext
 {
@@ -41,6 +43,9 @@ struct ToolContext
     QString conversationId; // empty for a manual run
     int timeoutMs = 60000;
     std::function<void(const Mcp::Progress &)> onProgress; // may be empty
+    // The runner this call came through: a tool that makes calls of its own (a sub-agent)
+    // makes them through it, under the same gate and restrictions.
+    ToolRunner *runner = nullptr;
 };
 
 // Cancels a running execution; its completion callback still runs once (with an error).

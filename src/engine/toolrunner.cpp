@@ -316,6 +316,7 @@ void ToolRunner::start(RunId id)
     context.workspace = m_workspace;
     context.conversationId = run.conversationId;
     context.timeoutMs = run.timeoutMs;
+    context.runner = this;
     QPointer<ToolRunner> self(this);
     context.onProgress = [self, id](const Mcp::Progress &progress) {
         if (!self)

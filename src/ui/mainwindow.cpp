@@ -696,6 +696,7 @@ void MainWindow::setProvider(const QString &storedKey, const QString &keychainEr
     m_agent.reset();
     m_provider.reset();
     m_noModelReason = whyNot;
+    m_session->setModel(config);
     if (config) {
         m_provider = Engine::createProvider(*config);
         Engine::AgentOptions agentOptions;
