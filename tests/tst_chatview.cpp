@@ -372,11 +372,31 @@ void tst_ChatView::toolCardsAreOneLineUntilOpened()
     view.activateLink(QUrl(QStringLiteral("sb:toggle:0")));
     QVERIFY(!view.document()->toPlainText().contains(QStringLiteral("file body")));
 
+    // An agent's card nests its steps under its line (a sub-agent's calls), the oldest
+    // dropped past MaxSteps; another tool's progress stays on its line.
+    view.toolStarted(QStringLiteral("s"), QStringLiteral("spawn_subagent"), Json{{"task", "t"}});
+    view.toolProgress(QStringLiteral("s"), 1, 0, QStringLiteral("sub-agent: using read_file"));
+    view.toolProgress(QStringLiteral("s"), 1, 0, QStringLiteral("sub-agent: read_file done"));
+    text = view.document()->toPlainText();
+    QVERIFY2(text.contains(
+                     QStringLiteral("↳ sub-agent: using read_file\n↳ sub-agent: read_file done")),
+             qPrintable(text));
+    for (int i = 0; i < ChatView::MaxSteps + 5; ++i)
+        view.toolProgress(QStringLiteral("s"), i, 0, QStringLiteral("step %1").arg(i));
+    text = view.document()->toPlainText();
+    QVERIFY(!text.contains(QStringLiteral("using read_file")));
+    QVERIFY(text.contains(QStringLiteral("step %1").arg(ChatView::MaxSteps + 4)));
+    QVERIFY(text.contains(QStringLiteral("7 earlier steps")));
+    view.toolStarted(QStringLiteral("p"), QStringLiteral("mcp__files__slow"), Json::object());
+    view.toolProgress(QStringLiteral("p"), 1, 2, QStringLiteral("half way"));
+    view.toolProgress(QStringLiteral("p"), 2, 2, QStringLiteral("all the way"));
+    QVERIFY(!view.document()->toPlainText().contains(QStringLiteral("half way")));
+
     view.toolStarted(QStringLiteral("b"), QStringLiteral("bash"), Json{{"command", "false"}});
     Engine::ToolRunResult failed;
     failed.output = Engine::ToolOutput::text(QStringLiteral("exit code 1"), true);
     view.toolFinished(QStringLiteral("b"), failed);
-    QVERIFY(view.cards().at(1).expanded);
+    QVERIFY(view.cards().at(3).expanded);
     QVERIFY(view.document()->toPlainText().contains(QStringLiteral("exit code 1")));
 }
 

@@ -1502,7 +1502,9 @@ private slots:
         // View shows and hides the docks and the toolbar.
         auto *viewMenu = window.findChild<QMenu *>(QStringLiteral("viewMenu"));
         QVERIFY(viewMenu);
-        QCOMPARE(viewMenu->actions().size(), 3);
+        QCOMPARE(viewMenu->actions().size(), 4); // servers, protocol log, agents, toolbar
+        QVERIFY(viewMenu->actions().contains(
+                window.findChild<QAction *>(QStringLiteral("agentsDockAction"))));
     }
 
     void savingSettingsRebuildsTheAgent()

@@ -3,6 +3,7 @@
 // an inbound task's read-only runner only a read-only sub-agent.
 
 #include "fakellmserver.h"
+#include "sessiontest.h"
 
 #include <engine/agent.h>
 #include <engine/session.h>
@@ -80,14 +81,7 @@ class tst_Subagent : public QObject
         rig->model = std::make_unique<FakeLlmServer>(FakeLlmServer::Dialect::OpenAi);
         if (!rig->model->listen())
             return nullptr;
-        SessionOptions options;
-        options.workspace = m_workspace;
-        options.configFile = m_dir.filePath(QStringLiteral("empty.json"));
-        options.trustFile = m_dir.filePath(QStringLiteral("trust.json"));
-        options.approvalsFile = m_dir.filePath(QStringLiteral("approvals.json"));
-        options.auditLogFile = m_dir.filePath(QStringLiteral("audit.jsonl"));
-        rig->session = std::make_unique<Session>(options);
-        rig->session->load();
+        rig->session = makeTestSession(m_workspace, m_dir.path());
         rig->session->setGate(rig->gate.get());
         ProviderConfig config;
         config.baseUrl = rig->model->baseUrl();
@@ -107,9 +101,6 @@ private slots:
         QVERIFY(m_dir.isValid());
         m_workspace = m_dir.filePath(QStringLiteral("ws"));
         QVERIFY(QDir().mkpath(m_workspace));
-        QFile empty(m_dir.filePath(QStringLiteral("empty.json")));
-        QVERIFY(empty.open(QIODevice::WriteOnly));
-        empty.write("{\"mcpServers\": {}}");
         QFile notes(m_workspace + QStringLiteral("/notes.txt"));
         QVERIFY(notes.open(QIODevice::WriteOnly));
         notes.write("alpha beta\n");

@@ -199,6 +199,17 @@
     </message>
 </context>
 <context>
+    <name>Ui::ChatView</name>
+    <message numerus="yes">
+        <location filename="../src/ui/chatview.cpp" line="+472"/>
+        <source>… %n earlier steps</source>
+        <translation>
+            <numerusform>… %n earlier step</numerusform>
+            <numerusform>… %n earlier steps</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Ui::ConfigEditorPane</name>
     <message numerus="yes">
         <location filename="../src/ui/configeditorpane.cpp" line="+587"/>
@@ -261,7 +272,7 @@ in %3</numerusform>
 <context>
     <name>Ui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../src/ui/mainwindow.cpp" line="+579"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+594"/>
         <source>%n earlier tool result(s) shortened</source>
         <translation>
             <numerusform>%n earlier tool result shortened</numerusform>
@@ -277,7 +288,7 @@ in %3</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+544"/>
+        <location line="+546"/>
         <source>%n tools are offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser.</source>
         <translation>
             <numerusform>%n tool is offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser.</numerusform>

@@ -141,17 +141,7 @@
         <translation>钥匙串没有响应（%1）：运行之间不会保留任何内容</translation>
     </message>
     <message>
-        <location line="+47"/>
-        <source>Switchboard: %1</source>
-        <translation>Switchboard：%1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>A Switchboard agent working in %1 (read-only tools for remote requests).</source>
-        <translation>在 %1 中工作的 Switchboard 智能体（远程请求只能使用只读工具）。</translation>
-    </message>
-    <message>
-        <location line="+14"/>
+        <location line="+60"/>
         <source>task %1 %2%3</source>
         <translation>任务 %1 %2%3</translation>
     </message>
@@ -337,7 +327,17 @@
 <context>
     <name>Engine::A2A::AgentExecutor</name>
     <message>
-        <location filename="../src/engine/a2a/agentexecutor.cpp" line="+29"/>
+        <location filename="../src/engine/a2a/agentexecutor.cpp" line="+30"/>
+        <source>Switchboard: %1</source>
+        <translation>Switchboard：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A Switchboard agent working in %1 (read-only tools for remote requests).</source>
+        <translation>在 %1 中工作的 Switchboard 智能体（远程请求只能使用只读工具）。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>Workspace questions</source>
         <translation>工作区问题</translation>
     </message>
@@ -3188,6 +3188,143 @@ Allow %1 (%2 risk, from %3)?
     </message>
 </context>
 <context>
+    <name>Ui::AgentsDock</name>
+    <message>
+        <location filename="../src/ui/agentsdock.cpp" line="+134"/>
+        <location line="+27"/>
+        <source>Configure a model first (Settings): inbound tasks need one.</source>
+        <translation>请先配置模型（设置）：入站任务需要模型。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Serving on %1 (this machine only). Remote tasks may use read-only tools only.</source>
+        <translation>正在 %1 上提供服务（仅限本机）。远程任务只能使用只读工具。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Not serving: %1</source>
+        <translation>未提供服务：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Not serving.</source>
+        <translation>未提供服务。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>%1
+%2 (%3)</source>
+        <translation>%1
+%2（%3）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>cannot be used: %1</source>
+        <translation>无法使用：%1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>not trusted yet</source>
+        <translation>尚未信任</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>checking…</source>
+        <translation>正在检查…</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>unreachable</source>
+        <translation>无法访问</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>reachable</source>
+        <translation>可访问</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>No agents known: name them in .a2a.json (this workspace) or a2a.json (yours).</source>
+        <translation>没有已知的智能体：请在 .a2a.json（此工作区）或 a2a.json（你自己的）中指定。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Agents (%1)</source>
+        <translation>智能体（%1）</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>No inbound tasks.</source>
+        <translation>没有入站任务。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Inbound tasks (%1)</source>
+        <translation>入站任务（%1）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Agents</source>
+        <translation>智能体</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Card</source>
+        <translation>名片</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location line="+1"/>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Skills</source>
+        <translation>技能</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Request</source>
+        <translation>请求</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Answer</source>
+        <translation>回答</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Refused tools</source>
+        <translation>被拒绝的工具</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Check again</source>
+        <translation>重新检查</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Trust</source>
+        <translation>信任</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Use the selected workspace agents: their URL and headers (with your variables) will be sent to them.</source>
+        <translation>使用所选的工作区智能体：它们的 URL 和请求头（包含你的变量）将被发送给它们。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Serve this workspace as an agent</source>
+        <translation>将此工作区作为智能体提供服务</translation>
+    </message>
+</context>
+<context>
     <name>Ui::AppSettings</name>
     <message>
         <location filename="../src/ui/appsettings.cpp" line="+145"/>
@@ -3491,12 +3628,12 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::ChatView</name>
     <message>
-        <location filename="../src/ui/chatview.cpp" line="+480"/>
+        <location filename="../src/ui/chatview.cpp" line="+494"/>
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location line="+396"/>
+        <location line="+407"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
@@ -3521,12 +3658,12 @@ Allow %1 (%2 risk, from %3)?
         <translation>错误</translation>
     </message>
     <message>
-        <location line="-389"/>
+        <location line="-400"/>
         <source>Open the whole result…</source>
         <translation>打开完整结果…</translation>
     </message>
     <message>
-        <location line="-428"/>
+        <location line="-442"/>
         <source>%1 ms</source>
         <translation>%1 毫秒</translation>
     </message>
@@ -3536,7 +3673,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location line="+167"/>
+        <location line="+171"/>
         <source>You</source>
         <translation>你</translation>
     </message>
@@ -3571,8 +3708,15 @@ Allow %1 (%2 risk, from %3)?
         <source>Copy code</source>
         <translation>复制代码</translation>
     </message>
+    <message numerus="yes">
+        <location line="+61"/>
+        <source>… %n earlier steps</source>
+        <translation>
+            <numerusform>… 之前的 %n 个步骤</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+67"/>
+        <location line="+16"/>
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
@@ -3582,7 +3726,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>（空）</translation>
     </message>
     <message>
-        <location line="+385"/>
+        <location line="+396"/>
         <source>waiting…</source>
         <translation>等待中…</translation>
     </message>
@@ -3987,7 +4131,7 @@ in %3</source>
 <context>
     <name>Ui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+111"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+113"/>
         <source>Unsaved configuration</source>
         <translation>未保存的配置</translation>
     </message>
@@ -4002,17 +4146,17 @@ in %3</source>
         <translation>放弃并关闭</translation>
     </message>
     <message>
-        <location line="+306"/>
+        <location line="+319"/>
         <source>Ask anything — Enter sends, Shift+Enter for a new line, /mcp opens the tools</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
     <message>
-        <location line="+564"/>
+        <location line="+566"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-562"/>
+        <location line="-564"/>
         <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
         <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
     </message>
@@ -4078,7 +4222,7 @@ in %3</source>
         <translation>新的模型设置将在当前回答完成后生效。</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+41"/>
         <source>&lt;b&gt;Chat needs a model&lt;/b&gt; — %1. Servers, tools and manual runs work without one.</source>
         <translation>&lt;b&gt;聊天需要模型&lt;/b&gt; — %1。服务器、工具和手动运行无需模型即可使用。</translation>
     </message>
@@ -4093,7 +4237,7 @@ in %3</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-529"/>
+        <location line="-544"/>
         <source>Audit log: %1</source>
         <translation>审计日志：%1</translation>
     </message>
@@ -4103,7 +4247,7 @@ in %3</source>
         <translation>无法保存对话：%1</translation>
     </message>
     <message>
-        <location line="+358"/>
+        <location line="+371"/>
         <source>&lt;b&gt;Compacted&lt;/b&gt; to fit the model&apos;s context window: %1 and %2 this request. The conversation keeps everything.</source>
         <translation>&lt;b&gt;已压缩&lt;/b&gt;以适应模型的上下文窗口：%1，并且本次请求%2。对话本身保留全部内容。</translation>
     </message>
@@ -4127,7 +4271,7 @@ in %3</source>
         <translation>模型收到了它自己对被省略部分的摘要。</translation>
     </message>
     <message>
-        <location line="+186"/>
+        <location line="+188"/>
         <source>The API key is still being read from the keychain; send again in a moment.</source>
         <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
     </message>
@@ -4137,18 +4281,18 @@ in %3</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location line="-541"/>
-        <location line="+564"/>
+        <location line="-543"/>
+        <location line="+566"/>
         <source>Configuration</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location line="-828"/>
+        <location line="-843"/>
         <source>sign-in needed: select the server in the Servers dock and press Sign in</source>
         <translation>需要登录：请在“服务器”面板中选中该服务器并点击“登录”</translation>
     </message>
     <message>
-        <location line="+246"/>
+        <location line="+259"/>
         <source>Attach…</source>
         <translation>附加…</translation>
     </message>
@@ -4268,7 +4412,7 @@ in %3</source>
         <translation>&lt;h3&gt;Switchboard %1&lt;/h3&gt;&lt;p&gt;桌面 AI 智能体与 MCP 客户端：模型的工具来自 MCP 服务器，凡是可能改动内容的工具都要等你批准。&lt;/p&gt;&lt;p&gt;基于 Qt %2 构建（运行于 Qt %3）。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+261"/>
+        <location line="+263"/>
         <source>Attach files</source>
         <translation>附加文件</translation>
     </message>

@@ -1269,17 +1269,15 @@ int Cli::cmdA2aServe()
     }
     if (!loadConfig())
         return InvalidConfig;
-    options.name = tr("Switchboard: %1").arg(QFileInfo(m_workspace).fileName());
-    options.description = tr("A Switchboard agent working in %1 (read-only tools for remote "
-                             "requests).")
-                                  .arg(QFileInfo(m_workspace).fileName());
     const auto serve = [this, provider = *provider](const Engine::A2A::ServerOptions &options) {
         m_engineParent = new QObject(this);
         m_session->setModel(provider);
         auto *store = new Engine::ConversationStore(m_engineParent);
         auto *executor
                 = new Engine::A2A::AgentExecutor(m_session.get(), provider, store, m_engineParent);
-        auto *server = new Engine::A2A::Server(options, executor, m_engineParent);
+        Engine::A2A::ServerOptions described = options;
+        executor->describe(described);
+        auto *server = new Engine::A2A::Server(described, executor, m_engineParent);
         connect(server, &Engine::A2A::Server::taskChanged, this, [server](const QString &id) {
             for (const auto &task : server->tasks()) {
                 if (task.id != id || !Engine::A2A::isTerminal(task.state))

@@ -87,6 +87,7 @@ public:
 
     // The model sub-agents (spawn_subagent) talk to; none: they cannot run.
     void setModel(std::optional<ProviderConfig> model) { m_model = std::move(model); }
+    const std::optional<ProviderConfig> &model() const { return m_model; }
 
     // The server was enabled or disabled in the Manager directly (the window's switch) and
     // the file says so now: the configuration follows, so that a later apply() agrees.

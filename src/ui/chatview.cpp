@@ -94,6 +94,10 @@ struct ChatView::Entry
     CardState state = CardState::Waiting;
     QColor stateColor;
     QString progress;
+    // A sub-agent's or a remote agent's steps (their progress messages), nested under the
+    // card's line; at most MaxSteps, the oldest dropped.
+    QStringList steps;
+    int droppedSteps = 0;
     bool expanded = false;
     bool finished = false;
     QElapsedTimer started;
@@ -459,11 +463,21 @@ void ChatView::renderCard(QTextCursor &cursor, Entry &entry)
     if (entry.durationMs >= 0)
         line += QStringLiteral(" · ") + describeDuration(entry.durationMs);
     cursor.insertText(line, state);
+    QTextCharFormat dim;
+    dim.setForeground(dimColor(pal));
+    QTextBlockFormat nested;
+    nested.setLeftMargin(24);
+    if (entry.droppedSteps > 0) {
+        cursor.insertBlock(nested, dim);
+        cursor.insertText(tr("… %n earlier steps", nullptr, entry.droppedSteps), dim);
+    }
+    for (const QString &step : std::as_const(entry.steps)) {
+        cursor.insertBlock(nested, dim);
+        cursor.insertText(QStringLiteral("↳ ") + step, dim);
+    }
     if (!entry.expanded)
         return;
 
-    QTextCharFormat dim;
-    dim.setForeground(dimColor(pal));
     QTextCharFormat mono;
     mono.setFontFixedPitch(true);
     mono.setFontFamilies({QStringLiteral("monospace")});
@@ -695,6 +709,17 @@ void ChatView::toolProgress(const QString &callId, double progress, double total
     if (!message.isEmpty())
         text += (text.isEmpty() ? QString() : QStringLiteral(" ")) + message.left(200);
     c->progress = text;
+    // An agent's steps are worth keeping: each is a nested line of its card.
+    const bool agent = c->toolName == QLatin1String("spawn_subagent")
+                       || c->toolName == QLatin1String("delegate_agent");
+    if (agent && !message.isEmpty()
+        && (c->steps.isEmpty() || c->steps.constLast() != message.left(200))) {
+        c->steps << message.left(200);
+        if (c->steps.size() > MaxSteps) {
+            c->steps.removeFirst();
+            ++c->droppedSteps;
+        }
+    }
     render(*c);
 }
 

@@ -35,6 +35,8 @@ class ChatView : public QTextBrowser
     Q_OBJECT
 public:
     enum class Kind { User, Assistant, Tool, Notice };
+    // An agent tool's card (spawn_subagent, delegate_agent) keeps this many steps.
+    static constexpr int MaxSteps = 30;
 
     // What a tool card shows (for tests and for the window's own checks).
     struct CardInfo

@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "agentsdock.h"
 #include "auditlogdialog.h"
 #include "chatview.h"
 #include "composeredit.h"
@@ -90,6 +91,7 @@ MainWindow::~MainWindow()
     saveDrafts();
     if (m_agent)
         m_agent->cancel();
+    m_agentsDock->setServing(false); // its inbound agents use the session's runner
     m_session->runner()->cancelAll();
 }
 
@@ -331,6 +333,18 @@ void MainWindow::setUpWidgets()
     for (const QString &notice : std::as_const(m_startupNotices))
         m_chat->addNotice(notice.toHtmlEscaped(), true);
 
+    // Other agents, and this workspace served as one; a tab behind the servers.
+    m_agentsDock = new AgentsDock(m_session.get(), m_store.get(), this);
+    addDockWidget(Qt::RightDockWidgetArea, m_agentsDock);
+    tabifyDockWidget(m_dock, m_agentsDock);
+    m_dock->raise();
+    m_agentsDock->toggleViewAction()->setObjectName(QStringLiteral("agentsDockAction"));
+    connect(m_agentsDock, &AgentsDock::trustRequested, this, [this](const QStringList &names) {
+        for (const QString &message : m_session->trustAgents(names))
+            m_chat->addNotice(message.toHtmlEscaped(), true);
+        m_agentsDock->refreshPeers();
+    });
+
     // The protocol log starts hidden: until it is opened the Manager records nothing.
     m_logDock = new ProtocolLogDock(manager(), this);
     addDockWidget(Qt::BottomDockWidgetArea, m_logDock);
@@ -384,6 +398,7 @@ void MainWindow::setUpMenus()
     m_viewMenu->setObjectName(QStringLiteral("viewMenu"));
     m_viewMenu->addAction(m_dock->toggleViewAction());
     m_viewMenu->addAction(m_logDock->toggleViewAction());
+    m_viewMenu->addAction(m_agentsDock->toggleViewAction());
 
     m_toolsMenu = menuBar()->addMenu(QString());
     m_browseAction = m_toolsMenu->addAction(icon(QStringLiteral("tools")), QString(),
@@ -697,6 +712,8 @@ void MainWindow::setProvider(const QString &storedKey, const QString &keychainEr
     m_provider.reset();
     m_noModelReason = whyNot;
     m_session->setModel(config);
+    if (m_agentsDock)
+        m_agentsDock->setModel(config);
     if (config) {
         m_provider = Engine::createProvider(*config);
         Engine::AgentOptions agentOptions;

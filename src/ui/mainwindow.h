@@ -42,6 +42,7 @@ class ConfigEditorPane;
 class ConversationList;
 class ProtocolLogDock;
 class ServerDock;
+class AgentsDock;
 class SettingsDialog;
 class ToolBrowser;
 class UiApprovalGate;
@@ -203,6 +204,7 @@ private:
     qint64 m_listedContextTokens = 0; // the current model's window per the provider (0: unknown)
     ConversationList *m_conversations = nullptr;
     ServerDock *m_dock = nullptr;
+    AgentsDock *m_agentsDock = nullptr;
     ProtocolLogDock *m_logDock = nullptr;
     ToolBrowser *m_browser = nullptr;
     QDockWidget *m_configDock = nullptr;

@@ -5,6 +5,7 @@
 #include <engine/session.h>
 
 #include <QCoreApplication>
+#include <QFileInfo>
 
 namespace Engine::A2A {
 
@@ -21,6 +22,15 @@ AgentExecutor::~AgentExecutor()
 {
     for (const Context &context : std::as_const(m_contexts))
         context.agent->cancel();
+}
+
+void AgentExecutor::describe(ServerOptions &options) const
+{
+    const QString folder = QFileInfo(m_session->options().workspace).fileName();
+    options.name = tr("Switchboard: %1").arg(folder);
+    options.description
+            = tr("A Switchboard agent working in %1 (read-only tools for remote requests).")
+                      .arg(folder);
 }
 
 QList<AgentSkill> AgentExecutor::skills() const

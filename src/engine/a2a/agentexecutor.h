@@ -29,6 +29,8 @@ public:
 
     std::function<void()> start(const Start &task, Events events, QString *conversation) override;
     QList<AgentSkill> skills() const override;
+    // The card's name and description for this workspace.
+    void describe(ServerOptions &options) const;
 
     static constexpr int MaxIdleContexts = 16;
     static constexpr int MaxSkills = 100;
