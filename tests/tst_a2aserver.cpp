@@ -16,6 +16,7 @@
 #include <QNetworkReply>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -441,6 +442,37 @@ private slots:
                 QByteArray::fromStdString(Json{{"message", std::string(2 << 20, 'b')}}.dump()),
                 auth);
         QCOMPARE(envelopeTooBig.status, 413);
+        // Just under the limit is read and answered.
+        const std::string pad(1000 * 1000, 'p');
+        const Answer underLimit
+                = http("POST", local + QLatin1String("a2a/jsonrpc"),
+                       QByteArray::fromStdString(
+                               rpc("GetTask", {{"id", "nope"}, {"pad", pad}}).toStdString()),
+                       auth);
+        QCOMPARE(underLimit.status, 200);
+        QVERIFY(underLimit.json()["error"]["code"] == -32001);
+        // 200 MB announced and sent without a token: a 413 at once and the connection closed,
+        // nothing read past the headers; the server goes on answering.
+        QTcpSocket flood;
+        flood.connectToHost(QHostAddress::LocalHost, QUrl(url).port());
+        QVERIFY(flood.waitForConnected(5000));
+        flood.write("POST /a2a/jsonrpc HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                    "application/json\r\nContent-Length: 200000000\r\n\r\n");
+        const QByteArray chunk(64 * 1024, 'x');
+        qint64 sent = 0;
+        QByteArray floodAnswer;
+        while (sent < 200000000 && flood.state() == QAbstractSocket::ConnectedState) {
+            sent += flood.write(chunk);
+            (void)QTest::qWaitFor([&] { return flood.bytesToWrite() < 256 * 1024; }, 2000);
+            floodAnswer += flood.readAll();
+        }
+        (void)QTest::qWaitFor([&] { return flood.state() != QAbstractSocket::ConnectedState; },
+                              5000);
+        floodAnswer += flood.readAll();
+        QVERIFY2(floodAnswer.startsWith("HTTP/1.1 413"), floodAnswer.left(200).constData());
+        QVERIFY2(sent < 200000000, QByteArray::number(sent).constData());
+        QCOMPARE(http("GET", local + QLatin1String(".well-known/agent-card.json"), {}, auth).status,
+                 200);
         QCOMPARE(model.requests().size(), 0); // nothing reached the model
 
         // The SDK client with the token completes.

@@ -7,6 +7,7 @@
 #include <QHttpServerResponder>
 #include <QPointer>
 #include <QRegularExpression>
+#include <QTcpServer>
 #include <QTcpSocket>
 #include <QUuid>
 
@@ -98,6 +99,103 @@ QString hostName(const QByteArray &hostHeader)
     return colon < 0 ? host : host.left(colon);
 }
 
+// Qt HttpServer 6.4 reads a whole request, however big, before anyone sees it. Its sockets
+// come from here, each watched before the server reads it. A request whose Content-Length is
+// over the limit never reaches the server: its body is read and dropped (up to DrainBytes, so
+// that the client, done sending, reads the 413; more, and the connection is closed at once).
+// Without a length (chunked), more than `cap` bytes since the connection last answered get the
+// 413 and the connection is closed. Either way this process holds about one request's worth
+// per connection.
+class CappedTcpServer : public QTcpServer
+{
+public:
+    static constexpr qint64 DrainBytes = 32 * 1024 * 1024;
+
+    CappedTcpServer(qint64 maxBody, qint64 cap)
+        : m_maxBody(maxBody)
+        , m_cap(cap)
+    {
+    }
+
+protected:
+    void incomingConnection(qintptr descriptor) override
+    {
+        auto *socket = new QTcpSocket(this);
+        if (!socket->setSocketDescriptor(descriptor)) {
+            delete socket;
+            return;
+        }
+        auto watch = std::make_shared<Watch>();
+        // Connected before the HTTP server's own handler: this runs first on every read.
+        connect(socket, &QTcpSocket::readyRead, socket,
+                [this, socket, watch] { onReadyRead(socket, *watch); });
+        connect(socket, &QTcpSocket::bytesWritten, socket, [watch] { watch->received = 0; });
+        addPendingConnection(socket); // QTcpServer emits newConnection() next
+    }
+
+private:
+    struct Watch
+    {
+        qint64 received = 0;  // since the connection last answered
+        qint64 draining = -1; // >= 0: bytes of a refused request still to drop
+    };
+
+    void onReadyRead(QTcpSocket *socket, Watch &watch)
+    {
+        if (watch.draining >= 0) {
+            watch.draining -= socket->readAll().size();
+            if (watch.draining <= 0)
+                refuse(socket, watch);
+            return;
+        }
+        if (watch.received == 0) { // a request starts: its headers say how long it is
+            const QByteArray head = socket->peek(Server::MaxHeaderBytes);
+            const qsizetype end = head.indexOf("\r\n\r\n");
+            const qint64 length = end < 0 ? -1 : contentLength(head.left(end));
+            if (length > m_maxBody) {
+                const qint64 whole = end + 4 + length;
+                if (whole - socket->bytesAvailable() > DrainBytes)
+                    return refuse(socket, watch);
+                watch.draining = whole - socket->readAll().size();
+                if (watch.draining <= 0)
+                    refuse(socket, watch);
+                return;
+            }
+        }
+        watch.received += socket->bytesAvailable();
+        if (watch.received > m_cap)
+            refuse(socket, watch);
+    }
+
+    static qint64 contentLength(const QByteArray &headers)
+    {
+        for (const QByteArray &line : headers.split('\n')) {
+            const qsizetype colon = line.indexOf(':');
+            if (colon > 0 && line.left(colon).trimmed().toLower() == "content-length") {
+                bool ok = false;
+                const qint64 value = line.mid(colon + 1).trimmed().toLongLong(&ok);
+                return ok ? value : -1;
+            }
+        }
+        return -1;
+    }
+
+    static void refuse(QTcpSocket *socket, Watch &watch)
+    {
+        watch.draining = 0;
+        socket->readAll(); // not for the HTTP server
+        const QByteArray body
+                = dump({{"code", 413}, {"message", "The request is too large for this agent."}});
+        socket->write("HTTP/1.1 413 Payload Too Large\r\nContent-Type: application/json\r\n"
+                      "Connection: close\r\nContent-Length: "
+                      + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+        socket->disconnectFromHost(); // once the answer is written
+    }
+
+    qint64 m_maxBody;
+    qint64 m_cap;
+};
+
 } // namespace
 
 // A response that stays open: an SSE stream or a request waiting for its task to end. The
@@ -176,14 +274,18 @@ bool Server::start(QString *error)
             [this](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
                 handle(request, std::move(responder));
             });
-    m_port = m_http->listen(address, m_options.port);
-    if (m_port == 0) {
+    auto *tcp
+            = new CappedTcpServer(m_options.maxBodyBytes, m_options.maxBodyBytes + MaxHeaderBytes);
+    if (!tcp->listen(address, m_options.port)) {
+        delete tcp;
         m_http.reset();
         *error = tr("Could not listen on %1 port %2 (in use, or not an address of this machine).")
                          .arg(m_options.host)
                          .arg(m_options.port);
         return false;
     }
+    m_port = tcp->serverPort();
+    m_http->bind(tcp); // the QHttpServer owns it
     return true;
 }
 

@@ -95,6 +95,8 @@ public:
     QString baseUrl() const;
     QList<InboundTaskInfo> tasks() const; // oldest first
     static bool isLoopback(const QString &host);
+    // Room for a request's line and headers besides its body.
+    static constexpr qint64 MaxHeaderBytes = 64 * 1024;
 
 signals:
     void taskChanged(const QString &taskId);
