@@ -156,6 +156,9 @@ private slots:
         QVERIFY(dock.serveSwitch()->isEnabled());
         dock.serveSwitch()->click();
         QVERIFY(dock.isServing());
+        QCOMPARE(dock.server()->maxConcurrentTasks(), 4); // the setting's default
+        dock.setMaxTasks(2);
+        QCOMPARE(dock.server()->maxConcurrentTasks(), 2);
         QVERIFY(dock.address().startsWith(QLatin1String("http://127.0.0.1:")));
         QLabel *address = dock.findChild<QLabel *>(QStringLiteral("agentsAddress"));
         QVERIFY2(address->text().contains(dock.address()), qPrintable(address->text()));

@@ -1,7 +1,7 @@
 #include "filemode.h"
 
-#include <ui/appsettings.h>
 #include <engine/secretstore.h>
+#include <ui/appsettings.h>
 #include <ui/settingsdialog.h>
 
 #include <qt6keychain/keychain.h>
@@ -23,8 +23,8 @@
 #include <QUuid>
 
 using Engine::ProviderConfig;
-using Ui::AppSettings;
 using Engine::SecretStore;
+using Ui::AppSettings;
 using Ui::SettingsDialog;
 
 Q_DECLARE_METATYPE(std::optional<ProviderConfig>)
@@ -72,7 +72,8 @@ class tst_SettingsDialog : public QObject
     }
 
     // Reads `key` through a store and waits for the one answer.
-    static std::optional<Engine::SecretStore::Result> readSecret(Engine::SecretStore &store, const QString &key)
+    static std::optional<Engine::SecretStore::Result> readSecret(Engine::SecretStore &store,
+                                                                 const QString &key)
     {
         std::optional<Engine::SecretStore::Result> answer;
         int calls = 0;
@@ -116,6 +117,7 @@ private slots:
         settings.language = QString::fromLatin1(AppSettings::ChineseLanguage);
         settings.bashSandbox = Mcp::Sandbox::Mode::Off;
         settings.maxConcurrentStarts = 3;
+        settings.maxInboundTasks = 9;
         settings.observationChars = 5000;
         settings.contextTokens = 32768;
         QString error;
@@ -125,13 +127,15 @@ private slots:
         QVERIFY(bytes(path).contains("[bash]\nsandbox=off"));
         QVERIFY(bytes(path).contains("[servers]\nmaxConcurrentStarts=3"));
         QVERIFY(bytes(path).contains("contextTokens=32768"));
+        QVERIFY(bytes(path).contains("[a2a]\nmaxInboundTasks=9"));
 
         // A hand-edited file: unknown names fall back, numbers are clamped or ignored.
         QFile edited(file(QStringLiteral("edited.ini")));
         QVERIFY(edited.open(QIODevice::WriteOnly));
         edited.write("[model]\nprovider=gemini\nrequestTimeout=999999\n"
                      "[tools]\ntimeout=soon\n[interface]\nlanguage=fr\n[bash]\nsandbox=maybe\n"
-                     "[servers]\nmaxConcurrentStarts=0\n[model]\ncontextTokens=12\n");
+                     "[servers]\nmaxConcurrentStarts=0\n[model]\ncontextTokens=12\n"
+                     "[a2a]\nmaxInboundTasks=100000\n");
         edited.close();
         const AppSettings loaded = AppSettings::load(edited.fileName());
         QCOMPARE(loaded.provider, QString::fromLatin1(AppSettings::EnvironmentProvider));
@@ -141,6 +145,7 @@ private slots:
         QCOMPARE(loaded.bashSandbox, Mcp::Sandbox::Mode::Auto);
         QCOMPARE(loaded.maxConcurrentStarts, 1);
         QCOMPARE(loaded.contextTokens, AppSettings::MinContextTokens);
+        QCOMPARE(loaded.maxInboundTasks, AppSettings::MaxInboundTasks);
     }
 
     // The price table: kept per model (ids with '/' too), a hand-edited bad row is ignored,
@@ -362,15 +367,16 @@ private slots:
     // A keychain failure is described, never just "Unknown error".
     void keychainErrorsSayWhatIsWrong()
     {
-        const QString none
-                = Engine::SecretStore::describeError(QKeychain::NoBackendAvailable, "Unknown error");
+        const QString none = Engine::SecretStore::describeError(QKeychain::NoBackendAvailable,
+                                                                "Unknown error");
         QVERIFY2(none.contains(QStringLiteral("no keychain service")), qPrintable(none));
         QVERIFY(!none.contains(QStringLiteral("Unknown error")));
-        const QString other = Engine::SecretStore::describeError(QKeychain::OtherError, "Unknown error");
+        const QString other
+                = Engine::SecretStore::describeError(QKeychain::OtherError, "Unknown error");
         QVERIFY2(!other.contains(QStringLiteral("Unknown error")), qPrintable(other));
         QVERIFY(!other.isEmpty());
-        const QString detailed = Engine::SecretStore::describeError(QKeychain::AccessDenied,
-                                                            QStringLiteral("Collection is locked"));
+        const QString detailed = Engine::SecretStore::describeError(
+                QKeychain::AccessDenied, QStringLiteral("Collection is locked"));
         QVERIFY2(detailed.contains(QStringLiteral("Collection is locked")), qPrintable(detailed));
     }
 
@@ -445,8 +451,8 @@ private slots:
         QVERIFY(!store.hasSessionSecret(entry));
         const auto gone = readSecret(store, entry);
         QVERIFY(gone);
-        QCOMPARE(gone->status,
-                 keychainWorks ? Engine::SecretStore::Result::NotFound : Engine::SecretStore::Result::Unavailable);
+        QCOMPARE(gone->status, keychainWorks ? Engine::SecretStore::Result::NotFound
+                                             : Engine::SecretStore::Result::Unavailable);
     }
 
     void providerConfig_data()
@@ -595,6 +601,7 @@ private slots:
                  << child<QWidget>(&dialog, "toolTimeoutSpin")
                  << child<QWidget>(&dialog, "observationCharsSpin")
                  << child<QWidget>(&dialog, "maxConcurrentStartsSpin")
+                 << child<QWidget>(&dialog, "maxInboundTasksSpin")
                  << child<QWidget>(&dialog, "bashSandboxCombo")
                  << child<QWidget>(&dialog, "sensitiveFilesEdit")
                  << child<QWidget>(&dialog, "languageCombo");

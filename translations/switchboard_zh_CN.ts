@@ -753,7 +753,7 @@
 <context>
     <name>Engine::A2A::Server</name>
     <message>
-        <location filename="../src/engine/a2a/server.cpp" line="+164"/>
+        <location filename="../src/engine/a2a/server.cpp" line="+262"/>
         <source>&apos;%1&apos; is not an IP address to listen on.</source>
         <translation>“%1”不是可监听的 IP 地址。</translation>
     </message>
@@ -763,12 +763,12 @@
         <translation>拒绝在没有令牌的情况下在 %1 上提供服务：任何能访问该地址的人都可以让此智能体工作。请提供 bearer 令牌（--token），或在 127.0.0.1 上提供服务。</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+16"/>
         <source>Could not listen on %1 port %2 (in use, or not an address of this machine).</source>
         <translation>无法在 %1 端口 %2 上监听（已被占用，或不是本机地址）。</translation>
     </message>
     <message>
-        <location line="+70"/>
+        <location line="+73"/>
         <source>This agent answers on 127.0.0.1 only.</source>
         <translation>此智能体只在 127.0.0.1 上应答。</translation>
     </message>
@@ -3190,8 +3190,8 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::AgentsDock</name>
     <message>
-        <location filename="../src/ui/agentsdock.cpp" line="+134"/>
-        <location line="+27"/>
+        <location filename="../src/ui/agentsdock.cpp" line="+141"/>
+        <location line="+28"/>
         <source>Configure a model first (Settings): inbound tasks need one.</source>
         <translation>请先配置模型（设置）：入站任务需要模型。</translation>
     </message>
@@ -3327,7 +3327,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::AppSettings</name>
     <message>
-        <location filename="../src/ui/appsettings.cpp" line="+145"/>
+        <location filename="../src/ui/appsettings.cpp" line="+149"/>
         <source>could not write the settings file %1</source>
         <translation>无法写入设置文件 %1</translation>
     </message>
@@ -4151,12 +4151,12 @@ in %3</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
     <message>
-        <location line="+566"/>
+        <location line="+567"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-564"/>
+        <location line="-565"/>
         <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
         <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
     </message>
@@ -4217,7 +4217,7 @@ in %3</source>
         <translation>本对话：%1 / %2</translation>
     </message>
     <message>
-        <location line="+196"/>
+        <location line="+197"/>
         <source>The new model settings apply when the current answer is done.</source>
         <translation>新的模型设置将在当前回答完成后生效。</translation>
     </message>
@@ -4237,7 +4237,7 @@ in %3</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-544"/>
+        <location line="-545"/>
         <source>Audit log: %1</source>
         <translation>审计日志：%1</translation>
     </message>
@@ -4271,7 +4271,7 @@ in %3</source>
         <translation>模型收到了它自己对被省略部分的摘要。</translation>
     </message>
     <message>
-        <location line="+188"/>
+        <location line="+189"/>
         <source>The API key is still being read from the keychain; send again in a moment.</source>
         <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
     </message>
@@ -4281,13 +4281,13 @@ in %3</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location line="-543"/>
-        <location line="+566"/>
+        <location line="-544"/>
+        <location line="+567"/>
         <source>Configuration</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location line="-843"/>
+        <location line="-844"/>
         <source>sign-in needed: select the server in the Servers dock and press Sign in</source>
         <translation>需要登录：请在“服务器”面板中选中该服务器并点击“登录”</translation>
     </message>
@@ -4412,7 +4412,7 @@ in %3</source>
         <translation>&lt;h3&gt;Switchboard %1&lt;/h3&gt;&lt;p&gt;桌面 AI 智能体与 MCP 客户端：模型的工具来自 MCP 服务器，凡是可能改动内容的工具都要等你批准。&lt;/p&gt;&lt;p&gt;基于 Qt %2 构建（运行于 Qt %3）。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+263"/>
+        <location line="+264"/>
         <source>Attach files</source>
         <translation>附加文件</translation>
     </message>
@@ -5358,7 +5358,12 @@ in %3</source>
         <translation>最多同时启动这么多个服务器；其余的排队等待</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
+        <source>When this workspace is served as an agent (Agents dock): at most this many remote tasks run at once; more are refused (HTTP 429)</source>
+        <translation>将此工作区作为智能体提供服务时（智能体面板）：最多同时运行这么多远程任务；更多的会被拒绝（HTTP 429）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Where bubblewrap works</source>
         <translation>在 bubblewrap 可用时</translation>
     </message>
@@ -5399,6 +5404,11 @@ in %3</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>Remote tasks at once:</source>
+        <translation>同时运行的远程任务：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Sand&amp;box for bash:</source>
         <translation>bash 沙箱(&amp;B)：</translation>
     </message>
@@ -5433,12 +5443,12 @@ in %3</source>
         <translation>界面</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+61"/>
         <source>The system keychain is not available: %1. The key is used for this session only and not saved; set OPENAI_API_KEY / ANTHROPIC_API_KEY to keep it.</source>
         <translation>系统钥匙串不可用：%1。密钥仅用于本次会话，不会保存；如需保留，请设置 OPENAI_API_KEY / ANTHROPIC_API_KEY。</translation>
     </message>
     <message>
-        <location line="+111"/>
+        <location line="+112"/>
         <source>Reading the keychain…</source>
         <translation>正在读取钥匙串…</translation>
     </message>

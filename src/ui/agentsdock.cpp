@@ -113,6 +113,13 @@ void AgentsDock::setModel(std::optional<Engine::ProviderConfig> model)
     updateServeState();
 }
 
+void AgentsDock::setMaxTasks(int tasks)
+{
+    m_maxTasks = tasks;
+    if (m_server)
+        m_server->setMaxConcurrentTasks(tasks);
+}
+
 QString AgentsDock::address() const
 {
     return m_server ? m_server->baseUrl() : QString();
@@ -135,6 +142,7 @@ bool AgentsDock::setServing(bool serving, QString *error)
     } else {
         m_executor = std::make_unique<Engine::A2A::AgentExecutor>(m_session, *m_model, m_store);
         Engine::A2A::ServerOptions options;
+        options.maxConcurrentTasks = m_maxTasks;
         m_executor->describe(options);
         m_server = std::make_unique<Engine::A2A::Server>(options, m_executor.get());
         connect(m_server.get(), &Engine::A2A::Server::taskChanged, this, &AgentsDock::updateTasks);

@@ -47,6 +47,8 @@ public:
     // Reads the session's agents again and asks each trusted one for its card.
     void refreshPeers();
 
+    // At most this many inbound tasks at once (from now on, when serving).
+    void setMaxTasks(int tasks);
     bool setServing(bool serving, QString *error = nullptr);
     bool isServing() const { return m_server != nullptr; }
     Engine::A2A::Server *server() const { return m_server.get(); }
@@ -75,6 +77,7 @@ private:
     std::unique_ptr<Engine::A2A::AgentExecutor> m_executor;
     std::unique_ptr<Engine::A2A::Server> m_server;
     QString m_serveError;
+    int m_maxTasks = 4;
     // What each peer's card said (or why not), by name; cleared by refreshPeers().
     struct CardState
     {

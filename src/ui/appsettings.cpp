@@ -26,6 +26,7 @@ const QString LanguageKey = QStringLiteral("interface/language");
 const QString BashSandboxKey = QStringLiteral("bash/sandbox");
 const QString SensitiveFilesKey = QStringLiteral("tools/sensitiveFiles");
 const QString MaxConcurrentStartsKey = QStringLiteral("servers/maxConcurrentStarts");
+const QString MaxInboundTasksKey = QStringLiteral("a2a/maxInboundTasks");
 const QString ObservationCharsKey = QStringLiteral("tools/observationChars");
 const QString ContextTokensKey = QStringLiteral("model/contextTokens");
 // A JSON object {"model": [input, output], ...}: model ids hold '/' (OpenRouter), which
@@ -82,6 +83,8 @@ AppSettings AppSettings::load(const QString &file)
     result.maxConcurrentStarts
             = readBounded(settings, MaxConcurrentStartsKey, Mcp::DefaultMaxConcurrentStarts, 1,
                           MaxConcurrentStarts);
+    result.maxInboundTasks = readBounded(settings, MaxInboundTasksKey, DefaultInboundTasks, 1,
+                                         MaxInboundTasks);
     result.observationChars
             = readBounded(settings, ObservationCharsKey, Engine::ToolOutput::DefaultModelTextChars,
                           MinObservationChars, MaxObservationChars);
@@ -128,6 +131,7 @@ bool AppSettings::save(const QString &file, QString *error) const
     settings.setValue(RequestTimeoutKey, requestTimeoutS);
     settings.setValue(ToolTimeoutKey, toolTimeoutS);
     settings.setValue(MaxConcurrentStartsKey, maxConcurrentStarts);
+    settings.setValue(MaxInboundTasksKey, maxInboundTasks);
     settings.setValue(ObservationCharsKey, observationChars);
     settings.setValue(ContextTokensKey, contextTokens);
     settings.setValue(LanguageKey, language);

@@ -47,6 +47,9 @@ struct AppSettings
     static constexpr int MaxContextTokens = 10000000;
     // Servers starting at once (Mcp::ManagerOptions::maxConcurrentStarts).
     static constexpr int MaxConcurrentStarts = 64;
+    // Inbound A2A tasks running at once when this workspace is served (the rest get 429).
+    static constexpr int DefaultInboundTasks = 4;
+    static constexpr int MaxInboundTasks = 64;
 
     QString provider = QString::fromLatin1(EnvironmentProvider);
     QString baseUrl; // empty: the provider's default
@@ -55,6 +58,8 @@ struct AppSettings
     int toolTimeoutS = DefaultToolTimeoutS;
     // "servers/maxConcurrentStarts": at most this many servers start at once; the rest wait.
     int maxConcurrentStarts = Mcp::DefaultMaxConcurrentStarts;
+    // "a2a/maxInboundTasks": at most this many inbound A2A tasks at once; others are refused.
+    int maxInboundTasks = DefaultInboundTasks;
     // "tools/observationChars": at most this many characters of a tool result go to the model
     // (the rest is cut with a note; the window keeps the whole).
     int observationChars = Engine::ToolOutput::DefaultModelTextChars;

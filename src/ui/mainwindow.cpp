@@ -663,6 +663,7 @@ void MainWindow::applySettings(bool announce)
 {
     m_session->setDefaultToolTimeout(m_settings.toolTimeoutS * 1000);
     manager()->setMaxConcurrentStarts(m_settings.maxConcurrentStarts);
+    m_agentsDock->setMaxTasks(m_settings.maxInboundTasks);
     m_session->workspace()->setSensitivePatterns(m_settings.sensitiveFiles);
     const int generation = ++m_providerGeneration;
     if (m_settings.usesEnvironment()) {

@@ -250,6 +250,13 @@ SettingsDialog::SettingsDialog(QString settingsFile, Engine::SecretStore *secret
     m_startsSpin->setValue(current.maxConcurrentStarts);
     m_startsSpin->setToolTip(tr("At most this many servers start at the same time; the others "
                                 "wait for their turn"));
+    m_inboundSpin = new QSpinBox(this);
+    m_inboundSpin->setObjectName(QStringLiteral("maxInboundTasksSpin"));
+    m_inboundSpin->setRange(1, AppSettings::MaxInboundTasks);
+    m_inboundSpin->setValue(current.maxInboundTasks);
+    m_inboundSpin->setToolTip(tr("When this workspace is served as an agent (Agents dock): at "
+                                 "most this many remote tasks run at once; more are refused "
+                                 "(HTTP 429)"));
     m_bashSandboxCombo = new QComboBox(this);
     m_bashSandboxCombo->setObjectName(QStringLiteral("bashSandboxCombo"));
     m_bashSandboxCombo->addItem(tr("Where bubblewrap works"),
@@ -272,6 +279,7 @@ SettingsDialog::SettingsDialog(QString settingsFile, Engine::SecretStore *secret
     toolsForm.addRow(tr("&Tool timeout:"), m_toolTimeoutSpin);
     toolsForm.addRow(tr("Result si&ze for the model:"), m_observationSpin);
     toolsForm.addRow(tr("Servers starting at o&nce:"), m_startsSpin);
+    toolsForm.addRow(tr("Remote tasks at once:"), m_inboundSpin);
     toolsForm.addRow(tr("Sand&box for bash:"), m_bashSandboxCombo);
     toolsForm.addRow(tr("Sensiti&ve files:"), m_sensitiveFilesEdit);
     auto toolsGroup = new QGroupBox(tr("Tools"), this);
@@ -323,12 +331,25 @@ SettingsDialog::SettingsDialog(QString settingsFile, Engine::SecretStore *secret
     layout->addWidget(m_saveError);
     layout->addWidget(m_buttons);
 
-    const QList<QWidget *> tabOrder{
-            m_providerCombo,   m_baseUrlEdit,     m_modelEdit,          m_keyEdit,
-            m_showKeyButton,   m_forgetKeyButton, m_requestTimeoutSpin, m_contextSpin,
-            m_pricesTable,     addPrice,          removePrice,          m_toolTimeoutSpin,
-            m_observationSpin, m_startsSpin,      m_bashSandboxCombo,   m_sensitiveFilesEdit,
-            m_languageCombo,   m_buttons};
+    const QList<QWidget *> tabOrder{m_providerCombo,
+                                    m_baseUrlEdit,
+                                    m_modelEdit,
+                                    m_keyEdit,
+                                    m_showKeyButton,
+                                    m_forgetKeyButton,
+                                    m_requestTimeoutSpin,
+                                    m_contextSpin,
+                                    m_pricesTable,
+                                    addPrice,
+                                    removePrice,
+                                    m_toolTimeoutSpin,
+                                    m_observationSpin,
+                                    m_startsSpin,
+                                    m_inboundSpin,
+                                    m_bashSandboxCombo,
+                                    m_sensitiveFilesEdit,
+                                    m_languageCombo,
+                                    m_buttons};
     for (qsizetype i = 1; i < tabOrder.size(); ++i)
         setTabOrder(tabOrder.at(i - 1), tabOrder.at(i));
 
@@ -355,6 +376,7 @@ AppSettings SettingsDialog::settings() const
     result.requestTimeoutS = m_requestTimeoutSpin->value();
     result.toolTimeoutS = m_toolTimeoutSpin->value();
     result.maxConcurrentStarts = m_startsSpin->value();
+    result.maxInboundTasks = m_inboundSpin->value();
     result.observationChars = m_observationSpin->value();
     result.contextTokens = m_contextSpin->value();
     result.language = m_languageCombo->currentData().toString();

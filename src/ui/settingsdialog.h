@@ -80,6 +80,7 @@ private:
     QSpinBox *m_requestTimeoutSpin = nullptr;
     QSpinBox *m_toolTimeoutSpin = nullptr;
     QSpinBox *m_startsSpin = nullptr;
+    QSpinBox *m_inboundSpin = nullptr;
     QSpinBox *m_observationSpin = nullptr;
     QSpinBox *m_contextSpin = nullptr;
     QTableWidget *m_pricesTable = nullptr;

@@ -291,7 +291,8 @@ bool Server::start(QString *error)
 
 void Server::stop()
 {
-    for (const QString &id : m_order) {
+    const std::vector<QString> order = m_order; // finishing a task may forget old ones
+    for (const QString &id : order) {
         const auto task = m_tasks.value(id);
         if (task && !task->finished && task->stop) {
             auto stop = std::move(task->stop);

@@ -9,6 +9,7 @@
 #include <QObject>
 #include <QStringList>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 
@@ -90,6 +91,9 @@ public:
     bool start(QString *error);
     void stop();
     bool isListening() const { return m_port != 0; }
+    // Tasks already running go on; new ones count against the new limit.
+    void setMaxConcurrentTasks(int tasks) { m_options.maxConcurrentTasks = std::max(1, tasks); }
+    int maxConcurrentTasks() const { return m_options.maxConcurrentTasks; }
     quint16 port() const { return m_port; }
     // "http://127.0.0.1:PORT/" (the host as bound; the card uses the request's Host).
     QString baseUrl() const;
