@@ -3,6 +3,7 @@
 #include "oauthserver.h"
 #include "windowtest.h"
 
+#include <ui/agentsdock.h>
 #include <ui/appsettings.h>
 #include <ui/auditlogdialog.h>
 #include <ui/chatview.h>
@@ -38,6 +39,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QNetworkAccessManager>
+#include <QNetworkReply>
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
@@ -48,6 +50,7 @@
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTableWidget>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBlock>
@@ -90,9 +93,13 @@ class tst_MainWindow : public QObject
     };
 
     // `fixtureTools`: filler tools the fixture server adds (--tools N).
-    std::unique_ptr<Setup> open(int fixtureTools = 0)
+    // `prepare`: writes more of the workspace before the window opens on it.
+    std::unique_ptr<Setup> open(int fixtureTools = 0,
+                                const std::function<void(const QString &)> &prepare = {})
     {
         auto setup = std::make_unique<Setup>();
+        if (prepare)
+            prepare(setup->workspace.path());
         if (!setup->model.listen())
             return nullptr;
         QFile config(QDir(setup->workspace.path()).filePath(QStringLiteral(".mcp.json")));
@@ -1214,6 +1221,57 @@ private slots:
         QTest::keyClick(editor, Qt::Key_Return);
         QTRY_COMPARE(itemFor()->text(), QStringLiteral("Plan 计划"));
         QCOMPARE(reader.load(id)->title, QStringLiteral("Plan 计划"));
+    }
+
+    // The Agents dock in the window: a workspace's agent is contacted only after Trust (which
+    // the window records), and closing the window while an inbound task runs ends it cleanly.
+    void agentsDockTrustsAndServes()
+    {
+        QTcpServer agent; // not an A2A agent: it only counts who knocks
+        QVERIFY(agent.listen(QHostAddress::LocalHost));
+        int knocks = 0;
+        connect(&agent, &QTcpServer::newConnection, this, [&] {
+            ++knocks;
+            delete agent.nextPendingConnection();
+        });
+        auto setup = open(0, [&](const QString &workspace) {
+            QFile peers(workspace + QStringLiteral("/.a2a.json"));
+            QVERIFY(peers.open(QIODevice::WriteOnly));
+            peers.write(QStringLiteral("{\"agents\": {\"cloned\": {\"url\": "
+                                       "\"http://127.0.0.1:%1/\"}}}")
+                                .arg(agent.serverPort())
+                                .toUtf8());
+        });
+        QVERIFY(setup);
+        auto *dock = setup->window->findChild<Ui::AgentsDock *>(QStringLiteral("agentsDock"));
+        QVERIFY(dock);
+        QTreeWidgetItem *row = dock->peerView()->topLevelItem(0);
+        QVERIFY(row);
+        QCOMPARE(row->text(Ui::AgentsDock::PeerStateColumn), QStringLiteral("not trusted yet"));
+        QTest::qWait(200);
+        QCOMPARE(knocks, 0);
+        row->setSelected(true);
+        dock->findChild<QPushButton *>(QStringLiteral("agentsTrustButton"))->click();
+        QVERIFY(QTest::qWaitFor([&] { return knocks > 0; }, 10000));
+        QVERIFY(!setup->window->session()->peers().find(QStringLiteral("cloned"))->untrusted);
+        QFile trust(options(*setup).trustFile);
+        QVERIFY(trust.open(QIODevice::ReadOnly));
+        QVERIFY(trust.readAll().contains("\"agents\""));
+
+        FakeLlmServer::Reply slow = FakeLlmServer::openAiText(QStringLiteral("s l o w"), 20);
+        slow.delayBetweenEventsMs = 500;
+        setup->model.enqueue(slow);
+        QVERIFY(dock->serveSwitch()->isEnabled());
+        dock->serveSwitch()->click();
+        QVERIFY(dock->isServing());
+        QNetworkAccessManager network;
+        QNetworkRequest request{QUrl(dock->address() + QStringLiteral("a2a/message"))};
+        request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
+        std::unique_ptr<QNetworkReply> reply(network.post(request, "{\"message\": \"wait\"}"));
+        QVERIFY(QTest::qWaitFor([&] { return setup->model.requests().size() == 1; }, 10000));
+        QCOMPARE(dock->taskView()->topLevelItemCount(), 1);
+        setup->window.reset(); // closed mid-task: the task and the server go first
+        QVERIFY(QTest::qWaitFor([&] { return reply->isFinished(); }, 10000));
     }
 
     void closeStopsServersInOrder()
