@@ -26,6 +26,7 @@ class tst_ConversationStore : public QObject
 private slots:
     void roundTrip();
     void createdAndUpdated();
+    void originIsKept();
     void listNewestFirst();
     void rename();
     void remove();
@@ -208,6 +209,35 @@ void tst_ConversationStore::createdAndUpdated()
     QVERIFY(loaded->created <= QDateTime::currentDateTimeUtc().addSecs(1));
     QVERIFY(loaded->updated.isValid());
     QVERIFY(loaded->messages.empty());
+}
+
+// A conversation a remote agent started says so: in its file, in list() (from the file and
+// from the index) and when loaded; the user's own have no origin.
+void tst_ConversationStore::originIsKept()
+{
+    QTemporaryDir dir;
+    QString inbound;
+    {
+        ConversationStore store(dir.path());
+        store.list(); // the index is in use: create() records the new one there
+        inbound = store.create(QStringLiteral("asked"), QStringLiteral("/ws"), nullptr,
+                               QStringLiteral("a2a-inbound"));
+        const QString mine = store.create(QStringLiteral("mine"), QStringLiteral("/ws"));
+        QVERIFY(!inbound.isEmpty() && !mine.isEmpty());
+        QCOMPARE(store.load(inbound)->origin, QStringLiteral("a2a-inbound"));
+        QCOMPARE(store.load(mine)->origin, QString());
+        for (const ConversationInfo &info : store.list())
+            QCOMPARE(info.origin, info.id == inbound ? QStringLiteral("a2a-inbound") : QString());
+        store.flush();
+    }
+    QFile file(dir.filePath(inbound + QStringLiteral(".jsonl")));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QVERIFY(file.readLine().contains("\"origin\":\"a2a-inbound\""));
+    ConversationStore again(dir.path()); // reads the index this time
+    bool found = false;
+    for (const ConversationInfo &info : again.list())
+        found = found || (info.id == inbound && info.origin == QLatin1String("a2a-inbound"));
+    QVERIFY(found);
 }
 
 void tst_ConversationStore::listNewestFirst()

@@ -255,7 +255,7 @@
 <context>
     <name>Ui::ConversationList</name>
     <message numerus="yes">
-        <location filename="../src/ui/conversationlist.cpp" line="+239"/>
+        <location filename="../src/ui/conversationlist.cpp" line="+241"/>
         <source>%1
 %n message(s), last %2
 in %3</source>

@@ -4081,12 +4081,17 @@ Allow %1 (%2 risk, from %3)?
     </message>
     <message>
         <location line="+29"/>
-        <location line="+13"/>
+        <location line="+15"/>
         <source>(untitled)</source>
         <translation>（无标题）</translation>
     </message>
     <message>
-        <location line="-4"/>
+        <location line="-8"/>
+        <source>%1 · asked by a remote agent</source>
+        <translation>%1 · 由远程智能体发起</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>%1 · %2</source>
         <comment>when · workspace</comment>
         <translation>%1 · %2</translation>

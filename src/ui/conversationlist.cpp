@@ -229,7 +229,9 @@ void ConversationList::rebuild()
         item->setData(IdRole, info.id);
         item->setData(TitleRole, info.title);
         item->setData(WorkspaceRole, info.workspace);
-        const QString when = describeTime(info.updated, now);
+        QString when = describeTime(info.updated, now);
+        if (info.origin == QLatin1String("a2a-inbound"))
+            when = tr("%1 · asked by a remote agent").arg(when);
         item->setData(
                 WhenRole,
                 all && !info.workspace.isEmpty()
