@@ -2,6 +2,7 @@
 #include "scriptedtransport.h"
 
 #include <mcp/client.h>
+#include <mcp/listing.h>
 
 #include <QPointer>
 #include <QSignalSpy>
@@ -207,6 +208,74 @@ private slots:
         QCOMPARE(f.client->state(), Client::State::Failed);
         QVERIFY(f.client->errorString().contains(QStringLiteral("keeps paging")));
         QCOMPARE(f.transport->sentWith("tools/list").size(), std::size_t(2));
+    }
+
+    // Mcp::listAll: resources and prompts are read page by page; a repeated cursor, a page
+    // that is not a list and an error each end it with the reason, exactly once.
+    void listAllFollowsCursors()
+    {
+        Fixture f;
+        f.capabilities = {{"tools", Json::object()}, {"resources", Json::object()}};
+        QVERIFY(f.connect());
+        QVERIFY(hasCapability(f.client.get(), "resources"));
+        QVERIFY(!hasCapability(f.client.get(), "prompts"));
+        const auto answer = [&](const std::function<Json(const Json &cursor)> &page) {
+            f.transport->onSend = [&f, page](const Json &m) {
+                const Json result = page(m["params"].value("cursor", Json()));
+                if (result.contains("code"))
+                    f.transport->receive({{"jsonrpc", "2.0"}, {"id", m["id"]}, {"error", result}});
+                else
+                    f.transport->reply(m, result);
+            };
+        };
+        const auto list = [&] {
+            std::vector<Json> items;
+            QString error;
+            int calls = 0;
+            listAll(f.client.get(), "resources/list", "resources", this,
+                    [&](std::vector<Json> got, const QString &why) {
+                        items = std::move(got);
+                        error = why;
+                        ++calls;
+                    });
+            (void)QTest::qWaitFor([&] { return calls > 0; }, 5000);
+            QTest::qWait(20);
+            return std::make_tuple(items, error, calls);
+        };
+
+        answer([](const Json &cursor) -> Json {
+            if (cursor.is_null())
+                return {{"resources", {{{"uri", "a://1"}}, 7}}, {"nextCursor", "p2"}};
+            return {{"resources", {{{"uri", "a://2"}}}}, {"nextCursor", ""}};
+        });
+        auto [items, error, calls] = list();
+        QCOMPARE(calls, 1);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(items.size(), std::size_t(2)); // the 7 is not an item
+        QVERIFY(items[1]["uri"] == "a://2");
+
+        answer([](const Json &) -> Json {
+            return {{"resources", Json::array()}, {"nextCursor", "x"}};
+        });
+        std::tie(items, error, calls) = list();
+        QCOMPARE(calls, 1);
+        QVERIFY2(error.contains(QLatin1String("same cursor")), qPrintable(error));
+
+        answer([](const Json &) -> Json { return {{"resources", "no"}}; });
+        std::tie(items, error, calls) = list();
+        QVERIFY2(error.contains(QLatin1String("no \"resources\" list")), qPrintable(error));
+
+        answer([](const Json &) -> Json { return {{"code", -32601}, {"message", "nope"}}; });
+        std::tie(items, error, calls) = list();
+        QCOMPARE(calls, 1);
+        QVERIFY2(error.contains(QLatin1String("nope")), qPrintable(error));
+
+        QCOMPARE(describeContent({{"type", "text"}, {"text", "hi"}}), QStringLiteral("hi"));
+        QCOMPARE(describeContent({{"uri", "u://b"}, {"mimeType", "image/png"}, {"blob", "AAAA"}}),
+                 QStringLiteral("[blob image/png, 3 bytes] u://b"));
+        QCOMPARE(describeContent({{"type", "resource"},
+                                  {"resource", {{"uri", "u://t"}, {"text", "inner"}}}}),
+                 QStringLiteral("inner"));
     }
 
     void listChangedRelists()

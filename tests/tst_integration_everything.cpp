@@ -284,6 +284,93 @@ private slots:
         QVERIFY(!out.contains(QStringLiteral("not-allowed-value")));
     }
 
+    // Resources (static and templated, text and blob) and prompts (with arguments, and one
+    // that embeds a resource) through switchboard-cli, as a user reads them.
+    void cliResourcesAndPrompts()
+    {
+        QTemporaryDir home;
+        QFile config(home.filePath(QStringLiteral("everything.json")));
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write(QStringLiteral("{\"mcpServers\": {\"ev\": {\"command\": \"node\", "
+                                    "\"args\": [\"%1\", \"stdio\"]}}}")
+                             .arg(entryPoint())
+                             .toUtf8());
+        config.close();
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path());
+        env.insert(QStringLiteral("XDG_DATA_HOME"), home.path());
+        const auto cli = [&](const QStringList &args) {
+            QProcess process;
+            process.setProcessEnvironment(env);
+            process.start(QStringLiteral(SWITCHBOARD_CLI),
+                          QStringList{QStringLiteral("--config"), config.fileName()} + args);
+            process.closeWriteChannel();
+            process.waitForFinished(60000);
+            return std::make_tuple(process.exitCode(),
+                                   QString::fromUtf8(process.readAllStandardOutput()),
+                                   QString::fromUtf8(process.readAllStandardError()));
+        };
+
+        auto [code, out, err] = cli({QStringLiteral("resources"), QStringLiteral("ev")});
+        QVERIFY2(code == 0, qPrintable(err));
+        QVERIFY2(out.contains(QLatin1String(
+                         "demo://resource/static/document/architecture.md\tarchitecture.md\t"
+                         "text/markdown\n")),
+                 qPrintable(out));
+        QVERIFY(out.contains(QLatin1String(
+                "template demo://resource/dynamic/text/{resourceId}\tDynamic Text Resource")));
+        std::tie(code, out, err) = cli(
+                {QStringLiteral("resources"), QStringLiteral("ev"), QStringLiteral("--json")});
+        const Json listed = Json::parse(out.toStdString(), nullptr, false);
+        QVERIFY(listed["resources"].size() >= 7);
+        QVERIFY(listed["resourceTemplates"].size() >= 2);
+
+        std::tie(code, out, err) = cli({QStringLiteral("read"), QStringLiteral("ev"),
+                                        QStringLiteral("demo://resource/dynamic/text/7")});
+        QVERIFY2(code == 0, qPrintable(err));
+        QVERIFY2(out.startsWith(QLatin1String("Resource 7: This is a plaintext resource")),
+                 qPrintable(out));
+        std::tie(code, out, err) = cli({QStringLiteral("read"), QStringLiteral("ev"),
+                                        QStringLiteral("demo://resource/dynamic/blob/3")});
+        QCOMPARE(code, 0);
+        QVERIFY2(out.startsWith(QLatin1String("[blob ")), qPrintable(out));
+        std::tie(code, out, err) = cli({QStringLiteral("read"), QStringLiteral("ev"),
+                                        QStringLiteral("demo://resource/static/document/"
+                                                       "features.md")});
+        QCOMPARE(code, 0);
+        QVERIFY(out.size() > 100);
+        std::tie(code, out, err)
+                = cli({QStringLiteral("read"), QStringLiteral("ev"), QStringLiteral("nope://x")});
+        QCOMPARE(code, 4);
+        QVERIFY2(err.contains(QLatin1String("not found")), qPrintable(err));
+
+        std::tie(code, out, err) = cli({QStringLiteral("prompts"), QStringLiteral("ev")});
+        QVERIFY2(code == 0, qPrintable(err));
+        QVERIFY2(out.contains(QLatin1String("args-prompt(city*, state)\t")), qPrintable(out));
+        QVERIFY(out.contains(QLatin1String("simple-prompt()\t")));
+        std::tie(code, out, err) = cli(
+                {QStringLiteral("prompt"), QStringLiteral("ev"), QStringLiteral("args-prompt"),
+                 QStringLiteral("{\"city\": \"Paris\", \"state\": \"TX\"}")});
+        QVERIFY2(code == 0, qPrintable(err));
+        QCOMPARE(out, QStringLiteral("[user] What's weather in Paris, TX?\n"));
+        std::tie(code, out, err) = cli({QStringLiteral("prompt"), QStringLiteral("ev"),
+                                        QStringLiteral("resource-prompt"),
+                                        QStringLiteral("{\"resourceType\": \"Text\", "
+                                                       "\"resourceId\": 2}"),
+                                        QStringLiteral("--json")});
+        QVERIFY2(code == 0, qPrintable(err));
+        const Json prompt = Json::parse(out.toStdString(), nullptr, false);
+        QVERIFY2(prompt["messages"].size() == 2, out.toUtf8().constData());
+        QVERIFY(prompt["messages"][1]["content"]["type"] == "resource");
+        // A required argument missing: the server's error, exit 4.
+        std::tie(code, out, err) = cli(
+                {QStringLiteral("prompt"), QStringLiteral("ev"), QStringLiteral("args-prompt")});
+        QCOMPARE(code, 4);
+        QVERIFY2(err.contains(QLatin1String("city")), qPrintable(err));
+        std::tie(code, out, err) = cli({QStringLiteral("prompt"), QStringLiteral("ev")});
+        QCOMPARE(code, 1);
+    }
+
     void cleanupTestCase()
     {
         if (!m_client)

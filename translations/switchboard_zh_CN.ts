@@ -4,12 +4,12 @@
 <context>
     <name>Cli</name>
     <message>
-        <location filename="../src/cli/cli.cpp" line="+224"/>
+        <location filename="../src/cli/cli.cpp" line="+231"/>
         <source>switchboard-cli: refusing to use %1 as the workspace (it is / or your home folder: the tools could read every project and your private files there); run it in a project folder or name one with --workspace DIR</source>
         <translation>switchboard-cli：拒绝将 %1 用作工作区（它是 / 或你的主文件夹：工具将能读取其中的所有项目和你的私人文件）；请在项目文件夹中运行，或用 --workspace DIR 指定一个</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+61"/>
         <source>sign-in needed: run &apos;switchboard-cli --workspace %1 auth login %2&apos;</source>
         <translation>需要登录：请运行 &apos;switchboard-cli --workspace %1 auth login %2&apos;</translation>
     </message>
@@ -19,7 +19,17 @@
         <translation>审计日志：%1</translation>
     </message>
     <message>
-        <location line="+458"/>
+        <location line="+351"/>
+        <source>server &apos;%1&apos; offers no resources</source>
+        <translation>服务器“%1”不提供资源</translation>
+    </message>
+    <message>
+        <location line="+79"/>
+        <source>server &apos;%1&apos; offers no prompts</source>
+        <translation>服务器“%1”不提供提示词</translation>
+    </message>
+    <message>
+        <location line="+235"/>
         <source>--tail needs a positive whole number</source>
         <translation>--tail 需要一个正整数</translation>
     </message>
@@ -1859,6 +1869,24 @@
     </message>
 </context>
 <context>
+    <name>Mcp</name>
+    <message>
+        <location filename="../src/mcp/listing.cpp" line="+99"/>
+        <source>[not a content block]</source>
+        <translation>[不是内容块]</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>[%1 %2, %3 bytes]</source>
+        <translation>[%1 %2，%3 字节]</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unknown type</source>
+        <translation>未知类型</translation>
+    </message>
+</context>
+<context>
     <name>Mcp::Client</name>
     <message>
         <location filename="../src/mcp/client.cpp" line="+166"/>
@@ -2638,6 +2666,29 @@
         <location filename="../src/mcp/ssetransport.cpp" line="+44"/>
         <source>%1 named an endpoint on another origin (%2); refused</source>
         <translation>%1 指定了其他源上的端点（%2），已拒绝</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::Listing</name>
+    <message>
+        <location filename="../src/mcp/listing.cpp" line="-61"/>
+        <source>%1 failed: %2</source>
+        <translation>%1 失败：%2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1: the answer has no &quot;%2&quot; list</source>
+        <translation>%1：回答中没有 &quot;%2&quot; 列表</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>%1: nextCursor is not a string</source>
+        <translation>%1：nextCursor 不是字符串</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1: stopped after %2 pages (the server keeps sending more, or the same cursor again)</source>
+        <translation>%1：在 %2 页后停止（服务器不断发送更多页，或重复发送同一个游标）</translation>
     </message>
 </context>
 <context>

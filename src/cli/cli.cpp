@@ -25,6 +25,8 @@
 #include <QTimer>
 #include <QUrl>
 
+#include <mcp/jsonparser.h>
+#include <mcp/listing.h>
 #include <mcp/redaction.h>
 
 #include <cstdio>
@@ -87,6 +89,11 @@ QString usageText()
             "  call SERVER TOOL [ARGS_JSON] [--timeout S] [--json] [--repeat N] "
             "[--concurrency C]\n"
             "                              call an MCP tool directly, no model\n"
+            "  resources SERVER [--json]   a server's resources and resource templates\n"
+            "  read SERVER URI [--json]    read one resource (text printed, binary described)\n"
+            "  prompts SERVER [--json]     a server's prompts and their arguments\n"
+            "  prompt SERVER NAME [ARGS_JSON] [--json]\n"
+            "                              get a prompt's messages; ARGS_JSON: {\"arg\": \"v\"}\n"
             "  run PROMPT [--approve ask|deny|yes] [--max-turns N] [--json]\n"
             "                              the agent loop, headless (needs OPENAI_API_KEY or\n"
             "                              ANTHROPIC_API_KEY, or OPENAI_BASE_URL for a local "
@@ -233,6 +240,14 @@ int Cli::dispatch()
         return cmdTools();
     if (command == QLatin1String("call"))
         return cmdCall();
+    if (command == QLatin1String("resources"))
+        return cmdResources();
+    if (command == QLatin1String("read"))
+        return cmdRead();
+    if (command == QLatin1String("prompts"))
+        return cmdPrompts();
+    if (command == QLatin1String("prompt"))
+        return cmdPrompt();
     if (command == QLatin1String("run"))
         return cmdRun();
     if (command == QLatin1String("trust"))
@@ -591,37 +606,245 @@ int Cli::cmdCall()
     }
     m_callArgsText.text = m_callArgs.dump(); // once, however often the call repeats
 
-    if (!loadConfig())
-        return InvalidConfig;
-    const ServerConfig *server = m_session->config().find(m_callServer);
-    if (!server) {
-        QStringList names;
-        for (const ServerConfig &s : m_session->config().servers)
-            names << s.name;
-        err(QStringLiteral("no server named '%1' in the configuration (servers: %2)")
-                    .arg(m_callServer, names.isEmpty() ? QStringLiteral("none")
-                                                       : names.join(QStringLiteral(", "))));
-        return Usage;
-    }
-    startServers({m_callServer});
     QElapsedTimer connectClock;
     connectClock.start();
-    auto onSettled = [this, connectClock] {
-        const ServerStatus s = m_session->manager()->status(m_callServer);
-        if (s.state != ServerState::Connected) {
-            err(QStringLiteral("server '%1' %2: %3")
-                        .arg(m_callServer, serverStateName(s.state), s.reason));
-            if (s.state == ServerState::Untrusted)
-                err(trustHint(m_callServer));
-            finish(ServerFailed);
-            return;
-        }
+    return connectOne(m_callServer, [this, connectClock](Client *) {
         if (m_repeat > 0)
             out(QStringLiteral("connect_s=%1\n")
                         .arg(double(connectClock.nsecsElapsed()) / 1e9, 0, 'f', 3));
         runCalls();
-    };
-    whenSettled(onSettled);
+    });
+}
+
+bool Cli::serverArguments(const QString &command, int count, const QString &usage,
+                          QStringList *positional)
+{
+    for (const QString &arg : std::as_const(m_args)) {
+        if (arg == QLatin1String("--json"))
+            m_json = true;
+        else if (arg.startsWith(QLatin1String("--")))
+            return usageError(QStringLiteral("%1: unknown option '%2'").arg(command, arg)), false;
+        else
+            *positional << arg;
+    }
+    if (positional->size() < count || positional->size() > count + (usage.contains('[') ? 1 : 0)) {
+        usageError(QStringLiteral("%1 needs %2").arg(command, usage));
+        return false;
+    }
+    return true;
+}
+
+namespace {
+
+QString stringOf(const Json &object, const char *key)
+{
+    const auto it = object.find(key);
+    return it != object.end() && it->is_string() ? QString::fromStdString(it->get<std::string>())
+                                                 : QString();
+}
+
+} // namespace
+
+// resources SERVER [--json]
+int Cli::cmdResources()
+{
+    QStringList positional;
+    if (!serverArguments(QStringLiteral("resources"), 1, QStringLiteral("SERVER"), &positional))
+        return Usage;
+    const QString server = positional.at(0);
+    return connectOne(server, [this, server](Client *client) {
+        if (!hasCapability(client, "resources")) {
+            err(tr("server '%1' offers no resources").arg(server));
+            finish(ToolError);
+            return;
+        }
+        listAll(client, "resources/list", "resources", this,
+                [this, client, server](std::vector<Json> resources, const QString &error) {
+                    if (!error.isEmpty()) {
+                        err(QStringLiteral("%1: %2").arg(server, error));
+                        finish(ToolError);
+                        return;
+                    }
+                    listAll(client, "resources/templates/list", "resourceTemplates", this,
+                            [this, server, resources = std::move(resources)](
+                                    std::vector<Json> templates, const QString &error) {
+                                if (m_json) {
+                                    out(jsonText(Json{{"resources", resources},
+                                                      {"resourceTemplates", templates}})
+                                        + QLatin1Char('\n'));
+                                } else {
+                                    for (const Json &r : resources)
+                                        out(QStringLiteral("%1\t%2\t%3\n")
+                                                    .arg(stringOf(r, "uri"), stringOf(r, "name"),
+                                                         stringOf(r, "mimeType")));
+                                    for (const Json &t : templates)
+                                        out(QStringLiteral("template %1\t%2\t%3\n")
+                                                    .arg(stringOf(t, "uriTemplate"),
+                                                         stringOf(t, "name"),
+                                                         stringOf(t, "mimeType")));
+                                }
+                                // A server without templates may not know the method.
+                                if (!error.isEmpty())
+                                    err(QStringLiteral("%1: %2").arg(server, error));
+                                finish(Ok);
+                            });
+                });
+    });
+}
+
+// read SERVER URI [--json]
+int Cli::cmdRead()
+{
+    QStringList positional;
+    if (!serverArguments(QStringLiteral("read"), 2, QStringLiteral("SERVER URI"), &positional))
+        return Usage;
+    const QString server = positional.at(0);
+    const std::string uri = positional.at(1).toStdString();
+    return connectOne(server, [this, server, uri](Client *client) {
+        client->request("resources/read", {{"uri", uri}}, this, [this, server](Response response) {
+            if (!response.ok()) {
+                err(QStringLiteral("%1: resources/read failed: %2")
+                            .arg(server, response.error->toString()));
+                finish(ToolError);
+                return;
+            }
+            const Json contents = response.result.value("contents", Json::array());
+            if (m_json) {
+                out(jsonText(response.result) + QLatin1Char('\n'));
+            } else if (contents.is_array()) {
+                for (const Json &content : contents) {
+                    QString text = describeContent(content);
+                    if (!text.endsWith(QLatin1Char('\n')))
+                        text += QLatin1Char('\n');
+                    out(text);
+                }
+            }
+            finish(contents.is_array() ? Ok : ToolError);
+        });
+    });
+}
+
+// prompts SERVER [--json]
+int Cli::cmdPrompts()
+{
+    QStringList positional;
+    if (!serverArguments(QStringLiteral("prompts"), 1, QStringLiteral("SERVER"), &positional))
+        return Usage;
+    const QString server = positional.at(0);
+    return connectOne(server, [this, server](Client *client) {
+        if (!hasCapability(client, "prompts")) {
+            err(tr("server '%1' offers no prompts").arg(server));
+            finish(ToolError);
+            return;
+        }
+        listAll(client, "prompts/list", "prompts", this,
+                [this, server](std::vector<Json> prompts, const QString &error) {
+                    if (!error.isEmpty()) {
+                        err(QStringLiteral("%1: %2").arg(server, error));
+                        finish(ToolError);
+                        return;
+                    }
+                    if (m_json) {
+                        out(jsonText(Json{{"prompts", prompts}}) + QLatin1Char('\n'));
+                        finish(Ok);
+                        return;
+                    }
+                    for (const Json &prompt : prompts) {
+                        QStringList arguments;
+                        for (const Json &argument : prompt.value("arguments", Json::array())) {
+                            if (argument.is_object())
+                                arguments << stringOf(argument, "name")
+                                                     + (argument.value("required", false) == true
+                                                                ? QStringLiteral("*")
+                                                                : QString());
+                        }
+                        out(QStringLiteral("%1(%2)\t%3\n")
+                                    .arg(stringOf(prompt, "name"),
+                                         arguments.join(QStringLiteral(", ")),
+                                         stringOf(prompt, "description")));
+                    }
+                    finish(Ok);
+                });
+    });
+}
+
+// prompt SERVER NAME [ARGS_JSON] [--json]
+int Cli::cmdPrompt()
+{
+    QStringList positional;
+    if (!serverArguments(QStringLiteral("prompt"), 2, QStringLiteral("SERVER NAME [ARGS_JSON]"),
+                         &positional))
+        return Usage;
+    const QString server = positional.at(0);
+    Json params = {{"name", positional.at(1).toStdString()}};
+    if (positional.size() == 3) {
+        const Json arguments = parseJson(positional.at(2).toStdString());
+        if (!arguments.is_object())
+            return usageError(QStringLiteral("ARGS_JSON must be a JSON object, got: %1")
+                                      .arg(positional.at(2)));
+        // A prompt's arguments are strings; a number or a flag is meant as its text.
+        Json strings = Json::object();
+        for (const auto &[key, value] : arguments.items())
+            strings[key] = value.is_string() ? value.get<std::string>() : value.dump();
+        params["arguments"] = strings;
+    }
+    return connectOne(server, [this, server, params](Client *client) {
+        client->request("prompts/get", params, this, [this, server](Response response) {
+            if (!response.ok()) {
+                err(QStringLiteral("%1: prompts/get failed: %2")
+                            .arg(server, response.error->toString()));
+                finish(ToolError);
+                return;
+            }
+            if (m_json) {
+                out(jsonText(response.result) + QLatin1Char('\n'));
+                finish(Ok);
+                return;
+            }
+            for (const Json &message : response.result.value("messages", Json::array())) {
+                if (!message.is_object())
+                    continue;
+                QString text = QStringLiteral("[%1] %2").arg(
+                        stringOf(message, "role"),
+                        describeContent(message.value("content", Json::object())));
+                if (!text.endsWith(QLatin1Char('\n')))
+                    text += QLatin1Char('\n');
+                out(text);
+            }
+            finish(Ok);
+        });
+    });
+}
+
+// Loads the configuration and starts only `server`; `connected` runs once it is, else the
+// CLI ends with the reason (exit 3).
+int Cli::connectOne(const QString &server, std::function<void(Client *)> connected)
+{
+    if (!loadConfig())
+        return InvalidConfig;
+    if (!m_session->config().find(server)) {
+        QStringList names;
+        for (const ServerConfig &s : m_session->config().servers)
+            names << s.name;
+        err(QStringLiteral("no server named '%1' in the configuration (servers: %2)")
+                    .arg(server, names.isEmpty() ? QStringLiteral("none")
+                                                 : names.join(QStringLiteral(", "))));
+        return Usage;
+    }
+    startServers({server});
+    whenSettled([this, server, connected = std::move(connected)] {
+        const ServerStatus s = m_session->manager()->status(server);
+        Client *client = m_session->manager()->client(server);
+        if (s.state != ServerState::Connected || !client) {
+            err(QStringLiteral("server '%1' %2: %3")
+                        .arg(server, serverStateName(s.state), s.reason));
+            if (s.state == ServerState::Untrusted)
+                err(trustHint(server));
+            finish(ServerFailed);
+            return;
+        }
+        connected(client);
+    });
     return -1;
 }
 

@@ -57,6 +57,14 @@ private:
     int cmdAuth();
     int cmdA2aSend();
     int cmdA2aServe();
+    int connectOne(const QString &server, std::function<void(Mcp::Client *)> connected);
+    int cmdResources();
+    int cmdRead();
+    int cmdPrompts();
+    int cmdPrompt();
+    // SERVER [MORE...] [--json] for the listing commands; false: a usage error was printed.
+    bool serverArguments(const QString &command, int count, const QString &usage,
+                         QStringList *positional);
     int checkPeers(const Engine::A2A::Peers &peers, const QString &described);
     void authLogin(const QString &name);
     int authStatus();
