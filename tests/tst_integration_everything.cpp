@@ -2,6 +2,7 @@
 #include "jsontest.h"
 
 #include <mcp/client.h>
+#include <mcp/manager.h>
 #include <mcp/stdiotransport.h>
 
 #include <QDir>
@@ -10,6 +11,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUrl>
 
 using namespace Mcp;
 
@@ -51,7 +53,12 @@ private slots:
         options.workingDirectory = m_dir.path();
         ClientOptions clientOptions;
         clientOptions.serverName = QStringLiteral("everything");
+        // As the Manager's clients do (server-everything offers get-roots-list to those).
+        clientOptions.capabilities["roots"] = Json::object();
         m_client = std::make_unique<Client>(new StdioTransport(options), clientOptions);
+        m_client->setRequestHandler("roots/list", [this](const Json &, Client::Reply reply) {
+            reply(Response::success({{"roots", Manager::workspaceRoots(m_dir.path())}}));
+        });
         m_client->connectToServer();
         QVERIFY(QTest::qWaitFor(
                 [this] {
@@ -369,6 +376,17 @@ private slots:
         QVERIFY2(err.contains(QLatin1String("city")), qPrintable(err));
         std::tie(code, out, err) = cli({QStringLiteral("prompt"), QStringLiteral("ev")});
         QCOMPARE(code, 1);
+
+        // Roots: the workspace folder, as a file:// URI (the server asks back during the call).
+        QTemporaryDir workspace;
+        const QString canonical = QDir(workspace.path()).canonicalPath();
+        std::tie(code, out, err)
+                = cli({QStringLiteral("--workspace"), workspace.path(), QStringLiteral("call"),
+                       QStringLiteral("ev"), QStringLiteral("get-roots-list")});
+        QVERIFY2(code == 0, qPrintable(err));
+        QVERIFY2(out.contains(QStringLiteral("URI: ") + QUrl::fromLocalFile(canonical).toString()),
+                 qPrintable(out));
+        QVERIFY(out.contains(QLatin1String("(1 total)")));
     }
 
     void cleanupTestCase()

@@ -2,7 +2,9 @@
 
 #include "stdiotransport.h"
 
+#include <QFileInfo>
 #include <QLoggingCategory>
+#include <QUrl>
 
 #include <algorithm>
 #include <utility>
@@ -196,6 +198,18 @@ void Manager::launchWaiting()
     }
 }
 
+Json Manager::workspaceRoots(const QString &workspaceDir)
+{
+    if (workspaceDir.isEmpty())
+        return Json::array();
+    const QFileInfo folder(workspaceDir);
+    const QString path = folder.canonicalFilePath().isEmpty() ? folder.absoluteFilePath()
+                                                              : folder.canonicalFilePath();
+    return Json::array(
+            {{{"uri", QUrl::fromLocalFile(path).toString(QUrl::FullyEncoded).toStdString()},
+              {"name", QFileInfo(path).fileName().toStdString()}}});
+}
+
 void Manager::spawn(Server &server)
 {
     m_waiting.removeAll(server.config.name);
@@ -208,9 +222,18 @@ void Manager::spawn(Server &server)
     // the client's own is a backstop a little later, whichever thread gets to run first.
     clientOptions.initializeTimeoutMs = server.config.startupTimeoutMs + 1000;
     clientOptions.era = m_eras.era(server.config);
+    // The workspace is the one root a server may work in (roots/list, both eras). It does not
+    // change while the Manager lives, so there is no list_changed to promise.
+    const Json roots = workspaceRoots(m_options.workspaceDir);
+    if (!roots.empty())
+        clientOptions.capabilities["roots"] = Json::object();
 
     const bool abroad = m_options.startOnThread && qobject_cast<StdioTransport *>(transport);
     auto *client = new Client(transport, clientOptions, abroad ? nullptr : this);
+    if (!roots.empty())
+        client->setRequestHandler("roots/list", [roots](const Json &, Client::Reply reply) {
+            reply(Response::success({{"roots", roots}}));
+        });
     server.client = client;
     const QString name = server.config.name;
     if (m_trafficObserver)

@@ -90,6 +90,8 @@ public:
     const ServerConfig *serverConfig(const QString &name) const;
     // The connected client, or null.
     Client *client(const QString &name) const;
+    // What roots/list answers: the workspace folder as a file:// URI (none without one).
+    static Json workspaceRoots(const QString &workspaceDir);
     QStringList stderrTail(const QString &name) const;
     // True when no server is pending or restarting.
     bool isSettled() const;
