@@ -53,11 +53,16 @@ private slots:
         options.workingDirectory = m_dir.path();
         ClientOptions clientOptions;
         clientOptions.serverName = QStringLiteral("everything");
-        // As the Manager's clients do (server-everything offers get-roots-list to those).
+        // As the CLI's clients do (server-everything offers get-roots-list and
+        // trigger-elicitation-request to those).
         clientOptions.capabilities["roots"] = Json::object();
+        clientOptions.capabilities["elicitation"] = {{"form", Json::object()}};
         m_client = std::make_unique<Client>(new StdioTransport(options), clientOptions);
         m_client->setRequestHandler("roots/list", [this](const Json &, Client::Reply reply) {
             reply(Response::success({{"roots", Manager::workspaceRoots(m_dir.path())}}));
+        });
+        m_client->setRequestHandler("elicitation/create", [](const Json &, Client::Reply reply) {
+            reply(Response::success({{"action", "decline"}}));
         });
         m_client->connectToServer();
         QVERIFY(QTest::qWaitFor(
@@ -387,6 +392,20 @@ private slots:
         QVERIFY2(out.contains(QStringLiteral("URI: ") + QUrl::fromLocalFile(canonical).toString()),
                  qPrintable(out));
         QVERIFY(out.contains(QLatin1String("(1 total)")));
+
+        // Elicitation without a terminal: declined, and stderr says what was asked.
+        std::tie(code, out, err) = cli({QStringLiteral("call"), QStringLiteral("ev"),
+                                        QStringLiteral("trigger-elicitation-request")});
+        QVERIFY2(code == 0, qPrintable(err));
+        QVERIFY2(out.contains(QLatin1String("\"action\": \"decline\"")), qPrintable(out));
+        QVERIFY2(err.contains(QLatin1String("[elicitation] ev asks:")), qPrintable(err));
+        std::tie(code, out, err)
+                = cli({QStringLiteral("--elicit"), QStringLiteral("cancel"), QStringLiteral("call"),
+                       QStringLiteral("ev"), QStringLiteral("trigger-elicitation-request")});
+        QVERIFY2(out.contains(QLatin1String("\"action\": \"cancel\"")), qPrintable(out));
+        std::tie(code, out, err) = cli(
+                {QStringLiteral("--elicit"), QStringLiteral("yes"), QStringLiteral("servers")});
+        QCOMPARE(code, 1);
     }
 
     void cleanupTestCase()

@@ -4,7 +4,7 @@
 <context>
     <name>Cli</name>
     <message>
-        <location filename="../src/cli/cli.cpp" line="+231"/>
+        <location filename="../src/cli/cli.cpp" line="+240"/>
         <source>switchboard-cli: refusing to use %1 as the workspace (it is / or your home folder: the tools could read every project and your private files there); run it in a project folder or name one with --workspace DIR</source>
         <translation>switchboard-cli：拒绝将 %1 用作工作区（它是 / 或你的主文件夹：工具将能读取其中的所有项目和你的私人文件）；请在项目文件夹中运行，或用 --workspace DIR 指定一个</translation>
     </message>
@@ -14,7 +14,12 @@
         <translation>需要登录：请运行 &apos;switchboard-cli --workspace %1 auth login %2&apos;</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+21"/>
+        <source>[elicitation] %1 asks: %2 (%3)</source>
+        <translation>[信息请求] %1 询问：%2（%3）</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>audit log: %1</source>
         <translation>审计日志：%1</translation>
     </message>
@@ -29,7 +34,7 @@
         <translation>服务器“%1”不提供提示词</translation>
     </message>
     <message>
-        <location line="+235"/>
+        <location line="+236"/>
         <source>--tail needs a positive whole number</source>
         <translation>--tail 需要一个正整数</translation>
     </message>
@@ -1885,6 +1890,31 @@
         <source>unknown type</source>
         <translation>未知类型</translation>
     </message>
+    <message>
+        <location filename="../src/engine/elicitation.cpp" line="+64"/>
+        <source>declined</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>declined: a link is never opened without a person to say yes</source>
+        <translation>已拒绝：没有人同意时绝不会打开链接</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>declined: the required field &apos;%1&apos; has no default</source>
+        <translation>已拒绝：必填字段“%1”没有默认值</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>accepted with the defaults</source>
+        <translation>已使用默认值接受</translation>
+    </message>
 </context>
 <context>
     <name>Mcp::Client</name>
@@ -2694,12 +2724,12 @@
 <context>
     <name>Mcp::Manager</name>
     <message>
-        <location filename="../src/mcp/manager.cpp" line="+154"/>
+        <location filename="../src/mcp/manager.cpp" line="+156"/>
         <source>this folder&apos;s server is not trusted yet: it runs once you trust it</source>
         <translation>此文件夹的服务器尚未受信任：信任后才会运行</translation>
     </message>
     <message>
-        <location line="+107"/>
+        <location line="+135"/>
         <source>did not finish starting within %1 s</source>
         <translation>未能在 %1 秒内完成启动</translation>
     </message>

@@ -9,6 +9,7 @@
 #include <engine/agent.h>
 #include <engine/auditlog.h>
 #include <engine/conversationstore.h>
+#include <engine/elicitation.h>
 #include <engine/providerconfig.h>
 #include <engine/secretstore.h>
 #include <engine/serverpolicy.h>
@@ -79,7 +80,9 @@ QString usageText()
 {
     return QStringLiteral(
             "usage: switchboard-cli [--workspace DIR] [--config FILE] [--sandbox on|off|auto] "
-            "COMMAND\n"
+            "[--elicit P] COMMAND\n"
+            "  --elicit decline|cancel|accept-defaults\n"
+            "                              what a server asking you something gets (decline)\n"
             "  --sandbox on|off|auto       run the built-in bash under bubblewrap: only the\n"
             "                              workspace is writable (auto, the default: where bwrap\n"
             "                              works)\n"
@@ -201,6 +204,12 @@ int Cli::dispatch()
             m_workspace = value;
         } else if (takeValue(m_args, i, QStringLiteral("--config"), &value)) {
             m_configFile = value;
+        } else if (takeValue(m_args, i, QStringLiteral("--elicit"), &value)) {
+            const auto policy = Engine::Elicitation::policyFromName(value);
+            if (!policy)
+                return usageError(
+                        QStringLiteral("--elicit takes decline, cancel or accept-defaults"));
+            m_elicit = *policy;
         } else if (takeValue(m_args, i, QStringLiteral("--sandbox"), &value)) {
             const auto mode = Sandbox::modeFromName(value);
             if (!mode)
@@ -298,6 +307,21 @@ bool Cli::loadConfig()
     options.signIn = m_signIn.get();
     options.configFile = m_configFile;
     options.manager.transports.stdio.shutdownStageMs = CliShutdownStageMs;
+    // A server asking the user something (elicitation/create): nobody is asked here, --elicit
+    // answers (decline unless told otherwise), and stderr says what was asked.
+    options.manager.answerers["elicitation/create"] = Mcp::ServerRequestAnswerer{
+            "elicitation",
+            {{"form", Json::object()}},
+            [policy = m_elicit](const QString &server, const Json &params, Client::Reply reply) {
+                QString note;
+                Response response = Engine::Elicitation::answer(params, policy, &note);
+                const QString message
+                        = params.is_object() && params.value("message", Json()).is_string()
+                                  ? QString::fromStdString(params["message"].get<std::string>())
+                                  : QString();
+                err(tr("[elicitation] %1 asks: %2 (%3)").arg(server, message.left(500), note));
+                reply(std::move(response));
+            }};
     options.builtins.bashSandbox = [mode = m_bashSandbox] {
         return mode;
     };

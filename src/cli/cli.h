@@ -3,6 +3,7 @@
 #include <mcp/config.h>
 #include <mcp/manager.h>
 
+#include <engine/elicitation.h>
 #include <engine/secretstore.h>
 #include <engine/session.h>
 #include <engine/signin.h>
@@ -82,6 +83,7 @@ private:
     QString m_workspace;
     QString m_configFile;
     Mcp::Sandbox::Mode m_bashSandbox = Mcp::Sandbox::Mode::Auto; // --sandbox
+    Engine::Elicitation::Policy m_elicit = Engine::Elicitation::Policy::Decline; // --elicit
     bool m_json = false;
     // Sign-in to remote servers, its tokens in the keychain; made by loadConfig() and
     // outliving the session that uses it.

@@ -227,12 +227,19 @@ void Manager::spawn(Server &server)
     const Json roots = workspaceRoots(m_options.workspaceDir);
     if (!roots.empty())
         clientOptions.capabilities["roots"] = Json::object();
+    for (const auto &[method, answerer] : m_options.answerers)
+        clientOptions.capabilities[answerer.capability] = answerer.settings;
 
     const bool abroad = m_options.startOnThread && qobject_cast<StdioTransport *>(transport);
     auto *client = new Client(transport, clientOptions, abroad ? nullptr : this);
     if (!roots.empty())
         client->setRequestHandler("roots/list", [roots](const Json &, Client::Reply reply) {
             reply(Response::success({{"roots", roots}}));
+        });
+    for (const auto &[method, answerer] : m_options.answerers)
+        client->setRequestHandler(method, [answer = answerer.answer, name = server.config.name](
+                                                  const Json &params, Client::Reply reply) {
+            answer(name, params, std::move(reply));
         });
     server.client = client;
     const QString name = server.config.name;

@@ -32,9 +32,22 @@ struct ServerStatus
 // few enough that 50 servers do not fork 50 processes in the same instant.
 inline constexpr int DefaultMaxConcurrentStarts = 8;
 
+// A request a server may send back to the client (elicitation/create, sampling/createMessage)
+// and who answers it: the face (a dialog, a terminal, a fixed policy). Only what has an answerer
+// is advertised, under `capability` with `settings` (e.g. "elicitation", {"form": {}}).
+struct ServerRequestAnswerer
+{
+    std::string capability;
+    Json settings = Json::object();
+    // Exactly one reply. `server` is the configuration's name for the asking server.
+    std::function<void(const QString &server, const Json &params, Client::Reply reply)> answer;
+};
+
 struct ManagerOptions
 {
     QString workspaceDir;
+    // By method: the server-to-client requests this client answers besides roots/list.
+    std::map<std::string, ServerRequestAnswerer> answerers;
     // Crash restarts: at most this many within the window, then the server stays failed.
     int restartBudget = 3;
     int restartWindowMs = 60000;
