@@ -1,5 +1,7 @@
 #include "everythinghttp.h"
+#include "fakellmserver.h"
 #include "jsontest.h"
+#include "processtest.h"
 
 #include <mcp/client.h>
 #include <mcp/manager.h>
@@ -41,6 +43,19 @@ class tst_IntegrationEverything : public QObject
         return result;
     }
 
+    // A --config file in `home` naming server-everything "ev"; empty if it cannot be written.
+    static QString everythingConfig(const QTemporaryDir &home)
+    {
+        QFile config(home.filePath(QStringLiteral("everything.json")));
+        if (!config.open(QIODevice::WriteOnly))
+            return {};
+        config.write(QStringLiteral("{\"mcpServers\": {\"ev\": {\"command\": \"node\", "
+                                    "\"args\": [\"%1\", \"stdio\"]}}}")
+                             .arg(entryPoint())
+                             .toUtf8());
+        return config.fileName();
+    }
+
 private slots:
     void initTestCase()
     {
@@ -53,9 +68,10 @@ private slots:
         options.workingDirectory = m_dir.path();
         ClientOptions clientOptions;
         clientOptions.serverName = QStringLiteral("everything");
-        // As the CLI's clients do (server-everything offers get-roots-list and
-        // trigger-elicitation-request to those).
+        // As the CLI's clients do (server-everything offers get-roots-list,
+        // trigger-elicitation-request and trigger-sampling-request to those).
         clientOptions.capabilities["roots"] = Json::object();
+        clientOptions.capabilities["sampling"] = Json::object();
         clientOptions.capabilities["elicitation"] = {{"form", Json::object()}};
         m_client = std::make_unique<Client>(new StdioTransport(options), clientOptions);
         m_client->setRequestHandler("roots/list", [this](const Json &, Client::Reply reply) {
@@ -64,6 +80,10 @@ private slots:
         m_client->setRequestHandler("elicitation/create", [](const Json &, Client::Reply reply) {
             reply(Response::success({{"action", "decline"}}));
         });
+        m_client->setRequestHandler("sampling/createMessage",
+                                    [](const Json &, Client::Reply reply) {
+                                        reply(Response::failure(-1, "declined"));
+                                    });
         m_client->connectToServer();
         QVERIFY(QTest::qWaitFor(
                 [this] {
@@ -301,13 +321,8 @@ private slots:
     void cliResourcesAndPrompts()
     {
         QTemporaryDir home;
-        QFile config(home.filePath(QStringLiteral("everything.json")));
-        QVERIFY(config.open(QIODevice::WriteOnly));
-        config.write(QStringLiteral("{\"mcpServers\": {\"ev\": {\"command\": \"node\", "
-                                    "\"args\": [\"%1\", \"stdio\"]}}}")
-                             .arg(entryPoint())
-                             .toUtf8());
-        config.close();
+        const QString configFile = everythingConfig(home);
+        QVERIFY(!configFile.isEmpty());
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path());
         env.insert(QStringLiteral("XDG_DATA_HOME"), home.path());
@@ -315,7 +330,7 @@ private slots:
             QProcess process;
             process.setProcessEnvironment(env);
             process.start(QStringLiteral(SWITCHBOARD_CLI),
-                          QStringList{QStringLiteral("--config"), config.fileName()} + args);
+                          QStringList{QStringLiteral("--config"), configFile} + args);
             process.closeWriteChannel();
             process.waitForFinished(60000);
             return std::make_tuple(process.exitCode(),
@@ -406,6 +421,52 @@ private slots:
         std::tie(code, out, err) = cli(
                 {QStringLiteral("--elicit"), QStringLiteral("yes"), QStringLiteral("servers")});
         QCOMPARE(code, 1);
+    }
+
+    // Sampling: the server asks the user's model; with --approve yes the model answers (it got
+    // the server's prompt and system prompt), with --approve deny it is never asked and the
+    // server gets the refusal.
+    void cliSamplingFollowsApprove()
+    {
+        QTemporaryDir home;
+        const QString configFile = everythingConfig(home);
+        QVERIFY(!configFile.isEmpty());
+        FakeLlmServer model(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(model.listen());
+        model.enqueue(FakeLlmServer::openAiText(QStringLiteral("Forty-two, says the model.")));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path());
+        env.insert(QStringLiteral("XDG_DATA_HOME"), home.path());
+        env.insert(QStringLiteral("OPENAI_BASE_URL"), model.baseUrl());
+        env.insert(QStringLiteral("OPENAI_MODEL"), QStringLiteral("scripted"));
+        env.remove(QStringLiteral("OPENAI_API_KEY"));
+        env.remove(QStringLiteral("ANTHROPIC_API_KEY"));
+        const auto call = [&](const QString &approve) {
+            return runWhileServing(QStringLiteral(SWITCHBOARD_CLI),
+                                   {QStringLiteral("--config"), configFile, QStringLiteral("call"),
+                                    QStringLiteral("ev"),
+                                    QStringLiteral("trigger-sampling-request"),
+                                    QStringLiteral("{\"prompt\": \"the answer?\"}"),
+                                    QStringLiteral("--approve"), approve},
+                                   env);
+        };
+        const ProcessRun yes = call(QStringLiteral("yes"));
+        QVERIFY2(yes.code == 0, qPrintable(yes.err));
+        QVERIFY2(yes.out.contains(QLatin1String("Forty-two, says the model.")),
+                 qPrintable(yes.out));
+        QVERIFY(yes.out.contains(QLatin1String("\"model\": \"scripted\"")));
+        QVERIFY2(yes.err.contains(QLatin1String("[sampling] ev asks your model")),
+                 qPrintable(yes.err));
+        QCOMPARE(model.requests().size(), 1);
+        const QString asked = QString::fromStdString(model.requests().at(0).dump());
+        QVERIFY2(asked.contains(QLatin1String("the answer?")), qPrintable(asked));
+        QVERIFY(asked.contains(QLatin1String("You are a helpful test server.")));
+
+        const ProcessRun deny = call(QStringLiteral("deny"));
+        QCOMPARE(model.requests().size(), 1); // never reached the model
+        QVERIFY2(deny.out.contains(QLatin1String("declined the sampling request"))
+                         || deny.err.contains(QLatin1String("declined the sampling request")),
+                 qPrintable(deny.out + deny.err));
     }
 
     void cleanupTestCase()

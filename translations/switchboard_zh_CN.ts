@@ -4,7 +4,7 @@
 <context>
     <name>Cli</name>
     <message>
-        <location filename="../src/cli/cli.cpp" line="+240"/>
+        <location filename="../src/cli/cli.cpp" line="+242"/>
         <source>switchboard-cli: refusing to use %1 as the workspace (it is / or your home folder: the tools could read every project and your private files there); run it in a project folder or name one with --workspace DIR</source>
         <translation>switchboard-cli：拒绝将 %1 用作工作区（它是 / 或你的主文件夹：工具将能读取其中的所有项目和你的私人文件）；请在项目文件夹中运行，或用 --workspace DIR 指定一个</translation>
     </message>
@@ -14,7 +14,17 @@
         <translation>需要登录：请运行 &apos;switchboard-cli --workspace %1 auth login %2&apos;</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+25"/>
+        <source>%1 asks your model for a completion</source>
+        <translation>%1 请求你的模型生成回复</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>[sampling] %1 asks your model (%2 messages, at most %3 tokens)</source>
+        <translation>[采样] %1 请求你的模型（%2 条消息，最多 %3 个词元）</translation>
+    </message>
+    <message>
+        <location line="+27"/>
         <source>[elicitation] %1 asks: %2 (%3)</source>
         <translation>[信息请求] %1 询问：%2（%3）</translation>
     </message>
@@ -24,7 +34,7 @@
         <translation>审计日志：%1</translation>
     </message>
     <message>
-        <location line="+351"/>
+        <location line="+386"/>
         <source>server &apos;%1&apos; offers no resources</source>
         <translation>服务器“%1”不提供资源</translation>
     </message>
@@ -59,7 +69,7 @@
         <translation>没有此文件</translation>
     </message>
     <message>
-        <location line="+190"/>
+        <location line="+177"/>
         <source>a2a send: %1</source>
         <translation>a2a send：%1</translation>
     </message>
@@ -1480,6 +1490,77 @@
         <location filename="../src/engine/providerconfig.cpp" line="+67"/>
         <source>no model provider is configured: set OPENAI_API_KEY (and optionally OPENAI_MODEL, or OPENAI_BASE_URL for an OpenAI-compatible server such as Ollama, vLLM or llama.cpp), or ANTHROPIC_API_KEY (and optionally ANTHROPIC_MODEL), or choose a provider in Settings</source>
         <translation>未配置模型提供方：请设置 OPENAI_API_KEY（可选 OPENAI_MODEL；若使用 Ollama、vLLM 或 llama.cpp 等 OpenAI 兼容服务器，可设置 OPENAI_BASE_URL），或设置 ANTHROPIC_API_KEY（可选 ANTHROPIC_MODEL），或在“设置”中选择提供方</translation>
+    </message>
+</context>
+<context>
+    <name>Engine::Sampling</name>
+    <message>
+        <location filename="../src/engine/sampling.cpp" line="+36"/>
+        <source>[%1 %2 from the server, not shown to the model]</source>
+        <translation>[来自服务器的 %1 %2，未展示给模型]</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>content</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>the request&apos;s params are not an object</source>
+        <translation>请求的 params 不是对象</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>the request needs 1 to %1 messages</source>
+        <translation>请求需要 1 到 %1 条消息</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>maxTokens must be a positive number</source>
+        <translation>maxTokens 必须是正数</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>a message is not an object</source>
+        <translation>某条消息不是对象</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>a message&apos;s role must be user or assistant</source>
+        <translation>消息的 role 必须是 user 或 assistant</translation>
+    </message>
+</context>
+<context>
+    <name>Engine::Sampling::Sampler</name>
+    <message>
+        <location line="+53"/>
+        <source>Invalid sampling request: %1</source>
+        <translation>无效的采样请求：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No model is configured to answer sampling requests.</source>
+        <translation>没有配置可回答采样请求的模型。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Too many sampling requests from %1 (at most %2 a minute).</source>
+        <translation>来自 %1 的采样请求过多（每分钟最多 %2 个）。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The user declined the sampling request.</source>
+        <translation>用户拒绝了采样请求。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The client is closing.</source>
+        <translation>客户端正在关闭。</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>The model failed: %1</source>
+        <translation>模型失败：%1</translation>
     </message>
 </context>
 <context>

@@ -11,6 +11,7 @@
 #include <engine/conversationstore.h>
 #include <engine/elicitation.h>
 #include <engine/providerconfig.h>
+#include <engine/sampling.h>
 #include <engine/secretstore.h>
 #include <engine/serverpolicy.h>
 #include <engine/signin.h>
@@ -91,6 +92,7 @@ QString usageText()
             "  tools [--json]              every registered tool name with its risk\n"
             "  call SERVER TOOL [ARGS_JSON] [--timeout S] [--json] [--repeat N] "
             "[--concurrency C]\n"
+            "       [--approve ask|deny|yes]  (what a server asking your model gets)\n"
             "                              call an MCP tool directly, no model\n"
             "  resources SERVER [--json]   a server's resources and resource templates\n"
             "  read SERVER URI [--json]    read one resource (text printed, binary described)\n"
@@ -307,6 +309,38 @@ bool Cli::loadConfig()
     options.signIn = m_signIn.get();
     options.configFile = m_configFile;
     options.manager.transports.stdio.shutdownStageMs = CliShutdownStageMs;
+    // A server asking for a completion of the user's model: --approve (or the terminal)
+    // decides, then the configured model answers.
+    if (!m_sampler)
+        m_sampler = new Engine::Sampling::Sampler(
+                [] {
+                    return Engine::ProviderConfig::fromEnvironment(
+                            QProcessEnvironment::systemEnvironment());
+                },
+                [this](const QString &server, const Engine::Sampling::Request &request,
+                       std::function<void(bool)> decide) {
+                    Engine::ApprovalRequest question;
+                    question.toolName = QStringLiteral("sampling/createMessage");
+                    question.source = server;
+                    question.originalName = QStringLiteral("sampling");
+                    question.risk = Engine::Risk::Dangerous;
+                    question.arguments = request.shown;
+                    question.reason = tr("%1 asks your model for a completion").arg(server);
+                    err(tr("[sampling] %1 asks your model (%2 messages, at most %3 tokens)")
+                                .arg(server)
+                                .arg(request.messages.size())
+                                .arg(request.maxTokens));
+                    terminalGate()->requestApproval(
+                            question, [decide](const Engine::ApprovalDecision &decision) {
+                                decide(decision.choice != Engine::ApprovalChoice::Deny);
+                            });
+                },
+                this);
+    options.manager.answerers["sampling/createMessage"] = Mcp::ServerRequestAnswerer{
+            "sampling", Json::object(),
+            [sampler = m_sampler](const QString &server, const Json &params, Client::Reply reply) {
+                sampler->answer(server, params, std::move(reply));
+            }};
     // A server asking the user something (elicitation/create): nobody is asked here, --elicit
     // answers (decline unless told otherwise), and stderr says what was asked.
     options.manager.answerers["elicitation/create"] = Mcp::ServerRequestAnswerer{
@@ -610,6 +644,9 @@ int Cli::cmdCall()
             m_concurrency = value.toInt(&ok);
             if (!ok || m_concurrency < 1)
                 return usageError(QStringLiteral("--concurrency needs a positive whole number"));
+        } else if (takeValue(m_args, i, QStringLiteral("--approve"), &value)) {
+            if (!setApprove(value)) // what a server's sampling request gets
+                return Usage;
         } else if (arg.startsWith(QLatin1String("--"))) {
             return usageError(QStringLiteral("call: unknown or incomplete option '%1'").arg(arg));
         } else {
@@ -638,6 +675,38 @@ int Cli::cmdCall()
                         .arg(double(connectClock.nsecsElapsed()) / 1e9, 0, 'f', 3));
         runCalls();
     });
+}
+
+bool Cli::setApprove(const QString &value)
+{
+    if (value != QLatin1String("ask") && value != QLatin1String("deny")
+        && value != QLatin1String("yes")) {
+        usageError(QStringLiteral("--approve takes ask, deny or yes"));
+        return false;
+    }
+    m_approve = value;
+    return true;
+}
+
+// The one gate of this run (tool calls and sampling requests ask in turn on one terminal):
+// --approve, or ask on a terminal and deny without one.
+TerminalApprovalGate *Cli::terminalGate()
+{
+    if (m_gate)
+        return m_gate;
+    QString approve = m_approve;
+    if (approve.isEmpty()) {
+#ifdef Q_OS_UNIX
+        approve = ::isatty(STDIN_FILENO) ? QStringLiteral("ask") : QStringLiteral("deny");
+#else
+        approve = QStringLiteral("deny");
+#endif
+    }
+    const auto mode = approve == QLatin1String("yes")   ? TerminalApprovalGate::Mode::Yes
+                      : approve == QLatin1String("ask") ? TerminalApprovalGate::Mode::Ask
+                                                        : TerminalApprovalGate::Mode::Deny;
+    m_gate = new TerminalApprovalGate(mode, this);
+    return m_gate;
 }
 
 bool Cli::serverArguments(const QString &command, int count, const QString &usage,
@@ -1114,10 +1183,8 @@ int Cli::cmdRun()
         if (arg == QLatin1String("--json")) {
             m_json = true;
         } else if (takeValue(m_args, i, QStringLiteral("--approve"), &value)) {
-            if (value != QLatin1String("ask") && value != QLatin1String("deny")
-                && value != QLatin1String("yes"))
-                return usageError(QStringLiteral("--approve takes ask, deny or yes"));
-            m_approve = value;
+            if (!setApprove(value))
+                return Usage;
         } else if (takeValue(m_args, i, QStringLiteral("--max-turns"), &value)) {
             m_maxTurns = value.toInt(&ok);
             if (!ok || m_maxTurns < 1)
@@ -1131,13 +1198,6 @@ int Cli::cmdRun()
     if (positional.size() != 1 || positional.first().trimmed().isEmpty())
         return usageError(QStringLiteral("run needs one PROMPT (quote it)"));
     m_prompt = positional.first();
-    if (m_approve.isEmpty()) {
-#ifdef Q_OS_UNIX
-        m_approve = ::isatty(STDIN_FILENO) ? QStringLiteral("ask") : QStringLiteral("deny");
-#else
-        m_approve = QStringLiteral("deny");
-#endif
-    }
     QString whyNot;
     if (!Engine::ProviderConfig::fromEnvironment(QProcessEnvironment::systemEnvironment(),
                                                  &whyNot)) {
@@ -1171,11 +1231,7 @@ void Cli::startRun()
             = Engine::createProvider(providerConfig, m_engineParent).release();
     provider->setParent(m_engineParent);
 
-    const auto mode = m_approve == QLatin1String("yes")   ? TerminalApprovalGate::Mode::Yes
-                      : m_approve == QLatin1String("ask") ? TerminalApprovalGate::Mode::Ask
-                                                          : TerminalApprovalGate::Mode::Deny;
-    auto *gate = new TerminalApprovalGate(mode, m_engineParent);
-    m_session->setGate(gate);
+    m_session->setGate(terminalGate());
     Engine::ToolRunner *runner = m_session->runner();
     connect(runner, &Engine::ToolRunner::warning, this, [](const QString &text) { err(text); });
 

@@ -4,6 +4,7 @@
 #include <mcp/manager.h>
 
 #include <engine/elicitation.h>
+#include <engine/sampling.h>
 #include <engine/secretstore.h>
 #include <engine/session.h>
 #include <engine/signin.h>
@@ -18,6 +19,8 @@
 // codes are a contract that tests and benchmarks drive (usageText() lists them; README too).
 // Parses the arguments, runs one command on the event loop and exits the application with
 // the contract's exit code. Owned by main().
+class TerminalApprovalGate;
+
 class Cli : public QObject
 {
     Q_OBJECT
@@ -59,6 +62,8 @@ private:
     int cmdA2aSend();
     int cmdA2aServe();
     int connectOne(const QString &server, std::function<void(Mcp::Client *)> connected);
+    bool setApprove(const QString &value);
+    TerminalApprovalGate *terminalGate();
     int cmdResources();
     int cmdRead();
     int cmdPrompts();
@@ -112,5 +117,7 @@ private:
     QObject *m_engineParent = nullptr; // owns provider, agent, gate
     QString m_prompt;
     QString m_approve;
+    TerminalApprovalGate *m_gate = nullptr;
+    Engine::Sampling::Sampler *m_sampler = nullptr;
     int m_maxTurns = 20;
 };

@@ -1,0 +1,130 @@
+// A server asking the user's model for a completion: the request read and bounded, the
+// decision asked first, the model asked only after a yes, at most Sampler::PerMinute a minute.
+
+#include "fakellmserver.h"
+
+#include <engine/sampling.h>
+
+#include <QTest>
+
+using namespace Engine;
+using namespace Engine::Sampling;
+
+namespace {
+
+Json request(const std::string &text, Json maxTokens = 50)
+{
+    return {{"messages",
+             Json::array({{{"role", "user"}, {"content", {{"type", "text"}, {"text", text}}}}})},
+            {"systemPrompt", "Be brief."},
+            {"maxTokens", maxTokens}};
+}
+
+} // namespace
+
+class tst_Sampling : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void readsRequests()
+    {
+        QString error;
+        Json params = request("hello", 1e9);
+        params["messages"].push_back(
+                {{"role", "assistant"},
+                 {"content",
+                  Json::array({{{"type", "text"}, {"text", "a"}},
+                               {{"type", "image"}, {"mimeType", "image/png"}, {"data", "AA"}}})}});
+        const std::optional<Request> read = Sampling::read(params, &error);
+        QVERIFY2(read, qPrintable(error));
+        QCOMPARE(read->maxTokens, MaxTokens);
+        QCOMPARE(read->system, QStringLiteral("Be brief."));
+        QCOMPARE(int(read->messages.size()), 2);
+        QVERIFY(read->messages[1].text.startsWith(QLatin1String("a\n[image image/png")));
+        QVERIFY(read->shown["messages"][0]["text"] == "hello");
+
+        for (const Json &bad :
+             {Json::array(), Json{{"maxTokens", 5}}, request("x", 0), request("x", "many"),
+              Json{{"messages", {{{"role", "system"}, {"content", {}}}}}, {"maxTokens", 5}},
+              Json{{"messages", {3}}, {"maxTokens", 5}}}) {
+            error.clear();
+            QVERIFY2(!Sampling::read(bad, &error), bad.dump().c_str());
+            QVERIFY(!error.isEmpty());
+        }
+    }
+
+    void asksFirstThenTheModel()
+    {
+        FakeLlmServer model(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(model.listen());
+        ProviderConfig config;
+        config.baseUrl = model.baseUrl();
+        config.model = QStringLiteral("scripted");
+        bool approve = false;
+        int asked = 0;
+        bool configured = false;
+        Sampler sampler(
+                [&]() -> std::optional<ProviderConfig> {
+                    return configured ? std::optional(config) : std::nullopt;
+                },
+                [&](const QString &server, const Request &, std::function<void(bool)> decide) {
+                    QCOMPARE(server, QStringLiteral("srv"));
+                    ++asked;
+                    decide(approve);
+                });
+        const auto ask = [&](const Json &params) {
+            std::optional<Mcp::Response> answer;
+            int replies = 0;
+            sampler.answer(QStringLiteral("srv"), params, [&](Mcp::Response r) {
+                answer = std::move(r);
+                ++replies;
+            });
+            (void)QTest::qWaitFor([&] { return replies > 0; }, 10000);
+            QTest::qWait(10);
+            return std::make_pair(answer, replies);
+        };
+
+        auto [none, replies] = ask(request("hi"));
+        QCOMPARE(replies, 1);
+        QVERIFY(!none->ok()); // no model: refused before anyone is asked
+        QCOMPARE(asked, 0);
+
+        configured = true;
+        auto [denied, r2] = ask(request("hi"));
+        QCOMPARE(r2, 1);
+        QVERIFY(!denied->ok());
+        QCOMPARE(denied->error->code, -1);
+        QCOMPARE(asked, 1);
+        QCOMPARE(model.requests().size(), 0); // the model never saw it
+
+        approve = true;
+        model.enqueue(FakeLlmServer::openAiText(QStringLiteral("Hello back.")));
+        auto [answered, r3] = ask(request("hi"));
+        QCOMPARE(r3, 1);
+        QVERIFY2(answered->ok(), answered->error ? answered->error->message.c_str() : "");
+        QVERIFY(answered->result["content"]["text"] == "Hello back.");
+        QVERIFY(answered->result["role"] == "assistant");
+        QVERIFY(answered->result["model"] == "scripted");
+        QCOMPARE(model.requests().size(), 1);
+        QVERIFY(model.requests().at(0).dump().find("Be brief.") != std::string::npos);
+
+        auto [bad, r4] = ask(Json::array());
+        QVERIFY(!bad->ok());
+        QCOMPARE(bad->error->code, -32602);
+
+        // The rate: what is left of this minute's allowance, then refusals without a question.
+        approve = false;
+        for (int i = 2; i < Sampler::PerMinute; ++i) // two so far: the denied and the answered
+            ask(request("again"));
+        const int before = asked;
+        auto [limited, r5] = ask(request("one too many"));
+        QVERIFY(!limited->ok());
+        QVERIFY(QString::fromStdString(limited->error->message)
+                        .contains(QLatin1String("Too many")));
+        QCOMPARE(asked, before);
+    }
+};
+
+QTEST_MAIN(tst_Sampling)
+#include "tst_sampling.moc"
