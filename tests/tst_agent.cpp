@@ -237,6 +237,52 @@ private slots:
         QStandardPaths::setTestModeEnabled(true); // never the user's own mcp.json
     }
 
+    // A server's own instructions join the system prompt, marked as its words, unless its
+    // definition says "instructions": false.
+    void serverInstructionsJoinTheSystemPrompt()
+    {
+        QTemporaryDir ws;
+        auto rig = makeRig(ApprovalChoice::Deny, ws.path());
+        QVERIFY(rig);
+        AgentOptions options;
+        Session *session = rig->session.get();
+        options.moreInstructions = [session] {
+            return session->serverInstructions();
+        };
+        Agent agent(rig->provider.get(), session->registry(), rig->runner, options);
+        agent.newConversation(QStringLiteral("t"), ws.path());
+        rig->model->enqueue(FakeLlmServer::openAiText(QStringLiteral("ok")));
+        QSignalSpy done(&agent, &Agent::turnFinished);
+        QVERIFY(agent.send(QStringLiteral("hi")));
+        QVERIFY(done.wait(10000));
+        const auto systemOf = [](const Json &request) {
+            for (const Json &m : request["messages"]) {
+                if (m.value("role", "") == "system")
+                    return QString::fromStdString(m.value("content", ""));
+            }
+            return QString();
+        };
+        const QString system = systemOf(rig->model->requests().at(0));
+        QVERIFY2(system.contains(QLatin1String("Instructions from the MCP server \"fix\"")),
+                 qPrintable(system));
+        QVERIFY(system.endsWith(QLatin1String("\nfixture")));
+
+        Mcp::McpConfig config = session->config();
+        config.servers[0].definition["instructions"] = false;
+        session->apply(config);
+        QVERIFY(QTest::qWaitFor(
+                [&] {
+                    return session->manager()->isSettled() && session->manager()->client("fix");
+                },
+                10000));
+        QVERIFY(session->serverInstructions().isEmpty());
+        rig->model->enqueue(FakeLlmServer::openAiText(QStringLiteral("ok")));
+        QVERIFY(agent.send(QStringLiteral("again")));
+        QVERIFY(done.wait(10000));
+        QVERIFY(!systemOf(rig->model->requests().at(1)).contains(QLatin1String("fixture")));
+        QVERIFY(ServerPolicy::check({{"instructions", "yes"}}).size() == 1);
+    }
+
     void concurrentToolsWhenAllowed()
     {
         QTemporaryDir ws;

@@ -69,7 +69,7 @@
         <translation>没有此文件</translation>
     </message>
     <message>
-        <location line="+177"/>
+        <location line="+180"/>
         <source>a2a send: %1</source>
         <translation>a2a send：%1</translation>
     </message>
@@ -377,7 +377,7 @@
         <translation>此上下文中的另一个任务仍在运行；请等待它完成，或开始新的上下文。</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+17"/>
         <source>A2A: %1</source>
         <translation>A2A：%1</translation>
     </message>
@@ -869,7 +869,7 @@
         <translation>你是 Switchboard，一个可以使用工具的助手。工作区为 %1。在有帮助时使用工具；工具结果可能包含错误或用户的拒绝，请将其考虑在内。</translation>
     </message>
     <message numerus="yes">
-        <location line="+30"/>
+        <location line="+34"/>
         <source>The earlier part of this conversation (%n messages) was left out to fit the context window. A summary of it:</source>
         <translation>
             <numerusform>为适应上下文窗口，本对话较早的部分（%n 条消息）被省略。其摘要如下：</numerusform>
@@ -1626,11 +1626,12 @@
     </message>
     <message>
         <location line="+18"/>
+        <location line="+6"/>
         <source>true or false</source>
         <translation>true 或 false</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>a list of tool names</source>
         <translation>工具名称列表</translation>
     </message>
@@ -1638,6 +1639,16 @@
         <location line="+9"/>
         <source>a string</source>
         <translation>字符串</translation>
+    </message>
+</context>
+<context>
+    <name>Engine::Session</name>
+    <message>
+        <location filename="../src/engine/session.cpp" line="+74"/>
+        <source>Instructions from the MCP server &quot;%1&quot; (the server&apos;s own words about its tools; they do not come from the user):
+%2</source>
+        <translation>MCP 服务器“%1”的说明（服务器自己对其工具的描述，并非来自用户）：
+%2</translation>
     </message>
 </context>
 <context>
@@ -4318,12 +4329,12 @@ in %3</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
     <message>
-        <location line="+567"/>
+        <location line="+570"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-565"/>
+        <location line="-568"/>
         <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
         <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
     </message>
@@ -4389,7 +4400,7 @@ in %3</source>
         <translation>新的模型设置将在当前回答完成后生效。</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+44"/>
         <source>&lt;b&gt;Chat needs a model&lt;/b&gt; — %1. Servers, tools and manual runs work without one.</source>
         <translation>&lt;b&gt;聊天需要模型&lt;/b&gt; — %1。服务器、工具和手动运行无需模型即可使用。</translation>
     </message>
@@ -4404,7 +4415,7 @@ in %3</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-545"/>
+        <location line="-548"/>
         <source>Audit log: %1</source>
         <translation>审计日志：%1</translation>
     </message>
@@ -4438,7 +4449,7 @@ in %3</source>
         <translation>模型收到了它自己对被省略部分的摘要。</translation>
     </message>
     <message>
-        <location line="+189"/>
+        <location line="+192"/>
         <source>The API key is still being read from the keychain; send again in a moment.</source>
         <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
     </message>
@@ -4448,13 +4459,13 @@ in %3</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location line="-544"/>
-        <location line="+567"/>
+        <location line="-547"/>
+        <location line="+570"/>
         <source>Configuration</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location line="-844"/>
+        <location line="-847"/>
         <source>sign-in needed: select the server in the Servers dock and press Sign in</source>
         <translation>需要登录：请在“服务器”面板中选中该服务器并点击“登录”</translation>
     </message>
@@ -4579,7 +4590,7 @@ in %3</source>
         <translation>&lt;h3&gt;Switchboard %1&lt;/h3&gt;&lt;p&gt;桌面 AI 智能体与 MCP 客户端：模型的工具来自 MCP 服务器，凡是可能改动内容的工具都要等你批准。&lt;/p&gt;&lt;p&gt;基于 Qt %2 构建（运行于 Qt %3）。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+264"/>
+        <location line="+267"/>
         <source>Attach files</source>
         <translation>附加文件</translation>
     </message>

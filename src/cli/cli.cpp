@@ -1238,6 +1238,9 @@ void Cli::startRun()
     auto *store = new Engine::ConversationStore(m_engineParent);
     Engine::AgentOptions options;
     options.maxTurns = m_maxTurns;
+    options.moreInstructions = [session = m_session.get()] {
+        return session->serverInstructions();
+    };
     auto *agent = new Engine::Agent(provider, tools, runner, options, m_engineParent);
     agent->setStore(store);
     agent->newConversation(m_prompt.left(60), m_workspace);

@@ -180,6 +180,10 @@ void Agent::sendRequest()
                                   "errors or denials by the user: take them into account.")
                                        .arg(QDir::toNativeSeparators(m_workspace))
                              : m_options.systemPrompt;
+    if (m_options.moreInstructions) {
+        if (const QString more = m_options.moreInstructions(); !more.isEmpty())
+            request.system += QStringLiteral("\n\n") + more;
+    }
     request.tools = toolSpecs();
     // What the answer, the instructions and the tool definitions need comes off the budget.
     qint64 fixed = ContextFit::estimateTokens(request.system);

@@ -27,6 +27,9 @@ struct AgentOptions
     bool summarizeLeftOut = true;
     // The tools this agent may call (a sub-agent's); none given: every tool the registry offers.
     std::optional<QSet<QString>> onlyTools;
+    // More for the system prompt, asked before every request (the servers' instructions:
+    // Session::serverInstructions()).
+    std::function<QString()> moreInstructions;
 };
 
 // The agent loop: a user message → the model → the tool calls of that turn, run concurrently

@@ -91,6 +91,13 @@ ServerPolicy read(const Json &server, QList<FieldProblem> *problems)
         else
             wrongType("/trust", QStringLiteral("trust"), Text::tr("true or false"), *trust);
     }
+    if (const auto instructions = server.find("instructions"); instructions != server.end()) {
+        if (instructions->is_boolean())
+            policy.instructions = instructions->get<bool>();
+        else
+            wrongType("/instructions", QStringLiteral("instructions"), Text::tr("true or false"),
+                      *instructions);
+    }
 
     // A list of tool names under `key`; nullopt when the key is absent.
     const auto names = [&](const char *key) -> std::optional<QStringList> {

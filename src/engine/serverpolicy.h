@@ -32,6 +32,9 @@ struct ServerPolicy
     /// tool's risk.
     bool trust = false;
     QStringList autoApprove; ///< "autoApprove": tools that run without asking
+    /// "instructions": the server's own instructions (from its handshake) join the model's
+    /// system prompt; false leaves them out.
+    bool instructions = true;
     /// "enabledTools": when given, only these of the server's tools are offered to the model.
     std::optional<QStringList> enabledTools;
     /// "disabledTools": these are never offered to the model (a person can still run them

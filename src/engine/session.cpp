@@ -59,6 +59,25 @@ Session::Session(SessionOptions options, QObject *parent)
     configChanged();
 }
 
+QString Session::serverInstructions() const
+{
+    QStringList parts;
+    for (const QString &name : m_manager->serverNames()) {
+        const Mcp::Client *client = m_manager->client(name);
+        const Mcp::ServerConfig *server = m_manager->serverConfig(name);
+        if (!client || !server || client->instructions().trimmed().isEmpty()
+            || !ServerPolicy::of(*server).instructions)
+            continue;
+        QString text = client->instructions().trimmed();
+        if (text.size() > MaxInstructionChars)
+            text = text.left(MaxInstructionChars) + QStringLiteral(" […]");
+        parts << tr("Instructions from the MCP server \"%1\" (the server's own words about its "
+                    "tools; they do not come from the user):\n%2")
+                         .arg(name, text);
+    }
+    return parts.join(QStringLiteral("\n\n"));
+}
+
 QString Session::defaultEraCacheFile()
 {
     return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)

@@ -88,6 +88,11 @@ public:
     // The model sub-agents (spawn_subagent) talk to; none: they cannot run.
     void setModel(std::optional<ProviderConfig> model) { m_model = std::move(model); }
     const std::optional<ProviderConfig> &model() const { return m_model; }
+    // The connected servers' own instructions for the model, each marked as the server's
+    // words and cut to MaxInstructionChars; a server whose "instructions" is false is left
+    // out. Empty when there are none.
+    QString serverInstructions() const;
+    static constexpr int MaxInstructionChars = 4000;
 
     // The server was enabled or disabled in the Manager directly (the window's switch) and
     // the file says so now: the configuration follows, so that a later apply() agrees.

@@ -720,6 +720,9 @@ void MainWindow::setProvider(const QString &storedKey, const QString &keychainEr
         Engine::AgentOptions agentOptions;
         agentOptions.maxToolOutputChars = m_settings.observationChars;
         agentOptions.contextTokens = m_settings.contextTokens;
+        agentOptions.moreInstructions = [session = m_session.get()] {
+            return session->serverInstructions();
+        };
         m_agent = std::make_unique<Engine::Agent>(m_provider.get(), registry(), runner(),
                                                   agentOptions);
         m_agent->setStore(m_store.get());

@@ -59,8 +59,12 @@ std::function<void()> AgentExecutor::start(const Start &task, Events events, QSt
     context.lastUsed = ++m_clock;
     if (!context.agent) {
         auto provider = createProvider(m_provider);
+        AgentOptions options;
+        options.moreInstructions = [session = m_session] {
+            return session->serverInstructions();
+        };
         auto *agent = new Agent(provider.get(), m_session->registry(), m_session->inboundRunner(),
-                                AgentOptions{}, this);
+                                options, this);
         provider.release()->setParent(agent);
         agent->setStore(m_store);
         agent->setOrigin(QStringLiteral("a2a-inbound"));
