@@ -34,12 +34,12 @@
         <translation>审计日志：%1</translation>
     </message>
     <message>
-        <location line="+386"/>
+        <location line="+375"/>
         <source>server &apos;%1&apos; offers no resources</source>
         <translation>服务器“%1”不提供资源</translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+80"/>
         <source>server &apos;%1&apos; offers no prompts</source>
         <translation>服务器“%1”不提供提示词</translation>
     </message>
@@ -176,7 +176,7 @@
         <translation>（已拒绝：%1）</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+17"/>
         <source>stopping</source>
         <translation>正在停止</translation>
     </message>
@@ -189,7 +189,7 @@
 <context>
     <name>Engine::A2A</name>
     <message>
-        <location filename="../src/engine/a2a/wire.cpp" line="+88"/>
+        <location filename="../src/engine/a2a/wire.cpp" line="+79"/>
         <source>a task status is not an object</source>
         <translation>任务状态不是对象</translation>
     </message>
@@ -793,7 +793,7 @@
         <translation>无法在 %1 端口 %2 上监听（已被占用，或不是本机地址）。</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+79"/>
         <source>This agent answers on 127.0.0.1 only.</source>
         <translation>此智能体只在 127.0.0.1 上应答。</translation>
     </message>
@@ -1495,7 +1495,7 @@
 <context>
     <name>Engine::Sampling</name>
     <message>
-        <location filename="../src/engine/sampling.cpp" line="+36"/>
+        <location filename="../src/engine/sampling.cpp" line="+29"/>
         <source>[%1 %2 from the server, not shown to the model]</source>
         <translation>[来自服务器的 %1 %2，未展示给模型]</translation>
     </message>
@@ -1968,12 +1968,12 @@
 <context>
     <name>Mcp</name>
     <message>
-        <location filename="../src/mcp/listing.cpp" line="+99"/>
+        <location filename="../src/mcp/listing.cpp" line="+92"/>
         <source>[not a content block]</source>
         <translation>[不是内容块]</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>[%1 %2, %3 bytes]</source>
         <translation>[%1 %2，%3 字节]</translation>
     </message>
@@ -2793,7 +2793,7 @@
 <context>
     <name>Mcp::Listing</name>
     <message>
-        <location filename="../src/mcp/listing.cpp" line="-61"/>
+        <location filename="../src/mcp/listing.cpp" line="-62"/>
         <source>%1 failed: %2</source>
         <translation>%1 失败：%2</translation>
     </message>

@@ -727,17 +727,6 @@ bool Cli::serverArguments(const QString &command, int count, const QString &usag
     return true;
 }
 
-namespace {
-
-QString stringOf(const Json &object, const char *key)
-{
-    const auto it = object.find(key);
-    return it != object.end() && it->is_string() ? QString::fromStdString(it->get<std::string>())
-                                                 : QString();
-}
-
-} // namespace
-
 // resources SERVER [--json]
 int Cli::cmdResources()
 {
@@ -768,13 +757,14 @@ int Cli::cmdResources()
                                 } else {
                                     for (const Json &r : resources)
                                         out(QStringLiteral("%1\t%2\t%3\n")
-                                                    .arg(stringOf(r, "uri"), stringOf(r, "name"),
-                                                         stringOf(r, "mimeType")));
+                                                    .arg(stringMember(r, "uri"),
+                                                         stringMember(r, "name"),
+                                                         stringMember(r, "mimeType")));
                                     for (const Json &t : templates)
                                         out(QStringLiteral("template %1\t%2\t%3\n")
-                                                    .arg(stringOf(t, "uriTemplate"),
-                                                         stringOf(t, "name"),
-                                                         stringOf(t, "mimeType")));
+                                                    .arg(stringMember(t, "uriTemplate"),
+                                                         stringMember(t, "name"),
+                                                         stringMember(t, "mimeType")));
                                 }
                                 // A server without templates may not know the method.
                                 if (!error.isEmpty())
@@ -846,15 +836,15 @@ int Cli::cmdPrompts()
                         QStringList arguments;
                         for (const Json &argument : prompt.value("arguments", Json::array())) {
                             if (argument.is_object())
-                                arguments << stringOf(argument, "name")
+                                arguments << stringMember(argument, "name")
                                                      + (argument.value("required", false) == true
                                                                 ? QStringLiteral("*")
                                                                 : QString());
                         }
                         out(QStringLiteral("%1(%2)\t%3\n")
-                                    .arg(stringOf(prompt, "name"),
+                                    .arg(stringMember(prompt, "name"),
                                          arguments.join(QStringLiteral(", ")),
-                                         stringOf(prompt, "description")));
+                                         stringMember(prompt, "description")));
                     }
                     finish(Ok);
                 });
@@ -898,7 +888,7 @@ int Cli::cmdPrompt()
                 if (!message.is_object())
                     continue;
                 QString text = QStringLiteral("[%1] %2").arg(
-                        stringOf(message, "role"),
+                        stringMember(message, "role"),
                         describeContent(message.value("content", Json::object())));
                 if (!text.endsWith(QLatin1Char('\n')))
                     text += QLatin1Char('\n');
@@ -1585,17 +1575,16 @@ int Cli::cmdA2aServe()
         executor->describe(described);
         auto *server = new Engine::A2A::Server(described, executor, m_engineParent);
         connect(server, &Engine::A2A::Server::taskChanged, this, [server](const QString &id) {
-            for (const auto &task : server->tasks()) {
-                if (task.id != id || !Engine::A2A::isTerminal(task.state))
-                    continue;
-                err(tr("task %1 %2%3")
-                            .arg(id, Engine::A2A::describe(task.state),
-                                 task.refusedTools.isEmpty()
-                                         ? QString()
-                                         : tr(" (refused: %1)")
-                                                   .arg(task.refusedTools.join(
-                                                           QStringLiteral(", ")))));
-            }
+            const std::optional<Engine::A2A::InboundTaskInfo> task = server->task(id);
+            if (!task || !Engine::A2A::isTerminal(task->state))
+                return;
+            err(tr("task %1 %2%3")
+                        .arg(id, Engine::A2A::describe(task->state),
+                             task->refusedTools.isEmpty()
+                                     ? QString()
+                                     : tr(" (refused: %1)")
+                                               .arg(task->refusedTools.join(
+                                                       QStringLiteral(", ")))));
         });
         QString error;
         if (!server->start(&error)) {

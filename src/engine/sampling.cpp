@@ -14,13 +14,6 @@ QString tr(const char *text)
     return QCoreApplication::translate("Engine::Sampling", text);
 }
 
-QString stringOf(const Json &object, const char *key)
-{
-    const auto it = object.find(key);
-    return it != object.end() && it->is_string() ? QString::fromStdString(it->get<std::string>())
-                                                 : QString();
-}
-
 // A message's content: one block or (2025-11-25) a list of blocks; text joined, the rest named.
 QString contentText(const Json &content)
 {
@@ -29,13 +22,13 @@ QString contentText(const Json &content)
     for (const Json &block : blocks) {
         if (!block.is_object())
             continue;
-        const QString type = stringOf(block, "type");
+        const QString type = Mcp::stringMember(block, "type");
         if (type == QLatin1String("text"))
-            parts << stringOf(block, "text");
+            parts << Mcp::stringMember(block, "text");
         else
             parts << tr("[%1 %2 from the server, not shown to the model]")
                              .arg(type.isEmpty() ? tr("content") : type,
-                                  stringOf(block, "mimeType"));
+                                  Mcp::stringMember(block, "mimeType"));
     }
     return parts.join(QLatin1Char('\n'));
 }
@@ -60,7 +53,7 @@ std::optional<Request> read(const Json &params, QString *error)
         return std::nullopt;
     }
     Request request;
-    request.system = stringOf(params, "systemPrompt");
+    request.system = Mcp::stringMember(params, "systemPrompt");
     const Json maxTokens = params.value("maxTokens", Json());
     if (!maxTokens.is_number() || maxTokens.get<double>() < 1) {
         *error = tr("maxTokens must be a positive number");
@@ -73,7 +66,7 @@ std::optional<Request> read(const Json &params, QString *error)
             *error = tr("a message is not an object");
             return std::nullopt;
         }
-        const QString role = stringOf(message, "role");
+        const QString role = Mcp::stringMember(message, "role");
         if (role != QLatin1String("user") && role != QLatin1String("assistant")) {
             *error = tr("a message's role must be user or assistant");
             return std::nullopt;

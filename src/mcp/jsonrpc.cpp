@@ -122,4 +122,13 @@ std::optional<std::int64_t> integerId(const Json &id)
     return std::nullopt;
 }
 
+QString stringMember(const Json &object, const char *key)
+{
+    if (!object.is_object())
+        return {};
+    const auto it = object.find(key);
+    return it != object.end() && it->is_string() ? QString::fromStdString(it->get<std::string>())
+                                                 : QString();
+}
+
 } // namespace Mcp

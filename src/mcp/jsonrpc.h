@@ -87,6 +87,10 @@ std::string serializeNotification(std::string_view method, const Json &params);
 std::string serializeResult(const Json &id, const Json &result);
 std::string serializeError(const Json &id, const RpcError &error);
 
+// A string member of a JSON object; empty when `object` is not one, or the member is absent or
+// not a string (what servers and peers send is read without throwing).
+QString stringMember(const Json &object, const char *key);
+
 // The integer id of a response we issued, if it has one.
 std::optional<std::int64_t> integerId(const Json &id);
 

@@ -15,13 +15,6 @@ QString tr(const char *text)
     return QCoreApplication::translate("Mcp::Listing", text);
 }
 
-QString text(const Json &object, const char *key)
-{
-    const auto it = object.find(key);
-    return it != object.end() && it->is_string() ? QString::fromStdString(it->get<std::string>())
-                                                 : QString();
-}
-
 struct Listing
 {
     Client *client = nullptr;
@@ -97,15 +90,16 @@ QString describeContent(const Json &content)
 {
     if (!content.is_object())
         return tr("[not a content block]");
-    const QString type = text(content, "type");
+    const QString type = stringMember(content, "type");
     if (content.contains("text") && content["text"].is_string())
-        return text(content, "text");
+        return stringMember(content, "text");
     if (type == QLatin1String("resource") && content.contains("resource"))
         return describeContent(content["resource"]);
-    const QString mime = text(content, "mimeType");
-    const QString data = content.contains("blob") ? text(content, "blob") : text(content, "data");
+    const QString mime = stringMember(content, "mimeType");
+    const QString data = content.contains("blob") ? stringMember(content, "blob")
+                                                  : stringMember(content, "data");
     const qint64 bytes = QByteArray::fromBase64(data.toLatin1()).size();
-    const QString uri = text(content, "uri");
+    const QString uri = stringMember(content, "uri");
     const QString kind = type.isEmpty() ? QStringLiteral("blob") : type;
     QString line = tr("[%1 %2, %3 bytes]")
                            .arg(kind, mime.isEmpty() ? tr("unknown type") : mime)

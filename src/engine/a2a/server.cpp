@@ -325,6 +325,12 @@ QList<InboundTaskInfo> Server::tasks() const
     return list;
 }
 
+std::optional<InboundTaskInfo> Server::task(const QString &id) const
+{
+    const auto task = m_tasks.value(id);
+    return task ? std::optional(task->info) : std::nullopt;
+}
+
 bool Server::authorized(const QHttpServerRequest &request) const
 {
     if (m_tokenDigest.isEmpty())

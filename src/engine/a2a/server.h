@@ -98,6 +98,7 @@ public:
     // "http://127.0.0.1:PORT/" (the host as bound; the card uses the request's Host).
     QString baseUrl() const;
     QList<InboundTaskInfo> tasks() const; // oldest first
+    std::optional<InboundTaskInfo> task(const QString &id) const;
     static bool isLoopback(const QString &host);
     // Room for a request's line and headers besides its body.
     static constexpr qint64 MaxHeaderBytes = 64 * 1024;

@@ -62,15 +62,6 @@ TaskState readState(const QString &name)
 
 } // namespace
 
-QString stringMember(const Json &object, const char *key)
-{
-    if (!object.is_object())
-        return {};
-    const auto it = object.find(key);
-    return it != object.end() && it->is_string() ? QString::fromStdString(it->get<std::string>())
-                                                 : QString();
-}
-
 const char *stateName(TaskState state, Version version)
 {
     for (const StateName &entry : StateNames) {

@@ -146,8 +146,7 @@ std::optional<Task> readTask(const Json &json, QString *error = nullptr);
 std::optional<StreamEvent> readStreamEvent(const Json &result, QString *error = nullptr);
 std::optional<AgentCard> readAgentCard(const Json &json, QString *error = nullptr);
 
-// A string member of a JSON object; empty when absent or not a string.
-QString stringMember(const Json &object, const char *key);
+using Mcp::stringMember;
 
 // The method names of each version.
 struct Methods
