@@ -253,6 +253,50 @@ private slots:
                                                      {{"type", "text"}, {"text", "and now?"}}})}}));
     }
 
+    // A tool result with an image: the result's content is a list, its text then the image as
+    // a base64 source; audio, which the API does not take, stays a line of the text.
+    void toolResultImagesBecomeImageBlocks()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::Anthropic);
+        QVERIFY(server.listen());
+        server.enqueue(FakeLlmServer::anthropicText(QStringLiteral("ok")));
+        AnthropicProvider provider(config(server));
+        CompletionRequest request = userRequest();
+        ChatMessage assistant;
+        assistant.role = ChatMessage::Role::Assistant;
+        assistant.toolCalls.push_back(
+                {QStringLiteral("t1"), QStringLiteral("shot"), Json::object(), {}});
+        request.messages.push_back(assistant);
+        ChatMessage result;
+        result.role = ChatMessage::Role::Tool;
+        result.toolCallId = QStringLiteral("t1");
+        result.toolName = QStringLiteral("shot");
+        result.text = QStringLiteral("[image image/png, 8 bytes base64]");
+        result.attachments.push_back(
+                {QStringLiteral("shot image 1"), QStringLiteral("image/png"), QByteArray("PNG!")});
+        result.attachments.push_back(
+                {QStringLiteral("shot audio 1"), QStringLiteral("audio/wav"), QByteArray("RIFF")});
+        request.messages.push_back(result);
+        const auto o = completeOnce(provider, request);
+        QCOMPARE(o->finals, 1);
+        const Json messages = server.requests().at(0)["messages"];
+        QCOMPARE(messages.size(), size_t(3));
+        QCOMPARE_JSON(
+                messages[2],
+                (Json{{"role", "user"},
+                      {"content",
+                       Json::array({{{"type", "tool_result"},
+                                     {"tool_use_id", "t1"},
+                                     {"content",
+                                      Json::array({{{"type", "text"},
+                                                    {"text", "[image image/png, 8 bytes base64]"}},
+                                                   {{"type", "image"},
+                                                    {"source",
+                                                     {{"type", "base64"},
+                                                      {"media_type", "image/png"},
+                                                      {"data", "UE5HIQ=="}}}}})}}})}}));
+    }
+
     void unauthorized()
     {
         FakeLlmServer server(FakeLlmServer::Dialect::Anthropic);

@@ -469,6 +469,57 @@ private slots:
                  qPrintable(deny.out + deny.err));
     }
 
+    // Acceptance (issue 13): get-tiny-image's result reaches an Anthropic model as an image
+    // block inside the tool result, after the text that names it.
+    void cliImageReachesAnthropic()
+    {
+        QTemporaryDir home;
+        const QString configFile = everythingConfig(home);
+        QVERIFY(!configFile.isEmpty());
+        FakeLlmServer model(FakeLlmServer::Dialect::Anthropic);
+        QVERIFY(model.listen());
+        model.enqueue(FakeLlmServer::anthropicToolUse(
+                {{QStringLiteral("mcp__ev__get_tiny_image"), nlohmann::json::object()}}));
+        model.enqueue(FakeLlmServer::anthropicText(QStringLiteral("A tiny picture.")));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path());
+        env.insert(QStringLiteral("XDG_DATA_HOME"), home.path());
+        env.remove(QStringLiteral("OPENAI_BASE_URL"));
+        env.remove(QStringLiteral("OPENAI_API_KEY"));
+        env.insert(QStringLiteral("ANTHROPIC_BASE_URL"), model.baseUrl());
+        env.insert(QStringLiteral("ANTHROPIC_MODEL"), QStringLiteral("scripted"));
+        const ProcessRun run
+                = runWhileServing(QStringLiteral(SWITCHBOARD_CLI),
+                                  {QStringLiteral("--config"), configFile, QStringLiteral("run"),
+                                   QStringLiteral("show me the tiny image"),
+                                   QStringLiteral("--approve"), QStringLiteral("yes")},
+                                  env);
+        QVERIFY2(run.code == 0, qPrintable(run.err));
+        QVERIFY2(run.out.contains(QLatin1String("A tiny picture.")), qPrintable(run.out));
+        QCOMPARE(model.requests().size(), 2);
+        nlohmann::json result;
+        for (const nlohmann::json &message : model.requests().at(1)["messages"]) {
+            if (!message.is_object() || !message["content"].is_array())
+                continue;
+            for (const nlohmann::json &block : message["content"]) {
+                if (block.is_object() && block.value("type", "") == "tool_result")
+                    result = block;
+            }
+        }
+        QVERIFY2(result.is_object() && result["content"].is_array(),
+                 model.requests().at(1).dump().substr(0, 2000).c_str());
+        const nlohmann::json &content = result["content"];
+        QCOMPARE(content.size(), size_t(2));
+        QVERIFY(content[0].value("type", "") == "text");
+        QVERIFY(content[1].value("type", "") == "image");
+        const nlohmann::json &source = content[1]["source"];
+        QVERIFY(source.value("type", "") == "base64");
+        QVERIFY(source.value("media_type", "") == "image/png");
+        const QByteArray png = QByteArray::fromBase64(
+                QByteArray::fromStdString(source.value("data", std::string())));
+        QVERIFY2(png.startsWith("\x89PNG\r\n\x1a\n"), png.left(16).toHex().constData());
+    }
+
     void cleanupTestCase()
     {
         if (!m_client)

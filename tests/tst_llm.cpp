@@ -2,6 +2,7 @@
 
 #include <engine/llm.h>
 #include <engine/providerconfig.h>
+#include <engine/tool.h>
 
 #include <QTest>
 
@@ -97,6 +98,47 @@ private slots:
 
     // A damaged attachment in a conversation file: the message is refused (and the store says
     // which line), never half read.
+    // The images and audio of a tool result a model can be shown: decoded, named after the
+    // tool, only the types providers take, within the size limit, at most four.
+    void toolOutputAttachments()
+    {
+        const auto block = [](const char *type, const char *mime, const std::string &data) {
+            return Json{{"type", type}, {"mimeType", mime}, {"data", data}};
+        };
+        ToolOutput output;
+        output.content = Json::array(
+                {Json{{"type", "text"}, {"text", "here"}}, block("image", "image/png", "UE5HIQ=="),
+                 block("image", "image/svg+xml", "PHN2Zy8+"), // not an image type models take
+                 block("image", "image/png", "not base64!"), block("image", "image/png", ""),
+                 block("audio", "audio/wav", "UklGRg=="), Json{{"type", "image"}},
+                 block("image", "IMAGE/JPEG", "SlBHIQ==")});
+        const std::vector<Attachment> attachments = output.modelAttachments(QStringLiteral("shot"));
+        QCOMPARE(attachments.size(), size_t(3));
+        QCOMPARE(attachments[0].name, QStringLiteral("shot image 1"));
+        QCOMPARE(attachments[0].mimeType, QStringLiteral("image/png"));
+        QCOMPARE(attachments[0].data, QByteArray("PNG!"));
+        QCOMPARE(attachments[1].name, QStringLiteral("shot audio 1"));
+        QVERIFY(attachments[1].isAudio());
+        QCOMPARE(attachments[1].data, QByteArray("RIFF"));
+        QCOMPARE(attachments[2].name, QStringLiteral("shot image 2"));
+        QCOMPARE(attachments[2].mimeType, QStringLiteral("image/jpeg"));
+        // Audio never reaches a model as text.
+        QCOMPARE(attachments[1].modelText(), QStringLiteral("[shot audio 1 audio/wav, 4 bytes]"));
+
+        ToolOutput many;
+        many.content = Json::array();
+        for (int i = 0; i < 6; ++i)
+            many.content.push_back(block("image", "image/gif", "R0lG"));
+        QCOMPARE(int(many.modelAttachments(QStringLiteral("t")).size()),
+                 Attachment::MaxPerToolResult);
+
+        ToolOutput huge;
+        const std::string big((Attachment::MaxImageBytes / 3 + 1) * 4, 'A');
+        huge.content = Json::array({block("image", "image/png", big)});
+        QVERIFY(huge.modelAttachments(QStringLiteral("t")).empty());
+        QVERIFY(huge.modelText().contains(QLatin1String("image image/png")));
+    }
+
     void badAttachmentIsRefused()
     {
         for (const char *text :

@@ -391,6 +391,65 @@ private slots:
                                  {"image_url", {{"url", "data:image/png;base64,UE5HIQ=="}}}}})}}));
     }
 
+    // Tool messages hold text only: the images and audio of a turn's results follow all its
+    // tool messages as one user message, each named after its call.
+    void toolResultMediaFollowTheToolMessages()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(server.listen());
+        server.enqueue(FakeLlmServer::openAiText(QStringLiteral("ok")));
+        OpenAiProvider provider(config(server));
+        CompletionRequest request = userRequest(QStringLiteral("look"));
+        ChatMessage assistant;
+        assistant.role = ChatMessage::Role::Assistant;
+        assistant.toolCalls.push_back(
+                {QStringLiteral("c1"), QStringLiteral("shot"), Json::object(), {}});
+        assistant.toolCalls.push_back(
+                {QStringLiteral("c2"), QStringLiteral("rec"), Json::object(), {}});
+        request.messages.push_back(assistant);
+        ChatMessage r1;
+        r1.role = ChatMessage::Role::Tool;
+        r1.toolCallId = QStringLiteral("c1");
+        r1.toolName = QStringLiteral("shot");
+        r1.text = QStringLiteral("[image image/png]");
+        r1.attachments.push_back(
+                {QStringLiteral("shot image 1"), QStringLiteral("image/png"), QByteArray("PNG!")});
+        ChatMessage r2 = r1;
+        r2.toolCallId = QStringLiteral("c2");
+        r2.toolName = QStringLiteral("rec");
+        r2.text = QStringLiteral("[audio audio/wav]");
+        r2.attachments = {
+                {QStringLiteral("rec audio 1"), QStringLiteral("audio/wav"), QByteArray("RIFF")},
+                {QStringLiteral("rec audio 2"), QStringLiteral("audio/ogg"), QByteArray("OggS")}};
+        request.messages.push_back(r1);
+        request.messages.push_back(r2);
+        ChatMessage next;
+        next.text = QStringLiteral("and?");
+        request.messages.push_back(next);
+        const auto o = completeOnce(provider, request);
+        QCOMPARE(o->finals, 1);
+        const Json messages = server.requests().at(0)["messages"];
+        QCOMPARE(messages.size(), size_t(7));
+        QCOMPARE_JSON(messages[3]["role"], "tool");
+        QCOMPARE_JSON(messages[4]["role"], "tool");
+        QCOMPARE_JSON(
+                messages[5],
+                (Json{{"role", "user"},
+                      {"content",
+                       Json::array(
+                               {{{"type", "text"},
+                                 {"text", "[shot image 1 from the shot call c1]"}},
+                                {{"type", "image_url"},
+                                 {"image_url", {{"url", "data:image/png;base64,UE5HIQ=="}}}},
+                                {{"type", "text"}, {"text", "[rec audio 1 from the rec call c2]"}},
+                                {{"type", "input_audio"},
+                                 {"input_audio", {{"data", "UklGRg=="}, {"format", "wav"}}}},
+                                {{"type", "text"}, {"text", "[rec audio 2 from the rec call c2]"}},
+                                {{"type", "text"},
+                                 {"text", "[rec audio 2 audio/ogg, 4 bytes]"}}})}}));
+        QCOMPARE_JSON(messages[6], (Json{{"role", "user"}, {"content", "and?"}}));
+    }
+
     void unauthorizedIsClearAndNotRetried()
     {
         FakeLlmServer server(FakeLlmServer::Dialect::OpenAi);

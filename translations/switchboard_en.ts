@@ -13,6 +13,17 @@
     </message>
 </context>
 <context>
+    <name>Engine::Attachment</name>
+    <message numerus="yes">
+        <location filename="../src/engine/llm.cpp" line="+55"/>
+        <source>[%1 %2, %n bytes]</source>
+        <translation>
+            <numerusform>[%1 %2, %n byte]</numerusform>
+            <numerusform>[%1 %2, %n bytes]</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Engine::BuiltinTools</name>
     <message numerus="yes">
         <location filename="../src/engine/builtintools.cpp" line="+161"/>

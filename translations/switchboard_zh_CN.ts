@@ -921,7 +921,7 @@
         <translation>此调用完成前，用户已停止本轮。</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+46"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -929,7 +929,7 @@
 <context>
     <name>Engine::AnthropicProvider</name>
     <message>
-        <location filename="../src/engine/anthropicprovider.cpp" line="+218"/>
+        <location filename="../src/engine/anthropicprovider.cpp" line="+229"/>
         <source>Anthropic %1 at %2</source>
         <translation>Anthropic %1（%2）</translation>
     </message>
@@ -950,6 +950,16 @@
         <location line="+8"/>
         <source>%1 is not an approvals file (fix or delete it)</source>
         <translation>%1 不是批准记录文件（请修复或删除它）</translation>
+    </message>
+</context>
+<context>
+    <name>Engine::Attachment</name>
+    <message numerus="yes">
+        <location filename="../src/engine/llm.cpp" line="+55"/>
+        <source>[%1 %2, %n bytes]</source>
+        <translation>
+            <numerusform>[%1 %2，%n 字节]</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1449,7 +1459,7 @@
 <context>
     <name>Engine::OpenAiProvider</name>
     <message>
-        <location filename="../src/engine/openaiprovider.cpp" line="+204"/>
+        <location filename="../src/engine/openaiprovider.cpp" line="+226"/>
         <source>OpenAI-compatible %1 at %2</source>
         <translation>OpenAI 兼容 %1（%2）</translation>
     </message>

@@ -1,5 +1,7 @@
 #include "anthropicprovider.h"
 
+#include <algorithm>
+
 #include <mcp/jsonparser.h>
 #include <mcp/sseparser.h>
 
@@ -206,6 +208,15 @@ Json textBlock(const QString &text)
     return {{"type", "text"}, {"text", text.toStdString()}};
 }
 
+Json imageBlock(const Attachment &attachment)
+{
+    return {{"type", "image"},
+            {"source",
+             {{"type", "base64"},
+              {"media_type", attachment.mimeType.toStdString()},
+              {"data", attachment.data.toBase64().toStdString()}}}};
+}
+
 } // namespace
 
 AnthropicProvider::AnthropicProvider(ProviderConfig config, QObject *parent)
@@ -268,11 +279,7 @@ Json AnthropicProvider::requestBody(const CompletionRequest &request) const
                                                   : Json::array({textBlock(message.text)});
             for (const Attachment &attachment : message.attachments) {
                 if (attachment.isImage()) {
-                    content.push_back({{"type", "image"},
-                                       {"source",
-                                        {{"type", "base64"},
-                                         {"media_type", attachment.mimeType.toStdString()},
-                                         {"data", attachment.data.toBase64().toStdString()}}}});
+                    content.push_back(imageBlock(attachment));
                 } else {
                     content.push_back(textBlock(attachment.modelText()));
                 }
@@ -297,9 +304,20 @@ Json AnthropicProvider::requestBody(const CompletionRequest &request) const
             break;
         }
         case ChatMessage::Role::Tool: {
+            // Images go inside the result as image blocks, after its text (which names them);
+            // audio, which the Messages API does not take, stays that line of text.
+            Json content = Json(message.text.toStdString());
+            if (std::any_of(message.attachments.begin(), message.attachments.end(),
+                            [](const Attachment &attachment) { return attachment.isImage(); })) {
+                content = Json::array({textBlock(message.text)});
+                for (const Attachment &attachment : message.attachments) {
+                    if (attachment.isImage())
+                        content.push_back(imageBlock(attachment));
+                }
+            }
             Json result = {{"type", "tool_result"},
                            {"tool_use_id", message.toolCallId.toStdString()},
-                           {"content", message.text.toStdString()}};
+                           {"content", std::move(content)}};
             if (message.isError)
                 result["is_error"] = true;
             appendMessage(messages, "user", Json::array({std::move(result)}));

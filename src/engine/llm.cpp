@@ -1,5 +1,7 @@
 #include "llm.h"
 
+#include <QCoreApplication>
+
 namespace Engine {
 
 namespace {
@@ -49,7 +51,19 @@ bool readString(const Json &object, const char *key, QString *out)
 
 QString Attachment::modelText() const
 {
+    if (isAudio() || isImage()) {
+        return QCoreApplication::translate("Engine::Attachment", "[%1 %2, %n bytes]", nullptr,
+                                           int(data.size()))
+                .arg(name, mimeType);
+    }
     return QStringLiteral("[attached file %1]\n%2\n[end of %1]").arg(name, QString::fromUtf8(data));
+}
+
+bool Attachment::isModelImageType(const QString &mimeType)
+{
+    static const QStringList types{QStringLiteral("image/png"), QStringLiteral("image/jpeg"),
+                                   QStringLiteral("image/gif"), QStringLiteral("image/webp")};
+    return types.contains(mimeType);
 }
 
 Json ChatMessage::toJson() const

@@ -34,12 +34,17 @@ struct Attachment
     QByteArray data;  // the file's bytes (UTF-8 text), or the encoded image
 
     bool isImage() const { return mimeType.startsWith(QLatin1String("image/")); }
-    // What the model reads for a text file: its name, then its content between markers.
+    bool isAudio() const { return mimeType.startsWith(QLatin1String("audio/")); }
+    // What the model reads for a text file: its name, then its content between markers; for
+    // audio, which only some models hear, a line that names it.
     QString modelText() const;
+    // Image types every provider we speak accepts.
+    static bool isModelImageType(const QString &mimeType);
 
     static constexpr qint64 MaxTextBytes = 256 * 1024;
     static constexpr qint64 MaxImageBytes = 5 * 1024 * 1024; // what the providers accept
     static constexpr int MaxPerMessage = 10;
+    static constexpr int MaxPerToolResult = 4;
 };
 
 struct ChatMessage
@@ -52,7 +57,9 @@ struct ChatMessage
     QString toolName;                       // Tool
     bool isError = false;                   // Tool
     bool denied = false;                    // Tool: the call was refused and never ran
-    std::vector<Attachment> attachments;    // User: files and images sent with the text
+    // User: files and images sent with the text. Tool: the images (and audio) of the result,
+    // for models that see them; `text` names them too, for models that do not.
+    std::vector<Attachment> attachments;
     // When it was said, where known (the store fills it in from its file); not part of
     // toJson(): the store keeps it on the line around the message.
     QDateTime time;

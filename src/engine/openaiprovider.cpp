@@ -15,6 +15,28 @@ Q_LOGGING_CATEGORY(lcOpenAi, "switchboard.engine.openai", QtWarningMsg)
 
 namespace {
 
+// An attachment as a part of a user message: an image as a data URL, WAV or MP3 audio as
+// input_audio (models that hear), anything else as text.
+Json attachmentPart(const Attachment &attachment)
+{
+    if (attachment.isImage()) {
+        const QByteArray url = "data:" + attachment.mimeType.toLatin1() + ";base64,"
+                               + attachment.data.toBase64();
+        return {{"type", "image_url"}, {"image_url", {{"url", url.toStdString()}}}};
+    }
+    const QString mime = attachment.mimeType;
+    const char *format
+            = mime == QLatin1String("audio/wav") || mime == QLatin1String("audio/x-wav")  ? "wav"
+              : mime == QLatin1String("audio/mpeg") || mime == QLatin1String("audio/mp3") ? "mp3"
+                                                                                          : nullptr;
+    if (format) {
+        return {{"type", "input_audio"},
+                {"input_audio",
+                 {{"data", attachment.data.toBase64().toStdString()}, {"format", format}}}};
+    }
+    return {{"type", "text"}, {"text", attachment.modelText().toStdString()}};
+}
+
 QString stringAt(const Json &object, const char *key)
 {
     const auto it = object.find(key);
@@ -241,7 +263,16 @@ Json OpenAiProvider::requestBody(const CompletionRequest &request) const
     Json messages = Json::array();
     if (!request.system.isEmpty())
         messages.push_back({{"role", "system"}, {"content", request.system.toStdString()}});
-    for (const ChatMessage &message : request.messages) {
+    Json mediaParts = Json::array();
+    const auto flushMedia = [&messages, &mediaParts] {
+        if (mediaParts.empty())
+            return;
+        messages.push_back({{"role", "user"}, {"content", std::move(mediaParts)}});
+        mediaParts = Json::array();
+    };
+    for (auto it = request.messages.begin(); it != request.messages.end(); ++it) {
+        const ChatMessage &message = *it;
+        const auto next = std::next(it);
         switch (message.role) {
         case ChatMessage::Role::System:
             messages.push_back({{"role", "system"}, {"content", message.text.toStdString()}});
@@ -256,17 +287,8 @@ Json OpenAiProvider::requestBody(const CompletionRequest &request) const
             Json parts = Json::array();
             if (!message.text.isEmpty())
                 parts.push_back({{"type", "text"}, {"text", message.text.toStdString()}});
-            for (const Attachment &attachment : message.attachments) {
-                if (attachment.isImage()) {
-                    const QByteArray url = "data:" + attachment.mimeType.toLatin1() + ";base64,"
-                                           + attachment.data.toBase64();
-                    parts.push_back(
-                            {{"type", "image_url"}, {"image_url", {{"url", url.toStdString()}}}});
-                } else {
-                    parts.push_back(
-                            {{"type", "text"}, {"text", attachment.modelText().toStdString()}});
-                }
-            }
+            for (const Attachment &attachment : message.attachments)
+                parts.push_back(attachmentPart(attachment));
             messages.push_back({{"role", "user"}, {"content", std::move(parts)}});
             break;
         }
@@ -303,6 +325,18 @@ Json OpenAiProvider::requestBody(const CompletionRequest &request) const
             messages.push_back({{"role", "tool"},
                                 {"tool_call_id", message.toolCallId.toStdString()},
                                 {"content", content.toStdString()}});
+            // A tool message holds text only: its images (and audio) follow all the turn's
+            // tool messages as one user message, each named after the call it came from.
+            for (const Attachment &attachment : message.attachments) {
+                mediaParts.push_back({{"type", "text"},
+                                      {"text", QStringLiteral("[%1 from the %2 call %3]")
+                                                       .arg(attachment.name, message.toolName,
+                                                            message.toolCallId)
+                                                       .toStdString()}});
+                mediaParts.push_back(attachmentPart(attachment));
+            }
+            if (next == request.messages.end() || next->role != ChatMessage::Role::Tool)
+                flushMedia();
             break;
         }
         }

@@ -162,4 +162,42 @@ QString ToolOutput::modelText(int maxChars) const
                    "… [cut: %n more characters; the full output is in the UI]", nullptr, int(cut));
 }
 
+std::vector<Attachment> ToolOutput::modelAttachments(const QString &toolName) const
+{
+    std::vector<Attachment> attachments;
+    if (!content.is_array())
+        return attachments;
+    int images = 0;
+    int sounds = 0;
+    for (const Json &block : content) {
+        if (int(attachments.size()) >= Attachment::MaxPerToolResult)
+            break;
+        const QString type = stringField(block, "type");
+        const bool image = type == QLatin1String("image");
+        if (!image && type != QLatin1String("audio"))
+            continue;
+        Attachment attachment;
+        attachment.mimeType = stringField(block, "mimeType").toLower();
+        if (image ? !Attachment::isModelImageType(attachment.mimeType)
+                  : !attachment.mimeType.startsWith(QLatin1String("audio/"))) {
+            continue;
+        }
+        // Base64 is 4/3 of the bytes: a block too big to send is not decoded at all.
+        const std::size_t encoded = stringFieldSize(block, "data");
+        if (encoded == 0 || encoded > std::size_t(Attachment::MaxImageBytes) / 3 * 4 + 4)
+            continue;
+        const std::string &data = block.at("data").get_ref<const std::string &>();
+        auto decoded
+                = QByteArray::fromBase64Encoding(QByteArray(data.data(), qsizetype(data.size())),
+                                                 QByteArray::AbortOnBase64DecodingErrors);
+        if (!decoded || (*decoded).isEmpty() || (*decoded).size() > Attachment::MaxImageBytes)
+            continue;
+        attachment.data = std::move(*decoded);
+        attachment.name = image ? QStringLiteral("%1 image %2").arg(toolName).arg(++images)
+                                : QStringLiteral("%1 audio %2").arg(toolName).arg(++sounds);
+        attachments.push_back(std::move(attachment));
+    }
+    return attachments;
+}
+
 } // namespace Engine

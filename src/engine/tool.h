@@ -1,5 +1,6 @@
 #pragma once
 
+#include "llm.h"
 #include "serverpolicy.h"
 
 #include <mcp/client.h>
@@ -30,6 +31,10 @@ struct ToolOutput
     // The text blocks joined (other blocks summarized as "[image image/png]" and so on),
     // capped at maxChars with a note of how much was cut: what the model sees.
     QString modelText(int maxChars = DefaultModelTextChars) const;
+    // The images (png, jpeg, gif, webp) and audio blocks a model can be shown, decoded: at most
+    // Attachment::MaxPerToolResult, each within Attachment::MaxImageBytes; anything else stays
+    // a line of modelText(). Named "<tool> image 1", "<tool> audio 1", ...
+    std::vector<Attachment> modelAttachments(const QString &toolName) const;
     // 32,000 characters (~8k tokens): enough for a long file, small enough for a context.
     static constexpr int DefaultModelTextChars = 32000;
 };
