@@ -969,6 +969,126 @@ private slots:
         QCOMPARE(f.client->pendingRequestCount(), std::size_t(0));
     }
 
+    // Tasks in 2026-07-28 (the io.modelcontextprotocol/tasks extension): the extension in
+    // every request's client capabilities; a tools/call answered with a task is followed with
+    // tasks/get (its pollIntervalMs), the status is progress, a question in inputRequests is
+    // answered once through tasks/update, and tasks/get's result is the call's result.
+    void modernTaskIsFollowed()
+    {
+        Fixture f;
+        f.modern = true;
+        f.capabilities = Json{{"tools", Json::object()}};
+        QVERIFY(f.connect());
+        int asked = 0;
+        f.client->setRequestHandler("elicitation/create", [&](const Json &, Client::Reply reply) {
+            ++asked;
+            reply(Response::success({{"action", "accept"}, {"content", {{"ok", true}}}}));
+        });
+        int polls = 0;
+        const Json question = {{"confirm",
+                                {{"method", "elicitation/create"},
+                                 {"params", {{"message", "Go on?"}, {"mode", "form"}}}}}};
+        f.transport->onSend = [&](const Json &m) {
+            const std::string method = m.value("method", "");
+            if (method == "tools/call") {
+                f.transport->reply(m, {{"resultType", "task"},
+                                       {"taskId", "t-1"},
+                                       {"status", "working"},
+                                       {"statusMessage", "started"},
+                                       {"pollIntervalMs", 10}});
+            } else if (method == "tasks/get") {
+                QCOMPARE_JSON(m["params"]["taskId"], "t-1");
+                ++polls;
+                if (polls <= 2) // the same question twice: answered once
+                    f.transport->reply(m, {{"taskId", "t-1"},
+                                           {"status", "input_required"},
+                                           {"inputRequests", question}});
+                else
+                    f.transport->reply(
+                            m, {{"taskId", "t-1"},
+                                {"status", "completed"},
+                                {"result", {{"content", {{{"type", "text"}, {"text", "done"}}}}}}});
+            } else if (method == "tasks/update") {
+                f.transport->reply(m, {{"resultType", "complete"}});
+            }
+        };
+        std::vector<Progress> progress;
+        RequestOptions options;
+        options.onProgress = [&](const Progress &p) {
+            progress.push_back(p);
+        };
+        int calls = 0;
+        std::optional<ToolResult> got;
+        f.client->callTool(
+                "echo", Json{{"x", 1}}, this,
+                [&](ToolResult r) {
+                    ++calls;
+                    got = std::move(r);
+                },
+                options);
+        QTRY_COMPARE(calls, 1);
+        QVERIFY2(got && !got->failed(), got && got->error ? got->error->message.c_str() : "");
+        QCOMPARE(got->text(), QStringLiteral("done"));
+        QCOMPARE(asked, 1);
+        const auto updates = f.transport->sentWith("tasks/update");
+        QCOMPARE(updates.size(), std::size_t(1));
+        QCOMPARE_JSON(updates[0]["params"]["inputResponses"]["confirm"]["action"], "accept");
+        QCOMPARE_JSON(updates[0]["params"]["taskId"], "t-1");
+        QCOMPARE(progress.front().message, QStringLiteral("working: started"));
+        QCOMPARE(progress.back().message, QStringLiteral("completed"));
+        const Json call = f.transport->sentWith("tools/call").at(0);
+        QVERIFY(!call["params"].contains("task")); // the server decides in this era
+        QVERIFY(call["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"]["extensions"]
+                        .contains("io.modelcontextprotocol/tasks"));
+        QCOMPARE(f.client->runningTaskCount(), std::size_t(0));
+        QCOMPARE(f.client->pendingRequestCount(), std::size_t(0));
+
+        // A failed task is the call's error; a task that goes quiet is canceled at its
+        // timeout with tasks/cancel.
+        f.transport->onSend = [&](const Json &m) {
+            const std::string method = m.value("method", "");
+            if (method == "tools/call")
+                f.transport->reply(m, {{"resultType", "task"},
+                                       {"taskId", "t-2"},
+                                       {"status", "working"},
+                                       {"pollIntervalMs", 10}});
+            else if (method == "tasks/get")
+                f.transport->reply(m, {{"taskId", "t-2"},
+                                       {"status", "failed"},
+                                       {"error", {{"code", -32603}, {"message", "disk full"}}}});
+        };
+        got.reset();
+        f.client->callTool("echo", Json::object(), this, [&](ToolResult r) { got = std::move(r); });
+        QTRY_VERIFY(got.has_value());
+        QVERIFY(got->error);
+        QVERIFY2(got->error->message.find("disk full") != std::string::npos,
+                 got->error->message.c_str());
+
+        f.transport->onSend = [&](const Json &m) {
+            const std::string method = m.value("method", "");
+            if (method == "tools/call")
+                f.transport->reply(m, {{"resultType", "task"},
+                                       {"taskId", "t-3"},
+                                       {"status", "working"},
+                                       {"pollIntervalMs", 10}});
+            else if (method == "tasks/get")
+                f.transport->reply(m, {{"taskId", "t-3"}, {"status", "working"}});
+            else if (method == "tasks/cancel")
+                f.transport->reply(m, {{"resultType", "complete"}});
+        };
+        got.reset();
+        RequestOptions quick;
+        quick.timeoutMs = 300;
+        f.client->callTool(
+                "echo", Json::object(), this, [&](ToolResult r) { got = std::move(r); }, quick);
+        QTRY_VERIFY(got.has_value());
+        QVERIFY(got->error && got->error->is(ErrorCode::RequestTimeout));
+        const auto cancels = f.transport->sentWith("tasks/cancel");
+        QCOMPARE(cancels.size(), std::size_t(1));
+        QCOMPARE_JSON(cancels[0]["params"]["taskId"], "t-3");
+        QCOMPARE(f.client->runningTaskCount(), std::size_t(0));
+    }
+
     void multiRoundRequestEdges()
     {
         Fixture f;

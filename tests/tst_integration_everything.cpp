@@ -183,6 +183,80 @@ private slots:
         QVERIFY(after && !after->failed());
     }
 
+    // A task-only tool (execution.taskSupport "required"): the call asks for a task, follows
+    // its status as progress and returns the result fetched when it ends; Stop is
+    // tasks/cancel, and the server says the task was cancelled.
+    void taskOnlyToolCompletesAndCancels()
+    {
+        QTRY_VERIFY_WITH_TIMEOUT(m_client->findTool("simulate-research-query"), 10000);
+        std::vector<Progress> seen;
+        RequestOptions options;
+        options.timeoutMs = 3000; // shorter than the task: each new status renews it
+        options.onProgress = [&](const Progress &p) {
+            seen.push_back(p);
+        };
+        auto r = call("simulate-research-query", Json{{"topic", "tides"}}, options);
+        QVERIFY(r);
+        QVERIFY2(!r->failed(), qPrintable(r->text()));
+        QVERIFY2(r->text().contains(QLatin1String("# Research Report: tides")),
+                 qPrintable(r->text()));
+        QVERIFY(seen.size() >= 2);
+        QVERIFY2(seen.front().message.contains(QLatin1String("working")),
+                 qPrintable(seen.front().message));
+        QVERIFY(seen.back().message.startsWith(QLatin1String("completed")));
+        QCOMPARE(m_client->runningTaskCount(), std::size_t(0));
+
+        std::optional<ToolResult> stopped;
+        options.onProgress = [](const Progress &) {
+        };
+        const RequestId id = m_client->callTool(
+                "simulate-research-query", Json{{"topic", "storms"}}, this,
+                [&](ToolResult result) { stopped = std::move(result); }, options);
+        QTRY_VERIFY_WITH_TIMEOUT(!m_client->taskId(id).empty(), 5000);
+        const std::string taskId = m_client->taskId(id);
+        m_client->cancel(id, QStringLiteral("stopped by the test"));
+        QTRY_VERIFY_WITH_TIMEOUT(stopped.has_value(), 5000);
+        QVERIFY(stopped->error && stopped->error->is(ErrorCode::RequestCancelled));
+        QCOMPARE(m_client->runningTaskCount(), std::size_t(0));
+        // tasks/cancel went out before this tasks/get; the server may handle them in any order.
+        std::string status;
+        for (int attempt = 0; attempt < 20 && status != "cancelled"; ++attempt) {
+            std::optional<Response> reply;
+            m_client->request("tasks/get", Json{{"taskId", taskId}}, this,
+                              [&](Response response) { reply = std::move(response); });
+            QTRY_VERIFY_WITH_TIMEOUT(reply.has_value(), 5000);
+            QVERIFY2(reply->ok(), reply->error ? reply->error->message.c_str() : "");
+            status = reply->result.value("status", "");
+            if (status != "cancelled")
+                QTest::qWait(100);
+        }
+        QCOMPARE(status, std::string("cancelled"));
+    }
+
+    // Acceptance (issue 13): simulate-research-query, which runs only as a task, completes
+    // through switchboard-cli; its status changes are shown as progress.
+    void cliTaskOnlyToolCompletes()
+    {
+        QTemporaryDir home;
+        const QString configFile = everythingConfig(home);
+        QVERIFY(!configFile.isEmpty());
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path());
+        env.insert(QStringLiteral("XDG_DATA_HOME"), home.path());
+        const ProcessRun run
+                = runWhileServing(QStringLiteral(SWITCHBOARD_CLI),
+                                  {QStringLiteral("--config"), configFile, QStringLiteral("call"),
+                                   QStringLiteral("ev"), QStringLiteral("simulate-research-query"),
+                                   QStringLiteral("{\"topic\": \"python\", \"ambiguous\": true}")},
+                                  env);
+        QVERIFY2(run.code == 0, qPrintable(run.err));
+        QVERIFY2(run.out.contains(QLatin1String("# Research Report: python")), qPrintable(run.out));
+        // It needed input on the way: asked through tasks/result, declined without a terminal.
+        QVERIFY2(run.err.contains(QLatin1String("input_required")), qPrintable(run.err));
+        QVERIFY2(run.out.contains(QLatin1String("User declined")), qPrintable(run.out));
+        QVERIFY(run.err.contains(QLatin1String("completed")));
+    }
+
     // The issue's acceptance example: server-everything, a command that does not exist and a
     // server whose ${TOKEN} is unset. Everything connects or fails with a reason, exit 3.
     void cliServersWithFailures()

@@ -299,8 +299,14 @@ void Client::setModernVersion(const std::string &version)
 
 Json Client::modernMeta() const
 {
+    // Tasks are an extension in this era; this client follows them (clienttasks.cpp).
+    Json capabilities
+            = m_options.capabilities.is_object() ? m_options.capabilities : Json::object();
+    if (!capabilities["extensions"].is_object())
+        capabilities["extensions"] = Json::object();
+    capabilities["extensions"][TasksExtension] = Json::object();
     return Json{{MetaProtocolVersion, m_protocolVersion},
-                {MetaClientCapabilities, m_options.capabilities},
+                {MetaClientCapabilities, std::move(capabilities)},
                 {MetaClientInfo,
                  {{"name", m_options.clientName}, {"version", m_options.clientVersion}}}};
 }
@@ -553,6 +559,10 @@ void Client::notify(std::string_view method, const Json &params)
 
 void Client::cancel(RequestId id, const QString &reason)
 {
+    if (m_tasks.count(id)) {
+        cancelTask(id, "cancelled: " + reason.toStdString(), ErrorCode::RequestCancelled);
+        return;
+    }
     auto it = m_pending.find(id);
     if (it == m_pending.end())
         return;
@@ -563,38 +573,33 @@ void Client::cancel(RequestId id, const QString &reason)
                                         "cancelled: " + reason.toStdString()));
 }
 
-namespace {
-Client::Callback toolCallback(Client::ToolCallback callback)
+ToolResult toolResultFrom(Response r)
 {
-    return [callback = std::move(callback)](Response r) {
-        ToolResult result;
-        if (!r.ok()) {
-            result.error = std::move(r.error);
-        } else if (!r.result.is_object()) {
-            result.error = RpcError{ErrorCode::InvalidResult, "tools/call result is not an object",
+    ToolResult result;
+    if (!r.ok()) {
+        result.error = std::move(r.error);
+    } else if (!r.result.is_object()) {
+        result.error = RpcError{ErrorCode::InvalidResult, "tools/call result is not an object",
+                                nullptr, true};
+    } else {
+        result.raw = std::move(r.result);
+        const Json &content = member(result.raw, "content");
+        if (!content.is_null() && !content.is_array())
+            result.error = RpcError{ErrorCode::InvalidResult, "tools/call content is not an array",
                                     nullptr, true};
-        } else {
-            result.raw = std::move(r.result);
-            const Json &content = member(result.raw, "content");
-            if (!content.is_null() && !content.is_array())
-                result.error = RpcError{ErrorCode::InvalidResult,
-                                        "tools/call content is not an array", nullptr, true};
-            const Json &isError = member(result.raw, "isError");
-            result.isError = isError.is_boolean() && isError.get<bool>();
-        }
-        callback(std::move(result));
-    };
+        const Json &isError = member(result.raw, "isError");
+        result.isError = isError.is_boolean() && isError.get<bool>();
+    }
+    return result;
 }
-} // namespace
 
 RequestId Client::callTool(const std::string &name, Json arguments, QObject *context,
                            ToolCallback callback, RequestOptions options)
 {
-    Json params{{"name", name}};
+    RawJson raw;
     if (!arguments.is_null())
-        params["arguments"] = std::move(arguments);
-    return request("tools/call", std::move(params), context, toolCallback(std::move(callback)),
-                   std::move(options));
+        raw.text = arguments.dump(-1, ' ', false, Json::error_handler_t::replace);
+    return callTool(name, raw, context, std::move(callback), std::move(options));
 }
 
 RequestId Client::callTool(std::string_view name, const RawJson &arguments, QObject *context,
@@ -606,6 +611,10 @@ RequestId Client::callTool(std::string_view name, const RawJson &arguments, QObj
     if (!arguments.text.empty()) {
         params += R"(,"arguments":)";
         params += arguments.text;
+    }
+    if (asksForTask(name)) {
+        // How long the server keeps the task after it ends: long enough to fetch its result.
+        params += R"(,"task":{"ttl":600000})";
     }
     if (options.onProgress || m_sendMeta) {
         params += R"(,"_meta":{)";
@@ -619,8 +628,8 @@ RequestId Client::callTool(std::string_view name, const RawJson &arguments, QObj
         params += '}';
     }
     params += '}';
-    return sendRequest("tools/call", params, context, toolCallback(std::move(callback)),
-                       std::move(options), id);
+    Callback wrapped = taskAwareCallback(id, std::move(callback), context, options);
+    return sendRequest("tools/call", params, context, std::move(wrapped), std::move(options), id);
 }
 
 void Client::setRequestHandler(const std::string &method, RequestHandler handler)
@@ -696,6 +705,8 @@ void Client::onNotification(const Json &message)
     const Json params = message.value("params", Json::object());
     if (method == "notifications/progress") {
         onProgressNotification(params);
+    } else if (method == "notifications/tasks/status" || method == "notifications/tasks") {
+        onTaskNotification(params);
     } else if (method == "notifications/tools/list_changed") {
         refreshTools();
     } else if (method == "notifications/subscriptions/acknowledged") {
@@ -1008,6 +1019,7 @@ void Client::respondLater(Callback callback, QPointer<QObject> context, bool has
 
 void Client::failAllPending(int code, const std::string &message)
 {
+    failAllTasks(code, message);
     auto pending = std::move(m_pending);
     m_pending.clear();
     m_callerIds.clear();

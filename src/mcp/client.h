@@ -8,8 +8,10 @@
 #include <QTimer>
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -85,6 +87,12 @@ struct ToolResult
     QString text() const;
 };
 
+// The 2026-07-28 tasks extension's name (capabilities.extensions).
+inline constexpr const char *TasksExtension = "io.modelcontextprotocol/tasks";
+
+// A tools/call response as a ToolResult.
+ToolResult toolResultFrom(Response response);
+
 // JSON text that is already serialized (and known to be valid), sent as it is. Lets a caller
 // that repeats a request serialize its arguments once.
 struct RawJson
@@ -150,6 +158,20 @@ public:
     // The same with arguments serialized beforehand (a JSON object's text).
     RequestId callTool(std::string_view name, const RawJson &arguments, QObject *context,
                        ToolCallback callback, RequestOptions options = {});
+    // Tasks. A call to a tool whose definition says `execution.taskSupport` "optional" or
+    // "required", on a server that takes task-augmented tools/call (2025-11-25: the `tasks`
+    // capability), asks for a task; a server may also answer with one unasked (2026-07-28:
+    // the io.modelcontextprotocol/tasks extension, `resultType: "task"`). Either way the
+    // ToolCallback gets the final result: the task is followed (tasks/get every pollInterval,
+    // notifications/tasks/status), its status is the request's progress message, and the
+    // result is fetched when it ends (2025-11-25: tasks/result, which also carries the
+    // server's questions while it needs input; 2026-07-28: tasks/get's result, its
+    // inputRequests answered by this client's handlers through tasks/update). cancel() on
+    // the call's id sends tasks/cancel. The request's timeout restarts on every new status.
+    std::size_t runningTaskCount() const { return m_tasks.size(); }
+    // The task a pending call became ("" when it has not become one).
+    std::string taskId(RequestId id) const;
+
     // Modern era: the id of the open subscriptions/listen request (0 when there is none),
     // and what the server agreed to send on it (its acknowledgment's filter).
     RequestId subscriptionId() const { return m_listenId; }
@@ -190,6 +212,41 @@ private:
         int reissues = 0; // sent again after its stream broke off
         bool untimed = false;
     };
+
+    struct ToolTask
+    {
+        std::string taskId;
+        ToolCallback callback;
+        QPointer<QObject> context;
+        bool hasContext = false;
+        std::function<void(const Progress &)> onProgress;
+        bool modern = false;
+        std::string status;
+        std::string statusMessage;
+        int pollMs = 1000;
+        int timeoutMs = 0;
+        qint64 deadline = 0;
+        qint64 hardDeadline = 0;
+        int updates = 0;
+        bool polling = false;  // a tasks/get is in flight
+        bool fetching = false; // tasks/result is in flight (2025-11-25)
+        RequestId fetchId = 0;
+        std::set<std::string> answeredInputs; // 2026-07-28: inputRequests answered
+    };
+    // Whether a call to `tool` asks for a task (2025-11-25).
+    bool asksForTask(std::string_view tool) const;
+    Callback taskAwareCallback(RequestId id, ToolCallback callback, QObject *context,
+                               const RequestOptions &options);
+    void followTask(RequestId id, ToolTask task, const Json &created);
+    void onTaskStatus(RequestId id, const Json &task);
+    void scheduleTaskPoll(RequestId id);
+    void pollTask(RequestId id);
+    void fetchTaskResult(RequestId id);
+    void answerTaskInput(RequestId id, const Json &requests);
+    void finishTask(RequestId id, ToolResult result);
+    void cancelTask(RequestId id, const std::string &why, int code);
+    void onTaskNotification(const Json &params);
+    void failAllTasks(int code, const std::string &message);
 
     void setState(State state);
     void fail(const QString &reason);
@@ -257,6 +314,7 @@ private:
     bool m_probeTimedOut = false;
     std::string m_metaMembers; // the _meta members every modern request carries, as JSON
     std::unordered_map<std::string, RequestHandler> m_handlers;
+    std::map<RequestId, ToolTask> m_tasks; // by the tools/call's id
     // Children (so that they move with the client from the start thread, see Manager).
     QTimer m_timeoutTimer{this};
     qint64 m_armedDeadline = 0;
