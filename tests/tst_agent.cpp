@@ -231,6 +231,68 @@ private slots:
         QVERIFY2(run.err.contains(expected), qPrintable(run.err));
     }
 
+    // Acceptance (issue 13): with a 500-tool server the first request carries at most 50
+    // definitions (built-ins and search_tools); a tool search_tools finds joins the next
+    // request and is called in the same conversation. With --tool-search 0 every definition
+    // goes; the two first requests' sizes are printed (docs/PERFORMANCE.md).
+    void toolSearchAboveTheThreshold()
+    {
+        QTemporaryDir ws, data;
+        writeWorkspaceConfig(ws.path(), data.path(),
+                             fixtureConfig(QStringLiteral("\"--tools\", \"500\"")));
+        FakeLlmServer model(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(model.listen());
+        model.enqueue(FakeLlmServer::openAiToolCalls(
+                {{QStringLiteral("search_tools"), Json{{"query", "echo the given text"}}}}));
+        model.enqueue(FakeLlmServer::openAiToolCalls(
+                {{QStringLiteral("mcp__fix__echo"), Json{{"text", "found and called"}}}}));
+        model.enqueue(FakeLlmServer::openAiText(QStringLiteral("done")));
+        const CliRun run = runCli(model, ws.path(), data.path(),
+                                  {QStringLiteral("echo something"), QStringLiteral("--approve"),
+                                   QStringLiteral("yes")});
+        QVERIFY2(run.code == 0, qPrintable(run.err));
+        QCOMPARE(model.requests().size(), 3);
+        const auto names = [](const Json &request) {
+            QStringList out;
+            for (const Json &tool : request.value("tools", Json::array()))
+                out << QString::fromStdString(tool["function"].value("name", ""));
+            return out;
+        };
+        const QStringList first = names(model.requests().at(0));
+        QVERIFY2(first.size() <= 50, qPrintable(first.join(QLatin1Char(' '))));
+        QVERIFY(first.contains(QStringLiteral("search_tools")));
+        QVERIFY(first.contains(QStringLiteral("read_file")));
+        QVERIFY(!first.contains(QStringLiteral("mcp__fix__echo")));
+        QVERIFY(!first.contains(QStringLiteral("mcp__fix__tool_0000")));
+        const Json found = toolMessages(model.requests().at(1));
+        QVERIFY2(found.dump().find("mcp__fix__echo: Returns the given text.") != std::string::npos,
+                 found.dump().c_str());
+        const QStringList second = names(model.requests().at(1));
+        QVERIFY2(second.contains(QStringLiteral("mcp__fix__echo")),
+                 qPrintable(second.join(QLatin1Char(' '))));
+        QVERIFY(second.size() <= 50);
+        const Json called = toolMessages(model.requests().at(2));
+        QVERIFY2(called.back()["content"].get<std::string>().find("found and called")
+                         != std::string::npos,
+                 called.dump().c_str());
+        // The found tool stays for the rest of the conversation.
+        QVERIFY(names(model.requests().at(2)).contains(QStringLiteral("mcp__fix__echo")));
+
+        FakeLlmServer all(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(all.listen());
+        all.enqueue(FakeLlmServer::openAiText(QStringLiteral("done")));
+        const CliRun everything = runCli(all, ws.path(), data.path(),
+                                         {QStringLiteral("echo something"),
+                                          QStringLiteral("--tool-search"), QStringLiteral("0")});
+        QVERIFY2(everything.code == 0, qPrintable(everything.err));
+        QVERIFY(names(all.requests().at(0)).size() > 500);
+        const std::size_t with = model.requests().at(0).dump().size();
+        const std::size_t without = all.requests().at(0).dump().size();
+        qInfo("first request with 500 tools: %zu bytes with tool search, %zu bytes without", with,
+              without);
+        QVERIFY(with * 10 < without);
+    }
+
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());

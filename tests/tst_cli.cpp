@@ -377,10 +377,10 @@ private slots:
         QCOMPARE(run.code, 3); // two servers fail
         const QStringList lines = run.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         // Built-ins first, each with its own risk, then the MCP tools with the config's.
-        QCOMPARE(lines.mid(0, 8),
+        QCOMPARE(lines.mid(0, 9),
                  (QStringList{"bash dangerous", "delegate_agent dangerous", "edit_file mutating",
                               "list_dir read", "read_file read", "search_files read",
-                              "spawn_subagent read", "write_file mutating"}));
+                              "search_tools read", "spawn_subagent read", "write_file mutating"}));
         QVERIFY(run.out.contains(QStringLiteral("mcp__fix__echo read\n")));
         QVERIFY(run.out.contains(QStringLiteral("mcp__fix__crash mutating\n")));
         QVERIFY(run.err.contains(QStringLiteral("server 'missing' failed")));

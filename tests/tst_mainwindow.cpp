@@ -94,8 +94,10 @@ class tst_MainWindow : public QObject
 
     // `fixtureTools`: filler tools the fixture server adds (--tools N).
     // `prepare`: writes more of the workspace before the window opens on it.
+    // toolSearch >= 0: Settings → "Search tools above" set to it beforehand (0: off).
     std::unique_ptr<Setup> open(int fixtureTools = 0,
-                                const std::function<void(const QString &)> &prepare = {})
+                                const std::function<void(const QString &)> &prepare = {},
+                                int toolSearch = -1)
     {
         auto setup = std::make_unique<Setup>();
         if (prepare)
@@ -118,6 +120,10 @@ class tst_MainWindow : public QObject
         qunsetenv("ANTHROPIC_API_KEY");
         if (!trustWorkspace(options(*setup)))
             return nullptr;
+        if (toolSearch >= 0) {
+            QSettings settings(options(*setup).settingsFile, QSettings::IniFormat);
+            settings.setValue(QStringLiteral("tools/searchThreshold"), toolSearch);
+        }
         setup->window = std::make_unique<Ui::MainWindow>(options(*setup));
         setup->window->show();
         if (!QTest::qWaitFor(
@@ -893,9 +899,28 @@ private slots:
         }
     }
 
-    void offeredToolsAreTheUsersChoice()
+    // With tool search (the default), 200 tools are no warning: the model is given the
+    // built-ins and search_tools, and finds the rest.
+    void toolSearchKeepsRequestsSmall()
     {
         auto setup = open(200);
+        QVERIFY(setup);
+        auto *warning = setup->window->findChild<QLabel *>(QStringLiteral("toolLimitWarning"));
+        QVERIFY(warning);
+        QVERIFY(!warning->isVisibleTo(setup->window.get()));
+        QSignalSpy done(setup->window->agent(), &Agent::turnFinished);
+        setup->model.enqueue(FakeLlmServer::openAiText(QStringLiteral("ok")));
+        send(*setup->window, QStringLiteral("which tools?"));
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 10000);
+        const Json tools = setup->model.requests().last()["tools"];
+        QVERIFY(tools.size() <= 12);
+        QVERIFY(tools.dump().find("search_tools") != std::string::npos);
+        QVERIFY(tools.dump().find("mcp__fix__") == std::string::npos);
+    }
+
+    void offeredToolsAreTheUsersChoice()
+    {
+        auto setup = open(200, {}, 0); // tool search off: every offered tool is sent
         QVERIFY(setup);
         auto *warning = setup->window->findChild<QLabel *>(QStringLiteral("toolLimitWarning"));
         QVERIFY(warning);

@@ -120,6 +120,8 @@ private slots:
         settings.maxInboundTasks = 9;
         settings.observationChars = 5000;
         settings.contextTokens = 32768;
+        settings.toolSearchThreshold = 0;
+        settings.pinnedTools = {QStringLiteral("mcp__gh__create_issue"), QStringLiteral("bash")};
         QString error;
         QVERIFY2(settings.save(path, &error), qPrintable(error));
         QCOMPARE(AppSettings::load(path), settings);
@@ -128,6 +130,7 @@ private slots:
         QVERIFY(bytes(path).contains("[servers]\nmaxConcurrentStarts=3"));
         QVERIFY(bytes(path).contains("contextTokens=32768"));
         QVERIFY(bytes(path).contains("[a2a]\nmaxInboundTasks=9"));
+        QVERIFY(bytes(path).contains("searchThreshold=0"));
 
         // A hand-edited file: unknown names fall back, numbers are clamped or ignored.
         QFile edited(file(QStringLiteral("edited.ini")));
@@ -602,6 +605,8 @@ private slots:
                  << child<QWidget>(&dialog, "observationCharsSpin")
                  << child<QWidget>(&dialog, "maxConcurrentStartsSpin")
                  << child<QWidget>(&dialog, "maxInboundTasksSpin")
+                 << child<QWidget>(&dialog, "toolSearchSpin")
+                 << child<QWidget>(&dialog, "pinnedToolsEdit")
                  << child<QWidget>(&dialog, "bashSandboxCombo")
                  << child<QWidget>(&dialog, "sensitiveFilesEdit")
                  << child<QWidget>(&dialog, "languageCombo");

@@ -4,7 +4,7 @@
 <context>
     <name>Engine::Agent</name>
     <message numerus="yes">
-        <location filename="../src/engine/agent.cpp" line="+212"/>
+        <location filename="../src/engine/agent.cpp" line="+250"/>
         <source>The earlier part of this conversation (%n messages) was left out to fit the context window. A summary of it:</source>
         <translation>
             <numerusform>The earlier part of this conversation (%n message) was left out to fit the context window. A summary of it:</numerusform>
@@ -299,15 +299,15 @@ in %3</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+550"/>
-        <source>%n tools are offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser.</source>
+        <location line="+557"/>
+        <source>%n tools are offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser, or let the model search for tools (Settings).</source>
         <translation>
-            <numerusform>%n tool is offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser.</numerusform>
-            <numerusform>%n tools are offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser.</numerusform>
+            <numerusform>%n tool is offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser, or let the model search for tools (Settings).</numerusform>
+            <numerusform>%n tools are offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser, or let the model search for tools (Settings).</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+189"/>
+        <location line="+190"/>
         <source>The model that answers (%n models listed by the provider)</source>
         <translation>
             <numerusform>The model that answers (%n model listed by the provider)</numerusform>

@@ -4,7 +4,7 @@
 <context>
     <name>Cli</name>
     <message>
-        <location filename="../src/cli/cli.cpp" line="+242"/>
+        <location filename="../src/cli/cli.cpp" line="+244"/>
         <source>switchboard-cli: refusing to use %1 as the workspace (it is / or your home folder: the tools could read every project and your private files there); run it in a project folder or name one with --workspace DIR</source>
         <translation>switchboard-cli：拒绝将 %1 用作工作区（它是 / 或你的主文件夹：工具将能读取其中的所有项目和你的私人文件）；请在项目文件夹中运行，或用 --workspace DIR 指定一个</translation>
     </message>
@@ -69,7 +69,7 @@
         <translation>没有此文件</translation>
     </message>
     <message>
-        <location line="+180"/>
+        <location line="+186"/>
         <source>a2a send: %1</source>
         <translation>a2a send：%1</translation>
     </message>
@@ -853,13 +853,13 @@
 <context>
     <name>Engine::Agent</name>
     <message>
-        <location filename="../src/engine/agent.cpp" line="+72"/>
+        <location filename="../src/engine/agent.cpp" line="+73"/>
         <location line="+50"/>
         <source>Could not save the conversation: %1</source>
         <translation>无法保存对话：%1</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+80"/>
         <source>Stopped after %1 model turns without a final answer (the turn limit).</source>
         <translation>模型已进行 %1 轮仍未给出最终回答，已停止（达到轮数上限）。</translation>
     </message>
@@ -1654,7 +1654,7 @@
 <context>
     <name>Engine::Session</name>
     <message>
-        <location filename="../src/engine/session.cpp" line="+74"/>
+        <location filename="../src/engine/session.cpp" line="+76"/>
         <source>Instructions from the MCP server &quot;%1&quot; (the server&apos;s own words about its tools; they do not come from the user):
 %2</source>
         <translation>MCP 服务器“%1”的说明（服务器自己对其工具的描述，并非来自用户）：
@@ -2031,7 +2031,7 @@
         <translation>server/discover 失败：%1</translation>
     </message>
     <message>
-        <location line="+82"/>
+        <location line="+88"/>
         <source>initialize failed: %1</source>
         <translation>initialize 失败：%1</translation>
     </message>
@@ -2081,17 +2081,17 @@
         <translation>tools/list：已略去工具“%1”：%2</translation>
     </message>
     <message>
-        <location line="+188"/>
+        <location line="+191"/>
         <source>ignored a message that is not JSON-RPC: %1</source>
         <translation>已忽略一条非 JSON-RPC 消息：%1</translation>
     </message>
     <message>
-        <location line="+320"/>
+        <location line="+322"/>
         <source>subscriptions/listen failed: %1; tool list changes will not be seen</source>
         <translation>subscriptions/listen 失败：%1；将无法得知工具列表的变化</translation>
     </message>
     <message>
-        <location line="+131"/>
+        <location line="+132"/>
         <source>the connection closed</source>
         <translation>连接已关闭</translation>
     </message>
@@ -3510,7 +3510,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::AppSettings</name>
     <message>
-        <location filename="../src/ui/appsettings.cpp" line="+149"/>
+        <location filename="../src/ui/appsettings.cpp" line="+161"/>
         <source>could not write the settings file %1</source>
         <translation>无法写入设置文件 %1</translation>
     </message>
@@ -4339,12 +4339,12 @@ in %3</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
     <message>
-        <location line="+570"/>
+        <location line="+574"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-568"/>
+        <location line="-572"/>
         <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
         <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
     </message>
@@ -4405,12 +4405,12 @@ in %3</source>
         <translation>本对话：%1 / %2</translation>
     </message>
     <message>
-        <location line="+197"/>
+        <location line="+198"/>
         <source>The new model settings apply when the current answer is done.</source>
         <translation>新的模型设置将在当前回答完成后生效。</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+47"/>
         <source>&lt;b&gt;Chat needs a model&lt;/b&gt; — %1. Servers, tools and manual runs work without one.</source>
         <translation>&lt;b&gt;聊天需要模型&lt;/b&gt; — %1。服务器、工具和手动运行无需模型即可使用。</translation>
     </message>
@@ -4425,7 +4425,7 @@ in %3</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-548"/>
+        <location line="-552"/>
         <source>Audit log: %1</source>
         <translation>审计日志：%1</translation>
     </message>
@@ -4459,7 +4459,7 @@ in %3</source>
         <translation>模型收到了它自己对被省略部分的摘要。</translation>
     </message>
     <message>
-        <location line="+192"/>
+        <location line="+196"/>
         <source>The API key is still being read from the keychain; send again in a moment.</source>
         <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
     </message>
@@ -4469,13 +4469,13 @@ in %3</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location line="-547"/>
-        <location line="+570"/>
+        <location line="-551"/>
+        <location line="+574"/>
         <source>Configuration</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location line="-847"/>
+        <location line="-851"/>
         <source>sign-in needed: select the server in the Servers dock and press Sign in</source>
         <translation>需要登录：请在“服务器”面板中选中该服务器并点击“登录”</translation>
     </message>
@@ -4600,7 +4600,7 @@ in %3</source>
         <translation>&lt;h3&gt;Switchboard %1&lt;/h3&gt;&lt;p&gt;桌面 AI 智能体与 MCP 客户端：模型的工具来自 MCP 服务器，凡是可能改动内容的工具都要等你批准。&lt;/p&gt;&lt;p&gt;基于 Qt %2 构建（运行于 Qt %3）。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+267"/>
+        <location line="+271"/>
         <source>Attach files</source>
         <translation>附加文件</translation>
     </message>
@@ -4685,14 +4685,14 @@ in %3</source>
         <translation>无法将工具选择保存到 %1。</translation>
     </message>
     <message numerus="yes">
-        <location line="+11"/>
-        <source>%n tools are offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser.</source>
+        <location line="+14"/>
+        <source>%n tools are offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser, or let the model search for tools (Settings).</source>
         <translation>
-            <numerusform>向模型提供了 %n 个工具：超过了 OpenAI 兼容 API 最多接受的 %1 个，而且每个工具说明都会占用上下文。请在服务器面板（“工具”列）中取消勾选服务器，或在工具浏览器中取消勾选工具。</numerusform>
+            <numerusform>向模型提供了 %n 个工具：超过了多数 OpenAI 兼容 API 接受的 %1 个，而且每个描述都占用上下文。请在“服务器”停靠窗口（工具列）取消勾选服务器，或在工具浏览器中取消勾选工具，或让模型搜索工具（设置）。</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>Could not rename the conversation: %1</source>
         <translation>无法重命名对话：%1</translation>
     </message>
@@ -5551,7 +5551,32 @@ in %3</source>
         <translation>将此工作区作为智能体提供服务时（智能体面板）：最多同时运行这么多远程任务；更多的会被拒绝（HTTP 429）</translation>
     </message>
     <message>
+        <location line="+6"/>
+        <source>never</source>
+        <translation>从不</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> tools</source>
+        <translation> 个工具</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>With more tools than this, the model is given the built-in and pinned tools and finds the servers&apos; tools with search_tools, instead of every definition in every request</source>
+        <translation>工具多于此数时，模型只拿到内置工具和固定的工具，并用 search_tools 查找服务器的工具，而不是每次请求都带上所有定义</translation>
+    </message>
+    <message>
         <location line="+5"/>
+        <source>mcp__server__tool …</source>
+        <translation>mcp__server__tool …</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tool names (as the model sees them) separated by spaces: always offered, even when the model searches for the others</source>
+        <translation>工具名（模型看到的名称），以空格分隔：总是提供给模型，即使其他工具需要搜索</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Where bubblewrap works</source>
         <translation>在 bubblewrap 可用时</translation>
     </message>
@@ -5597,6 +5622,16 @@ in %3</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>Search tools a&amp;bove:</source>
+        <translation>搜索工具的阈值(&amp;B)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Pinned tools:</source>
+        <translation>固定的工具(&amp;P)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Sand&amp;box for bash:</source>
         <translation>bash 沙箱(&amp;B)：</translation>
     </message>
@@ -5631,12 +5666,12 @@ in %3</source>
         <translation>界面</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+49"/>
         <source>The system keychain is not available: %1. The key is used for this session only and not saved; set OPENAI_API_KEY / ANTHROPIC_API_KEY to keep it.</source>
         <translation>系统钥匙串不可用：%1。密钥仅用于本次会话，不会保存；如需保留，请设置 OPENAI_API_KEY / ANTHROPIC_API_KEY。</translation>
     </message>
     <message>
-        <location line="+112"/>
+        <location line="+117"/>
         <source>Reading the keychain…</source>
         <translation>正在读取钥匙串…</translation>
     </message>

@@ -99,10 +99,12 @@ QString usageText()
             "  prompts SERVER [--json]     a server's prompts and their arguments\n"
             "  prompt SERVER NAME [ARGS_JSON] [--json]\n"
             "                              get a prompt's messages; ARGS_JSON: {\"arg\": \"v\"}\n"
-            "  run PROMPT [--approve ask|deny|yes] [--max-turns N] [--json]\n"
+            "  run PROMPT [--approve ask|deny|yes] [--max-turns N] [--tool-search N] [--json]\n"
             "                              the agent loop, headless (needs OPENAI_API_KEY or\n"
             "                              ANTHROPIC_API_KEY, or OPENAI_BASE_URL for a local "
-            "server)\n"
+            "server);\n"
+            "                              above --tool-search N tools (default 40, 0: off) the\n"
+            "                              model finds the servers' tools with search_tools\n"
             "  trust [SERVER...] [--revoke]\n"
             "                              trust (or stop trusting) this folder's .mcp.json\n"
             "                              servers: they start only once trusted\n"
@@ -1179,6 +1181,11 @@ int Cli::cmdRun()
             m_maxTurns = value.toInt(&ok);
             if (!ok || m_maxTurns < 1)
                 return usageError(QStringLiteral("--max-turns needs a positive whole number"));
+        } else if (takeValue(m_args, i, QStringLiteral("--tool-search"), &value)) {
+            m_toolSearch = value.toInt(&ok);
+            if (!ok || m_toolSearch < 0)
+                return usageError(QStringLiteral(
+                        "--tool-search needs a whole number of tools (0: always every tool)"));
         } else if (arg.startsWith(QLatin1String("--"))) {
             return usageError(QStringLiteral("run: unknown or incomplete option '%1'").arg(arg));
         } else {
@@ -1228,6 +1235,7 @@ void Cli::startRun()
     auto *store = new Engine::ConversationStore(m_engineParent);
     Engine::AgentOptions options;
     options.maxTurns = m_maxTurns;
+    options.toolSearchThreshold = m_toolSearch;
     options.moreInstructions = [session = m_session.get()] {
         return session->serverInstructions();
     };

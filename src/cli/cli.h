@@ -3,6 +3,7 @@
 #include <mcp/config.h>
 #include <mcp/manager.h>
 
+#include <engine/agent.h>
 #include <engine/elicitation.h>
 #include <engine/sampling.h>
 #include <engine/secretstore.h>
@@ -87,7 +88,7 @@ private:
     QStringList m_args; // after the global options
     QString m_workspace;
     QString m_configFile;
-    Mcp::Sandbox::Mode m_bashSandbox = Mcp::Sandbox::Mode::Auto; // --sandbox
+    Mcp::Sandbox::Mode m_bashSandbox = Mcp::Sandbox::Mode::Auto;                 // --sandbox
     Engine::Elicitation::Policy m_elicit = Engine::Elicitation::Policy::Decline; // --elicit
     bool m_json = false;
     // Sign-in to remote servers, its tokens in the keychain; made by loadConfig() and
@@ -120,4 +121,5 @@ private:
     TerminalApprovalGate *m_gate = nullptr;
     Engine::Sampling::Sampler *m_sampler = nullptr;
     int m_maxTurns = 20;
+    int m_toolSearch = Engine::AgentOptions::DefaultToolSearchThreshold;
 };

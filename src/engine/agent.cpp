@@ -2,6 +2,7 @@
 
 #include "contextfit.h"
 #include "conversationstore.h"
+#include "toolsearch.h"
 
 #include <QDir>
 #include <QLoggingCategory>
@@ -145,12 +146,49 @@ bool Agent::editLastUserMessage(const QString &text, std::vector<Attachment> att
 
 std::vector<ToolSpec> Agent::toolSpecs() const
 {
-    std::vector<ToolSpec> specs;
+    std::vector<std::shared_ptr<Tool>> usable;
     for (const auto &tool : m_registry->offeredTools()) {
         if (mayUse(*tool))
-            specs.push_back({tool->name(), tool->description(), tool->inputSchema()});
+            usable.push_back(tool);
+    }
+    const bool searching = m_options.toolSearchThreshold > 0
+                           && int(usable.size()) - 1 > m_options.toolSearchThreshold;
+    const QSet<QString> found = searching ? foundTools() : QSet<QString>();
+    std::vector<ToolSpec> specs;
+    for (const auto &tool : usable) {
+        const QString name = tool->name();
+        const bool offered = name == QLatin1String(SearchToolsTool::Name)
+                                     ? searching
+                                     : !searching || tool->isBuiltin()
+                                               || m_options.pinnedTools.contains(name)
+                                               || found.contains(name);
+        if (offered)
+            specs.push_back({name, tool->description(), tool->inputSchema()});
     }
     return specs;
+}
+
+// What search_tools found in this conversation, and what the model called: read from the
+// messages, so an opened conversation (or one cut back by an edit) knows the same.
+QSet<QString> Agent::foundTools() const
+{
+    QSet<QString> known;
+    const QStringList names = m_registry->names();
+    for (const QString &name : names)
+        known.insert(name);
+    QSet<QString> found;
+    for (const ChatMessage &message : m_messages) {
+        for (const ToolCallRequest &call : message.toolCalls) {
+            if (known.contains(call.name))
+                found.insert(call.name);
+        }
+        if (message.role == ChatMessage::Role::Tool
+            && message.toolName == QLatin1String(SearchToolsTool::Name) && !message.isError) {
+            for (const QString &name : SearchToolsTool::namesIn(message.text, known))
+                found.insert(name);
+        }
+    }
+    return found;
 }
 
 bool Agent::mayUse(const Tool &tool) const

@@ -30,6 +30,12 @@ struct AgentOptions
     // More for the system prompt, asked before every request (the servers' instructions:
     // Session::serverInstructions()).
     std::function<QString()> moreInstructions;
+    // Above this many tools (0: never) the model gets the built-ins, the pinned tools, those
+    // search_tools found earlier in the conversation (or it called) and search_tools, instead
+    // of every definition.
+    int toolSearchThreshold = DefaultToolSearchThreshold;
+    static constexpr int DefaultToolSearchThreshold = 40;
+    QSet<QString> pinnedTools; // registry names always offered
 };
 
 // The agent loop: a user message → the model → the tool calls of that turn, run concurrently
@@ -59,6 +65,12 @@ public:
     // The model's context window, when the provider's model list says (it wins over the
     // setting the agent was made with); applies from the next request.
     void setContextTokens(qint64 tokens) { m_options.contextTokens = tokens; }
+    // From the next request on (Settings).
+    void setToolSearch(int threshold, QSet<QString> pinned)
+    {
+        m_options.toolSearchThreshold = threshold;
+        m_options.pinnedTools = std::move(pinned);
+    }
     qint64 contextTokens() const { return m_options.contextTokens; }
     QString conversationId() const { return m_conversationId; }
     const std::vector<ChatMessage> &messages() const { return m_messages; }
@@ -113,6 +125,7 @@ private:
     void endTurn(const QString &error = QString());
     std::vector<ToolSpec> toolSpecs() const;
     bool mayUse(const Tool &tool) const;
+    QSet<QString> foundTools() const;
     void sendRequest();
     void summarize(int count);
     void forgetSummary();

@@ -7,6 +7,7 @@
 
 #include "a2a/delegatetool.h"
 #include "subagenttool.h"
+#include "toolsearch.h"
 
 #include <QPointer>
 #include <QStandardPaths>
@@ -42,6 +43,7 @@ Session::Session(SessionOptions options, QObject *parent)
     m_a2a = new A2A::Client(nullptr, this);
     m_registry->add(std::make_shared<A2A::DelegateAgentTool>(m_a2a, [this] { return m_peers; }));
     m_registry->add(std::make_shared<SubagentTool>(m_registry.get(), [this] { return m_model; }));
+    m_registry->add(std::make_shared<SearchToolsTool>(m_registry.get()));
     m_adapter = std::make_unique<McpToolAdapter>(m_manager.get(), m_registry.get());
 
     m_runner = std::make_unique<ToolRunner>(m_registry.get(), nullptr, m_options.workspace);

@@ -29,6 +29,8 @@ const QString MaxConcurrentStartsKey = QStringLiteral("servers/maxConcurrentStar
 const QString MaxInboundTasksKey = QStringLiteral("a2a/maxInboundTasks");
 const QString ObservationCharsKey = QStringLiteral("tools/observationChars");
 const QString ContextTokensKey = QStringLiteral("model/contextTokens");
+const QString ToolSearchKey = QStringLiteral("tools/searchThreshold");
+const QString PinnedToolsKey = QStringLiteral("tools/pinned");
 // A JSON object {"model": [input, output], ...}: model ids hold '/' (OpenRouter), which
 // QSettings would read as groups.
 const QString PricesKey = QStringLiteral("model/prices");
@@ -83,14 +85,22 @@ AppSettings AppSettings::load(const QString &file)
     result.maxConcurrentStarts
             = readBounded(settings, MaxConcurrentStartsKey, Mcp::DefaultMaxConcurrentStarts, 1,
                           MaxConcurrentStarts);
-    result.maxInboundTasks = readBounded(settings, MaxInboundTasksKey, DefaultInboundTasks, 1,
-                                         MaxInboundTasks);
+    result.maxInboundTasks
+            = readBounded(settings, MaxInboundTasksKey, DefaultInboundTasks, 1, MaxInboundTasks);
     result.observationChars
             = readBounded(settings, ObservationCharsKey, Engine::ToolOutput::DefaultModelTextChars,
                           MinObservationChars, MaxObservationChars);
     result.contextTokens = readBounded(settings, ContextTokensKey,
                                        int(Engine::AgentOptions::DefaultContextTokens),
                                        MinContextTokens, MaxContextTokens);
+    result.toolSearchThreshold
+            = readBounded(settings, ToolSearchKey, Engine::AgentOptions::DefaultToolSearchThreshold,
+                          0, MaxToolSearchThreshold);
+    for (const QString &name :
+         settings.value(PinnedToolsKey).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        if (!result.pinnedTools.contains(name))
+            result.pinnedTools << name;
+    }
     const QString language = settings.value(LanguageKey).toString();
     if (language == QLatin1String(EnglishLanguage) || language == QLatin1String(ChineseLanguage))
         result.language = language;
@@ -134,6 +144,8 @@ bool AppSettings::save(const QString &file, QString *error) const
     settings.setValue(MaxInboundTasksKey, maxInboundTasks);
     settings.setValue(ObservationCharsKey, observationChars);
     settings.setValue(ContextTokensKey, contextTokens);
+    settings.setValue(ToolSearchKey, toolSearchThreshold);
+    settings.setValue(PinnedToolsKey, pinnedTools.join(QLatin1Char(' ')));
     settings.setValue(LanguageKey, language);
     settings.setValue(BashSandboxKey, Mcp::Sandbox::modeName(bashSandbox));
     settings.setValue(SensitiveFilesKey, sensitiveFiles);

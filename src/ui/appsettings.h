@@ -65,6 +65,11 @@ struct AppSettings
     int observationChars = Engine::ToolOutput::DefaultModelTextChars;
     // "model/contextTokens": each request is fitted into this many tokens.
     int contextTokens = int(Engine::AgentOptions::DefaultContextTokens);
+    // "tools/searchThreshold": above this many tools the model finds them with search_tools
+    // (0: every definition in every request); "tools/pinned": registry names always offered.
+    int toolSearchThreshold = Engine::AgentOptions::DefaultToolSearchThreshold;
+    QStringList pinnedTools;
+    static constexpr int MaxToolSearchThreshold = 100000;
     QString language = QString::fromLatin1(SystemLanguage);
     // "bash/sandbox": the built-in bash under bubblewrap: on, off, or auto (where bwrap works).
     Mcp::Sandbox::Mode bashSandbox = Mcp::Sandbox::Mode::Auto;

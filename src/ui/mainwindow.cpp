@@ -661,6 +661,7 @@ void MainWindow::openAuditLog()
 
 void MainWindow::applySettings(bool announce)
 {
+    updateToolWarning();
     m_session->setDefaultToolTimeout(m_settings.toolTimeoutS * 1000);
     manager()->setMaxConcurrentStarts(m_settings.maxConcurrentStarts);
     m_agentsDock->setMaxTasks(m_settings.maxInboundTasks);
@@ -720,6 +721,9 @@ void MainWindow::setProvider(const QString &storedKey, const QString &keychainEr
         Engine::AgentOptions agentOptions;
         agentOptions.maxToolOutputChars = m_settings.observationChars;
         agentOptions.contextTokens = m_settings.contextTokens;
+        agentOptions.toolSearchThreshold = m_settings.toolSearchThreshold;
+        agentOptions.pinnedTools
+                = QSet<QString>(m_settings.pinnedTools.begin(), m_settings.pinnedTools.end());
         agentOptions.moreInstructions = [session = m_session.get()] {
             return session->serverInstructions();
         };
@@ -1140,12 +1144,16 @@ void MainWindow::setOffered(bool server, const QString &name, bool offered)
 void MainWindow::updateToolWarning()
 {
     const int offered = int(registry()->offeredTools().size());
-    m_toolWarning->setVisible(offered > OfferedToolsLimit);
-    if (offered > OfferedToolsLimit)
+    // Above the search threshold the model is given a few tools and searches for the rest.
+    const int threshold = m_settings.toolSearchThreshold;
+    const bool allSent = threshold == 0 || offered - 1 <= threshold;
+    m_toolWarning->setVisible(allSent && offered > OfferedToolsLimit);
+    if (allSent && offered > OfferedToolsLimit)
         m_toolWarning->setText(
                 tr("%n tools are offered to the model: more than %1, the most OpenAI-compatible "
                    "APIs accept, and every description costs context. Uncheck servers in the "
-                   "Servers dock (Tools column) or tools in the tool browser.",
+                   "Servers dock (Tools column) or tools in the tool browser, or let the model "
+                   "search for tools (Settings).",
                    nullptr, offered)
                         .arg(OfferedToolsLimit));
 }

@@ -257,6 +257,21 @@ SettingsDialog::SettingsDialog(QString settingsFile, Engine::SecretStore *secret
     m_inboundSpin->setToolTip(tr("When this workspace is served as an agent (Agents dock): at "
                                  "most this many remote tasks run at once; more are refused "
                                  "(HTTP 429)"));
+    m_toolSearchSpin = new QSpinBox(this);
+    m_toolSearchSpin->setObjectName(QStringLiteral("toolSearchSpin"));
+    m_toolSearchSpin->setRange(0, AppSettings::MaxToolSearchThreshold);
+    m_toolSearchSpin->setSpecialValueText(tr("never"));
+    m_toolSearchSpin->setSuffix(tr(" tools"));
+    m_toolSearchSpin->setValue(current.toolSearchThreshold);
+    m_toolSearchSpin->setToolTip(
+            tr("With more tools than this, the model is given the built-in and pinned tools and "
+               "finds the servers' tools with search_tools, instead of every definition in every "
+               "request"));
+    m_pinnedEdit = new QLineEdit(current.pinnedTools.join(QLatin1Char(' ')), this);
+    m_pinnedEdit->setObjectName(QStringLiteral("pinnedToolsEdit"));
+    m_pinnedEdit->setPlaceholderText(tr("mcp__server__tool …"));
+    m_pinnedEdit->setToolTip(tr("Tool names (as the model sees them) separated by spaces: always "
+                                "offered, even when the model searches for the others"));
     m_bashSandboxCombo = new QComboBox(this);
     m_bashSandboxCombo->setObjectName(QStringLiteral("bashSandboxCombo"));
     m_bashSandboxCombo->addItem(tr("Where bubblewrap works"),
@@ -280,6 +295,8 @@ SettingsDialog::SettingsDialog(QString settingsFile, Engine::SecretStore *secret
     toolsForm.addRow(tr("Result si&ze for the model:"), m_observationSpin);
     toolsForm.addRow(tr("Servers starting at o&nce:"), m_startsSpin);
     toolsForm.addRow(tr("Remote tasks at once:"), m_inboundSpin);
+    toolsForm.addRow(tr("Search tools a&bove:"), m_toolSearchSpin);
+    toolsForm.addRow(tr("&Pinned tools:"), m_pinnedEdit);
     toolsForm.addRow(tr("Sand&box for bash:"), m_bashSandboxCombo);
     toolsForm.addRow(tr("Sensiti&ve files:"), m_sensitiveFilesEdit);
     auto toolsGroup = new QGroupBox(tr("Tools"), this);
@@ -331,25 +348,13 @@ SettingsDialog::SettingsDialog(QString settingsFile, Engine::SecretStore *secret
     layout->addWidget(m_saveError);
     layout->addWidget(m_buttons);
 
-    const QList<QWidget *> tabOrder{m_providerCombo,
-                                    m_baseUrlEdit,
-                                    m_modelEdit,
-                                    m_keyEdit,
-                                    m_showKeyButton,
-                                    m_forgetKeyButton,
-                                    m_requestTimeoutSpin,
-                                    m_contextSpin,
-                                    m_pricesTable,
-                                    addPrice,
-                                    removePrice,
-                                    m_toolTimeoutSpin,
-                                    m_observationSpin,
-                                    m_startsSpin,
-                                    m_inboundSpin,
-                                    m_bashSandboxCombo,
-                                    m_sensitiveFilesEdit,
-                                    m_languageCombo,
-                                    m_buttons};
+    const QList<QWidget *> tabOrder{
+            m_providerCombo,   m_baseUrlEdit,      m_modelEdit,          m_keyEdit,
+            m_showKeyButton,   m_forgetKeyButton,  m_requestTimeoutSpin, m_contextSpin,
+            m_pricesTable,     addPrice,           removePrice,          m_toolTimeoutSpin,
+            m_observationSpin, m_startsSpin,       m_inboundSpin,        m_toolSearchSpin,
+            m_pinnedEdit,      m_bashSandboxCombo, m_sensitiveFilesEdit, m_languageCombo,
+            m_buttons};
     for (qsizetype i = 1; i < tabOrder.size(); ++i)
         setTabOrder(tabOrder.at(i - 1), tabOrder.at(i));
 
@@ -379,6 +384,11 @@ AppSettings SettingsDialog::settings() const
     result.maxInboundTasks = m_inboundSpin->value();
     result.observationChars = m_observationSpin->value();
     result.contextTokens = m_contextSpin->value();
+    result.toolSearchThreshold = m_toolSearchSpin->value();
+    for (const QString &name : m_pinnedEdit->text().split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        if (!result.pinnedTools.contains(name))
+            result.pinnedTools << name;
+    }
     result.language = m_languageCombo->currentData().toString();
     result.bashSandbox = Mcp::Sandbox::Mode(m_bashSandboxCombo->currentData().toInt());
     for (int row = 0; row < m_pricesTable->rowCount(); ++row) {

@@ -21,10 +21,10 @@ namespace Ui {
 // Edits the settings file and the API key: the model provider (the environment variables as
 // before, an OpenAI-compatible server or Anthropic), its base URL, model and key, the request
 // and tool timeouts, whether bash runs in a sandbox, and the interface language. The key goes to
-// the OS keychain through the Engine::SecretStore, never into the settings file; where the keychain does
-// not work the dialog says so and the key is kept for this session only. OK writes the file and the
-// key (the dialog closes when the keychain has answered); Cancel changes nothing. Opened with
-// open() by the main window, which applies settings() when it is accepted.
+// the OS keychain through the Engine::SecretStore, never into the settings file; where the keychain
+// does not work the dialog says so and the key is kept for this session only. OK writes the file
+// and the key (the dialog closes when the keychain has answered); Cancel changes nothing. Opened
+// with open() by the main window, which applies settings() when it is accepted.
 class SettingsDialog : public QDialog
 {
     Q_OBJECT
@@ -83,6 +83,8 @@ private:
     QSpinBox *m_inboundSpin = nullptr;
     QSpinBox *m_observationSpin = nullptr;
     QSpinBox *m_contextSpin = nullptr;
+    QSpinBox *m_toolSearchSpin = nullptr;
+    QLineEdit *m_pinnedEdit = nullptr;
     QTableWidget *m_pricesTable = nullptr;
     QComboBox *m_bashSandboxCombo = nullptr;
     QLineEdit *m_sensitiveFilesEdit = nullptr;
