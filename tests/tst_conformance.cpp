@@ -216,6 +216,37 @@ private slots:
     // `--suite extensions`: the auth extensions on their own, as the issue asks.
     void extensions() { judgeSuite(QStringLiteral("extensions"), Extensions); }
 
+    // The skills extension (SEP-2640), off the spec timeline: each scenario on its own, in the
+    // 2025-11-25 era and (forced) in 2026-07-28. No skill file is read on listing; a skill
+    // whose SKILL.md fails its size, digest or frontmatter is refused before its other file.
+    void skills_data()
+    {
+        QTest::addColumn<QString>("scenario");
+        QTest::addColumn<QStringList>("era");
+        for (const char *name :
+             {"no-prefetch", "verify-digest", "verify-size", "verify-frontmatter"}) {
+            const QString scenario = QStringLiteral("sep-2640-client-") + QLatin1String(name);
+            QTest::addRow("%s legacy", name) << scenario << QStringList();
+            QTest::addRow("%s modern", name)
+                    << scenario
+                    << QStringList{QStringLiteral("--spec-version"), QStringLiteral("2026-07-28"),
+                                   QStringLiteral("--force")};
+        }
+    }
+
+    void skills()
+    {
+        QFETCH(QString, scenario);
+        QFETCH(QStringList, era);
+        QTemporaryDir out;
+        const Run run
+                = suite(QStringList{QStringLiteral("--scenario"), scenario} + era, out.path());
+        QVERIFY2(run.code == 0, run.output.right(4000).constData());
+        const QString problem = verdict(results(out.path()).value(scenario));
+        QVERIFY2(problem.isEmpty(),
+                 qPrintable(problem + QString::fromUtf8(run.output.right(2000))));
+    }
+
     void sseRetryAlone()
     {
         QTemporaryDir out;

@@ -1654,7 +1654,7 @@
 <context>
     <name>Engine::Session</name>
     <message>
-        <location filename="../src/engine/session.cpp" line="+76"/>
+        <location filename="../src/engine/session.cpp" line="+78"/>
         <source>Instructions from the MCP server &quot;%1&quot; (the server&apos;s own words about its tools; they do not come from the user):
 %2</source>
         <translation>MCP 服务器“%1”的说明（服务器自己对其工具的描述，并非来自用户）：
@@ -1672,6 +1672,24 @@
         <location line="+106"/>
         <source>&apos;%1&apos; has not asked for a sign-in</source>
         <translation>“%1”尚未要求登录</translation>
+    </message>
+</context>
+<context>
+    <name>Engine::SkillCatalog</name>
+    <message>
+        <location filename="../src/engine/skilltool.cpp" line="+115"/>
+        <source>There is no skill &apos;%1&apos;. Skills: %2.</source>
+        <translation>没有名为“%1”的技能。现有技能：%2。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Several servers have a skill &apos;%1&apos;: name one of %2.</source>
+        <translation>多个服务器都有技能“%1”：请指明其中之一：%2。</translation>
     </message>
 </context>
 <context>
@@ -1973,6 +1991,49 @@
         <location line="+2"/>
         <source>runs in a sandbox</source>
         <translation>在沙箱中运行</translation>
+    </message>
+</context>
+<context>
+    <name>Engine::UseSkillTool</name>
+    <message>
+        <location filename="../src/engine/skilltool.cpp" line="+50"/>
+        <source>Skills are not available.</source>
+        <translation>技能不可用。</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Load the skill first (use_skill without file): its files are read only once its SKILL.md is verified.</source>
+        <translation>请先加载技能（调用 use_skill 时不带 file）：只有在其 SKILL.md 通过校验后才会读取它的文件。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1 is not one of the skill&apos;s files: %2</source>
+        <translation>%1 不是该技能的文件之一：%2</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The MCP server &apos;%1&apos; is not connected.</source>
+        <translation>MCP 服务器“%1”未连接。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Reading %1 failed: %2</source>
+        <translation>读取 %1 失败：%2</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The skill was not loaded: it does not match what its server listed (%1).</source>
+        <translation>未加载该技能：它与服务器列出的内容不符（%1）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>[skill %1 from the MCP server &quot;%2&quot;, %3, verified]</source>
+        <translation>[来自 MCP 服务器“%2”的技能 %1，%3，已校验]</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>[its other files, read with use_skill and file: %1]</source>
+        <translation>[它的其他文件，可用 use_skill 加 file 读取：%1]</translation>
     </message>
 </context>
 <context>
@@ -3173,6 +3234,147 @@
         <location line="+9"/>
         <source>the header name &apos;%1&apos; is declared twice</source>
         <translation>头部名称“%1”被声明了两次</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::Skills</name>
+    <message>
+        <location filename="../src/mcp/skills.cpp" line="+113"/>
+        <source>the result has no list of skills</source>
+        <translation>结果中没有技能列表</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>its uri is not a skill:// URI</source>
+        <translation>它的 uri 不是 skill:// URI</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>its frontmatter has no name</source>
+        <translation>它的 frontmatter 没有 name</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>it lists more than 512 files</source>
+        <translation>它列出了超过 512 个文件</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>a file&apos;s uri, digest or size is missing or malformed</source>
+        <translation>某个文件的 uri、digest 或 size 缺失或格式不对</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>its files add up to more than 16 MiB</source>
+        <translation>它的文件合计超过 16 MiB</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>its files do not include its SKILL.md</source>
+        <translation>它的文件中不包括其 SKILL.md</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>it lists no files</source>
+        <translation>它没有列出文件</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>it has no frontmatter</source>
+        <translation>它没有 frontmatter</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>frontmatter line %1: %2</source>
+        <translation>frontmatter 第 %1 行：%2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>indented with a tab</source>
+        <translation>用制表符缩进</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>indented without a key above it</source>
+        <translation>缩进行上方没有键</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>a list item inside a mapping</source>
+        <translation>映射中出现列表项</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+16"/>
+        <location line="+18"/>
+        <source>a value this reader does not take</source>
+        <translation>本读取器不接受的值</translation>
+    </message>
+    <message>
+        <location line="-28"/>
+        <location line="+16"/>
+        <source>not a key: value line</source>
+        <translation>不是“键: 值”行</translation>
+    </message>
+    <message>
+        <location line="-12"/>
+        <source>a key inside a list</source>
+        <translation>列表中出现键</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>nesting deeper than one level</source>
+        <translation>嵌套超过一层</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>a key given twice</source>
+        <translation>同一个键出现两次</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>the read result has no contents</source>
+        <translation>读取结果没有 contents</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>its blob is not base64</source>
+        <translation>它的 blob 不是 base64</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the read result holds nothing for %1</source>
+        <translation>读取结果中没有 %1 的内容</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>the server lists no digests for this skill, so it cannot be verified</source>
+        <translation>服务器没有列出该技能的摘要，因此无法校验</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is not one of the skill&apos;s listed files</source>
+        <translation>%1 不是该技能列出的文件之一</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 is %2 bytes, the listing says %3</source>
+        <translation>%1 为 %2 字节，列表中写的是 %3</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 does not match the listed digest</source>
+        <translation>%1 与列出的摘要不符</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>%1&apos;s frontmatter differs from the listing in: %2</source>
+        <translation>%1 的 frontmatter 与列表不同之处：%2</translation>
     </message>
 </context>
 <context>

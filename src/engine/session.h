@@ -22,6 +22,7 @@
 namespace Engine {
 
 class SignIn;
+class SkillCatalog;
 
 // Where a Session keeps its files and how it runs its servers. Empty paths: the user's data
 // folder (TrustStore::defaultPath(), ApprovalStore::defaultFile(), AuditLog::defaultPath(),
@@ -116,6 +117,7 @@ public:
     Mcp::Manager *manager() const { return m_manager.get(); }
     ToolRegistry *registry() const { return m_registry.get(); }
     McpToolAdapter *adapter() const { return m_adapter.get(); }
+    SkillCatalog *skills() const { return m_skills.get(); }
     ToolRunner *runner() const { return m_runner.get(); }
     // The runner of inbound A2A tasks: every tool that is not `read` is denied (and audited).
     ToolRunner *inboundRunner() const { return m_inboundRunner.get(); }
@@ -142,6 +144,7 @@ private:
     std::unique_ptr<Mcp::Manager> m_manager;
     std::unique_ptr<ToolRegistry> m_registry;
     std::unique_ptr<McpToolAdapter> m_adapter;
+    std::unique_ptr<SkillCatalog> m_skills; // goes before the manager and the registry
     std::unique_ptr<ToolRunner> m_runner;
     std::unique_ptr<ToolRunner> m_inboundRunner;
     AuditLog *m_audit = nullptr;

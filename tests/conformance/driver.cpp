@@ -12,6 +12,7 @@
 #include <mcp/client.h>
 #include <mcp/httptransport.h>
 #include <mcp/oauthclient.h>
+#include <mcp/skills.h>
 
 #include <QCoreApplication>
 #include <QNetworkAccessManager>
@@ -213,9 +214,60 @@ private:
             }
             // The schema exactly as the server gave it, sent back.
             call("json_schema_echo", {{"schema", tool->value("inputSchema", Json::object())}});
+        } else if (m_scenario.startsWith(QLatin1String("sep-2640-client-"))) {
+            useSkill(m_scenario != QLatin1String("sep-2640-client-no-prefetch"));
         } else {
             finish(false, QStringLiteral("scenario '%1' is not supported yet").arg(m_scenario));
         }
+    }
+
+    // Skills (SEP-2640): listed on connection, never read ahead of use. Using one reads its
+    // SKILL.md, verifies it against the listing (size, digest, frontmatter) and only then
+    // reads its other listed files, each verified too.
+    void useSkill(bool use)
+    {
+        if (!Skills::offered(m_client->serverCapabilities())) {
+            finish(false, QStringLiteral("the server does not declare the skills extension"));
+            return;
+        }
+        request("skills/list", Json::object(), [this, use](const Json &result) {
+            QStringList problems;
+            const std::vector<Skills::Entry> skills = Skills::readList(result, &problems);
+            for (const QString &problem : problems)
+                say(QStringLiteral("skipped a skill: %1").arg(problem));
+            if (!use) {
+                finish(true);
+                return;
+            }
+            if (skills.empty()) {
+                finish(false, QStringLiteral("skills/list listed no usable skill"));
+                return;
+            }
+            const Skills::Entry skill = skills.front();
+            std::vector<QString> order{skill.uri};
+            for (const Skills::File &file : skill.files) {
+                if (file.uri != skill.uri)
+                    order.push_back(file.uri);
+            }
+            for (const QString &uri : order) {
+                then([this, skill, uri](Step done) {
+                    request("resources/read", {{"uri", uri.toStdString()}},
+                            [this, skill, uri, done](const Json &read) {
+                                QString error;
+                                const auto bytes = Skills::contentBytes(read, uri, &error);
+                                if (bytes)
+                                    error = Skills::verify(skill, uri, *bytes);
+                                if (!error.isEmpty()) {
+                                    finish(false,
+                                           QStringLiteral("refused the skill: %1").arg(error));
+                                    return;
+                                }
+                                done();
+                            });
+                });
+            }
+            next();
+        });
     }
 
     using Step = std::function<void()>;
