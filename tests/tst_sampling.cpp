@@ -68,10 +68,11 @@ private slots:
                 [&]() -> std::optional<ProviderConfig> {
                     return configured ? std::optional(config) : std::nullopt;
                 },
-                [&](const QString &server, const Request &, std::function<void(bool)> decide) {
+                [&](const QString &server, const Request &request,
+                    std::function<void(std::optional<Request>)> decide) {
                     QCOMPARE(server, QStringLiteral("srv"));
                     ++asked;
-                    decide(approve);
+                    decide(approve ? std::optional(request) : std::nullopt);
                 });
         const auto ask = [&](const Json &params) {
             std::optional<Mcp::Response> answer;
@@ -123,6 +124,57 @@ private slots:
         QVERIFY(QString::fromStdString(limited->error->message)
                         .contains(QLatin1String("Too many")));
         QCOMPARE(asked, before);
+    }
+
+    // The person may change the request before it goes (what the model reads is theirs) and
+    // the answer before it returns; refusing the answer is an error for the server.
+    void editedRequestAndAnswer()
+    {
+        FakeLlmServer model(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(model.listen());
+        ProviderConfig config;
+        config.baseUrl = model.baseUrl();
+        config.model = QStringLiteral("scripted");
+        bool keep = true;
+        QString reviewed;
+        Sampler sampler([&]() -> std::optional<ProviderConfig> { return config; },
+                        [&](const QString &, const Request &request,
+                            std::function<void(std::optional<Request>)> decide) {
+                            Request edited = request;
+                            edited.system = QStringLiteral("Answer in one word.");
+                            edited.messages.back().text = QStringLiteral("edited question");
+                            edited.maxTokens = 1000000; // bounded again
+                            edited.review = [&](const QString &answer,
+                                                std::function<void(std::optional<QString>)> back) {
+                                reviewed = answer;
+                                back(keep ? std::optional(QStringLiteral("edited answer"))
+                                          : std::nullopt);
+                            };
+                            decide(edited);
+                        });
+        const auto ask = [&] {
+            std::optional<Mcp::Response> answer;
+            sampler.answer(QStringLiteral("srv"), request("original question"),
+                           [&](Mcp::Response r) { answer = std::move(r); });
+            (void)QTest::qWaitFor([&] { return answer.has_value(); }, 10000);
+            return answer;
+        };
+        model.enqueue(FakeLlmServer::openAiText(QStringLiteral("Model words.")));
+        const auto answered = ask();
+        QVERIFY(answered && answered->ok());
+        QCOMPARE(reviewed, QStringLiteral("Model words."));
+        QVERIFY(answered->result["content"]["text"] == "edited answer");
+        const std::string sent = model.requests().at(0).dump();
+        QVERIFY(sent.find("edited question") != std::string::npos);
+        QVERIFY(sent.find("original question") == std::string::npos);
+        QVERIFY(sent.find("Answer in one word.") != std::string::npos);
+        QVERIFY(model.requests().at(0).value("max_tokens", 0) == MaxTokens);
+
+        keep = false;
+        model.enqueue(FakeLlmServer::openAiText(QStringLiteral("Secret words.")));
+        const auto refused = ask();
+        QVERIFY(refused && !refused->ok());
+        QVERIFY(refused->error->message.find("Secret") == std::string::npos);
     }
 };
 

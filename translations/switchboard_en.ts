@@ -190,7 +190,7 @@
 <context>
     <name>Ui::ApprovalDialog</name>
     <message numerus="yes">
-        <location filename="../src/ui/approvaldialog.cpp" line="+118"/>
+        <location filename="../src/ui/approvaldialog.cpp" line="+109"/>
         <source>… (%n more characters not shown)</source>
         <translation>
             <numerusform>… (%n more character not shown)</numerusform>
@@ -283,7 +283,7 @@ in %3</numerusform>
 <context>
     <name>Ui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../src/ui/mainwindow.cpp" line="+594"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+596"/>
         <source>%n earlier tool result(s) shortened</source>
         <translation>
             <numerusform>%n earlier tool result shortened</numerusform>
@@ -299,7 +299,7 @@ in %3</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+557"/>
+        <location line="+639"/>
         <source>%n tools are offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser, or let the model search for tools (Settings).</source>
         <translation>
             <numerusform>%n tool is offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser, or let the model search for tools (Settings).</numerusform>

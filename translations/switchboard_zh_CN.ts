@@ -24,7 +24,7 @@
         <translation>[采样] %1 请求你的模型（%2 条消息，最多 %3 个词元）</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+30"/>
         <source>[elicitation] %1 asks: %2 (%3)</source>
         <translation>[信息请求] %1 询问：%2（%3）</translation>
     </message>
@@ -1505,7 +1505,7 @@
 <context>
     <name>Engine::Sampling</name>
     <message>
-        <location filename="../src/engine/sampling.cpp" line="+29"/>
+        <location filename="../src/engine/sampling.cpp" line="+31"/>
         <source>[%1 %2 from the server, not shown to the model]</source>
         <translation>[来自服务器的 %1 %2，未展示给模型]</translation>
     </message>
@@ -1568,7 +1568,12 @@
         <translation>客户端正在关闭。</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+18"/>
+        <source>The user did not let the model&apos;s answer go back.</source>
+        <translation>用户没有让模型的回答返回。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>The model failed: %1</source>
         <translation>模型失败：%1</translation>
     </message>
@@ -3745,7 +3750,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::ApprovalDialog</name>
     <message>
-        <location filename="../src/ui/approvaldialog.cpp" line="+49"/>
+        <location filename="../src/ui/approvaldialog.cpp" line="+40"/>
         <source>Allow tool call?</source>
         <translation>允许调用工具？</translation>
     </message>
@@ -4519,9 +4524,62 @@ in %3</source>
     </message>
 </context>
 <context>
+    <name>Ui::ElicitationDialog</name>
+    <message>
+        <location filename="../src/ui/serverrequestdialogs.cpp" line="+202"/>
+        <source>Open a page for %1?</source>
+        <translation>为 %1 打开网页？</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>The MCP server &quot;%1&quot; asks you to open this page in your browser:</source>
+        <translation>MCP 服务器“%1”请你在浏览器中打开此网页：</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>It goes to %1. Open it only if you expect to sign in or confirm something there.</source>
+        <translation>它指向 %1。仅当你预期要在那里登录或确认某事时才打开。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>&amp;Open in the browser</source>
+        <translation>在浏览器中打开(&amp;O)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 asks you</source>
+        <translation>%1 向你提问</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The MCP server &quot;%1&quot; asks:</source>
+        <translation>MCP 服务器“%1”问：</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>What you accept is sent to the server.</source>
+        <translation>你接受的内容会发送给服务器。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Accept</source>
+        <translation>接受(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>D&amp;ecline</source>
+        <translation>拒绝(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Cancel</source>
+        <translation>取消(&amp;C)</translation>
+    </message>
+</context>
+<context>
     <name>Ui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+113"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+114"/>
         <source>Unsaved configuration</source>
         <translation>未保存的配置</translation>
     </message>
@@ -4536,17 +4594,17 @@ in %3</source>
         <translation>放弃并关闭</translation>
     </message>
     <message>
-        <location line="+319"/>
+        <location line="+320"/>
         <source>Ask anything — Enter sends, Shift+Enter for a new line, /mcp opens the tools</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
     <message>
-        <location line="+574"/>
+        <location line="+656"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-572"/>
+        <location line="-654"/>
         <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
         <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
     </message>
@@ -4607,7 +4665,7 @@ in %3</source>
         <translation>本对话：%1 / %2</translation>
     </message>
     <message>
-        <location line="+198"/>
+        <location line="+280"/>
         <source>The new model settings apply when the current answer is done.</source>
         <translation>新的模型设置将在当前回答完成后生效。</translation>
     </message>
@@ -4627,7 +4685,7 @@ in %3</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-552"/>
+        <location line="-634"/>
         <source>Audit log: %1</source>
         <translation>审计日志：%1</translation>
     </message>
@@ -4661,7 +4719,7 @@ in %3</source>
         <translation>模型收到了它自己对被省略部分的摘要。</translation>
     </message>
     <message>
-        <location line="+196"/>
+        <location line="+278"/>
         <source>The API key is still being read from the keychain; send again in a moment.</source>
         <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
     </message>
@@ -4671,18 +4729,18 @@ in %3</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location line="-551"/>
-        <location line="+574"/>
+        <location line="-633"/>
+        <location line="+656"/>
         <source>Configuration</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location line="-851"/>
+        <location line="-934"/>
         <source>sign-in needed: select the server in the Servers dock and press Sign in</source>
         <translation>需要登录：请在“服务器”面板中选中该服务器并点击“登录”</translation>
     </message>
     <message>
-        <location line="+259"/>
+        <location line="+260"/>
         <source>Attach…</source>
         <translation>附加…</translation>
     </message>
@@ -4802,7 +4860,7 @@ in %3</source>
         <translation>&lt;h3&gt;Switchboard %1&lt;/h3&gt;&lt;p&gt;桌面 AI 智能体与 MCP 客户端：模型的工具来自 MCP 服务器，凡是可能改动内容的工具都要等你批准。&lt;/p&gt;&lt;p&gt;基于 Qt %2 构建（运行于 Qt %3）。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+271"/>
+        <location line="+353"/>
         <source>Attach files</source>
         <translation>附加文件</translation>
     </message>
@@ -5219,6 +5277,84 @@ in %3</source>
         <location line="+4"/>
         <source>dangerous</source>
         <translation>危险</translation>
+    </message>
+</context>
+<context>
+    <name>Ui::SamplingDialog</name>
+    <message>
+        <location filename="../src/ui/serverrequestdialogs.cpp" line="-229"/>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Let %1 use your model?</source>
+        <translation>允许 %1 使用你的模型？</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The MCP server &quot;%1&quot; asks your model for a completion. What it sends is below: change it if you like, then send it to the model or deny. You will see the answer before it goes back.</source>
+        <translation>MCP 服务器“%1”请求你的模型生成回复。它发送的内容如下：可以修改，然后发送给模型或拒绝。回答返回服务器之前你会先看到它。</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>(no system prompt)</source>
+        <translation>（无系统提示词）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>System prompt:</source>
+        <translation>系统提示词：</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Max tokens:</source>
+        <translation>最大令牌数：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Messages (%1):</source>
+        <translation>消息（%1 条）：</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Your model is answering…</source>
+        <translation>你的模型正在回答……</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>&amp;Send to the model</source>
+        <translation>发送给模型(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Deny</source>
+        <translation>拒绝(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>&amp;Return to the server</source>
+        <translation>返回给服务器(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Your model&apos;s answer, which goes back to the server once you return it (you may change it):</source>
+        <translation>你的模型的回答，点击返回后会发给服务器（可以修改）：</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Your model did not answer: %1. The server was told so.</source>
+        <translation>你的模型没有回答：%1。已告知服务器。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Close</source>
+        <translation>关闭(&amp;C)</translation>
     </message>
 </context>
 <context>

@@ -320,7 +320,7 @@ bool Cli::loadConfig()
                             QProcessEnvironment::systemEnvironment());
                 },
                 [this](const QString &server, const Engine::Sampling::Request &request,
-                       std::function<void(bool)> decide) {
+                       std::function<void(std::optional<Engine::Sampling::Request>)> decide) {
                     Engine::ApprovalRequest question;
                     question.toolName = QStringLiteral("sampling/createMessage");
                     question.source = server;
@@ -333,8 +333,11 @@ bool Cli::loadConfig()
                                 .arg(request.messages.size())
                                 .arg(request.maxTokens));
                     terminalGate()->requestApproval(
-                            question, [decide](const Engine::ApprovalDecision &decision) {
-                                decide(decision.choice != Engine::ApprovalChoice::Deny);
+                            question, [decide, request](const Engine::ApprovalDecision &decision) {
+                                if (decision.choice == Engine::ApprovalChoice::Deny)
+                                    decide(std::nullopt);
+                                else
+                                    decide(request);
                             });
                 },
                 this);

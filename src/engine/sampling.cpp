@@ -1,5 +1,7 @@
 #include "sampling.h"
 
+#include <algorithm>
+
 #include <QCoreApplication>
 #include <QPointer>
 
@@ -131,11 +133,13 @@ void Sampler::answer(const QString &server, const Json &params, Mcp::Client::Rep
                                      .arg(PerMinute)));
     QPointer<Sampler> self(this);
     auto shared = std::make_shared<Request>(std::move(*request));
-    m_approve(server, *shared, [self, shared, model, reply](bool approved) {
+    m_approve(server, *shared, [self, shared, model, reply](std::optional<Request> approved) {
         if (!approved)
             return reply(refusal(tr("The user declined the sampling request.")));
         if (!self)
             return reply(refusal(tr("The client is closing.")));
+        *shared = std::move(*approved);
+        shared->maxTokens = std::clamp(shared->maxTokens, 1, MaxTokens);
         // A child of the sampler: it goes with it, or when it has answered.
         LlmProvider *provider = createProvider(*model, self.data()).release();
         CompletionRequest completion;
@@ -143,11 +147,23 @@ void Sampler::answer(const QString &server, const Json &params, Mcp::Client::Rep
         completion.messages = shared->messages;
         completion.maxTokens = shared->maxTokens;
         LlmProvider::Callbacks callbacks;
-        callbacks.onDone = [provider, reply](CompletionResult done) {
-            reply(Mcp::Response::success(result(done, provider->model())));
+        callbacks.onDone = [provider, reply, review = shared->review](CompletionResult done) {
+            const QString model = provider->model();
             provider->deleteLater();
+            if (!review)
+                return reply(Mcp::Response::success(result(done, model)));
+            auto answer = std::make_shared<CompletionResult>(std::move(done));
+            review(answer->text, [answer, model, reply](std::optional<QString> returned) {
+                if (!returned)
+                    return reply(refusal(tr("The user did not let the model's answer go "
+                                            "back.")));
+                answer->text = *returned;
+                reply(Mcp::Response::success(result(*answer, model)));
+            });
         };
-        callbacks.onError = [provider, reply](CompletionError failed) {
+        callbacks.onError = [provider, reply, onFailure = shared->failed](CompletionError failed) {
+            if (onFailure)
+                onFailure(failed.message);
             reply(Mcp::Response::failure(
                     Mcp::ErrorCode::InternalError,
                     tr("The model failed: %1").arg(failed.message).toStdString()));

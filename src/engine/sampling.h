@@ -24,6 +24,12 @@ struct Request
     std::vector<ChatMessage> messages; // text; other blocks as a placeholder naming them
     int maxTokens = 0;
     Json shown; // what the person approving reads: system prompt, messages, max tokens
+    // Set by whoever approved it to see the model's answer before it goes back (exactly one
+    // answer): the text to return (as it was, or edited), or nullopt to refuse it after all.
+    using Review = std::function<void(const QString &answer,
+                                      std::function<void(std::optional<QString>)> decide)>;
+    Review review;
+    std::function<void(const QString &why)> failed; // the model did not answer
 };
 
 inline constexpr int MaxTokens = 16384;
@@ -39,9 +45,10 @@ class Sampler : public QObject
 {
     Q_OBJECT
 public:
-    // `approve` asks whoever decides (exactly one answer); `model` is the configured model now.
+    // `approve` asks whoever decides (exactly one answer): the request to send (as it was, or
+    // as the person edited it), or nullopt for no; `model` is the configured model now.
     using Approve = std::function<void(const QString &server, const Request &request,
-                                       std::function<void(bool approved)> decide)>;
+                                       std::function<void(std::optional<Request>)> decide)>;
     Sampler(std::function<std::optional<ProviderConfig>()> model, Approve approve,
             QObject *parent = nullptr);
 

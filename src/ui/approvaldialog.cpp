@@ -1,5 +1,6 @@
 #include "approvaldialog.h"
 
+#include "plainlabel.h"
 #include "risk.h"
 
 #include <mcp/config.h>
@@ -28,16 +29,6 @@ namespace {
 QString dumpJson(const Json &value, int indent)
 {
     return QString::fromStdString(value.dump(indent, ' ', false, Json::error_handler_t::replace));
-}
-
-QLabel *plainLabel(const QString &text, QWidget *parent)
-{
-    auto label = new QLabel(text, parent);
-    // Names and hints come from a server: never let "<b>" or "<a href>" become markup.
-    label->setTextFormat(Qt::PlainText);
-    label->setWordWrap(true);
-    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    return label;
 }
 
 } // namespace

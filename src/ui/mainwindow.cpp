@@ -10,6 +10,7 @@
 #include "language.h"
 #include "protocollogdock.h"
 #include "serverdock.h"
+#include "serverrequestdialogs.h"
 #include "settingsdialog.h"
 #include "toolbrowser.h"
 #include "trustbanner.h"
@@ -199,6 +200,7 @@ void MainWindow::setUpEngine()
     options.builtins.bashSandbox = [this] {
         return m_settings.bashSandbox;
     };
+    addServerRequestAnswerers(options.manager);
     m_session = std::make_unique<Engine::Session>(options);
     m_session->load();
     if (!m_session->trustError().isEmpty())
@@ -657,6 +659,88 @@ void MainWindow::openAuditLog()
     // show(), not open(): open() would make it window-modal, and the log is read while the
     // chat goes on. Neither runs a nested event loop.
     m_auditDialog->show();
+}
+
+// What servers may ask of the person at the window: a completion of their model (sampling:
+// the request and the answer are shown, and may be edited, before either goes) and answers
+// to a question (elicitation: a form, or a page to open). Each in its own dialog, so only
+// what is answered here is advertised.
+void MainWindow::addServerRequestAnswerers(Mcp::ManagerOptions &options)
+{
+    m_sampler = new Engine::Sampling::Sampler(
+            [this]() -> std::optional<Engine::ProviderConfig> {
+                return m_session ? m_session->model() : std::nullopt;
+            },
+            [this](const QString &server, const Engine::Sampling::Request &request,
+                   std::function<void(std::optional<Engine::Sampling::Request>)> decide) {
+                auto *dialog = new SamplingDialog(server, request, this);
+                dialog->setAttribute(Qt::WA_DeleteOnClose);
+                struct State
+                {
+                    bool answered = false;
+                    std::function<void(std::optional<QString>)> back;
+                };
+                auto state = std::make_shared<State>();
+                QPointer<SamplingDialog> guard(dialog);
+                connect(dialog, &SamplingDialog::requestDecided, this,
+                        [decide, guard, state](std::optional<Engine::Sampling::Request> edited) {
+                            if (!edited)
+                                return decide(std::nullopt);
+                            edited->review
+                                    = [guard,
+                                       state](const QString &answer,
+                                              std::function<void(std::optional<QString>)> back) {
+                                          if (!guard || state->answered)
+                                              return back(std::nullopt);
+                                          state->back = std::move(back);
+                                          guard->setAnswer(answer);
+                                      };
+                            edited->failed = [guard](const QString &why) {
+                                if (guard)
+                                    guard->setFailure(why);
+                            };
+                            decide(std::move(edited));
+                        });
+                connect(dialog, &SamplingDialog::answerDecided, this,
+                        [state](std::optional<QString> answer) {
+                            state->answered = true;
+                            if (auto back = std::exchange(state->back, nullptr))
+                                back(std::move(answer));
+                        });
+                dialog->open();
+            },
+            this);
+    options.answerers["sampling/createMessage"] = Mcp::ServerRequestAnswerer{
+            "sampling", Engine::Json::object(),
+            [sampler = QPointer(m_sampler)](const QString &server, const Engine::Json &params,
+                                            Mcp::Client::Reply reply) {
+                if (!sampler)
+                    return reply(Mcp::Response::failure(-1, "the window is closing"));
+                sampler->answer(server, params, std::move(reply));
+            }};
+    options.answerers["elicitation/create"] = Mcp::ServerRequestAnswerer{
+            "elicitation",
+            {{"form", Engine::Json::object()}, {"url", Engine::Json::object()}},
+            [window = QPointer(this)](const QString &server, const Engine::Json &params,
+                                      Mcp::Client::Reply reply) {
+                if (!window)
+                    return reply(Mcp::Response::success({{"action", "cancel"}}));
+                auto *dialog = new ElicitationDialog(
+                        server, params,
+                        window->m_options.openUrl
+                                ? window->m_options.openUrl
+                                : [](const QUrl &url) { QDesktopServices::openUrl(url); },
+                        window);
+                if (!dialog->isValid()) {
+                    const Mcp::Response invalid = dialog->invalidResponse();
+                    delete dialog;
+                    return reply(invalid);
+                }
+                dialog->setAttribute(Qt::WA_DeleteOnClose);
+                connect(dialog, &ElicitationDialog::answered, window,
+                        [reply](const Mcp::Response &response) { reply(response); });
+                dialog->open();
+            }};
 }
 
 void MainWindow::applySettings(bool announce)

@@ -31,6 +31,9 @@ class QVBoxLayout;
 namespace Engine {
 class SecretStore;
 class SignIn;
+namespace Sampling {
+class Sampler;
+}
 } // namespace Engine
 
 namespace Ui {
@@ -156,12 +159,14 @@ private:
     // Applies m_settings: the tool timeout, then the provider and agent (after reading the
     // key from the keychain if the settings name a provider; later if a turn is running).
     void applySettings(bool announce);
+    void addServerRequestAnswerers(Mcp::ManagerOptions &options);
     void setProvider(const QString &storedKey, const QString &keychainError, bool announce);
 
     MainWindowOptions m_options;
     QStringList m_startupNotices; // problems found before the chat exists
     std::unique_ptr<Engine::Session> m_session;
     UiApprovalGate *m_gate = nullptr;
+    Engine::Sampling::Sampler *m_sampler = nullptr;
     QString m_storedKey; // the keychain's API key in use, hidden from tool results
     QPointer<AuditLogDialog> m_auditDialog;
     std::unique_ptr<Engine::LlmProvider> m_provider;

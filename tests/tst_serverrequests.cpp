@@ -1,0 +1,332 @@
+// The dialogs for what servers ask of the person at the window: sampling (the request, then
+// the answer, each editable) and elicitation (a form, or a page to open), alone and through
+// the window with server-everything.
+#include "fakellmserver.h"
+#include "windowtest.h"
+
+#include <ui/language.h>
+#include <ui/mainwindow.h>
+#include <ui/schemaform.h>
+#include <ui/serverrequestdialogs.h>
+
+#include <QApplication>
+#include <QDir>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <optional>
+
+using Json = nlohmann::json;
+
+class tst_ServerRequests : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_data;
+
+    static QString screenshotFolder()
+    {
+        const QString folder = qEnvironmentVariable(
+                "SWITCHBOARD_SCREENSHOT_DIR", QStringLiteral(QT_TESTCASE_BUILDDIR "/screenshots"));
+        QDir().mkpath(folder);
+        return folder;
+    }
+
+    static void shoot(QWidget *widget, const QString &name)
+    {
+        QTest::qWait(50);
+        QVERIFY2(widget->grab().save(screenshotFolder() + QLatin1Char('/') + name),
+                 qPrintable(name));
+    }
+
+    static Engine::Sampling::Request samplingRequest()
+    {
+        QString error;
+        auto request = Engine::Sampling::read(
+                {{"systemPrompt", "You are a helpful test server."},
+                 {"maxTokens", 100},
+                 {"messages",
+                  {{{"role", "user"},
+                    {"content", {{"type", "text"}, {"text", "Resource 42 says: <b>bold</b>?"}}}},
+                   {{"role", "assistant"},
+                    {"content", {{"type", "text"}, {"text", "Which resource?"}}}},
+                   {{"role", "user"}, {"content", {{"type", "text"}, {"text", "The 42nd."}}}}}}},
+                &error);
+        return request.value_or(Engine::Sampling::Request());
+    }
+
+    static Json formParams()
+    {
+        return {{"message", "Please provide your details (the 会议 is at noon)."},
+                {"requestedSchema",
+                 {{"type", "object"},
+                  {"properties",
+                   {{"name", {{"type", "string"}, {"title", "Name"}}},
+                    {"email", {{"type", "string"}, {"format", "email"}, {"title", "Email"}}},
+                    {"age", {{"type", "integer"}, {"minimum", 0}, {"default", 30}}},
+                    {"subscribe", {{"type", "boolean"}, {"default", true}}},
+                    {"color", {{"type", "string"}, {"enum", {"red", "green", "blue"}}}}}},
+                  {"required", {"name", "email"}}}}};
+    }
+
+private slots:
+    void initTestCase() { QVERIFY(m_data.isValid()); }
+
+    // Sampling: the request as sent is the edited one; the answer as returned too; Deny (the
+    // default, and Escape) says no at either step, once.
+    void samplingDialog()
+    {
+        auto *dialog = new Ui::SamplingDialog(QStringLiteral("everything"), samplingRequest());
+        std::optional<std::optional<Engine::Sampling::Request>> sent;
+        std::optional<std::optional<QString>> returned;
+        connect(dialog, &Ui::SamplingDialog::requestDecided, this, [&](auto request) {
+            QVERIFY(!sent);
+            sent = request;
+        });
+        connect(dialog, &Ui::SamplingDialog::answerDecided, this, [&](auto answer) {
+            QVERIFY(!returned);
+            returned = answer;
+        });
+        dialog->show();
+        auto edits = dialog->findChildren<QPlainTextEdit *>(QStringLiteral("samplingMessageEdit"));
+        QCOMPARE(edits.size(), 3);
+        QCOMPARE(edits.at(0)->toPlainText(), QStringLiteral("Resource 42 says: <b>bold</b>?"));
+        auto *deny = dialog->findChild<QPushButton *>(QStringLiteral("samplingDenyButton"));
+        QVERIFY(deny->isDefault());
+        edits.at(2)->setPlainText(QStringLiteral("The 43rd, actually."));
+        dialog->findChild<QSpinBox *>(QStringLiteral("samplingMaxTokensSpin"))->setValue(50);
+        dialog->findChild<QPushButton *>(QStringLiteral("samplingYesButton"))->click();
+        QVERIFY(sent && *sent);
+        QCOMPARE((*sent)->messages.at(2).text, QStringLiteral("The 43rd, actually."));
+        QCOMPARE((*sent)->maxTokens, 50);
+        QVERIFY(!dialog->findChild<QPushButton *>(QStringLiteral("samplingYesButton"))
+                         ->isEnabled());
+        dialog->setAnswer(QStringLiteral("It is a resource."));
+        auto *answer = dialog->findChild<QPlainTextEdit *>(QStringLiteral("samplingAnswerEdit"));
+        answer->setPlainText(QStringLiteral("It is a resource, edited."));
+        dialog->findChild<QPushButton *>(QStringLiteral("samplingYesButton"))->click();
+        QVERIFY(returned && *returned);
+        QCOMPARE(**returned, QStringLiteral("It is a resource, edited."));
+        delete dialog;
+
+        // Escape at the first step: no, once; deleting it afterwards adds nothing.
+        auto *second = new Ui::SamplingDialog(QStringLiteral("everything"), samplingRequest());
+        int decisions = 0;
+        connect(second, &Ui::SamplingDialog::requestDecided, this, [&](auto request) {
+            ++decisions;
+            QVERIFY(!request);
+        });
+        second->show();
+        QTest::keyClick(second, Qt::Key_Escape);
+        QCOMPARE(decisions, 1);
+        delete second;
+        QCOMPARE(decisions, 1);
+    }
+
+    void elicitationDialog()
+    {
+        QList<QUrl> opened;
+        const auto open = [&](const QUrl &url) {
+            opened << url;
+        };
+        {
+            Ui::ElicitationDialog dialog(QStringLiteral("everything"), formParams(), open);
+            QVERIFY(dialog.isValid());
+            std::optional<Mcp::Response> answer;
+            connect(&dialog, &Ui::ElicitationDialog::answered, this,
+                    [&](const Mcp::Response &r) { answer = r; });
+            dialog.show();
+            auto *accept
+                    = dialog.findChild<QPushButton *>(QStringLiteral("elicitationAcceptButton"));
+            accept->click(); // name and email are required: refused with a reason
+            QVERIFY(!answer);
+            QVERIFY(dialog.findChild<QLabel *>(QStringLiteral("elicitationError"))->isVisible());
+            auto *form = dialog.findChild<Ui::SchemaForm *>(QStringLiteral("elicitationForm"));
+            qobject_cast<QLineEdit *>(form->editor(QStringLiteral("name")))
+                    ->setText(QStringLiteral("Ana"));
+            qobject_cast<QLineEdit *>(form->editor(QStringLiteral("email")))
+                    ->setText(QStringLiteral("ana@example.com"));
+            accept->click();
+            QVERIFY(answer && answer->ok());
+            QVERIFY(answer->result["action"] == "accept");
+            QVERIFY(answer->result["content"]["name"] == "Ana");
+            QVERIFY(answer->result["content"]["age"] == 30); // its default
+        }
+        {
+            Ui::ElicitationDialog dialog(QStringLiteral("everything"), formParams(), open);
+            std::optional<Mcp::Response> answer;
+            connect(&dialog, &Ui::ElicitationDialog::answered, this,
+                    [&](const Mcp::Response &r) { answer = r; });
+            dialog.show();
+            QTest::keyClick(&dialog, Qt::Key_Escape);
+            QVERIFY(answer && answer->result["action"] == "cancel");
+        }
+        const Json url = {{"mode", "url"},
+                          {"message", "Sign in to continue."},
+                          {"url", "https://login.example.com/authorize?state=abc"},
+                          {"elicitationId", "e1"}};
+        {
+            Ui::ElicitationDialog dialog(QStringLiteral("everything"), url, open);
+            std::optional<Mcp::Response> answer;
+            connect(&dialog, &Ui::ElicitationDialog::answered, this,
+                    [&](const Mcp::Response &r) { answer = r; });
+            dialog.show();
+            QVERIFY(dialog.findChild<QLabel *>(QStringLiteral("elicitationUrl"))
+                            ->text()
+                            .contains(QLatin1String("state=abc")));
+            QVERIFY(dialog.findChild<QLabel *>(QStringLiteral("elicitationHost"))
+                            ->text()
+                            .contains(QLatin1String("login.example.com")));
+            dialog.findChild<QPushButton *>(QStringLiteral("elicitationDeclineButton"))->click();
+            QVERIFY(answer && answer->result["action"] == "decline");
+            QVERIFY(opened.isEmpty()); // nothing opened without a yes
+        }
+        {
+            Ui::ElicitationDialog dialog(QStringLiteral("everything"), url, open);
+            dialog.show();
+            dialog.findChild<QPushButton *>(QStringLiteral("elicitationAcceptButton"))->click();
+            QCOMPARE(opened, QList<QUrl>{QUrl(QStringLiteral(
+                                     "https://login.example.com/authorize?state=abc"))});
+        }
+        for (const char *bad : {"javascript:alert(1)", "file:///etc/passwd", "not a url"}) {
+            Json params = url;
+            params["url"] = bad;
+            Ui::ElicitationDialog dialog(QStringLiteral("everything"), params, open);
+            QVERIFY2(!dialog.isValid(), bad);
+            QVERIFY(!dialog.invalidResponse().ok());
+        }
+        QCOMPARE(opened.size(), 1);
+    }
+
+    // Pictures of each, in both languages (docs/ keeps copies).
+    void screenshots_data()
+    {
+        QTest::addColumn<QString>("lang");
+        QTest::newRow("en") << QStringLiteral("en");
+        QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
+    }
+
+    void screenshots()
+    {
+        QFETCH(QString, lang);
+        Ui::installLanguage(lang);
+        QTest::qWait(50);
+        {
+            Ui::SamplingDialog dialog(QStringLiteral("everything"), samplingRequest());
+            dialog.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+            shoot(&dialog, QStringLiteral("sampling-request-%1.png").arg(lang));
+            dialog.findChild<QPushButton *>(QStringLiteral("samplingYesButton"))->click();
+            dialog.setAnswer(QStringLiteral("Resource 43 is a plain text file of 1,024 bytes."));
+            shoot(&dialog, QStringLiteral("sampling-answer-%1.png").arg(lang));
+            if (lang == QLatin1String("zh_CN"))
+                QVERIFY(!dialog.windowTitle().startsWith(QLatin1String("Let ")));
+        }
+        {
+            Ui::ElicitationDialog dialog(QStringLiteral("everything"), formParams(), {});
+            dialog.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+            shoot(&dialog, QStringLiteral("elicitation-form-%1.png").arg(lang));
+        }
+        {
+            Ui::ElicitationDialog dialog(
+                    QStringLiteral("everything"),
+                    {{"mode", "url"},
+                     {"message", "Connect your calendar to continue."},
+                     {"url", "https://calendar.example.com/connect?client=switchboard&state=9f2c"},
+                     {"elicitationId", "e2"}},
+                    {});
+            dialog.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+            shoot(&dialog, QStringLiteral("elicitation-url-%1.png").arg(lang));
+        }
+        Ui::installLanguage(QStringLiteral("en"));
+        QTest::qWait(50);
+    }
+
+    // Through the window: the model calls server-everything's trigger-sampling-request; after
+    // the tool is allowed, the sampling dialog shows the server's request, which is edited and
+    // sent; the model's answer is edited and returned, and reaches the tool's result.
+    void windowAnswersSampling()
+    {
+        QTemporaryDir workspace;
+        FakeLlmServer model(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(model.listen());
+        QFile config(QDir(workspace.path()).filePath(QStringLiteral(".mcp.json")));
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write(
+                QStringLiteral("{\"mcpServers\": {\"ev\": {\"command\": \"node\", \"args\": "
+                               "[\"%1\", \"stdio\"]}}}")
+                        .arg(QDir(QStringLiteral(SWITCHBOARD_SOURCE_DIR))
+                                     .filePath(QStringLiteral("node_modules/@modelcontextprotocol/"
+                                                              "server-everything/dist/index.js")))
+                        .toUtf8());
+        config.close();
+        qputenv("OPENAI_BASE_URL", model.baseUrl().toUtf8());
+        qunsetenv("OPENAI_API_KEY");
+        qunsetenv("ANTHROPIC_API_KEY");
+        const Ui::MainWindowOptions options = testWindowOptions(
+                workspace.path(), m_data.path(), m_data.filePath(QStringLiteral("c")));
+        QVERIFY(trustWorkspace(options));
+        Ui::MainWindow window(options);
+        window.show();
+        QVERIFY(QTest::qWaitFor(
+                [&] {
+                    return window.manager()->isSettled()
+                           && window.manager()->client(QStringLiteral("ev"));
+                },
+                20000));
+        Mcp::Client *client = window.manager()->client(QStringLiteral("ev"));
+        QVERIFY2(client, qPrintable(window.manager()->status(QStringLiteral("ev")).reason));
+        // The window answers sampling and elicitation, so it says so.
+        QVERIFY(client->options().capabilities.contains("sampling"));
+        QVERIFY(client->options().capabilities["elicitation"].contains("url"));
+        QTRY_VERIFY_WITH_TIMEOUT(client->findTool("trigger-sampling-request"), 10000);
+
+        model.enqueue(FakeLlmServer::openAiToolCalls(
+                {{QStringLiteral("mcp__ev__trigger_sampling_request"),
+                  Json{{"prompt", "What is resource 42?"}, {"maxTokens", 64}}}}));
+        model.enqueue(FakeLlmServer::openAiText(QStringLiteral("The model's own words.")));
+        model.enqueue(FakeLlmServer::openAiText(QStringLiteral("Done.")));
+        auto *composer = window.findChild<QPlainTextEdit *>(QStringLiteral("composer"));
+        QVERIFY(composer);
+        composer->setPlainText(QStringLiteral("ask the server to sample"));
+        window.submit();
+        const auto modalButton = [](const char *name) -> QPushButton * {
+            QWidget *modal = QApplication::activeModalWidget();
+            return modal ? modal->findChild<QPushButton *>(QString::fromLatin1(name)) : nullptr;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(modalButton("allowOnceButton"), 10000);
+        modalButton("allowOnceButton")->click();
+        QTRY_VERIFY_WITH_TIMEOUT(modalButton("samplingYesButton"), 10000);
+        auto *dialog = qobject_cast<Ui::SamplingDialog *>(QApplication::activeModalWidget());
+        QVERIFY(dialog);
+        auto edits = dialog->findChildren<QPlainTextEdit *>(QStringLiteral("samplingMessageEdit"));
+        QVERIFY(!edits.isEmpty());
+        QVERIFY2(edits.back()->toPlainText().contains(QLatin1String("What is resource 42?")),
+                 qPrintable(edits.back()->toPlainText()));
+        edits.back()->setPlainText(QStringLiteral("What is resource 43?"));
+        modalButton("samplingYesButton")->click();
+        auto *answer = dialog->findChild<QPlainTextEdit *>(QStringLiteral("samplingAnswerEdit"));
+        QTRY_VERIFY_WITH_TIMEOUT(answer->isEnabled(), 10000);
+        QCOMPARE(answer->toPlainText(), QStringLiteral("The model's own words."));
+        answer->setPlainText(QStringLiteral("Words the user chose."));
+        modalButton("samplingYesButton")->click();
+        QTRY_COMPARE_WITH_TIMEOUT(model.requests().size(), 3, 10000);
+        const std::string sampled = model.requests().at(1).dump();
+        QVERIFY2(sampled.find("What is resource 43?") != std::string::npos, sampled.c_str());
+        QVERIFY(sampled.find("What is resource 42?") == std::string::npos);
+        const std::string observed = model.requests().at(2).dump();
+        QVERIFY2(observed.find("Words the user chose.") != std::string::npos, observed.c_str());
+        QVERIFY(observed.find("The model's own words.") == std::string::npos);
+    }
+};
+
+QTEST_MAIN(tst_ServerRequests)
+#include "tst_serverrequests.moc"
