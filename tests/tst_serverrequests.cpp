@@ -7,7 +7,9 @@
 #include <ui/language.h>
 #include <ui/mainwindow.h>
 #include <ui/schemaform.h>
+#include <ui/serverbrowsers.h>
 #include <ui/serverrequestdialogs.h>
+#include <ui/toolbrowser.h>
 
 #include <QApplication>
 #include <QDir>
@@ -19,6 +21,8 @@
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
+#include <QTreeWidget>
 
 #include <optional>
 
@@ -204,6 +208,22 @@ private slots:
         QCOMPARE(opened.size(), 1);
     }
 
+    // A resource template's variables become form fields; values are put in percent-encoded
+    // ({+var} keeps reserved characters; {?a,b} adds what is given).
+    void uriTemplates()
+    {
+        const Json schema = Ui::templateSchema(QStringLiteral("demo://r/{id}/{+path}{?q,lang}"));
+        QVERIFY(schema["properties"].contains("id"));
+        QVERIFY(schema["properties"].contains("path"));
+        QVERIFY(schema["properties"].contains("q"));
+        QVERIFY(schema["required"] == Json::array({"id", "path"}));
+        QCOMPARE(Ui::expandTemplate(QStringLiteral("demo://r/{id}/{+path}{?q,lang}"),
+                                    {{"id", "a b/c"}, {"path", "x/y z"}, {"q", "&"}}),
+                 QStringLiteral("demo://r/a%20b%2Fc/x/y%20z?q=%26"));
+        QCOMPARE(Ui::expandTemplate(QStringLiteral("file:///{name}.txt"), {{"name", "ok"}}),
+                 QStringLiteral("file:///ok.txt"));
+    }
+
     // Pictures of each, in both languages (docs/ keeps copies).
     void screenshots_data()
     {
@@ -258,8 +278,103 @@ private slots:
         QTemporaryDir workspace;
         FakeLlmServer model(FakeLlmServer::Dialect::OpenAi);
         QVERIFY(model.listen());
+        auto opened = openEverything(workspace, model);
+        QVERIFY(opened);
+        Ui::MainWindow &window = *opened;
+        Mcp::Client *client = window.manager()->client(QStringLiteral("ev"));
+        // The window answers sampling and elicitation, so it says so.
+        QVERIFY(client->options().capabilities.contains("sampling"));
+        QVERIFY(client->options().capabilities["elicitation"].contains("url"));
+        QTRY_VERIFY_WITH_TIMEOUT(client->findTool("trigger-sampling-request"), 10000);
+        samplingThroughTheWindow(window, model);
+    }
+
+    // The tool browser's Resources page (server-everything's resources and templates: a text
+    // read and attached to the next message as a chip; a template read through its form) and
+    // Prompts page (a prompt's argument form; its messages into the composer); pictures in
+    // both languages.
+    void resourcesAndPrompts_data() { screenshots_data(); }
+    void resourcesAndPrompts()
+    {
+        QFETCH(QString, lang);
+        Ui::installLanguage(lang);
+        QTest::qWait(50);
+        QTemporaryDir workspace;
+        FakeLlmServer model(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(model.listen());
+        auto window = openEverything(workspace, model);
+        QVERIFY(window);
+        window->openToolBrowser();
+        auto *browser = window->findChild<Ui::ToolBrowser *>();
+        QVERIFY(browser);
+        browser->resize(1100, 640);
+        browser->showPage(Ui::ToolBrowser::Page::Resources);
+        Ui::ResourceBrowser *resources = browser->resourceBrowser();
+        QTreeWidget *tree = resources->tree();
+        const auto find = [](QTreeWidget *in, const QString &text) -> QTreeWidgetItem * {
+            const auto items = in->findItems(text, Qt::MatchExactly | Qt::MatchRecursive);
+            return items.isEmpty() ? nullptr : items.first();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(find(tree, QStringLiteral("architecture.md")), 10000);
+        tree->setCurrentItem(find(tree, QStringLiteral("architecture.md")));
+        QSignalSpy read(resources, &Ui::ResourceBrowser::readFinished);
+        resources->findChild<QPushButton *>(QStringLiteral("resourceReadButton"))->click();
+        QVERIFY(read.wait(10000));
+        QCOMPARE(read.last().at(0).toBool(), true);
+        auto *preview = resources->findChild<QPlainTextEdit *>(QStringLiteral("resourcePreview"));
+        QVERIFY(!preview->toPlainText().isEmpty());
+        shoot(browser, QStringLiteral("resources-%1.png").arg(lang));
+        auto *attach = resources->findChild<QPushButton *>(QStringLiteral("resourceAttachButton"));
+        QVERIFY(attach->isEnabled());
+        attach->click();
+        const auto chips = window->findChildren<QToolButton *>(QStringLiteral("attachmentChip"));
+        QCOMPARE(chips.size(), 1);
+        QVERIFY2(chips.first()->text().contains(QLatin1String("architecture.md"))
+                         || chips.first()->toolTip().contains(QLatin1String("architecture.md")),
+                 qPrintable(chips.first()->text()));
+
+        // A template: its variable is a form field; the URI is filled in and read.
+        QTreeWidgetItem *dynamic = find(tree, QStringLiteral("Dynamic Text Resource"));
+        QVERIFY(dynamic);
+        tree->setCurrentItem(dynamic);
+        auto *form = resources->findChild<Ui::SchemaForm *>(QStringLiteral("templateForm"));
+        QVERIFY(form->isVisible());
+        auto *id = qobject_cast<QLineEdit *>(form->editor(QStringLiteral("resourceId")));
+        QVERIFY(id);
+        id->setText(QStringLiteral("7"));
+        resources->findChild<QPushButton *>(QStringLiteral("resourceReadButton"))->click();
+        QVERIFY(read.wait(10000));
+        QVERIFY2(preview->toPlainText().contains(QLatin1String("7")),
+                 qPrintable(preview->toPlainText()));
+        shoot(browser, QStringLiteral("resource-template-%1.png").arg(lang));
+
+        browser->showPage(Ui::ToolBrowser::Page::Prompts);
+        Ui::PromptBrowser *prompts = browser->promptBrowser();
+        QTRY_VERIFY_WITH_TIMEOUT(find(prompts->tree(), QStringLiteral("args-prompt")), 10000);
+        prompts->tree()->setCurrentItem(find(prompts->tree(), QStringLiteral("args-prompt")));
+        auto *city = qobject_cast<QLineEdit *>(prompts->form()->editor(QStringLiteral("city")));
+        QVERIFY(city);
+        city->setText(QStringLiteral("巴黎"));
+        shoot(browser, QStringLiteral("prompt-form-%1.png").arg(lang));
+        QSignalSpy fetched(prompts, &Ui::PromptBrowser::promptFetched);
+        prompts->findChild<QPushButton *>(QStringLiteral("promptGetButton"))->click();
+        QVERIFY(fetched.wait(10000));
+        QCOMPARE(fetched.last().at(0).toBool(), true);
+        prompts->findChild<QPushButton *>(QStringLiteral("promptUseButton"))->click();
+        auto *composer = window->findChild<QPlainTextEdit *>(QStringLiteral("composer"));
+        QVERIFY2(composer->toPlainText().contains(QStringLiteral("巴黎")),
+                 qPrintable(composer->toPlainText()));
+        Ui::installLanguage(QStringLiteral("en"));
+        QTest::qWait(50);
+    }
+
+private:
+    std::unique_ptr<Ui::MainWindow> openEverything(const QTemporaryDir &workspace,
+                                                   const FakeLlmServer &model)
+    {
         QFile config(QDir(workspace.path()).filePath(QStringLiteral(".mcp.json")));
-        QVERIFY(config.open(QIODevice::WriteOnly));
+        if (!config.open(QIODevice::WriteOnly))
+            return nullptr;
         config.write(
                 QStringLiteral("{\"mcpServers\": {\"ev\": {\"command\": \"node\", \"args\": "
                                "[\"%1\", \"stdio\"]}}}")
@@ -273,22 +388,23 @@ private slots:
         qunsetenv("ANTHROPIC_API_KEY");
         const Ui::MainWindowOptions options = testWindowOptions(
                 workspace.path(), m_data.path(), m_data.filePath(QStringLiteral("c")));
-        QVERIFY(trustWorkspace(options));
-        Ui::MainWindow window(options);
-        window.show();
-        QVERIFY(QTest::qWaitFor(
-                [&] {
-                    return window.manager()->isSettled()
-                           && window.manager()->client(QStringLiteral("ev"));
-                },
-                20000));
-        Mcp::Client *client = window.manager()->client(QStringLiteral("ev"));
-        QVERIFY2(client, qPrintable(window.manager()->status(QStringLiteral("ev")).reason));
-        // The window answers sampling and elicitation, so it says so.
-        QVERIFY(client->options().capabilities.contains("sampling"));
-        QVERIFY(client->options().capabilities["elicitation"].contains("url"));
-        QTRY_VERIFY_WITH_TIMEOUT(client->findTool("trigger-sampling-request"), 10000);
+        if (!trustWorkspace(options))
+            return nullptr;
+        auto window = std::make_unique<Ui::MainWindow>(options);
+        window->resize(1100, 720);
+        window->show();
+        if (!QTest::qWaitFor(
+                    [&] {
+                        return window->manager()->isSettled()
+                               && window->manager()->client(QStringLiteral("ev"));
+                    },
+                    20000))
+            return nullptr;
+        return window;
+    }
 
+    void samplingThroughTheWindow(Ui::MainWindow &window, FakeLlmServer &model)
+    {
         model.enqueue(FakeLlmServer::openAiToolCalls(
                 {{QStringLiteral("mcp__ev__trigger_sampling_request"),
                   Json{{"prompt", "What is resource 42?"}, {"maxTokens", 64}}}}));

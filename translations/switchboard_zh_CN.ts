@@ -4579,7 +4579,7 @@ in %3</source>
 <context>
     <name>Ui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+114"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+115"/>
         <source>Unsaved configuration</source>
         <translation>未保存的配置</translation>
     </message>
@@ -4730,12 +4730,12 @@ in %3</source>
     </message>
     <message>
         <location line="-633"/>
-        <location line="+656"/>
+        <location line="+664"/>
         <source>Configuration</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location line="-934"/>
+        <location line="-942"/>
         <source>sign-in needed: select the server in the Servers dock and press Sign in</source>
         <translation>需要登录：请在“服务器”面板中选中该服务器并点击“登录”</translation>
     </message>
@@ -4920,7 +4920,7 @@ in %3</source>
         <translation>%1，%2 — 点击可从消息中移除</translation>
     </message>
     <message>
-        <location line="+110"/>
+        <location line="+118"/>
         <source>Trusted for this session only: %1</source>
         <translation>仅在本次会话中信任：%1</translation>
     </message>
@@ -5017,6 +5017,51 @@ in %3</source>
         <location line="+1"/>
         <source>no model configured</source>
         <translation>未配置模型</translation>
+    </message>
+</context>
+<context>
+    <name>Ui::PromptBrowser</name>
+    <message>
+        <location filename="../src/ui/serverbrowsers.cpp" line="+470"/>
+        <source>&amp;Get</source>
+        <translation>获取(&amp;G)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Use in the chat</source>
+        <translation>用于聊天(&amp;U)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The prompt&apos;s messages go into the message box, to send or edit</source>
+        <translation>提示词的消息会放入输入框，可发送或编辑</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>Select a prompt</source>
+        <translation>选择一个提示词</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No connected server offers prompts.</source>
+        <translation>没有已连接的服务器提供提示词。</translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>Getting the prompt…</source>
+        <translation>正在获取提示词……</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The server refused: %1</source>
+        <translation>服务器拒绝：%1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+17"/>
+        <source>%n message(s).</source>
+        <translation>
+            <numerusform>%n 条消息。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -5208,6 +5253,80 @@ in %3</source>
         <translation>
             <numerusform>[已截断：共 %n 字节]</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>Ui::ResourceBrowser</name>
+    <message>
+        <location filename="../src/ui/serverbrowsers.cpp" line="-289"/>
+        <source>R&amp;ead</source>
+        <translation>读取(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Attach to &amp;message</source>
+        <translation>附加到消息(&amp;M)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The content goes with your next message, as a file you attached</source>
+        <translation>内容会随你的下一条消息发送，如同你附加的文件</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Resources (reading…)</source>
+        <translation>资源（读取中……）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Templates (reading…)</source>
+        <translation>模板（读取中……）</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Resources (%1)</source>
+        <translation>资源（%1）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Templates (%1)</source>
+        <translation>模板（%1）</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Select a resource</source>
+        <translation>选择一个资源</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No connected server offers resources.</source>
+        <translation>没有已连接的服务器提供资源。</translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1……</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Could not read it: %1</source>
+        <translation>无法读取：%1</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Read; only its first 256 KiB can be attached.</source>
+        <translation>已读取；只有前 256 KiB 可以附加。</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location line="+2"/>
+        <source>Read.</source>
+        <translation>已读取。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>[… cut]</source>
+        <translation>[……已截断]</translation>
     </message>
 </context>
 <context>
@@ -5725,6 +5844,19 @@ in %3</source>
     </message>
 </context>
 <context>
+    <name>Ui::ServerItemBrowser</name>
+    <message>
+        <location filename="../src/ui/serverbrowsers.cpp" line="-256"/>
+        <source>&amp;Refresh</source>
+        <translation>刷新(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+70"/>
+        <source>The server is not connected.</source>
+        <translation>服务器未连接。</translation>
+    </message>
+</context>
+<context>
     <name>Ui::SettingsDialog</name>
     <message>
         <location filename="../src/ui/settingsdialog.cpp" line="+90"/>
@@ -6063,12 +6195,23 @@ in %3</source>
 <context>
     <name>Ui::ToolBrowser</name>
     <message>
-        <location filename="../src/ui/toolbrowser.cpp" line="+235"/>
+        <location filename="../src/ui/toolbrowser.cpp" line="+255"/>
+        <location line="+1"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>Resources</source>
+        <translation>资源</translation>
+    </message>
+    <message>
         <location line="+1"/>
+        <source>Prompts</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Search tools</source>
         <translation>搜索工具</translation>
     </message>

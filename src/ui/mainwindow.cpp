@@ -9,6 +9,7 @@
 #include "icons.h"
 #include "language.h"
 #include "protocollogdock.h"
+#include "serverbrowsers.h"
 #include "serverdock.h"
 #include "serverrequestdialogs.h"
 #include "settingsdialog.h"
@@ -1104,6 +1105,14 @@ void MainWindow::openToolBrowser()
         m_browser = new ToolBrowser(registry(), runner(), this);
         connect(m_browser, &ToolBrowser::offerChanged, this,
                 [this](const QString &tool, bool offered) { setOffered(false, tool, offered); });
+        m_browser->addServerPages(manager());
+        connect(m_browser->resourceBrowser(), &ResourceBrowser::attachRequested, this,
+                [this](const Engine::Attachment &attachment) { addAttachment(attachment); });
+        connect(m_browser->promptBrowser(), &PromptBrowser::useRequested, this,
+                [this](const QString &text) {
+                    m_composer->setPlainText(text);
+                    m_composer->setFocus();
+                });
     }
     m_browser->show();
     m_browser->raise();

@@ -4,6 +4,7 @@
 #include "risk.h"
 
 #include "schemaform.h"
+#include "serverbrowsers.h"
 
 #include <QDialogButtonBox>
 #include <QFontDatabase>
@@ -196,7 +197,10 @@ ToolBrowser::ToolBrowser(Engine::ToolRegistry *registry, Engine::ToolRunner *run
 
     auto close = new QDialogButtonBox(QDialogButtonBox::Close, this);
     auto layout = new QVBoxLayout(this);
-    layout->addWidget(split, 1);
+    m_pages = new QTabWidget(this);
+    m_pages->setObjectName(QStringLiteral("browserPages"));
+    m_pages->addTab(split, QString());
+    layout->addWidget(m_pages, 1);
     layout->addWidget(close);
 
     connect(close, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -230,9 +234,30 @@ ToolBrowser::ToolBrowser(Engine::ToolRegistry *registry, Engine::ToolRunner *run
     clearResult();
 }
 
+void ToolBrowser::addServerPages(Mcp::Manager *manager)
+{
+    if (m_resources)
+        return;
+    m_resources = new ResourceBrowser(manager, m_pages);
+    m_prompts = new PromptBrowser(manager, m_pages);
+    m_pages->addTab(m_resources, QString());
+    m_pages->addTab(m_prompts, QString());
+    retranslateUi();
+}
+
+void ToolBrowser::showPage(Page page)
+{
+    m_pages->setCurrentIndex(int(page));
+}
+
 void ToolBrowser::retranslateUi()
 {
     setWindowTitle(tr("Tools"));
+    m_pages->setTabText(0, tr("Tools"));
+    if (m_resources) {
+        m_pages->setTabText(1, tr("Resources"));
+        m_pages->setTabText(2, tr("Prompts"));
+    }
     m_search->setPlaceholderText(tr("Search tools"));
     m_tree->setHeaderLabels({tr("Tool"), tr("Risk")});
     m_tabs->setTabText(0, tr("Arguments"));

@@ -17,8 +17,14 @@ class QTreeWidget;
 class QTreeWidgetItem;
 class QVBoxLayout;
 
+namespace Mcp {
+class Manager;
+}
+
 namespace Ui {
 
+class PromptBrowser;
+class ResourceBrowser;
 class SchemaForm;
 
 // Lets a person see every tool the model can call (built-ins, then each MCP server), read
@@ -32,6 +38,13 @@ public:
     ToolBrowser(Engine::ToolRegistry *registry, Engine::ToolRunner *runner,
                 QWidget *parent = nullptr);
     ~ToolBrowser() override;
+
+    // The Resources and Prompts pages, for the servers of `manager` (once).
+    void addServerPages(Mcp::Manager *manager);
+    ResourceBrowser *resourceBrowser() const { return m_resources; }
+    PromptBrowser *promptBrowser() const { return m_prompts; }
+    enum class Page { Tools, Resources, Prompts };
+    void showPage(Page page);
 
     // Selects a tool by registry name (false if it is not listed).
     bool selectTool(const QString &name);
@@ -75,6 +88,9 @@ private:
     QLineEdit *m_search;
     QTreeWidget *m_tree;
     QTabWidget *m_tabs = nullptr;
+    QTabWidget *m_pages = nullptr;
+    ResourceBrowser *m_resources = nullptr;
+    PromptBrowser *m_prompts = nullptr;
     QLabel *m_resultLabel = nullptr;
     QLabel *m_title;
     QLabel *m_description;

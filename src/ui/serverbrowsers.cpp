@@ -1,0 +1,578 @@
+#include "serverbrowsers.h"
+
+#include "plainlabel.h"
+#include "schemaform.h"
+
+#include <mcp/listing.h>
+#include <mcp/manager.h>
+
+#include <QEvent>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QImage>
+#include <QLabel>
+#include <QPixmap>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QTreeWidget>
+#include <QUrl>
+#include <QVBoxLayout>
+
+namespace Ui {
+
+namespace {
+
+using Json = Mcp::Json;
+
+enum Role { KindRole = Qt::UserRole, ServerRole, ItemRole };
+
+const QString ResourceKind = QStringLiteral("resource");
+const QString TemplateKind = QStringLiteral("template");
+const QString PromptKind = QStringLiteral("prompt");
+
+QString dump(const Json &json)
+{
+    return QString::fromStdString(json.dump(-1, ' ', false, Json::error_handler_t::replace));
+}
+
+// One {…} expression of a URI template: its operator and variable names.
+struct Expression
+{
+    QChar op;
+    QStringList names;
+};
+
+std::vector<std::pair<QRegularExpressionMatch, Expression>> expressions(const QString &uriTemplate)
+{
+    static const QRegularExpression braces(
+            QStringLiteral("\\{([+#./;?&]?)([A-Za-z0-9_.,%*:]+)\\}"));
+    std::vector<std::pair<QRegularExpressionMatch, Expression>> out;
+    auto it = braces.globalMatch(uriTemplate);
+    while (it.hasNext()) {
+        const QRegularExpressionMatch match = it.next();
+        Expression expression;
+        expression.op = match.captured(1).isEmpty() ? QChar() : match.captured(1).at(0);
+        for (QString name : match.captured(2).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            name.remove(QRegularExpression(QStringLiteral("[*]|:[0-9]+$")));
+            expression.names << name;
+        }
+        out.emplace_back(match, expression);
+    }
+    return out;
+}
+
+} // namespace
+
+Json templateSchema(const QString &uriTemplate)
+{
+    Json properties = Json::object();
+    Json required = Json::array();
+    for (const auto &[match, expression] : expressions(uriTemplate)) {
+        const bool query = expression.op == QLatin1Char('?') || expression.op == QLatin1Char('&');
+        for (const QString &name : expression.names) {
+            properties[name.toStdString()] = {{"type", "string"}};
+            if (!query)
+                required.push_back(name.toStdString());
+        }
+    }
+    return {{"type", "object"}, {"properties", properties}, {"required", required}};
+}
+
+QString expandTemplate(const QString &uriTemplate, const Json &values)
+{
+    QString out;
+    qsizetype last = 0;
+    for (const auto &[match, expression] : expressions(uriTemplate)) {
+        out += uriTemplate.mid(last, match.capturedStart() - last);
+        last = match.capturedEnd();
+        const bool reserved
+                = expression.op == QLatin1Char('+') || expression.op == QLatin1Char('#');
+        const auto value = [&values](const QString &name) {
+            return Mcp::stringMember(values, name.toStdString().c_str());
+        };
+        const auto encode = [reserved](const QString &text) {
+            return reserved ? QString::fromUtf8(QUrl::toPercentEncoding(text, "/:?#[]@!$&'()*+,;="))
+                            : QString::fromUtf8(QUrl::toPercentEncoding(text));
+        };
+        if (expression.op == QLatin1Char('?') || expression.op == QLatin1Char('&')) {
+            QStringList pairs;
+            for (const QString &name : expression.names) {
+                if (!value(name).isEmpty())
+                    pairs << name + QLatin1Char('=') + encode(value(name));
+            }
+            if (!pairs.isEmpty())
+                out += expression.op + pairs.join(QLatin1Char('&'));
+            continue;
+        }
+        QStringList parts;
+        for (const QString &name : expression.names)
+            parts << encode(value(name));
+        const QChar separator = expression.op == QLatin1Char('/')   ? QLatin1Char('/')
+                                : expression.op == QLatin1Char('.') ? QLatin1Char('.')
+                                                                    : QLatin1Char(',');
+        if (expression.op == QLatin1Char('/') || expression.op == QLatin1Char('.')
+            || expression.op == QLatin1Char('#'))
+            out += expression.op;
+        out += parts.join(separator);
+    }
+    return out + uriTemplate.mid(last);
+}
+
+ServerItemBrowser::ServerItemBrowser(Mcp::Manager *manager, const QString &name, QWidget *parent)
+    : QWidget(parent)
+    , m_manager(manager)
+{
+    m_tree = new QTreeWidget(this);
+    m_tree->setObjectName(name + QLatin1String("Tree"));
+    m_tree->setColumnCount(1);
+    m_tree->header()->hide();
+    m_tree->setUniformRowHeights(true);
+    auto left = new QWidget(this);
+    auto leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(m_tree, 1);
+    m_refreshButton = new QPushButton(left);
+    m_refreshButton->setObjectName(name + QLatin1String("RefreshButton"));
+    leftLayout->addWidget(m_refreshButton);
+
+    auto right = new QWidget(this);
+    m_details = new QVBoxLayout(right);
+    m_details->setContentsMargins(0, 0, 0, 0);
+    m_title = plainLabel(QString(), right);
+    QFont titleFont = m_title->font();
+    titleFont.setBold(true);
+    m_title->setFont(titleFont);
+    m_description = plainLabel(QString(), right);
+    m_description->setObjectName(name + QLatin1String("Description"));
+    m_status = plainLabel(QString(), right);
+    m_status->setObjectName(name + QLatin1String("Status"));
+    m_buttons = new QHBoxLayout;
+    m_buttons->addWidget(m_status, 1);
+    m_details->addWidget(m_title);
+    m_details->addWidget(m_description);
+
+    auto split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(left);
+    split->addWidget(right);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 2);
+    auto outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(split);
+
+    connect(m_tree, &QTreeWidget::currentItemChanged, this,
+            [this](QTreeWidgetItem *item) { select(item); });
+    connect(m_refreshButton, &QPushButton::clicked, this, [this] { refresh(); });
+}
+
+void ServerItemBrowser::retranslateUi()
+{
+    m_refreshButton->setText(tr("&Refresh"));
+}
+
+void ServerItemBrowser::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QWidget::changeEvent(event);
+}
+
+void ServerItemBrowser::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (!m_listed)
+        refresh();
+}
+
+QObject *ServerItemBrowser::beginListing()
+{
+    m_listed = true;
+    delete m_listing; // answers to an older listing are dropped
+    m_listing = new QObject(this);
+    m_tree->clear();
+    select(nullptr);
+    return m_listing;
+}
+
+QTreeWidgetItem *ServerItemBrowser::addServer(const QString &server)
+{
+    auto item = new QTreeWidgetItem(m_tree, {server});
+    QFont bold = item->font(0);
+    bold.setBold(true);
+    item->setFont(0, bold);
+    item->setExpanded(true);
+    return item;
+}
+
+QTreeWidgetItem *ServerItemBrowser::addItem(QTreeWidgetItem *parent, const QString &text,
+                                            const QString &kind, const QString &server,
+                                            const Json &json)
+{
+    auto *item = new QTreeWidgetItem(parent, {text});
+    item->setData(0, KindRole, kind);
+    item->setData(0, ServerRole, server);
+    item->setData(0, ItemRole, dump(json));
+    return item;
+}
+
+QString ServerItemBrowser::kindOf(const QTreeWidgetItem *item)
+{
+    return item ? item->data(0, KindRole).toString() : QString();
+}
+
+QString ServerItemBrowser::serverOf(const QTreeWidgetItem *item)
+{
+    return item ? item->data(0, ServerRole).toString() : QString();
+}
+
+Json ServerItemBrowser::jsonOf(const QTreeWidgetItem *item)
+{
+    if (!item)
+        return Json();
+    Json json = Json::parse(item->data(0, ItemRole).toString().toStdString(), nullptr, false);
+    return json.is_discarded() ? Json() : json;
+}
+
+Mcp::Client *ServerItemBrowser::clientOf(const QTreeWidgetItem *item)
+{
+    Mcp::Client *client = m_manager->client(serverOf(item));
+    if (!client)
+        m_status->setText(tr("The server is not connected."));
+    return client;
+}
+
+ResourceBrowser::ResourceBrowser(Mcp::Manager *manager, QWidget *parent)
+    : ServerItemBrowser(manager, QStringLiteral("resource"), parent)
+{
+    m_form = new SchemaForm(this);
+    m_form->setObjectName(QStringLiteral("templateForm"));
+    m_readButton = new QPushButton(this);
+    m_readButton->setObjectName(QStringLiteral("resourceReadButton"));
+    m_attachButton = new QPushButton(this);
+    m_attachButton->setObjectName(QStringLiteral("resourceAttachButton"));
+    m_buttons->insertWidget(0, m_readButton);
+    m_buttons->insertWidget(1, m_attachButton);
+    m_text = new QPlainTextEdit(this);
+    m_text->setObjectName(QStringLiteral("resourcePreview"));
+    m_text->setReadOnly(true);
+    m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_image = new QLabel(this);
+    m_image->setObjectName(QStringLiteral("resourceImage"));
+    m_image->setAlignment(Qt::AlignCenter);
+    m_image->hide();
+    m_details->addWidget(m_form);
+    m_details->addLayout(m_buttons);
+    m_details->addWidget(m_text, 1);
+    m_details->addWidget(m_image, 1);
+
+    connect(m_readButton, &QPushButton::clicked, this, &ResourceBrowser::readSelected);
+    connect(m_attachButton, &QPushButton::clicked, this, [this] {
+        if (m_read)
+            emit attachRequested(*m_read);
+    });
+    retranslateUi();
+    select(nullptr);
+}
+
+void ResourceBrowser::retranslateUi()
+{
+    ServerItemBrowser::retranslateUi();
+    m_readButton->setText(tr("R&ead"));
+    m_attachButton->setText(tr("Attach to &message"));
+    m_attachButton->setToolTip(
+            tr("The content goes with your next message, as a file you attached"));
+}
+
+void ResourceBrowser::refresh()
+{
+    QObject *context = beginListing();
+    for (const QString &server : m_manager->serverNames()) {
+        Mcp::Client *client = m_manager->client(server);
+        if (!client || !Mcp::hasCapability(client, "resources"))
+            continue;
+        QTreeWidgetItem *top = addServer(server);
+        auto *resources = new QTreeWidgetItem(top, {tr("Resources (reading…)")});
+        auto *templates = new QTreeWidgetItem(top, {tr("Templates (reading…)")});
+        const auto fill = [this, server](QTreeWidgetItem *group, const QString &kind,
+                                         const char *uriKey, const QString &label) {
+            return [this, server, group, kind, uriKey, label](std::vector<Json> items,
+                                                              const QString &error) {
+                group->setText(0, error.isEmpty() ? label.arg(items.size())
+                                                  : label.arg(0) + QStringLiteral(" — ") + error);
+                for (const Json &entry : items) {
+                    const QString uri = Mcp::stringMember(entry, uriKey);
+                    const QString name = Mcp::stringMember(entry, "name");
+                    addItem(group, name.isEmpty() ? uri : name, kind, server, entry)
+                            ->setToolTip(0, uri);
+                }
+                group->setExpanded(true);
+            };
+        };
+        Mcp::listAll(client, "resources/list", "resources", context,
+                     fill(resources, ResourceKind, "uri", tr("Resources (%1)")));
+        Mcp::listAll(client, "resources/templates/list", "resourceTemplates", context,
+                     fill(templates, TemplateKind, "uriTemplate", tr("Templates (%1)")));
+        top->setExpanded(true);
+    }
+}
+
+void ResourceBrowser::select(QTreeWidgetItem *item)
+{
+    m_read.reset();
+    m_attachButton->setEnabled(false);
+    m_text->clear();
+    m_text->show();
+    m_image->hide();
+    m_status->clear();
+    const QString kind = kindOf(item);
+    m_readButton->setEnabled(!kind.isEmpty());
+    m_form->setVisible(kind == TemplateKind);
+    if (kind.isEmpty()) {
+        m_title->setText(item ? item->text(0) : tr("Select a resource"));
+        m_description->setText(m_tree->topLevelItemCount() == 0
+                                       ? tr("No connected server offers resources.")
+                                       : QString());
+        return;
+    }
+    const Json entry = jsonOf(item);
+    m_title->setText(item->text(0));
+    QStringList lines;
+    const QString description = Mcp::stringMember(entry, "description");
+    if (!description.isEmpty())
+        lines << description;
+    lines << (kind == TemplateKind ? Mcp::stringMember(entry, "uriTemplate")
+                                   : Mcp::stringMember(entry, "uri"));
+    const QString mime = Mcp::stringMember(entry, "mimeType");
+    if (!mime.isEmpty())
+        lines << mime;
+    m_description->setText(lines.join(QLatin1Char('\n')));
+    if (kind == TemplateKind)
+        m_form->setSchema(templateSchema(Mcp::stringMember(entry, "uriTemplate")));
+}
+
+void ResourceBrowser::readSelected()
+{
+    QTreeWidgetItem *item = m_tree->currentItem();
+    const QString kind = kindOf(item);
+    if (kind.isEmpty())
+        return;
+    const Json entry = jsonOf(item);
+    QString uri = Mcp::stringMember(entry, "uri");
+    if (kind == TemplateKind) {
+        QString error;
+        const Json values = m_form->values(&error);
+        if (values.is_null()) {
+            m_status->setText(error);
+            return;
+        }
+        uri = expandTemplate(Mcp::stringMember(entry, "uriTemplate"), values);
+    }
+    Mcp::Client *client = clientOf(item);
+    if (!client)
+        return;
+    m_status->setText(tr("Reading %1…").arg(uri));
+    m_readButton->setEnabled(false);
+    client->request("resources/read", Json{{"uri", uri.toStdString()}}, m_listing,
+                    [this, uri](Mcp::Response response) {
+                        m_readButton->setEnabled(true);
+                        showRead(uri, response);
+                    });
+}
+
+void ResourceBrowser::showRead(const QString &uri, const Mcp::Response &response)
+{
+    if (!response.ok()) {
+        m_status->setText(
+                tr("Could not read it: %1").arg(QString::fromStdString(response.error->message)));
+        emit readFinished(false);
+        return;
+    }
+    const Json contents = response.result.value("contents", Json::array());
+    QString text;
+    std::optional<Engine::Attachment> attachment;
+    for (const Json &content : contents.is_array() ? contents : Json::array()) {
+        const QString mime = Mcp::stringMember(content, "mimeType");
+        if (content.contains("text") && content["text"].is_string()) {
+            text += Mcp::stringMember(content, "text");
+            continue;
+        }
+        const QByteArray blob
+                = QByteArray::fromBase64(Mcp::stringMember(content, "blob").toLatin1());
+        QImage image;
+        if (Engine::Attachment::isModelImageType(mime)
+            && blob.size() <= Engine::Attachment::MaxImageBytes && image.loadFromData(blob)) {
+            m_image->setPixmap(QPixmap::fromImage(
+                    image.width() > 480 || image.height() > 360
+                            ? image.scaled(480, 360, Qt::KeepAspectRatio, Qt::SmoothTransformation)
+                            : image));
+            m_image->show();
+            m_text->hide();
+            attachment = Engine::Attachment{uri, mime, blob};
+        } else {
+            text += Mcp::describeContent(content) + QLatin1Char('\n');
+        }
+    }
+    if (!attachment && !text.isEmpty()) {
+        QByteArray bytes = text.toUtf8();
+        const bool cut = bytes.size() > Engine::Attachment::MaxTextBytes;
+        if (cut)
+            bytes.truncate(Engine::Attachment::MaxTextBytes);
+        attachment = Engine::Attachment{uri, QStringLiteral("text/plain"), bytes};
+        m_status->setText(cut ? tr("Read; only its first 256 KiB can be attached.") : tr("Read."));
+    } else {
+        m_status->setText(tr("Read."));
+    }
+    m_text->setPlainText(text.size() > PreviewChars
+                                 ? text.left(PreviewChars) + QLatin1Char('\n') + tr("[… cut]")
+                                 : text);
+    m_read = attachment;
+    m_attachButton->setEnabled(m_read.has_value());
+    emit readFinished(true);
+}
+
+PromptBrowser::PromptBrowser(Mcp::Manager *manager, QWidget *parent)
+    : ServerItemBrowser(manager, QStringLiteral("prompt"), parent)
+{
+    m_form = new SchemaForm(this);
+    m_form->setObjectName(QStringLiteral("promptForm"));
+    auto formScroll = new QScrollArea(this);
+    formScroll->setWidgetResizable(true);
+    formScroll->setWidget(m_form);
+    m_getButton = new QPushButton(this);
+    m_getButton->setObjectName(QStringLiteral("promptGetButton"));
+    m_useButton = new QPushButton(this);
+    m_useButton->setObjectName(QStringLiteral("promptUseButton"));
+    m_buttons->insertWidget(0, m_getButton);
+    m_buttons->insertWidget(1, m_useButton);
+    m_messages = new QPlainTextEdit(this);
+    m_messages->setObjectName(QStringLiteral("promptMessages"));
+    m_messages->setReadOnly(true);
+    m_details->addWidget(formScroll, 1);
+    m_details->addLayout(m_buttons);
+    m_details->addWidget(m_messages, 1);
+
+    connect(m_getButton, &QPushButton::clicked, this, &PromptBrowser::getSelected);
+    connect(m_useButton, &QPushButton::clicked, this, [this] {
+        if (!m_fetched.isEmpty())
+            emit useRequested(m_fetched);
+    });
+    retranslateUi();
+    select(nullptr);
+}
+
+void PromptBrowser::retranslateUi()
+{
+    ServerItemBrowser::retranslateUi();
+    m_getButton->setText(tr("&Get"));
+    m_useButton->setText(tr("&Use in the chat"));
+    m_useButton->setToolTip(tr("The prompt's messages go into the message box, to send or edit"));
+}
+
+void PromptBrowser::refresh()
+{
+    QObject *context = beginListing();
+    for (const QString &server : m_manager->serverNames()) {
+        Mcp::Client *client = m_manager->client(server);
+        if (!client || !Mcp::hasCapability(client, "prompts"))
+            continue;
+        QTreeWidgetItem *top = addServer(server);
+        Mcp::listAll(client, "prompts/list", "prompts", context,
+                     [this, top, server](std::vector<Json> items, const QString &error) {
+                         if (!error.isEmpty())
+                             top->setToolTip(0, error);
+                         for (const Json &prompt : items)
+                             addItem(top, Mcp::stringMember(prompt, "name"), PromptKind, server,
+                                     prompt);
+                         top->setExpanded(true);
+                     });
+    }
+}
+
+void PromptBrowser::select(QTreeWidgetItem *item)
+{
+    m_fetched.clear();
+    m_useButton->setEnabled(false);
+    m_messages->clear();
+    m_status->clear();
+    const bool prompt = kindOf(item) == PromptKind;
+    m_getButton->setEnabled(prompt);
+    if (!prompt) {
+        m_title->setText(tr("Select a prompt"));
+        m_description->setText(m_tree->topLevelItemCount() == 0
+                                       ? tr("No connected server offers prompts.")
+                                       : QString());
+        m_form->setSchema(Json::object());
+        return;
+    }
+    const Json entry = jsonOf(item);
+    m_title->setText(item->text(0));
+    m_description->setText(Mcp::stringMember(entry, "description"));
+    // The arguments as a form of strings (MCP prompt arguments are strings).
+    Json properties = Json::object();
+    Json required = Json::array();
+    const Json arguments
+            = entry.is_object() ? entry.value("arguments", Json::array()) : Json::array();
+    for (const Json &argument : arguments.is_array() ? arguments : Json::array()) {
+        const std::string name = Mcp::stringMember(argument, "name").toStdString();
+        if (name.empty())
+            continue;
+        Json property = {{"type", "string"}};
+        const QString description = Mcp::stringMember(argument, "description");
+        if (!description.isEmpty())
+            property["description"] = description.toStdString();
+        properties[name] = property;
+        if (argument.is_object() && argument.value("required", false) == true)
+            required.push_back(name);
+    }
+    m_form->setSchema({{"type", "object"}, {"properties", properties}, {"required", required}});
+}
+
+void PromptBrowser::getSelected()
+{
+    QTreeWidgetItem *item = m_tree->currentItem();
+    if (kindOf(item) != PromptKind)
+        return;
+    QString error;
+    const Json values = m_form->values(&error);
+    if (values.is_null()) {
+        m_status->setText(error);
+        return;
+    }
+    Mcp::Client *client = clientOf(item);
+    if (!client)
+        return;
+    m_getButton->setEnabled(false);
+    m_status->setText(tr("Getting the prompt…"));
+    client->request(
+            "prompts/get", Json{{"name", item->text(0).toStdString()}, {"arguments", values}},
+            m_listing, [this](Mcp::Response response) {
+                m_getButton->setEnabled(true);
+                if (!response.ok()) {
+                    m_status->setText(
+                            tr("The server refused: %1")
+                                    .arg(QString::fromStdString(response.error->message)));
+                    emit promptFetched(false);
+                    return;
+                }
+                QStringList shown;
+                QStringList texts;
+                const Json messages = response.result.value("messages", Json::array());
+                for (const Json &message : messages.is_array() ? messages : Json::array()) {
+                    const QString text = Mcp::describeContent(
+                            message.is_object() ? message.value("content", Json()) : Json());
+                    shown << QStringLiteral("%1: %2").arg(Mcp::stringMember(message, "role"), text);
+                    texts << text;
+                }
+                m_messages->setPlainText(shown.join(QStringLiteral("\n\n")));
+                m_fetched = texts.join(QStringLiteral("\n\n"));
+                m_useButton->setEnabled(!m_fetched.isEmpty());
+                m_status->setText(tr("%n message(s).", nullptr, int(texts.size())));
+                emit promptFetched(true);
+            });
+}
+
+} // namespace Ui

@@ -1,0 +1,134 @@
+#pragma once
+
+#include <engine/llm.h>
+#include <mcp/jsonrpc.h>
+
+#include <QPointer>
+#include <QWidget>
+
+class QHBoxLayout;
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QTreeWidget;
+class QTreeWidgetItem;
+class QVBoxLayout;
+
+namespace Mcp {
+class Client;
+class Manager;
+} // namespace Mcp
+
+namespace Ui {
+
+class SchemaForm;
+
+// What the servers offer besides tools, in the tool browser: a tree by server on the left, the
+// selected item on the right. Lists are read when the page is first shown and on Refresh;
+// nothing is read from a server until a person asks. The base of ResourceBrowser and
+// PromptBrowser.
+class ServerItemBrowser : public QWidget
+{
+    Q_OBJECT
+public:
+    QTreeWidget *tree() const { return m_tree; }
+    virtual void refresh() = 0;
+
+protected:
+    ServerItemBrowser(Mcp::Manager *manager, const QString &name, QWidget *parent);
+    void changeEvent(QEvent *event) override;
+    void showEvent(QShowEvent *event) override;
+    virtual void retranslateUi();
+    virtual void select(QTreeWidgetItem *item) = 0;
+    // Drops the answers to an earlier listing and empties the tree; the context for the new one.
+    QObject *beginListing();
+    // A server's row, bold and open.
+    QTreeWidgetItem *addServer(const QString &server);
+    // A row for an item a server listed (kept as JSON), and that JSON back.
+    QTreeWidgetItem *addItem(QTreeWidgetItem *parent, const QString &text, const QString &kind,
+                             const QString &server, const Mcp::Json &item);
+    static QString kindOf(const QTreeWidgetItem *item);
+    static QString serverOf(const QTreeWidgetItem *item);
+    static Mcp::Json jsonOf(const QTreeWidgetItem *item);
+    // The client of the selected item's server, or nullptr (and the status says so).
+    Mcp::Client *clientOf(const QTreeWidgetItem *item);
+
+    Mcp::Manager *m_manager;
+    QTreeWidget *m_tree;
+    QLabel *m_title;
+    QLabel *m_description;
+    QLabel *m_status;
+    QPushButton *m_refreshButton;
+    QVBoxLayout *m_details; // below the title and description
+    QHBoxLayout *m_buttons; // the actions, then the status
+    QPointer<QObject> m_listing;
+    bool m_listed = false;
+};
+
+// Resources and resource templates: a resource read (text shown, an image drawn) and attached
+// to the next message; a template's variables as a form.
+class ResourceBrowser : public ServerItemBrowser
+{
+    Q_OBJECT
+public:
+    explicit ResourceBrowser(Mcp::Manager *manager, QWidget *parent = nullptr);
+
+    void refresh() override;
+    // Reads the selected resource (a template: with the form's values).
+    void readSelected();
+
+    // Text previews are cut here (the attachment keeps what the model may take).
+    static constexpr int PreviewChars = 200000;
+
+signals:
+    // "Attach to message": the resource's content as the user's attachment.
+    void attachRequested(const Engine::Attachment &attachment);
+    void readFinished(bool ok);
+
+private:
+    void retranslateUi() override;
+    void select(QTreeWidgetItem *item) override;
+    void showRead(const QString &uri, const Mcp::Response &response);
+
+    SchemaForm *m_form;
+    QPushButton *m_readButton;
+    QPushButton *m_attachButton;
+    QPlainTextEdit *m_text;
+    QLabel *m_image;
+    std::optional<Engine::Attachment> m_read; // what was read last, ready to attach
+};
+
+// Prompts: a server's prompt with its arguments as a form; "Get" shows its messages, "Use"
+// puts them in the composer.
+class PromptBrowser : public ServerItemBrowser
+{
+    Q_OBJECT
+public:
+    explicit PromptBrowser(Mcp::Manager *manager, QWidget *parent = nullptr);
+
+    void refresh() override;
+    SchemaForm *form() const { return m_form; }
+    void getSelected();
+
+signals:
+    // "Use in chat": the prompt's messages as text for the composer.
+    void useRequested(const QString &text);
+    void promptFetched(bool ok);
+
+private:
+    void retranslateUi() override;
+    void select(QTreeWidgetItem *item) override;
+
+    SchemaForm *m_form;
+    QPushButton *m_getButton;
+    QPushButton *m_useButton;
+    QPlainTextEdit *m_messages;
+    QString m_fetched;
+};
+
+// A resource template's variables ({name}, {+name}, {?a,b}, ...) as a flat form schema, and
+// the URI with `values` put in (percent-encoded, except {+name}).
+Mcp::Json templateSchema(const QString &uriTemplate);
+QString expandTemplate(const QString &uriTemplate, const Mcp::Json &values);
+
+} // namespace Ui
