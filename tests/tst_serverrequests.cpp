@@ -11,7 +11,9 @@
 #include <ui/serverrequestdialogs.h>
 #include <ui/toolbrowser.h>
 
+#include <QAbstractItemModel>
 #include <QApplication>
+#include <QCompleter>
 #include <QDir>
 #include <QLabel>
 #include <QLineEdit>
@@ -364,6 +366,22 @@ private slots:
         auto *composer = window->findChild<QPlainTextEdit *>(QStringLiteral("composer"));
         QVERIFY2(composer->toPlainText().contains(QStringLiteral("巴黎")),
                  qPrintable(composer->toPlainText()));
+
+        // completion/complete while typing an argument: the server's suggestions.
+        prompts->tree()->setCurrentItem(
+                find(prompts->tree(), QStringLiteral("completable-prompt")));
+        auto *department
+                = qobject_cast<QLineEdit *>(prompts->form()->editor(QStringLiteral("department")));
+        QVERIFY(department);
+        QVERIFY(department->completer());
+        department->setFocus();
+        QTest::keyClicks(department, QStringLiteral("E"));
+        QTRY_VERIFY_WITH_TIMEOUT(department->completer()->model()->rowCount() > 0, 10000);
+        QStringList suggested;
+        for (int row = 0; row < department->completer()->model()->rowCount(); ++row)
+            suggested << department->completer()->model()->index(row, 0).data().toString();
+        QVERIFY2(suggested.contains(QStringLiteral("Engineering")),
+                 qPrintable(suggested.join(QLatin1Char(','))));
         Ui::installLanguage(QStringLiteral("en"));
         QTest::qWait(50);
     }

@@ -6,18 +6,21 @@
 #include <mcp/listing.h>
 #include <mcp/manager.h>
 
+#include <QCompleter>
 #include <QEvent>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QImage>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPixmap>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QStringListModel>
 #include <QTreeWidget>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -33,6 +36,7 @@ enum Role { KindRole = Qt::UserRole, ServerRole, ItemRole };
 const QString ResourceKind = QStringLiteral("resource");
 const QString TemplateKind = QStringLiteral("template");
 const QString PromptKind = QStringLiteral("prompt");
+constexpr int MaxCompletions = 100; // what the spec lets a server send at once
 
 QString dump(const Json &json)
 {
@@ -245,6 +249,62 @@ Mcp::Client *ServerItemBrowser::clientOf(const QTreeWidgetItem *item)
     return client;
 }
 
+void ServerItemBrowser::offerCompletions(SchemaForm *form, const QTreeWidgetItem *item,
+                                         const Json &ref)
+{
+    Mcp::Client *client = m_manager->client(serverOf(item));
+    if (!client || !Mcp::hasCapability(client, "completions"))
+        return;
+    const QString server = serverOf(item);
+    for (const QString &name : form->properties()) {
+        auto *edit = qobject_cast<QLineEdit *>(form->editor(name));
+        if (!edit)
+            continue;
+        auto *model = new QStringListModel(edit);
+        auto *completer = new QCompleter(model, edit);
+        completer->setCaseSensitivity(Qt::CaseInsensitive);
+        completer->setCompletionMode(QCompleter::UnfilteredPopupCompletion);
+        edit->setCompleter(completer);
+        // One question at a time per field: a newer keystroke drops the older answer.
+        auto generation = std::make_shared<int>(0);
+        connect(edit, &QLineEdit::textEdited, edit,
+                [this, form, edit, model, completer, name, ref, server, generation] {
+                    Mcp::Client *client = m_manager->client(server);
+                    if (!client)
+                        return;
+                    Json context = Json::object();
+                    for (const QString &other : form->properties()) {
+                        auto *field = qobject_cast<QLineEdit *>(form->editor(other));
+                        if (field && other != name && !field->text().isEmpty())
+                            context[other.toStdString()] = field->text().toStdString();
+                    }
+                    Json params = {{"ref", ref},
+                                   {"argument",
+                                    {{"name", name.toStdString()},
+                                     {"value", edit->text().toStdString()}}}};
+                    if (!context.empty())
+                        params["context"] = {{"arguments", context}};
+                    const int asked = ++*generation;
+                    client->request(
+                            "completion/complete", std::move(params), edit,
+                            [edit, model, completer, generation, asked](Mcp::Response r) {
+                                if (asked != *generation || !r.ok())
+                                    return;
+                                QStringList values;
+                                const Json list = r.result.value("completion", Json::object())
+                                                          .value("values", Json::array());
+                                for (const Json &value : list.is_array() ? list : Json::array()) {
+                                    if (value.is_string() && values.size() < MaxCompletions)
+                                        values << QString::fromStdString(value.get<std::string>());
+                                }
+                                model->setStringList(values);
+                                if (!values.isEmpty() && edit->hasFocus())
+                                    completer->complete();
+                            });
+                });
+    }
+}
+
 ResourceBrowser::ResourceBrowser(Mcp::Manager *manager, QWidget *parent)
     : ServerItemBrowser(manager, QStringLiteral("resource"), parent)
 {
@@ -350,8 +410,12 @@ void ResourceBrowser::select(QTreeWidgetItem *item)
     if (!mime.isEmpty())
         lines << mime;
     m_description->setText(lines.join(QLatin1Char('\n')));
-    if (kind == TemplateKind)
+    if (kind == TemplateKind) {
         m_form->setSchema(templateSchema(Mcp::stringMember(entry, "uriTemplate")));
+        offerCompletions(m_form, item,
+                         {{"type", "ref/resource"},
+                          {"uri", Mcp::stringMember(entry, "uriTemplate").toStdString()}});
+    }
 }
 
 void ResourceBrowser::readSelected()
@@ -529,6 +593,7 @@ void PromptBrowser::select(QTreeWidgetItem *item)
             required.push_back(name);
     }
     m_form->setSchema({{"type", "object"}, {"properties", properties}, {"required", required}});
+    offerCompletions(m_form, item, {{"type", "ref/prompt"}, {"name", item->text(0).toStdString()}});
 }
 
 void PromptBrowser::getSelected()

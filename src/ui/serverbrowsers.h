@@ -52,6 +52,10 @@ protected:
     static Mcp::Json jsonOf(const QTreeWidgetItem *item);
     // The client of the selected item's server, or nullptr (and the status says so).
     Mcp::Client *clientOf(const QTreeWidgetItem *item);
+    // While a person types in one of `form`'s text fields, the server's suggestions for it
+    // (completion/complete for `ref`, with the other fields as context), when the server of
+    // `item` offers completions.
+    void offerCompletions(SchemaForm *form, const QTreeWidgetItem *item, const Mcp::Json &ref);
 
     Mcp::Manager *m_manager;
     QTreeWidget *m_tree;
