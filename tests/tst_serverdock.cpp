@@ -203,11 +203,15 @@ private slots:
         QToolButton *log = button(dock, "logButton");
         QVERIFY(restart && toggle && button(dock, "stderrButton") && log);
         QVERIFY(!restart->isEnabled()); // nothing selected yet
-        // The same commands as a context menu (Sign in / Sign out only where they apply).
+        // The same commands as a context menu (Sign in / Sign out only where they apply), and
+        // Log level.
         const QList<QAction *> menu = list(dock)->actions();
         QCOMPARE(std::count_if(menu.cbegin(), menu.cend(),
                                [](const QAction *action) { return action->isVisible(); }),
-                 4);
+                 5);
+        QVERIFY(std::any_of(menu.cbegin(), menu.cend(), [](const QAction *action) {
+            return action->objectName() == QLatin1String("logLevelAction") && action->menu();
+        }));
 
         dock.selectServer("b");
         QCOMPARE(dock.selectedServer(), QStringLiteral("b"));

@@ -8,15 +8,18 @@
 #include <ui/mainwindow.h>
 #include <ui/schemaform.h>
 #include <ui/serverbrowsers.h>
+#include <ui/serverdock.h>
 #include <ui/serverrequestdialogs.h>
 #include <ui/toolbrowser.h>
 
 #include <QAbstractItemModel>
+#include <QAction>
 #include <QApplication>
 #include <QCompleter>
 #include <QDir>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -384,6 +387,37 @@ private slots:
                  qPrintable(suggested.join(QLatin1Char(','))));
         Ui::installLanguage(QStringLiteral("en"));
         QTest::qWait(50);
+    }
+
+    // Logging from the Servers dock: Log level → logging/setLevel; what the server then logs
+    // (notifications/message) shows in its row.
+    void logLevelAndMessages()
+    {
+        QTemporaryDir workspace;
+        FakeLlmServer model(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(model.listen());
+        auto window = openEverything(workspace, model);
+        QVERIFY(window);
+        auto *dock = window->findChild<Ui::ServerDock *>();
+        QVERIFY(dock);
+        auto *list = dock->findChild<QTreeWidget *>(QStringLiteral("serverList"));
+        QTreeWidgetItem *row = list->topLevelItem(0);
+        QVERIFY(row);
+        list->setCurrentItem(row);
+        auto *level = dock->findChild<QAction *>(QStringLiteral("logLevelAction"));
+        QVERIFY(level && level->isEnabled());
+        level->menu()->findChild<QAction *>(QStringLiteral("logLevel-debug"))->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(
+                row->text(Ui::ServerDock::ReasonColumn).contains(QLatin1String("debug")), 10000);
+        std::optional<Mcp::ToolResult> toggled;
+        window->manager()
+                ->client(QStringLiteral("ev"))
+                ->callTool("toggle-simulated-logging", Json::object(), this,
+                           [&](Mcp::ToolResult result) { toggled = std::move(result); });
+        QTRY_VERIFY_WITH_TIMEOUT(toggled.has_value(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+                row->text(Ui::ServerDock::ReasonColumn).contains(QLatin1String("message")), 10000);
+        QVERIFY(row->text(Ui::ServerDock::ReasonColumn).startsWith(QLatin1Char('[')));
     }
 
 private:

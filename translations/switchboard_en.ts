@@ -318,7 +318,7 @@ in %3</numerusform>
 <context>
     <name>Ui::PromptBrowser</name>
     <message numerus="yes">
-        <location filename="../src/ui/serverbrowsers.cpp" line="+573"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="+638"/>
         <source>%n message(s).</source>
         <translation>
             <numerusform>%n message.</numerusform>
@@ -386,7 +386,7 @@ in %3</numerusform>
 <context>
     <name>Ui::ServerDock</name>
     <message numerus="yes">
-        <location filename="../src/ui/serverdock.cpp" line="+261"/>
+        <location filename="../src/ui/serverdock.cpp" line="+280"/>
         <source>%n connected</source>
         <comment>servers</comment>
         <translation>
@@ -431,7 +431,7 @@ in %3</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+109"/>
+        <location line="+115"/>
         <source>restarted %n time(s) after a crash</source>
         <translation>
             <numerusform>restarted once after a crash</numerusform>

@@ -5022,7 +5022,7 @@ in %3</source>
 <context>
     <name>Ui::PromptBrowser</name>
     <message>
-        <location filename="../src/ui/serverbrowsers.cpp" line="+470"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="+534"/>
         <source>&amp;Get</source>
         <translation>获取(&amp;G)</translation>
     </message>
@@ -5047,7 +5047,7 @@ in %3</source>
         <translation>没有已连接的服务器提供提示词。</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+44"/>
         <source>Getting the prompt…</source>
         <translation>正在获取提示词……</translation>
     </message>
@@ -5258,7 +5258,7 @@ in %3</source>
 <context>
     <name>Ui::ResourceBrowser</name>
     <message>
-        <location filename="../src/ui/serverbrowsers.cpp" line="-289"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="-294"/>
         <source>R&amp;ead</source>
         <translation>读取(&amp;E)</translation>
     </message>
@@ -5303,7 +5303,7 @@ in %3</source>
         <translation>没有已连接的服务器提供资源。</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+44"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1……</translation>
     </message>
@@ -5582,7 +5582,7 @@ in %3</source>
 <context>
     <name>Ui::ServerDock</name>
     <message>
-        <location filename="../src/ui/serverdock.cpp" line="+235"/>
+        <location filename="../src/ui/serverdock.cpp" line="+254"/>
         <source>starting</source>
         <comment>server state</comment>
         <translation>启动中</translation>
@@ -5739,19 +5739,29 @@ in %3</source>
         <translation>显示所选服务器的协议通信</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <location line="+278"/>
+        <location line="+1"/>
+        <source>Log level</source>
+        <translation>日志级别</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>How much of its own log the selected server sends (its last message shows in its row)</source>
+        <translation>所选服务器发送多少自身日志（最后一条显示在它那一行）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+315"/>
         <source>Copy all</source>
         <translation>全部复制</translation>
     </message>
     <message>
-        <location line="-276"/>
-        <location line="+295"/>
+        <location line="-313"/>
+        <location line="+332"/>
         <source>stderr — %1</source>
         <translation>stderr — %1</translation>
     </message>
     <message>
-        <location line="-233"/>
+        <location line="-270"/>
         <source>Waiting for the browser: sign in there</source>
         <translation>正在等待浏览器：请在浏览器中登录</translation>
     </message>
@@ -5771,7 +5781,7 @@ in %3</source>
         <translation>已登录；没有钥匙串响应，令牌仅在本次会话中有效</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+15"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -5842,11 +5852,21 @@ in %3</source>
         <source>Stop the selected server and keep it stopped</source>
         <translation>停止所选服务器并保持停止</translation>
     </message>
+    <message>
+        <location line="+15"/>
+        <source>log level: %1</source>
+        <translation>日志级别：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>log level not set: %1</source>
+        <translation>未能设置日志级别：%1</translation>
+    </message>
 </context>
 <context>
     <name>Ui::ServerItemBrowser</name>
     <message>
-        <location filename="../src/ui/serverbrowsers.cpp" line="-256"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="-316"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>

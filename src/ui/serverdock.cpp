@@ -16,6 +16,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QPainter>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -89,6 +90,19 @@ ServerDock::ServerDock(Mcp::Manager *manager, QWidget *parent)
     m_toggleAction = new QAction(this);
     m_stderrAction = new QAction(this);
     m_logAction = new QAction(this);
+    // logging/setLevel: how much of its own log a server sends (notifications/message).
+    m_levelAction = new QAction(this);
+    m_levelAction->setObjectName(QStringLiteral("logLevelAction"));
+    auto *levels = new QMenu(this);
+    levels->setObjectName(QStringLiteral("logLevelMenu"));
+    for (const char *level :
+         {"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}) {
+        QAction *choice = levels->addAction(QString::fromLatin1(level));
+        choice->setObjectName(QStringLiteral("logLevel-") + QLatin1String(level));
+        connect(choice, &QAction::triggered, this,
+                [this, level] { setLogLevel(selectedServer(), QString::fromLatin1(level)); });
+    }
+    m_levelAction->setMenu(levels);
     connect(m_restartAction, &QAction::triggered, this, &ServerDock::restartSelected);
     connect(m_toggleAction, &QAction::triggered, this, &ServerDock::toggleSelected);
     connect(m_stderrAction, &QAction::triggered, this, &ServerDock::showStderr);
@@ -140,7 +154,7 @@ ServerDock::ServerDock(Mcp::Manager *manager, QWidget *parent)
         m_list->header()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
     m_list->setContextMenuPolicy(Qt::ActionsContextMenu);
     m_list->addActions({m_signInAction, m_signOutAction, m_restartAction, m_toggleAction,
-                        m_stderrAction, m_logAction});
+                        m_stderrAction, m_logAction, m_levelAction});
     connect(m_list, &QTreeWidget::itemSelectionChanged, this, &ServerDock::updateActions);
     connect(m_list, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem *item, int column) {
         if (column != ToolsColumn)
@@ -179,6 +193,11 @@ void ServerDock::setManager(Mcp::Manager *manager)
     if (m_manager) {
         connect(m_manager, &Mcp::Manager::serverStatusChanged, this, &ServerDock::onStatusChanged);
         connect(m_manager, &Mcp::Manager::serverStderr, this, &ServerDock::onStderr);
+        connect(m_manager, &Mcp::Manager::serverNotification, this,
+                [this](const QString &name, const QString &method, const Mcp::Json &params) {
+                    if (method == QLatin1String("notifications/message"))
+                        onLogMessage(name, params);
+                });
         // The QPointer is already null here; rebuilding empties the list.
         connect(m_manager, &QObject::destroyed, this, &ServerDock::rebuildRows);
     }
@@ -291,6 +310,9 @@ void ServerDock::retranslateUi()
     m_stderrAction->setToolTip(tr("Show the last lines the selected server wrote to stderr"));
     m_logAction->setText(tr("Open log"));
     m_logAction->setToolTip(tr("Show the selected server's protocol traffic"));
+    m_levelAction->setText(tr("Log level"));
+    m_levelAction->setToolTip(tr("How much of its own log the selected server sends (its "
+                                 "last message shows in its row)"));
     if (m_stderrDialog) {
         m_copyButton->setText(tr("Copy all"));
         if (!m_stderrServer.isEmpty())
@@ -365,6 +387,9 @@ void ServerDock::applyStatus(QTreeWidgetItem *item, const Mcp::ServerStatus &sta
             reason = tr("Signed in; no keychain answered, so the tokens last for this session "
                         "only");
     }
+    // A connected server's row shows what it last logged (notifications/message).
+    if (reason.isEmpty() && status.state == Mcp::ServerState::Connected)
+        reason = m_lastLog.value(status.name);
     item->setText(ReasonColumn, oneLine(reason));
     item->setToolTip(ReasonColumn, reason);
     if (status.state == Mcp::ServerState::Failed)
@@ -534,6 +559,40 @@ void ServerDock::updateActions()
                                         : tr("Stop the selected server and keep it stopped"));
     m_stderrAction->setEnabled(any);
     m_logAction->setEnabled(any);
+    const Mcp::Client *client = any && m_manager ? m_manager->client(selectedServer()) : nullptr;
+    m_levelAction->setEnabled(client && client->serverCapabilities().contains("logging"));
+}
+
+void ServerDock::setLogLevel(const QString &server, const QString &level)
+{
+    Mcp::Client *client = m_manager ? m_manager->client(server) : nullptr;
+    if (!client)
+        return;
+    client->request("logging/setLevel", Mcp::Json{{"level", level.toStdString()}}, this,
+                    [this, server, level](Mcp::Response response) {
+                        m_lastLog[server] = response.ok()
+                                                    ? tr("log level: %1").arg(level)
+                                                    : tr("log level not set: %1")
+                                                              .arg(QString::fromStdString(
+                                                                      response.error->message));
+                        onStatusChanged(server);
+                    });
+}
+
+void ServerDock::onLogMessage(const QString &server, const Mcp::Json &params)
+{
+    const QString level = Mcp::stringMember(params, "level");
+    const QString logger = Mcp::stringMember(params, "logger");
+    const Mcp::Json data = params.is_object() ? params.value("data", Mcp::Json()) : Mcp::Json();
+    const QString text = data.is_string()
+                                 ? QString::fromStdString(data.get<std::string>())
+                                 : QString::fromStdString(data.dump(
+                                         -1, ' ', false, Mcp::Json::error_handler_t::replace));
+    QString line = QStringLiteral("[%1] ").arg(level.isEmpty() ? QStringLiteral("?") : level);
+    if (!logger.isEmpty())
+        line += logger + QStringLiteral(": ");
+    m_lastLog[server] = line + text.left(2000);
+    onStatusChanged(server);
 }
 
 void ServerDock::restartSelected()

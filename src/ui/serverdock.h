@@ -1,5 +1,7 @@
 #pragma once
 
+#include <mcp/jsonrpc.h>
+
 #include <QDockWidget>
 #include <QHash>
 #include <QIcon>
@@ -87,6 +89,8 @@ private:
     void retranslateUi();
     void rebuildRows();
     void onStatusChanged(const QString &name);
+    void setLogLevel(const QString &server, const QString &level);
+    void onLogMessage(const QString &server, const Mcp::Json &params);
     void applyStatus(QTreeWidgetItem *item, const Mcp::ServerStatus &status);
     QSet<QString> m_notOffered;
     void updateSummary();
@@ -104,6 +108,8 @@ private:
     void flushStderr();
 
     QPointer<Mcp::Manager> m_manager;
+    QAction *m_levelAction = nullptr;
+    QHash<QString, QString> m_lastLog; // by server: its last log line
     QTreeWidget *m_list = nullptr;
     QLabel *m_titleLabel = nullptr;
     TrustBanner *m_trustBanner = nullptr;
