@@ -420,6 +420,48 @@ private slots:
         QVERIFY(row->text(Ui::ServerDock::ReasonColumn).startsWith(QLatin1Char('[')));
     }
 
+    // Watch (resources/subscribe): when the server says the resource changed
+    // (notifications/resources/updated), it is read again.
+    void watchedResourceIsReadAgain()
+    {
+        QTemporaryDir workspace;
+        FakeLlmServer model(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(model.listen());
+        auto window = openEverything(workspace, model);
+        QVERIFY(window);
+        window->openToolBrowser();
+        auto *browser = window->findChild<Ui::ToolBrowser *>();
+        browser->showPage(Ui::ToolBrowser::Page::Resources);
+        Ui::ResourceBrowser *resources = browser->resourceBrowser();
+        QTreeWidget *tree = resources->tree();
+        QTRY_VERIFY_WITH_TIMEOUT(!tree->findItems(QStringLiteral("architecture.md"),
+                                                  Qt::MatchExactly | Qt::MatchRecursive)
+                                          .isEmpty(),
+                                 10000);
+        tree->setCurrentItem(tree->findItems(QStringLiteral("architecture.md"),
+                                             Qt::MatchExactly | Qt::MatchRecursive)
+                                     .first());
+        auto *watch
+                = resources->findChild<QPushButton *>(QStringLiteral("resourceSubscribeButton"));
+        QVERIFY(watch->isVisible());
+        watch->click();
+        auto *status = resources->findChild<QLabel *>(QStringLiteral("resourceStatus"));
+        QTRY_VERIFY_WITH_TIMEOUT(watch->isChecked(), 10000);
+        QSignalSpy read(resources, &Ui::ResourceBrowser::readFinished);
+        std::optional<Mcp::ToolResult> toggled;
+        window->manager()
+                ->client(QStringLiteral("ev"))
+                ->callTool("toggle-subscriber-updates", Json::object(), this,
+                           [&](Mcp::ToolResult result) { toggled = std::move(result); });
+        QVERIFY(read.wait(10000)); // read again, unasked
+        QVERIFY(toggled.has_value());
+        QCOMPARE(read.last().at(0).toBool(), true);
+        QVERIFY(!resources->findChild<QPlainTextEdit *>(QStringLiteral("resourcePreview"))
+                         ->toPlainText()
+                         .isEmpty());
+        QVERIFY(status);
+    }
+
 private:
     std::unique_ptr<Ui::MainWindow> openEverything(const QTemporaryDir &workspace,
                                                    const FakeLlmServer &model)

@@ -318,7 +318,7 @@ in %3</numerusform>
 <context>
     <name>Ui::PromptBrowser</name>
     <message numerus="yes">
-        <location filename="../src/ui/serverbrowsers.cpp" line="+638"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="+707"/>
         <source>%n message(s).</source>
         <translation>
             <numerusform>%n message.</numerusform>

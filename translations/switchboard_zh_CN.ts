@@ -5022,7 +5022,7 @@ in %3</source>
 <context>
     <name>Ui::PromptBrowser</name>
     <message>
-        <location filename="../src/ui/serverbrowsers.cpp" line="+534"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="+603"/>
         <source>&amp;Get</source>
         <translation>获取(&amp;G)</translation>
     </message>
@@ -5258,7 +5258,7 @@ in %3</source>
 <context>
     <name>Ui::ResourceBrowser</name>
     <message>
-        <location filename="../src/ui/serverbrowsers.cpp" line="-294"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="-357"/>
         <source>R&amp;ead</source>
         <translation>读取(&amp;E)</translation>
     </message>
@@ -5273,7 +5273,37 @@ in %3</source>
         <translation>内容会随你的下一条消息发送，如同你附加的文件</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+1"/>
+        <source>&amp;Watch</source>
+        <translation>关注(&amp;W)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Subscribe: read it again whenever the server says it changed</source>
+        <translation>订阅：服务器告知它有变化时重新读取</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>The server refused: %1</source>
+        <translation>服务器拒绝：%1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Watching it for changes.</source>
+        <translation>正在关注它的变化。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No longer watching it.</source>
+        <translation>不再关注它。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Changed on the server; read again.</source>
+        <translation>服务器上已变化；已重新读取。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>Resources (reading…)</source>
         <translation>资源（读取中……）</translation>
     </message>
@@ -5293,7 +5323,7 @@ in %3</source>
         <translation>模板（%1）</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+26"/>
         <source>Select a resource</source>
         <translation>选择一个资源</translation>
     </message>
@@ -5866,7 +5896,7 @@ in %3</source>
 <context>
     <name>Ui::ServerItemBrowser</name>
     <message>
-        <location filename="../src/ui/serverbrowsers.cpp" line="-316"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="-385"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>

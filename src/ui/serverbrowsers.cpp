@@ -314,8 +314,12 @@ ResourceBrowser::ResourceBrowser(Mcp::Manager *manager, QWidget *parent)
     m_readButton->setObjectName(QStringLiteral("resourceReadButton"));
     m_attachButton = new QPushButton(this);
     m_attachButton->setObjectName(QStringLiteral("resourceAttachButton"));
+    m_subscribeButton = new QPushButton(this);
+    m_subscribeButton->setObjectName(QStringLiteral("resourceSubscribeButton"));
+    m_subscribeButton->setCheckable(true);
     m_buttons->insertWidget(0, m_readButton);
     m_buttons->insertWidget(1, m_attachButton);
+    m_buttons->insertWidget(2, m_subscribeButton);
     m_text = new QPlainTextEdit(this);
     m_text->setObjectName(QStringLiteral("resourcePreview"));
     m_text->setReadOnly(true);
@@ -330,6 +334,8 @@ ResourceBrowser::ResourceBrowser(Mcp::Manager *manager, QWidget *parent)
     m_details->addWidget(m_image, 1);
 
     connect(m_readButton, &QPushButton::clicked, this, &ResourceBrowser::readSelected);
+    connect(m_subscribeButton, &QPushButton::clicked, this, &ResourceBrowser::toggleSubscription);
+    connect(m_manager, &Mcp::Manager::serverNotification, this, &ResourceBrowser::onNotification);
     connect(m_attachButton, &QPushButton::clicked, this, [this] {
         if (m_read)
             emit attachRequested(*m_read);
@@ -345,6 +351,60 @@ void ResourceBrowser::retranslateUi()
     m_attachButton->setText(tr("Attach to &message"));
     m_attachButton->setToolTip(
             tr("The content goes with your next message, as a file you attached"));
+    m_subscribeButton->setText(tr("&Watch"));
+    m_subscribeButton->setToolTip(tr("Subscribe: read it again whenever the server says it "
+                                     "changed"));
+}
+
+void ResourceBrowser::toggleSubscription()
+{
+    QTreeWidgetItem *item = m_tree->currentItem();
+    if (kindOf(item) != ResourceKind)
+        return;
+    Mcp::Client *client = clientOf(item);
+    if (!client)
+        return;
+    const QString uri = Mcp::stringMember(jsonOf(item), "uri");
+    const QString key = serverOf(item) + QLatin1Char('\n') + uri;
+    const bool subscribe = !m_subscribed.contains(key);
+    client->request(subscribe ? "resources/subscribe" : "resources/unsubscribe",
+                    Json{{"uri", uri.toStdString()}}, m_listing,
+                    [this, key, subscribe](Mcp::Response response) {
+                        if (!response.ok()) {
+                            m_status->setText(
+                                    tr("The server refused: %1")
+                                            .arg(QString::fromStdString(response.error->message)));
+                            m_subscribeButton->setChecked(m_subscribed.contains(key));
+                            return;
+                        }
+                        if (subscribe)
+                            m_subscribed.insert(key);
+                        else
+                            m_subscribed.remove(key);
+                        m_subscribeButton->setChecked(subscribe);
+                        m_status->setText(subscribe ? tr("Watching it for changes.")
+                                                    : tr("No longer watching it."));
+                    });
+}
+
+void ResourceBrowser::onNotification(const QString &server, const QString &method,
+                                     const Json &params)
+{
+    if (method == QLatin1String("notifications/resources/list_changed")) {
+        if (m_listed)
+            refresh();
+        return;
+    }
+    if (method != QLatin1String("notifications/resources/updated"))
+        return;
+    const QString uri = Mcp::stringMember(params, "uri");
+    QTreeWidgetItem *item = m_tree->currentItem();
+    // The resource on screen is read again; others are only marked.
+    if (m_subscribed.contains(server + QLatin1Char('\n') + uri) && kindOf(item) == ResourceKind
+        && serverOf(item) == server && Mcp::stringMember(jsonOf(item), "uri") == uri) {
+        readSelected();
+        m_status->setText(tr("Changed on the server; read again."));
+    }
 }
 
 void ResourceBrowser::refresh()
@@ -390,6 +450,15 @@ void ResourceBrowser::select(QTreeWidgetItem *item)
     m_status->clear();
     const QString kind = kindOf(item);
     m_readButton->setEnabled(!kind.isEmpty());
+    const Mcp::Client *client = kind == ResourceKind ? m_manager->client(serverOf(item)) : nullptr;
+    const Json resources
+            = client ? client->serverCapabilities().value("resources", Json()) : Json();
+    const bool canSubscribe = resources.is_object() && resources.value("subscribe", Json()) == true;
+    m_subscribeButton->setVisible(canSubscribe);
+    m_subscribeButton->setChecked(
+            canSubscribe
+            && m_subscribed.contains(serverOf(item) + QLatin1Char('\n')
+                                     + Mcp::stringMember(jsonOf(item), "uri")));
     m_form->setVisible(kind == TemplateKind);
     if (kind.isEmpty()) {
         m_title->setText(item ? item->text(0) : tr("Select a resource"));

@@ -4,6 +4,7 @@
 #include <mcp/jsonrpc.h>
 
 #include <QPointer>
+#include <QSet>
 #include <QWidget>
 
 class QHBoxLayout;
@@ -94,9 +95,16 @@ private:
     void select(QTreeWidgetItem *item) override;
     void showRead(const QString &uri, const Mcp::Response &response);
 
+    // resources/subscribe: the selected resource is read again when the server says it
+    // changed (notifications/resources/updated); a list change lists again.
+    void toggleSubscription();
+    void onNotification(const QString &server, const QString &method, const Mcp::Json &params);
+
     SchemaForm *m_form;
     QPushButton *m_readButton;
     QPushButton *m_attachButton;
+    QPushButton *m_subscribeButton;
+    QSet<QString> m_subscribed; // "server\nuri"
     QPlainTextEdit *m_text;
     QLabel *m_image;
     std::optional<Engine::Attachment> m_read; // what was read last, ready to attach
