@@ -16,6 +16,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCompleter>
+#include <QCryptographicHash>
 #include <QDir>
 #include <QLabel>
 #include <QLineEdit>
@@ -460,6 +461,66 @@ private slots:
                          ->toPlainText()
                          .isEmpty());
         QVERIFY(status);
+    }
+
+    // The Skills page lists what the servers list (name, server, description, files), and
+    // reading it reads no skill file.
+    void skillsPage()
+    {
+        QTemporaryDir workspace, skills;
+        const QByteArray skill = "---\nname: pdf\ndescription: Fill PDF forms\n---\nBody.\n";
+        QDir(skills.path()).mkpath(QStringLiteral("pdf"));
+        QFile file(skills.filePath(QStringLiteral("pdf/SKILL.md")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(skill);
+        file.close();
+        const Json listing
+                = {{"skills",
+                    Json::array(
+                            {{{"uri", "skill://pdf/SKILL.md"},
+                              {"frontmatter", {{"name", "pdf"}, {"description", "Fill PDF forms"}}},
+                              {"resources",
+                               Json::array({{{"uri", "skill://pdf/SKILL.md"},
+                                             {"digest",
+                                              "sha256:"
+                                                      + QCryptographicHash::hash(
+                                                                skill, QCryptographicHash::Sha256)
+                                                                .toHex()
+                                                                .toStdString()},
+                                             {"size", skill.size()}}})}}})}};
+        QFile list(skills.filePath(QStringLiteral("skills.json")));
+        QVERIFY(list.open(QIODevice::WriteOnly));
+        list.write(QByteArray::fromStdString(listing.dump()));
+        list.close();
+        const QString log = skills.filePath(QStringLiteral("requests.log"));
+        QFile config(QDir(workspace.path()).filePath(QStringLiteral(".mcp.json")));
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write(QStringLiteral("{\"mcpServers\": {\"fix\": {\"command\": \"%1\", \"args\": "
+                                    "[\"--skills\", \"%2\", \"--log-file\", \"%3\"]}}}")
+                             .arg(QStringLiteral(SWITCHBOARD_FIXTURE_SERVER), skills.path(), log)
+                             .toUtf8());
+        config.close();
+        const Ui::MainWindowOptions options = testWindowOptions(
+                workspace.path(), m_data.path(), m_data.filePath(QStringLiteral("s")));
+        QVERIFY(trustWorkspace(options));
+        Ui::MainWindow window(options);
+        window.show();
+        QVERIFY(QTest::qWaitFor([&] { return window.manager()->client(QStringLiteral("fix")); },
+                                10000));
+        window.openToolBrowser();
+        auto *browser = window.findChild<Ui::ToolBrowser *>();
+        browser->showPage(Ui::ToolBrowser::Page::Skills);
+        QTreeWidget *tree = browser->skillList()->tree();
+        QTRY_COMPARE_WITH_TIMEOUT(tree->topLevelItemCount(), 1, 10000);
+        QCOMPARE(tree->topLevelItem(0)->text(0), QStringLiteral("pdf"));
+        QCOMPARE(tree->topLevelItem(0)->text(1), QStringLiteral("fix"));
+        QCOMPARE(tree->topLevelItem(0)->text(2), QStringLiteral("Fill PDF forms"));
+        QCOMPARE(tree->topLevelItem(0)->child(0)->text(0), QStringLiteral("skill://pdf/SKILL.md"));
+        QFile requests(log);
+        QVERIFY(requests.open(QIODevice::ReadOnly));
+        const QByteArray seen = requests.readAll();
+        QVERIFY(seen.contains("skills/list"));
+        QVERIFY(!seen.contains("resources/read"));
     }
 
 private:

@@ -318,7 +318,7 @@ in %3</numerusform>
 <context>
     <name>Ui::PromptBrowser</name>
     <message numerus="yes">
-        <location filename="../src/ui/serverbrowsers.cpp" line="+707"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="+708"/>
         <source>%n message(s).</source>
         <translation>
             <numerusform>%n message.</numerusform>
@@ -436,6 +436,17 @@ in %3</numerusform>
         <translation>
             <numerusform>restarted once after a crash</numerusform>
             <numerusform>restarted %n times after a crash</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Ui::SkillList</name>
+    <message numerus="yes">
+        <location filename="../src/ui/serverbrowsers.cpp" line="+52"/>
+        <source>%n bytes</source>
+        <translation>
+            <numerusform>%n byte</numerusform>
+            <numerusform>%n bytes</numerusform>
         </translation>
     </message>
 </context>

@@ -5022,7 +5022,7 @@ in %3</source>
 <context>
     <name>Ui::PromptBrowser</name>
     <message>
-        <location filename="../src/ui/serverbrowsers.cpp" line="+603"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="+604"/>
         <source>&amp;Get</source>
         <translation>获取(&amp;G)</translation>
     </message>
@@ -6243,9 +6243,39 @@ in %3</source>
     </message>
 </context>
 <context>
+    <name>Ui::SkillList</name>
+    <message>
+        <location filename="../src/ui/serverbrowsers.cpp" line="+487"/>
+        <source>Skill</source>
+        <translation>技能</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Skills the servers offer. The model loads one with use_skill when a task matches it; its files are read then, and only if they match what the server listed (size, SHA-256, frontmatter).</source>
+        <translation>服务器提供的技能。任务相符时，模型用 use_skill 加载技能；那时才读取其文件，并且只有在与服务器列出的内容（大小、SHA-256、frontmatter）一致时才使用。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+23"/>
+        <source>%n bytes</source>
+        <translation>
+            <numerusform>%n 字节</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Ui::ToolBrowser</name>
     <message>
-        <location filename="../src/ui/toolbrowser.cpp" line="+255"/>
+        <location filename="../src/ui/toolbrowser.cpp" line="+257"/>
         <location line="+1"/>
         <source>Tools</source>
         <translation>工具</translation>
@@ -6259,6 +6289,11 @@ in %3</source>
         <location line="+1"/>
         <source>Prompts</source>
         <translation>提示词</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Skills</source>
+        <translation>技能</translation>
     </message>
     <message>
         <location line="+2"/>

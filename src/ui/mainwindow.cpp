@@ -1105,7 +1105,7 @@ void MainWindow::openToolBrowser()
         m_browser = new ToolBrowser(registry(), runner(), this);
         connect(m_browser, &ToolBrowser::offerChanged, this,
                 [this](const QString &tool, bool offered) { setOffered(false, tool, offered); });
-        m_browser->addServerPages(manager());
+        m_browser->addServerPages(manager(), m_session->skills());
         connect(m_browser->resourceBrowser(), &ResourceBrowser::attachRequested, this,
                 [this](const Engine::Attachment &attachment) { addAttachment(attachment); });
         connect(m_browser->promptBrowser(), &PromptBrowser::useRequested, this,

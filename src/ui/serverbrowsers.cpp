@@ -3,6 +3,7 @@
 #include "plainlabel.h"
 #include "schemaform.h"
 
+#include <engine/skilltool.h>
 #include <mcp/listing.h>
 #include <mcp/manager.h>
 
@@ -707,6 +708,59 @@ void PromptBrowser::getSelected()
                 m_status->setText(tr("%n message(s).", nullptr, int(texts.size())));
                 emit promptFetched(true);
             });
+}
+
+SkillList::SkillList(Engine::SkillCatalog *catalog, QWidget *parent)
+    : QWidget(parent)
+    , m_catalog(catalog)
+{
+    m_tree = new QTreeWidget(this);
+    m_tree->setObjectName(QStringLiteral("skillTree"));
+    m_tree->setColumnCount(3);
+    m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_tree->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_note = plainLabel(QString(), this);
+    m_note->setObjectName(QStringLiteral("skillNote"));
+    auto layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_note);
+    layout->addWidget(m_tree, 1);
+    if (m_catalog)
+        connect(m_catalog, &Engine::SkillCatalog::changed, this, &SkillList::rebuild);
+    retranslateUi();
+    rebuild();
+}
+
+void SkillList::retranslateUi()
+{
+    m_tree->setHeaderLabels({tr("Skill"), tr("Server"), tr("Description")});
+    m_note->setText(tr("Skills the servers offer. The model loads one with use_skill when a task "
+                       "matches it; its files are read then, and only if they match what the "
+                       "server listed (size, SHA-256, frontmatter)."));
+}
+
+void SkillList::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QWidget::changeEvent(event);
+}
+
+void SkillList::rebuild()
+{
+    m_tree->clear();
+    if (!m_catalog)
+        return;
+    for (const Engine::SkillCatalog::Skill &skill : m_catalog->skills()) {
+        auto *item = new QTreeWidgetItem(
+                m_tree, {skill.entry.name(), skill.server, skill.entry.description().simplified()});
+        item->setToolTip(2, skill.entry.description());
+        for (const Mcp::Skills::File &file : skill.entry.files) {
+            auto *child = new QTreeWidgetItem(
+                    item, {file.uri, QString(), tr("%n bytes", nullptr, int(file.size))});
+            child->setToolTip(0, file.digest);
+        }
+    }
 }
 
 } // namespace Ui

@@ -15,6 +15,10 @@ class QTreeWidget;
 class QTreeWidgetItem;
 class QVBoxLayout;
 
+namespace Engine {
+class SkillCatalog;
+}
+
 namespace Mcp {
 class Client;
 class Manager;
@@ -136,6 +140,28 @@ private:
     QPushButton *m_useButton;
     QPlainTextEdit *m_messages;
     QString m_fetched;
+};
+
+// The skills (SEP-2640) the servers list: name, server and description, and the files each
+// lists. Nothing is read from a server here: a skill is loaded only when the model uses it
+// (use_skill), verified first.
+class SkillList : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit SkillList(Engine::SkillCatalog *catalog, QWidget *parent = nullptr);
+    QTreeWidget *tree() const { return m_tree; }
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    void retranslateUi();
+    void rebuild();
+
+    QPointer<Engine::SkillCatalog> m_catalog;
+    QTreeWidget *m_tree;
+    QLabel *m_note;
 };
 
 // A resource template's variables ({name}, {+name}, {?a,b}, ...) as a flat form schema, and

@@ -234,14 +234,16 @@ ToolBrowser::ToolBrowser(Engine::ToolRegistry *registry, Engine::ToolRunner *run
     clearResult();
 }
 
-void ToolBrowser::addServerPages(Mcp::Manager *manager)
+void ToolBrowser::addServerPages(Mcp::Manager *manager, Engine::SkillCatalog *skills)
 {
     if (m_resources)
         return;
     m_resources = new ResourceBrowser(manager, m_pages);
     m_prompts = new PromptBrowser(manager, m_pages);
+    m_skills = new SkillList(skills, m_pages);
     m_pages->addTab(m_resources, QString());
     m_pages->addTab(m_prompts, QString());
+    m_pages->addTab(m_skills, QString());
     retranslateUi();
 }
 
@@ -257,6 +259,7 @@ void ToolBrowser::retranslateUi()
     if (m_resources) {
         m_pages->setTabText(1, tr("Resources"));
         m_pages->setTabText(2, tr("Prompts"));
+        m_pages->setTabText(3, tr("Skills"));
     }
     m_search->setPlaceholderText(tr("Search tools"));
     m_tree->setHeaderLabels({tr("Tool"), tr("Risk")});

@@ -17,6 +17,10 @@ class QTreeWidget;
 class QTreeWidgetItem;
 class QVBoxLayout;
 
+namespace Engine {
+class SkillCatalog;
+}
+
 namespace Mcp {
 class Manager;
 }
@@ -25,6 +29,7 @@ namespace Ui {
 
 class PromptBrowser;
 class ResourceBrowser;
+class SkillList;
 class SchemaForm;
 
 // Lets a person see every tool the model can call (built-ins, then each MCP server), read
@@ -39,11 +44,12 @@ public:
                 QWidget *parent = nullptr);
     ~ToolBrowser() override;
 
-    // The Resources and Prompts pages, for the servers of `manager` (once).
-    void addServerPages(Mcp::Manager *manager);
+    // The Resources, Prompts and Skills pages, for the servers of `manager` (once).
+    void addServerPages(Mcp::Manager *manager, Engine::SkillCatalog *skills);
     ResourceBrowser *resourceBrowser() const { return m_resources; }
     PromptBrowser *promptBrowser() const { return m_prompts; }
-    enum class Page { Tools, Resources, Prompts };
+    SkillList *skillList() const { return m_skills; }
+    enum class Page { Tools, Resources, Prompts, Skills };
     void showPage(Page page);
 
     // Selects a tool by registry name (false if it is not listed).
@@ -91,6 +97,7 @@ private:
     QTabWidget *m_pages = nullptr;
     ResourceBrowser *m_resources = nullptr;
     PromptBrowser *m_prompts = nullptr;
+    SkillList *m_skills = nullptr;
     QLabel *m_resultLabel = nullptr;
     QLabel *m_title;
     QLabel *m_description;
