@@ -6,6 +6,7 @@
 #include "engine/conversationstore.h"
 
 #include <QCoreApplication>
+#include <QCryptographicHash>
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
@@ -27,6 +28,7 @@ private slots:
     void roundTrip();
     void createdAndUpdated();
     void originIsKept();
+    void bigAttachmentsGoToBlobFiles();
     void listNewestFirst();
     void rename();
     void remove();
@@ -213,6 +215,56 @@ void tst_ConversationStore::createdAndUpdated()
 
 // A conversation a remote agent started says so: in its file, in list() (from the file and
 // from the index) and when loaded; the user's own have no origin.
+// A tool result's screenshot (or any attachment over 64 KiB) is kept in blobs/<sha256>, named
+// on the message's line; it loads back whole, and a blob changed behind the store's back is
+// left out rather than trusted.
+void tst_ConversationStore::bigAttachmentsGoToBlobFiles()
+{
+    QTemporaryDir dir;
+    ConversationStore store(dir.path());
+    const QString id = store.create(QStringLiteral("shots"), QStringLiteral("/ws"));
+    QByteArray big(200 * 1024, '\0');
+    for (int i = 0; i < big.size(); ++i)
+        big[i] = char(i * 7);
+    ChatMessage result;
+    result.role = ChatMessage::Role::Tool;
+    result.toolCallId = QStringLiteral("c1");
+    result.toolName = QStringLiteral("shot");
+    result.text = QStringLiteral("[image image/png]");
+    result.attachments.push_back(
+            {QStringLiteral("shot image 1"), QStringLiteral("image/png"), big});
+    result.attachments.push_back(
+            {QStringLiteral("small"), QStringLiteral("image/png"), QByteArray("PNG!")});
+    QString error;
+    QVERIFY2(store.append(id, result, &error), qPrintable(error));
+    store.flush();
+    const QString digest = QString::fromLatin1(
+            QCryptographicHash::hash(big, QCryptographicHash::Sha256).toHex());
+    QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("blobs/") + digest)));
+    QFile file(dir.filePath(id + QStringLiteral(".jsonl")));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QVERIFY(file.size() < 10 * 1024); // the line names the blob, the small one stays inline
+    file.close();
+    const auto loaded = store.load(id);
+    QVERIFY(loaded);
+    QCOMPARE(loaded->messages.size(), std::size_t(1));
+    QCOMPARE(loaded->messages[0].attachments.size(), std::size_t(2));
+    QCOMPARE(loaded->messages[0].attachments[0].data, big);
+    QCOMPARE(loaded->messages[0].attachments[1].data, QByteArray("PNG!"));
+    QCOMPARE(store.list().front().messageCount, 1);
+
+    QFile blob(dir.filePath(QStringLiteral("blobs/") + digest));
+    QVERIFY(blob.open(QIODevice::ReadWrite));
+    blob.seek(10);
+    blob.write("tampered");
+    blob.close();
+    const auto again = ConversationStore(dir.path()).load(id);
+    QVERIFY(again);
+    QCOMPARE(again->messages.size(), std::size_t(1));                // the message stays
+    QCOMPARE(again->messages[0].attachments.size(), std::size_t(1)); // without the altered blob
+    QCOMPARE(again->messages[0].attachments[0].name, QStringLiteral("small"));
+}
+
 void tst_ConversationStore::originIsKept()
 {
     QTemporaryDir dir;

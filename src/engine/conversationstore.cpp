@@ -3,11 +3,13 @@
 #include "mcp/jsonparser.h"
 #include "privatefiles.h"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QLoggingCategory>
 #include <QMutexLocker>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTimer>
 #include <QUuid>
@@ -94,12 +96,91 @@ struct ScanResult
     int skippedLines = 0;
 };
 
-std::optional<ChatMessage> messageFromLine(const Json &line)
+// Attachments bigger than this are kept in a file of their own (blobs/<sha256> beside the
+// conversations) and named by their digest on the message's line, so a conversation file with
+// screenshots stays quick to scan.
+constexpr qsizetype BlobThreshold = 64 * 1024;
+
+QString blobPath(const QString &folder, const QString &digest)
+{
+    return folder + QLatin1String("/blobs/") + digest;
+}
+
+// The message's line with its big attachments swapped for their blob's name; each blob is
+// written (once: the name is its digest) before the line that names it.
+bool moveBlobsOut(const QString &folder, const ChatMessage &message, Json &json, QString *error)
+{
+    auto it = json.find("attachments");
+    if (it == json.end() || !it->is_array())
+        return true;
+    for (std::size_t i = 0; i < it->size() && i < message.attachments.size(); ++i) {
+        const QByteArray &data = message.attachments[i].data;
+        if (data.size() <= BlobThreshold)
+            continue;
+        const QString digest = QString::fromLatin1(
+                QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex());
+        const QString path = blobPath(folder, digest);
+        if (!QFileInfo::exists(path)
+            && (!PrivateFiles::ensureDir(folder + QLatin1String("/blobs"), error)
+                || !PrivateFiles::write(path, data, error)))
+            return false;
+        Json &entry = (*it)[i];
+        entry.erase("data");
+        entry["blob"] = digest.toStdString();
+    }
+    return true;
+}
+
+// The other way: a named blob read back and checked against its name; a missing or altered
+// one leaves the attachment out (the message stays).
+void bringBlobsIn(const QString &folder, Json &message)
+{
+    auto it = message.find("attachments");
+    if (it == message.end() || !it->is_array())
+        return;
+    Json kept = Json::array();
+    for (Json &entry : *it) {
+        const auto blob = entry.is_object() ? entry.find("blob") : entry.end();
+        if (!entry.is_object() || blob == entry.end()) {
+            kept.push_back(std::move(entry));
+            continue;
+        }
+        if (folder.isEmpty()) { // only counting messages: the blob is not read
+            entry.erase("blob");
+            entry["data"] = "";
+            kept.push_back(std::move(entry));
+            continue;
+        }
+        static const QRegularExpression hex(QStringLiteral("^[0-9a-f]{64}$"));
+        const QString digest
+                = blob->is_string() ? QString::fromStdString(blob->get<std::string>()) : QString();
+        QFile file(blobPath(folder, digest));
+        if (!hex.match(digest).hasMatch() || !file.open(QIODevice::ReadOnly)
+            || file.size() > 64 * 1024 * 1024) {
+            qCWarning(lcConversations) << "attachment blob missing:" << digest;
+            continue;
+        }
+        const QByteArray data = file.readAll();
+        if (QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex()
+            != digest.toLatin1()) {
+            qCWarning(lcConversations) << "attachment blob altered:" << digest;
+            continue;
+        }
+        entry.erase("blob");
+        entry["data"] = data.toBase64().toStdString();
+        kept.push_back(std::move(entry));
+    }
+    *it = std::move(kept);
+}
+
+std::optional<ChatMessage> messageFromLine(Json &line, const QString &folder)
 {
     const auto it = line.find("message");
     if (it == line.end())
         return std::nullopt;
     try {
+        if (it->is_object())
+            bringBlobsIn(folder, *it);
         return ChatMessage::fromJson(*it);
     } catch (const std::exception &e) {
         // fromJson validates, but a type error deep inside a hand-edited line must not take
@@ -127,7 +208,7 @@ bool scan(const QByteArray &data, const QString &path, bool keepMessages, ScanRe
         if (line.find_first_not_of(" \t") == std::string_view::npos)
             continue;
 
-        const Json json = Mcp::parseJson(line);
+        Json json = Mcp::parseJson(line);
         const QString type = json.is_object() ? stringMember(json, "type") : QString();
         if (!haveHeader) {
             const auto version = json.is_object() ? json.find("version") : json.end();
@@ -157,7 +238,8 @@ bool scan(const QByteArray &data, const QString &path, bool keepMessages, ScanRe
                     = QDateTime::fromString(stringMember(json, "created"), Qt::ISODateWithMs);
             haveHeader = true;
         } else if (type == QLatin1String("message")) {
-            if (std::optional<ChatMessage> message = messageFromLine(json)) {
+            if (std::optional<ChatMessage> message = messageFromLine(
+                        json, keepMessages ? QFileInfo(path).absolutePath() : QString())) {
                 ++result.messageCount;
                 if (keepMessages) {
                     message->time
@@ -509,9 +591,12 @@ bool ConversationStore::appendLine(const QString &id, const QByteArray &line, QS
 
 bool ConversationStore::append(const QString &id, const ChatMessage &message, QString *error)
 {
+    Json json = message.toJson();
+    if (!moveBlobsOut(m_folder, message, json, error))
+        return false;
     const QByteArray line
             = "{\"type\":\"message\",\"time\":" + toBytes(dumpJson(Json(nowText().toStdString())))
-              + ",\"message\":" + toBytes(dumpJson(message.toJson())) + "}\n";
+              + ",\"message\":" + toBytes(dumpJson(json)) + "}\n";
     if (!appendLine(id, line, error))
         return false;
     noteAppended(id, line.size(), Record::Message, QString());
