@@ -11,6 +11,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUrl>
@@ -541,6 +542,46 @@ private slots:
         QVERIFY2(deny.out.contains(QLatin1String("declined the sampling request"))
                          || deny.err.contains(QLatin1String("declined the sampling request")),
                  qPrintable(deny.out + deny.err));
+    }
+
+    // On a terminal (a pty from script(1)) and without --elicit, trigger-elicitation-request's
+    // form is asked field by field: an empty answer takes the default, a required field asks
+    // again, and the answers are what the server gets.
+    void cliElicitationAsksOnATerminal()
+    {
+        if (QStandardPaths::findExecutable(QStringLiteral("script")).isEmpty())
+            QSKIP("script(1) is not installed (util-linux / bsdutils)");
+        QTemporaryDir home;
+        const QString configFile = everythingConfig(home);
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path());
+        env.insert(QStringLiteral("XDG_DATA_HOME"), home.path());
+        process.setProcessEnvironment(env);
+        process.setProcessChannelMode(QProcess::MergedChannels);
+        process.start(QStringLiteral("script"),
+                      {QStringLiteral("-qec"),
+                       QStringLiteral("'%1' --config '%2' call ev trigger-elicitation-request")
+                               .arg(QStringLiteral(SWITCHBOARD_CLI), configFile),
+                       QStringLiteral("/dev/null")});
+        QVERIFY(process.waitForStarted(5000));
+        // Answer, then every field empty (defaults) but the required name: typed ahead, and
+        // each line waits for its question. stdin stays open (its end would cancel).
+        QByteArray typed = "a\n";
+        for (int i = 0; i < 7; ++i)
+            typed += "\n";
+        typed += "\nAna Lima\n"; // the name: empty is refused once, then given
+        for (int i = 0; i < 40; ++i)
+            typed += "\n";
+        process.write(typed);
+        QVERIFY(process.waitForFinished(30000));
+        const QString out = QString::fromUtf8(process.readAll());
+        QVERIFY2(out.contains(QLatin1String("[a] answer  [d] decline  [c] cancel")),
+                 qPrintable(out));
+        QVERIFY2(out.contains(QLatin1String("needs an answer")), qPrintable(out));
+        QVERIFY2(out.contains(QLatin1String("\"action\": \"accept\"")), qPrintable(out));
+        QVERIFY(out.contains(QLatin1String("\"name\": \"Ana Lima\"")));
+        QVERIFY(out.contains(QLatin1String("\"integer\": 42"))); // its default
     }
 
     // Acceptance (issue 13): get-tiny-image's result reaches an Anthropic model as an image

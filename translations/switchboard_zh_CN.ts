@@ -4,7 +4,7 @@
 <context>
     <name>Cli</name>
     <message>
-        <location filename="../src/cli/cli.cpp" line="+244"/>
+        <location filename="../src/cli/cli.cpp" line="+246"/>
         <source>switchboard-cli: refusing to use %1 as the workspace (it is / or your home folder: the tools could read every project and your private files there); run it in a project folder or name one with --workspace DIR</source>
         <translation>switchboard-cli：拒绝将 %1 用作工作区（它是 / 或你的主文件夹：工具将能读取其中的所有项目和你的私人文件）；请在项目文件夹中运行，或用 --workspace DIR 指定一个</translation>
     </message>
@@ -24,7 +24,7 @@
         <translation>[采样] %1 请求你的模型（%2 条消息，最多 %3 个词元）</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+37"/>
         <source>[elicitation] %1 asks: %2 (%3)</source>
         <translation>[信息请求] %1 询问：%2（%3）</translation>
     </message>
@@ -1391,7 +1391,7 @@
 <context>
     <name>Engine::ConversationStore</name>
     <message>
-        <location filename="../src/engine/conversationstore.cpp" line="+137"/>
+        <location filename="../src/engine/conversationstore.cpp" line="+218"/>
         <source>The conversation file %1 is damaged: its first line is not a conversation header.</source>
         <translation>对话文件 %1 已损坏：第一行不是对话头。</translation>
     </message>
@@ -1401,7 +1401,7 @@
         <translation>对话文件 %1 的格式版本为 %2，此版本的 Switchboard 无法读取。</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+43"/>
         <source>The conversation file %1 is empty.</source>
         <translation>对话文件 %1 为空。</translation>
     </message>
@@ -1443,7 +1443,7 @@
         <translation>无法打开对话文件 %1 进行写入。</translation>
     </message>
     <message>
-        <location line="+113"/>
+        <location line="+116"/>
         <source>Cannot delete the conversation file %1: %2</source>
         <translation>无法删除对话文件 %1：%2</translation>
     </message>
@@ -3500,7 +3500,7 @@
 </translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+36"/>
         <source>  server&apos;s hints (untrusted): %1
 </source>
         <translation>  服务器提示（不可信）：%1
@@ -3545,7 +3545,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>内置</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+67"/>
         <source>Please answer y or n &gt; </source>
         <translation>请输入 y 或 n &gt; </translation>
     </message>
@@ -3562,19 +3562,86 @@ Allow %1 (%2 risk, from %3)?
 </translation>
     </message>
     <message>
-        <location line="-50"/>
+        <location line="-68"/>
         <source>no terminal to ask on</source>
         <translation>没有可用于询问的终端</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+16"/>
         <source>no answer (end of input)</source>
         <translation>未作答（输入已结束）</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+38"/>
         <source>Please answer y, c, a or n &gt; </source>
         <translation>请输入 y、c、a 或 n &gt; </translation>
+    </message>
+</context>
+<context>
+    <name>TerminalElicitation</name>
+    <message>
+        <location filename="../src/cli/terminalelicitation.cpp" line="+66"/>
+        <source>one of the choices, or its number</source>
+        <translation>选项之一，或其编号</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>y or n</source>
+        <translation>y 或 n</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>a whole number</source>
+        <translation>整数</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>a number</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>required</source>
+        <translation>必填</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>default %1</source>
+        <translation>默认 %1</translation>
+    </message>
+    <message>
+        <location line="+50"/>
+        <source>an answer (it is required)</source>
+        <translation>一个回答（此项必填）</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>  (needs %1)
+</source>
+        <translation>  （需要%1）
+</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>
+%1 asks you to open a page: %2
+  %3
+  (it goes to %4)
+[o] I will open it  [d] decline  [c] cancel &gt; </source>
+        <translation>
+%1 请你打开一个网页：%2
+  %3
+  （它指向 %4）
+[o] 我会打开它  [d] 拒绝  [c] 取消 &gt; </translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>
+%1 asks: %2
+[a] answer  [d] decline  [c] cancel &gt; </source>
+        <translation>
+%1 问：%2
+[a] 回答  [d] 拒绝  [c] 取消 &gt; </translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include "terminalelicitation.h"
 #include "terminalgate.h"
 #include "terminaltext.h"
 
@@ -214,6 +215,7 @@ int Cli::dispatch()
                 return usageError(
                         QStringLiteral("--elicit takes decline, cancel or accept-defaults"));
             m_elicit = *policy;
+            m_elicitGiven = true;
         } else if (takeValue(m_args, i, QStringLiteral("--sandbox"), &value)) {
             const auto mode = Sandbox::modeFromName(value);
             if (!mode)
@@ -346,12 +348,19 @@ bool Cli::loadConfig()
             [sampler = m_sampler](const QString &server, const Json &params, Client::Reply reply) {
                 sampler->answer(server, params, std::move(reply));
             }};
-    // A server asking the user something (elicitation/create): nobody is asked here, --elicit
-    // answers (decline unless told otherwise), and stderr says what was asked.
+    // A server asking the user something (elicitation/create): asked on the terminal when
+    // there is one and --elicit was not given; otherwise --elicit answers (decline unless told
+    // otherwise), and stderr says what was asked.
+    const bool askTerminal = !m_elicitGiven && TerminalApprovalGate::hasTerminal();
     options.manager.answerers["elicitation/create"] = Mcp::ServerRequestAnswerer{
             "elicitation",
-            {{"form", Json::object()}},
-            [policy = m_elicit](const QString &server, const Json &params, Client::Reply reply) {
+            askTerminal ? Json{{"form", Json::object()}, {"url", Json::object()}}
+                        : Json{{"form", Json::object()}},
+            [this, askTerminal, policy = m_elicit](const QString &server, const Json &params,
+                                                   Client::Reply reply) {
+                if (askTerminal)
+                    return askElicitationOnTerminal(terminalGate(), server, params,
+                                                    std::move(reply));
                 QString note;
                 Response response = Engine::Elicitation::answer(params, policy, &note);
                 const QString message

@@ -90,6 +90,7 @@ private:
     QString m_configFile;
     Mcp::Sandbox::Mode m_bashSandbox = Mcp::Sandbox::Mode::Auto;                 // --sandbox
     Engine::Elicitation::Policy m_elicit = Engine::Elicitation::Policy::Decline; // --elicit
+    bool m_elicitGiven = false; // else a terminal is asked, when there is one
     bool m_json = false;
     // Sign-in to remote servers, its tokens in the keychain; made by loadConfig() and
     // outliving the session that uses it.

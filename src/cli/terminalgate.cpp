@@ -45,7 +45,7 @@ void TerminalApprovalGate::requestApproval(const ApprovalRequest &request,
         decide(decision);
         return;
     }
-    m_queue.push_back({request, std::move(decide)});
+    m_queue.push_back({request, std::move(decide), QString(), nullptr});
     if (!m_asking)
         askNext();
 }
@@ -57,6 +57,22 @@ void TerminalApprovalGate::askNext()
         return;
     }
     m_asking = true;
+    if (m_queue.front().line) {
+        say(m_queue.front().prompt);
+#ifdef Q_OS_UNIX
+        if (!m_notifier) {
+            m_notifier = new QSocketNotifier(STDIN_FILENO, QSocketNotifier::Read, this);
+            connect(m_notifier, &QSocketNotifier::activated, this, &TerminalApprovalGate::onInput);
+        }
+        m_notifier->setEnabled(true);
+        if (m_input.contains('\n'))
+            QMetaObject::invokeMethod(this, &TerminalApprovalGate::processInput,
+                                      Qt::QueuedConnection);
+#else
+        answerLine(std::nullopt);
+#endif
+        return;
+    }
     const ApprovalRequest &r = m_queue.front().request;
     QString hints;
     if (r.hints.is_object() && !r.hints.empty())
@@ -86,6 +102,8 @@ void TerminalApprovalGate::askNext()
         connect(m_notifier, &QSocketNotifier::activated, this, &TerminalApprovalGate::onInput);
     }
     m_notifier->setEnabled(true);
+    if (m_input.contains('\n'))
+        QMetaObject::invokeMethod(this, &TerminalApprovalGate::processInput, Qt::QueuedConnection);
 #else
     answer({ApprovalChoice::Deny, tr("no terminal to ask on")});
 #endif
@@ -98,18 +116,36 @@ void TerminalApprovalGate::onInput()
     const ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
     if (n <= 0) { // end of input: nobody can answer any more
         m_notifier->setEnabled(false);
-        while (!m_queue.empty())
-            answer({ApprovalChoice::Deny, tr("no answer (end of input)")});
+        m_ended = true;
+        while (!m_queue.empty()) {
+            if (m_queue.front().line)
+                answerLine(std::nullopt);
+            else
+                answer({ApprovalChoice::Deny, tr("no answer (end of input)")});
+        }
         return;
     }
     m_input.append(buffer, n);
+    processInput();
+#endif
+}
+
+// One typed line for the question on screen; lines typed ahead wait for theirs (askNext
+// comes back here when one is waiting).
+void TerminalApprovalGate::processInput()
+{
+#ifdef Q_OS_UNIX
     const qsizetype newline = m_input.indexOf('\n');
-    if (newline < 0)
+    if (newline < 0 || m_queue.empty() || !m_asking)
         return;
     const QString line = QString::fromUtf8(m_input.left(newline)).trimmed();
     m_input.remove(0, newline + 1);
     if (m_queue.empty()) // the question was withdrawn while the answer was typed
         return;
+    if (m_queue.front().line) {
+        answerLine(line);
+        return;
+    }
     const QString key = line.left(1).toLower();
     const ApprovalRequest &asked = m_queue.front().request;
     const bool scoped = asked.reason.isEmpty();
@@ -130,7 +166,7 @@ void TerminalApprovalGate::onInput()
 void TerminalApprovalGate::withdraw(quint64 requestId)
 {
     for (auto it = m_queue.begin(); it != m_queue.end(); ++it) {
-        if (it->request.requestId != requestId)
+        if (it->line || it->request.requestId != requestId)
             continue;
         const bool onScreen = it == m_queue.begin() && m_asking;
         Question question = std::move(*it);
@@ -144,6 +180,42 @@ void TerminalApprovalGate::withdraw(quint64 requestId)
         }
         return;
     }
+}
+
+void TerminalApprovalGate::askLine(const QString &prompt,
+                                   std::function<void(std::optional<QString>)> answer)
+{
+    if (!hasTerminal() || m_ended) {
+        answer(std::nullopt);
+        return;
+    }
+    Question question;
+    question.prompt = prompt;
+    question.line = std::move(answer);
+    m_queue.push_back(std::move(question));
+    if (!m_asking)
+        askNext();
+}
+
+bool TerminalApprovalGate::hasTerminal()
+{
+#ifdef Q_OS_UNIX
+    return ::isatty(STDIN_FILENO) == 1;
+#else
+    return false;
+#endif
+}
+
+void TerminalApprovalGate::answerLine(std::optional<QString> line)
+{
+    if (m_queue.empty() || !m_queue.front().line)
+        return;
+    Question question = std::move(m_queue.front());
+    m_queue.pop_front();
+    if (m_notifier)
+        m_notifier->setEnabled(false);
+    question.line(std::move(line));
+    askNext();
 }
 
 void TerminalApprovalGate::answer(ApprovalDecision decision)

@@ -5,6 +5,7 @@
 #include <QObject>
 
 #include <deque>
+#include <optional>
 
 class QSocketNotifier;
 
@@ -23,10 +24,18 @@ public:
     void withdraw(quint64 requestId) override;
     int denials() const { return m_denials; }
 
+    // A line of text from the person at the terminal, asked in turn with the approvals (one
+    // question on screen at a time, whatever asks): `answer` gets the line without its
+    // newline, or nullopt at the end of input or without a terminal.
+    void askLine(const QString &prompt, std::function<void(std::optional<QString>)> answer);
+    static bool hasTerminal();
+
 private:
     void askNext();
     void onInput();
+    void processInput();
     void answer(Engine::ApprovalDecision decision);
+    void answerLine(std::optional<QString> line);
 
     Mode m_mode;
     int m_denials = 0;
@@ -34,9 +43,12 @@ private:
     {
         Engine::ApprovalRequest request;
         std::function<void(Engine::ApprovalDecision)> decide;
+        QString prompt; // a line question (askLine) when `line` is set
+        std::function<void(std::optional<QString>)> line;
     };
     std::deque<Question> m_queue;
     bool m_asking = false;
+    bool m_ended = false; // stdin reached its end: nothing more can be asked
     QByteArray m_input;
     QSocketNotifier *m_notifier = nullptr;
 };
