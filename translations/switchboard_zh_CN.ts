@@ -3500,7 +3500,7 @@
 </translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+25"/>
         <source>  server&apos;s hints (untrusted): %1
 </source>
         <translation>  服务器提示（不可信）：%1
@@ -3545,7 +3545,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>内置</translation>
     </message>
     <message>
-        <location line="+67"/>
+        <location line="+76"/>
         <source>Please answer y or n &gt; </source>
         <translation>请输入 y 或 n &gt; </translation>
     </message>

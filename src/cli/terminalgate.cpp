@@ -59,18 +59,7 @@ void TerminalApprovalGate::askNext()
     m_asking = true;
     if (m_queue.front().line) {
         say(m_queue.front().prompt);
-#ifdef Q_OS_UNIX
-        if (!m_notifier) {
-            m_notifier = new QSocketNotifier(STDIN_FILENO, QSocketNotifier::Read, this);
-            connect(m_notifier, &QSocketNotifier::activated, this, &TerminalApprovalGate::onInput);
-        }
-        m_notifier->setEnabled(true);
-        if (m_input.contains('\n'))
-            QMetaObject::invokeMethod(this, &TerminalApprovalGate::processInput,
-                                      Qt::QueuedConnection);
-#else
-        answerLine(std::nullopt);
-#endif
+        listen();
         return;
     }
     const ApprovalRequest &r = m_queue.front().request;
@@ -96,6 +85,12 @@ void TerminalApprovalGate::askNext()
                      QString::fromStdString(
                              r.arguments.dump(2, ' ', false, Json::error_handler_t::replace)),
                      hints, why, choices));
+    listen();
+}
+
+// Reads the answer to the question on screen: from stdin as it is typed, or a line typed ahead.
+void TerminalApprovalGate::listen()
+{
 #ifdef Q_OS_UNIX
     if (!m_notifier) {
         m_notifier = new QSocketNotifier(STDIN_FILENO, QSocketNotifier::Read, this);
@@ -105,7 +100,10 @@ void TerminalApprovalGate::askNext()
     if (m_input.contains('\n'))
         QMetaObject::invokeMethod(this, &TerminalApprovalGate::processInput, Qt::QueuedConnection);
 #else
-    answer({ApprovalChoice::Deny, tr("no terminal to ask on")});
+    if (m_queue.front().line)
+        answerLine(std::nullopt);
+    else
+        answer({ApprovalChoice::Deny, tr("no terminal to ask on")});
 #endif
 }
 

@@ -34,6 +34,7 @@ private:
     void askNext();
     void onInput();
     void processInput();
+    void listen();
     void answer(Engine::ApprovalDecision decision);
     void answerLine(std::optional<QString> line);
 
