@@ -4,6 +4,7 @@
 #include "fakellmserver.h"
 #include "windowtest.h"
 
+#include <ui/composeredit.h>
 #include <ui/language.h>
 #include <ui/mainwindow.h>
 #include <ui/schemaform.h>
@@ -521,6 +522,42 @@ private slots:
         const QByteArray seen = requests.readAll();
         QVERIFY(seen.contains("skills/list"));
         QVERIFY(!seen.contains("resources/read"));
+    }
+
+    // "/" in the composer suggests /mcp and each server's prompts; "/ev:args-prompt" opens
+    // that prompt's argument form.
+    void slashPromptInTheComposer()
+    {
+        QTemporaryDir workspace;
+        FakeLlmServer model(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(model.listen());
+        auto window = openEverything(workspace, model);
+        QVERIFY(window);
+        auto *composer = window->findChild<Ui::ComposerEdit *>(QStringLiteral("composer"));
+        QVERIFY(composer && composer->commandCompleter());
+        window->activateWindow();
+        composer->setFocus();
+        QTest::keyClicks(composer, QStringLiteral("/"));
+        QTest::qWait(300); // the prompts are listed the first time
+        QTest::keyClicks(composer, QStringLiteral("ev:a"));
+        QCompleter *completer = composer->commandCompleter();
+        QTRY_VERIFY_WITH_TIMEOUT(completer->completionCount() > 0, 10000);
+        QStringList offered;
+        for (int row = 0; row < completer->completionModel()->rowCount(); ++row)
+            offered << completer->completionModel()->index(row, 0).data().toString();
+        QVERIFY2(offered.contains(QStringLiteral("/ev:args-prompt")),
+                 qPrintable(offered.join(QLatin1Char(' '))));
+        composer->setPlainText(QStringLiteral("/ev:args-prompt"));
+        window->submit();
+        auto *browser = window->findChild<Ui::ToolBrowser *>();
+        QVERIFY(browser && browser->isVisible());
+        Ui::PromptBrowser *prompts = browser->promptBrowser();
+        QTRY_VERIFY_WITH_TIMEOUT(prompts->tree()->currentItem()
+                                         && prompts->tree()->currentItem()->text(0)
+                                                    == QLatin1String("args-prompt"),
+                                 10000);
+        QVERIFY(prompts->form()->editor(QStringLiteral("city")));
+        QVERIFY(composer->toPlainText().isEmpty());
     }
 
 private:

@@ -4646,7 +4646,7 @@ in %3</source>
 <context>
     <name>Ui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+115"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+118"/>
         <source>Unsaved configuration</source>
         <translation>未保存的配置</translation>
     </message>
@@ -4661,17 +4661,17 @@ in %3</source>
         <translation>放弃并关闭</translation>
     </message>
     <message>
-        <location line="+320"/>
+        <location line="+332"/>
         <source>Ask anything — Enter sends, Shift+Enter for a new line, /mcp opens the tools</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
     <message>
-        <location line="+656"/>
+        <location line="+685"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-654"/>
+        <location line="-683"/>
         <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
         <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
     </message>
@@ -4742,17 +4742,17 @@ in %3</source>
         <translation>&lt;b&gt;聊天需要模型&lt;/b&gt; — %1。服务器、工具和手动运行无需模型即可使用。</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+83"/>
         <source>Chat needs a model — %1.</source>
         <translation>聊天需要模型 — %1。</translation>
     </message>
     <message>
-        <location line="-34"/>
+        <location line="-63"/>
         <source>Model: %1</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-634"/>
+        <location line="-646"/>
         <source>Audit log: %1</source>
         <translation>审计日志：%1</translation>
     </message>
@@ -4762,7 +4762,7 @@ in %3</source>
         <translation>无法保存对话：%1</translation>
     </message>
     <message>
-        <location line="+371"/>
+        <location line="+383"/>
         <source>&lt;b&gt;Compacted&lt;/b&gt; to fit the model&apos;s context window: %1 and %2 this request. The conversation keeps everything.</source>
         <translation>&lt;b&gt;已压缩&lt;/b&gt;以适应模型的上下文窗口：%1，并且本次请求%2。对话本身保留全部内容。</translation>
     </message>
@@ -4786,7 +4786,7 @@ in %3</source>
         <translation>模型收到了它自己对被省略部分的摘要。</translation>
     </message>
     <message>
-        <location line="+278"/>
+        <location line="+307"/>
         <source>The API key is still being read from the keychain; send again in a moment.</source>
         <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
     </message>
@@ -4796,18 +4796,18 @@ in %3</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location line="-633"/>
-        <location line="+664"/>
+        <location line="-662"/>
+        <location line="+693"/>
         <source>Configuration</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location line="-942"/>
+        <location line="-983"/>
         <source>sign-in needed: select the server in the Servers dock and press Sign in</source>
         <translation>需要登录：请在“服务器”面板中选中该服务器并点击“登录”</translation>
     </message>
     <message>
-        <location line="+260"/>
+        <location line="+272"/>
         <source>Attach…</source>
         <translation>附加…</translation>
     </message>
@@ -4927,7 +4927,7 @@ in %3</source>
         <translation>&lt;h3&gt;Switchboard %1&lt;/h3&gt;&lt;p&gt;桌面 AI 智能体与 MCP 客户端：模型的工具来自 MCP 服务器，凡是可能改动内容的工具都要等你批准。&lt;/p&gt;&lt;p&gt;基于 Qt %2 构建（运行于 Qt %3）。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+353"/>
+        <location line="+382"/>
         <source>Attach files</source>
         <translation>附加文件</translation>
     </message>
@@ -5104,7 +5104,7 @@ in %3</source>
         <translation>提示词的消息会放入输入框，可发送或编辑</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+53"/>
         <source>Select a prompt</source>
         <translation>选择一个提示词</translation>
     </message>
@@ -5325,7 +5325,7 @@ in %3</source>
 <context>
     <name>Ui::ResourceBrowser</name>
     <message>
-        <location filename="../src/ui/serverbrowsers.cpp" line="-357"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="-378"/>
         <source>R&amp;ead</source>
         <translation>读取(&amp;E)</translation>
     </message>
@@ -6312,7 +6312,7 @@ in %3</source>
 <context>
     <name>Ui::SkillList</name>
     <message>
-        <location filename="../src/ui/serverbrowsers.cpp" line="+487"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="+508"/>
         <source>Skill</source>
         <translation>技能</translation>
     </message>

@@ -4,6 +4,11 @@
 #include <QPlainTextEdit>
 #include <QUrl>
 
+#include <functional>
+
+class QCompleter;
+class QStringListModel;
+
 namespace Ui {
 
 // The message box. Text is pasted and dropped as text; an image (a screenshot on the
@@ -15,6 +20,11 @@ class ComposerEdit : public QPlainTextEdit
 public:
     explicit ComposerEdit(QWidget *parent = nullptr);
 
+    // Commands offered while the box holds only "/…" (e.g. "/mcp", "/server:prompt"), asked
+    // for each time: a popup of those that start with what is typed; Enter or Tab takes one.
+    void setCommands(std::function<QStringList()> commands);
+    QCompleter *commandCompleter() const { return m_completer; }
+
 signals:
     void imagePasted(const QImage &image);
     void filesDropped(const QList<QUrl> &files);
@@ -22,6 +32,14 @@ signals:
 protected:
     bool canInsertFromMimeData(const QMimeData *source) const override;
     void insertFromMimeData(const QMimeData *source) override;
+    void keyPressEvent(QKeyEvent *event) override;
+
+private:
+    void updateCompletions();
+
+    std::function<QStringList()> m_commands;
+    QCompleter *m_completer = nullptr;
+    QStringListModel *m_model = nullptr;
 };
 
 } // namespace Ui

@@ -17,6 +17,8 @@
 #include "trustbanner.h"
 #include "uiapprovalgate.h"
 
+#include <mcp/listing.h>
+
 #include <engine/privatefiles.h>
 #include <engine/providerconfig.h>
 #include <engine/secretstore.h>
@@ -45,6 +47,7 @@
 #include <QMimeDatabase>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QSettings>
 #include <QSignalBlocker>
@@ -230,6 +233,18 @@ void MainWindow::setUpWidgets()
 {
     m_chat = new ChatView(this);
     m_composer = new ComposerEdit(this);
+    // "/mcp" and each connected server's "/server:prompt" (listed when first typed).
+    m_composer->setCommands([this] {
+        QStringList commands{QStringLiteral("/mcp")};
+        for (auto it = m_promptNames.cbegin(); it != m_promptNames.cend(); ++it) {
+            for (const QString &prompt : it.value())
+                commands << QLatin1Char('/') + it.key() + QLatin1Char(':') + prompt;
+        }
+        listPromptsForCommands();
+        return commands;
+    });
+    connect(manager(), &Mcp::Manager::serverStatusChanged, this,
+            [this](const QString &server) { m_promptNames.remove(server); });
     m_composer->setObjectName(QStringLiteral("composer"));
     connect(m_composer, &ComposerEdit::imagePasted, this,
             [this](const QImage &image) { attachImage(image, QStringLiteral("pasted.png")); });
@@ -865,6 +880,25 @@ bool MainWindow::eventFilter(QObject *watched, QEvent *event)
     return QMainWindow::eventFilter(watched, event);
 }
 
+// The prompts of each connected server that offers them, for the composer's "/server:prompt"
+// suggestions: listed once per server connection, when "/" is first typed.
+void MainWindow::listPromptsForCommands()
+{
+    for (const QString &server : manager()->serverNames()) {
+        Mcp::Client *client = manager()->client(server);
+        if (!client || !Mcp::hasCapability(client, "prompts") || m_promptNames.contains(server))
+            continue;
+        m_promptNames.insert(server, {}); // asked: not again while it answers
+        Mcp::listAll(client, "prompts/list", "prompts", this,
+                     [this, server](std::vector<Engine::Json> items, const QString &) {
+                         QStringList names;
+                         for (const Engine::Json &prompt : items)
+                             names << Mcp::stringMember(prompt, "name");
+                         m_promptNames.insert(server, names);
+                     });
+    }
+}
+
 void MainWindow::submit()
 {
     const QString text = m_composer->toPlainText().trimmed();
@@ -873,6 +907,16 @@ void MainWindow::submit()
     if (text == QLatin1String("/mcp")) {
         m_composer->clear();
         openToolBrowser();
+        return;
+    }
+    // "/server:prompt": that prompt's argument form; "Use in the chat" brings its messages.
+    static const QRegularExpression promptCommand(QStringLiteral("^/([^\\s:/]+):(\\S+)$"));
+    if (const auto match = promptCommand.match(text);
+        match.hasMatch() && manager()->client(match.captured(1))) {
+        m_composer->clear();
+        openToolBrowser();
+        m_browser->showPage(ToolBrowser::Page::Prompts);
+        m_browser->promptBrowser()->selectPrompt(match.captured(1), match.captured(2));
         return;
     }
     if (!m_agent) {

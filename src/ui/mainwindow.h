@@ -160,6 +160,7 @@ private:
     // key from the keychain if the settings name a provider; later if a turn is running).
     void applySettings(bool announce);
     void addServerRequestAnswerers(Mcp::ManagerOptions &options);
+    void listPromptsForCommands();
     void setProvider(const QString &storedKey, const QString &keychainError, bool announce);
 
     MainWindowOptions m_options;
@@ -167,6 +168,7 @@ private:
     std::unique_ptr<Engine::Session> m_session;
     UiApprovalGate *m_gate = nullptr;
     Engine::Sampling::Sampler *m_sampler = nullptr;
+    QHash<QString, QStringList> m_promptNames; // by server, for "/server:prompt"
     QString m_storedKey; // the keychain's API key in use, hidden from tool results
     QPointer<AuditLogDialog> m_auditDialog;
     std::unique_ptr<Engine::LlmProvider> m_provider;

@@ -618,12 +618,33 @@ void PromptBrowser::refresh()
                      [this, top, server](std::vector<Json> items, const QString &error) {
                          if (!error.isEmpty())
                              top->setToolTip(0, error);
-                         for (const Json &prompt : items)
-                             addItem(top, Mcp::stringMember(prompt, "name"), PromptKind, server,
-                                     prompt);
+                         for (const Json &prompt : items) {
+                             QTreeWidgetItem *item = addItem(top, Mcp::stringMember(prompt, "name"),
+                                                             PromptKind, server, prompt);
+                             if (m_wanted == std::pair(server, item->text(0))) {
+                                 m_wanted = {};
+                                 m_tree->setCurrentItem(item);
+                             }
+                         }
                          top->setExpanded(true);
                      });
     }
+}
+
+void PromptBrowser::selectPrompt(const QString &server, const QString &name)
+{
+    for (int i = 0; i < m_tree->topLevelItemCount(); ++i) {
+        QTreeWidgetItem *top = m_tree->topLevelItem(i);
+        for (int j = 0; top->text(0) == server && j < top->childCount(); ++j) {
+            if (top->child(j)->text(0) == name) {
+                m_tree->setCurrentItem(top->child(j));
+                return;
+            }
+        }
+    }
+    m_wanted = {server, name};
+    if (!m_listed)
+        refresh();
 }
 
 void PromptBrowser::select(QTreeWidgetItem *item)

@@ -125,6 +125,8 @@ public:
     void refresh() override;
     SchemaForm *form() const { return m_form; }
     void getSelected();
+    // Shows SERVER's prompt NAME with its argument form (once listed: `/server:prompt`).
+    void selectPrompt(const QString &server, const QString &name);
 
 signals:
     // "Use in chat": the prompt's messages as text for the composer.
@@ -140,6 +142,7 @@ private:
     QPushButton *m_useButton;
     QPlainTextEdit *m_messages;
     QString m_fetched;
+    std::pair<QString, QString> m_wanted; // selectPrompt() before the list came
 };
 
 // The skills (SEP-2640) the servers list: name, server and description, and the files each
