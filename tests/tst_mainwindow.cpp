@@ -918,6 +918,44 @@ private slots:
         QVERIFY(tools.dump().find("mcp__fix__") == std::string::npos);
     }
 
+    // Servers dock → "Use its instructions" off: the fixture's instructions leave the system
+    // prompt, and the choice is kept for the next window.
+    void serverInstructionsCanBeTurnedOff()
+    {
+        auto setup = open();
+        QVERIFY(setup);
+        auto *dock = setup->window->findChild<Ui::ServerDock *>();
+        auto *list = dock->findChild<QTreeWidget *>(QStringLiteral("serverList"));
+        list->setCurrentItem(list->topLevelItem(0));
+        auto *use = dock->findChild<QAction *>(QStringLiteral("instructionsAction"));
+        QVERIFY(use && use->isEnabled() && use->isChecked());
+        QSignalSpy done(setup->window->agent(), &Agent::turnFinished);
+        const auto systemPrompt = [&] {
+            std::string system;
+            const Json request = setup->model.requests().last();
+            for (const Json &m : request["messages"]) {
+                if (m.value("role", "") == "system")
+                    system += m.value("content", "");
+            }
+            return system;
+        };
+        setup->model.enqueue(FakeLlmServer::openAiText(QStringLiteral("ok")));
+        send(*setup->window, QStringLiteral("hello"));
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 10000);
+        QVERIFY2(systemPrompt().find("MCP server \"fix\"") != std::string::npos,
+                 systemPrompt().c_str());
+        use->trigger(); // off
+        QVERIFY(!use->isChecked());
+        setup->model.enqueue(FakeLlmServer::openAiText(QStringLiteral("ok")));
+        send(*setup->window, QStringLiteral("again"));
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 10000);
+        QVERIFY2(systemPrompt().find("MCP server \"fix\"") == std::string::npos,
+                 systemPrompt().c_str());
+        const QSettings settings(options(*setup).settingsFile, QSettings::IniFormat);
+        QCOMPARE(settings.value(QStringLiteral("instructions/off")).toStringList(),
+                 QStringList{QStringLiteral("fix")});
+    }
+
     void offeredToolsAreTheUsersChoice()
     {
         auto setup = open(200, {}, 0); // tool search off: every offered tool is sent

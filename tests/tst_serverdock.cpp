@@ -205,11 +205,11 @@ private slots:
         QVERIFY(restart && toggle && button(dock, "stderrButton") && log);
         QVERIFY(!restart->isEnabled()); // nothing selected yet
         // The same commands as a context menu (Sign in / Sign out only where they apply), and
-        // Log level.
+        // Log level and Use its instructions.
         const QList<QAction *> menu = list(dock)->actions();
         QCOMPARE(std::count_if(menu.cbegin(), menu.cend(),
                                [](const QAction *action) { return action->isVisible(); }),
-                 5);
+                 6);
         QVERIFY(std::any_of(menu.cbegin(), menu.cend(), [](const QAction *action) {
             return action->objectName() == QLatin1String("logLevelAction") && action->menu();
         }));

@@ -283,7 +283,7 @@ in %3</numerusform>
 <context>
     <name>Ui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../src/ui/mainwindow.cpp" line="+612"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+637"/>
         <source>%n earlier tool result(s) shortened</source>
         <translation>
             <numerusform>%n earlier tool result shortened</numerusform>
@@ -386,7 +386,7 @@ in %3</numerusform>
 <context>
     <name>Ui::ServerDock</name>
     <message numerus="yes">
-        <location filename="../src/ui/serverdock.cpp" line="+280"/>
+        <location filename="../src/ui/serverdock.cpp" line="+293"/>
         <source>%n connected</source>
         <comment>servers</comment>
         <translation>
@@ -431,7 +431,7 @@ in %3</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+115"/>
+        <location line="+118"/>
         <source>restarted %n time(s) after a crash</source>
         <translation>
             <numerusform>restarted once after a crash</numerusform>

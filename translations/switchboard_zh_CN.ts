@@ -4646,7 +4646,7 @@ in %3</source>
 <context>
     <name>Ui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+118"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+123"/>
         <source>Unsaved configuration</source>
         <translation>未保存的配置</translation>
     </message>
@@ -4661,7 +4661,7 @@ in %3</source>
         <translation>放弃并关闭</translation>
     </message>
     <message>
-        <location line="+332"/>
+        <location line="+352"/>
         <source>Ask anything — Enter sends, Shift+Enter for a new line, /mcp opens the tools</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
@@ -4752,7 +4752,7 @@ in %3</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-646"/>
+        <location line="-666"/>
         <source>Audit log: %1</source>
         <translation>审计日志：%1</translation>
     </message>
@@ -4762,7 +4762,7 @@ in %3</source>
         <translation>无法保存对话：%1</translation>
     </message>
     <message>
-        <location line="+383"/>
+        <location line="+403"/>
         <source>&lt;b&gt;Compacted&lt;/b&gt; to fit the model&apos;s context window: %1 and %2 this request. The conversation keeps everything.</source>
         <translation>&lt;b&gt;已压缩&lt;/b&gt;以适应模型的上下文窗口：%1，并且本次请求%2。对话本身保留全部内容。</translation>
     </message>
@@ -4802,12 +4802,12 @@ in %3</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location line="-983"/>
+        <location line="-1003"/>
         <source>sign-in needed: select the server in the Servers dock and press Sign in</source>
         <translation>需要登录：请在“服务器”面板中选中该服务器并点击“登录”</translation>
     </message>
     <message>
-        <location line="+272"/>
+        <location line="+292"/>
         <source>Attach…</source>
         <translation>附加…</translation>
     </message>
@@ -5679,7 +5679,7 @@ in %3</source>
 <context>
     <name>Ui::ServerDock</name>
     <message>
-        <location filename="../src/ui/serverdock.cpp" line="+254"/>
+        <location filename="../src/ui/serverdock.cpp" line="+267"/>
         <source>starting</source>
         <comment>server state</comment>
         <translation>启动中</translation>
@@ -5837,6 +5837,16 @@ in %3</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>Use its instructions</source>
+        <translation>使用其说明</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Whether the server&apos;s own instructions join the model&apos;s system prompt</source>
+        <translation>服务器自己的说明是否加入模型的系统提示词</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Log level</source>
         <translation>日志级别</translation>
     </message>
@@ -5847,18 +5857,18 @@ in %3</source>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+315"/>
+        <location line="+323"/>
         <source>Copy all</source>
         <translation>全部复制</translation>
     </message>
     <message>
-        <location line="-313"/>
-        <location line="+332"/>
+        <location line="-321"/>
+        <location line="+340"/>
         <source>stderr — %1</source>
         <translation>stderr — %1</translation>
     </message>
     <message>
-        <location line="-270"/>
+        <location line="-278"/>
         <source>Waiting for the browser: sign in there</source>
         <translation>正在等待浏览器：请在浏览器中登录</translation>
     </message>
@@ -5950,7 +5960,7 @@ in %3</source>
         <translation>停止所选服务器并保持停止</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+23"/>
         <source>log level: %1</source>
         <translation>日志级别：%1</translation>
     </message>

@@ -70,7 +70,7 @@ QString Session::serverInstructions() const
         const Mcp::Client *client = m_manager->client(name);
         const Mcp::ServerConfig *server = m_manager->serverConfig(name);
         if (!client || !server || client->instructions().trimmed().isEmpty()
-            || !ServerPolicy::of(*server).instructions)
+            || !ServerPolicy::of(*server).instructions || m_instructionsOff.contains(name))
             continue;
         QString text = client->instructions().trimmed();
         if (text.size() > MaxInstructionChars)

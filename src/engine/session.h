@@ -16,6 +16,7 @@
 
 #include <QObject>
 #include <QProcessEnvironment>
+#include <QSet>
 
 #include <memory>
 
@@ -93,6 +94,10 @@ public:
     // words and cut to MaxInstructionChars; a server whose "instructions" is false is left
     // out. Empty when there are none.
     QString serverInstructions() const;
+    // Servers whose instructions the person turned off (the window's choice, beside the
+    // configuration's "instructions": false).
+    void setInstructionsOff(QSet<QString> servers) { m_instructionsOff = std::move(servers); }
+    const QSet<QString> &instructionsOff() const { return m_instructionsOff; }
     static constexpr int MaxInstructionChars = 4000;
 
     // The server was enabled or disabled in the Manager directly (the window's switch) and
@@ -145,6 +150,7 @@ private:
     std::unique_ptr<ToolRegistry> m_registry;
     std::unique_ptr<McpToolAdapter> m_adapter;
     std::unique_ptr<SkillCatalog> m_skills; // goes before the manager and the registry
+    QSet<QString> m_instructionsOff;
     std::unique_ptr<ToolRunner> m_runner;
     std::unique_ptr<ToolRunner> m_inboundRunner;
     AuditLog *m_audit = nullptr;

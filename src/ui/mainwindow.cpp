@@ -64,6 +64,11 @@
 
 namespace Ui {
 
+namespace {
+// The servers whose instructions the person turned off in the Servers dock.
+const QString InstructionsOffKey = QStringLiteral("instructions/off");
+} // namespace
+
 MainWindow::MainWindow(MainWindowOptions options, QWidget *parent)
     : QMainWindow(parent)
     , m_options(std::move(options))
@@ -373,6 +378,26 @@ void MainWindow::setUpWidgets()
     connect(m_dock, &ServerDock::serverEnabledChanged, this, &MainWindow::keepServerEnabled);
     connect(m_dock, &ServerDock::offerChanged, this,
             [this](const QString &server, bool offered) { setOffered(true, server, offered); });
+    // Whose instructions the model reads: the person's choice, kept in the settings.
+    {
+        const QSettings settings(m_settingsFile, QSettings::IniFormat);
+        const QStringList off = settings.value(InstructionsOffKey).toStringList();
+        m_session->setInstructionsOff(QSet<QString>(off.cbegin(), off.cend()));
+        m_dock->setInstructionsOff(m_session->instructionsOff());
+    }
+    connect(m_dock, &ServerDock::instructionsChanged, this,
+            [this](const QString &server, bool used) {
+                QSet<QString> off = m_session->instructionsOff();
+                if (used)
+                    off.remove(server);
+                else
+                    off.insert(server);
+                m_session->setInstructionsOff(off);
+                QSettings settings(m_settingsFile, QSettings::IniFormat);
+                QStringList list(off.cbegin(), off.cend());
+                list.sort();
+                settings.setValue(InstructionsOffKey, list);
+            });
     loadOffering();
     setUpMenus();
 

@@ -103,6 +103,19 @@ ServerDock::ServerDock(Mcp::Manager *manager, QWidget *parent)
                 [this, level] { setLogLevel(selectedServer(), QString::fromLatin1(level)); });
     }
     m_levelAction->setMenu(levels);
+    m_instructionsAction = new QAction(this);
+    m_instructionsAction->setObjectName(QStringLiteral("instructionsAction"));
+    m_instructionsAction->setCheckable(true);
+    connect(m_instructionsAction, &QAction::triggered, this, [this](bool used) {
+        const QString server = selectedServer();
+        if (server.isEmpty())
+            return;
+        if (used)
+            m_instructionsOff.remove(server);
+        else
+            m_instructionsOff.insert(server);
+        emit instructionsChanged(server, used);
+    });
     connect(m_restartAction, &QAction::triggered, this, &ServerDock::restartSelected);
     connect(m_toggleAction, &QAction::triggered, this, &ServerDock::toggleSelected);
     connect(m_stderrAction, &QAction::triggered, this, &ServerDock::showStderr);
@@ -154,7 +167,7 @@ ServerDock::ServerDock(Mcp::Manager *manager, QWidget *parent)
         m_list->header()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
     m_list->setContextMenuPolicy(Qt::ActionsContextMenu);
     m_list->addActions({m_signInAction, m_signOutAction, m_restartAction, m_toggleAction,
-                        m_stderrAction, m_logAction, m_levelAction});
+                        m_stderrAction, m_logAction, m_levelAction, m_instructionsAction});
     connect(m_list, &QTreeWidget::itemSelectionChanged, this, &ServerDock::updateActions);
     connect(m_list, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem *item, int column) {
         if (column != ToolsColumn)
@@ -310,6 +323,9 @@ void ServerDock::retranslateUi()
     m_stderrAction->setToolTip(tr("Show the last lines the selected server wrote to stderr"));
     m_logAction->setText(tr("Open log"));
     m_logAction->setToolTip(tr("Show the selected server's protocol traffic"));
+    m_instructionsAction->setText(tr("Use its instructions"));
+    m_instructionsAction->setToolTip(tr("Whether the server's own instructions join the "
+                                        "model's system prompt"));
     m_levelAction->setText(tr("Log level"));
     m_levelAction->setToolTip(tr("How much of its own log the selected server sends (its "
                                  "last message shows in its row)"));
@@ -561,6 +577,14 @@ void ServerDock::updateActions()
     m_logAction->setEnabled(any);
     const Mcp::Client *client = any && m_manager ? m_manager->client(selectedServer()) : nullptr;
     m_levelAction->setEnabled(client && client->serverCapabilities().contains("logging"));
+    m_instructionsAction->setEnabled(client && !client->instructions().trimmed().isEmpty());
+    m_instructionsAction->setChecked(!m_instructionsOff.contains(selectedServer()));
+}
+
+void ServerDock::setInstructionsOff(const QSet<QString> &servers)
+{
+    m_instructionsOff = servers;
+    updateActions();
 }
 
 void ServerDock::setLogLevel(const QString &server, const QString &level)

@@ -49,6 +49,8 @@ public:
     static constexpr int StateRole = Qt::UserRole + 1;
 
     explicit ServerDock(Mcp::Manager *manager, QWidget *parent = nullptr);
+    // Whose instructions are off (as the window keeps them), for the check mark.
+    void setInstructionsOff(const QSet<QString> &servers);
     ~ServerDock() override;
 
     void setManager(Mcp::Manager *manager);
@@ -81,6 +83,8 @@ signals:
     void serverEnabledChanged(const QString &server, bool enabled);
     // The user checked or unchecked a server's Tools box: whether the model is offered them.
     void offerChanged(const QString &server, bool offered);
+    // The user turned a server's instructions (in the model's system prompt) on or off.
+    void instructionsChanged(const QString &server, bool used);
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -109,6 +113,8 @@ private:
 
     QPointer<Mcp::Manager> m_manager;
     QAction *m_levelAction = nullptr;
+    QAction *m_instructionsAction = nullptr;
+    QSet<QString> m_instructionsOff;
     QHash<QString, QString> m_lastLog; // by server: its last log line
     QTreeWidget *m_list = nullptr;
     QLabel *m_titleLabel = nullptr;
