@@ -345,6 +345,37 @@ private slots:
         QVERIFY(ServerPolicy::check({{"instructions", "yes"}}).size() == 1);
     }
 
+    // A tool result's image and audio go to the model after the tool messages; with
+    // modelSeesMedia off (a text-only model) they do not, and the text still names them.
+    void toolMediaFollowTheSetting_data()
+    {
+        QTest::addColumn<bool>("sees");
+        QTest::newRow("sees") << true;
+        QTest::newRow("text only") << false;
+    }
+
+    void toolMediaFollowTheSetting()
+    {
+        QFETCH(bool, sees);
+        QTemporaryDir ws;
+        auto rig = makeRig(ApprovalChoice::AllowOnce, ws.path());
+        QVERIFY(rig);
+        AgentOptions options;
+        options.modelSeesMedia = sees;
+        Agent agent(rig->provider.get(), rig->session->registry(), rig->runner, options);
+        agent.newConversation(QStringLiteral("t"), ws.path());
+        rig->model->enqueue(FakeLlmServer::openAiToolCalls(
+                {{QStringLiteral("mcp__fix__kinds"), Json::object()}}));
+        rig->model->enqueue(FakeLlmServer::openAiText(QStringLiteral("seen")));
+        QSignalSpy done(&agent, &Agent::turnFinished);
+        QVERIFY(agent.send(QStringLiteral("show me")));
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 15000);
+        const std::string second = rig->model->requests().last().dump();
+        QVERIFY(second.find("[image image/png") != std::string::npos); // named in the text
+        QCOMPARE(second.find("data:image/png;base64,") != std::string::npos, sees);
+        QCOMPARE(second.find("input_audio") != std::string::npos, sees);
+    }
+
     void concurrentToolsWhenAllowed()
     {
         QTemporaryDir ws;

@@ -121,6 +121,7 @@ private slots:
         settings.observationChars = 5000;
         settings.contextTokens = 32768;
         settings.toolSearchThreshold = 0;
+        settings.modelSeesImages = false;
         settings.pinnedTools = {QStringLiteral("mcp__gh__create_issue"), QStringLiteral("bash")};
         QString error;
         QVERIFY2(settings.save(path, &error), qPrintable(error));
@@ -598,6 +599,7 @@ private slots:
             expected << child<QWidget>(&dialog, "forgetKeyButton");
         expected << child<QWidget>(&dialog, "requestTimeoutSpin")
                  << child<QWidget>(&dialog, "contextTokensSpin")
+                 << child<QWidget>(&dialog, "seesImagesCheck")
                  << child<QWidget>(&dialog, "pricesTable")
                  << child<QWidget>(&dialog, "addPriceButton")
                  << child<QWidget>(&dialog, "removePriceButton")

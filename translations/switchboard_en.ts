@@ -299,7 +299,7 @@ in %3</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+676"/>
+        <location line="+677"/>
         <source>%n tools are offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser, or let the model search for tools (Settings).</source>
         <translation>
             <numerusform>%n tool is offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser, or let the model search for tools (Settings).</numerusform>

@@ -3784,7 +3784,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::AppSettings</name>
     <message>
-        <location filename="../src/ui/appsettings.cpp" line="+161"/>
+        <location filename="../src/ui/appsettings.cpp" line="+164"/>
         <source>could not write the settings file %1</source>
         <translation>无法写入设置文件 %1</translation>
     </message>
@@ -4666,12 +4666,12 @@ in %3</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
     <message>
-        <location line="+685"/>
+        <location line="+686"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-683"/>
+        <location line="-684"/>
         <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
         <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
     </message>
@@ -4737,7 +4737,7 @@ in %3</source>
         <translation>新的模型设置将在当前回答完成后生效。</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+48"/>
         <source>&lt;b&gt;Chat needs a model&lt;/b&gt; — %1. Servers, tools and manual runs work without one.</source>
         <translation>&lt;b&gt;聊天需要模型&lt;/b&gt; — %1。服务器、工具和手动运行无需模型即可使用。</translation>
     </message>
@@ -4752,7 +4752,7 @@ in %3</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-666"/>
+        <location line="-667"/>
         <source>Audit log: %1</source>
         <translation>审计日志：%1</translation>
     </message>
@@ -4786,7 +4786,7 @@ in %3</source>
         <translation>模型收到了它自己对被省略部分的摘要。</translation>
     </message>
     <message>
-        <location line="+307"/>
+        <location line="+308"/>
         <source>The API key is still being read from the keychain; send again in a moment.</source>
         <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
     </message>
@@ -4796,13 +4796,13 @@ in %3</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location line="-662"/>
-        <location line="+693"/>
+        <location line="-663"/>
+        <location line="+694"/>
         <source>Configuration</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location line="-1003"/>
+        <location line="-1004"/>
         <source>sign-in needed: select the server in the Servers dock and press Sign in</source>
         <translation>需要登录：请在“服务器”面板中选中该服务器并点击“登录”</translation>
     </message>
@@ -4927,7 +4927,7 @@ in %3</source>
         <translation>&lt;h3&gt;Switchboard %1&lt;/h3&gt;&lt;p&gt;桌面 AI 智能体与 MCP 客户端：模型的工具来自 MCP 服务器，凡是可能改动内容的工具都要等你批准。&lt;/p&gt;&lt;p&gt;基于 Qt %2 构建（运行于 Qt %3）。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+382"/>
+        <location line="+383"/>
         <source>Attach files</source>
         <translation>附加文件</translation>
     </message>
@@ -5986,7 +5986,7 @@ in %3</source>
 <context>
     <name>Ui::SettingsDialog</name>
     <message>
-        <location filename="../src/ui/settingsdialog.cpp" line="+90"/>
+        <location filename="../src/ui/settingsdialog.cpp" line="+91"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
@@ -6037,12 +6037,12 @@ in %3</source>
     </message>
     <message>
         <location line="+20"/>
-        <location line="+66"/>
+        <location line="+67"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location line="-63"/>
+        <location line="-64"/>
         <source>How long the model may stay silent before the request fails</source>
         <translation>模型无响应超过此时长后，请求即失败</translation>
     </message>
@@ -6077,7 +6077,7 @@ in %3</source>
         <translation>上下文窗口(&amp;W)：</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <location line="+39"/>
         <source>Model</source>
         <translation>模型</translation>
@@ -6126,6 +6126,16 @@ in %3</source>
         <location line="+2"/>
         <source>How much of a tool&apos;s result the model reads; the rest is cut with a note (the chat keeps the whole result)</source>
         <translation>模型读取工具结果的长度；其余部分会被截去并附上说明（聊天中保留完整结果）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The model sees images in tool results</source>
+        <translation>模型能看到工具结果中的图像</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Turn off for a text-only model: each image is then named in the result&apos;s text instead</source>
+        <translation>对纯文本模型请关闭：届时每张图像改为在结果文本中注明</translation>
     </message>
     <message>
         <location line="+7"/>
@@ -6263,12 +6273,12 @@ in %3</source>
         <translation>界面</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+64"/>
         <source>The system keychain is not available: %1. The key is used for this session only and not saved; set OPENAI_API_KEY / ANTHROPIC_API_KEY to keep it.</source>
         <translation>系统钥匙串不可用：%1。密钥仅用于本次会话，不会保存；如需保留，请设置 OPENAI_API_KEY / ANTHROPIC_API_KEY。</translation>
     </message>
     <message>
-        <location line="+117"/>
+        <location line="+118"/>
         <source>Reading the keychain…</source>
         <translation>正在读取钥匙串…</translation>
     </message>

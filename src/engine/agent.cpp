@@ -428,7 +428,7 @@ ChatMessage Agent::toolMessage(const PendingCall &pending, const ToolRunResult *
     message.denied = result && result->denied;
     message.text = result ? result->output.modelText(m_options.maxToolOutputChars)
                           : tr("The user stopped the turn before this call finished.");
-    if (result && !result->denied)
+    if (result && !result->denied && m_options.modelSeesMedia)
         message.attachments = result->output.modelAttachments(pending.call.name);
     return message;
 }

@@ -36,6 +36,9 @@ struct AgentOptions
     int toolSearchThreshold = DefaultToolSearchThreshold;
     static constexpr int DefaultToolSearchThreshold = 40;
     QSet<QString> pinnedTools; // registry names always offered
+    // Off for a text-only model: tool results' images and audio are not sent (the result's text
+    // names each), so the provider never rejects the request for them.
+    bool modelSeesMedia = true;
 };
 
 // The agent loop: a user message → the model → the tool calls of that turn, run concurrently

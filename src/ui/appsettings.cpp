@@ -31,6 +31,7 @@ const QString ObservationCharsKey = QStringLiteral("tools/observationChars");
 const QString ContextTokensKey = QStringLiteral("model/contextTokens");
 const QString ToolSearchKey = QStringLiteral("tools/searchThreshold");
 const QString PinnedToolsKey = QStringLiteral("tools/pinned");
+const QString SeesImagesKey = QStringLiteral("model/seesImages");
 // A JSON object {"model": [input, output], ...}: model ids hold '/' (OpenRouter), which
 // QSettings would read as groups.
 const QString PricesKey = QStringLiteral("model/prices");
@@ -96,6 +97,7 @@ AppSettings AppSettings::load(const QString &file)
     result.toolSearchThreshold
             = readBounded(settings, ToolSearchKey, Engine::AgentOptions::DefaultToolSearchThreshold,
                           0, MaxToolSearchThreshold);
+    result.modelSeesImages = settings.value(SeesImagesKey, true).toBool();
     for (const QString &name :
          settings.value(PinnedToolsKey).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
         if (!result.pinnedTools.contains(name))
@@ -146,6 +148,7 @@ bool AppSettings::save(const QString &file, QString *error) const
     settings.setValue(ContextTokensKey, contextTokens);
     settings.setValue(ToolSearchKey, toolSearchThreshold);
     settings.setValue(PinnedToolsKey, pinnedTools.join(QLatin1Char(' ')));
+    settings.setValue(SeesImagesKey, modelSeesImages);
     settings.setValue(LanguageKey, language);
     settings.setValue(BashSandboxKey, Mcp::Sandbox::modeName(bashSandbox));
     settings.setValue(SensitiveFilesKey, sensitiveFiles);

@@ -69,6 +69,8 @@ struct AppSettings
     // (0: every definition in every request); "tools/pinned": registry names always offered.
     int toolSearchThreshold = Engine::AgentOptions::DefaultToolSearchThreshold;
     QStringList pinnedTools;
+    // "model/seesImages": tool results' images go to the model (off for a text-only model).
+    bool modelSeesImages = true;
     static constexpr int MaxToolSearchThreshold = 100000;
     QString language = QString::fromLatin1(SystemLanguage);
     // "bash/sandbox": the built-in bash under bubblewrap: on, off, or auto (where bwrap works).

@@ -847,6 +847,7 @@ void MainWindow::setProvider(const QString &storedKey, const QString &keychainEr
         agentOptions.maxToolOutputChars = m_settings.observationChars;
         agentOptions.contextTokens = m_settings.contextTokens;
         agentOptions.toolSearchThreshold = m_settings.toolSearchThreshold;
+        agentOptions.modelSeesMedia = m_settings.modelSeesImages;
         agentOptions.pinnedTools
                 = QSet<QString>(m_settings.pinnedTools.begin(), m_settings.pinnedTools.end());
         agentOptions.moreInstructions = [session = m_session.get()] {

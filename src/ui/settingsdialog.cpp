@@ -1,5 +1,6 @@
 #include "settingsdialog.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QGridLayout>
@@ -170,6 +171,7 @@ SettingsDialog::SettingsDialog(QString settingsFile, Engine::SecretStore *secret
     modelForm.addNote(m_keychainNote);
     modelForm.addRow(tr("&Request timeout:"), m_requestTimeoutSpin);
     modelForm.addRow(tr("Context &window:"), m_contextSpin);
+    modelForm.addNote(m_seesImagesCheck);
     // Prices: one row per model, US dollars per million tokens, as the provider lists them.
     m_pricesTable = new QTableWidget(0, 3, this);
     m_pricesTable->setObjectName(QStringLiteral("pricesTable"));
@@ -233,6 +235,12 @@ SettingsDialog::SettingsDialog(QString settingsFile, Engine::SecretStore *secret
     m_observationSpin->setValue(current.observationChars);
     m_observationSpin->setToolTip(tr("How much of a tool's result the model reads; the rest is "
                                      "cut with a note (the chat keeps the whole result)"));
+    m_seesImagesCheck = new QCheckBox(this);
+    m_seesImagesCheck->setObjectName(QStringLiteral("seesImagesCheck"));
+    m_seesImagesCheck->setChecked(current.modelSeesImages);
+    m_seesImagesCheck->setText(tr("The model sees images in tool results"));
+    m_seesImagesCheck->setToolTip(tr("Turn off for a text-only model: each image is then named "
+                                     "in the result's text instead"));
     m_contextSpin = new QSpinBox(this);
     m_contextSpin->setObjectName(QStringLiteral("contextTokensSpin"));
     m_contextSpin->setRange(AppSettings::MinContextTokens, AppSettings::MaxContextTokens);
@@ -348,13 +356,28 @@ SettingsDialog::SettingsDialog(QString settingsFile, Engine::SecretStore *secret
     layout->addWidget(m_saveError);
     layout->addWidget(m_buttons);
 
-    const QList<QWidget *> tabOrder{
-            m_providerCombo,   m_baseUrlEdit,      m_modelEdit,          m_keyEdit,
-            m_showKeyButton,   m_forgetKeyButton,  m_requestTimeoutSpin, m_contextSpin,
-            m_pricesTable,     addPrice,           removePrice,          m_toolTimeoutSpin,
-            m_observationSpin, m_startsSpin,       m_inboundSpin,        m_toolSearchSpin,
-            m_pinnedEdit,      m_bashSandboxCombo, m_sensitiveFilesEdit, m_languageCombo,
-            m_buttons};
+    const QList<QWidget *> tabOrder{m_providerCombo,
+                                    m_baseUrlEdit,
+                                    m_modelEdit,
+                                    m_keyEdit,
+                                    m_showKeyButton,
+                                    m_forgetKeyButton,
+                                    m_requestTimeoutSpin,
+                                    m_contextSpin,
+                                    m_seesImagesCheck,
+                                    m_pricesTable,
+                                    addPrice,
+                                    removePrice,
+                                    m_toolTimeoutSpin,
+                                    m_observationSpin,
+                                    m_startsSpin,
+                                    m_inboundSpin,
+                                    m_toolSearchSpin,
+                                    m_pinnedEdit,
+                                    m_bashSandboxCombo,
+                                    m_sensitiveFilesEdit,
+                                    m_languageCombo,
+                                    m_buttons};
     for (qsizetype i = 1; i < tabOrder.size(); ++i)
         setTabOrder(tabOrder.at(i - 1), tabOrder.at(i));
 
@@ -384,6 +407,7 @@ AppSettings SettingsDialog::settings() const
     result.maxInboundTasks = m_inboundSpin->value();
     result.observationChars = m_observationSpin->value();
     result.contextTokens = m_contextSpin->value();
+    result.modelSeesImages = m_seesImagesCheck->isChecked();
     result.toolSearchThreshold = m_toolSearchSpin->value();
     for (const QString &name : m_pinnedEdit->text().split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
         if (!result.pinnedTools.contains(name))

@@ -7,6 +7,7 @@
 #include <QHash>
 #include <QSet>
 
+class QCheckBox;
 class QComboBox;
 class QDialogButtonBox;
 class QLabel;
@@ -83,6 +84,7 @@ private:
     QSpinBox *m_inboundSpin = nullptr;
     QSpinBox *m_observationSpin = nullptr;
     QSpinBox *m_contextSpin = nullptr;
+    QCheckBox *m_seesImagesCheck = nullptr;
     QSpinBox *m_toolSearchSpin = nullptr;
     QLineEdit *m_pinnedEdit = nullptr;
     QTableWidget *m_pricesTable = nullptr;
