@@ -176,6 +176,76 @@ private slots:
         QVERIFY(refused && !refused->ok());
         QVERIFY(refused->error->message.find("Secret") == std::string::npos);
     }
+
+    // 2025-11-25 sampling with tools: the server's tools reach the model, its earlier
+    // tool_use / tool_result blocks become the provider's tool calls and tool messages, and a
+    // model that asks for a tool answers with tool_use blocks and stopReason toolUse.
+    void toolsReachTheModel()
+    {
+        FakeLlmServer model(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(model.listen());
+        ProviderConfig config;
+        config.baseUrl = model.baseUrl();
+        config.model = QStringLiteral("scripted");
+        Sampler sampler([&]() -> std::optional<ProviderConfig> { return config; },
+                        [&](const QString &, const Request &request,
+                            std::function<void(std::optional<Request>)> decide) {
+                            QVERIFY(request.shown["tools"] == Json::array({"weather"}));
+                            decide(request);
+                        });
+        const Json weather
+                = {{"name", "weather"},
+                   {"description", "The weather in a city"},
+                   {"inputSchema",
+                    {{"type", "object"}, {"properties", {{"city", {{"type", "string"}}}}}}}};
+        const Json params = {
+                {"maxTokens", 100},
+                {"tools", Json::array({weather})},
+                {"toolChoice", {{"mode", "auto"}}},
+                {"messages",
+                 Json::array(
+                         {{{"role", "user"}, {"content", {{"type", "text"}, {"text", "Paris?"}}}},
+                          {{"role", "assistant"},
+                           {"content", Json::array({{{"type", "tool_use"},
+                                                     {"id", "call-1"},
+                                                     {"name", "weather"},
+                                                     {"input", {{"city", "Paris"}}}}})}},
+                          {{"role", "user"},
+                           {"content",
+                            Json::array({{{"type", "tool_result"},
+                                          {"toolUseId", "call-1"},
+                                          {"content", Json::array({{{"type", "text"},
+                                                                    {"text", "rain"}}})}}})}}})}};
+        model.enqueue(FakeLlmServer::openAiToolCalls(
+                {{QStringLiteral("weather"), Json{{"city", "Lyon"}}}}));
+        std::optional<Mcp::Response> answer;
+        sampler.answer(QStringLiteral("srv"), params,
+                       [&](Mcp::Response r) { answer = std::move(r); });
+        QTRY_VERIFY_WITH_TIMEOUT(answer.has_value(), 10000);
+        QVERIFY2(answer->ok(), answer->error ? answer->error->message.c_str() : "");
+        QVERIFY(answer->result["stopReason"] == "toolUse");
+        const Json &content = answer->result["content"];
+        QVERIFY(content.is_array() && content.back()["type"] == "tool_use");
+        QVERIFY(content.back()["name"] == "weather");
+        QVERIFY(content.back()["input"]["city"] == "Lyon");
+        const Json sent = model.requests().at(0);
+        QVERIFY(sent["tools"][0]["function"]["name"] == "weather");
+        const std::string messages = sent["messages"].dump();
+        QVERIFY2(messages.find("\"tool_call_id\":\"call-1\"") != std::string::npos,
+                 messages.c_str());
+        QVERIFY(messages.find("rain") != std::string::npos);
+
+        // toolChoice none: no tools go to the model.
+        Json none = params;
+        none["toolChoice"] = {{"mode", "none"}};
+        QString error;
+        const auto read = Sampling::read(none, &error);
+        QVERIFY2(read, qPrintable(error));
+        QVERIFY(read->tools.empty());
+        Json bad = params;
+        bad["tools"] = Json::array({{{"name", "x"}}});
+        QVERIFY(!Sampling::read(bad, &error));
+    }
 };
 
 QTEST_MAIN(tst_Sampling)

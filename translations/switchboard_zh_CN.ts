@@ -1521,11 +1521,12 @@
     </message>
     <message>
         <location line="+5"/>
+        <location line="+61"/>
         <source>the request needs 1 to %1 messages</source>
         <translation>请求需要 1 到 %1 条消息</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="-54"/>
         <source>maxTokens must be a positive number</source>
         <translation>maxTokens 必须是正数</translation>
     </message>
@@ -1539,11 +1540,21 @@
         <source>a message&apos;s role must be user or assistant</source>
         <translation>消息的 role 必须是 user 或 assistant</translation>
     </message>
+    <message>
+        <location line="+49"/>
+        <source>tools must be a list of at most %1 tools</source>
+        <translation>tools 必须是最多 %1 个工具的列表</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>a tool needs a name and an inputSchema object</source>
+        <translation>工具需要 name 和 inputSchema 对象</translation>
+    </message>
 </context>
 <context>
     <name>Engine::Sampling::Sampler</name>
     <message>
-        <location line="+53"/>
+        <location line="+72"/>
         <source>Invalid sampling request: %1</source>
         <translation>无效的采样请求：%1</translation>
     </message>
@@ -1568,7 +1579,7 @@
         <translation>客户端正在关闭。</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>The user did not let the model&apos;s answer go back.</source>
         <translation>用户没有让模型的回答返回。</translation>
     </message>

@@ -344,7 +344,7 @@ bool Cli::loadConfig()
                 },
                 this);
     options.manager.answerers["sampling/createMessage"] = Mcp::ServerRequestAnswerer{
-            "sampling", Json::object(),
+            "sampling", Json{{"tools", Json::object()}},
             [sampler = m_sampler](const QString &server, const Json &params, Client::Reply reply) {
                 sampler->answer(server, params, std::move(reply));
             }};

@@ -76,13 +76,72 @@ std::optional<Request> read(const Json &params, QString *error)
         ChatMessage chat;
         chat.role = role == QLatin1String("user") ? ChatMessage::Role::User
                                                   : ChatMessage::Role::Assistant;
-        chat.text = contentText(message.value("content", Json()));
-        shown.push_back({{"role", role.toStdString()}, {"text", chat.text.toStdString()}});
+        const Json content = message.value("content", Json());
+        const Json blocks = content.is_array() ? content : Json::array({content});
+        // Tool use (the model's earlier asks) and tool results (the server's answers to them)
+        // become the provider's own tool calls and tool messages.
+        Json rest = Json::array();
+        for (const Json &block : blocks) {
+            const QString type = Mcp::stringMember(block, "type");
+            if (type == QLatin1String("tool_use") && chat.role == ChatMessage::Role::Assistant) {
+                const Json input = block.value("input", Json::object());
+                chat.toolCalls.push_back({Mcp::stringMember(block, "id"),
+                                          Mcp::stringMember(block, "name"),
+                                          input.is_object() ? input : Json::object(), QString()});
+            } else if (type == QLatin1String("tool_result")
+                       && chat.role == ChatMessage::Role::User) {
+                ChatMessage result;
+                result.role = ChatMessage::Role::Tool;
+                result.toolCallId = Mcp::stringMember(block, "toolUseId");
+                result.text = contentText(block.value("content", Json::array()));
+                result.isError = block.value("isError", Json()) == true;
+                shown.push_back({{"role", "tool"}, {"text", result.text.toStdString()}});
+                request.messages.push_back(std::move(result));
+            } else {
+                rest.push_back(block);
+            }
+        }
+        chat.text = contentText(rest);
+        if (chat.role == ChatMessage::Role::User && chat.text.isEmpty() && rest.empty())
+            continue; // only tool results
+        Json seen = {{"role", role.toStdString()}, {"text", chat.text.toStdString()}};
+        for (const ToolCallRequest &call : chat.toolCalls)
+            seen["toolUse"].push_back(
+                    {{"name", call.name.toStdString()}, {"input", call.arguments}});
+        shown.push_back(std::move(seen));
         request.messages.push_back(std::move(chat));
+    }
+    if (request.messages.size() > size_t(MaxMessages) * 2) {
+        *error = tr("the request needs 1 to %1 messages").arg(MaxMessages);
+        return std::nullopt;
+    }
+    const Json tools = params.value("tools", Json());
+    const QString choice = Mcp::stringMember(params.value("toolChoice", Json()), "mode");
+    if (!tools.is_null()) {
+        if (!tools.is_array() || tools.size() > size_t(MaxTools)) {
+            *error = tr("tools must be a list of at most %1 tools").arg(MaxTools);
+            return std::nullopt;
+        }
+        for (const Json &tool : tools) {
+            const QString name = Mcp::stringMember(tool, "name");
+            const Json schema = tool.is_object() ? tool.value("inputSchema", Json()) : Json();
+            if (name.isEmpty() || !schema.is_object()) {
+                *error = tr("a tool needs a name and an inputSchema object");
+                return std::nullopt;
+            }
+            if (choice != QLatin1String("none"))
+                request.tools.push_back({name, Mcp::stringMember(tool, "description"), schema});
+        }
     }
     request.shown = {{"systemPrompt", request.system.toStdString()},
                      {"maxTokens", request.maxTokens},
                      {"messages", shown}};
+    if (!request.tools.empty()) {
+        Json names = Json::array();
+        for (const ToolSpec &tool : request.tools)
+            names.push_back(tool.name.toStdString());
+        request.shown["tools"] = std::move(names);
+    }
     return request;
 }
 
@@ -90,6 +149,22 @@ Json result(const CompletionResult &completion, const QString &model)
 {
     const bool limit = completion.stopReason == QLatin1String("length")
                        || completion.stopReason == QLatin1String("max_tokens");
+    if (!completion.toolCalls.empty()) {
+        // The model asks for tools: the server runs them (2025-11-25).
+        Json content = Json::array();
+        if (!completion.text.isEmpty())
+            content.push_back({{"type", "text"}, {"text", completion.text.toStdString()}});
+        for (const ToolCallRequest &call : completion.toolCalls)
+            content.push_back(
+                    {{"type", "tool_use"},
+                     {"id", call.id.toStdString()},
+                     {"name", call.name.toStdString()},
+                     {"input", call.arguments.is_object() ? call.arguments : Json::object()}});
+        return {{"role", "assistant"},
+                {"content", std::move(content)},
+                {"model", model.toStdString()},
+                {"stopReason", "toolUse"}};
+    }
     return {{"role", "assistant"},
             {"content", {{"type", "text"}, {"text", completion.text.toStdString()}}},
             {"model", model.toStdString()},
@@ -146,6 +221,7 @@ void Sampler::answer(const QString &server, const Json &params, Mcp::Client::Rep
         completion.system = shared->system;
         completion.messages = shared->messages;
         completion.maxTokens = shared->maxTokens;
+        completion.tools = shared->tools;
         LlmProvider::Callbacks callbacks;
         callbacks.onDone = [provider, reply, review = shared->review](CompletionResult done) {
             const QString model = provider->model();

@@ -23,6 +23,9 @@ struct Request
     QString system;
     std::vector<ChatMessage> messages; // text; other blocks as a placeholder naming them
     int maxTokens = 0;
+    // 2025-11-25: tools the model may ask for (it only asks: the server runs them and sends
+    // the results in its next request); none when the toolChoice mode is "none".
+    std::vector<ToolSpec> tools;
     Json shown; // what the person approving reads: system prompt, messages, max tokens
     // Set by whoever approved it to see the model's answer before it goes back (exactly one
     // answer): the text to return (as it was, or edited), or nullopt to refuse it after all.
@@ -34,6 +37,7 @@ struct Request
 
 inline constexpr int MaxTokens = 16384;
 inline constexpr int MaxMessages = 200;
+inline constexpr int MaxTools = 128;
 
 // nullopt and why in *error when `params` is not a request this client can answer.
 std::optional<Request> read(const Json &params, QString *error);

@@ -752,7 +752,7 @@ void MainWindow::addServerRequestAnswerers(Mcp::ManagerOptions &options)
             },
             this);
     options.answerers["sampling/createMessage"] = Mcp::ServerRequestAnswerer{
-            "sampling", Engine::Json::object(),
+            "sampling", Engine::Json{{"tools", Engine::Json::object()}},
             [sampler = QPointer(m_sampler)](const QString &server, const Engine::Json &params,
                                             Mcp::Client::Reply reply) {
                 if (!sampler)
