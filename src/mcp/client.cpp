@@ -1,5 +1,6 @@
 #include "client.h"
 
+#include "jsonmember.h"
 #include "jsonparser.h"
 #include "parameterheaders.h"
 
@@ -107,27 +108,16 @@ qint64 steadyNowMs()
     return duration_cast<milliseconds>(steady_clock::now().time_since_epoch()).count();
 }
 
-namespace {
-const Json &member(const Json &object, const char *key)
-{
-    static const Json null;
-    if (!object.is_object())
-        return null;
-    auto it = object.find(key);
-    return it == object.end() ? null : *it;
-}
-} // namespace
-
 const Json &ToolResult::content() const
 {
     static const Json empty = Json::array();
-    const Json &c = member(raw, "content");
+    const Json &c = jsonMember(raw, "content");
     return c.is_array() ? c : empty;
 }
 
 const Json &ToolResult::structuredContent() const
 {
-    return member(raw, "structuredContent");
+    return jsonMember(raw, "structuredContent");
 }
 
 QString ToolResult::text() const
@@ -270,8 +260,8 @@ void Client::becomeModern(const Json &result)
     m_era = Era::Modern;
     m_transport->setProtocolVersion(m_protocolVersion);
     // serverInfo belongs in _meta; some servers put it beside the other members.
-    const Json &info = member(member(result, "_meta"), MetaServerInfo);
-    readServerDescription(result, info.is_object() ? info : member(result, "serverInfo"));
+    const Json &info = jsonMember(jsonMember(result, "_meta"), MetaServerInfo);
+    readServerDescription(result, info.is_object() ? info : jsonMember(result, "serverInfo"));
     if (m_serverCapabilities.contains("tools"))
         refreshTools();
     else
@@ -365,7 +355,7 @@ void Client::onInitializeReply(const Response &response)
         return;
     }
     m_transport->setProtocolVersion(m_protocolVersion);
-    readServerDescription(result, member(result, "serverInfo"));
+    readServerDescription(result, jsonMember(result, "serverInfo"));
 
     notify("notifications/initialized");
     if (m_serverCapabilities.contains("tools"))
@@ -459,7 +449,7 @@ void Client::listToolsPage(std::vector<Json> collected, Json cursor, int pages)
                     }
                     if (headers) {
                         QString problem;
-                        auto declared = parameterHeaders(member(tool, "inputSchema"), &problem);
+                        auto declared = parameterHeaders(jsonMember(tool, "inputSchema"), &problem);
                         if (!declared) {
                             emit warning(tr("tools/list: tool '%1' left out: %2")
                                                  .arg(qs(name), problem));
@@ -583,11 +573,11 @@ ToolResult toolResultFrom(Response r)
                                 nullptr, true};
     } else {
         result.raw = std::move(r.result);
-        const Json &content = member(result.raw, "content");
+        const Json &content = jsonMember(result.raw, "content");
         if (!content.is_null() && !content.is_array())
             result.error = RpcError{ErrorCode::InvalidResult, "tools/call content is not an array",
                                     nullptr, true};
-        const Json &isError = member(result.raw, "isError");
+        const Json &isError = jsonMember(result.raw, "isError");
         result.isError = isError.is_boolean() && isError.get<bool>();
     }
     return result;
@@ -710,10 +700,10 @@ void Client::onNotification(const Json &message)
     } else if (method == "notifications/tools/list_changed") {
         refreshTools();
     } else if (method == "notifications/subscriptions/acknowledged") {
-        const Json &subscription = member(member(params, "_meta"), MetaSubscriptionId);
+        const Json &subscription = jsonMember(jsonMember(params, "_meta"), MetaSubscriptionId);
         auto it = m_pending.find(m_listenId);
         if (m_listenId != 0 && it != m_pending.end() && subscription == it->second.wireId) {
-            m_subscription = member(params, "notifications");
+            m_subscription = jsonMember(params, "notifications");
             // Changes made while no stream was open went unheard: list again.
             if (std::exchange(m_listenFailures, 0) > 0)
                 refreshTools();
@@ -721,7 +711,7 @@ void Client::onNotification(const Json &message)
     } else if (method == "notifications/cancelled" && m_listenId != 0) {
         // A server tears a subscription down with notifications/cancelled for its request.
         auto it = m_pending.find(m_listenId);
-        if (it != m_pending.end() && member(params, "requestId") == it->second.wireId)
+        if (it != m_pending.end() && jsonMember(params, "requestId") == it->second.wireId)
             finishRequest(m_listenId, Response::success(Json::object()));
     }
     emit notificationReceived(qs(method), params);
@@ -772,7 +762,7 @@ bool Client::continueModern(RequestId id, Json &message)
             return false;
         // The server speaks another modern version (data.supported): the request goes again
         // in that one, and so does every later request.
-        const std::string version = pickModernVersion(member(rpcError.data, "supported"));
+        const std::string version = pickModernVersion(jsonMember(rpcError.data, "supported"));
         if (version.empty())
             return false;
         ++pending.versionRetries;
@@ -787,7 +777,7 @@ bool Client::continueModern(RequestId id, Json &message)
         return true;
     }
     Json &result = message["result"];
-    const Json &type = member(result, "resultType");
+    const Json &type = jsonMember(result, "resultType");
     if (!type.is_string() || type.get_ref<const std::string &>() != "input_required")
         return false; // "complete", or absent (which means complete)
     answerInputRequests(id, std::move(result));
@@ -808,7 +798,7 @@ void Client::answerInputRequests(RequestId id, Json result)
                                                 + " times for '" + pending.method + "'; stopped"));
         return;
     }
-    const Json &requests = member(result, "inputRequests");
+    const Json &requests = jsonMember(result, "inputRequests");
     if (!requests.is_object() || requests.empty()) {
         finishRequest(id, Response::failure(ErrorCode::InvalidResult,
                                             where() + " asked for input for '" + pending.method
@@ -817,7 +807,7 @@ void Client::answerInputRequests(RequestId id, Json result)
     }
     std::vector<std::pair<std::string, RequestHandler *>> handlers;
     for (const auto &[name, request] : requests.items()) {
-        const Json &method = member(request, "method");
+        const Json &method = jsonMember(request, "method");
         auto handler = method.is_string() ? m_handlers.find(method.get<std::string>())
                                           : m_handlers.end();
         if (handler == m_handlers.end()) {
@@ -880,7 +870,7 @@ void Client::answerInputRequests(RequestId id, Json result)
                 params.erase("requestState");
             self->resend(id, std::move(params));
         };
-        const Json &params = member(member(requests, name.c_str()), "params");
+        const Json &params = jsonMember(jsonMember(requests, name.c_str()), "params");
         (*handler)(params.is_object() ? params : Json::object(), std::move(reply));
     }
 }
@@ -952,8 +942,8 @@ void Client::listen()
     if (m_era != Era::Modern || m_state != State::Ready || m_listenId != 0)
         return;
     // Only what this client acts on: the tool list.
-    const Json &tools = member(m_serverCapabilities, "tools");
-    const Json &changes = member(tools, "listChanged");
+    const Json &tools = jsonMember(m_serverCapabilities, "tools");
+    const Json &changes = jsonMember(tools, "listChanged");
     if (!changes.is_boolean() || !changes.get<bool>())
         return;
     RequestOptions options;

@@ -1,6 +1,7 @@
 // Client: tool calls that become tasks (2025-11-25 tasks/*; 2026-07-28 the
 // io.modelcontextprotocol/tasks extension). See Client::runningTaskCount() in client.h.
 #include "client.h"
+#include "jsonmember.h"
 
 #include <QTimer>
 
@@ -15,15 +16,6 @@ constexpr int MaxPollMs = 5000;
 // A server's questions per task (2026-07-28): past this many, the task is canceled.
 constexpr std::size_t MaxTaskInputs = 64;
 
-const Json &field(const Json &object, const char *key)
-{
-    static const Json null;
-    if (!object.is_object())
-        return null;
-    const auto it = object.find(key);
-    return it == object.end() ? null : *it;
-}
-
 bool isTerminal(const std::string &status)
 {
     return status == "completed" || status == "failed" || status == "cancelled";
@@ -35,14 +27,14 @@ const Json *createdTask(const Json &result, bool *modern)
 {
     if (!result.is_object())
         return nullptr;
-    const Json &type = field(result, "resultType");
+    const Json &type = jsonMember(result, "resultType");
     if (type.is_string() && type.get_ref<const std::string &>() == "task"
-        && field(result, "taskId").is_string()) {
+        && jsonMember(result, "taskId").is_string()) {
         *modern = true;
         return &result;
     }
-    const Json &task = field(result, "task");
-    if (task.is_object() && field(task, "taskId").is_string() && !result.contains("content")) {
+    const Json &task = jsonMember(result, "task");
+    if (task.is_object() && jsonMember(task, "taskId").is_string() && !result.contains("content")) {
         *modern = false;
         return &task;
     }
@@ -55,13 +47,13 @@ bool Client::asksForTask(std::string_view tool) const
 {
     if (m_era == Era::Modern)
         return false; // the server decides in this era
-    const Json &requests = field(field(m_serverCapabilities, "tasks"), "requests");
-    if (!field(field(requests, "tools"), "call").is_object())
+    const Json &requests = jsonMember(jsonMember(m_serverCapabilities, "tasks"), "requests");
+    if (!jsonMember(jsonMember(requests, "tools"), "call").is_object())
         return false;
     const Json *definition = findTool(tool);
     if (!definition)
         return false;
-    const QString support = stringMember(field(*definition, "execution"), "taskSupport");
+    const QString support = stringMember(jsonMember(*definition, "execution"), "taskSupport");
     return support == QLatin1String("optional") || support == QLatin1String("required");
 }
 
@@ -85,7 +77,7 @@ Client::Callback Client::taskAwareCallback(RequestId id, ToolCallback callback, 
             return;
         }
         ToolTask task;
-        task.taskId = field(*created, "taskId").get<std::string>();
+        task.taskId = jsonMember(*created, "taskId").get<std::string>();
         task.callback = std::move(callback);
         task.context = context;
         task.hasContext = hasContext;
@@ -117,7 +109,7 @@ void Client::onTaskStatus(RequestId id, const Json &task)
     ToolTask &t = it->second;
     const QString status = stringMember(task, "status");
     const QString message = stringMember(task, "statusMessage");
-    const Json &interval = field(task, t.modern ? "pollIntervalMs" : "pollInterval");
+    const Json &interval = jsonMember(task, t.modern ? "pollIntervalMs" : "pollInterval");
     if (interval.is_number())
         t.pollMs = int(std::clamp(interval.get<double>(), double(MinPollMs), double(MaxPollMs)));
     if (!status.isEmpty()
@@ -138,7 +130,7 @@ void Client::onTaskStatus(RequestId id, const Json &task)
     ToolTask &current = m_tasks.at(id);
     if (current.modern) {
         if (current.status == "completed") {
-            const Json &result = field(task, "result");
+            const Json &result = jsonMember(task, "result");
             if (!result.is_object()) {
                 finishTask(id, toolResultFrom(
                                        Response::failure(ErrorCode::InvalidResult,
@@ -148,10 +140,10 @@ void Client::onTaskStatus(RequestId id, const Json &task)
             }
             finishTask(id, toolResultFrom(Response::success(result)));
         } else if (current.status == "failed") {
-            const Json &error = field(task, "error");
+            const Json &error = jsonMember(task, "error");
             RpcError failure{
-                    error.is_object() && field(error, "code").is_number_integer()
-                            ? field(error, "code").get<int>()
+                    error.is_object() && jsonMember(error, "code").is_number_integer()
+                            ? jsonMember(error, "code").get<int>()
                             : ErrorCode::InternalError,
                     where() + ": task " + current.taskId + " failed"
                             + (stringMember(error, "message").isEmpty()
@@ -167,7 +159,7 @@ void Client::onTaskStatus(RequestId id, const Json &task)
                                                         where() + ": task " + current.taskId
                                                                 + " was cancelled by the server")));
         } else if (current.status == "input_required") {
-            answerTaskInput(id, field(task, "inputRequests"));
+            answerTaskInput(id, jsonMember(task, "inputRequests"));
         }
         return;
     }
@@ -280,7 +272,7 @@ void Client::answerTaskInput(RequestId id, const Json &requests)
                        ErrorCode::MethodNotFound);
             return;
         }
-        handler->second(field(request, "params"), [send, self, id](Response response) {
+        handler->second(jsonMember(request, "params"), [send, self, id](Response response) {
             if (!response.ok()) {
                 if (self && self->m_tasks.count(id))
                     self->cancelTask(id, response.error->message, response.error->code);

@@ -1,5 +1,7 @@
 #include "skills.h"
 
+#include "jsonmember.h"
+
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QRegularExpression>
@@ -11,15 +13,6 @@ namespace {
 QString tr(const char *text)
 {
     return QCoreApplication::translate("Mcp::Skills", text);
-}
-
-const Json &at(const Json &object, const char *key)
-{
-    static const Json null;
-    if (!object.is_object())
-        return null;
-    const auto it = object.find(key);
-    return it == object.end() ? null : *it;
 }
 
 // A YAML scalar as JSON: quoted strings, true/false, null/~, numbers, else a plain string.
@@ -80,7 +73,7 @@ int indentOf(const QString &line)
 
 bool offered(const Json &serverCapabilities)
 {
-    return at(at(serverCapabilities, "extensions"), Extension).is_object();
+    return jsonMember(jsonMember(serverCapabilities, "extensions"), Extension).is_object();
 }
 
 QString Entry::name() const
@@ -105,9 +98,9 @@ const File *Entry::file(const QString &fileUri) const
 std::vector<Entry> readList(const Json &result, QStringList *problems)
 {
     std::vector<Entry> entries;
-    Json list = at(result, "skills");
-    if (list.is_null() && at(result, "skill").is_object())
-        list = Json::array({at(result, "skill")});
+    Json list = jsonMember(result, "skills");
+    if (list.is_null() && jsonMember(result, "skill").is_object())
+        list = Json::array({jsonMember(result, "skill")});
     if (!list.is_array()) {
         if (problems)
             *problems << tr("the result has no list of skills");
@@ -117,13 +110,13 @@ std::vector<Entry> readList(const Json &result, QStringList *problems)
     for (const Json &item : list) {
         Entry entry;
         entry.uri = stringMember(item, "uri");
-        entry.frontmatter = at(item, "frontmatter");
+        entry.frontmatter = jsonMember(item, "frontmatter");
         QString why;
         if (!entry.uri.startsWith(QLatin1String("skill://")))
             why = tr("its uri is not a skill:// URI");
         else if (!entry.frontmatter.is_object() || entry.name().isEmpty())
             why = tr("its frontmatter has no name");
-        const Json &resources = at(item, "resources");
+        const Json &resources = jsonMember(item, "resources");
         if (why.isEmpty() && resources.is_string() && resources.get<std::string>() == "dynamic") {
             entry.dynamic = true;
         } else if (why.isEmpty() && resources.is_array()) {
@@ -134,7 +127,7 @@ std::vector<Entry> readList(const Json &result, QStringList *problems)
                 if (!why.isEmpty())
                     break;
                 File file{stringMember(resource, "uri"), stringMember(resource, "digest"), -1};
-                const Json &size = at(resource, "size");
+                const Json &size = jsonMember(resource, "size");
                 if (size.is_number_integer())
                     file.size = size.get<qint64>();
                 if (file.uri.isEmpty() || !digest.match(file.digest).hasMatch() || file.size < 0)
@@ -244,7 +237,7 @@ std::optional<Json> parseFrontmatter(const QByteArray &bytes, QString *error)
 
 std::optional<QByteArray> contentBytes(const Json &readResult, const QString &uri, QString *error)
 {
-    const Json &contents = at(readResult, "contents");
+    const Json &contents = jsonMember(readResult, "contents");
     if (!contents.is_array()) {
         *error = tr("the read result has no contents");
         return std::nullopt;
@@ -252,10 +245,10 @@ std::optional<QByteArray> contentBytes(const Json &readResult, const QString &ur
     for (const Json &content : contents) {
         if (stringMember(content, "uri") != uri)
             continue;
-        const Json &text = at(content, "text");
+        const Json &text = jsonMember(content, "text");
         if (text.is_string())
             return QByteArray::fromStdString(text.get<std::string>());
-        const Json &blob = at(content, "blob");
+        const Json &blob = jsonMember(content, "blob");
         if (blob.is_string()) {
             auto decoded = QByteArray::fromBase64Encoding(
                     QByteArray::fromStdString(blob.get<std::string>()),
@@ -294,7 +287,7 @@ QString verify(const Entry &entry, const QString &uri, const QByteArray &bytes)
     // Every key of either side, absent counting as null.
     QStringList differing;
     for (const auto &[key, value] : frontmatter->items()) {
-        if (at(entry.frontmatter, key.c_str()) != value)
+        if (jsonMember(entry.frontmatter, key.c_str()) != value)
             differing << QString::fromStdString(key);
     }
     for (const auto &[key, value] : entry.frontmatter.items()) {
