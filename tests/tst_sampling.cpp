@@ -52,6 +52,19 @@ private slots:
             QVERIFY2(!Sampling::read(bad, &error), bad.dump().c_str());
             QVERIFY(!error.isEmpty());
         }
+
+        // Hostile sizes: more text than MaxTextChars in all (here over two messages) is
+        // refused, so no dialog or model is handed megabytes; exactly the limit is taken.
+        Json big = request(std::string(MaxTextChars / 2, 'a'), 10);
+        big["systemPrompt"] = "";
+        big["messages"].push_back(
+                {{"role", "assistant"},
+                 {"content", {{"type", "text"}, {"text", std::string(MaxTextChars / 2, 'b')}}}});
+        QVERIFY2(Sampling::read(big, &error), qPrintable(error));
+        big["messages"][1]["content"]["text"] = std::string(20 << 20, 'b');
+        error.clear();
+        QVERIFY(!Sampling::read(big, &error));
+        QVERIFY2(error.contains(QString::number(MaxTextChars)), qPrintable(error));
     }
 
     void asksFirstThenTheModel()

@@ -2,6 +2,8 @@
 
 #include "terminalgate.h"
 
+#include <engine/elicitation.h>
+
 #include <QCoreApplication>
 #include <QUrl>
 
@@ -179,7 +181,11 @@ void askField(std::shared_ptr<Form> form, const QString &note = QString())
 void askElicitationOnTerminal(TerminalApprovalGate *gate, const QString &server, const Json &params,
                               Mcp::Client::Reply reply)
 {
-    const QString message = Mcp::stringMember(params, "message");
+    if (const std::string oversize = Engine::Elicitation::oversize(params); !oversize.empty()) {
+        reply(Mcp::Response::failure(Mcp::ErrorCode::InvalidParams, oversize));
+        return;
+    }
+    const QString message = Engine::Elicitation::messageOf(params);
     const bool urlMode = Mcp::stringMember(params, "mode") == QLatin1String("url");
     if (urlMode) {
         const QUrl url(Mcp::stringMember(params, "url"), QUrl::StrictMode);

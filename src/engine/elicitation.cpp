@@ -1,5 +1,7 @@
 #include "elicitation.h"
 
+#include <mcp/jsonmember.h>
+
 #include <QCoreApplication>
 
 namespace Engine::Elicitation {
@@ -20,6 +22,27 @@ Mcp::Response action(const char *name, Json content = nullptr)
 }
 
 } // namespace
+
+std::string oversize(const Json &params)
+{
+    const Json &schema = Mcp::jsonMember(params, "requestedSchema");
+    const Json &properties = Mcp::jsonMember(schema, "properties");
+    if (properties.is_object() && properties.size() > std::size_t(MaxFields))
+        return "the elicitation asks for " + std::to_string(properties.size()) + " fields; at most "
+               + std::to_string(MaxFields) + " are asked";
+    const Json &url = Mcp::jsonMember(params, "url");
+    if (url.is_string() && url.get_ref<const std::string &>().size() > std::size_t(MaxUrlChars))
+        return "the elicitation URL is over " + std::to_string(MaxUrlChars) + " characters";
+    return {};
+}
+
+QString messageOf(const Json &params)
+{
+    const QString message = Mcp::stringMember(params, "message");
+    if (message.size() <= MaxMessageChars)
+        return message;
+    return message.left(MaxMessageChars) + tr(" [… cut]");
+}
 
 std::optional<Policy> policyFromName(const QString &name)
 {

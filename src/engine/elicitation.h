@@ -18,6 +18,17 @@ enum class Policy {
     AcceptDefaults, // accept a form whose every required field has a default; else decline
 };
 
+// What a person is asked at most: a form of this many fields, a URL this long. The server's
+// message is shown up to MaxMessageChars (messageOf).
+inline constexpr int MaxFields = 100;
+inline constexpr int MaxUrlChars = 8192;
+inline constexpr int MaxMessageChars = 4000;
+
+// Why `params` is not asked of anyone (too many fields, a URL too long), or "".
+std::string oversize(const Json &params);
+// The request's message, cut to MaxMessageChars (and marked so).
+QString messageOf(const Json &params);
+
 // "decline", "cancel", "accept-defaults"; nullopt for anything else.
 std::optional<Policy> policyFromName(const QString &name);
 

@@ -115,6 +115,15 @@ std::optional<Request> read(const Json &params, QString *error)
         *error = tr("the request needs 1 to %1 messages").arg(MaxMessages);
         return std::nullopt;
     }
+    qsizetype chars = request.system.size();
+    for (const ChatMessage &message : request.messages)
+        chars += message.text.size();
+    if (chars > MaxTextChars) {
+        *error = tr("the request's text is %1 characters; at most %2 are taken")
+                         .arg(chars)
+                         .arg(MaxTextChars);
+        return std::nullopt;
+    }
     const Json tools = params.value("tools", Json());
     const QString choice = Mcp::stringMember(params.value("toolChoice", Json()), "mode");
     if (!tools.is_null()) {

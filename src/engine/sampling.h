@@ -38,6 +38,9 @@ struct Request
 inline constexpr int MaxTokens = 16384;
 inline constexpr int MaxMessages = 200;
 inline constexpr int MaxTools = 128;
+// All the request's text together (system prompt, messages, tool results), in characters:
+// more is refused, so neither the model nor the approval dialog is handed megabytes.
+inline constexpr int MaxTextChars = 200000;
 
 // nullopt and why in *error when `params` is not a request this client can answer.
 std::optional<Request> read(const Json &params, QString *error);

@@ -1,6 +1,10 @@
 #pragma once
 
+#include <QCoreApplication>
 #include <QLabel>
+
+#include <algorithm>
+#include <climits>
 
 namespace Ui {
 
@@ -13,6 +17,18 @@ inline QLabel *plainLabel(const QString &text, QWidget *parent)
     label->setWordWrap(true);
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     return label;
+}
+
+// At most `limit` characters of a server's text, marked when cut, so that no widget is handed
+// 20 MB to lay out.
+inline QString cutText(const QString &text, qsizetype limit)
+{
+    if (text.size() <= limit)
+        return text;
+    const int more = int(std::min<qsizetype>(text.size() - limit, INT_MAX));
+    return text.left(limit) + QLatin1Char('\n')
+           + QCoreApplication::translate("Ui::PlainLabel", "[… cut: %n more character(s)]", nullptr,
+                                         more);
 }
 
 } // namespace Ui

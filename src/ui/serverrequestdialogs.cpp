@@ -3,6 +3,8 @@
 #include "plainlabel.h"
 #include "schemaform.h"
 
+#include <engine/elicitation.h>
+
 #include <QDialogButtonBox>
 #include <QFontDatabase>
 #include <QFormLayout>
@@ -187,7 +189,7 @@ ElicitationDialog::ElicitationDialog(const QString &server, const Mcp::Json &par
     , m_openUrl(std::move(openUrl))
 {
     setModal(true);
-    const QString message = Mcp::stringMember(params, "message");
+    const QString message = Engine::Elicitation::messageOf(params);
     m_urlMode = Mcp::stringMember(params, "mode") == QLatin1String("url");
     auto layout = new QVBoxLayout(this);
     auto buttons = new QDialogButtonBox(this);
@@ -198,6 +200,12 @@ ElicitationDialog::ElicitationDialog(const QString &server, const Mcp::Json &par
     m_errorLabel->setPalette(palette);
     m_errorLabel->hide();
 
+    if (const std::string oversize = Engine::Elicitation::oversize(params); !oversize.empty()) {
+        m_valid = false;
+        m_answered = true;
+        m_invalid = Mcp::Response::failure(Mcp::ErrorCode::InvalidParams, oversize);
+        return;
+    }
     if (m_urlMode) {
         setWindowTitle(tr("Open a page for %1?").arg(server));
         m_url = QUrl(Mcp::stringMember(params, "url"), QUrl::StrictMode);
