@@ -4,6 +4,7 @@
 #include <QTcpSocket>
 #include <QTimer>
 
+#include <algorithm>
 #include <utility>
 
 using nlohmann::json;
@@ -158,6 +159,22 @@ void McpHttpServer::notifyToolsChanged()
     }
 }
 
+void McpHttpServer::notifyResourceUpdated(const std::string &uri)
+{
+    for (const auto &[socket, id] : std::as_const(m_subscriptions)) {
+        const json &uris = subscriptionFilters[id.dump()].value("resourceSubscriptions", json());
+        if (!socket || !uris.is_array() || std::find(uris.begin(), uris.end(), uri) == uris.end())
+            continue;
+        writeEvent(socket, QByteArray(),
+                   QByteArray::fromStdString(json{
+                           {"jsonrpc", "2.0"},
+                           {"method", "notifications/resources/updated"},
+                           {"params",
+                            {{"_meta", {{"io.modelcontextprotocol/subscriptionId", id}}},
+                             {"uri", uri}}}}.dump()));
+    }
+}
+
 void McpHttpServer::dropSubscriptions(bool graceful)
 {
     const auto subscriptions = std::exchange(m_subscriptions, {});
@@ -192,7 +209,9 @@ json McpHttpServer::resultFor(const json &request)
     if (method == "server/discover" && modern) {
         return {{"resultType", "complete"},
                 {"supportedVersions", {"2026-07-28"}},
-                {"capabilities", {{"tools", {{"listChanged", true}}}}},
+                {"capabilities", offerResourceUpdates ? json{{"tools", {{"listChanged", true}}},
+                                                             {"resources", {{"subscribe", true}}}}
+                                                      : json{{"tools", {{"listChanged", true}}}}},
                 {"_meta",
                  {{"io.modelcontextprotocol/serverInfo",
                    {{"name", "mcp-http-modern"}, {"version", "1"}}}}}};
@@ -310,6 +329,8 @@ void McpHttpServer::handlePost(QTcpSocket *socket, const Request &request)
             return;
         }
         if (method == "subscriptions/listen") {
+            const json filter = body["params"].value("notifications", json::object());
+            subscriptionFilters[body["id"].dump()] = filter;
             startSse(socket);
             writeEvent(
                     socket, QByteArray(),
@@ -318,7 +339,8 @@ void McpHttpServer::handlePost(QTcpSocket *socket, const Request &request)
                             {"method", "notifications/subscriptions/acknowledged"},
                             {"params",
                              {{"_meta", {{"io.modelcontextprotocol/subscriptionId", body["id"]}}},
-                              {"notifications", {{"toolsListChanged", true}}}}}}
+                              {"notifications",
+                               offerResourceUpdates ? filter : json{{"toolsListChanged", true}}}}}}
                                                       .dump()));
             m_subscriptions.append({QPointer<QTcpSocket>(socket), body["id"]});
             return;

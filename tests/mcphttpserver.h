@@ -10,6 +10,8 @@
 #include <QString>
 
 #include <functional>
+#include <map>
+#include <string>
 
 class QTcpServer;
 class QTcpSocket;
@@ -68,12 +70,18 @@ public:
     // sessions, initialize refused; subscriptions/listen acknowledged on a stream that stays
     // open (see notifyToolsChanged, dropSubscriptions).
     bool modern = false;
+    // Modern: resources with `subscribe` too; a listen is acknowledged with its whole filter.
+    bool offerResourceUpdates = false;
     // Modern: tools/list_changed on every open subscription (with its id in _meta).
     void notifyToolsChanged();
+    // Modern: notifications/resources/updated for `uri` on each open subscription naming it.
+    void notifyResourceUpdated(const std::string &uri);
     // Modern: every open subscription's stream closed without a word (a broken stream), or
     // ended with the completion result (graceful).
     void dropSubscriptions(bool graceful = false);
     int openSubscriptions() const;
+    // The filter each subscription asked for, by its subscription's id (dumped).
+    std::map<std::string, nlohmann::json> subscriptionFilters;
 
     QString sessionId() const { return QString::fromLatin1(m_session); }
     int sessionsStarted() const { return m_sessions; }

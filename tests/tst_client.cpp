@@ -825,6 +825,86 @@ private slots:
         QVERIFY(legacy.transport->sentWith("subscriptions/listen").empty());
     }
 
+    // Watching resources in the modern era, the edges: a second watch before the first
+    // stream's replacement is acknowledged cancels that replacement (never two in flight), and
+    // both wait for the next acknowledgment; a refused listen fails the waiting watches (and
+    // forgets them); a server without resources.subscribe is not asked at all.
+    void modernWatchEdges()
+    {
+        Fixture f;
+        f.modern = true;
+        f.capabilities = Json{{"resources", {{"subscribe", true}}}};
+        QVERIFY(f.connect());
+        QVERIFY(f.transport->sentWith("subscriptions/listen").empty()); // nothing to listen for
+        std::vector<Response> answers;
+        auto watch = [&](const std::string &uri, bool on) {
+            f.client->watchResource(uri, on, this,
+                                    [&](Response r) { answers.push_back(std::move(r)); });
+        };
+        auto acknowledge = [&](const Json &request, const Json &agreed) {
+            f.transport->receive(
+                    {{"jsonrpc", "2.0"},
+                     {"method", "notifications/subscriptions/acknowledged"},
+                     {"params",
+                      {{"_meta", {{"io.modelcontextprotocol/subscriptionId", request["id"]}}},
+                       {"notifications", agreed}}}});
+        };
+        watch("res://a", true);
+        watch("res://b", true);
+        auto listens = f.transport->sentWith("subscriptions/listen");
+        QCOMPARE(listens.size(), std::size_t(2));
+        QVERIFY(listens[1]["params"]["notifications"]["resourceSubscriptions"]
+                == Json::array({"res://a", "res://b"}));
+        // The first, never acknowledged, was cancelled by the second.
+        const auto cancelled = f.transport->sentWith("notifications/cancelled");
+        QCOMPARE(cancelled.size(), std::size_t(1));
+        QVERIFY(cancelled[0]["params"]["requestId"] == listens[0]["id"]);
+        QVERIFY(answers.empty());
+        // Acknowledged with only one of the two: one answer each.
+        acknowledge(listens[1], {{"resourceSubscriptions", Json::array({"res://b"})}});
+        QCOMPARE(answers.size(), std::size_t(2));
+        QVERIFY(!answers[0].ok());
+        QVERIFY(answers[1].ok());
+        QCOMPARE(f.client->watchedResources(), std::set<std::string>({"res://b"}));
+
+        // A refused listen: the watch waiting for it fails, and is forgotten; the stream it
+        // was to replace goes on.
+        answers.clear();
+        watch("res://c", true);
+        listens = f.transport->sentWith("subscriptions/listen");
+        QCOMPARE(listens.size(), std::size_t(3));
+        f.transport->receive({{"jsonrpc", "2.0"},
+                              {"id", listens[2]["id"]},
+                              {"error", {{"code", -32602}, {"message", "too many"}}}});
+        QCOMPARE(answers.size(), std::size_t(1));
+        QVERIFY(!answers[0].ok());
+        QCOMPARE(answers[0].error->message, std::string("too many"));
+        QCOMPARE(f.client->watchedResources(), std::set<std::string>({"res://b"}));
+        QCOMPARE(f.client->subscriptionId(), listens[1]["id"].get<RequestId>());
+        QVERIFY(f.client->subscription()["resourceSubscriptions"] == Json::array({"res://b"}));
+        QCOMPARE(f.client->pendingRequestCount(), std::size_t(1));
+        QCOMPARE(f.transport->sentWith("notifications/cancelled").size(), std::size_t(1));
+
+        // Unwatching the last: the stream has nothing left to listen for, and is closed.
+        answers.clear();
+        watch("res://b", false);
+        QTRY_COMPARE(answers.size(), std::size_t(1));
+        QVERIFY(answers[0].ok());
+        QCOMPARE(f.client->pendingRequestCount(), std::size_t(0));
+        QCOMPARE(f.client->subscriptionId(), RequestId(0));
+
+        // No subscribe capability: refused here, nothing sent.
+        Fixture plain;
+        plain.modern = true;
+        QVERIFY(plain.connect());
+        answers.clear();
+        plain.client->watchResource("res://a", true, this,
+                                    [&](Response r) { answers.push_back(std::move(r)); });
+        QTRY_COMPARE(answers.size(), std::size_t(1));
+        QCOMPARE(answers[0].error->code, ErrorCode::MethodNotFound);
+        QCOMPARE(plain.transport->sentWith("subscriptions/listen").size(), std::size_t(1));
+    }
+
     // Era detection: a legacy server that never answers the probe is given initialize after
     // the probe's timeout; one the cache knows to be legacy is not probed at all.
     void probeTimeoutMeansLegacy()

@@ -321,6 +321,52 @@ private slots:
         QCOMPARE(client->pendingRequestCount(), std::size_t(0));
     }
 
+    // Watching a resource over HTTP (2026-07-28): a second listen POST whose filter names it;
+    // once that is acknowledged the first stream is closed (no POST of notifications/cancelled:
+    // closing is the cancellation). Updates come on the new stream; unwatching goes back to a
+    // filter without it.
+    void modernResourceWatchReplacesTheListenStream()
+    {
+        m_server->modern = true;
+        m_server->offerResourceUpdates = true;
+        auto client = connected();
+        QCOMPARE(client->state(), Client::State::Ready);
+        QTRY_VERIFY(client->subscription().is_object());
+        QCOMPARE(m_server->openSubscriptions(), 1);
+        QStringList updates;
+        connect(client.get(), &Client::notificationReceived, this,
+                [&](const QString &method, const Json &params) {
+                    if (method == QLatin1String("notifications/resources/updated"))
+                        updates << QString::fromStdString(params.value("uri", std::string()));
+                });
+        std::optional<Response> answer;
+        client->watchResource("file:///w/a.txt", true, this,
+                              [&](Response r) { answer = std::move(r); });
+        QTRY_VERIFY(answer.has_value());
+        QVERIFY(answer->ok());
+        const auto listens = m_server->requestsFor(QStringLiteral("subscriptions/listen"));
+        QCOMPARE(listens.size(), 2);
+        QVERIFY(listens[1].body["params"]["notifications"]
+                == Json({{"toolsListChanged", true},
+                         {"resourceSubscriptions", Json::array({"file:///w/a.txt"})}}));
+        QTRY_COMPARE(m_server->openSubscriptions(), 1); // the first one closed
+        QVERIFY(m_server->requestsFor(QStringLiteral("notifications/cancelled")).isEmpty());
+        QCOMPARE(client->subscriptionId(), listens[1].body["id"].get<RequestId>());
+
+        m_server->notifyResourceUpdated("file:///w/a.txt");
+        QTRY_COMPARE(updates, QStringList({"file:///w/a.txt"}));
+
+        answer.reset();
+        client->watchResource("file:///w/a.txt", false, this,
+                              [&](Response r) { answer = std::move(r); });
+        QTRY_VERIFY(answer.has_value());
+        QVERIFY(answer->ok());
+        QCOMPARE(m_server->requestsFor(QStringLiteral("subscriptions/listen")).size(), 3);
+        QTRY_COMPARE(m_server->openSubscriptions(), 1);
+        QCOMPARE_JSON(client->subscription(), Json({{"toolsListChanged", true}}));
+        QCOMPARE(client->pendingRequestCount(), std::size_t(1));
+    }
+
     void expiredSessionIsRenewed()
     {
         auto client = connected();

@@ -4,6 +4,7 @@
 #include "fakellmserver.h"
 #include "windowtest.h"
 
+#include <engine/elicitation.h>
 #include <ui/composeredit.h>
 #include <ui/language.h>
 #include <ui/mainwindow.h>
@@ -70,6 +71,13 @@ class tst_ServerRequests : public QObject
                    {{"role", "user"}, {"content", {{"type", "text"}, {"text", "The 42nd."}}}}}}},
                 &error);
         return request.value_or(Engine::Sampling::Request());
+    }
+
+    // The first row anywhere in `in` whose text is `text`, or nullptr.
+    static QTreeWidgetItem *find(QTreeWidget *in, const QString &text)
+    {
+        const auto items = in->findItems(text, Qt::MatchExactly | Qt::MatchRecursive);
+        return items.isEmpty() ? nullptr : items.first();
     }
 
     static Json formParams()
@@ -213,6 +221,35 @@ private slots:
             QVERIFY(!dialog.invalidResponse().ok());
         }
         QCOMPARE(opened.size(), 1);
+
+        // Hostile sizes: a 20 MB message is shown cut; 101 fields or a 9,000-character URL
+        // are refused before anyone is asked.
+        {
+            Json params = formParams();
+            params["message"] = std::string(20 << 20, 'm');
+            Ui::ElicitationDialog dialog(QStringLiteral("everything"), params, open);
+            QVERIFY(dialog.isValid());
+            const QString shown
+                    = dialog.findChild<QLabel *>(QStringLiteral("elicitationMessage"))->text();
+            QVERIFY(shown.size() < Engine::Elicitation::MaxMessageChars + 100);
+            QVERIFY(shown.endsWith(QStringLiteral("[… cut]")));
+        }
+        {
+            Json params = formParams();
+            for (int i = 0; i < 101; ++i)
+                params["requestedSchema"]["properties"]["f" + std::to_string(i)]
+                        = {{"type", "string"}};
+            Ui::ElicitationDialog dialog(QStringLiteral("everything"), params, open);
+            QVERIFY(!dialog.isValid());
+            QVERIFY(dialog.invalidResponse().error->message.find("fields") != std::string::npos);
+        }
+        {
+            Json params = url;
+            params["url"] = "https://login.example.com/?q=" + std::string(9000, 'a');
+            Ui::ElicitationDialog dialog(QStringLiteral("everything"), params, open);
+            QVERIFY(!dialog.isValid());
+        }
+        QCOMPARE(opened.size(), 1);
     }
 
     // A resource template's variables become form fields; values are put in percent-encoded
@@ -318,10 +355,6 @@ private slots:
         browser->showPage(Ui::ToolBrowser::Page::Resources);
         Ui::ResourceBrowser *resources = browser->resourceBrowser();
         QTreeWidget *tree = resources->tree();
-        const auto find = [](QTreeWidget *in, const QString &text) -> QTreeWidgetItem * {
-            const auto items = in->findItems(text, Qt::MatchExactly | Qt::MatchRecursive);
-            return items.isEmpty() ? nullptr : items.first();
-        };
         QTRY_VERIFY_WITH_TIMEOUT(find(tree, QStringLiteral("architecture.md")), 10000);
         tree->setCurrentItem(find(tree, QStringLiteral("architecture.md")));
         QSignalSpy read(resources, &Ui::ResourceBrowser::readFinished);
@@ -464,6 +497,98 @@ private slots:
         QVERIFY(status);
     }
 
+    // A modern (2026-07-28) server in the window: Watch puts the resource in the
+    // subscriptions/listen filter and a change reads it again; Log level rides on each request
+    // (io.modelcontextprotocol/logLevel), so a tool's log shows in the server's row; a 20 MB
+    // prompt reaches neither the view nor the composer whole.
+    void modernServerInTheWindow()
+    {
+        QTemporaryDir workspace;
+        FakeLlmServer model(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(model.listen());
+        auto window = openWindow(workspace, model,
+                                 QStringLiteral("{\"command\": \"%1\", \"args\": [\"--era\", "
+                                                "\"modern\", \"--resources\"]}")
+                                         .arg(QStringLiteral(SWITCHBOARD_FIXTURE_SERVER)),
+                                 QStringLiteral("fix"));
+        QVERIFY(window);
+        Mcp::Client *client = window->manager()->client(QStringLiteral("fix"));
+        QCOMPARE(client->era(), Mcp::Era::Modern);
+        window->openToolBrowser();
+        auto *browser = window->findChild<Ui::ToolBrowser *>();
+        browser->showPage(Ui::ToolBrowser::Page::Resources);
+        Ui::ResourceBrowser *resources = browser->resourceBrowser();
+        QTreeWidget *tree = resources->tree();
+        QTRY_VERIFY_WITH_TIMEOUT(find(tree, QStringLiteral("counter")), 10000);
+        tree->setCurrentItem(find(tree, QStringLiteral("counter")));
+        auto *watch
+                = resources->findChild<QPushButton *>(QStringLiteral("resourceSubscribeButton"));
+        QVERIFY(watch->isVisible());
+        watch->click();
+        auto *status = resources->findChild<QLabel *>(QStringLiteral("resourceStatus"));
+        QTRY_COMPARE_WITH_TIMEOUT(status->text(), QStringLiteral("Watching it for changes."),
+                                  10000);
+        QVERIFY(watch->isChecked());
+        QVERIFY(client->subscription().value("resourceSubscriptions", Json())
+                == Json::array({"fixture://counter"}));
+        auto *preview = resources->findChild<QPlainTextEdit *>(QStringLiteral("resourcePreview"));
+        QSignalSpy read(resources, &Ui::ResourceBrowser::readFinished);
+        std::optional<Mcp::ToolResult> bumped;
+        client->callTool("bump_resource", Json::object(), this,
+                         [&](Mcp::ToolResult result) { bumped = std::move(result); });
+        QVERIFY(read.wait(10000)); // read again, unasked
+        QTRY_COMPARE(preview->toPlainText(), QStringLiteral("count 1"));
+        watch->click(); // and off again: out of the filter
+        QTRY_COMPARE_WITH_TIMEOUT(status->text(), QStringLiteral("No longer watching it."), 10000);
+        QVERIFY(!watch->isChecked());
+        QVERIFY(client->subscription().is_object());
+        QVERIFY(!client->subscription().contains("resourceSubscriptions"));
+
+        // Log level: no setLevel in this era; the level goes with each request.
+        auto *dock = window->findChild<Ui::ServerDock *>();
+        auto *list = dock->findChild<QTreeWidget *>(QStringLiteral("serverList"));
+        QTreeWidgetItem *row = list->topLevelItem(0);
+        list->setCurrentItem(row);
+        auto *level = dock->findChild<QAction *>(QStringLiteral("logLevelAction"));
+        QVERIFY(level && level->isEnabled());
+        level->menu()->findChild<QAction *>(QStringLiteral("logLevel-warning"))->trigger();
+        QTRY_VERIFY(level->menu()
+                            ->findChild<QAction *>(QStringLiteral("logLevel-warning"))
+                            ->isChecked());
+        std::optional<Mcp::ToolResult> logged;
+        client->callTool("log_levels", Json::object(), this,
+                         [&](Mcp::ToolResult result) { logged = std::move(result); });
+        QTRY_VERIFY_WITH_TIMEOUT(logged.has_value(), 10000);
+        QCOMPARE(logged->text(), QStringLiteral("logged 2"));
+        QTRY_VERIFY2(row->text(Ui::ServerDock::ReasonColumn).contains(QLatin1String("[error]")),
+                     qPrintable(row->text(Ui::ServerDock::ReasonColumn)));
+
+        // A 20 MB prompt: the view and the composer get the first PreviewChars of it.
+        browser->showPage(Ui::ToolBrowser::Page::Prompts);
+        Ui::PromptBrowser *prompts = browser->promptBrowser();
+        QTRY_VERIFY_WITH_TIMEOUT(find(prompts->tree(), QStringLiteral("big")), 10000);
+        prompts->tree()->setCurrentItem(find(prompts->tree(), QStringLiteral("big")));
+        auto *chars = qobject_cast<QLineEdit *>(prompts->form()->editor(QStringLiteral("chars")));
+        QVERIFY(chars);
+        chars->setText(QStringLiteral("20000000"));
+        QSignalSpy fetched(prompts, &Ui::PromptBrowser::promptFetched);
+        prompts->findChild<QPushButton *>(QStringLiteral("promptGetButton"))->click();
+        QVERIFY(fetched.wait(20000));
+        QCOMPARE(fetched.last().at(0).toBool(), true);
+        auto *messages = prompts->findChild<QPlainTextEdit *>(QStringLiteral("promptMessages"));
+        QVERIFY(messages);
+        QVERIFY(messages->toPlainText().size() < Ui::ServerItemBrowser::PreviewChars + 200);
+        QVERIFY2(
+                messages->toPlainText().right(60).contains(QStringLiteral("[… cut: 19800006 more")),
+                qPrintable(messages->toPlainText().right(60)));
+        QVERIFY(prompts->findChild<QLabel *>(QStringLiteral("promptStatus"))
+                        ->text()
+                        .contains(QString::number(Ui::ServerItemBrowser::PreviewChars)));
+        prompts->findChild<QPushButton *>(QStringLiteral("promptUseButton"))->click();
+        auto *composer = window->findChild<QPlainTextEdit *>(QStringLiteral("composer"));
+        QCOMPARE(composer->toPlainText().size(), qsizetype(Ui::ServerItemBrowser::PreviewChars));
+    }
+
     // The Skills page lists what the servers list (name, server, description, files), and
     // reading it reads no skill file.
     void skillsPage()
@@ -564,16 +689,24 @@ private:
     std::unique_ptr<Ui::MainWindow> openEverything(const QTemporaryDir &workspace,
                                                    const FakeLlmServer &model)
     {
+        return openWindow(
+                workspace, model,
+                QStringLiteral("{\"command\": \"node\", \"args\": [\"%1\", \"stdio\"]}")
+                        .arg(QDir(QStringLiteral(SWITCHBOARD_SOURCE_DIR))
+                                     .filePath(QStringLiteral("node_modules/@modelcontextprotocol/"
+                                                              "server-everything/dist/index.js"))),
+                QStringLiteral("ev"));
+    }
+
+    // A window on `workspace` whose one server, `name`, is `server` (its JSON definition).
+    std::unique_ptr<Ui::MainWindow> openWindow(const QTemporaryDir &workspace,
+                                               const FakeLlmServer &model, const QString &server,
+                                               const QString &name)
+    {
         QFile config(QDir(workspace.path()).filePath(QStringLiteral(".mcp.json")));
         if (!config.open(QIODevice::WriteOnly))
             return nullptr;
-        config.write(
-                QStringLiteral("{\"mcpServers\": {\"ev\": {\"command\": \"node\", \"args\": "
-                               "[\"%1\", \"stdio\"]}}}")
-                        .arg(QDir(QStringLiteral(SWITCHBOARD_SOURCE_DIR))
-                                     .filePath(QStringLiteral("node_modules/@modelcontextprotocol/"
-                                                              "server-everything/dist/index.js")))
-                        .toUtf8());
+        config.write(QStringLiteral("{\"mcpServers\": {\"%1\": %2}}").arg(name, server).toUtf8());
         config.close();
         qputenv("OPENAI_BASE_URL", model.baseUrl().toUtf8());
         qunsetenv("OPENAI_API_KEY");
@@ -587,8 +720,7 @@ private:
         window->show();
         if (!QTest::qWaitFor(
                     [&] {
-                        return window->manager()->isSettled()
-                               && window->manager()->client(QStringLiteral("ev"));
+                        return window->manager()->isSettled() && window->manager()->client(name);
                     },
                     20000))
             return nullptr;

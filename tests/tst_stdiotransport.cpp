@@ -40,6 +40,23 @@ class tst_StdioTransport : public QObject
         return std::make_unique<Client>(new StdioTransport(options), clientOptions);
     }
 
+    // The fixture with --resources in `era`, Ready; each `method` notification's `member`
+    // lands in *seen. Null when it did not get Ready.
+    std::unique_ptr<Client> resourceFixture(const QString &era, const char *method,
+                                            const char *member, QStringList *seen)
+    {
+        auto client = makeClient({QStringLiteral("--era"), era, QStringLiteral("--resources")});
+        client->connectToServer();
+        if (!waitSettled(client.get()) || client->state() != Client::State::Ready)
+            return nullptr;
+        connect(client.get(), &Client::notificationReceived, this,
+                [=](const QString &name, const Json &params) {
+                    if (name == QLatin1String(method))
+                        *seen << QString::fromStdString(params.value(member, std::string()));
+                });
+        return client;
+    }
+
     static bool waitSettled(Client *client, int ms = 10000)
     {
         return QTest::qWaitFor(
@@ -448,6 +465,113 @@ private slots:
         QVERIFY(r && !r->failed());
         QTRY_COMPARE(changed.count(), 1);
         QVERIFY(client->findTool("added_later"));
+    }
+
+    // Watching a resource, both eras: 2025-11-25 resources/subscribe; 2026-07-28 the uri in
+    // the subscriptions/listen filter, a new stream replacing the old (which is closed, so each
+    // change is heard once). A uri the server does not agree to is refused either way.
+    void resourceUpdatesOverPipes_data()
+    {
+        QTest::addColumn<QString>("era");
+        QTest::newRow("legacy") << QStringLiteral("legacy");
+        QTest::newRow("modern") << QStringLiteral("modern");
+    }
+    void resourceUpdatesOverPipes()
+    {
+        QFETCH(QString, era);
+        const bool modern = era == QLatin1String("modern");
+        QStringList updates;
+        auto client = resourceFixture(era, "notifications/resources/updated", "uri", &updates);
+        QVERIFY(client);
+        auto watch = [&](const std::string &uri, bool on) {
+            std::optional<Response> answer;
+            client->watchResource(uri, on, this, [&](Response r) { answer = std::move(r); });
+            [&] {
+                QVERIFY(QTest::qWaitFor([&] { return answer.has_value(); }, 10000));
+            }();
+            return answer.value_or(Response::failure(-1, "no answer"));
+        };
+        auto bump = [&] {
+            auto r = call(client.get(), "bump_resource", Json::object());
+            return r && !r->failed();
+        };
+        if (modern)
+            QTRY_VERIFY(client->subscription()
+                        == Json({{"toolsListChanged", true}, {"resourcesListChanged", true}}));
+        QVERIFY(bump());
+        QVERIFY(updates.isEmpty()); // not watched: nothing (it would come before the result)
+
+        QVERIFY(watch("fixture://counter", true).ok());
+        QVERIFY(client->watchedResources().count("fixture://counter"));
+        if (modern) {
+            QVERIFY(client->subscription()["resourceSubscriptions"]
+                    == Json::array({"fixture://counter"}));
+        }
+        QVERIFY(bump());
+        QCOMPARE(updates, QStringList({"fixture://counter"}));
+
+        // Refused: the server has no such resource (legacy), or leaves it out of the
+        // acknowledgment (modern). The counter is still watched, and heard once per change.
+        const Response refused = watch("fixture://nothing", true);
+        QVERIFY(!refused.ok());
+        if (modern)
+            QVERIFY2(refused.error->message.find("did not agree") != std::string::npos,
+                     refused.error->message.c_str());
+        QVERIFY(!client->watchedResources().count("fixture://nothing"));
+        QVERIFY(bump());
+        QCOMPARE(updates, QStringList({"fixture://counter", "fixture://counter"}));
+
+        QVERIFY(watch("fixture://counter", false).ok());
+        QVERIFY(client->watchedResources().empty());
+        QVERIFY(bump());
+        QCOMPARE(updates.size(), 2);
+        if (modern) {
+            QVERIFY(!client->subscription().contains("resourceSubscriptions"));
+            QVERIFY(client->subscriptionId() != 0); // list changes are still listened for
+            QCOMPARE(client->pendingRequestCount(), std::size_t(1)); // the old streams closed
+        }
+    }
+
+    // How much a server logs: 2025-11-25 logging/setLevel (the server logs as it likes
+    // before); 2026-07-28 the level in each request's _meta (no log at all without one).
+    void logLevelOverPipes_data()
+    {
+        QTest::addColumn<QString>("era");
+        QTest::addColumn<QString>("before");
+        QTest::newRow("legacy") << QStringLiteral("legacy") << QStringLiteral("logged 4");
+        QTest::newRow("modern") << QStringLiteral("modern") << QStringLiteral("logged 0");
+    }
+    void logLevelOverPipes()
+    {
+        QFETCH(QString, era);
+        QFETCH(QString, before);
+        QStringList levels;
+        auto client = resourceFixture(era, "notifications/message", "level", &levels);
+        QVERIFY(client);
+        auto r = call(client.get(), "log_levels", Json::object());
+        QVERIFY(r && !r->failed());
+        QCOMPARE(r->text(), before);
+
+        auto setLevel = [&](const std::string &level) {
+            std::optional<Response> answer;
+            client->setLogLevel(level, this, [&](Response r) { answer = std::move(r); });
+            [&] {
+                QVERIFY(QTest::qWaitFor([&] { return answer.has_value(); }, 10000));
+            }();
+            return answer.value_or(Response::failure(-1, "no answer"));
+        };
+        const Response bad = setLevel("loud");
+        QVERIFY(!bad.ok());
+        QCOMPARE(bad.error->code, ErrorCode::InvalidParams);
+        QVERIFY(client->logLevel().empty());
+
+        QVERIFY(setLevel("warning").ok());
+        QCOMPARE(client->logLevel(), std::string("warning"));
+        levels.clear();
+        r = call(client.get(), "log_levels", Json::object());
+        QVERIFY(r && !r->failed());
+        QCOMPARE(r->text(), QStringLiteral("logged 2"));
+        QCOMPARE(levels, QStringList({"warning", "error"}));
     }
 
     void exitAtStartup()

@@ -316,9 +316,28 @@ in %3</numerusform>
     </message>
 </context>
 <context>
+    <name>Ui::PlainLabel</name>
+    <message numerus="yes">
+        <location filename="../src/ui/plainlabel.h" line="+30"/>
+        <source>[… cut: %n more character(s)]</source>
+        <translation>
+            <numerusform>[… cut: %n more character]</numerusform>
+            <numerusform>[… cut: %n more characters]</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Ui::PromptBrowser</name>
     <message numerus="yes">
-        <location filename="../src/ui/serverbrowsers.cpp" line="+729"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="+732"/>
+        <source>%n message(s); only the first %1 characters can be used.</source>
+        <translation>
+            <numerusform>%n message; only the first %1 characters can be used.</numerusform>
+            <numerusform>%n messages; only the first %1 characters can be used.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
         <source>%n message(s).</source>
         <translation>
             <numerusform>%n message.</numerusform>
@@ -386,7 +405,7 @@ in %3</numerusform>
 <context>
     <name>Ui::ServerDock</name>
     <message numerus="yes">
-        <location filename="../src/ui/serverdock.cpp" line="+293"/>
+        <location filename="../src/ui/serverdock.cpp" line="+294"/>
         <source>%n connected</source>
         <comment>servers</comment>
         <translation>

@@ -1449,6 +1449,14 @@
     </message>
 </context>
 <context>
+    <name>Engine::Elicitation</name>
+    <message>
+        <location filename="../src/engine/elicitation.cpp" line="+44"/>
+        <source> [… cut]</source>
+        <translation> [… 已截断]</translation>
+    </message>
+</context>
+<context>
     <name>Engine::McpTool</name>
     <message>
         <location filename="../src/engine/mcptooladapter.cpp" line="+83"/>
@@ -1542,6 +1550,11 @@
     </message>
     <message>
         <location line="+49"/>
+        <source>the request&apos;s text is %1 characters; at most %2 are taken</source>
+        <translation>请求的文本有 %1 个字符；最多接受 %2 个</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>tools must be a list of at most %1 tools</source>
         <translation>tools 必须是最多 %1 个工具的列表</translation>
     </message>
@@ -2070,7 +2083,7 @@
         <translation>未知类型</translation>
     </message>
     <message>
-        <location filename="../src/engine/elicitation.cpp" line="+64"/>
+        <location filename="../src/engine/elicitation.cpp" line="+43"/>
         <source>declined</source>
         <translation>已拒绝</translation>
     </message>
@@ -2098,7 +2111,7 @@
 <context>
     <name>Mcp::Client</name>
     <message>
-        <location filename="../src/mcp/client.cpp" line="+166"/>
+        <location filename="../src/mcp/client.cpp" line="+163"/>
         <source>the server ended the session; a new one was set up</source>
         <translation>服务器结束了会话；已建立新会话</translation>
     </message>
@@ -2108,7 +2121,7 @@
         <translation>server/discover 失败：%1</translation>
     </message>
     <message>
-        <location line="+88"/>
+        <location line="+91"/>
         <source>initialize failed: %1</source>
         <translation>initialize 失败：%1</translation>
     </message>
@@ -2163,12 +2176,12 @@
         <translation>已忽略一条非 JSON-RPC 消息：%1</translation>
     </message>
     <message>
-        <location line="+322"/>
-        <source>subscriptions/listen failed: %1; tool list changes will not be seen</source>
-        <translation>subscriptions/listen 失败：%1；将无法得知工具列表的变化</translation>
+        <location line="+423"/>
+        <source>subscriptions/listen failed: %1; list changes and resource updates will not be seen</source>
+        <translation>subscriptions/listen 失败：%1；将看不到列表变化和资源更新</translation>
     </message>
     <message>
-        <location line="+132"/>
+        <location line="+207"/>
         <source>the connection closed</source>
         <translation>连接已关闭</translation>
     </message>
@@ -3255,7 +3268,7 @@
 <context>
     <name>Mcp::Skills</name>
     <message>
-        <location filename="../src/mcp/skills.cpp" line="+113"/>
+        <location filename="../src/mcp/skills.cpp" line="+106"/>
         <source>the result has no list of skills</source>
         <translation>结果中没有技能列表</translation>
     </message>
@@ -3591,7 +3604,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>TerminalElicitation</name>
     <message>
-        <location filename="../src/cli/terminalelicitation.cpp" line="+66"/>
+        <location filename="../src/cli/terminalelicitation.cpp" line="+68"/>
         <source>one of the choices, or its number</source>
         <translation>选项之一，或其编号</translation>
     </message>
@@ -3633,7 +3646,7 @@ Allow %1 (%2 risk, from %3)?
 </translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+31"/>
         <source>
 %1 asks you to open a page: %2
   %3
@@ -4604,7 +4617,7 @@ in %3</source>
 <context>
     <name>Ui::ElicitationDialog</name>
     <message>
-        <location filename="../src/ui/serverrequestdialogs.cpp" line="+202"/>
+        <location filename="../src/ui/serverrequestdialogs.cpp" line="+210"/>
         <source>Open a page for %1?</source>
         <translation>为 %1 打开网页？</translation>
     </message>
@@ -5098,9 +5111,19 @@ in %3</source>
     </message>
 </context>
 <context>
+    <name>Ui::PlainLabel</name>
+    <message numerus="yes">
+        <location filename="../src/ui/plainlabel.h" line="+30"/>
+        <source>[… cut: %n more character(s)]</source>
+        <translation>
+            <numerusform>[… 已截断：还有 %n 个字符]</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Ui::PromptBrowser</name>
     <message>
-        <location filename="../src/ui/serverbrowsers.cpp" line="+604"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="+603"/>
         <source>&amp;Get</source>
         <translation>获取(&amp;G)</translation>
     </message>
@@ -5135,7 +5158,14 @@ in %3</source>
         <translation>服务器拒绝：%1</translation>
     </message>
     <message numerus="yes">
-        <location line="+17"/>
+        <location line="+21"/>
+        <source>%n message(s); only the first %1 characters can be used.</source>
+        <translation>
+            <numerusform>%n 条消息；只能使用前 %1 个字符。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
         <source>%n message(s).</source>
         <translation>
             <numerusform>%n 条消息。</numerusform>
@@ -5336,7 +5366,7 @@ in %3</source>
 <context>
     <name>Ui::ResourceBrowser</name>
     <message>
-        <location filename="../src/ui/serverbrowsers.cpp" line="-378"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="-385"/>
         <source>R&amp;ead</source>
         <translation>读取(&amp;E)</translation>
     </message>
@@ -5361,12 +5391,12 @@ in %3</source>
         <translation>订阅：服务器告知它有变化时重新读取</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+19"/>
         <source>The server refused: %1</source>
         <translation>服务器拒绝：%1</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+7"/>
         <source>Watching it for changes.</source>
         <translation>正在关注它的变化。</translation>
     </message>
@@ -5376,7 +5406,7 @@ in %3</source>
         <translation>不再关注它。</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+26"/>
         <source>Changed on the server; read again.</source>
         <translation>服务器上已变化；已重新读取。</translation>
     </message>
@@ -5401,7 +5431,7 @@ in %3</source>
         <translation>模板（%1）</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+25"/>
         <source>Select a resource</source>
         <translation>选择一个资源</translation>
     </message>
@@ -5430,11 +5460,6 @@ in %3</source>
         <location line="+2"/>
         <source>Read.</source>
         <translation>已读取。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>[… cut]</source>
-        <translation>[……已截断]</translation>
     </message>
 </context>
 <context>
@@ -5509,7 +5534,7 @@ in %3</source>
 <context>
     <name>Ui::SamplingDialog</name>
     <message>
-        <location filename="../src/ui/serverrequestdialogs.cpp" line="-229"/>
+        <location filename="../src/ui/serverrequestdialogs.cpp" line="-235"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
@@ -5690,7 +5715,7 @@ in %3</source>
 <context>
     <name>Ui::ServerDock</name>
     <message>
-        <location filename="../src/ui/serverdock.cpp" line="+267"/>
+        <location filename="../src/ui/serverdock.cpp" line="+268"/>
         <source>starting</source>
         <comment>server state</comment>
         <translation>启动中</translation>
@@ -5868,18 +5893,18 @@ in %3</source>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+323"/>
+        <location line="+325"/>
         <source>Copy all</source>
         <translation>全部复制</translation>
     </message>
     <message>
-        <location line="-321"/>
-        <location line="+340"/>
+        <location line="-323"/>
+        <location line="+342"/>
         <source>stderr — %1</source>
         <translation>stderr — %1</translation>
     </message>
     <message>
-        <location line="-278"/>
+        <location line="-280"/>
         <source>Waiting for the browser: sign in there</source>
         <translation>正在等待浏览器：请在浏览器中登录</translation>
     </message>
@@ -5971,7 +5996,7 @@ in %3</source>
         <translation>停止所选服务器并保持停止</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+25"/>
         <source>log level: %1</source>
         <translation>日志级别：%1</translation>
     </message>
@@ -5984,7 +6009,7 @@ in %3</source>
 <context>
     <name>Ui::ServerItemBrowser</name>
     <message>
-        <location filename="../src/ui/serverbrowsers.cpp" line="-385"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="-383"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
@@ -6343,7 +6368,7 @@ in %3</source>
 <context>
     <name>Ui::SkillList</name>
     <message>
-        <location filename="../src/ui/serverbrowsers.cpp" line="+508"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="+515"/>
         <source>Skill</source>
         <translation>技能</translation>
     </message>

@@ -6,6 +6,8 @@
 
 #include <QLoggingCategory>
 
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <limits>
 #include <set>
@@ -69,6 +71,10 @@ constexpr int HeaderMismatch = -32020;
 constexpr int MissingClientCapability = -32021;
 constexpr int UnsupportedProtocolVersion = -32022;
 constexpr const char *MetaSubscriptionId = "io.modelcontextprotocol/subscriptionId";
+constexpr const char *MetaLogLevel = "io.modelcontextprotocol/logLevel";
+// The syslog levels of logging (both eras, server/utilities/logging).
+constexpr std::array<std::string_view, 8> LogLevels{"debug", "info",     "notice", "warning",
+                                                    "error", "critical", "alert",  "emergency"};
 
 // A request sent again after its stream broke off (modern era, no resumption): this often.
 constexpr int MaxReissues = 2;
@@ -295,10 +301,13 @@ Json Client::modernMeta() const
     if (!capabilities["extensions"].is_object())
         capabilities["extensions"] = Json::object();
     capabilities["extensions"][TasksExtension] = Json::object();
-    return Json{{MetaProtocolVersion, m_protocolVersion},
-                {MetaClientCapabilities, std::move(capabilities)},
-                {MetaClientInfo,
-                 {{"name", m_options.clientName}, {"version", m_options.clientVersion}}}};
+    Json meta{{MetaProtocolVersion, m_protocolVersion},
+              {MetaClientCapabilities, std::move(capabilities)},
+              {MetaClientInfo,
+               {{"name", m_options.clientName}, {"version", m_options.clientVersion}}}};
+    if (!m_logLevel.empty())
+        meta[MetaLogLevel] = m_logLevel;
+    return meta;
 }
 
 void Client::sendInitialize()
@@ -702,12 +711,8 @@ void Client::onNotification(const Json &message)
     } else if (method == "notifications/subscriptions/acknowledged") {
         const Json &subscription = jsonMember(jsonMember(params, "_meta"), MetaSubscriptionId);
         auto it = m_pending.find(m_listenId);
-        if (m_listenId != 0 && it != m_pending.end() && subscription == it->second.wireId) {
-            m_subscription = jsonMember(params, "notifications");
-            // Changes made while no stream was open went unheard: list again.
-            if (std::exchange(m_listenFailures, 0) > 0)
-                refreshTools();
-        }
+        if (m_listenId != 0 && it != m_pending.end() && subscription == it->second.wireId)
+            onListenAcknowledged(jsonMember(params, "notifications"));
     } else if (method == "notifications/cancelled" && m_listenId != 0) {
         // A server tears a subscription down with notifications/cancelled for its request.
         auto it = m_pending.find(m_listenId);
@@ -937,44 +942,221 @@ bool Client::reissue(RequestId id)
     return true;
 }
 
+Json Client::listenFilter() const
+{
+    Json filter = Json::object();
+    auto offers = [this](const char *capability, const char *feature) {
+        const Json &value = jsonMember(jsonMember(m_serverCapabilities, capability), feature);
+        return value.is_boolean() && value.get<bool>();
+    };
+    if (offers("tools", "listChanged"))
+        filter["toolsListChanged"] = true;
+    if (offers("resources", "listChanged"))
+        filter["resourcesListChanged"] = true;
+    if (offers("prompts", "listChanged"))
+        filter["promptsListChanged"] = true;
+    if (offers("resources", "subscribe") && !m_watched.empty())
+        filter["resourceSubscriptions"] = m_watched;
+    return filter;
+}
+
 void Client::listen()
 {
     if (m_era != Era::Modern || m_state != State::Ready || m_listenId != 0)
         return;
-    // Only what this client acts on: the tool list.
-    const Json &tools = jsonMember(m_serverCapabilities, "tools");
-    const Json &changes = jsonMember(tools, "listChanged");
-    if (!changes.is_boolean() || !changes.get<bool>())
+    Json filter = listenFilter();
+    if (filter.empty()) {
+        // Nothing left to listen for (the last watch is off).
+        if (m_staleListenId != 0) {
+            m_staleSubscription = nullptr;
+            cancel(std::exchange(m_staleListenId, 0), QStringLiteral("nothing to listen for"));
+        }
+        answerWatchers(std::nullopt);
         return;
+    }
     RequestOptions options;
     options.untimed = true;
     m_subscription = nullptr;
+    const int generation = m_listenGeneration = ++m_generations;
     m_listenId = request(
-            "subscriptions/listen", Json{{"notifications", {{"toolsListChanged", true}}}}, this,
-            [this](Response r) { onListenEnded(r); }, options);
+            "subscriptions/listen", Json{{"notifications", std::move(filter)}}, this,
+            [this, generation](Response r) { onListenEnded(generation, r); }, options);
 }
 
-void Client::onListenEnded(const Response &response)
+void Client::relisten()
 {
+    m_listenTimer.stop();
+    if (m_listenId != 0) {
+        const RequestId open = std::exchange(m_listenId, 0);
+        const int generation = std::exchange(m_listenGeneration, 0);
+        if (m_subscription.is_null()) {
+            // Not acknowledged yet (so it is the replacement, if any): never two in flight.
+            cancel(open, QStringLiteral("replaced before it was acknowledged"));
+        } else {
+            // Kept until the new one is acknowledged, so no notification falls in between.
+            m_staleListenId = open;
+            m_staleGeneration = generation;
+            m_staleSubscription = std::exchange(m_subscription, nullptr);
+        }
+    }
+    listen();
+}
+
+void Client::onListenAcknowledged(const Json &agreed)
+{
+    m_subscription = agreed.is_object() ? agreed : Json::object();
+    if (m_staleListenId != 0) {
+        m_staleSubscription = nullptr;
+        cancel(std::exchange(m_staleListenId, 0), QStringLiteral("replaced by a new filter"));
+    }
+    answerWatchers(std::nullopt);
+    // Changes made while no stream was open went unheard: list again.
+    if (std::exchange(m_listenFailures, 0) > 0)
+        refreshTools();
+}
+
+void Client::answerWatchers(const std::optional<RpcError> &failure)
+{
+    const Json &agreed = jsonMember(m_subscription, "resourceSubscriptions");
+    auto agreedTo = [&agreed](const std::string &uri) {
+        if (!agreed.is_array())
+            return false;
+        return std::any_of(agreed.begin(), agreed.end(),
+                           [&uri](const Json &each) { return each == uri; });
+    };
+    std::vector<Watcher> watchers = std::exchange(m_watchers, {});
+    for (Watcher &watcher : watchers) {
+        Response response = Response::success(Json::object());
+        if (failure) {
+            response = Response{nullptr, *failure};
+        } else if (watcher.watch && !agreedTo(watcher.uri)) {
+            response = Response::failure(ErrorCode::InvalidResult,
+                                         where() + " did not agree to send updates of "
+                                                 + watcher.uri);
+        }
+        if (!response.ok() && watcher.watch)
+            m_watched.erase(watcher.uri);
+        else if (!response.ok())
+            m_watched.insert(watcher.uri); // not unwatched after all
+        if (watcher.hasContext && !watcher.context)
+            continue;
+        watcher.callback(std::move(response));
+    }
+}
+
+void Client::onListenEnded(int generation, const Response &response)
+{
+    const RpcError ended{ErrorCode::ConnectionClosed, where() + " ended the subscription", nullptr,
+                         true};
+    if (m_staleListenId != 0 && generation == m_staleGeneration) {
+        m_staleListenId = 0; // the stream being replaced ended first; its replacement goes on
+        m_staleSubscription = nullptr;
+        return;
+    }
+    if (generation != m_listenGeneration)
+        return; // a stream already replaced
     m_listenId = 0;
     m_subscription = nullptr;
-    if (m_state != State::Ready)
+    if (m_staleListenId != 0) {
+        // The replacement failed before its acknowledgment: the stream it was to replace (and
+        // its filter) goes on, without what the waiting watches asked for.
+        m_listenId = std::exchange(m_staleListenId, 0);
+        m_listenGeneration = m_staleGeneration;
+        m_subscription = std::exchange(m_staleSubscription, nullptr);
+        answerWatchers(response.ok() ? ended : *response.error);
         return;
-    if (response.ok())
-        return; // the server ended it, gracefully
+    }
+    if (m_state != State::Ready || response.ok()) {
+        // Disconnected, or the server ended it gracefully.
+        answerWatchers(response.ok() ? ended : *response.error);
+        return;
+    }
     const RpcError &error = *response.error;
     if (!error.local) {
-        emit warning(tr("subscriptions/listen failed: %1; tool list changes will not be seen")
+        answerWatchers(error);
+        emit warning(tr("subscriptions/listen failed: %1; list changes and resource updates "
+                        "will not be seen")
                              .arg(error.toString()));
         return;
     }
-    if (error.is(ErrorCode::RequestCancelled) || error.is(ErrorCode::ConnectionClosed))
+    if (error.is(ErrorCode::RequestCancelled) || error.is(ErrorCode::ConnectionClosed)) {
+        answerWatchers(error);
         return;
+    }
+    // It broke off: opened again later; watchers wait for that one's acknowledgment.
     const int wait = ListenRetryMs << std::min(m_listenFailures, 6);
     ++m_listenFailures;
     qCDebug(lcClient) << "subscriptions/listen broke off:" << error.toString() << "; again in"
                       << std::min(wait, MaxListenRetryMs) << "ms";
     m_listenTimer.start(std::min(wait, MaxListenRetryMs));
+}
+
+void Client::watchResource(const std::string &uri, bool watch, QObject *context, Callback callback)
+{
+    const Json &subscribe = jsonMember(jsonMember(m_serverCapabilities, "resources"), "subscribe");
+    if (!subscribe.is_boolean() || !subscribe.get<bool>()) {
+        respondLater(std::move(callback), context, context != nullptr,
+                     Response::failure(ErrorCode::MethodNotFound,
+                                       where() + " offers no resource subscriptions"));
+        return;
+    }
+    if (m_era != Era::Modern) {
+        request(watch ? "resources/subscribe" : "resources/unsubscribe", Json{{"uri", uri}},
+                context, [this, uri, watch, callback = std::move(callback)](Response response) {
+                    if (response.ok()) {
+                        if (watch)
+                            m_watched.insert(uri);
+                        else
+                            m_watched.erase(uri);
+                    }
+                    callback(std::move(response));
+                });
+        return;
+    }
+    if (m_state != State::Ready) {
+        respondLater(std::move(callback), context, context != nullptr,
+                     Response::failure(ErrorCode::ConnectionClosed,
+                                       where() + " is not connected (subscriptions/listen)"));
+        return;
+    }
+    if (watch == (m_watched.count(uri) > 0) && m_watchers.empty() && !m_subscription.is_null()) {
+        respondLater(std::move(callback), context, context != nullptr,
+                     Response::success(Json::object()));
+        return;
+    }
+    if (watch)
+        m_watched.insert(uri);
+    else
+        m_watched.erase(uri);
+    m_watchers.push_back(Watcher{uri, watch, std::move(callback), context, context != nullptr});
+    relisten();
+}
+
+void Client::setLogLevel(const std::string &level, QObject *context, Callback callback)
+{
+    if (std::find(LogLevels.begin(), LogLevels.end(), level) == LogLevels.end()) {
+        respondLater(std::move(callback), context, context != nullptr,
+                     Response::failure(ErrorCode::InvalidParams, "not a log level: " + level));
+        return;
+    }
+    if (!m_serverCapabilities.is_object() || !m_serverCapabilities.contains("logging")) {
+        respondLater(std::move(callback), context, context != nullptr,
+                     Response::failure(ErrorCode::MethodNotFound, where() + " does not log"));
+        return;
+    }
+    if (m_era != Era::Modern) {
+        request("logging/setLevel", Json{{"level", level}}, context,
+                [this, level, callback = std::move(callback)](Response response) {
+                    if (response.ok())
+                        m_logLevel = level;
+                    callback(std::move(response));
+                });
+        return;
+    }
+    m_logLevel = level;
+    setModernVersion(m_protocolVersion); // the _meta every request carries now names it
+    respondLater(std::move(callback), context, context != nullptr,
+                 Response::success(Json::object()));
 }
 
 void Client::finishRequest(RequestId id, Response response)

@@ -179,6 +179,23 @@ public:
     // Lists the tools again (all pages); toolsChanged() follows.
     void refreshTools();
 
+    // Resource updates: notifications/resources/updated for `uri` from now on (watch) or no
+    // more. 2025-11-25: resources/subscribe and resources/unsubscribe. 2026-07-28: the uri
+    // joins or leaves the subscriptions/listen filter, and a stream with the new filter is
+    // opened; the old one is closed once the new one is acknowledged, so no update falls
+    // between them. The callback gets the server's answer: its reply to resources/subscribe,
+    // or whether the new stream's acknowledgment carries the uri. Needs the server's
+    // `resources.subscribe` capability.
+    void watchResource(const std::string &uri, bool watch, QObject *context, Callback callback);
+    const std::set<std::string> &watchedResources() const { return m_watched; }
+
+    // How much of its own log the server sends (notifications/message): one of the eight
+    // syslog levels. 2025-11-25: logging/setLevel. 2026-07-28 (no setLevel): every request
+    // from now on carries the level in _meta (io.modelcontextprotocol/logLevel), and the
+    // server logs on that request's own stream. Needs the server's `logging` capability.
+    void setLogLevel(const std::string &level, QObject *context, Callback callback);
+    const std::string &logLevel() const { return m_logLevel; } // "" until set
+
     // Handles a server-to-client request method (roots/list, sampling/createMessage, ...).
     // `ping` is answered built-in; other unhandled methods get -32601. In the modern era the
     // same handlers answer a multi-round request's inputRequests.
@@ -279,7 +296,14 @@ private:
     // Modern era: list changes come on a subscriptions/listen stream, opened once Ready and
     // opened again (later each time) when it breaks off.
     void listen();
-    void onListenEnded(const Response &response);
+    void onListenEnded(int generation, const Response &response);
+    void onListenAcknowledged(const Json &agreed);
+    // What the stream asks for: list changes the server can announce, watched resources.
+    Json listenFilter() const;
+    // The filter changed: a stream with the new one replaces the open one.
+    void relisten();
+    // The watchResource() calls that wait for the next acknowledgment get their answers.
+    void answerWatchers(const std::optional<RpcError> &failure);
     // Registers a request whose serialized params are ready; sends it.
     RequestId sendRequest(std::string method, std::string_view paramsJson, QObject *context,
                           Callback callback, RequestOptions options, RequestId id);
@@ -321,6 +345,25 @@ private:
     RequestId m_listenId = 0; // the open subscriptions/listen request, or 0
     int m_listenFailures = 0; // breaks in a row since the last acknowledgment
     Json m_subscription;      // the acknowledged filter
+    // Each listen stream has a generation: onListenEnded hears the current one's end and the
+    // stale one's (the stream being replaced, closed once its replacement is acknowledged,
+    // and the current one again if the replacement fails); other ends are old news.
+    int m_generations = 0;
+    int m_listenGeneration = 0;
+    RequestId m_staleListenId = 0;
+    int m_staleGeneration = 0;
+    Json m_staleSubscription;
+    std::set<std::string> m_watched; // resources watched (both eras)
+    struct Watcher
+    {
+        std::string uri;
+        bool watch = true;
+        Callback callback;
+        QPointer<QObject> context;
+        bool hasContext = false;
+    };
+    std::vector<Watcher> m_watchers; // 2026-07-28: waiting for the next acknowledgment
+    std::string m_logLevel;
     QTimer m_listenTimer{this};
 };
 

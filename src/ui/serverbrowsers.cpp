@@ -366,26 +366,28 @@ void ResourceBrowser::toggleSubscription()
     if (!client)
         return;
     const QString uri = Mcp::stringMember(jsonOf(item), "uri");
-    const QString key = serverOf(item) + QLatin1Char('\n') + uri;
-    const bool subscribe = !m_subscribed.contains(key);
-    client->request(subscribe ? "resources/subscribe" : "resources/unsubscribe",
-                    Json{{"uri", uri.toStdString()}}, m_listing,
-                    [this, key, subscribe](Mcp::Response response) {
-                        if (!response.ok()) {
-                            m_status->setText(
-                                    tr("The server refused: %1")
-                                            .arg(QString::fromStdString(response.error->message)));
-                            m_subscribeButton->setChecked(m_subscribed.contains(key));
-                            return;
-                        }
-                        if (subscribe)
-                            m_subscribed.insert(key);
-                        else
-                            m_subscribed.remove(key);
-                        m_subscribeButton->setChecked(subscribe);
-                        m_status->setText(subscribe ? tr("Watching it for changes.")
-                                                    : tr("No longer watching it."));
-                    });
+    const QString server = serverOf(item);
+    const bool watch = !isWatched(server, uri);
+    // Both eras: resources/subscribe, or the uri in the subscriptions/listen filter.
+    client->watchResource(uri.toStdString(), watch, m_listing,
+                          [this, server, uri, watch](Mcp::Response response) {
+                              if (!response.ok()) {
+                                  m_status->setText(tr("The server refused: %1")
+                                                            .arg(QString::fromStdString(
+                                                                    response.error->message)));
+                                  m_subscribeButton->setChecked(isWatched(server, uri));
+                                  return;
+                              }
+                              m_subscribeButton->setChecked(watch);
+                              m_status->setText(watch ? tr("Watching it for changes.")
+                                                      : tr("No longer watching it."));
+                          });
+}
+
+bool ResourceBrowser::isWatched(const QString &server, const QString &uri) const
+{
+    const Mcp::Client *client = m_manager->client(server);
+    return client && client->watchedResources().count(uri.toStdString()) > 0;
 }
 
 void ResourceBrowser::onNotification(const QString &server, const QString &method,
@@ -401,8 +403,8 @@ void ResourceBrowser::onNotification(const QString &server, const QString &metho
     const QString uri = Mcp::stringMember(params, "uri");
     QTreeWidgetItem *item = m_tree->currentItem();
     // The resource on screen is read again; others are only marked.
-    if (m_subscribed.contains(server + QLatin1Char('\n') + uri) && kindOf(item) == ResourceKind
-        && serverOf(item) == server && Mcp::stringMember(jsonOf(item), "uri") == uri) {
+    if (isWatched(server, uri) && kindOf(item) == ResourceKind && serverOf(item) == server
+        && Mcp::stringMember(jsonOf(item), "uri") == uri) {
         readSelected();
         m_status->setText(tr("Changed on the server; read again."));
     }
@@ -457,9 +459,7 @@ void ResourceBrowser::select(QTreeWidgetItem *item)
     const bool canSubscribe = resources.is_object() && resources.value("subscribe", Json()) == true;
     m_subscribeButton->setVisible(canSubscribe);
     m_subscribeButton->setChecked(
-            canSubscribe
-            && m_subscribed.contains(serverOf(item) + QLatin1Char('\n')
-                                     + Mcp::stringMember(jsonOf(item), "uri")));
+            canSubscribe && isWatched(serverOf(item), Mcp::stringMember(jsonOf(item), "uri")));
     m_form->setVisible(kind == TemplateKind);
     if (kind.isEmpty()) {
         m_title->setText(item ? item->text(0) : tr("Select a resource"));
@@ -560,9 +560,7 @@ void ResourceBrowser::showRead(const QString &uri, const Mcp::Response &response
     } else {
         m_status->setText(tr("Read."));
     }
-    m_text->setPlainText(text.size() > PreviewChars
-                                 ? text.left(PreviewChars) + QLatin1Char('\n') + tr("[… cut]")
-                                 : text);
+    m_text->setPlainText(cutText(text, PreviewChars));
     m_read = attachment;
     m_attachButton->setEnabled(m_read.has_value());
     emit readFinished(true);
@@ -723,10 +721,18 @@ void PromptBrowser::getSelected()
                     shown << QStringLiteral("%1: %2").arg(Mcp::stringMember(message, "role"), text);
                     texts << text;
                 }
-                m_messages->setPlainText(shown.join(QStringLiteral("\n\n")));
+                // A server's prompt may be any size; the view and the composer get a bounded
+                // part of it.
+                m_messages->setPlainText(cutText(shown.join(QStringLiteral("\n\n")), PreviewChars));
                 m_fetched = texts.join(QStringLiteral("\n\n"));
+                const bool cut = m_fetched.size() > PreviewChars;
+                m_fetched.truncate(PreviewChars);
                 m_useButton->setEnabled(!m_fetched.isEmpty());
-                m_status->setText(tr("%n message(s).", nullptr, int(texts.size())));
+                m_status->setText(cut ? tr("%n message(s); only the first %1 characters can be "
+                                           "used.",
+                                           nullptr, int(texts.size()))
+                                                  .arg(PreviewChars)
+                                      : tr("%n message(s).", nullptr, int(texts.size())));
                 emit promptFetched(true);
             });
 }

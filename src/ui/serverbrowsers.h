@@ -39,6 +39,10 @@ public:
     QTreeWidget *tree() const { return m_tree; }
     virtual void refresh() = 0;
 
+    // A server's text is shown (a resource) or used (a prompt's messages) up to this many
+    // characters (an attachment keeps what the model may take).
+    static constexpr int PreviewChars = 200000;
+
 protected:
     ServerItemBrowser(Mcp::Manager *manager, const QString &name, QWidget *parent);
     void changeEvent(QEvent *event) override;
@@ -86,9 +90,6 @@ public:
     // Reads the selected resource (a template: with the form's values).
     void readSelected();
 
-    // Text previews are cut here (the attachment keeps what the model may take).
-    static constexpr int PreviewChars = 200000;
-
 signals:
     // "Attach to message": the resource's content as the user's attachment.
     void attachRequested(const Engine::Attachment &attachment);
@@ -102,13 +103,13 @@ private:
     // resources/subscribe: the selected resource is read again when the server says it
     // changed (notifications/resources/updated); a list change lists again.
     void toggleSubscription();
+    bool isWatched(const QString &server, const QString &uri) const;
     void onNotification(const QString &server, const QString &method, const Mcp::Json &params);
 
     SchemaForm *m_form;
     QPushButton *m_readButton;
     QPushButton *m_attachButton;
     QPushButton *m_subscribeButton;
-    QSet<QString> m_subscribed; // "server\nuri"
     QPlainTextEdit *m_text;
     QLabel *m_image;
     std::optional<Engine::Attachment> m_read; // what was read last, ready to attach

@@ -90,7 +90,7 @@ ServerDock::ServerDock(Mcp::Manager *manager, QWidget *parent)
     m_toggleAction = new QAction(this);
     m_stderrAction = new QAction(this);
     m_logAction = new QAction(this);
-    // logging/setLevel: how much of its own log a server sends (notifications/message).
+    // How much of its own log a server sends (notifications/message): Client::setLogLevel.
     m_levelAction = new QAction(this);
     m_levelAction->setObjectName(QStringLiteral("logLevelAction"));
     auto *levels = new QMenu(this);
@@ -99,6 +99,7 @@ ServerDock::ServerDock(Mcp::Manager *manager, QWidget *parent)
          {"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}) {
         QAction *choice = levels->addAction(QString::fromLatin1(level));
         choice->setObjectName(QStringLiteral("logLevel-") + QLatin1String(level));
+        choice->setCheckable(true); // the level set last is checked (see updateActions)
         connect(choice, &QAction::triggered, this,
                 [this, level] { setLogLevel(selectedServer(), QString::fromLatin1(level)); });
     }
@@ -577,6 +578,9 @@ void ServerDock::updateActions()
     m_logAction->setEnabled(any);
     const Mcp::Client *client = any && m_manager ? m_manager->client(selectedServer()) : nullptr;
     m_levelAction->setEnabled(client && client->serverCapabilities().contains("logging"));
+    const QString level = client ? QString::fromStdString(client->logLevel()) : QString();
+    for (QAction *choice : m_levelAction->menu()->actions())
+        choice->setChecked(choice->text() == level);
     m_instructionsAction->setEnabled(client && !client->instructions().trimmed().isEmpty());
     m_instructionsAction->setChecked(!m_instructionsOff.contains(selectedServer()));
 }
@@ -592,15 +596,14 @@ void ServerDock::setLogLevel(const QString &server, const QString &level)
     Mcp::Client *client = m_manager ? m_manager->client(server) : nullptr;
     if (!client)
         return;
-    client->request("logging/setLevel", Mcp::Json{{"level", level.toStdString()}}, this,
-                    [this, server, level](Mcp::Response response) {
-                        m_lastLog[server] = response.ok()
-                                                    ? tr("log level: %1").arg(level)
-                                                    : tr("log level not set: %1")
-                                                              .arg(QString::fromStdString(
-                                                                      response.error->message));
-                        onStatusChanged(server);
-                    });
+    // 2025-11-25: logging/setLevel; 2026-07-28: the level rides on each request from now on.
+    client->setLogLevel(level.toStdString(), this, [this, server, level](Mcp::Response response) {
+        m_lastLog[server] = response.ok()
+                                    ? tr("log level: %1").arg(level)
+                                    : tr("log level not set: %1")
+                                              .arg(QString::fromStdString(response.error->message));
+        onStatusChanged(server);
+    });
 }
 
 void ServerDock::onLogMessage(const QString &server, const Mcp::Json &params)
