@@ -885,6 +885,25 @@ private slots:
         QCOMPARE(f.client->pendingRequestCount(), std::size_t(1));
         QCOMPARE(f.transport->sentWith("notifications/cancelled").size(), std::size_t(1));
 
+        // The stream breaks: once the next one is acknowledged, each watched resource counts
+        // as changed (an update may have been missed meanwhile).
+        std::vector<Json> updated;
+        connect(f.client.get(), &Client::notificationReceived, this,
+                [&](const QString &method, const Json &params) {
+                    if (method == QLatin1String("notifications/resources/updated"))
+                        updated.push_back(params);
+                });
+        f.transport->breakStream(listens[1]);
+        QVERIFY(QTest::qWaitFor(
+                [&] { return f.transport->sentWith("subscriptions/listen").size() == 4; }, 3000));
+        listens = f.transport->sentWith("subscriptions/listen");
+        QVERIFY(listens[3]["params"]["notifications"]["resourceSubscriptions"]
+                == Json::array({"res://b"}));
+        QVERIFY(updated.empty());
+        acknowledge(listens[3], {{"resourceSubscriptions", Json::array({"res://b"})}});
+        QCOMPARE(updated.size(), std::size_t(1));
+        QVERIFY(updated[0] == Json({{"uri", "res://b"}}));
+
         // Unwatching the last: the stream has nothing left to listen for, and is closed.
         answers.clear();
         watch("res://b", false);

@@ -1010,9 +1010,26 @@ void Client::onListenAcknowledged(const Json &agreed)
         cancel(std::exchange(m_staleListenId, 0), QStringLiteral("replaced by a new filter"));
     }
     answerWatchers(std::nullopt);
-    // Changes made while no stream was open went unheard: list again.
-    if (std::exchange(m_listenFailures, 0) > 0)
-        refreshTools();
+    if (std::exchange(m_listenFailures, 0) == 0)
+        return;
+    // Changes made while no stream was open went unheard: the tools are listed again, and
+    // whoever listens hears that the other lists and each watched resource may have changed.
+    refreshTools();
+    for (const char *list : {"resources", "prompts"}) {
+        const Json &changes
+                = jsonMember(m_subscription, (std::string(list) + "ListChanged").c_str());
+        if (changes.is_boolean() && changes.get<bool>())
+            emit notificationReceived(
+                    QStringLiteral("notifications/%1/list_changed").arg(QLatin1String(list)),
+                    Json::object());
+    }
+    const Json &uris = jsonMember(m_subscription, "resourceSubscriptions");
+    const std::set<std::string> watched = m_watched; // (a receiver may change it)
+    for (const std::string &uri : watched) {
+        if (uris.is_array() && std::find(uris.begin(), uris.end(), Json(uri)) != uris.end())
+            emit notificationReceived(QStringLiteral("notifications/resources/updated"),
+                                      Json{{"uri", uri}});
+    }
 }
 
 void Client::answerWatchers(const std::optional<RpcError> &failure)
