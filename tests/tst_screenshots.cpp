@@ -106,31 +106,9 @@ class tst_Screenshots : public QObject
                                                const QString &servers, const FakeLlmServer &model,
                                                const QString &conversations)
     {
-        QFile config(QDir(workspace.path()).filePath(QStringLiteral(".mcp.json")));
-        if (!config.open(QIODevice::WriteOnly)
-            || config.write(QStringLiteral("{\"mcpServers\": {%1}}\n")
-                                    .arg(servers.arg(QStringLiteral(SWITCHBOARD_FIXTURE_SERVER)))
-                                    .toUtf8())
-                       < 0)
-            return nullptr;
-        config.close();
-        qputenv("OPENAI_BASE_URL", model.baseUrl().toUtf8());
-        qunsetenv("OPENAI_API_KEY");
-        qunsetenv("ANTHROPIC_API_KEY");
-        const Ui::MainWindowOptions options
-                = testWindowOptions(workspace.path(), m_data.path(), conversations);
-        if (!trustWorkspace(options))
-            return nullptr;
-        auto window = std::make_unique<Ui::MainWindow>(options);
-        window->resize(1100, 720);
-        window->show();
-        if (!QTest::qWaitFor(
-                    [&] {
-                        return window->manager()->isSettled() && window->manager()->client("fix");
-                    },
-                    10000))
-            return nullptr;
-        return window;
+        return openTestWindow(workspace.path(), m_data.path(), conversations,
+                              servers.arg(QStringLiteral(SWITCHBOARD_FIXTURE_SERVER)),
+                              model.baseUrl(), QStringLiteral("fix"));
     }
 
 private slots:

@@ -703,28 +703,9 @@ private:
                                                const FakeLlmServer &model, const QString &server,
                                                const QString &name)
     {
-        QFile config(QDir(workspace.path()).filePath(QStringLiteral(".mcp.json")));
-        if (!config.open(QIODevice::WriteOnly))
-            return nullptr;
-        config.write(QStringLiteral("{\"mcpServers\": {\"%1\": %2}}").arg(name, server).toUtf8());
-        config.close();
-        qputenv("OPENAI_BASE_URL", model.baseUrl().toUtf8());
-        qunsetenv("OPENAI_API_KEY");
-        qunsetenv("ANTHROPIC_API_KEY");
-        const Ui::MainWindowOptions options = testWindowOptions(
-                workspace.path(), m_data.path(), m_data.filePath(QStringLiteral("c")));
-        if (!trustWorkspace(options))
-            return nullptr;
-        auto window = std::make_unique<Ui::MainWindow>(options);
-        window->resize(1100, 720);
-        window->show();
-        if (!QTest::qWaitFor(
-                    [&] {
-                        return window->manager()->isSettled() && window->manager()->client(name);
-                    },
-                    20000))
-            return nullptr;
-        return window;
+        return openTestWindow(workspace.path(), m_data.path(), QStringLiteral("c"),
+                              QStringLiteral("\"%1\": %2").arg(name, server), model.baseUrl(),
+                              name);
     }
 
     void samplingThroughTheWindow(Ui::MainWindow &window, FakeLlmServer &model)

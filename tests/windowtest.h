@@ -5,8 +5,12 @@
 #include <ui/mainwindow.h>
 
 #include <QDir>
+#include <QFile>
 #include <QProcessEnvironment>
 #include <QString>
+#include <QTest>
+
+#include <memory>
 
 // Options for a MainWindow under test: the workspace, and everything the window would
 // otherwise keep in the user's own folders (conversations, settings, audit log, keychain
@@ -41,4 +45,33 @@ inline bool trustWorkspace(const Ui::MainWindowOptions &options)
             return false;
     }
     return true;
+}
+
+// The window on `workspace`, whose .mcp.json lists `servers` (the members of "mcpServers", as
+// JSON text), its data under `dataDir` (conversations in `conversations`), its model the
+// OpenAI-compatible one at `modelUrl`: trusted, shown, settled, and `server` connected. Null
+// if any of that fails.
+inline std::unique_ptr<Ui::MainWindow>
+openTestWindow(const QString &workspace, const QString &dataDir, const QString &conversations,
+               const QString &servers, const QString &modelUrl, const QString &server)
+{
+    QFile config(QDir(workspace).filePath(QStringLiteral(".mcp.json")));
+    if (!config.open(QIODevice::WriteOnly)
+        || config.write(QStringLiteral("{\"mcpServers\": {%1}}\n").arg(servers).toUtf8()) < 0)
+        return nullptr;
+    config.close();
+    qputenv("OPENAI_BASE_URL", modelUrl.toUtf8());
+    qunsetenv("OPENAI_API_KEY");
+    qunsetenv("ANTHROPIC_API_KEY");
+    const Ui::MainWindowOptions options = testWindowOptions(workspace, dataDir, conversations);
+    if (!trustWorkspace(options))
+        return nullptr;
+    auto window = std::make_unique<Ui::MainWindow>(options);
+    window->resize(1100, 720);
+    window->show();
+    if (!QTest::qWaitFor(
+                [&] { return window->manager()->isSettled() && window->manager()->client(server); },
+                20000))
+        return nullptr;
+    return window;
 }

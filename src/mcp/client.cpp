@@ -7,8 +7,8 @@
 #include <QLoggingCategory>
 
 #include <algorithm>
-#include <array>
 #include <chrono>
+#include <iterator>
 #include <limits>
 #include <set>
 
@@ -72,9 +72,6 @@ constexpr int MissingClientCapability = -32021;
 constexpr int UnsupportedProtocolVersion = -32022;
 constexpr const char *MetaSubscriptionId = "io.modelcontextprotocol/subscriptionId";
 constexpr const char *MetaLogLevel = "io.modelcontextprotocol/logLevel";
-// The syslog levels of logging (both eras, server/utilities/logging).
-constexpr std::array<std::string_view, 8> LogLevels{"debug", "info",     "notice", "warning",
-                                                    "error", "critical", "alert",  "emergency"};
 
 // A request sent again after its stream broke off (modern era, no resumption): this often.
 constexpr int MaxReissues = 2;
@@ -289,6 +286,11 @@ void Client::readServerDescription(const Json &result, const Json &serverInfo)
 void Client::setModernVersion(const std::string &version)
 {
     m_protocolVersion = version;
+    refreshMetaMembers();
+}
+
+void Client::refreshMetaMembers()
+{
     const std::string meta = modernMeta().dump(-1, ' ', false, Json::error_handler_t::replace);
     m_metaMembers = meta.substr(1, meta.size() - 2); // without the braces
 }
@@ -1023,30 +1025,28 @@ void Client::onListenAcknowledged(const Json &agreed)
                     QStringLiteral("notifications/%1/list_changed").arg(QLatin1String(list)),
                     Json::object());
     }
-    const Json &uris = jsonMember(m_subscription, "resourceSubscriptions");
     const std::set<std::string> watched = m_watched; // (a receiver may change it)
     for (const std::string &uri : watched) {
-        if (uris.is_array() && std::find(uris.begin(), uris.end(), Json(uri)) != uris.end())
+        if (agreedToWatch(uri))
             emit notificationReceived(QStringLiteral("notifications/resources/updated"),
                                       Json{{"uri", uri}});
     }
 }
 
+bool Client::agreedToWatch(const std::string &uri) const
+{
+    const Json &uris = jsonMember(m_subscription, "resourceSubscriptions");
+    return uris.is_array() && std::find(uris.begin(), uris.end(), Json(uri)) != uris.end();
+}
+
 void Client::answerWatchers(const std::optional<RpcError> &failure)
 {
-    const Json &agreed = jsonMember(m_subscription, "resourceSubscriptions");
-    auto agreedTo = [&agreed](const std::string &uri) {
-        if (!agreed.is_array())
-            return false;
-        return std::any_of(agreed.begin(), agreed.end(),
-                           [&uri](const Json &each) { return each == uri; });
-    };
     std::vector<Watcher> watchers = std::exchange(m_watchers, {});
     for (Watcher &watcher : watchers) {
         Response response = Response::success(Json::object());
         if (failure) {
             response = Response{nullptr, *failure};
-        } else if (watcher.watch && !agreedTo(watcher.uri)) {
+        } else if (watcher.watch && !agreedToWatch(watcher.uri)) {
             response = Response::failure(ErrorCode::InvalidResult,
                                          where() + " did not agree to send updates of "
                                                  + watcher.uri);
@@ -1151,7 +1151,7 @@ void Client::watchResource(const std::string &uri, bool watch, QObject *context,
 
 void Client::setLogLevel(const std::string &level, QObject *context, Callback callback)
 {
-    if (std::find(LogLevels.begin(), LogLevels.end(), level) == LogLevels.end()) {
+    if (std::find(std::begin(LogLevels), std::end(LogLevels), level) == std::end(LogLevels)) {
         respondLater(std::move(callback), context, context != nullptr,
                      Response::failure(ErrorCode::InvalidParams, "not a log level: " + level));
         return;
@@ -1171,7 +1171,7 @@ void Client::setLogLevel(const std::string &level, QObject *context, Callback ca
         return;
     }
     m_logLevel = level;
-    setModernVersion(m_protocolVersion); // the _meta every request carries now names it
+    refreshMetaMembers(); // the _meta every request carries now names it
     respondLater(std::move(callback), context, context != nullptr,
                  Response::success(Json::object()));
 }

@@ -53,6 +53,10 @@ struct ClientOptions
     Json capabilities = Json::object(); // what this client implements (advertise no more)
 };
 
+// The syslog levels a server logs at, least severe first (logging, both eras).
+inline constexpr const char *LogLevels[]
+        = {"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"};
+
 struct Progress
 {
     double progress = 0;
@@ -282,6 +286,8 @@ private:
     void becomeModern(const Json &result);
     void readServerDescription(const Json &result, const Json &serverInfo);
     void setModernVersion(const std::string &version);
+    // m_metaMembers from modernMeta(): after the version or the log level changes.
+    void refreshMetaMembers();
     Json modernMeta() const;
     // Modern era: a -32022 answered by a retry with a version the server supports, or a
     // result that asks for input. True when the request goes on (under a new id).
@@ -304,6 +310,8 @@ private:
     void relisten();
     // The watchResource() calls that wait for the next acknowledgment get their answers.
     void answerWatchers(const std::optional<RpcError> &failure);
+    // Whether the open stream's acknowledgment names `uri` among its resourceSubscriptions.
+    bool agreedToWatch(const std::string &uri) const;
     // Registers a request whose serialized params are ready; sends it.
     RequestId sendRequest(std::string method, std::string_view paramsJson, QObject *context,
                           Callback callback, RequestOptions options, RequestId id);

@@ -95,8 +95,7 @@ ServerDock::ServerDock(Mcp::Manager *manager, QWidget *parent)
     m_levelAction->setObjectName(QStringLiteral("logLevelAction"));
     auto *levels = new QMenu(this);
     levels->setObjectName(QStringLiteral("logLevelMenu"));
-    for (const char *level :
-         {"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}) {
+    for (const char *level : Mcp::LogLevels) {
         QAction *choice = levels->addAction(QString::fromLatin1(level));
         choice->setObjectName(QStringLiteral("logLevel-") + QLatin1String(level));
         choice->setCheckable(true); // the level set last is checked (see updateActions)
