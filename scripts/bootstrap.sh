@@ -119,10 +119,11 @@ command -v npm >/dev/null 2>&1 || die "npm not found after installing npm"
 node_version=$(node --version)
 node_major=${node_version#v}
 node_major=${node_major%%.*}
+# This Node only runs npm; the peers run on the one the lockfile pins (checked below).
 if [ "$node_major" -lt 18 ]; then
-    die "Node.js $node_version is too old: the npm test peers need Node.js >= 18 (20 recommended)"
+    die "Node.js $node_version is too old: npm needs Node.js >= 18 to install the test peers"
 fi
-say "node $node_version, npm $(npm --version)"
+say "npm $(npm --version) on node $node_version (installs the peers; they run on the pinned Node)"
 
 # --- npm test peers -----------------------------------------------------------------------
 step "npm ci"
@@ -144,11 +145,15 @@ step "check npm test peers"
     || die "node_modules/@a2a-js/sdk or express is missing: delete node_modules and re-run"
 [ -x node_modules/.bin/conformance ] \
     || die "node_modules/@modelcontextprotocol/conformance is missing: delete node_modules and re-run"
-# The conformance suite needs Node >= 22; the lockfile's node@22 brings its own binary.
-conformance_node=$(node_modules/node/bin/node --version 2>/dev/null || true)
-case "$conformance_node" in
-    v2[2-9].*|v[3-9][0-9].*) say "conformance suite: node $conformance_node (node_modules/node/bin)" ;;
-    *) die "node_modules/node/bin/node is not Node >= 22 ('$conformance_node'): delete node_modules and re-run" ;;
-esac
+# Every npm peer (the example's servers, the A2A SDK peers, the conformance suite, which needs
+# Node >= 22) runs on the Node the lockfile pins: npm's `node` package brings its own binary.
+# Never the `node` on PATH: Debian 12's Node 18 lacks the global `crypto` the peers use.
+step "check the pinned Node"
+pinned_node=$(node -p 'require("./package-lock.json").packages["node_modules/node"].version' 2>/dev/null || true)
+[ -n "$pinned_node" ] && [ "$pinned_node" != undefined ] || die "package-lock.json pins no node package"
+peer_node=$(node_modules/node/bin/node --version 2>/dev/null || true)
+[ "$peer_node" = "v$pinned_node" ] \
+    || die "node_modules/node/bin/node is '$peer_node', the lockfile pins v$pinned_node: delete node_modules and re-run"
+say "npm test peers run on node $peer_node (node_modules/node/bin/node, pinned by package-lock.json)"
 
 say "done"

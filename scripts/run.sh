@@ -3,8 +3,8 @@
 #   1. scripts/bootstrap.sh  (apt packages + pinned npm test peers; fast when nothing is missing)
 #   2. configure + build build/ (Ninja, RelWithDebInfo, 2 jobs)
 #   3. trust the example workspace's servers (switchboard-cli trust), start its HTTP server
-#      (server-everything in streamableHttp mode, stopped when the window closes), then run
-#      the main job on examples/workspace; extra arguments are passed to it.
+#      (server-everything in streamableHttp mode on the pinned Node, stopped when the window
+#      closes), then run the main job on examples/workspace; extra arguments are passed to it.
 #
 #   ./scripts/run.sh              # from a fresh clone, any folder
 #   ./scripts/run.sh --json       # extra arguments go to the main job
@@ -50,7 +50,10 @@ banner "trust the example workspace's servers"
 banner "start the example's HTTP server (everything-http)"
 export EVERYTHING_PORT=${EVERYTHING_PORT:-3001}
 HTTP_LOG=$(mktemp "${TMPDIR:-/tmp}/switchboard-everything-http.XXXXXX.log")
-PORT=$EVERYTHING_PORT node node_modules/@modelcontextprotocol/server-everything/dist/index.js \
+# On the Node package-lock.json pins (npm's `node` package), as every npm peer: never on the
+# first `node` on PATH (Debian 12's Node 18 lacks the global `crypto` this server needs).
+PEER_NODE=node_modules/node/bin/node
+PORT=$EVERYTHING_PORT "$PEER_NODE" node_modules/@modelcontextprotocol/server-everything/dist/index.js \
     streamableHttp >"$HTTP_LOG" 2>&1 &
 HTTP_PID=$!
 trap 'kill "$HTTP_PID" 2>/dev/null || true; rm -f "$HTTP_LOG"' EXIT

@@ -22,7 +22,7 @@ public:
                     return QStringList{sourcePath("tests/a2a/sdkserver.mjs"), QString::number(port)}
                            + m_arguments;
                 },
-                [](quint16 port) { return "listening on " + QByteArray::number(port); });
+                [](quint16 port) { return "listening on " + QByteArray::number(port) + " ("; });
     }
 
     QString url() const { return QStringLiteral("http://127.0.0.1:%1/").arg(port()); }

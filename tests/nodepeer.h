@@ -1,5 +1,7 @@
 #pragma once
 
+#include "pinnednode.h"
+
 #include <QByteArray>
 #include <QDir>
 #include <QProcess>
@@ -35,8 +37,9 @@ public:
     }
 
 protected:
-    // Picks a free port, runs `node` with the arguments made for it (and `env` with PORT set),
-    // and waits until the output contains `ready` made for it (the event loop runs meanwhile).
+    // Picks a free port, runs the pinned Node (PinnedNode::program()) with the arguments made for
+    // it (and `env` with PORT set), and waits until the output contains `ready` made for it (the
+    // event loop runs meanwhile).
     bool startNode(const std::function<QStringList(quint16 port)> &arguments,
                    const std::function<QByteArray(quint16 port)> &ready)
     {
@@ -51,7 +54,7 @@ protected:
         m_node.setProcessChannelMode(QProcess::MergedChannels);
         QObject::connect(&m_node, &QProcess::readyRead, &m_node,
                          [this] { m_log += m_node.readAll(); });
-        m_node.start(QStringLiteral("node"), arguments(m_port));
+        m_node.start(PinnedNode::program(), arguments(m_port));
         const QByteArray line = ready(m_port);
         return m_node.waitForStarted(10000)
                && QTest::qWaitFor([this, line] { return m_log.contains(line); }, 30000);

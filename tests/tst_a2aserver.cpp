@@ -140,7 +140,7 @@ using Run = ProcessRun;
 
 Run sdkClient(const QStringList &args)
 {
-    return runWhileServing(QStringLiteral("node"),
+    return runWhileServing(PinnedNode::program(),
                            QStringList{NodePeer::sourcePath("tests/a2a/sdkclient.mjs")} + args);
 }
 

@@ -1,3 +1,5 @@
+#include "pinnednode.h"
+
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -60,13 +62,15 @@ class tst_Conformance : public QObject
     {
         QProcess process;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        // The suite needs Node >= 22 (fs.globSync): the one from node_modules comes first.
-        env.insert(QStringLiteral("PATH"), source(QStringLiteral("node_modules/node/bin"))
-                                                   + QLatin1Char(':') + env.value("PATH"));
+        // The suite needs Node >= 22 (fs.globSync): it runs on the pinned one, and so does
+        // anything it starts as `node` (the pinned one's folder comes first on PATH).
+        env.insert(QStringLiteral("PATH"),
+                   QFileInfo(PinnedNode::program()).path() + QLatin1Char(':') + env.value("PATH"));
         process.setProcessEnvironment(env);
         process.setProcessChannelMode(QProcess::MergedChannels);
-        process.start(source(QStringLiteral("node_modules/.bin/conformance")),
-                      QStringList{QStringLiteral("client"), QStringLiteral("--command"),
+        process.start(PinnedNode::program(),
+                      QStringList{source(QStringLiteral("node_modules/.bin/conformance")),
+                                  QStringLiteral("client"), QStringLiteral("--command"),
                                   QStringLiteral(SWITCHBOARD_CONFORMANCE_DRIVER)}
                               + args + QStringList{QStringLiteral("-o"), outputDir});
         Run run;
@@ -139,7 +143,7 @@ private slots:
     {
         QVERIFY2(QFileInfo::exists(source(QStringLiteral("node_modules/.bin/conformance"))),
                  "the conformance suite is missing: run scripts/bootstrap.sh (npm ci)");
-        QVERIFY2(QFileInfo::exists(source(QStringLiteral("node_modules/node/bin/node"))),
+        QVERIFY2(QFileInfo::exists(PinnedNode::program()),
                  "Node 22 from npm is missing: run scripts/bootstrap.sh (npm ci)");
     }
 

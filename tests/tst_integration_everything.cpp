@@ -1,9 +1,11 @@
+#include "a2apeer.h"
 #include "everythinghttp.h"
 #include "fakellmserver.h"
 #include "jsontest.h"
 #include "processtest.h"
 
 #include <mcp/client.h>
+#include <mcp/config.h>
 #include <mcp/manager.h>
 #include <mcp/stdiotransport.h>
 
@@ -50,9 +52,9 @@ class tst_IntegrationEverything : public QObject
         QFile config(home.filePath(QStringLiteral("everything.json")));
         if (!config.open(QIODevice::WriteOnly))
             return {};
-        config.write(QStringLiteral("{\"mcpServers\": {\"ev\": {\"command\": \"node\", "
-                                    "\"args\": [\"%1\", \"stdio\"]}}}")
-                             .arg(entryPoint())
+        config.write(QStringLiteral("{\"mcpServers\": {\"ev\": {\"command\": \"%1\", "
+                                    "\"args\": [\"%2\", \"stdio\"]}}}")
+                             .arg(PinnedNode::program(), entryPoint())
                              .toUtf8());
         return config.fileName();
     }
@@ -64,7 +66,7 @@ private slots:
                  qPrintable(QStringLiteral("%1 is missing: run scripts/bootstrap.sh (npm ci)")
                                     .arg(entryPoint())));
         StdioOptions options;
-        options.program = QStringLiteral("node");
+        options.program = PinnedNode::program();
         options.arguments = {entryPoint(), QStringLiteral("stdio")};
         options.workingDirectory = m_dir.path();
         ClientOptions clientOptions;
@@ -265,15 +267,14 @@ private slots:
         QTemporaryDir ws;
         QFile config(QDir(ws.path()).filePath(QStringLiteral(".mcp.json")));
         QVERIFY(config.open(QIODevice::WriteOnly));
-        config.write(
-                QStringLiteral(
-                        "{\"mcpServers\": {"
-                        "\"everything\": {\"command\": \"node\", \"args\": [\"%1\", \"stdio\"]},"
-                        "\"ghost\": {\"command\": \"switchboard-ghost-server\"},"
-                        "\"remote\": {\"command\": \"node\", \"env\": {\"API_TOKEN\": "
-                        "\"${TOKEN}\"}}}}")
-                        .arg(entryPoint())
-                        .toUtf8());
+        config.write(QStringLiteral(
+                             "{\"mcpServers\": {"
+                             "\"everything\": {\"command\": \"%1\", \"args\": [\"%2\", \"stdio\"]},"
+                             "\"ghost\": {\"command\": \"switchboard-ghost-server\"},"
+                             "\"remote\": {\"command\": \"%1\", \"env\": {\"API_TOKEN\": "
+                             "\"${TOKEN}\"}}}}")
+                             .arg(PinnedNode::program(), entryPoint())
+                             .toUtf8());
         config.close();
         QTemporaryDir home;
         QProcess cli;
@@ -307,6 +308,53 @@ private slots:
                 && lines[2].contains(QStringLiteral("TOKEN")));
     }
 
+    // Every npm peer runs on the Node package-lock.json pins, never on the first `node` on
+    // PATH (Debian 12's Node 18 lacks the global `crypto` the peers use): the tests' launcher,
+    // an A2A SDK peer (it prints its process.version when it listens), and the example
+    // workspace's stdio servers as its .mcp.json resolves their command with
+    // SWITCHBOARD_NODE_MODULES unset, as scripts/run.sh runs it.
+    void peersRunOnThePinnedNode()
+    {
+        const QString pinned = PinnedNode::version();
+        QVERIFY2(pinned.startsWith(QLatin1Char('v')), "package-lock.json pins no node");
+        const auto versionOf = [](const QString &program, const QString &workingDirectory) {
+            QProcess node;
+            node.setWorkingDirectory(workingDirectory);
+            node.start(program, {QStringLiteral("-p"), QStringLiteral("process.version")});
+            if (!node.waitForFinished(30000) || node.exitCode() != 0)
+                return QStringLiteral("%1 did not run: %2")
+                        .arg(program, QString::fromUtf8(node.readAllStandardError()));
+            return QString::fromUtf8(node.readAllStandardOutput()).trimmed();
+        };
+        QCOMPARE(versionOf(PinnedNode::program(), m_dir.path()), pinned);
+
+        SdkAgent agent;
+        QVERIFY2(agent.start(), agent.log().constData());
+        QVERIFY2(agent.log().contains("(node " + pinned.toUtf8() + ")"), agent.log().constData());
+
+        const QString workspace = QStringLiteral(SWITCHBOARD_SOURCE_DIR "/examples/workspace");
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("SWITCHBOARD_NODE_MODULES"));
+        const McpConfig example
+                = ConfigLoader::loadFile(QDir(workspace).filePath(QStringLiteral(".mcp.json")), env,
+                                         ConfigOrigin::Workspace);
+        QVERIFY(example.errors.isEmpty());
+        int stdio = 0;
+        for (const ServerConfig &server : example.servers) {
+            if (server.type != TransportType::Stdio)
+                continue;
+            ++stdio;
+            // A relative command is resolved against the server's working directory, the
+            // workspace (StdioTransport).
+            const QString program = QDir(workspace).absoluteFilePath(server.command);
+            QVERIFY2(QFileInfo(program).canonicalFilePath()
+                             == QFileInfo(PinnedNode::program()).canonicalFilePath(),
+                     qPrintable(server.name + QStringLiteral(": ") + server.command));
+            QCOMPARE(versionOf(program, workspace), pinned);
+        }
+        QCOMPARE(stdio, 3);
+    }
+
     // The example workspace copied elsewhere, as its README suggests: with
     // SWITCHBOARD_NODE_MODULES naming the repository's node_modules, its three stdio servers
     // connect (and the HTTP one, where EVERYTHING_PORT says); without it, each fails naming
@@ -337,8 +385,7 @@ private slots:
         QCOMPARE(run(QStringLiteral("trust"), env).first, 0);
         const auto [failedCode, failed] = run(QStringLiteral("servers"), env);
         QCOMPARE(failedCode, 3);
-        QVERIFY2(failed.contains(QStringLiteral("node_modules/@modelcontextprotocol")),
-                 qPrintable(failed));
+        QVERIFY2(failed.contains(QStringLiteral("node_modules/node/bin/node")), qPrintable(failed));
 
         QProcessEnvironment withModules = env;
         withModules.insert(QStringLiteral("SWITCHBOARD_NODE_MODULES"),
@@ -363,9 +410,9 @@ private slots:
         QTemporaryDir ws, home;
         QFile config(QDir(home.path()).filePath(QStringLiteral("mcp.json")));
         QVERIFY(config.open(QIODevice::WriteOnly));
-        config.write(QStringLiteral("{\"mcpServers\": {\"everything\": {\"command\": \"node\", "
-                                    "\"args\": [\"%1\", \"stdio\"]}}}")
-                             .arg(entryPoint())
+        config.write(QStringLiteral("{\"mcpServers\": {\"everything\": {\"command\": \"%1\", "
+                                    "\"args\": [\"%2\", \"stdio\"]}}}")
+                             .arg(PinnedNode::program(), entryPoint())
                              .toUtf8());
         config.close();
         QProcess cli;

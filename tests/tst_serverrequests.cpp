@@ -2,6 +2,7 @@
 // the answer, each editable) and elicitation (a form, or a page to open), alone and through
 // the window with server-everything.
 #include "fakellmserver.h"
+#include "pinnednode.h"
 #include "windowtest.h"
 
 #include <engine/elicitation.h>
@@ -691,8 +692,9 @@ private:
     {
         return openWindow(
                 workspace, model,
-                QStringLiteral("{\"command\": \"node\", \"args\": [\"%1\", \"stdio\"]}")
-                        .arg(QDir(QStringLiteral(SWITCHBOARD_SOURCE_DIR))
+                QStringLiteral("{\"command\": \"%1\", \"args\": [\"%2\", \"stdio\"]}")
+                        .arg(PinnedNode::program(),
+                             QDir(QStringLiteral(SWITCHBOARD_SOURCE_DIR))
                                      .filePath(QStringLiteral("node_modules/@modelcontextprotocol/"
                                                               "server-everything/dist/index.js"))),
                 QStringLiteral("ev"));

@@ -7,7 +7,7 @@
 // --stale-card (with --v03-only): the card still claims 1.0, as a card an agent forgot to
 // update would; the client has to find out from the -32601 its 1.0 methods get.
 // --token T: every request must carry "Authorization: Bearer T" (else 401).
-// It prints "listening on PORT" when ready, then one line per request: "request METHOD PATH
+// It prints "listening on PORT (node VERSION)" when ready, then one line per request: "request METHOD PATH
 // [a2a-version] [json-rpc method]". The text of the user's message selects what it does:
 //   "slow…"   runs 30 s in 100 ms steps, and honours CancelTask
 //   "input…"  asks for more input (INPUT_REQUIRED); an answer with the same task id completes it
@@ -139,4 +139,4 @@ app.use('/.well-known/agent-card.json',
   agentCardHandler({ agentCardProvider: handler, legacyCompat: { enabled: compat } }));
 app.use('/', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication,
   legacyCompat: { enabled: compat } }));
-app.listen(port, '127.0.0.1', () => console.log(`listening on ${port}`));
+app.listen(port, '127.0.0.1', () => console.log(`listening on ${port} (node ${process.version})`));
