@@ -1,6 +1,7 @@
 #include "fakellmserver.h"
 
 #include "jsontest.h"
+#include "sandboxtest.h"
 
 #include <engine/agent.h>
 #include <engine/conversationstore.h>
@@ -782,9 +783,8 @@ private slots:
     void cliBashSandboxAndEnvironment()
     {
         QFETCH(QString, sandbox);
-        if (sandbox == QLatin1String("on")
-            && QStandardPaths::findExecutable(QStringLiteral("bwrap")).isEmpty())
-            QSKIP("bwrap (bubblewrap) is not installed");
+        if (sandbox == QLatin1String("on"))
+            SKIP_UNLESS_SANDBOX();
         QTemporaryDir ws, data;
         QTemporaryDir outside(QDir::currentPath() + QStringLiteral("/cli-outside-XXXXXX"));
         QVERIFY(outside.isValid());

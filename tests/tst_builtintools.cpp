@@ -1,4 +1,5 @@
 #include "processtest.h"
+#include "sandboxtest.h"
 
 #include <engine/builtintools.h>
 #include <engine/workspace.h>
@@ -1204,11 +1205,6 @@ void TestBuiltinTools::bashEnvironment()
 }
 
 namespace {
-bool haveBwrap()
-{
-    return !QStandardPaths::findExecutable(QStringLiteral("bwrap")).isEmpty();
-}
-
 // Whether any process runs `sleep <marker>` (a PID from inside a PID namespace means nothing
 // outside it, so the sandboxed tests look for the command line instead).
 bool sleepRunning(const QString &marker)
@@ -1229,8 +1225,7 @@ void TestBuiltinTools::bashSandboxed()
 #ifndef Q_OS_LINUX
     QSKIP("bubblewrap is Linux-only");
 #endif
-    if (!haveBwrap())
-        QSKIP("bwrap (bubblewrap) is not installed");
+    SKIP_UNLESS_SANDBOX();
     // Outside the workspace and not under /tmp (private in the sandbox, so a write there would
     // vanish rather than fail).
     QTemporaryDir outside(QDir::currentPath() + QStringLiteral("/bash-outside-XXXXXX"));
@@ -1266,8 +1261,7 @@ void TestBuiltinTools::bashSandboxEndsEverything()
 #ifndef Q_OS_LINUX
     QSKIP("bubblewrap is Linux-only");
 #endif
-    if (!haveBwrap())
-        QSKIP("bwrap (bubblewrap) is not installed");
+    SKIP_UNLESS_SANDBOX();
     m_bashSandbox = Mcp::Sandbox::Mode::On;
     const QString marker = QString::number(4000 + QCoreApplication::applicationPid() % 1000);
     // A background child left behind, then one killed by the timeout.
@@ -1289,8 +1283,7 @@ void TestBuiltinTools::bashSandboxAuto()
 #ifndef Q_OS_LINUX
     QSKIP("bubblewrap is Linux-only");
 #endif
-    if (!haveBwrap())
-        QSKIP("bwrap (bubblewrap) is not installed");
+    SKIP_UNLESS_SANDBOX();
     QTemporaryDir outside(QDir::currentPath() + QStringLiteral("/bash-auto-XXXXXX"));
     QVERIFY(outside.isValid());
     const QString target = outside.filePath(QStringLiteral("OUTSIDE"));

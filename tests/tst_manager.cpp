@@ -1,6 +1,7 @@
 #include "jsontest.h"
 #include "mcptest.h"
 #include "processtest.h"
+#include "sandboxtest.h"
 
 #include <mcp/manager.h>
 #include <mcp/stdiotransport.h>
@@ -353,8 +354,7 @@ private slots:
     // only the sandboxed server, with a reason naming it.
     void sandboxAndEnvironmentFromConfig()
     {
-        if (QStandardPaths::findExecutable(QStringLiteral("bwrap")).isEmpty())
-            QSKIP("bwrap (bubblewrap) is not installed");
+        SKIP_UNLESS_SANDBOX();
         QTemporaryDir outside(QDir::currentPath() + QStringLiteral("/manager-outside-XXXXXX"));
         QVERIFY(outside.isValid());
         QVERIFY(QDir(m_dir.path()).mkpath(QStringLiteral("sandboxed")));

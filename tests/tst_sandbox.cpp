@@ -1,4 +1,5 @@
 #include "jsontest.h"
+#include "sandboxtest.h"
 
 #include <mcp/sandbox.h>
 
@@ -159,8 +160,7 @@ private slots:
 
     void probeWorks()
     {
-        if (QStandardPaths::findExecutable(QStringLiteral("bwrap")).isEmpty())
-            QSKIP("bwrap is not installed");
+        SKIP_UNLESS_SANDBOX();
         int calls = 0;
         bool works = false;
         QObject context;

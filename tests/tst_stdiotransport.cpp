@@ -1,5 +1,6 @@
 #include "jsontest.h"
 #include "processtest.h"
+#include "sandboxtest.h"
 
 #include <mcp/client.h>
 #include <mcp/inboundparser.h>
@@ -99,12 +100,6 @@ class tst_StdioTransport : public QObject
             return {};
         const auto r = call(client.get(), "env", Json::object());
         return r && !r->failed() ? QLatin1Char('\n') + r->text() : QString();
-    }
-
-    static void requireBwrap()
-    {
-        if (QStandardPaths::findExecutable(QStringLiteral("bwrap")).isEmpty())
-            QSKIP("bwrap (bubblewrap) is not installed");
     }
 
     // A sandboxed shell tries to connect to 127.0.0.1:port, says what happened on stderr, then
@@ -755,7 +750,7 @@ private slots:
 #ifdef Q_OS_LINUX
     void sandboxWritesOnlyInWorkspace()
     {
-        requireBwrap();
+        SKIP_UNLESS_SANDBOX();
         // Not under /tmp (private inside the sandbox, so a write there would vanish rather
         // than fail) and not the workspace.
         QTemporaryDir outside(QDir::currentPath() + QStringLiteral("/sandbox-outside-XXXXXX"));
@@ -807,7 +802,7 @@ private slots:
 
     void sandboxWithoutNetwork()
     {
-        requireBwrap();
+        SKIP_UNLESS_SANDBOX();
         QTcpServer listener;
         QVERIFY(listener.listen(QHostAddress::LocalHost));
         QCOMPARE(connectionResult(listener.serverPort(), true), QStringLiteral("net:connected"));
