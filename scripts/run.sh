@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # README command 1: set up, build, and run Switchboard on the bundled example workspace.
 #   1. scripts/bootstrap.sh  (apt packages + pinned npm test peers; fast when nothing is missing)
-#   2. configure + build build/ (Ninja, RelWithDebInfo, 2 jobs)
+#   2. configure + build build/ (Ninja, RelWithDebInfo, 2 jobs): only the window and the CLI
+#      (scripts/test.sh builds the rest: the tests, the benchmarks)
 #   3. trust the example workspace's servers (switchboard-cli trust), start its HTTP server
 #      (server-everything in streamableHttp mode on the pinned Node, stopped when the window
 #      closes), then run the main job on examples/workspace; extra arguments are passed to it.
@@ -37,7 +38,8 @@ if command -v ccache >/dev/null 2>&1; then
     configure_args+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 cmake "${configure_args[@]}"
-cmake --build "$BUILD_DIR" -j2
+# What this command runs, and nothing else: the example's servers are npm packages.
+cmake --build "$BUILD_DIR" -j2 --target switchboard switchboard-cli
 
 # The example workspace is this repository's own: trust its servers explicitly, as a user
 # would after reading examples/workspace/.mcp.json (any other folder's servers wait for the

@@ -4,7 +4,7 @@
 #   1. bootstrap      scripts/bootstrap.sh (apt packages, pinned npm test peers)
 #   2. build          build/       Ninja, RelWithDebInfo
 #   3. test           ctest in build/
-#   4. asan build     build-asan/  -DSWITCHBOARD_SANITIZE=ON (ASan + UBSan), Debug
+#   4. asan build     build-asan/  -DSWITCHBOARD_SANITIZE=ON (ASan + UBSan), Debug, no bench/
 #   5. asan test      ctest in build-asan/ with leak detection, aborting on any report
 #   6. fuzz build     build-fuzz/  clang, -DSWITCHBOARD_FUZZ=ON -DSWITCHBOARD_TESTS=OFF
 #   7. fuzz           every fuzz_* executable for FUZZ_SECONDS over its seed corpus
@@ -157,7 +157,9 @@ if [ "$SKIP_ASAN" = 1 ]; then
     skipped "asan" "SKIP_ASAN=1"
 else
     banner "asan build"
-    cmake_configure build-asan -DCMAKE_BUILD_TYPE="$ASAN_BUILD_TYPE" -DSWITCHBOARD_SANITIZE=ON
+    # The benchmarks are measured in build/ (bench/run.sh), never under the sanitizers.
+    cmake_configure build-asan -DCMAKE_BUILD_TYPE="$ASAN_BUILD_TYPE" -DSWITCHBOARD_SANITIZE=ON \
+        -DSWITCHBOARD_BENCH=OFF
     cmake --build build-asan -j "$JOBS"
     stage_done "build-asan/ ($ASAN_BUILD_TYPE, ASan+UBSan)"
 
