@@ -815,6 +815,61 @@ private slots:
         QCOMPARE(QFileInfo::exists(outsideFile), sandbox == QLatin1String("off"));
     }
 
+    void cliRememberedGrantAsksTheProbe_data() { cliBashSandboxAndEnvironment_data(); }
+
+    // The probe through `run`: with "always" remembered for `npm test` (as the dialog
+    // saves it), `npm test --version` runs unasked, but the probe's command, which bash turns
+    // into `$(cp ~/.ssh/id_rsa stolen.txt)`, is asked (and so denied under --approve deny),
+    // with the sandbox and without; the key never reaches the workspace.
+    void cliRememberedGrantAsksTheProbe()
+    {
+        QFETCH(QString, sandbox);
+        if (sandbox == QLatin1String("on"))
+            SKIP_UNLESS_SANDBOX();
+        QTemporaryDir ws, data, home;
+        QVERIFY(QDir(home.path()).mkpath(QStringLiteral(".ssh")));
+        QFile key(home.filePath(QStringLiteral(".ssh/id_rsa")));
+        QVERIFY(key.open(QIODevice::WriteOnly));
+        key.write("FAKE-PRIVATE-KEY\n");
+        key.close();
+        QVERIFY(QDir(data.path()).mkpath(QStringLiteral("switchboard")));
+        QFile approvals(data.filePath(QStringLiteral("switchboard/approvals.json")));
+        QVERIFY(approvals.open(QIODevice::WriteOnly));
+        const Json grants = {{"version", 1},
+                             {"workspaces",
+                              {{QFileInfo(ws.path()).canonicalFilePath().toStdString(),
+                                {{"builtin/bash", Json::array({"npm test*"})}}}}}};
+        approvals.write(QByteArray::fromStdString(grants.dump()));
+        approvals.close();
+        const QString probe = QStringLiteral(
+                "npm test ${x:=\\$$'\\x28'cp $HOME/.ssh/id_rsa stolen.txt$'\\x29'} ${x@P}");
+        FakeLlmServer model(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(model.listen());
+        model.enqueue(FakeLlmServer::openAiToolCalls(
+                {{QStringLiteral("bash"), Json{{"command", "npm test --version"}}},
+                 {QStringLiteral("bash"), Json{{"command", probe.toStdString()}}}}));
+        model.enqueue(FakeLlmServer::openAiText(QStringLiteral("Done.")));
+        const CliRun run = runCli(
+                model, ws.path(), data.path(),
+                {QStringLiteral("go"), QStringLiteral("--approve"), QStringLiteral("deny")},
+                {QStringLiteral("--sandbox"), sandbox}, {{QStringLiteral("HOME"), home.path()}});
+        QCOMPARE(model.requests().size(), 2);
+        const Json tools = toolMessages(model.requests().at(1));
+        QCOMPARE(int(tools.size()), 2);
+        const QString granted = QString::fromStdString(tools[0]["content"].dump());
+        // (npm itself may say "permission denied" writing its logs in the sandbox.)
+        const QString asked = QString::fromStdString(tools[1]["content"].dump());
+        QVERIFY2(!granted.contains(QStringLiteral("The user denied")), qPrintable(granted));
+        QVERIFY2(asked.contains(QStringLiteral("The user denied")), qPrintable(asked));
+        QVERIFY(!QFileInfo::exists(ws.filePath(QStringLiteral("stolen.txt"))));
+        QDirIterator files(ws.path(), QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+        while (files.hasNext()) {
+            QFile file(files.next());
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            QVERIFY2(!file.readAll().contains("FAKE-PRIVATE-KEY"), qPrintable(file.fileName()));
+        }
+    }
+
     // A read tool asks before touching a file that may hold secrets: under --approve deny,
     // `read_file .env` is denied and its content never reaches the model, while an ordinary
     // file is still read unasked; search_files skips the secret unless allowed.

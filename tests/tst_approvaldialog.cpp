@@ -53,6 +53,7 @@ private slots:
 
     void commandPatternIsShownAndEditable_data();
     void commandPatternIsShownAndEditable();
+    void destructiveCommandIsGrantedOnlyExactly();
     void manualRunHasNoModelToTell();
     void sensitiveCallIsAllowedOnceOnly();
     void serverNamedBuiltinIsAServer();
@@ -62,6 +63,7 @@ private slots:
 private:
     static ApprovalRequest request(const QString &tool,
                                    Engine::Risk risk = Engine::Risk::Dangerous);
+    static ApprovalRequest bashRequest(const QString &command);
 };
 
 // Records every decision a dialog emits, so a test can check "exactly once".
@@ -84,6 +86,20 @@ ApprovalRequest tst_ApprovalDialog::request(const QString &tool, Engine::Risk ri
     r.risk = risk;
     r.arguments = Json{{"path", "notes.txt"}, {"count", 3}};
     r.hints = Json{{"readOnlyHint", true}};
+    r.conversationId = QStringLiteral("c1");
+    return r;
+}
+
+// The built-in bash asking about `command` (no pattern suggested yet).
+ApprovalRequest tst_ApprovalDialog::bashRequest(const QString &command)
+{
+    ApprovalRequest r;
+    r.toolName = QStringLiteral("bash");
+    r.source = QStringLiteral("builtin");
+    r.builtin = true;
+    r.originalName = QStringLiteral("bash");
+    r.arguments = Json{{"command", command.toStdString()}};
+    r.command = command;
     r.conversationId = QStringLiteral("c1");
     return r;
 }
@@ -496,13 +512,7 @@ void tst_ApprovalDialog::commandPatternIsShownAndEditable()
     QFETCH(QString, button);
     QFETCH(QString, typed);
     QFETCH(QString, pattern);
-    ApprovalRequest r;
-    r.toolName = QStringLiteral("bash");
-    r.source = QStringLiteral("builtin");
-    r.builtin = true;
-    r.originalName = QStringLiteral("bash");
-    r.arguments = Json{{"command", "npm test --watch"}};
-    r.command = QStringLiteral("npm test --watch");
+    ApprovalRequest r = bashRequest(QStringLiteral("npm test --watch"));
     r.suggestedPattern = QStringLiteral("npm test*");
     ApprovalDialog dialog(r);
     Recorder rec;
@@ -522,6 +532,38 @@ void tst_ApprovalDialog::commandPatternIsShownAndEditable()
     // Every other tool has no pattern to edit.
     ApprovalDialog other(request(QStringLiteral("write_file")));
     QVERIFY(!other.findChild<QLineEdit *>(QStringLiteral("patternEdit")));
+}
+
+// The dialog: `rm -rf old/notes.md && echo gone` offers no wider grant than the command
+// itself (read-only, saying why), a long command wraps instead of running off-screen, and a
+// built-in tool has no "untrusted hints" line (no server to claim anything).
+void tst_ApprovalDialog::destructiveCommandIsGrantedOnlyExactly()
+{
+    const QString command = QStringLiteral("rm -rf old/notes.md && echo gone");
+    ApprovalRequest r = bashRequest(command);
+    r.suggestedPattern = Engine::CommandPattern::suggest(command);
+    QCOMPARE(r.suggestedPattern, command);
+    ApprovalDialog dialog(r);
+    Recorder rec;
+    rec.attach(&dialog);
+    dialog.open();
+    auto *edit = dialog.findChild<QLineEdit *>(QStringLiteral("patternEdit"));
+    QVERIFY(edit);
+    QCOMPARE(edit->text(), command);
+    QVERIFY(edit->isReadOnly());
+    auto *exact = dialog.findChild<QLabel *>(QStringLiteral("exactLabel"));
+    QVERIFY(exact && exact->isVisible());
+    QVERIFY2(exact->text().contains(QLatin1String("&&")), qPrintable(exact->text()));
+    QVERIFY(!dialog.findChild<QLabel *>(QStringLiteral("hintsLabel")));
+    auto *arguments = dialog.findChild<QPlainTextEdit *>(QStringLiteral("argumentsView"));
+    QVERIFY(arguments);
+    QCOMPARE(arguments->lineWrapMode(), QPlainTextEdit::WidgetWidth);
+    ::button(&dialog, "alwaysAllowButton")->click();
+    QCOMPARE(rec.decisions.size(), size_t(1));
+    QCOMPARE(rec.decisions[0].commandPattern, command);
+    // A server's tool still shows what the server claims.
+    ApprovalDialog other(request(QStringLiteral("write_file")));
+    QVERIFY(other.findChild<QLabel *>(QStringLiteral("hintsLabel")));
 }
 
 // A call asked about for a reason of its own says why, and offers only once or deny.

@@ -72,14 +72,18 @@ void TerminalApprovalGate::askNext()
     if (!r.reason.isEmpty())
         why = tr("  why it asks: %1\n").arg(r.reason);
     // A call asked about for its own reason (a sensitive file) can only be allowed once.
-    const QString choices
-            = !r.reason.isEmpty() ? tr("[y] once  [n] deny (n: reason) > ")
-              : r.command.isEmpty()
-                      ? tr("[y] once  [c] for this conversation  [a] always  [n] deny "
-                           "(n: reason) > ")
-                      : tr("[y] this command once  [c] commands matching %1 in this "
-                           "conversation  [a] always  [n] deny (n: reason) > ")
-                                .arg(r.suggestedPattern);
+    QString choices;
+    if (!r.reason.isEmpty())
+        choices = tr("[y] once  [n] deny (n: reason) > ");
+    else if (r.command.isEmpty())
+        choices = tr("[y] once  [c] for this conversation  [a] always  [n] deny (n: reason) > ");
+    else if (r.suggestedPattern == r.command) // deletes, rewrites or runs code: exactly this
+        choices = tr("[y] this command once  [c] exactly this command in this conversation  "
+                     "[a] always  [n] deny (n: reason) > ");
+    else
+        choices = tr("[y] this command once  [c] commands matching %1 in this conversation  "
+                     "[a] always  [n] deny (n: reason) > ")
+                          .arg(r.suggestedPattern);
     say(tr("\nAllow %1 (%2 risk, from %3)?\n  arguments: %4\n%5%6%7")
                 .arg(r.toolName, riskName(r.risk), r.builtin ? tr("built-in") : r.source,
                      QString::fromStdString(

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "commandpattern.h"
 #include "tool.h"
 
 #include <QString>
@@ -24,20 +25,6 @@ struct ToolKey
     QString toString() const;
     bool operator==(const ToolKey &) const = default;
 };
-
-// Command patterns: how a grant for a command-line tool (bash) covers commands. A pattern
-// ending in `*` covers the commands that start with the text before it, unless the command
-// contains a shell operator (then only an identical command matches: "echo a*" must not
-// cover "echo a; rm -rf x"); a pattern without `*` covers exactly that command.
-namespace CommandPattern {
-// `;`, `&`, `|`, `<`, `>`, `(`, `)`, backticks, `$(` (as part of `(`), newlines.
-bool hasShellOperators(const QString &command);
-// The default pattern for "allow for this conversation": up to the first two words before
-// any shell operator, plus `*` ("npm test --watch" → "npm test*"); the command itself when
-// nothing is left before an operator.
-QString suggest(const QString &command);
-bool matches(const QString &pattern, const QString &command);
-} // namespace CommandPattern
 
 struct ApprovalRequest
 {

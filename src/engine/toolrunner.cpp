@@ -125,9 +125,13 @@ QString ToolRunner::grantPattern(const Run &run, const ApprovalDecision &decisio
 {
     if (run.command.isEmpty())
         return {};
-    // No pattern (a gate that does not offer one): the exact command, never all of bash.
+    // No pattern (a gate that does not offer one): the exact command, never all of bash; a
+    // command that may only be granted exactly gets that, whatever pattern came back.
     const QString pattern = decision.commandPattern.trimmed();
-    return pattern.isEmpty() ? run.command : pattern;
+    if (pattern.isEmpty()
+        || CommandPattern::assess(run.command).reach != CommandPattern::Reach::Prefix)
+        return run.command;
+    return pattern;
 }
 
 ToolRunner::RunId ToolRunner::run(const ToolCallRequest &call, const QString &conversationId,
@@ -169,7 +173,14 @@ ToolRunner::RunId ToolRunner::run(const ToolCallRequest &call, const QString &co
     ToolContext askContext;
     askContext.workspace = m_workspace;
     askContext.conversationId = conversationId;
-    const std::optional<QString> reason = run.tool->approvalReason(run.arguments, askContext);
+    std::optional<QString> reason = run.tool->approvalReason(run.arguments, askContext);
+    if (!reason && !run.command.isEmpty()) {
+        // A command whose words bash knows only when it runs ($, globs, ...) is asked every
+        // time: no grant covers it, and none is made from it.
+        const CommandPattern::Assessment assessment = CommandPattern::assess(run.command);
+        if (assessment.reach == CommandPattern::Reach::Never)
+            reason = assessment.why;
+    }
     run.askAlways = reason.has_value();
 
     if (m_onlyRead && (run.tool->risk() != Risk::Read || run.askAlways)) {

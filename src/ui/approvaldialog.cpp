@@ -74,15 +74,18 @@ ApprovalDialog::ApprovalDialog(Engine::ApprovalRequest request, QWidget *parent)
     form->addRow(tr("Risk:"), m_riskLabel);
 
     // The risk above comes from the user's configuration; what the server says about its own
-    // tool lowers nothing, and the wording has to make that plain.
-    const QString hints = describeHints(m_request.hints);
-    auto hintsLabel
-            = plainLabel(hints.isEmpty() ? tr("The server gives no hints about this tool.")
-                                         : tr("The server says: %1 (not verified)").arg(hints),
-                         this);
-    hintsLabel->setObjectName(QStringLiteral("hintsLabel"));
-    hintsLabel->setToolTip(tr("Untrusted: a server can claim anything about its own tools."));
-    form->addRow(tr("Untrusted hints:"), hintsLabel);
+    // tool lowers nothing, and the wording has to make that plain. A built-in tool has no
+    // server to claim anything.
+    if (!builtin) {
+        const QString hints = describeHints(m_request.hints);
+        auto hintsLabel
+                = plainLabel(hints.isEmpty() ? tr("The server gives no hints about this tool.")
+                                             : tr("The server says: %1 (not verified)").arg(hints),
+                             this);
+        hintsLabel->setObjectName(QStringLiteral("hintsLabel"));
+        hintsLabel->setToolTip(tr("Untrusted: a server can claim anything about its own tools."));
+        form->addRow(tr("Untrusted hints:"), hintsLabel);
+    }
     if (!scoped) {
         auto why = plainLabel(m_request.reason, this);
         why->setObjectName(QStringLiteral("whyLabel"));
@@ -100,7 +103,9 @@ ApprovalDialog::ApprovalDialog(Engine::ApprovalRequest request, QWidget *parent)
     m_argumentsView->setTextInteractionFlags(Qt::TextSelectableByMouse
                                              | Qt::TextSelectableByKeyboard);
     m_argumentsView->setTabChangesFocus(true);
-    m_argumentsView->setLineWrapMode(QPlainTextEdit::NoWrap);
+    // Wrapped, so that the end of a long command line is never off-screen.
+    m_argumentsView->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    m_argumentsView->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
     m_argumentsView->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     QString arguments = dumpJson(m_request.arguments, 2);
     if (arguments.size() > MaxArgumentChars) {
@@ -118,14 +123,26 @@ ApprovalDialog::ApprovalDialog(Engine::ApprovalRequest request, QWidget *parent)
     auto reasonLabel = new QLabel(tr("&Reason for denying:"), this);
     reasonLabel->setBuddy(m_reasonEdit);
     QHBoxLayout *patternRow = nullptr;
+    QLabel *exactLabel = nullptr;
     if (!m_request.command.isEmpty() && scoped) {
         m_patternEdit = new QLineEdit(m_request.suggestedPattern, this);
         m_patternEdit->setObjectName(QStringLiteral("patternEdit"));
         m_patternEdit->setToolTip(
                 tr("\"Allow for this conversation\" and \"Always allow\" cover the commands "
-                   "that start with the text before the *. A command with ; & | < > ( ) or "
-                   "backticks is only covered when it is exactly this text. Without a *, only "
-                   "this exact command."));
+                   "whose first words are the words before the * (\"npm test*\" covers \"npm "
+                   "test --watch\", never \"npm tests\"). A command with ; & | < > ( ) is only "
+                   "covered when it is exactly this text, and one with $, backticks or "
+                   "wildcards never. Without a *, only this exact command."));
+        const Engine::CommandPattern::Assessment assessment
+                = Engine::CommandPattern::assess(m_request.command);
+        if (assessment.reach == Engine::CommandPattern::Reach::Exact) {
+            // Deletes, rewrites or runs code: never a wider grant than the command itself.
+            m_patternEdit->setText(m_request.command);
+            m_patternEdit->setReadOnly(true);
+            exactLabel = plainLabel(
+                    tr("Only this exact command can be remembered: %1").arg(assessment.why), this);
+            exactLabel->setObjectName(QStringLiteral("exactLabel"));
+        }
         auto patternLabel = new QLabel(tr("Wider choices co&ver:"), this);
         patternLabel->setBuddy(m_patternEdit);
         patternRow = new QHBoxLayout;
@@ -190,6 +207,8 @@ ApprovalDialog::ApprovalDialog(Engine::ApprovalRequest request, QWidget *parent)
     layout->addWidget(m_argumentsView, 1);
     if (patternRow)
         layout->addLayout(patternRow);
+    if (exactLabel)
+        layout->addWidget(exactLabel);
     layout->addLayout(reasonRow);
     layout->addLayout(buttons);
 
