@@ -112,6 +112,18 @@ else
     say "apt packages: installed ${#missing[@]}"
 fi
 
+# --- localhost ----------------------------------------------------------------------------
+# The conformance suite's servers and the OAuth tests are reached as http://localhost:PORT.
+# Debian's installer writes /etc/hosts; a bare debootstrap (the newcomer's check) has none, and
+# `localhost` then goes to DNS, which may not answer it.
+step "check localhost"
+if ! getent hosts localhost >/dev/null 2>&1; then
+    say "localhost does not resolve (no /etc/hosts entry): adding it to /etc/hosts"
+    printf '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n' \
+        | "${SUDO[@]}" tee -a /etc/hosts >/dev/null
+    getent hosts localhost >/dev/null 2>&1 || die "localhost still does not resolve after adding it to /etc/hosts"
+fi
+
 # --- node / npm ---------------------------------------------------------------------------
 step "check node and npm"
 command -v node >/dev/null 2>&1 || die "node not found after installing nodejs"
