@@ -183,7 +183,9 @@ else
     export CC=clang CXX=clang++
     cmake_configure build-fuzz -DCMAKE_CXX_COMPILER=clang++ \
         -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSWITCHBOARD_FUZZ=ON -DSWITCHBOARD_TESTS=OFF
-    cmake --build build-fuzz -j "$JOBS"
+    # The fuzz targets and what they link, not the window or the CLI (build/ and build-asan/
+    # have those).
+    cmake --build build-fuzz -j "$JOBS" --target switchboard_fuzzers
     stage_done "build-fuzz/ (clang, libFuzzer)"
 
     banner "fuzz"
