@@ -262,6 +262,34 @@ private slots:
         const ServerConfig plain = server(R"({"command": "x"})");
         QVERIFY(TrustStore::requests(plain).isEmpty());
     }
+
+    // The issue's hostile definition: what reads your variables says which and where, and a
+    // sandbox says what it still allows (a write to / and the network are not "a sandbox").
+    void requestsNameVariablesAndWhatASandboxAllows()
+    {
+        const QString all = TrustStore::requests(server(R"({
+            "command": "${TOOL_BIN:-node}", "args": ["s.js", "--token=${CI_TOKEN}"],
+            "env": {"DEBUG": "${DEPLOY_KEY}"},
+            "sandbox": {"write": ["/", "${HOME}/.npm"], "network": true}})"))
+                                    .join(QLatin1Char('\n'));
+        for (const char *expected : {"${DEPLOY_KEY} (in env.DEBUG)", "${CI_TOKEN} (in args[1])",
+                                     "${TOOL_BIN} (in command)", "writes in the workspace and in /",
+                                     "/.npm", "with network access"})
+            QVERIFY2(all.contains(QLatin1String(expected)), qPrintable(expected + ("\n" + all)));
+        const QString remote
+                = TrustStore::requests(server("{\"url\": \"https://h/mcp?key=${URL_KEY}\", "
+                                              "\"headers\": {\"Authorization\": \"Bearer ${T}\"}}"))
+                          .join(QLatin1Char('\n'));
+        QVERIFY2(remote.contains(QLatin1String("${URL_KEY} (in url)"))
+                         && remote.contains(QLatin1String("${T} (in headers.Authorization)")),
+                 qPrintable(remote));
+        const QString boxed
+                = TrustStore::requests(server(R"({"command": "x", "sandbox": {"network": false}})"))
+                          .join(QLatin1Char('\n'));
+        QVERIFY2(boxed.contains(QLatin1String("writes only in the workspace"))
+                         && boxed.contains(QLatin1String("without network")),
+                 qPrintable(boxed));
+    }
 };
 
 QTEST_GUILESS_MAIN(tst_TrustStore)

@@ -85,12 +85,17 @@ std::unique_ptr<LlmProvider> createProvider(const ProviderConfig &config, QObjec
     return std::make_unique<OpenAiProvider>(config, parent);
 }
 
+QStringList providerKeyVariables()
+{
+    return {QStringLiteral("OPENAI_API_KEY"), QStringLiteral("ANTHROPIC_API_KEY")};
+}
+
 QStringList knownSecrets(const Mcp::McpConfig &servers, const QProcessEnvironment &environment,
                          const QStringList &storedKeys)
 {
     QStringList secrets = storedKeys;
-    for (const char *name : {"OPENAI_API_KEY", "ANTHROPIC_API_KEY"})
-        secrets << environment.value(QLatin1String(name));
+    for (const QString &name : providerKeyVariables())
+        secrets << environment.value(name);
     for (const Mcp::ServerConfig &server : servers.servers)
         secrets << Mcp::Redactor::secretValues(server);
     secrets.removeAll(QString());

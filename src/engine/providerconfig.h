@@ -51,6 +51,10 @@ struct ProviderConfig
                                                          QString *whyNot = nullptr);
 };
 
+/// The environment variables the provider settings read keys from (OPENAI_API_KEY,
+/// ANTHROPIC_API_KEY): never readable from a workspace's files (Mcp::ConfigLoader::load()).
+QStringList providerKeyVariables();
+
 // Every value the app knows to be secret, for ToolRunner::setSecrets() and
 // AuditLog::setSecrets(): the provider keys in `environment` (OPENAI_API_KEY,
 // ANTHROPIC_API_KEY), `storedKeys` (the key the Settings dialog keeps in the keychain) and the

@@ -1,5 +1,7 @@
 #include "serverpolicy.h"
 
+#include "providerconfig.h"
+
 #include <QCoreApplication>
 
 namespace Engine {
@@ -188,7 +190,8 @@ QList<FieldProblem> ServerPolicy::check(const nlohmann::json &server)
 Mcp::McpConfig loadConfig(const QString &workspaceDir, const QString &overrideFile,
                           const QProcessEnvironment &env)
 {
-    return Mcp::ConfigLoader::load(workspaceDir, overrideFile, env, &ServerPolicy::check);
+    return Mcp::ConfigLoader::load(workspaceDir, overrideFile, env, &ServerPolicy::check,
+                                   providerKeyVariables());
 }
 
 Mcp::McpConfig parseConfig(const QByteArray &text, const QString &fileName,

@@ -290,8 +290,26 @@ QStringList TrustStore::requests(const Mcp::ServerConfig &server)
         result << tr("also asks that its own read-only hints be believed (\"trust\": true)");
     if (has("inheritEnv") && definition["inheritEnv"] == true)
         result << tr("also asks for your whole environment (\"inheritEnv\": true)");
-    if (has("sandbox") && definition["sandbox"] != false)
-        result << tr("runs in a sandbox");
+    if (server.sandbox.enabled) {
+        // What the sandbox still allows, so that "a sandbox" never hides a write to / or the
+        // network.
+        QStringList allows;
+        allows << (server.sandbox.write.isEmpty()
+                           ? tr("writes only in the workspace")
+                           : tr("writes in the workspace and in %1")
+                                     .arg(server.sandbox.write.join(QLatin1String(", "))));
+        allows << (server.sandbox.network ? tr("with network access") : tr("without network"));
+        result << tr("runs in a sandbox that %1").arg(allows.join(QLatin1String(", ")));
+    }
+    // Each of your variables the definition expands, and where: a value of yours goes to the
+    // server (the provider keys and your "secretVariables" are refused before this).
+    QStringList references;
+    for (const Mcp::ConfigLoader::VariableReference &reference :
+         Mcp::ConfigLoader::variableReferences(definition))
+        references << tr("${%1} (in %2)").arg(reference.name, reference.field);
+    if (!references.isEmpty())
+        result << tr("reads your environment variables %1")
+                          .arg(references.join(QLatin1String(", ")));
     return result;
 }
 

@@ -1456,6 +1456,26 @@ McpConfig parse(const QByteArray &text, const QString &fileName, const QProcessE
                         .arg(jsonTypeName(root)));
         return config;
     }
+    if (const auto secrets = root.find("secretVariables"); secrets != root.end()) {
+        static const QRegularExpression name(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+        bool valid = secrets->is_array();
+        if (valid) {
+            for (const json &item : *secrets) {
+                const QString text = item.is_string()
+                                             ? QString::fromStdString(item.get<std::string>())
+                                             : QString();
+                valid = valid && name.match(text).hasMatch();
+                if (valid)
+                    config.secretVariables << text;
+            }
+        }
+        if (!valid) {
+            config.secretVariables.clear();
+            ctx.add("/secretVariables", QString(),
+                    Text::tr("'secretVariables' must be a list of variable names, such as "
+                             "[\"GITHUB_TOKEN\"]"));
+        }
+    }
     const auto servers = root.find("mcpServers");
     if (servers == root.end())
         return config;
@@ -1649,6 +1669,7 @@ McpConfig merge(const McpConfig &user, const McpConfig &workspace, ConfigOrigin 
 {
     McpConfig result;
     result.errors = user.errors + workspace.errors;
+    result.secretVariables = user.secretVariables;
     if (workspaceOrigin == ConfigOrigin::CommandLine) {
         QSet<QString> workspaceNames;
         for (const ServerConfig &server : workspace.servers)
@@ -1688,8 +1709,91 @@ McpConfig merge(const McpConfig &user, const McpConfig &workspace, ConfigOrigin 
     return result;
 }
 
+QList<VariableReference> variableReferences(const json &definition)
+{
+    static const QRegularExpression reference(
+            QStringLiteral("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\\}"));
+    QList<VariableReference> found;
+    const auto scan = [&found](const json &value, const QString &field) {
+        if (!value.is_string())
+            return;
+        const QString text = QString::fromStdString(value.get<std::string>());
+        for (auto it = reference.globalMatch(text); it.hasNext();)
+            found.append({it.next().captured(1), field});
+    };
+    if (!definition.is_object())
+        return found;
+    if (const auto it = definition.find("command"); it != definition.end())
+        scan(*it, QStringLiteral("command"));
+    if (const auto it = definition.find("args"); it != definition.end() && it->is_array()) {
+        for (size_t i = 0; i < it->size(); ++i)
+            scan((*it)[i], QStringLiteral("args[%1]").arg(i));
+    }
+    if (const auto it = definition.find("env"); it != definition.end()) {
+        if (it->is_object()) {
+            for (const auto &[name, value] : it->items())
+                scan(value, QStringLiteral("env.") + QString::fromStdString(name));
+        } else if (it->is_array()) {
+            for (const json &item : *it) {
+                const QString entry = item.is_string()
+                                              ? QString::fromStdString(item.get<std::string>())
+                                              : QString();
+                scan(item, QStringLiteral("env.") + entry.section(QLatin1Char('='), 0, 0));
+            }
+        }
+    }
+    if (const auto it = definition.find("url"); it != definition.end())
+        scan(*it, QStringLiteral("url"));
+    if (const auto it = definition.find("headers"); it != definition.end() && it->is_object()) {
+        for (const auto &[name, value] : it->items())
+            scan(value, QStringLiteral("headers.") + QString::fromStdString(name));
+    }
+    return found;
+}
+
+QString privateVariableMessage(const QString &variable, const QString &field)
+{
+    return Text::tr("a workspace's file may not read ${%1} (in %2): it holds a secret of yours "
+                    "(a provider key, or a variable your own configuration lists in "
+                    "\"secretVariables\"); define it in your own configuration (%3) if it "
+                    "should have it")
+            .arg(variable, field, QDir::toNativeSeparators(userConfigPath()));
+}
+
+void refusePrivateVariables(McpConfig &config, const QStringList &privateVariables)
+{
+    if (privateVariables.isEmpty())
+        return;
+    for (auto it = config.servers.begin(); it != config.servers.end();) {
+        std::optional<VariableReference> refused;
+        if (it->origin == ConfigOrigin::Workspace) {
+            for (const VariableReference &reference : variableReferences(it->definition)) {
+                if (privateVariables.contains(reference.name)) {
+                    refused = reference;
+                    break;
+                }
+            }
+        }
+        if (!refused) {
+            ++it;
+            continue;
+        }
+        ConfigError error;
+        error.file = it->sourceFile;
+        error.line = it->line;
+        error.server = it->name;
+        error.message
+                = Text::tr("server '%1': %2")
+                          .arg(it->name, privateVariableMessage(refused->name, refused->field));
+        config.errors.append(error);
+        it = config.servers.erase(it);
+    }
+    sortErrors(config.errors);
+}
+
 McpConfig load(const QString &workspaceDir, const QString &overrideFile,
-               const QProcessEnvironment &env, const ServerCheck &check)
+               const QProcessEnvironment &env, const ServerCheck &check,
+               const QStringList &privateVariables)
 {
     const QString userFile = userConfigPath();
     const QString workspaceFile = overrideFile.isEmpty()
@@ -1712,7 +1816,9 @@ McpConfig load(const QString &workspaceDir, const QString &overrideFile,
             server.origin = ConfigOrigin::User;
         return workspace;
     }
-    return merge(loadFile(userFile, env, ConfigOrigin::User, check), workspace, origin);
+    const McpConfig user = loadFile(userFile, env, ConfigOrigin::User, check);
+    refusePrivateVariables(workspace, privateVariables + user.secretVariables);
+    return merge(user, workspace, origin);
 }
 
 std::optional<ImportKind> importKindFromName(QStringView name)

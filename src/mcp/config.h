@@ -118,6 +118,9 @@ struct ServerConfig
 struct McpConfig
 {
     QList<ServerConfig> servers; ///< sorted by name
+    /// The top-level "secretVariables" of the user's own file: variables besides the provider
+    /// keys that no workspace file may read (ConfigLoader::load()).
+    QStringList secretVariables;
     /// Syntax and semantic errors, by line and column within a file (merge(): the user file's
     /// first).
     QList<ConfigError> errors;
@@ -171,6 +174,22 @@ std::string memberPointer(const std::string &parent, std::string_view key);
 /// `check` (if set) is run on every server's object too.
 McpConfig parse(const QByteArray &text, const QString &fileName, const QProcessEnvironment &env,
                 const ServerCheck &check = {});
+
+/// A `${NAME}` reference in a definition as written (a server's, an A2A agent's).
+struct VariableReference
+{
+    QString name;
+    QString field; ///< where: "command", "args[1]", "env.DEBUG", "url", "headers.Authorization"
+};
+/// Every reference in the members that expand (command, args, env, url, headers), in that
+/// order; a member of the wrong type has none.
+QList<VariableReference> variableReferences(const nlohmann::json &definition);
+/// Leaves out of `config` each server of origin Workspace whose definition reads one of
+/// `privateVariables` (a cloned repository must not route your keys to its own server), with
+/// an error naming the variable and where it is used. The user's own file may read them.
+void refusePrivateVariables(McpConfig &config, const QStringList &privateVariables);
+/// The error refusePrivateVariables() reports, for other workspace files (`.a2a.json`).
+QString privateVariableMessage(const QString &variable, const QString &field);
 
 /// Orders errors by line and column (stable), as parse() reports them.
 void sortErrors(QList<ConfigError> &errors);
@@ -244,9 +263,12 @@ McpConfig merge(const McpConfig &user, const McpConfig &workspace,
 
 /// The workspace config (workspaceDir/.mcp.json, origin Workspace, or `overrideFile` if
 /// non-empty, origin CommandLine) merged with the user file (see merge()). Unlike a missing
-/// .mcp.json, a missing `overrideFile` is an error.
+/// .mcp.json, a missing `overrideFile` is an error. A workspace's servers that read one of
+/// `privateVariables` or of the user file's "secretVariables" are refused
+/// (refusePrivateVariables()).
 McpConfig load(const QString &workspaceDir, const QString &overrideFile,
-               const QProcessEnvironment &env, const ServerCheck &check = {});
+               const QProcessEnvironment &env, const ServerCheck &check = {},
+               const QStringList &privateVariables = {});
 
 /// Other clients whose MCP configuration can be imported.
 enum class ImportKind { ClaudeDesktop, VsCode, Cursor };

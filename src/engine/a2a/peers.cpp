@@ -1,5 +1,6 @@
 #include "peers.h"
 
+#include <engine/providerconfig.h>
 #include <mcp/httpsupport.h>
 #include <mcp/safetext.h>
 
@@ -224,7 +225,7 @@ QStringList Peers::secrets() const
 }
 
 Peers parsePeers(const QByteArray &text, const QString &fileName, const QProcessEnvironment &env,
-                 Mcp::ConfigOrigin origin)
+                 Mcp::ConfigOrigin origin, const QStringList &privateVariables)
 {
     Peers result;
     const Mcp::ConfigLoader::LocatedJson file
@@ -255,6 +256,20 @@ Peers parsePeers(const QByteArray &text, const QString &fileName, const QProcess
                                                  .arg(Mcp::ConfigLoader::kMaxServerNameLength));
             continue;
         }
+        if (origin == Mcp::ConfigOrigin::Workspace) {
+            const QList<Mcp::ConfigLoader::VariableReference> references
+                    = Mcp::ConfigLoader::variableReferences(value);
+            const auto refused
+                    = std::find_if(references.begin(), references.end(),
+                                   [&](const Mcp::ConfigLoader::VariableReference &reference) {
+                                       return privateVariables.contains(reference.name);
+                                   });
+            if (refused != references.end()) {
+                reader.error(reader.pointer, Mcp::ConfigLoader::privateVariableMessage(
+                                                     refused->name, refused->field));
+                continue;
+            }
+        }
         std::optional<Peer> peer = reader.read(value);
         if (!peer || file.duplicated.contains(reader.name))
             continue;
@@ -268,7 +283,8 @@ Peers parsePeers(const QByteArray &text, const QString &fileName, const QProcess
     return result;
 }
 
-Peers loadPeersFile(const QString &path, const QProcessEnvironment &env, Mcp::ConfigOrigin origin)
+Peers loadPeersFile(const QString &path, const QProcessEnvironment &env, Mcp::ConfigOrigin origin,
+                    const QStringList &privateVariables)
 {
     const Mcp::ConfigLoader::FileContents contents = Mcp::ConfigLoader::readFile(path);
     if (!contents.exists)
@@ -281,7 +297,7 @@ Peers loadPeersFile(const QString &path, const QProcessEnvironment &env, Mcp::Co
         result.errors << error;
         return result;
     }
-    return parsePeers(contents.bytes, path, env, origin);
+    return parsePeers(contents.bytes, path, env, origin, privateVariables);
 }
 
 QString userPeersPath()
@@ -295,8 +311,12 @@ Peers loadPeers(const QString &workspaceDir, const QProcessEnvironment &env)
     Peers merged = loadPeersFile(userPeersPath(), env, Mcp::ConfigOrigin::User);
     if (workspaceDir.isEmpty())
         return merged;
+    const QStringList privateVariables
+            = providerKeyVariables()
+              + Mcp::ConfigLoader::loadFile(Mcp::ConfigLoader::userConfigPath(), env)
+                        .secretVariables;
     const Peers workspace = loadPeersFile(QDir(workspaceDir).filePath(QStringLiteral(".a2a.json")),
-                                          env, Mcp::ConfigOrigin::Workspace);
+                                          env, Mcp::ConfigOrigin::Workspace, privateVariables);
     merged.errors += workspace.errors;
     for (const Peer &peer : workspace.peers) {
         if (const Peer *mine = merged.find(peer.name)) {

@@ -46,15 +46,19 @@ struct Peers
     QStringList secrets() const;
 };
 
-// Reads one file's text; `origin` is stamped on every peer.
+// Reads one file's text; `origin` is stamped on every peer. A workspace's agent whose url or
+// headers read one of `privateVariables` is refused with an error (a cloned repository must
+// not route your keys to its own agent).
 Peers parsePeers(const QByteArray &text, const QString &fileName, const QProcessEnvironment &env,
-                 Mcp::ConfigOrigin origin);
+                 Mcp::ConfigOrigin origin, const QStringList &privateVariables = {});
 // A missing file is no peers and no error.
-Peers loadPeersFile(const QString &path, const QProcessEnvironment &env, Mcp::ConfigOrigin origin);
+Peers loadPeersFile(const QString &path, const QProcessEnvironment &env, Mcp::ConfigOrigin origin,
+                    const QStringList &privateVariables = {});
 // QStandardPaths::GenericConfigLocation + "/switchboard/a2a.json".
 QString userPeersPath();
 // The user's file and the workspace's `.a2a.json` (origin Workspace), merged: a name in both
-// is the user's, and the workspace's definition gets an error.
+// is the user's, and the workspace's definition gets an error. The workspace's agents may not
+// read the provider keys nor the user's "secretVariables" (their mcp.json).
 Peers loadPeers(const QString &workspaceDir, const QProcessEnvironment &env);
 
 } // namespace Engine::A2A
