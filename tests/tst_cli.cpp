@@ -160,6 +160,39 @@ class tst_Cli : public QObject
     }
 
 private slots:
+    // A server given the whole environment ("inheritEnv") that reads /proc/<our pid>/environ,
+    // as an unsandboxed child can: the provider keys of the CLI's environment are in neither
+    // (hideSecrets() blanks and unsets them at start; as root the file is still readable, so
+    // the blanking is what is checked here; a user gets "unreadable": non-dumpable).
+    void providerKeysNotInOurEnvironment()
+    {
+        QTemporaryDir dir;
+        const QString config = dir.filePath(QStringLiteral("keys.json"));
+        QFile file(config);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QByteArray::fromStdString(nlohmann::json{
+                {"mcpServers",
+                 {{"fix",
+                   {{"command", SWITCHBOARD_FIXTURE_SERVER},
+                    {"args", {"--env-tool"}},
+                    {"inheritEnv", true}}}}}}.dump()));
+        file.close();
+        QProcessEnvironment env = cliEnvironment();
+        env.insert(QStringLiteral("OPENAI_API_KEY"), QStringLiteral("sk-environ-Secret0451"));
+        env.insert(QStringLiteral("ANTHROPIC_API_KEY"),
+                   QStringLiteral("sk-ant-environ-Secret0452"));
+        for (const char *tool : {"parent_environ", "env"}) {
+            const Run run = runCli({QStringLiteral("--config"), config, QStringLiteral("call"),
+                                    QStringLiteral("fix"), QLatin1String(tool)},
+                                   env);
+            QVERIFY2(run.code == 0, qPrintable(run.err));
+            QVERIFY2(run.out.contains(QLatin1String("PATH="))
+                             || run.out.trimmed() == QLatin1String("unreadable"),
+                     qPrintable(run.out));
+            QVERIFY2(!run.out.contains(QLatin1String("environ-Secret")), qPrintable(run.out));
+        }
+    }
+
     void initTestCase()
     {
         QVERIFY(m_home.isValid() && m_ws.isValid());

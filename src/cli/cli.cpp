@@ -11,6 +11,7 @@
 #include <engine/auditlog.h>
 #include <engine/conversationstore.h>
 #include <engine/elicitation.h>
+#include <engine/processenvironment.h>
 #include <engine/providerconfig.h>
 #include <engine/sampling.h>
 #include <engine/secretstore.h>
@@ -319,7 +320,7 @@ bool Cli::loadConfig()
         m_sampler = new Engine::Sampling::Sampler(
                 [] {
                     return Engine::ProviderConfig::fromEnvironment(
-                            QProcessEnvironment::systemEnvironment());
+                            Engine::ProcessEnvironment::original());
                 },
                 [this](const QString &server, const Engine::Sampling::Request &request,
                        std::function<void(std::optional<Engine::Sampling::Request>)> decide) {
@@ -1092,7 +1093,7 @@ int Cli::cmdConfigCheck()
 {
     if (m_args.size() > 1)
         return usageError(QStringLiteral("config check takes at most one FILE"));
-    const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    const QProcessEnvironment env = Engine::ProcessEnvironment::original();
     McpConfig config;
     QString described;
     if (m_args.size() == 1) {
@@ -1208,8 +1209,7 @@ int Cli::cmdRun()
         return usageError(QStringLiteral("run needs one PROMPT (quote it)"));
     m_prompt = positional.first();
     QString whyNot;
-    if (!Engine::ProviderConfig::fromEnvironment(QProcessEnvironment::systemEnvironment(),
-                                                 &whyNot)) {
+    if (!Engine::ProviderConfig::fromEnvironment(Engine::ProcessEnvironment::original(), &whyNot)) {
         err(QStringLiteral("switchboard-cli run: no model configured: %1").arg(whyNot));
         return Usage;
     }
@@ -1234,7 +1234,7 @@ void Cli::startRun()
     }
     Engine::ToolRegistry *tools = registry();
     const auto providerConfig = *Engine::ProviderConfig::fromEnvironment(
-            QProcessEnvironment::systemEnvironment(), nullptr);
+            Engine::ProcessEnvironment::original(), nullptr);
     m_session->setModel(providerConfig);
     Engine::LlmProvider *provider
             = Engine::createProvider(providerConfig, m_engineParent).release();
@@ -1578,7 +1578,7 @@ int Cli::cmdA2aServe()
         options.token = qEnvironmentVariable("SWITCHBOARD_A2A_TOKEN").trimmed();
     QString whyNot;
     const auto provider = Engine::ProviderConfig::fromEnvironment(
-            QProcessEnvironment::systemEnvironment(), &whyNot);
+            Engine::ProcessEnvironment::original(), &whyNot);
     if (!provider) {
         err(QStringLiteral("switchboard-cli a2a serve: no model configured: %1").arg(whyNot));
         return Usage;

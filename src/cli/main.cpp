@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include <engine/processenvironment.h>
 #include <mcp/inboundparser.h>
 
 #include <QLocale>
@@ -9,6 +10,9 @@
 
 int main(int argc, char *argv[])
 {
+    // The provider keys leave our environment before anything runs (a child must not read
+    // them from /proc/<our pid>/environ); the faces read them from the snapshot.
+    Engine::ProcessEnvironment::hideSecrets();
     Mcp::InboundParser::shareOneHeap(); // before Qt starts threads
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("switchboard"));

@@ -3,6 +3,7 @@
 #include "auditlog.h"
 #include "builtintools.h"
 #include "mcptooladapter.h"
+#include "processenvironment.h"
 #include "providerconfig.h"
 #include "toolregistry.h"
 #include "toolrunner.h"
@@ -41,7 +42,7 @@ struct SessionOptions
     // Sign-in to remote servers (the face's: it opens the browser); none: a server that
     // asks for it fails. Not owned; must outlive the Session.
     SignIn *signIn = nullptr;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    QProcessEnvironment environment = ProcessEnvironment::original();
 };
 
 // One workspace's engine, the same for the window and the CLI: loads the configuration

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <engine/processenvironment.h>
 #include <mcp/config.h>
 #include <mcp/manager.h>
 
@@ -132,7 +133,7 @@ private:
     QString m_workspaceDir;
     QString m_overrideFile;
     QString m_path;
-    QProcessEnvironment m_environment = QProcessEnvironment::systemEnvironment();
+    QProcessEnvironment m_environment = Engine::ProcessEnvironment::original();
     Mcp::McpConfig m_applied;
     ApplyHandler m_applyHandler;
 

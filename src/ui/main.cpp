@@ -5,6 +5,7 @@
 #include "toolbrowser.h"
 
 #include <engine/privatefiles.h>
+#include <engine/processenvironment.h>
 #include <mcp/inboundparser.h>
 #include <mcp/manager.h>
 
@@ -197,6 +198,9 @@ int main(int argc, char *argv[])
 {
     QElapsedTimer sinceMain;
     sinceMain.start();
+    // The provider keys leave our environment before anything runs (a child must not read
+    // them from /proc/<our pid>/environ); the faces read them from the snapshot.
+    Engine::ProcessEnvironment::hideSecrets();
     Mcp::InboundParser::shareOneHeap(); // before Qt starts threads
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("switchboard"));

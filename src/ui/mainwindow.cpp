@@ -20,6 +20,7 @@
 #include <mcp/listing.h>
 
 #include <engine/privatefiles.h>
+#include <engine/processenvironment.h>
 #include <engine/providerconfig.h>
 #include <engine/secretstore.h>
 #include <engine/signin.h>
@@ -825,8 +826,8 @@ void MainWindow::setProvider(const QString &storedKey, const QString &keychainEr
     m_storedKey = storedKey;
     m_session->setExtraSecrets(storedKey.isEmpty() ? QStringList() : QStringList{storedKey});
     QString whyNot;
-    const auto config = m_settings.providerConfig(
-            storedKey, QProcessEnvironment::systemEnvironment(), &whyNot);
+    const auto config
+            = m_settings.providerConfig(storedKey, Engine::ProcessEnvironment::original(), &whyNot);
     // The open conversation carries over to the new agent, or waits for one (m_openId).
     if (m_agent) {
         m_openId = m_agent->conversationId();
