@@ -352,13 +352,25 @@ private slots:
 
     // The model asks for a mutating tool: the runner denies it without asking anyone, the tool
     // never runs, the model gets the denial, and the audit log records it.
+    // Credentials the read tools would otherwise read (a token in a git remote's URL, npm's
+    // token) are refused the same way, never asked: nobody is there to answer.
     void inboundMutatingToolIsDenied()
     {
+        QVERIFY(QDir(m_workspace).mkpath(QStringLiteral(".git")));
+        for (const char *name : {"/.git/config", "/.npmrc"}) {
+            QFile secret(m_workspace + QLatin1String(name));
+            QVERIFY(secret.open(QIODevice::WriteOnly));
+            secret.write("url = https://user:ghp_inboundSecret42@example.test/repo.git\n");
+        }
         FakeLlmServer model(FakeLlmServer::Dialect::OpenAi);
         QVERIFY(model.listen());
         model.enqueue(FakeLlmServer::openAiToolCalls(
                 {{QStringLiteral("write_file"), {{"path", "pwned.txt"}, {"content", "x"}}},
-                 {QStringLiteral("read_file"), {{"path", "notes.txt"}}}}));
+                 {QStringLiteral("read_file"), {{"path", "notes.txt"}}},
+                 {QStringLiteral("read_file"), {{"path", ".git/config"}}},
+                 {QStringLiteral("read_file"), {{"path", ".npmrc"}}},
+                 {QStringLiteral("search_files"),
+                  {{"pattern", "**/*"}, {"query", "ghp_"}, {"include_sensitive", true}}}}));
         model.enqueue(FakeLlmServer::openAiText(QStringLiteral("I may not write files here.")));
         const QString home = m_home.filePath(QStringLiteral("deny"));
         Serve serve(m_workspace, home, model.baseUrl());
@@ -378,6 +390,7 @@ private slots:
         const QString second = QString::fromStdString(model.requests().at(1).dump());
         QVERIFY2(second.contains(QLatin1String("Denied")), qPrintable(second));
         QVERIFY2(second.contains(QLatin1String("the launch code is 42")), qPrintable(second));
+        QVERIFY2(!second.contains(QLatin1String("ghp_inboundSecret42")), qPrintable(second));
 
         bool deniedWrite = false, ranRead = false;
         for (const Json &record : Engine::AuditLog::readRecords(

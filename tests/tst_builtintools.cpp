@@ -747,6 +747,35 @@ void TestBuiltinTools::sensitiveFiles_data()
                          << "*.key";
     QTest::newRow("id_rsa") << "keys/id_rsa"
                             << "id_*";
+    // Credentials the first list missed (an inbound A2A task's read-only tools read them).
+    QTest::newRow("git remote token") << ".git/config"
+                                      << ".git/config";
+    QTest::newRow("nested git config") << "vendor/lib/.git/config"
+                                       << ".git/config";
+    QTest::newRow("git-credentials") << ".git-credentials"
+                                     << ".git-credentials";
+    QTest::newRow("npmrc") << ".npmrc"
+                           << ".npmrc";
+    QTest::newRow("pypirc") << ".pypirc"
+                            << ".pypirc";
+    QTest::newRow("docker") << ".docker/config.json"
+                            << ".docker/";
+    QTest::newRow("kube") << ".kube/config"
+                          << ".kube/";
+    QTest::newRow("p12") << "certs/client.p12"
+                         << "*.p12";
+    QTest::newRow("pfx") << "client.pfx"
+                         << "*.pfx";
+    QTest::newRow("credentials") << "gcloud/credentials.db"
+                                 << "credentials*";
+    QTest::newRow("tfstate") << "infra/terraform.tfstate"
+                             << "*.tfstate*";
+    QTest::newRow("tfstate backup") << "terraform.tfstate.backup"
+                                    << "*.tfstate*";
+    QTest::newRow("git objects") << ".git/HEAD"
+                                 << "";
+    QTest::newRow("a config elsewhere") << "src/config"
+                                        << "";
     QTest::newRow("source") << "src/main.cpp"
                             << "";
     QTest::newRow("readme") << "README.md"
@@ -795,6 +824,7 @@ void TestBuiltinTools::searchSkipsSensitiveFiles()
 {
     writeBytes(QStringLiteral(".env"), "TOKEN=needle-secret\n");
     writeBytes(QStringLiteral("keys/id_ed25519"), "needle-key\n");
+    writeBytes(QStringLiteral(".npmrc"), "//registry.example/:_authToken=needle-npm-token\n");
     writeBytes(QStringLiteral("src/a.txt"), "needle-plain\n");
     const Json plain{{"pattern", "**/*"}, {"query", "needle"}};
     Engine::Tool *search = tool(QStringLiteral("search_files"));
@@ -805,7 +835,8 @@ void TestBuiltinTools::searchSkipsSensitiveFiles()
     QVERIFY2(text.contains(QStringLiteral("needle-plain")), qPrintable(text));
     QVERIFY2(!text.contains(QStringLiteral("needle-secret")), qPrintable(text));
     QVERIFY2(!text.contains(QStringLiteral("needle-key")), qPrintable(text));
-    QVERIFY2(text.contains(QStringLiteral("[2 files that may hold secrets")), qPrintable(text));
+    QVERIFY2(!text.contains(QStringLiteral("needle-npm-token")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("[3 files that may hold secrets")), qPrintable(text));
     Json asked = plain;
     asked["include_sensitive"] = true;
     QVERIFY(search->approvalReason(asked, Engine::ToolContext()));

@@ -44,10 +44,18 @@ Workspace::Workspace(QString root)
 QStringList Workspace::defaultSensitivePatterns()
 {
     // Where the usual tools keep secrets: dotenv files, SSH and GnuPG keys, AWS credentials,
-    // netrc passwords, PEM certificates and keys, SSH key files (id_rsa, id_ed25519, ...).
-    return {QStringLiteral(".env*"), QStringLiteral(".ssh/"),  QStringLiteral(".gnupg/"),
-            QStringLiteral(".aws/"), QStringLiteral(".netrc"), QStringLiteral("*.pem"),
-            QStringLiteral("*.key"), QStringLiteral("id_*")};
+    // netrc passwords, PEM certificates and keys, SSH key files (id_rsa, id_ed25519, ...); a
+    // token in a git remote's URL and git's credential store; npm, Yarn and PyPI tokens;
+    // Docker's and Kubernetes' logins; PKCS#12 bundles; cloud CLIs' credentials files;
+    // Terraform state (it holds the resources' secrets).
+    QStringList patterns;
+    for (const char *pattern :
+         {".env*",  ".ssh/",    ".gnupg/",      ".aws/",       ".netrc",
+          "*.pem",  "*.key",    "id_*",         ".git/config", ".git-credentials",
+          ".npmrc", ".yarnrc*", ".pypirc",      ".docker/",    ".kube/",
+          "*.p12",  "*.pfx",    "credentials*", "*.tfstate*",  ".pgpass"})
+        patterns << QString::fromLatin1(pattern);
+    return patterns;
 }
 
 void Workspace::setSensitivePatterns(const QStringList &patterns)
@@ -55,19 +63,21 @@ void Workspace::setSensitivePatterns(const QStringList &patterns)
     m_sensitivePatterns.clear();
     m_sensitiveRegexes.clear();
     for (const QString &pattern : patterns) {
-        QString glob = pattern.trimmed();
-        while (glob.endsWith(QLatin1Char('/')))
-            glob.chop(1);
-        if (glob.isEmpty() || glob.contains(QLatin1Char('/')))
-            continue; // one component only: "a/b" cannot match a single name
-        QRegularExpression regex(QRegularExpression::wildcardToRegularExpression(glob),
-                                 PathCase == Qt::CaseInsensitive
-                                         ? QRegularExpression::CaseInsensitiveOption
-                                         : QRegularExpression::NoPatternOption);
-        if (!regex.isValid())
+        const QStringList globs = pattern.trimmed().split(QLatin1Char('/'), Qt::SkipEmptyParts);
+        std::vector<QRegularExpression> components;
+        for (const QString &glob : globs) {
+            QRegularExpression regex(QRegularExpression::wildcardToRegularExpression(glob),
+                                     PathCase == Qt::CaseInsensitive
+                                             ? QRegularExpression::CaseInsensitiveOption
+                                             : QRegularExpression::NoPatternOption);
+            if (!regex.isValid())
+                break;
+            components.push_back(std::move(regex));
+        }
+        if (components.empty() || components.size() != std::size_t(globs.size()))
             continue;
         m_sensitivePatterns << pattern.trimmed();
-        m_sensitiveRegexes.push_back(std::move(regex));
+        m_sensitiveRegexes.push_back(std::move(components));
     }
 }
 
@@ -89,9 +99,15 @@ std::optional<QString> Workspace::sensitiveMatchAnywhere(const QString &canonica
 std::optional<QString> Workspace::matchComponents(const QString &path) const
 {
     const QStringList parts = path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
-    for (const QString &part : parts) {
+    for (qsizetype at = 0; at < parts.size(); ++at) {
         for (std::size_t i = 0; i < m_sensitiveRegexes.size(); ++i) {
-            if (m_sensitiveRegexes[i].match(part).hasMatch())
+            const std::vector<QRegularExpression> &components = m_sensitiveRegexes[i];
+            if (at + qsizetype(components.size()) > parts.size())
+                continue;
+            bool all = true;
+            for (std::size_t c = 0; c < components.size() && all; ++c)
+                all = components[c].match(parts.at(at + qsizetype(c))).hasMatch();
+            if (all)
                 return m_sensitivePatterns.at(qsizetype(i));
         }
     }

@@ -42,8 +42,10 @@ public:
     QString displayPath(const QString &canonicalPath) const;
 
     // Files that look like secrets: `.env*`, `.ssh/`, `.gnupg/`, `.aws/`, `.netrc`, `*.pem`,
-    // `*.key`, `id_*`. Each pattern is a wildcard matched against every component of a path
-    // inside the workspace (a trailing `/` only says it names a folder).
+    // `*.key`, `id_*`, and the credentials of git, npm, PyPI, Docker, Kubernetes, PKCS#12
+    // bundles, cloud CLIs and Terraform state. Each pattern is a wildcard matched against the
+    // components of a path inside the workspace: one component anywhere (`*.pem`), or
+    // consecutive ones (`.git/config`); a trailing `/` only says it names a folder.
     static QStringList defaultSensitivePatterns();
     void setSensitivePatterns(const QStringList &patterns);
     QStringList sensitivePatterns() const { return m_sensitivePatterns; }
@@ -60,7 +62,8 @@ private:
     QString m_root;
     bool m_valid = false;
     QStringList m_sensitivePatterns;
-    std::vector<QRegularExpression> m_sensitiveRegexes; // one per pattern, same order
+    // One per pattern, same order: a wildcard per component.
+    std::vector<std::vector<QRegularExpression>> m_sensitiveRegexes;
 };
 
 } // namespace Engine

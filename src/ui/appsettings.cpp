@@ -125,7 +125,13 @@ AppSettings AppSettings::load(const QString &file)
             if (!pattern.trimmed().isEmpty())
                 patterns << pattern.trimmed();
         }
-        result.sensitiveFiles = patterns;
+        // The list an earlier version saved as its defaults takes today's longer defaults.
+        static const QStringList earlierDefaults
+                = {QStringLiteral(".env*"), QStringLiteral(".ssh/"),  QStringLiteral(".gnupg/"),
+                   QStringLiteral(".aws/"), QStringLiteral(".netrc"), QStringLiteral("*.pem"),
+                   QStringLiteral("*.key"), QStringLiteral("id_*")};
+        if (patterns != earlierDefaults)
+            result.sensitiveFiles = patterns;
     }
     return result;
 }
@@ -151,7 +157,11 @@ bool AppSettings::save(const QString &file, QString *error) const
     settings.setValue(SeesImagesKey, modelSeesImages);
     settings.setValue(LanguageKey, language);
     settings.setValue(BashSandboxKey, Mcp::Sandbox::modeName(bashSandbox));
-    settings.setValue(SensitiveFilesKey, sensitiveFiles);
+    // The defaults are not written down, so that later defaults reach this user too.
+    if (sensitiveFiles == Engine::Workspace::defaultSensitivePatterns())
+        settings.remove(SensitiveFilesKey);
+    else
+        settings.setValue(SensitiveFilesKey, sensitiveFiles);
     QJsonObject priceTable;
     for (auto it = prices.cbegin(); it != prices.cend(); ++it)
         priceTable.insert(it.key(), QJsonArray{it->inputPerMillion, it->outputPerMillion});
