@@ -10,11 +10,13 @@
 
 #include <QDirIterator>
 #include <QNetworkAccessManager>
+#include <QNetworkReply>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUrlQuery>
 
 using namespace Mcp;
 using namespace Mcp::OAuth;
@@ -209,6 +211,45 @@ private slots:
         QTcpSocket probe;
         probe.connectToHost(QHostAddress::LocalHost, quint16(redirected.port()));
         QVERIFY(!probe.waitForConnected(1000));
+    }
+
+    // A request to the callback without this sign-in's state (another program on this
+    // machine, a stale tab) gets 400 and the listener keeps waiting: the real redirect after
+    // it still signs in.
+    void loopbackAgentIgnoresStrayAnswers()
+    {
+        QList<int> strayStatus;
+        QByteArray page;
+        auto browser = [&](const QUrl &url) {
+            const QUrl callback(QUrlQuery(url).queryItemValue(QStringLiteral("redirect_uri"),
+                                                              QUrl::FullyDecoded));
+            auto stray = [this, &strayStatus, callback](const QString &query,
+                                                        std::function<void()> then) {
+                QUrl target = callback;
+                target.setQuery(query);
+                QNetworkReply *reply = m_network.get(QNetworkRequest(target));
+                connect(reply, &QNetworkReply::finished, this, [&strayStatus, reply, then] {
+                    reply->deleteLater();
+                    strayStatus
+                            << reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+                    then();
+                });
+            };
+            stray(QStringLiteral("code=stolen&state=wrong"), [&, stray, url] {
+                stray(QStringLiteral("code=stolen"), [&, url] {
+                    followSignIn(m_network, url,
+                                 [&](const QUrl &, const QByteArray &answer) { page = answer; });
+                });
+            });
+        };
+        LoopbackAgent agent(browser);
+        auto [client, authorizer] = makeClient(&agent);
+        client->connectToServer();
+        QVERIFY(settle(client.get()));
+        QVERIFY2(client->state() == Client::State::Ready, qPrintable(client->errorString()));
+        QCOMPARE(strayStatus, (QList<int>{400, 400}));
+        QTRY_VERIFY(page.contains("close this tab"));
+        QVERIFY(!agent.isWaiting());
     }
 
     void loopbackAgentGivesUp()

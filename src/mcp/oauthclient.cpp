@@ -337,6 +337,8 @@ void LoopbackAgent::authorize(const QUrl &url, Done done)
         return;
     }
     m_done = std::move(done);
+    m_state = QUrlQuery(url).queryItemValue(QStringLiteral("state"), QUrl::FullyDecoded);
+    m_strays = 0;
     m_timer->start(m_timeoutMs);
     if (m_open)
         m_open(url);
@@ -364,23 +366,38 @@ void LoopbackAgent::onConnection()
             const QUrl target = line.size() == 3 && line[0] == "GET"
                                         ? QUrl::fromEncoded(line[1], QUrl::StrictMode)
                                         : QUrl();
-            const bool callback = m_done && target.path() == QLatin1String("/callback");
             const QUrlQuery query(target);
+            const bool atCallback = m_done && target.path() == QLatin1String("/callback");
+            // Only the answer to this sign-in ends the wait (readRedirect() checks it again).
+            const bool stray = atCallback && !m_state.isEmpty()
+                               && query.queryItemValue(QStringLiteral("state"), QUrl::FullyDecoded)
+                                          != m_state;
+            const bool callback = atCallback && !stray;
             const bool refused = query.hasQueryItem(QStringLiteral("error"));
-            const QString text = !callback ? tr("Nothing here.")
-                                 : refused ? tr("Sign-in was refused. You can close this tab and "
-                                                "return to Switchboard.")
-                                           : tr("Signed in. You can close this tab and return to "
-                                                "Switchboard.");
+            const QString text = stray ? tr("This is not the answer to the sign-in Switchboard "
+                                            "is waiting for; it was ignored.")
+                                 : !callback ? tr("Nothing here.")
+                                 : refused   ? tr("Sign-in was refused. You can close this tab "
+                                                    "and return to Switchboard.")
+                                             : tr("Signed in. You can close this tab and return "
+                                                    "to Switchboard.");
             const QByteArray page = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>"
                                     "Switchboard</title></head><body><p>"
                                     + text.toHtmlEscaped().toUtf8() + "</p></body></html>";
-            socket->write((callback ? "HTTP/1.1 200 OK\r\n" : "HTTP/1.1 404 Not Found\r\n")
+            socket->write((callback ? "HTTP/1.1 200 OK\r\n"
+                           : stray  ? "HTTP/1.1 400 Bad Request\r\n"
+                                    : "HTTP/1.1 404 Not Found\r\n")
                           + QByteArray("Content-Type: text/html; charset=utf-8\r\n"
                                        "Cache-Control: no-store\r\nConnection: close\r\n"
                                        "Content-Length: ")
                           + QByteArray::number(page.size()) + "\r\n\r\n" + page);
             socket->disconnectFromHost();
+            if (stray && ++m_strays >= MaxStrayAnswers) {
+                end(QUrl(), tr("%1 answers that were not for this sign-in came to its "
+                               "listener; it stopped waiting")
+                                    .arg(m_strays));
+                return;
+            }
             if (callback) {
                 QUrl redirect
                         = QUrl(QStringLiteral("http://127.0.0.1:%1").arg(m_server->serverPort()))

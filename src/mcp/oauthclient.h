@@ -161,8 +161,10 @@ private:
 // The user agent of a desktop: the system browser (opened by `open`, which the face
 // supplies) sent to the authorization URL, and a one-shot listener on a loopback port
 // (http://127.0.0.1:PORT/callback, RFC 8252 7.3) that takes the browser's redirect back,
-// answers it with a page saying the tab may be closed, and closes. Gives up after
-// `timeoutMs` (5 minutes) or cancel().
+// answers it with a page saying the tab may be closed, and closes. A request to the callback
+// without this sign-in's `state` (another program on this machine, a stale tab) gets 400 and
+// the wait goes on, for at most MaxStrayAnswers of them. Gives up after `timeoutMs`
+// (5 minutes) or cancel().
 class LoopbackAgent : public QObject, public UserAgent
 {
     Q_OBJECT
@@ -183,10 +185,15 @@ private:
     void onConnection();
     void end(const QUrl &redirect, const QString &error);
 
+    // Enough for a few stale tabs; a flood of wrong answers is someone guessing.
+    static constexpr int MaxStrayAnswers = 20;
+
     Open m_open;
     QTcpServer *m_server = nullptr;
     QTimer *m_timer = nullptr;
     Done m_done;
+    QString m_state; // the authorization URL's `state`: what the browser's answer must carry
+    int m_strays = 0;
     int m_timeoutMs = 5 * 60 * 1000;
 };
 
