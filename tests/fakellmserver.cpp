@@ -1,5 +1,7 @@
 #include "fakellmserver.h"
 
+#include <QSet>
+
 #include <mcp/jsonparser.h>
 
 #include <QPointer>
@@ -213,7 +215,13 @@ void FakeLlmServer::onReadyRead(QTcpSocket *socket)
     const int index = int(m_requests.size()) - 1;
 
     Reply reply;
-    if (m_script.isEmpty()) {
+    if (const QString repeated
+        = m_strictToolCallIds ? repeatedToolCallId(m_requests.last()) : QString();
+        !repeated.isEmpty()) {
+        reply.status = 400;
+        reply.body = QByteArray(R"({"error":{"message":"Duplicate value for 'tool_call_id' of )")
+                     + repeated.toUtf8() + R"( in message[1]","type":"invalid_request_error"}})";
+    } else if (m_script.isEmpty()) {
         reply.status = 500;
         reply.body
                 = R"({"error":{"message":"FakeLlmServer: no scripted reply left","type":"server_error"}})";
@@ -370,4 +378,47 @@ FakeLlmServer::Reply FakeLlmServer::anthropicToolUse(const QList<QPair<QString, 
     }
     reply.events << anthropicMessageEnd("tool_use");
     return reply;
+}
+
+QString FakeLlmServer::repeatedToolCallId(const nlohmann::json &request)
+{
+    QSet<QString> calls, results;
+    const auto seen = [](QSet<QString> &set, const nlohmann::json &id) {
+        const QString text
+                = id.is_string() ? QString::fromStdString(id.get<std::string>()) : QString();
+        if (set.contains(text))
+            return true;
+        set.insert(text);
+        return false;
+    };
+    if (!request.is_object() || !request.contains("messages") || !request["messages"].is_array())
+        return {};
+    for (const nlohmann::json &message : request["messages"]) {
+        if (!message.is_object())
+            continue;
+        // Chat Completions: assistant tool_calls and tool messages.
+        if (message.contains("tool_calls") && message["tool_calls"].is_array()) {
+            for (const nlohmann::json &call : message["tool_calls"]) {
+                if (call.is_object() && seen(calls, call.value("id", nlohmann::json())))
+                    return QString::fromStdString(call.value("id", std::string()));
+            }
+        }
+        if (message.value("role", "") == "tool"
+            && seen(results, message.value("tool_call_id", nlohmann::json())))
+            return QString::fromStdString(message.value("tool_call_id", std::string()));
+        // Messages API: tool_use and tool_result blocks.
+        if (message.contains("content") && message["content"].is_array()) {
+            for (const nlohmann::json &block : message["content"]) {
+                if (!block.is_object())
+                    continue;
+                if (block.value("type", "") == "tool_use"
+                    && seen(calls, block.value("id", nlohmann::json())))
+                    return QString::fromStdString(block.value("id", std::string()));
+                if (block.value("type", "") == "tool_result"
+                    && seen(results, block.value("tool_use_id", nlohmann::json())))
+                    return QString::fromStdString(block.value("tool_use_id", std::string()));
+            }
+        }
+    }
+    return {};
 }

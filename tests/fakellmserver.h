@@ -62,6 +62,12 @@ public:
     QList<QByteArray> modelListHeaders() const { return m_modelListHeaders; } // the last one's
     QByteArray modelListPath() const { return m_modelListPath; }              // the last one's
 
+    // As OpenAI's server does: a request whose history gives two tool calls one id (or two
+    // results one call's id) is answered 400, and takes no scripted reply.
+    void setStrictToolCallIds(bool strict) { m_strictToolCallIds = strict; }
+    // The id the last request repeated, empty when none did.
+    static QString repeatedToolCallId(const nlohmann::json &request);
+
     QList<nlohmann::json> requests() const { return m_requests; } // bodies, parsed
     QList<QByteArray> requestHeaders(int index) const;            // "Name: value" as received
     QList<QByteArray> requestPaths() const { return m_paths; }
@@ -79,6 +85,7 @@ private:
     Dialect m_dialect;
     QTcpServer *m_server;
     QList<Reply> m_script;
+    bool m_strictToolCallIds = false;
     QList<nlohmann::json> m_requests;
     QList<QList<QByteArray>> m_headers;
     QList<QByteArray> m_paths;

@@ -2,6 +2,7 @@
 
 #include <engine/llm.h>
 
+#include <QMap>
 #include <QStringList>
 #include <QTest>
 
@@ -44,4 +45,83 @@ inline std::shared_ptr<CompletionOutcome> completeOnce(Engine::LlmProvider &prov
     provider.complete(request, recordInto(o));
     (void)QTest::qWaitFor([&] { return o->finals > 0; }, 10000);
     return o;
+}
+
+// A history whose tool calls repeat one id, as local OpenAI-compatible servers send it:
+// "call_0" for both calls of the first turn and again for the call of the second. Call n has
+// the arguments {"n": n} and its result the text "result n".
+inline Engine::CompletionRequest repeatedToolCallIds()
+{
+    using Engine::ChatMessage;
+    Engine::CompletionRequest request;
+    ChatMessage user;
+    user.text = QStringLiteral("go");
+    request.messages.push_back(user);
+    int n = 0;
+    for (int calls : {2, 1}) {
+        ChatMessage assistant;
+        assistant.role = ChatMessage::Role::Assistant;
+        for (int i = 0; i < calls; ++i) {
+            Engine::ToolCallRequest call;
+            call.id = QStringLiteral("call_0");
+            call.name = QStringLiteral("echo");
+            call.arguments = nlohmann::json{{"n", n + i}};
+            assistant.toolCalls.push_back(call);
+        }
+        request.messages.push_back(assistant);
+        for (int i = 0; i < calls; ++i, ++n) {
+            ChatMessage result;
+            result.role = ChatMessage::Role::Tool;
+            result.toolCallId = QStringLiteral("call_0");
+            result.toolName = QStringLiteral("echo");
+            result.text = QStringLiteral("result %1").arg(n);
+            request.messages.push_back(result);
+        }
+    }
+    return request;
+}
+
+// For a request body of either dialect: call n's id → the text of the result that answers it
+// ("result n" when each result answers its own call).
+inline QMap<int, QString> resultsByCall(const nlohmann::json &body)
+{
+    QMap<QString, int> callOf; // id → n
+    QMap<int, QString> results;
+    const auto text = [](const nlohmann::json &content) {
+        if (content.is_string())
+            return QString::fromStdString(content.get<std::string>());
+        QString joined;
+        if (content.is_array()) {
+            for (const nlohmann::json &part : content) {
+                if (part.is_object() && part.value("type", "") == "text")
+                    joined += QString::fromStdString(part.value("text", std::string()));
+            }
+        }
+        return joined;
+    };
+    for (const nlohmann::json &message : body.value("messages", nlohmann::json::array())) {
+        for (const nlohmann::json &call : message.value("tool_calls", nlohmann::json::array())) {
+            const auto arguments = nlohmann::json::parse(
+                    call["function"].value("arguments", std::string("{}")), nullptr, false);
+            callOf[QString::fromStdString(call.value("id", std::string()))]
+                    = arguments.value("n", -1);
+        }
+        if (message.value("role", "") == "tool")
+            results[callOf.value(
+                    QString::fromStdString(message.value("tool_call_id", std::string())), -1)]
+                    = text(message["content"]);
+        const nlohmann::json content = message.value("content", nlohmann::json());
+        if (!content.is_array())
+            continue;
+        for (const nlohmann::json &block : content) {
+            if (block.value("type", "") == "tool_use")
+                callOf[QString::fromStdString(block.value("id", std::string()))]
+                        = block["input"].value("n", -1);
+            if (block.value("type", "") == "tool_result")
+                results[callOf.value(
+                        QString::fromStdString(block.value("tool_use_id", std::string())), -1)]
+                        = text(block["content"]);
+        }
+    }
+    return results;
 }

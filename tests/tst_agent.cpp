@@ -598,6 +598,8 @@ private slots:
         }
         rig->model->enqueue(calls);
         rig->model->enqueue(FakeLlmServer::openAiText(QStringLiteral("Both done.")));
+        // A server that checks (as OpenAI does) refuses a history that repeats an id.
+        rig->model->setStrictToolCallIds(true);
         QStringList finishedIds;
         connect(rig->agent.get(), &Agent::toolFinished, this,
                 [&](const QString &id, const SharedToolRunResult &) { finishedIds << id; });
@@ -616,10 +618,18 @@ private slots:
                 assistant = m;
         }
         QVERIFY2(assistant["tool_calls"].size() == 2, assistant.dump().c_str());
+        // The conversation keeps the model's own (repeated or missing) ids...
+        const ChatMessage &said = rig->agent->messages().at(1);
+        QCOMPARE(int(said.toolCalls.size()), 2);
         if (!secondId.isEmpty())
-            QVERIFY(assistant["tool_calls"][1]["id"] == Json(secondId.toStdString()));
+            QCOMPARE(said.toolCalls.at(1).id, QString::fromLatin1(secondId));
+        // ...but what is sent back gives each call an id of its own, and each result its call's.
+        QVERIFY2(FakeLlmServer::repeatedToolCallId(rig->model->requests().at(1)).isEmpty(),
+                 rig->model->requests().at(1).dump().c_str());
         const Json tools = toolMessages(rig->model->requests().at(1));
         QCOMPARE(int(tools.size()), 2);
+        for (int i = 0; i < 2; ++i)
+            QVERIFY(tools[i]["tool_call_id"] == assistant["tool_calls"][i]["id"]);
         // Results in the model's order, each its own call's.
         QVERIFY2(QString::fromStdString(tools[0]["content"].dump()).contains("slow done 200"),
                  tools[0].dump().c_str());

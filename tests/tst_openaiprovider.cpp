@@ -54,6 +54,29 @@ private:
     }
 
 private slots:
+    // A history that repeats a tool call id is sent with an id of its own for each call and
+    // each result answering its own call, so that a server that checks (as OpenAI does) takes
+    // it; the conversation's messages keep the model's ids.
+    void repeatedToolCallIdsAreSentUnique()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(server.listen());
+        server.setStrictToolCallIds(true);
+        server.enqueue(FakeLlmServer::openAiText(QStringLiteral("ok")));
+        OpenAiProvider provider(config(server));
+        const CompletionRequest request = repeatedToolCallIds();
+        const auto o = completeOnce(provider, request);
+        QCOMPARE(o->finals, 1);
+        QVERIFY2(o->result, o->error ? qPrintable(o->error->message) : "");
+        const Json body = server.requests().at(0);
+        QVERIFY2(FakeLlmServer::repeatedToolCallId(body).isEmpty(), body.dump().c_str());
+        const QMap<int, QString> results = resultsByCall(body);
+        QCOMPARE(results.size(), 3);
+        for (int n = 0; n < 3; ++n)
+            QCOMPARE(results.value(n), QStringLiteral("result %1").arg(n));
+        QCOMPARE(request.messages.at(1).toolCalls.at(1).id, QStringLiteral("call_0"));
+    }
+
     // The model list, from the shapes servers answer with: the id, a display name, and the
     // context window from whichever field names it.
     void modelListShapes()

@@ -267,7 +267,7 @@ Json AnthropicProvider::requestBody(const CompletionRequest &request) const
     if (!request.system.isEmpty())
         system << request.system;
     Json messages = Json::array();
-    for (const ChatMessage &message : request.messages) {
+    for (const ChatMessage &message : withUniqueToolCallIds(request.messages)) {
         switch (message.role) {
         case ChatMessage::Role::System:
             // The Messages API has no system role: fold into the top-level system prompt.

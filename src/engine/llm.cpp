@@ -1,6 +1,8 @@
 #include "llm.h"
 
 #include <QCoreApplication>
+#include <QHash>
+#include <QSet>
 
 namespace Engine {
 
@@ -169,6 +171,34 @@ std::optional<ChatMessage> ChatMessage::fromJson(const Json &json)
         }
     }
     return message;
+}
+
+std::vector<ChatMessage> withUniqueToolCallIds(std::vector<ChatMessage> messages)
+{
+    QSet<QString> used;
+    // Of the latest assistant turn: each original id → the ids its calls got, in order, for
+    // the tool messages that follow it (they answer in the calls' order).
+    QHash<QString, QStringList> answers;
+    for (ChatMessage &message : messages) {
+        if (message.role == ChatMessage::Role::Assistant) {
+            answers.clear();
+            for (ToolCallRequest &call : message.toolCalls) {
+                QString id = call.id;
+                for (int n = 2; id.isEmpty() || used.contains(id); ++n)
+                    id = QStringLiteral("%1_%2")
+                                 .arg(call.id.isEmpty() ? QStringLiteral("call") : call.id)
+                                 .arg(n);
+                used.insert(id);
+                answers[call.id] << id;
+                call.id = id;
+            }
+        } else if (message.role == ChatMessage::Role::Tool) {
+            QStringList &ids = answers[message.toolCallId];
+            if (!ids.isEmpty())
+                message.toolCallId = ids.takeFirst();
+        }
+    }
+    return messages;
 }
 
 } // namespace Engine

@@ -112,6 +112,12 @@ struct ModelList
 
 struct CompletionRequest
 {
+// `messages` with every tool call's id unique in the conversation, and each tool message
+// answering its own call's: a model may give two calls of one turn the same id (local
+// OpenAI-compatible servers do), and a server that checks (OpenAI does) refuses a history that
+// repeats one. What the providers send; the conversation keeps the model's own ids.
+std::vector<ChatMessage> withUniqueToolCallIds(std::vector<ChatMessage> messages);
+
     QString system;
     std::vector<ChatMessage> messages;
     std::vector<ToolSpec> tools;

@@ -270,7 +270,8 @@ Json OpenAiProvider::requestBody(const CompletionRequest &request) const
         messages.push_back({{"role", "user"}, {"content", std::move(mediaParts)}});
         mediaParts = Json::array();
     };
-    for (auto it = request.messages.begin(); it != request.messages.end(); ++it) {
+    const std::vector<ChatMessage> sent = withUniqueToolCallIds(request.messages);
+    for (auto it = sent.begin(); it != sent.end(); ++it) {
         const ChatMessage &message = *it;
         const auto next = std::next(it);
         switch (message.role) {
@@ -335,7 +336,7 @@ Json OpenAiProvider::requestBody(const CompletionRequest &request) const
                                                        .toStdString()}});
                 mediaParts.push_back(attachmentPart(attachment));
             }
-            if (next == request.messages.end() || next->role != ChatMessage::Role::Tool)
+            if (next == sent.end() || next->role != ChatMessage::Role::Tool)
                 flushMedia();
             break;
         }
