@@ -731,8 +731,12 @@ private slots:
                                  "\"risk\": \"read\"}\n  }");
         pane->editor()->setText(QString::fromUtf8(edited));
         pane->apply();
+        // Not "started": a workspace server added in the editor waits for the user's trust.
         QCOMPARE(pane->statusText(),
-                 QStringLiteral("Saved and applied: started %1.").arg(quoted("delta")));
+                 QStringLiteral("Saved and applied: %1 waiting for your trust (see the banner "
+                                "in the Servers dock).")
+                         .arg(quoted("delta")));
+        QVERIFY(child<QLabel>(*pane, "planLabel")->isHidden());
         QCOMPARE(readFile(path), edited);
         // A server added to the workspace's file waits for the user's trust like any other.
         QTRY_COMPARE(manager->status(QStringLiteral("delta")).state, Mcp::ServerState::Untrusted);

@@ -11,6 +11,7 @@
 #include <QDialogButtonBox>
 #include <QFile>
 #include <QFileInfo>
+#include <QGridLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -576,6 +577,41 @@ private slots:
         QCOMPARE(config->apiKey, expected->apiKey);
         QCOMPARE(config->requestTimeoutMs, expected->requestTimeoutMs);
         QVERIFY(*config == *expected);
+    }
+
+    // Every labelled field sits in its label's row of its form, inside the dialog (a field
+    // added before it existed left "Context window" without a field, the spin box in the
+    // dialog's corner and the images check box nowhere).
+    void everyFieldIsInItsRow()
+    {
+        Engine::SecretStore store(m_service);
+        SettingsDialog dialog(file(QStringLiteral("rows.ini")), &store);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        int checked = 0;
+        for (QGridLayout *grid : dialog.findChildren<QGridLayout *>()) {
+            for (int i = 0; i < grid->count(); ++i) {
+                auto *label = qobject_cast<QLabel *>(grid->itemAt(i)->widget());
+                if (!label || !label->buddy())
+                    continue;
+                int row = -1, column = -1, rowSpan = 0, columnSpan = 0;
+                grid->getItemPosition(i, &row, &column, &rowSpan, &columnSpan);
+                QLayoutItem *field = grid->itemAtPosition(row, 1);
+                QVERIFY2(field, qPrintable(label->text() + QStringLiteral(": no field")));
+                const bool holdsBuddy
+                        = field->widget() == label->buddy()
+                          || (field->layout() && field->layout()->indexOf(label->buddy()) >= 0);
+                QVERIFY2(holdsBuddy, qPrintable(label->text()));
+                QVERIFY2(label->buddy()->isVisibleTo(&dialog), qPrintable(label->text()));
+                ++checked;
+            }
+        }
+        QVERIFY2(checked >= 15, qPrintable(QString::number(checked)));
+        auto *images = child<QWidget>(&dialog, "seesImagesCheck");
+        QVERIFY(images->isVisibleTo(&dialog));
+        auto *context = child<QWidget>(&dialog, "contextTokensSpin");
+        QVERIFY(context->parentWidget() != &dialog);
+        QVERIFY(context->parentWidget()->layout()->indexOf(context) >= 0);
     }
 
     void keyboardOrder()

@@ -48,6 +48,8 @@ ReloadPlan ReloadPlan::compute(const McpConfig &from, const McpConfig &to)
             plan.unchanged << server.name;
         else
             plan.changed << server.name;
+        if (server.untrusted && (!old || !(*old == server)))
+            plan.untrusted << server.name;
     }
     for (const ServerConfig &server : from.servers) {
         if (!to.find(server.name))

@@ -75,6 +75,9 @@ struct ManagerOptions
 struct ReloadPlan
 {
     QStringList added, removed, changed, unchanged;
+    /// Of `added` and `changed`, the servers that do not start: they wait for the user's
+    /// trust (ServerConfig::untrusted).
+    QStringList untrusted;
     static ReloadPlan compute(const McpConfig &from, const McpConfig &to);
 };
 

@@ -616,9 +616,15 @@ void ConfigEditorPane::jumpToProblem(int row)
 void ConfigEditorPane::updatePlanLabel()
 {
     m_applyButton->setEnabled(m_problems.isEmpty());
+    // Hidden after an Apply that left nothing to do, until the plan says something new.
+    const auto showPlan = [this](const QString &text) {
+        if (text != m_planLabel->text())
+            m_planLabel->show();
+        m_planLabel->setText(text);
+    };
     if (!m_problems.isEmpty()) {
-        m_planLabel->setText(tr("Apply is blocked until the %n problem(s) are fixed.", nullptr,
-                                int(m_problems.size())));
+        showPlan(tr("Apply is blocked until the %n problem(s) are fixed.", nullptr,
+                    int(m_problems.size())));
         return;
     }
     QStringList parts;
@@ -635,7 +641,7 @@ void ConfigEditorPane::updatePlanLabel()
         if (!server.error.isEmpty() && !server.disabled)
             text += u'\n' + tr("%1 will fail: %2").arg(server.name, server.error);
     }
-    m_planLabel->setText(text);
+    showPlan(text);
 }
 
 void ConfigEditorPane::updateFileLabel()
@@ -788,14 +794,31 @@ void ConfigEditorPane::reloadServers()
     const Mcp::ReloadPlan plan = m_applyHandler(config);
     m_applied = config;
     validate();
+    // The status below says what was done; "Apply changes no server" above it would only
+    // repeat that there is nothing left to do (the next edit shows the plan again).
+    if (m_problems.isEmpty() && m_plan.added.isEmpty() && m_plan.changed.isEmpty()
+        && m_plan.removed.isEmpty())
+        m_planLabel->hide();
 
+    // Say what happened: a server that waits for the user's trust did not start.
+    const auto running = [&plan](const QStringList &names) {
+        QStringList kept;
+        for (const QString &name : names) {
+            if (!plan.untrusted.contains(name))
+                kept << name;
+        }
+        return kept;
+    };
     QStringList parts;
-    if (!plan.changed.isEmpty())
-        parts << tr("restarted %1").arg(joinNames(plan.changed));
-    if (!plan.added.isEmpty())
-        parts << tr("started %1").arg(joinNames(plan.added));
+    if (const QStringList restarted = running(plan.changed); !restarted.isEmpty())
+        parts << tr("restarted %1").arg(joinNames(restarted));
+    if (const QStringList started = running(plan.added); !started.isEmpty())
+        parts << tr("started %1").arg(joinNames(started));
     if (!plan.removed.isEmpty())
         parts << tr("stopped %1").arg(joinNames(plan.removed));
+    if (!plan.untrusted.isEmpty())
+        parts << tr("%1 waiting for your trust (see the banner in the Servers dock)")
+                         .arg(joinNames(plan.untrusted));
     QString text = parts.isEmpty() ? tr("Saved and applied; no server needed a restart.")
                                    : tr("Saved and applied: %1.").arg(parts.join(tr("; ")));
     // Problems in another file (the user's configuration) do not block Apply but matter.

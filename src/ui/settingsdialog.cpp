@@ -160,6 +160,25 @@ SettingsDialog::SettingsDialog(QString settingsFile, Engine::SecretStore *secret
     m_requestTimeoutSpin->setToolTip(
             tr("How long the model may stay silent before the request fails"));
 
+    // Every field of a form exists before its row is added (a null widget in a layout puts
+    // the field at the dialog's corner instead).
+    m_seesImagesCheck = new QCheckBox(this);
+    m_seesImagesCheck->setObjectName(QStringLiteral("seesImagesCheck"));
+    m_seesImagesCheck->setChecked(current.modelSeesImages);
+    m_seesImagesCheck->setText(tr("The model sees images in tool results"));
+    m_seesImagesCheck->setToolTip(tr("Turn off for a text-only model: each image is then named "
+                                     "in the result's text instead"));
+    m_contextSpin = new QSpinBox(this);
+    m_contextSpin->setObjectName(QStringLiteral("contextTokensSpin"));
+    m_contextSpin->setRange(AppSettings::MinContextTokens, AppSettings::MaxContextTokens);
+    m_contextSpin->setSingleStep(8192);
+    m_contextSpin->setGroupSeparatorShown(true);
+    m_contextSpin->setSuffix(tr(" tokens"));
+    m_contextSpin->setValue(current.contextTokens);
+    m_contextSpin->setToolTip(tr("The model's context window. Longer conversations are fitted "
+                                 "into it before each request: earlier tool results are "
+                                 "shortened, then earlier turns left out (the chat and the "
+                                 "conversation file keep everything)."));
     Form modelForm(this);
     modelForm.addRow(tr("&Provider:"), m_providerCombo);
     modelForm.addNote(m_environmentNote);
@@ -235,23 +254,6 @@ SettingsDialog::SettingsDialog(QString settingsFile, Engine::SecretStore *secret
     m_observationSpin->setValue(current.observationChars);
     m_observationSpin->setToolTip(tr("How much of a tool's result the model reads; the rest is "
                                      "cut with a note (the chat keeps the whole result)"));
-    m_seesImagesCheck = new QCheckBox(this);
-    m_seesImagesCheck->setObjectName(QStringLiteral("seesImagesCheck"));
-    m_seesImagesCheck->setChecked(current.modelSeesImages);
-    m_seesImagesCheck->setText(tr("The model sees images in tool results"));
-    m_seesImagesCheck->setToolTip(tr("Turn off for a text-only model: each image is then named "
-                                     "in the result's text instead"));
-    m_contextSpin = new QSpinBox(this);
-    m_contextSpin->setObjectName(QStringLiteral("contextTokensSpin"));
-    m_contextSpin->setRange(AppSettings::MinContextTokens, AppSettings::MaxContextTokens);
-    m_contextSpin->setSingleStep(8192);
-    m_contextSpin->setGroupSeparatorShown(true);
-    m_contextSpin->setSuffix(tr(" tokens"));
-    m_contextSpin->setValue(current.contextTokens);
-    m_contextSpin->setToolTip(tr("The model's context window. Longer conversations are fitted "
-                                 "into it before each request: earlier tool results are "
-                                 "shortened, then earlier turns left out (the chat and the "
-                                 "conversation file keep everything)."));
     m_startsSpin = new QSpinBox(this);
     m_startsSpin->setObjectName(QStringLiteral("maxConcurrentStartsSpin"));
     m_startsSpin->setRange(1, AppSettings::MaxConcurrentStarts);
