@@ -717,6 +717,132 @@ private slots:
         QVERIFY(messages.back().isError);
     }
 
+    // A stopped answer, and one whose stream broke, stay in the conversation file as they
+    // were shown: what had streamed, marked stopped (or with the error); reopened, the agent
+    // offers Retry again, and Retry drops the partial answer.
+    void interruptedAnswerIsKept_data()
+    {
+        QTest::addColumn<bool>("stop");
+        QTest::newRow("stopped") << true;
+        QTest::newRow("stream broke") << false;
+    }
+
+    void interruptedAnswerIsKept()
+    {
+        QFETCH(bool, stop);
+        QTemporaryDir ws, data;
+        auto rig = makeRig(ApprovalChoice::Deny, ws.path());
+        QVERIFY(rig);
+        ConversationStore store(data.path());
+        rig->agent->setStore(&store);
+        rig->agent->newConversation(QStringLiteral("long"), ws.path());
+        FakeLlmServer::Reply reply = FakeLlmServer::openAiText(
+                QStringLiteral("First paragraph. Second paragraph. Third paragraph."), 6);
+        reply.delayBetweenEventsMs = stop ? 300 : 20;
+        if (!stop) {
+            reply.events = reply.events.mid(0, 3); // no finish: the connection drops
+            reply.dropConnectionAfterEvents = true;
+        }
+        rig->model->enqueue(reply);
+        QSignalSpy deltas(rig->agent.get(), &Agent::textDelta);
+        QSignalSpy done(rig->agent.get(), &Agent::turnFinished);
+        QVERIFY(rig->agent->send(QStringLiteral("write a lot")));
+        QTRY_VERIFY_WITH_TIMEOUT(deltas.count() >= 2, 10000);
+        if (stop)
+            rig->agent->cancel();
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 10000);
+        QString shown;
+        for (const QList<QVariant> &delta : std::as_const(deltas))
+            shown += delta.at(0).toString();
+        QVERIFY(!shown.isEmpty());
+        const ChatMessage &last = rig->agent->messages().back();
+        QCOMPARE(last.role, ChatMessage::Role::Assistant);
+        QCOMPARE(last.text, shown);
+        QVERIFY(!last.interruption.isEmpty());
+        if (stop)
+            QCOMPARE(last.interruption, QStringLiteral("Stopped."));
+        store.flush();
+        const auto saved = store.load(rig->agent->conversationId());
+        QVERIFY(saved);
+        QCOMPARE(saved->messages.size(), size_t(2));
+        QCOMPARE(saved->messages.back().text, shown);
+        QCOMPARE(saved->messages.back().interruption, last.interruption);
+
+        Agent reopened(rig->provider.get(), rig->session->registry(), rig->runner);
+        reopened.setStore(&store);
+        reopened.openConversation(rig->agent->conversationId(), saved->messages);
+        QVERIFY(reopened.lastTurnFailed());
+        rig->model->enqueue(FakeLlmServer::openAiText(QStringLiteral("All of it.")));
+        QSignalSpy again(&reopened, &Agent::turnFinished);
+        QVERIFY(reopened.retry());
+        QTRY_COMPARE_WITH_TIMEOUT(again.count(), 1, 10000);
+        QCOMPARE(reopened.messages().size(), size_t(2));
+        QCOMPARE(reopened.messages().back().text, QStringLiteral("All of it."));
+        QVERIFY(reopened.messages().back().interruption.isEmpty());
+        // The retried request no longer carries the partial answer.
+        const Json sent = rig->model->requests().back();
+        QVERIFY2(!QString::fromStdString(sent.dump()).contains(shown), sent.dump().c_str());
+    }
+
+    // Whole results stay with the conversation (a big one in a blob beside it), structured
+    // content included, and come back on reopening; past the per-result bound only the model's
+    // share is kept and the message says so.
+    void wholeResultsAreKept_data()
+    {
+        QTest::addColumn<qint64>("keepResultBytes");
+        QTest::newRow("kept") << qint64(AgentOptions::DefaultKeepResultBytes);
+        QTest::newRow("over the bound") << qint64(50000);
+    }
+
+    void wholeResultsAreKept()
+    {
+        QFETCH(qint64, keepResultBytes);
+        const bool kept = keepResultBytes > 200000;
+        QTemporaryDir ws, data;
+        auto rig = makeRig(ApprovalChoice::AllowOnce, ws.path());
+        QVERIFY(rig);
+        AgentOptions options;
+        options.maxToolOutputChars = 1000;
+        options.keepResultBytes = keepResultBytes;
+        Agent agent(rig->provider.get(), rig->session->registry(), rig->runner, options);
+        ConversationStore store(data.path());
+        agent.setStore(&store);
+        agent.newConversation(QStringLiteral("big"), ws.path());
+        rig->model->enqueue(FakeLlmServer::openAiToolCalls(
+                {{QStringLiteral("mcp__fix__big"), Json{{"bytes", 100000}}},
+                 {QStringLiteral("mcp__fix__add"), Json{{"a", 2}, {"b", 3}}}}));
+        rig->model->enqueue(FakeLlmServer::openAiText(QStringLiteral("Done.")));
+        QSignalSpy done(&agent, &Agent::turnFinished);
+        QVERIFY(agent.send(QStringLiteral("big")));
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 15000);
+        store.flush();
+        const auto saved = store.load(agent.conversationId());
+        QVERIFY(saved);
+        std::vector<ChatMessage> tools;
+        for (const ChatMessage &message : saved->messages) {
+            if (message.role == ChatMessage::Role::Tool)
+                tools.push_back(message);
+        }
+        QCOMPARE(tools.size(), size_t(2));
+        QVERIFY(tools[0].text.size() < 2000); // the model's share
+        if (kept) {
+            QVERIFY(tools[0].result.is_object());
+            QCOMPARE(tools[0].result["content"][0]["text"].get<std::string>().size(),
+                     size_t(100000));
+            QVERIFY(tools[0].resultNote.isEmpty());
+            // The conversation file names a blob instead of holding 100 kB.
+            QFile file(store.filePath(agent.conversationId()));
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            QVERIFY(file.size() < 50000);
+        } else {
+            QVERIFY(tools[0].result.is_null());
+            QVERIFY2(tools[0].resultNote.contains(QLatin1String("model's share")),
+                     qPrintable(tools[0].resultNote));
+        }
+        QVERIFY2(tools[1].result.value("structuredContent", Json()) == Json({{"sum", 5}}),
+                 tools[1].result.dump().c_str());
+    }
+
     void cliApproveDenyAndYes_data()
     {
         QTest::addColumn<QString>("approve");

@@ -25,6 +25,8 @@ class tst_ChatView : public QObject
 private slots:
     void toolOnlyTurnRepeatsNothing();
     void savedConversationShowsCallsAndDenials();
+    void stoppedAnswerReopensStopped();
+    void reopenedCardHasTheWholeResult();
     void followsTheEndOnlyAtTheEnd();
     void conversationOpensAtItsEnd();
     void previewCutsAtLinesAndCharacters();
@@ -132,6 +134,60 @@ void tst_ChatView::savedConversationShowsCallsAndDenials()
              QStringList({ChatView::tr("done"), ChatView::tr("denied")}));
     QCOMPARE(view.texts(ChatView::Kind::Assistant), QStringList({QStringLiteral("Done.")}));
     QCOMPARE(view.texts(ChatView::Kind::User), QStringList({QStringLiteral("clean up")}));
+}
+
+// A stopped answer reopens as it was left: the text that had streamed, then "Stopped." and
+// Retry, as live.
+void tst_ChatView::stoppedAnswerReopensStopped()
+{
+    std::vector<ChatMessage> messages;
+    messages.push_back(message(ChatMessage::Role::User, QStringLiteral("write a lot")));
+    ChatMessage partial = message(ChatMessage::Role::Assistant, QStringLiteral("First paragraph."));
+    partial.interruption = QStringLiteral("Stopped.");
+    messages.push_back(partial);
+    ChatView view;
+    view.showConversation(messages);
+    QCOMPARE(view.texts(ChatView::Kind::Assistant),
+             QStringList({QStringLiteral("First paragraph.")}));
+    const QStringList notices = view.texts(ChatView::Kind::Notice);
+    QVERIFY2(notices.contains(QStringLiteral("Stopped.")), qPrintable(notices.join(u'|')));
+    QVERIFY2(!notices.isEmpty() && notices.last().contains(QLatin1String("sb:retry")),
+             qPrintable(notices.join(u'|')));
+    // A whole answer offers no extra Retry.
+    messages.back().interruption.clear();
+    view.showConversation(messages);
+    QVERIFY(view.texts(ChatView::Kind::Notice).isEmpty());
+}
+
+// A reopened card offers the same viewer as the live one when the conversation kept the whole
+// result; when it did not, it says what was kept instead of claiming the chat has the rest.
+void tst_ChatView::reopenedCardHasTheWholeResult()
+{
+    std::vector<ChatMessage> messages;
+    messages.push_back(message(ChatMessage::Role::User, QStringLiteral("big")));
+    ChatMessage call = message(ChatMessage::Role::Assistant, QString());
+    call.toolCalls.push_back(
+            {QStringLiteral("c1"), QStringLiteral("mcp__fix__big"), Json::object(), QString()});
+    messages.push_back(call);
+    ChatMessage result = message(ChatMessage::Role::Tool, QStringLiteral("xxxx… [cut]"));
+    result.toolCallId = QStringLiteral("c1");
+    result.toolName = QStringLiteral("mcp__fix__big");
+    result.result = Json{
+            {"content", Json::array({Json{{"type", "text"}, {"text", std::string(3000000, 'x')}}})},
+            {"isError", false}};
+    messages.push_back(result);
+    ChatView view;
+    view.showConversation(messages);
+    QCOMPARE(view.cards().size(), 1);
+    QVERIFY(view.cards().at(0).wholeResultAvailable);
+
+    messages.back().result = Json();
+    messages.back().resultNote = QStringLiteral("Only the model's share of this result was kept.");
+    view.showConversation(messages);
+    QVERIFY(!view.cards().at(0).wholeResultAvailable);
+    view.activateLink(QUrl(QStringLiteral("sb:toggle:1"))); // the card: entry 1, after the question
+    QVERIFY2(view.document()->toPlainText().contains(QLatin1String("model's share")),
+             qPrintable(view.document()->toPlainText()));
 }
 
 // Streaming keeps the view at the end while the user is there; scrolled up, the user stays

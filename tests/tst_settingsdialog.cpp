@@ -641,6 +641,8 @@ private slots:
                  << child<QWidget>(&dialog, "removePriceButton")
                  << child<QWidget>(&dialog, "toolTimeoutSpin")
                  << child<QWidget>(&dialog, "observationCharsSpin")
+                 << child<QWidget>(&dialog, "keepResultSpin")
+                 << child<QWidget>(&dialog, "keepConversationSpin")
                  << child<QWidget>(&dialog, "maxConcurrentStartsSpin")
                  << child<QWidget>(&dialog, "maxInboundTasksSpin")
                  << child<QWidget>(&dialog, "toolSearchSpin")

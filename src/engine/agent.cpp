@@ -44,6 +44,7 @@ void Agent::newConversation(const QString &title, const QString &workspace)
 {
     m_workspace = workspace;
     m_messages.clear();
+    m_keptResultBytes = 0;
     forgetSummary();
     m_conversationId = m_store ? m_store->create(title, workspace, nullptr, m_origin)
                                : QStringLiteral("memory-%1").arg(quintptr(this), 0, 16);
@@ -53,7 +54,16 @@ void Agent::openConversation(const QString &id, std::vector<ChatMessage> message
 {
     m_conversationId = id;
     m_messages = std::move(messages);
+    m_keptResultBytes = 0;
+    for (const ChatMessage &message : m_messages) {
+        if (!message.result.is_null())
+            m_keptResultBytes += qint64(
+                    message.result.dump(-1, ' ', false, Json::error_handler_t::replace).size());
+    }
     forgetSummary();
+    // A conversation whose last answer was stopped or failed offers Retry again.
+    m_lastTurnFailed = !m_messages.empty() && m_messages.back().role == ChatMessage::Role::Assistant
+                       && !m_messages.back().interruption.isEmpty();
 }
 
 void Agent::forgetSummary()
@@ -259,19 +269,24 @@ void Agent::sendRequest()
     request.messages = std::move(fitted.messages);
     LlmProvider::Callbacks callbacks;
     QPointer<Agent> self(this);
+    m_streamed.clear();
     callbacks.onText = [self](const QString &delta) {
-        if (self)
+        if (self) {
+            self->m_streamed += delta;
             emit self->textDelta(delta);
+        }
     };
     callbacks.onDone = [self](CompletionResult result) {
         if (self) {
             self->m_cancelCompletion = nullptr;
+            self->m_streamed.clear();
             self->onCompletion(std::move(result));
         }
     };
     callbacks.onError = [self](CompletionError error) {
         if (self) {
             self->m_cancelCompletion = nullptr;
+            self->keepInterruptedAnswer(error.message);
             self->endTurn(error.message);
         }
     };
@@ -418,7 +433,7 @@ void Agent::onCompletion(CompletionResult result)
     }
 }
 
-ChatMessage Agent::toolMessage(const PendingCall &pending, const ToolRunResult *result) const
+ChatMessage Agent::toolMessage(const PendingCall &pending, const ToolRunResult *result)
 {
     ChatMessage message;
     message.role = ChatMessage::Role::Tool;
@@ -430,7 +445,44 @@ ChatMessage Agent::toolMessage(const PendingCall &pending, const ToolRunResult *
                           : tr("The user stopped the turn before this call finished.");
     if (result && !result->denied && m_options.modelSeesMedia)
         message.attachments = result->output.modelAttachments(pending.call.name);
+    if (result && !result->denied)
+        keepWholeResult(message, result->output);
     return message;
+}
+
+// The whole result beside the model's share, within the bounds; past them the message says
+// exactly what was kept.
+void Agent::keepWholeResult(ChatMessage &message, const ToolOutput &output)
+{
+    Json whole = {{"content", output.content}, {"isError", output.isError}};
+    if (!output.structuredContent.is_null())
+        whole["structuredContent"] = output.structuredContent;
+    const qint64 bytes = qint64(whole.dump(-1, ' ', false, Json::error_handler_t::replace).size());
+    const auto megabytes = [](qint64 count) {
+        return QString::number(double(count) / (1024 * 1024), 'f', 1);
+    };
+    if (bytes <= m_options.keepResultBytes
+        && m_keptResultBytes + bytes <= m_options.keepConversationResultBytes) {
+        // A result the model's share already holds whole needs no copy.
+        if (whole["content"].size() == 1 && whole["content"][0].value("type", "") == "text"
+            && output.structuredContent.is_null()
+            && QString::fromStdString(whole["content"][0].value("text", std::string()))
+                       == message.text)
+            return;
+        m_keptResultBytes += bytes;
+        message.result = std::move(whole);
+        return;
+    }
+    message.resultNote
+            = bytes > m_options.keepResultBytes
+                      ? tr("Only the model's share of this result was kept with the conversation: "
+                           "the whole result (%1 MB) is larger than the %2 MB kept for one "
+                           "result (Settings).")
+                                .arg(megabytes(bytes), megabytes(m_options.keepResultBytes))
+                      : tr("Only the model's share of this result was kept with the conversation: "
+                           "its whole results reached the %1 MB kept for one conversation "
+                           "(Settings).")
+                                .arg(megabytes(m_options.keepConversationResultBytes));
 }
 
 void Agent::onToolDone(const QString &callId, ToolRunResult result)
@@ -450,6 +502,20 @@ void Agent::onToolDone(const QString &callId, ToolRunResult result)
     requestCompletion();
 }
 
+// What streamed before the answer was cut off stays in the conversation as it was shown,
+// marked with why; nothing when nothing streamed.
+void Agent::keepInterruptedAnswer(const QString &why)
+{
+    const QString text = std::exchange(m_streamed, QString());
+    if (text.isEmpty())
+        return;
+    ChatMessage answer;
+    answer.role = ChatMessage::Role::Assistant;
+    answer.text = text;
+    answer.interruption = why;
+    append(std::move(answer));
+}
+
 void Agent::cancel()
 {
     if (!m_busy)
@@ -458,6 +524,7 @@ void Agent::cancel()
         auto cancel = std::move(m_cancelCompletion);
         m_cancelCompletion = nullptr;
         cancel();
+        keepInterruptedAnswer(tr("Stopped."));
     }
     // Cancelled calls still get results (so the conversation stays well-formed for the next
     // turn), but the loop does not call the model again.

@@ -39,6 +39,14 @@ struct AgentOptions
     // Off for a text-only model: tool results' images and audio are not sent (the result's text
     // names each), so the provider never rejects the request for them.
     bool modelSeesMedia = true;
+    // How much of each tool's whole result (content blocks, structuredContent) is kept with
+    // the conversation, so that a reopened card shows what the live one did: each result up
+    // to keepResultBytes, all of a conversation's up to keepConversationResultBytes (as JSON);
+    // past either, the message says what was kept (the model's share always is). 0: none.
+    qint64 keepResultBytes = DefaultKeepResultBytes;
+    qint64 keepConversationResultBytes = DefaultKeepConversationResultBytes;
+    static constexpr qint64 DefaultKeepResultBytes = 16 * 1024 * 1024;
+    static constexpr qint64 DefaultKeepConversationResultBytes = 64 * 1024 * 1024;
 };
 
 // The agent loop: a user message → the model → the tool calls of that turn, run concurrently
@@ -121,10 +129,12 @@ private:
     };
     void onToolDone(const QString &callId, ToolRunResult result);
     // The observation the model gets for a call; `result` null: stopped before it finished.
-    ChatMessage toolMessage(const PendingCall &pending, const ToolRunResult *result) const;
+    ChatMessage toolMessage(const PendingCall &pending, const ToolRunResult *result);
+    void keepWholeResult(ChatMessage &message, const ToolOutput &output);
     void append(ChatMessage message);
     void truncate(size_t count);
     void startTurn();
+    void keepInterruptedAnswer(const QString &why);
     void endTurn(const QString &error = QString());
     std::vector<ToolSpec> toolSpecs() const;
     bool mayUse(const Tool &tool) const;
@@ -153,6 +163,11 @@ private:
     int m_turns = 0;
     quint64 m_turnSerial = 0; // model turns over the agent's life: part of every call id
     std::function<void()> m_cancelCompletion;
+    // What the completion in flight has streamed so far: kept as the answer, marked, when the
+    // turn is stopped or fails before the model finished it.
+    QString m_streamed;
+    // The bytes of whole results the conversation keeps (AgentOptions::keepResultBytes).
+    qint64 m_keptResultBytes = 0;
     // The tool calls of the current model turn, in the model's order, and their results and
     // runs keyed by the agent's own call ids (never the provider's: a model may repeat them).
     std::vector<PendingCall> m_pendingCalls;

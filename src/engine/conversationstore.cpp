@@ -108,8 +108,51 @@ QString blobPath(const QString &folder, const QString &digest)
 
 // The message's line with its big attachments swapped for their blob's name; each blob is
 // written (once: the name is its digest) before the line that names it.
+bool writeBlob(const QString &folder, const QByteArray &data, QString *digest, QString *error)
+{
+    *digest = QString::fromLatin1(
+            QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex());
+    const QString path = blobPath(folder, *digest);
+    return QFileInfo::exists(path)
+           || (PrivateFiles::ensureDir(folder + QLatin1String("/blobs"), error)
+               && PrivateFiles::write(path, data, error));
+}
+
+// A blob named on a line, read back and checked against its name; empty when it is missing,
+// too big or altered.
+std::optional<QByteArray> readBlob(const QString &folder, const Json &name)
+{
+    static const QRegularExpression hex(QStringLiteral("^[0-9a-f]{64}$"));
+    const QString digest
+            = name.is_string() ? QString::fromStdString(name.get<std::string>()) : QString();
+    QFile file(blobPath(folder, digest));
+    if (!hex.match(digest).hasMatch() || !file.open(QIODevice::ReadOnly)
+        || file.size() > 64 * 1024 * 1024) {
+        qCWarning(lcConversations) << "blob missing:" << digest;
+        return std::nullopt;
+    }
+    const QByteArray data = file.readAll();
+    if (QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex() != digest.toLatin1()) {
+        qCWarning(lcConversations) << "blob altered:" << digest;
+        return std::nullopt;
+    }
+    return data;
+}
+
 bool moveBlobsOut(const QString &folder, const ChatMessage &message, Json &json, QString *error)
 {
+    // A tool's whole result, as its JSON text.
+    if (auto result = json.find("result"); result != json.end()) {
+        const QByteArray text = QByteArray::fromStdString(
+                result->dump(-1, ' ', false, Json::error_handler_t::replace));
+        if (text.size() > BlobThreshold) {
+            QString digest;
+            if (!writeBlob(folder, text, &digest, error))
+                return false;
+            json.erase(result);
+            json["resultBlob"] = digest.toStdString();
+        }
+    }
     auto it = json.find("attachments");
     if (it == json.end() || !it->is_array())
         return true;
@@ -117,12 +160,8 @@ bool moveBlobsOut(const QString &folder, const ChatMessage &message, Json &json,
         const QByteArray &data = message.attachments[i].data;
         if (data.size() <= BlobThreshold)
             continue;
-        const QString digest = QString::fromLatin1(
-                QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex());
-        const QString path = blobPath(folder, digest);
-        if (!QFileInfo::exists(path)
-            && (!PrivateFiles::ensureDir(folder + QLatin1String("/blobs"), error)
-                || !PrivateFiles::write(path, data, error)))
+        QString digest;
+        if (!writeBlob(folder, data, &digest, error))
             return false;
         Json &entry = (*it)[i];
         entry.erase("data");
@@ -135,6 +174,24 @@ bool moveBlobsOut(const QString &folder, const ChatMessage &message, Json &json,
 // one leaves the attachment out (the message stays).
 void bringBlobsIn(const QString &folder, Json &message)
 {
+    // A whole result kept apart: read and parsed only when the conversation is opened; a
+    // missing or altered one leaves the card with the model's share and says so.
+    if (const auto blob = message.find("resultBlob"); blob != message.end()) {
+        const Json name = *blob;
+        message.erase(blob);
+        if (!folder.isEmpty()) {
+            const std::optional<QByteArray> text = readBlob(folder, name);
+            Json result = text ? Json::parse(text->toStdString(), nullptr, false) : Json();
+            if (result.is_object())
+                message["result"] = std::move(result);
+            else
+                message["resultNote"]
+                        = ConversationStore::tr("The whole result kept with this conversation "
+                                                "is missing or was altered; only the model's "
+                                                "share is shown.")
+                                  .toStdString();
+        }
+    }
     auto it = message.find("attachments");
     if (it == message.end() || !it->is_array())
         return;
@@ -151,23 +208,11 @@ void bringBlobsIn(const QString &folder, Json &message)
             kept.push_back(std::move(entry));
             continue;
         }
-        static const QRegularExpression hex(QStringLiteral("^[0-9a-f]{64}$"));
-        const QString digest
-                = blob->is_string() ? QString::fromStdString(blob->get<std::string>()) : QString();
-        QFile file(blobPath(folder, digest));
-        if (!hex.match(digest).hasMatch() || !file.open(QIODevice::ReadOnly)
-            || file.size() > 64 * 1024 * 1024) {
-            qCWarning(lcConversations) << "attachment blob missing:" << digest;
+        const std::optional<QByteArray> data = readBlob(folder, *blob);
+        if (!data)
             continue;
-        }
-        const QByteArray data = file.readAll();
-        if (QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex()
-            != digest.toLatin1()) {
-            qCWarning(lcConversations) << "attachment blob altered:" << digest;
-            continue;
-        }
         entry.erase("blob");
-        entry["data"] = data.toBase64().toStdString();
+        entry["data"] = data->toBase64().toStdString();
         kept.push_back(std::move(entry));
     }
     *it = std::move(kept);

@@ -90,6 +90,12 @@ Json ChatMessage::toJson() const
         if (denied)
             json["denied"] = true;
     }
+    if (!interruption.isEmpty())
+        json["interruption"] = interruption.toStdString();
+    if (!result.is_null())
+        json["result"] = result;
+    if (!resultNote.isEmpty())
+        json["resultNote"] = resultNote.toStdString();
     if (!attachments.empty()) {
         Json list = Json::array();
         for (const Attachment &attachment : attachments) {
@@ -117,7 +123,9 @@ std::optional<ChatMessage> ChatMessage::fromJson(const Json &json)
     message.role = *role;
     if (!readString(json, "text", &message.text)
         || !readString(json, "toolCallId", &message.toolCallId)
-        || !readString(json, "toolName", &message.toolName)) {
+        || !readString(json, "toolName", &message.toolName)
+        || !readString(json, "interruption", &message.interruption)
+        || !readString(json, "resultNote", &message.resultNote)) {
         return std::nullopt;
     }
     if (const auto it = json.find("isError"); it != json.end() && !it->is_null()) {
@@ -125,6 +133,10 @@ std::optional<ChatMessage> ChatMessage::fromJson(const Json &json)
             return std::nullopt;
         message.isError = it->get<bool>();
     }
+    if (const auto it = json.find("result"); it != json.end() && it->is_object()
+                                             && it->contains("content")
+                                             && (*it)["content"].is_array())
+        message.result = *it; // anything else: not kept (the card shows the model's share)
     if (const auto it = json.find("denied"); it != json.end() && !it->is_null()) {
         if (!it->is_boolean())
             return std::nullopt;

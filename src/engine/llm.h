@@ -57,6 +57,14 @@ struct ChatMessage
     QString toolName;                       // Tool
     bool isError = false;                   // Tool
     bool denied = false;                    // Tool: the call was refused and never ran
+    // Assistant: why the answer ended before the model finished it ("Stopped.", or the
+    // error), with `text` what had streamed by then; empty for a whole answer.
+    QString interruption;
+    // Tool: the whole result as the chat showed it ({"content": [MCP blocks], "isError",
+    // "structuredContent"}), when the conversation keeps it (AgentOptions::keepResultBytes);
+    // null when `text` holds all of it or it was not kept, and then `resultNote` says why.
+    Json result;
+    QString resultNote;
     // User: files and images sent with the text. Tool: the images (and audio) of the result,
     // for models that see them; `text` names them too, for models that do not.
     std::vector<Attachment> attachments;
@@ -104,6 +112,12 @@ struct ModelInfo
     qint64 contextTokens = 0; // the context window when the provider says (0: it does not)
 };
 
+// `messages` with every tool call's id unique in the conversation, and each tool message
+// answering its own call's: a model may give two calls of one turn the same id (local
+// OpenAI-compatible servers do), and a server that checks (OpenAI does) refuses a history that
+// repeats one. What the providers send; the conversation keeps the model's own ids.
+std::vector<ChatMessage> withUniqueToolCallIds(std::vector<ChatMessage> messages);
+
 struct ModelList
 {
     std::vector<ModelInfo> models; // sorted by id
@@ -112,12 +126,6 @@ struct ModelList
 
 struct CompletionRequest
 {
-// `messages` with every tool call's id unique in the conversation, and each tool message
-// answering its own call's: a model may give two calls of one turn the same id (local
-// OpenAI-compatible servers do), and a server that checks (OpenAI does) refuses a history that
-// repeats one. What the providers send; the conversation keeps the model's own ids.
-std::vector<ChatMessage> withUniqueToolCallIds(std::vector<ChatMessage> messages);
-
     QString system;
     std::vector<ChatMessage> messages;
     std::vector<ToolSpec> tools;

@@ -28,6 +28,8 @@ const QString SensitiveFilesKey = QStringLiteral("tools/sensitiveFiles");
 const QString MaxConcurrentStartsKey = QStringLiteral("servers/maxConcurrentStarts");
 const QString MaxInboundTasksKey = QStringLiteral("a2a/maxInboundTasks");
 const QString ObservationCharsKey = QStringLiteral("tools/observationChars");
+const QString KeepResultKey = QStringLiteral("conversations/keepResultMiB");
+const QString KeepConversationKey = QStringLiteral("conversations/keepConversationMiB");
 const QString ContextTokensKey = QStringLiteral("model/contextTokens");
 const QString ToolSearchKey = QStringLiteral("tools/searchThreshold");
 const QString PinnedToolsKey = QStringLiteral("tools/pinned");
@@ -91,6 +93,11 @@ AppSettings AppSettings::load(const QString &file)
     result.observationChars
             = readBounded(settings, ObservationCharsKey, Engine::ToolOutput::DefaultModelTextChars,
                           MinObservationChars, MaxObservationChars);
+    result.keepResultMiB = readBounded(settings, KeepResultKey, AppSettings().keepResultMiB, 0,
+                                       MaxKeepResultMiB);
+    result.keepConversationMiB
+            = readBounded(settings, KeepConversationKey, AppSettings().keepConversationMiB, 0,
+                          MaxKeepConversationMiB);
     result.contextTokens = readBounded(settings, ContextTokensKey,
                                        int(Engine::AgentOptions::DefaultContextTokens),
                                        MinContextTokens, MaxContextTokens);
@@ -151,6 +158,8 @@ bool AppSettings::save(const QString &file, QString *error) const
     settings.setValue(MaxConcurrentStartsKey, maxConcurrentStarts);
     settings.setValue(MaxInboundTasksKey, maxInboundTasks);
     settings.setValue(ObservationCharsKey, observationChars);
+    settings.setValue(KeepResultKey, keepResultMiB);
+    settings.setValue(KeepConversationKey, keepConversationMiB);
     settings.setValue(ContextTokensKey, contextTokens);
     settings.setValue(ToolSearchKey, toolSearchThreshold);
     settings.setValue(PinnedToolsKey, pinnedTools.join(QLatin1Char(' ')));

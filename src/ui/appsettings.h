@@ -45,6 +45,10 @@ struct AppSettings
     // The model's context window in tokens (Engine::AgentOptions::contextTokens).
     static constexpr int MinContextTokens = 4096;
     static constexpr int MaxContextTokens = 10000000;
+    // Whole tool results kept with a conversation, in MiB (Engine::AgentOptions::keepResultBytes,
+    // keepConversationResultBytes): 0 keeps none; the most a blob may be read back.
+    static constexpr int MaxKeepResultMiB = 64;
+    static constexpr int MaxKeepConversationMiB = 4096;
     // Servers starting at once (Mcp::ManagerOptions::maxConcurrentStarts).
     static constexpr int MaxConcurrentStarts = 64;
     // Inbound A2A tasks running at once when this workspace is served (the rest get 429).
@@ -63,6 +67,12 @@ struct AppSettings
     // "tools/observationChars": at most this many characters of a tool result go to the model
     // (the rest is cut with a note; the window keeps the whole).
     int observationChars = Engine::ToolOutput::DefaultModelTextChars;
+    // "conversations/keepResultMiB", "conversations/keepConversationMiB": how much of each
+    // tool's whole result, and of all of a conversation's, is kept with it (a reopened card
+    // shows it as the live one did).
+    int keepResultMiB = int(Engine::AgentOptions::DefaultKeepResultBytes / (1024 * 1024));
+    int keepConversationMiB
+            = int(Engine::AgentOptions::DefaultKeepConversationResultBytes / (1024 * 1024));
     // "model/contextTokens": each request is fitted into this many tokens.
     int contextTokens = int(Engine::AgentOptions::DefaultContextTokens);
     // "tools/searchThreshold": above this many tools the model finds them with search_tools

@@ -530,6 +530,9 @@ void ChatView::showConversation(const std::vector<Engine::ChatMessage> &messages
             break;
         case Engine::ChatMessage::Role::Assistant:
             finishAssistantMessage(message.text);
+            // A stopped or failed answer reopens as it was left: what had streamed, then why.
+            if (!message.interruption.isEmpty())
+                addNotice(message.interruption.toHtmlEscaped(), true);
             for (const Engine::ToolCallRequest &call : message.toolCalls) {
                 const QString key = QStringLiteral("saved-%1").arg(++cards);
                 addToolCall(key, call);
@@ -545,7 +548,20 @@ void ChatView::showConversation(const std::vector<Engine::ChatMessage> &messages
                                                          Engine::Json(), QString()});
             }
             Engine::ToolRunResult result;
-            result.output = Engine::ToolOutput::text(message.text, message.isError);
+            // The whole result where the conversation kept it: the same card, and the same
+            // "Open the whole result…", as live; else the model's share, and why.
+            if (message.result.is_object()) {
+                result.output.content = message.result.value("content", Engine::Json::array());
+                result.output.structuredContent
+                        = message.result.value("structuredContent", Engine::Json());
+                result.output.isError = message.result.value("isError", message.isError);
+            } else {
+                result.output = Engine::ToolOutput::text(
+                        message.resultNote.isEmpty()
+                                ? message.text
+                                : message.text + QStringLiteral("\n\n") + message.resultNote,
+                        message.isError);
+            }
             result.denied = message.denied;
             result.ran = !message.denied;
             toolFinished(key, result);
@@ -559,6 +575,9 @@ void ChatView::showConversation(const std::vector<Engine::ChatMessage> &messages
     batch.endEditBlock();
     m_batch = false;
     renderActionLinks();
+    if (!messages.empty() && messages.back().role == Engine::ChatMessage::Role::Assistant
+        && !messages.back().interruption.isEmpty())
+        offerRetry();
     m_followEnd = true; // a conversation opens at its end
     scrollToEndLater();
 }

@@ -849,6 +849,9 @@ void MainWindow::setProvider(const QString &storedKey, const QString &keychainEr
         agentOptions.contextTokens = m_settings.contextTokens;
         agentOptions.toolSearchThreshold = m_settings.toolSearchThreshold;
         agentOptions.modelSeesMedia = m_settings.modelSeesImages;
+        agentOptions.keepResultBytes = qint64(m_settings.keepResultMiB) * 1024 * 1024;
+        agentOptions.keepConversationResultBytes
+                = qint64(m_settings.keepConversationMiB) * 1024 * 1024;
         agentOptions.pinnedTools
                 = QSet<QString>(m_settings.pinnedTools.begin(), m_settings.pinnedTools.end());
         agentOptions.moreInstructions = [session = m_session.get()] {

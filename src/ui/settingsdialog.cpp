@@ -253,7 +253,23 @@ SettingsDialog::SettingsDialog(QString settingsFile, Engine::SecretStore *secret
     m_observationSpin->setSuffix(tr(" characters"));
     m_observationSpin->setValue(current.observationChars);
     m_observationSpin->setToolTip(tr("How much of a tool's result the model reads; the rest is "
-                                     "cut with a note (the chat keeps the whole result)"));
+                                     "cut with a note (the chat shows the whole result)"));
+    m_keepResultSpin = new QSpinBox(this);
+    m_keepResultSpin->setObjectName(QStringLiteral("keepResultSpin"));
+    m_keepResultSpin->setRange(0, AppSettings::MaxKeepResultMiB);
+    m_keepResultSpin->setSuffix(tr(" MB"));
+    m_keepResultSpin->setValue(current.keepResultMiB);
+    m_keepResultSpin->setToolTip(tr("Each tool's whole result up to this size is kept with the "
+                                    "conversation, so that a reopened conversation shows it as "
+                                    "it was; a larger one keeps the model's share only, and "
+                                    "says so. 0 keeps none."));
+    m_keepConversationSpin = new QSpinBox(this);
+    m_keepConversationSpin->setObjectName(QStringLiteral("keepConversationSpin"));
+    m_keepConversationSpin->setRange(0, AppSettings::MaxKeepConversationMiB);
+    m_keepConversationSpin->setSuffix(tr(" MB"));
+    m_keepConversationSpin->setValue(current.keepConversationMiB);
+    m_keepConversationSpin->setToolTip(tr("All the whole results one conversation keeps; past "
+                                          "this, later results keep the model's share only."));
     m_startsSpin = new QSpinBox(this);
     m_startsSpin->setObjectName(QStringLiteral("maxConcurrentStartsSpin"));
     m_startsSpin->setRange(1, AppSettings::MaxConcurrentStarts);
@@ -303,6 +319,8 @@ SettingsDialog::SettingsDialog(QString settingsFile, Engine::SecretStore *secret
     Form toolsForm(this);
     toolsForm.addRow(tr("&Tool timeout:"), m_toolTimeoutSpin);
     toolsForm.addRow(tr("Result si&ze for the model:"), m_observationSpin);
+    toolsForm.addRow(tr("W&hole results kept, each:"), m_keepResultSpin);
+    toolsForm.addRow(tr("Whole results kept, per conv&ersation:"), m_keepConversationSpin);
     toolsForm.addRow(tr("Servers starting at o&nce:"), m_startsSpin);
     toolsForm.addRow(tr("Remote tasks at once:"), m_inboundSpin);
     toolsForm.addRow(tr("Search tools a&bove:"), m_toolSearchSpin);
@@ -372,6 +390,8 @@ SettingsDialog::SettingsDialog(QString settingsFile, Engine::SecretStore *secret
                                     removePrice,
                                     m_toolTimeoutSpin,
                                     m_observationSpin,
+                                    m_keepResultSpin,
+                                    m_keepConversationSpin,
                                     m_startsSpin,
                                     m_inboundSpin,
                                     m_toolSearchSpin,
@@ -408,6 +428,8 @@ AppSettings SettingsDialog::settings() const
     result.maxConcurrentStarts = m_startsSpin->value();
     result.maxInboundTasks = m_inboundSpin->value();
     result.observationChars = m_observationSpin->value();
+    result.keepResultMiB = m_keepResultSpin->value();
+    result.keepConversationMiB = m_keepConversationSpin->value();
     result.contextTokens = m_contextSpin->value();
     result.modelSeesImages = m_seesImagesCheck->isChecked();
     result.toolSearchThreshold = m_toolSearchSpin->value();

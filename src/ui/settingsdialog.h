@@ -83,6 +83,8 @@ private:
     QSpinBox *m_startsSpin = nullptr;
     QSpinBox *m_inboundSpin = nullptr;
     QSpinBox *m_observationSpin = nullptr;
+    QSpinBox *m_keepResultSpin = nullptr;
+    QSpinBox *m_keepConversationSpin = nullptr;
     QSpinBox *m_contextSpin = nullptr;
     QCheckBox *m_seesImagesCheck = nullptr;
     QSpinBox *m_toolSearchSpin = nullptr;
