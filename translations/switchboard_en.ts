@@ -4,7 +4,7 @@
 <context>
     <name>Engine::Agent</name>
     <message numerus="yes">
-        <location filename="../src/engine/agent.cpp" line="+250"/>
+        <location filename="../src/engine/agent.cpp" line="+260"/>
         <source>The earlier part of this conversation (%n messages) was left out to fit the context window. A summary of it:</source>
         <translation>
             <numerusform>The earlier part of this conversation (%n message) was left out to fit the context window. A summary of it:</numerusform>
@@ -15,7 +15,7 @@
 <context>
     <name>Engine::Attachment</name>
     <message numerus="yes">
-        <location filename="../src/engine/llm.cpp" line="+55"/>
+        <location filename="../src/engine/llm.cpp" line="+57"/>
         <source>[%1 %2, %n bytes]</source>
         <translation>
             <numerusform>[%1 %2, %n byte]</numerusform>
@@ -190,7 +190,7 @@
 <context>
     <name>Ui::ApprovalDialog</name>
     <message numerus="yes">
-        <location filename="../src/ui/approvaldialog.cpp" line="+109"/>
+        <location filename="../src/ui/approvaldialog.cpp" line="+114"/>
         <source>… (%n more characters not shown)</source>
         <translation>
             <numerusform>… (%n more character not shown)</numerusform>
@@ -231,7 +231,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+33"/>
+        <location line="+39"/>
         <source>Apply is blocked until the %n problem(s) are fixed.</source>
         <translation>
             <numerusform>Apply is blocked until the problem is fixed.</numerusform>
@@ -255,7 +255,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+100"/>
+        <location line="+117"/>
         <source>%n problem(s) in %1.</source>
         <translation>
             <numerusform>%n problem in %1.</numerusform>
@@ -283,7 +283,7 @@ in %3</numerusform>
 <context>
     <name>Ui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../src/ui/mainwindow.cpp" line="+637"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+638"/>
         <source>%n earlier tool result(s) shortened</source>
         <translation>
             <numerusform>%n earlier tool result shortened</numerusform>
@@ -299,7 +299,7 @@ in %3</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+677"/>
+        <location line="+680"/>
         <source>%n tools are offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser, or let the model search for tools (Settings).</source>
         <translation>
             <numerusform>%n tool is offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser, or let the model search for tools (Settings).</numerusform>
@@ -329,7 +329,7 @@ in %3</numerusform>
 <context>
     <name>Ui::PromptBrowser</name>
     <message numerus="yes">
-        <location filename="../src/ui/serverbrowsers.cpp" line="+732"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="+731"/>
         <source>%n message(s); only the first %1 characters can be used.</source>
         <translation>
             <numerusform>%n message; only the first %1 characters can be used.</numerusform>
@@ -405,7 +405,7 @@ in %3</numerusform>
 <context>
     <name>Ui::ServerDock</name>
     <message numerus="yes">
-        <location filename="../src/ui/serverdock.cpp" line="+294"/>
+        <location filename="../src/ui/serverdock.cpp" line="+293"/>
         <source>%n connected</source>
         <comment>servers</comment>
         <translation>

@@ -4,7 +4,7 @@
 <context>
     <name>Cli</name>
     <message>
-        <location filename="../src/cli/cli.cpp" line="+246"/>
+        <location filename="../src/cli/cli.cpp" line="+247"/>
         <source>switchboard-cli: refusing to use %1 as the workspace (it is / or your home folder: the tools could read every project and your private files there); run it in a project folder or name one with --workspace DIR</source>
         <translation>switchboard-cli：拒绝将 %1 用作工作区（它是 / 或你的主文件夹：工具将能读取其中的所有项目和你的私人文件）；请在项目文件夹中运行，或用 --workspace DIR 指定一个</translation>
     </message>
@@ -69,7 +69,7 @@
         <translation>没有此文件</translation>
     </message>
     <message>
-        <location line="+186"/>
+        <location line="+185"/>
         <source>a2a send: %1</source>
         <translation>a2a send：%1</translation>
     </message>
@@ -324,7 +324,7 @@
         <translation>已知智能体：%1</translation>
     </message>
     <message>
-        <location filename="../src/engine/a2a/peers.cpp" line="+231"/>
+        <location filename="../src/engine/a2a/peers.cpp" line="+232"/>
         <source>agent &apos;%1&apos;: %2</source>
         <translation>智能体“%1”：%2</translation>
     </message>
@@ -344,7 +344,7 @@
         <translation>名称须为 1 到 %1 个字母、数字、“_”、“-”或“.”</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+72"/>
         <source>agent &apos;%1&apos; is also defined in %2; that definition is used</source>
         <translation>智能体“%1”也在 %2 中定义；使用那里的定义</translation>
     </message>
@@ -703,7 +703,7 @@
 <context>
     <name>Engine::A2A::Reader</name>
     <message>
-        <location filename="../src/engine/a2a/peers.cpp" line="-256"/>
+        <location filename="../src/engine/a2a/peers.cpp" line="-275"/>
         <source>agent &apos;%1&apos;: %2</source>
         <translation>智能体“%1”：%2</translation>
     </message>
@@ -853,7 +853,7 @@
 <context>
     <name>Engine::Agent</name>
     <message>
-        <location filename="../src/engine/agent.cpp" line="+73"/>
+        <location filename="../src/engine/agent.cpp" line="+83"/>
         <location line="+50"/>
         <source>Could not save the conversation: %1</source>
         <translation>无法保存对话：%1</translation>
@@ -876,7 +876,7 @@
         </translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+46"/>
         <source>Summary so far:</source>
         <translation>目前的摘要：</translation>
     </message>
@@ -921,7 +921,18 @@
         <translation>此调用完成前，用户已停止本轮。</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+33"/>
+        <source>Only the model&apos;s share of this result was kept with the conversation: the whole result (%1 MB) is larger than the %2 MB kept for one result (Settings).</source>
+        <translation>此结果只保存了模型读到的部分：完整结果（%1 MB）超过了单个结果可保存的 %2 MB（设置）。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Only the model&apos;s share of this result was kept with the conversation: its whole results reached the %1 MB kept for one conversation (Settings).</source>
+        <translation>此结果只保存了模型读到的部分：本对话保存的完整结果已达到每个对话的 %1 MB 上限（设置）。</translation>
+    </message>
+    <message>
+        <location line="+45"/>
+        <location line="+16"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -955,7 +966,7 @@
 <context>
     <name>Engine::Attachment</name>
     <message numerus="yes">
-        <location filename="../src/engine/llm.cpp" line="+55"/>
+        <location filename="../src/engine/llm.cpp" line="+57"/>
         <source>[%1 %2, %n bytes]</source>
         <translation>
             <numerusform>[%1 %2，%n 字节]</numerusform>
@@ -1336,7 +1347,7 @@
     </message>
     <message>
         <location line="+2"/>
-        <location filename="../src/engine/workspace.cpp" line="+126"/>
+        <location filename="../src/engine/workspace.cpp" line="+142"/>
         <source>the workspace folder %1 does not exist</source>
         <translation>工作区文件夹 %1 不存在</translation>
     </message>
@@ -1372,6 +1383,89 @@
     </message>
 </context>
 <context>
+    <name>Engine::CommandPattern</name>
+    <message>
+        <location filename="../src/engine/commandpattern.cpp" line="+73"/>
+        <source>git %1 sets configuration that can run other programs</source>
+        <translation>git %1 设置的配置可以运行其他程序</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>git %1 can discard work or rewrite history</source>
+        <translation>git %1 可能丢弃工作或改写历史</translation>
+    </message>
+    <message>
+        <location line="+44"/>
+        <source>it sets environment variables for the command it runs</source>
+        <translation>它为所运行的命令设置环境变量</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 runs a command with other privileges</source>
+        <translation>%1 以其他权限运行命令</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1 runs another command or file named in its arguments</source>
+        <translation>%1 运行其参数中指定的另一个命令或文件</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 can delete or overwrite data</source>
+        <translation>%1 可能删除或覆盖数据</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 runs a program written in its arguments</source>
+        <translation>%1 运行写在其参数中的程序</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>%1 with options can run code given on its command line (-c, -e, -m)</source>
+        <translation>带选项的 %1 可以运行命令行中给出的代码（-c、-e、-m）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 -R changes a whole tree</source>
+        <translation>%1 -R 会改动整个目录树</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>find with -exec or -delete runs commands or deletes files</source>
+        <translation>带 -exec 或 -delete 的 find 会运行命令或删除文件</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 reaches the network with arguments that decide what it sends or writes</source>
+        <translation>%1 访问网络，其参数决定它发送或写入什么</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>%1 %2 installs, removes or runs the packages named in its arguments</source>
+        <translation>%1 %2 会安装、移除或运行其参数中指定的软件包</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 %2 runs or removes what its arguments name</source>
+        <translation>%1 %2 会运行或移除其参数所指定的内容</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <source>the command contains %1, which bash expands only when it runs, so it is asked every time</source>
+        <translation>该命令包含 %1，bash 只在运行时才会展开它，因此每次都会询问</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the command contains %1</source>
+        <translation>该命令包含 %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>the command is empty</source>
+        <translation>命令为空</translation>
+    </message>
+</context>
+<context>
     <name>Engine::ContextFit</name>
     <message>
         <location filename="../src/engine/contextfit.cpp" line="+35"/>
@@ -1391,7 +1485,7 @@
 <context>
     <name>Engine::ConversationStore</name>
     <message>
-        <location filename="../src/engine/conversationstore.cpp" line="+218"/>
+        <location filename="../src/engine/conversationstore.cpp" line="+263"/>
         <source>The conversation file %1 is damaged: its first line is not a conversation header.</source>
         <translation>对话文件 %1 已损坏：第一行不是对话头。</translation>
     </message>
@@ -1443,7 +1537,12 @@
         <translation>无法打开对话文件 %1 进行写入。</translation>
     </message>
     <message>
-        <location line="+116"/>
+        <location line="-388"/>
+        <source>The whole result kept with this conversation is missing or was altered; only the model&apos;s share is shown.</source>
+        <translation>随此对话保存的完整结果已丢失或被改动；只显示模型读到的部分。</translation>
+    </message>
+    <message>
+        <location line="+504"/>
         <source>Cannot delete the conversation file %1: %2</source>
         <translation>无法删除对话文件 %1：%2</translation>
     </message>
@@ -1638,7 +1737,7 @@
 <context>
     <name>Engine::ServerPolicy</name>
     <message>
-        <location filename="../src/engine/serverpolicy.cpp" line="+27"/>
+        <location filename="../src/engine/serverpolicy.cpp" line="+29"/>
         <source>&quot;read&quot;, &quot;mutating&quot; or &quot;dangerous&quot;</source>
         <extracomment>The values &quot;risk&quot; accepts: keep the quoted words as they are.</extracomment>
         <translation>&quot;read&quot;、&quot;mutating&quot; 或 &quot;dangerous&quot;</translation>
@@ -1688,6 +1787,29 @@
 %2</source>
         <translation>MCP 服务器“%1”的说明（服务器自己对其工具的描述，并非来自用户）：
 %2</translation>
+    </message>
+</context>
+<context>
+    <name>Engine::ShellWords</name>
+    <message>
+        <location filename="../src/engine/shellwords.cpp" line="+41"/>
+        <source>an unterminated quote</source>
+        <translation>未闭合的引号</translation>
+    </message>
+    <message>
+        <location line="+64"/>
+        <source>an invisible or control character (U+%1)</source>
+        <translation>不可见字符或控制字符（U+%1）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>a newline</source>
+        <translation>换行符</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>a backslash at the end</source>
+        <translation>末尾的反斜杠</translation>
     </message>
 </context>
 <context>
@@ -1908,7 +2030,7 @@
 <context>
     <name>Engine::ToolRunner</name>
     <message>
-        <location filename="../src/engine/toolrunner.cpp" line="+146"/>
+        <location filename="../src/engine/toolrunner.cpp" line="+150"/>
         <source>There is no tool named &apos;%1&apos;. Available tools: %2</source>
         <translation>没有名为“%1”的工具。可用工具：%2</translation>
     </message>
@@ -1923,7 +2045,7 @@
         <translation>“%1”的参数必须是 JSON 对象。</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+24"/>
         <source>Denied: &apos;%1&apos; can change something (or reads a sensitive file), and nobody is here to approve it. Only read-only tools may run for this task.</source>
         <translation>已拒绝：“%1”可能会更改内容（或读取敏感文件），而这里没有人可以批准。此任务只能运行只读工具。</translation>
     </message>
@@ -2017,9 +2139,39 @@
         <translation>还请求获取你的全部环境变量（&quot;inheritEnv&quot;: true）</translation>
     </message>
     <message>
+        <location line="+6"/>
+        <source>writes only in the workspace</source>
+        <translation>只在工作区内写入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>writes in the workspace and in %1</source>
+        <translation>在工作区和 %1 中写入</translation>
+    </message>
+    <message>
         <location line="+2"/>
-        <source>runs in a sandbox</source>
-        <translation>在沙箱中运行</translation>
+        <source>with network access</source>
+        <translation>可以访问网络</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>without network</source>
+        <translation>不能访问网络</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>runs in a sandbox that %1</source>
+        <translation>在沙盒中运行，该沙盒%1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>${%1} (in %2)</source>
+        <translation>${%1}（用于 %2）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>reads your environment variables %1</source>
+        <translation>读取你的环境变量 %1</translation>
     </message>
 </context>
 <context>
@@ -2111,7 +2263,7 @@
 <context>
     <name>Mcp::Client</name>
     <message>
-        <location filename="../src/mcp/client.cpp" line="+163"/>
+        <location filename="../src/mcp/client.cpp" line="+159"/>
         <source>the server ended the session; a new one was set up</source>
         <translation>服务器结束了会话；已建立新会话</translation>
     </message>
@@ -2121,7 +2273,7 @@
         <translation>server/discover 失败：%1</translation>
     </message>
     <message>
-        <location line="+91"/>
+        <location line="+96"/>
         <source>initialize failed: %1</source>
         <translation>initialize 失败：%1</translation>
     </message>
@@ -2176,12 +2328,12 @@
         <translation>已忽略一条非 JSON-RPC 消息：%1</translation>
     </message>
     <message>
-        <location line="+423"/>
+        <location line="+438"/>
         <source>subscriptions/listen failed: %1; list changes and resource updates will not be seen</source>
         <translation>subscriptions/listen 失败：%1；将看不到列表变化和资源更新</translation>
     </message>
     <message>
-        <location line="+207"/>
+        <location line="+204"/>
         <source>the connection closed</source>
         <translation>连接已关闭</translation>
     </message>
@@ -2190,11 +2342,12 @@
     <name>Mcp::ConfigLoader</name>
     <message>
         <location filename="../src/mcp/config.cpp" line="+391"/>
+        <location line="+1395"/>
         <source>server &apos;%1&apos;: %2</source>
         <translation>服务器 “%1”：%2</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="-1360"/>
         <source>value</source>
         <translation>值</translation>
     </message>
@@ -2626,6 +2779,11 @@
         <translation>顶层必须是对象：{&quot;mcpServers&quot;: {...}}，而不是%1</translation>
     </message>
     <message>
+        <location line="+20"/>
+        <source>&apos;secretVariables&apos; must be a list of variable names, such as [&quot;GITHUB_TOKEN&quot;]</source>
+        <translation>“secretVariables”必须是变量名列表，例如 [&quot;GITHUB_TOKEN&quot;]</translation>
+    </message>
+    <message>
         <location line="+9"/>
         <source>&apos;mcpServers&apos; must be an object mapping server names to their settings, not %1</source>
         <translation>“mcpServers” 必须是将服务器名称映射到其设置的对象，而不是%1</translation>
@@ -2660,17 +2818,22 @@
         <translation>第 %1 行</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+55"/>
         <source>server &apos;%1&apos;: your own configuration (%2) already defines a server of this name; this folder&apos;s definition is ignored (rename it here to use both)</source>
         <translation>服务器 “%1”：你自己的配置（%2）已定义了同名服务器；此文件夹中的定义将被忽略（在此处重命名即可同时使用两者）</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+57"/>
+        <source>a workspace&apos;s file may not read ${%1} (in %2): it holds a secret of yours (a provider key, or a variable your own configuration lists in &quot;secretVariables&quot;); define it in your own configuration (%3) if it should have it</source>
+        <translation>工作区的文件不能读取 ${%1}（用于 %2）：它保存着你的机密（提供商密钥，或你自己的配置在“secretVariables”中列出的变量）；如果该服务器应当获得它，请在你自己的配置（%3）中定义它</translation>
+    </message>
+    <message>
+        <location line="+53"/>
         <source>file not found</source>
         <translation>找不到文件</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+61"/>
         <source>the top level must be an object, not %1</source>
         <translation>顶层必须是对象，而不是%1</translation>
     </message>
@@ -2916,7 +3079,7 @@
 <context>
     <name>Mcp::Manager</name>
     <message>
-        <location filename="../src/mcp/manager.cpp" line="+156"/>
+        <location filename="../src/mcp/manager.cpp" line="+158"/>
         <source>this folder&apos;s server is not trusted yet: it runs once you trust it</source>
         <translation>此文件夹的服务器尚未受信任：信任后才会运行</translation>
     </message>
@@ -2949,7 +3112,7 @@
         <translation>授权端点返回了 HTTP %1，但没有将浏览器重定向回来</translation>
     </message>
     <message>
-        <location line="+193"/>
+        <location line="+210"/>
         <source>the server refuses access (HTTP 403)</source>
         <translation>服务器拒绝访问（HTTP 403）</translation>
     </message>
@@ -3141,7 +3304,7 @@
 <context>
     <name>Mcp::OAuth::LoopbackAgent</name>
     <message>
-        <location filename="../src/mcp/oauthclient.cpp" line="-669"/>
+        <location filename="../src/mcp/oauthclient.cpp" line="-686"/>
         <source>no answer came from the browser within %1 minutes</source>
         <translation>%1 分钟内浏览器没有返回应答</translation>
     </message>
@@ -3156,7 +3319,12 @@
         <translation>无法在本机监听浏览器的应答：%1</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+42"/>
+        <source>This is not the answer to the sign-in Switchboard is waiting for; it was ignored.</source>
+        <translation>这不是 Switchboard 正在等待的登录应答；已忽略。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Nothing here.</source>
         <translation>此处没有内容。</translation>
     </message>
@@ -3169,6 +3337,11 @@
         <location line="+2"/>
         <source>Signed in. You can close this tab and return to Switchboard.</source>
         <translation>已登录。你可以关闭此标签页并返回 Switchboard。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>%1 answers that were not for this sign-in came to its listener; it stopped waiting</source>
+        <translation>有 %1 个不属于此次登录的应答发到了它的监听端口；已停止等待</translation>
     </message>
 </context>
 <context>
@@ -3538,7 +3711,7 @@
 </translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>[y] once  [n] deny (n: reason) &gt; </source>
         <translation>[y] 允许一次  [n] 拒绝（n: 原因）&gt; </translation>
     </message>
@@ -3549,6 +3722,11 @@
     </message>
     <message>
         <location line="+2"/>
+        <source>[y] this command once  [c] exactly this command in this conversation  [a] always  [n] deny (n: reason) &gt; </source>
+        <translation>[y] 本次允许此命令  [c] 在本对话中允许完全相同的命令  [a] 总是允许  [n] 拒绝（n: 原因）&gt; </translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>[y] this command once  [c] commands matching %1 in this conversation  [a] always  [n] deny (n: reason) &gt; </source>
         <translation>[y] 允许此命令一次  [c] 本次对话内允许匹配 %1 的命令  [a] 始终允许  [n] 拒绝（n: 原因）&gt; </translation>
     </message>
@@ -3808,7 +3986,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Ui::AppSettings</name>
     <message>
-        <location filename="../src/ui/appsettings.cpp" line="+164"/>
+        <location filename="../src/ui/appsettings.cpp" line="+183"/>
         <source>could not write the settings file %1</source>
         <translation>无法写入设置文件 %1</translation>
     </message>
@@ -3876,7 +4054,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>风险：</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+8"/>
         <source>The server gives no hints about this tool.</source>
         <translation>服务器未提供关于此工具的提示。</translation>
     </message>
@@ -3896,12 +4074,12 @@ Allow %1 (%2 risk, from %3)?
         <translation>不可信提示：</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>Why it asks:</source>
         <translation>询问原因：</translation>
     </message>
     <message numerus="yes">
-        <location line="+17"/>
+        <location line="+19"/>
         <source>… (%n more characters not shown)</source>
         <translation>
             <numerusform>…（另有 %n 个字符未显示）</numerusform>
@@ -3923,12 +4101,17 @@ Allow %1 (%2 risk, from %3)?
         <translation>拒绝原因(&amp;R)：</translation>
     </message>
     <message>
-        <location line="+7"/>
-        <source>&quot;Allow for this conversation&quot; and &quot;Always allow&quot; cover the commands that start with the text before the *. A command with ; &amp; | &lt; &gt; ( ) or backticks is only covered when it is exactly this text. Without a *, only this exact command.</source>
-        <translation>“本次对话内允许”和“始终允许”涵盖以 * 之前的文本开头的命令。包含 ; &amp; | &lt; &gt; ( ) 或反引号的命令，只有与此文本完全相同时才被涵盖。没有 * 时，仅涵盖这条命令本身。</translation>
+        <location line="+8"/>
+        <source>&quot;Allow for this conversation&quot; and &quot;Always allow&quot; cover the commands whose first words are the words before the * (&quot;npm test*&quot; covers &quot;npm test --watch&quot;, never &quot;npm tests&quot;). A command with ; &amp; | &lt; &gt; ( ) is only covered when it is exactly this text, and one with $, backticks or wildcards never. Without a *, only this exact command.</source>
+        <translation>“在本对话中允许”和“总是允许”涵盖开头几个词与 * 前的词相同的命令（“npm test*”涵盖“npm test --watch”，但绝不涵盖“npm tests”）。含有 ; &amp; | &lt; &gt; ( ) 的命令只有与此文本完全相同时才被涵盖，含有 $、反引号或通配符的命令永远不会被涵盖。没有 * 时，只涵盖这条完全相同的命令。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+12"/>
+        <source>Only this exact command can be remembered: %1</source>
+        <translation>只能记住这条完全相同的命令：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Wider choices co&amp;ver:</source>
         <translation>更宽的选项涵盖(&amp;V)：</translation>
     </message>
@@ -3968,7 +4151,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>拒绝(&amp;D)</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+51"/>
         <source>the window closed</source>
         <translation>窗口已关闭</translation>
     </message>
@@ -4114,7 +4297,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>结果</translation>
     </message>
     <message>
-        <location line="+407"/>
+        <location line="+426"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
@@ -4139,7 +4322,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>错误</translation>
     </message>
     <message>
-        <location line="-400"/>
+        <location line="-419"/>
         <source>Open the whole result…</source>
         <translation>打开完整结果…</translation>
     </message>
@@ -4207,7 +4390,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>（空）</translation>
     </message>
     <message>
-        <location line="+396"/>
+        <location line="+415"/>
         <source>waiting…</source>
         <translation>等待中…</translation>
     </message>
@@ -4297,7 +4480,7 @@ Allow %1 (%2 risk, from %3)?
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+33"/>
+        <location line="+39"/>
         <source>Apply is blocked until the %n problem(s) are fixed.</source>
         <translation>
             <numerusform>修复这 %n 个问题之前无法应用。</numerusform>
@@ -4330,13 +4513,13 @@ Allow %1 (%2 risk, from %3)?
     </message>
     <message>
         <location line="+0"/>
-        <location line="+168"/>
+        <location line="+185"/>
         <location line="+181"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location line="-345"/>
+        <location line="-362"/>
         <source>%1 will fail: %2</source>
         <translation>%1 将会失败：%2</translation>
     </message>
@@ -4420,7 +4603,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>已保存 %1；此处不会运行这些服务器。</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+23"/>
         <source>restarted %1</source>
         <translation>已重启 %1</translation>
     </message>
@@ -4435,7 +4618,12 @@ Allow %1 (%2 risk, from %3)?
         <translation>已停止 %1</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
+        <source>%1 waiting for your trust (see the banner in the Servers dock)</source>
+        <translation>%1 正在等待你的信任（见服务器面板中的横幅）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Saved and applied; no server needed a restart.</source>
         <translation>已保存并应用；没有服务器需要重启。</translation>
     </message>
@@ -4670,7 +4858,7 @@ in %3</source>
 <context>
     <name>Ui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+123"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+124"/>
         <source>Unsaved configuration</source>
         <translation>未保存的配置</translation>
     </message>
@@ -4690,12 +4878,12 @@ in %3</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
     <message>
-        <location line="+686"/>
+        <location line="+689"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-684"/>
+        <location line="-687"/>
         <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
         <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
     </message>
@@ -4761,7 +4949,7 @@ in %3</source>
         <translation>新的模型设置将在当前回答完成后生效。</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+51"/>
         <source>&lt;b&gt;Chat needs a model&lt;/b&gt; — %1. Servers, tools and manual runs work without one.</source>
         <translation>&lt;b&gt;聊天需要模型&lt;/b&gt; — %1。服务器、工具和手动运行无需模型即可使用。</translation>
     </message>
@@ -4776,7 +4964,7 @@ in %3</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-667"/>
+        <location line="-670"/>
         <source>Audit log: %1</source>
         <translation>审计日志：%1</translation>
     </message>
@@ -4810,7 +4998,7 @@ in %3</source>
         <translation>模型收到了它自己对被省略部分的摘要。</translation>
     </message>
     <message>
-        <location line="+308"/>
+        <location line="+311"/>
         <source>The API key is still being read from the keychain; send again in a moment.</source>
         <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
     </message>
@@ -4820,13 +5008,13 @@ in %3</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location line="-663"/>
-        <location line="+694"/>
+        <location line="-666"/>
+        <location line="+697"/>
         <source>Configuration</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location line="-1004"/>
+        <location line="-1007"/>
         <source>sign-in needed: select the server in the Servers dock and press Sign in</source>
         <translation>需要登录：请在“服务器”面板中选中该服务器并点击“登录”</translation>
     </message>
@@ -4951,7 +5139,7 @@ in %3</source>
         <translation>&lt;h3&gt;Switchboard %1&lt;/h3&gt;&lt;p&gt;桌面 AI 智能体与 MCP 客户端：模型的工具来自 MCP 服务器，凡是可能改动内容的工具都要等你批准。&lt;/p&gt;&lt;p&gt;基于 Qt %2 构建（运行于 Qt %3）。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+383"/>
+        <location line="+386"/>
         <source>Attach files</source>
         <translation>附加文件</translation>
     </message>
@@ -5123,7 +5311,7 @@ in %3</source>
 <context>
     <name>Ui::PromptBrowser</name>
     <message>
-        <location filename="../src/ui/serverbrowsers.cpp" line="+603"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="+602"/>
         <source>&amp;Get</source>
         <translation>获取(&amp;G)</translation>
     </message>
@@ -5366,7 +5554,7 @@ in %3</source>
 <context>
     <name>Ui::ResourceBrowser</name>
     <message>
-        <location filename="../src/ui/serverbrowsers.cpp" line="-385"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="-384"/>
         <source>R&amp;ead</source>
         <translation>读取(&amp;E)</translation>
     </message>
@@ -5431,7 +5619,7 @@ in %3</source>
         <translation>模板（%1）</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+24"/>
         <source>Select a resource</source>
         <translation>选择一个资源</translation>
     </message>
@@ -5715,7 +5903,7 @@ in %3</source>
 <context>
     <name>Ui::ServerDock</name>
     <message>
-        <location filename="../src/ui/serverdock.cpp" line="+268"/>
+        <location filename="../src/ui/serverdock.cpp" line="+267"/>
         <source>starting</source>
         <comment>server state</comment>
         <translation>启动中</translation>
@@ -5996,7 +6184,7 @@ in %3</source>
         <translation>停止所选服务器并保持停止</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+26"/>
         <source>log level: %1</source>
         <translation>日志级别：%1</translation>
     </message>
@@ -6009,7 +6197,7 @@ in %3</source>
 <context>
     <name>Ui::ServerItemBrowser</name>
     <message>
-        <location filename="../src/ui/serverbrowsers.cpp" line="-383"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="-382"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
@@ -6073,17 +6261,17 @@ in %3</source>
     </message>
     <message>
         <location line="+20"/>
-        <location line="+67"/>
+        <location line="+86"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location line="-64"/>
+        <location line="-83"/>
         <source>How long the model may stay silent before the request fails</source>
         <translation>模型无响应超过此时长后，请求即失败</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+22"/>
         <source>&amp;Provider:</source>
         <translation>提供方(&amp;P)：</translation>
     </message>
@@ -6159,12 +6347,7 @@ in %3</source>
         <translation> 个字符</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>How much of a tool&apos;s result the model reads; the rest is cut with a note (the chat keeps the whole result)</source>
-        <translation>模型读取工具结果的长度；其余部分会被截去并附上说明（聊天中保留完整结果）</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="-85"/>
         <source>The model sees images in tool results</source>
         <translation>模型能看到工具结果中的图像</translation>
     </message>
@@ -6184,7 +6367,28 @@ in %3</source>
         <translation>模型的上下文窗口。更长的对话会在每次请求前被压缩到其中：先缩短较早的工具结果，再省略较早的轮次（聊天界面和对话文件保留全部内容）。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+77"/>
+        <source>How much of a tool&apos;s result the model reads; the rest is cut with a note (the chat shows the whole result)</source>
+        <translation>模型读取工具结果的多少；其余部分会被截断并附注说明（聊天中显示完整结果）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <location line="+9"/>
+        <source> MB</source>
+        <translation> MB</translation>
+    </message>
+    <message>
+        <location line="-7"/>
+        <source>Each tool&apos;s whole result up to this size is kept with the conversation, so that a reopened conversation shows it as it was; a larger one keeps the model&apos;s share only, and says so. 0 keeps none.</source>
+        <translation>不超过此大小的每个工具完整结果会随对话保存，重新打开对话时按原样显示；更大的结果只保存模型读到的部分，并会注明。0 表示不保存。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>All the whole results one conversation keeps; past this, later results keep the model&apos;s share only.</source>
+        <translation>一个对话保存的所有完整结果的上限；超过后，之后的结果只保存模型读到的部分。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>At most this many servers start at the same time; the others wait for their turn</source>
         <translation>最多同时启动这么多个服务器；其余的排队等待</translation>
     </message>
@@ -6255,6 +6459,16 @@ in %3</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>W&amp;hole results kept, each:</source>
+        <translation>每个完整结果的保存上限(&amp;H)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Whole results kept, per conv&amp;ersation:</source>
+        <translation>每个对话的完整结果保存上限(&amp;E)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Servers starting at o&amp;nce:</source>
         <translation>同时启动的服务器数(&amp;N)：</translation>
     </message>
@@ -6309,12 +6523,12 @@ in %3</source>
         <translation>界面</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+66"/>
         <source>The system keychain is not available: %1. The key is used for this session only and not saved; set OPENAI_API_KEY / ANTHROPIC_API_KEY to keep it.</source>
         <translation>系统钥匙串不可用：%1。密钥仅用于本次会话，不会保存；如需保留，请设置 OPENAI_API_KEY / ANTHROPIC_API_KEY。</translation>
     </message>
     <message>
-        <location line="+118"/>
+        <location line="+120"/>
         <source>Reading the keychain…</source>
         <translation>正在读取钥匙串…</translation>
     </message>
@@ -6368,7 +6582,7 @@ in %3</source>
 <context>
     <name>Ui::SkillList</name>
     <message>
-        <location filename="../src/ui/serverbrowsers.cpp" line="+515"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="+514"/>
         <source>Skill</source>
         <translation>技能</translation>
     </message>
@@ -6687,7 +6901,7 @@ in %3</source>
 <context>
     <name>main</name>
     <message>
-        <location filename="../src/ui/main.cpp" line="+209"/>
+        <location filename="../src/ui/main.cpp" line="+213"/>
         <source>Switchboard: a desktop AI agent and MCP client.</source>
         <translation>Switchboard：桌面 AI 智能体与 MCP 客户端。</translation>
     </message>
