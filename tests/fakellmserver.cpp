@@ -260,6 +260,10 @@ void FakeLlmServer::respond(QTcpSocket *socket, Reply reply)
 void FakeLlmServer::writeNextEvent(QTcpSocket *socket, Reply reply, int next)
 {
     if (next >= reply.events.size()) {
+        if (reply.holdOpenAfterEvents) {
+            socket->flush();
+            return;
+        }
         if (reply.dropConnectionAfterEvents) {
             socket->flush();
             socket->abort(); // no terminating chunk: the client sees a broken stream

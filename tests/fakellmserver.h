@@ -39,6 +39,9 @@ public:
         QByteArray body; // non-SSE body (errors)
         int delayBetweenEventsMs = 0;
         bool dropConnectionAfterEvents = false; // broken stream
+        // After the last event the stream neither ends nor breaks: the model is still
+        // "thinking" until the client goes away (a turn stopped or a window closed mid-answer).
+        bool holdOpenAfterEvents = false;
     };
     // Each incoming request takes the next reply in order; with none left: 500 and a JSON
     // error saying so.

@@ -12,6 +12,7 @@
 #include <ui/icons.h>
 #include <ui/language.h>
 #include <ui/mainwindow.h>
+#include <ui/resultviewer.h>
 #include <ui/serverdock.h>
 #include <ui/settingsdialog.h>
 #include <ui/toolbrowser.h>
@@ -205,6 +206,37 @@ class tst_MainWindow : public QObject
         env.remove(QStringLiteral("OPENAI_BASE_URL"));
         env.remove(QStringLiteral("ANTHROPIC_API_KEY"));
         return env;
+    }
+
+    // The first link of the chat whose href starts with "sb:ACTION:", or an empty string.
+    static QString linkOf(const Ui::ChatView &chat, const QString &action)
+    {
+        const QString prefix = QStringLiteral("sb:%1:").arg(action);
+        for (QTextBlock block = chat.document()->begin(); block.isValid(); block = block.next()) {
+            for (auto it = block.begin(); !it.atEnd(); ++it) {
+                const QString href = it.fragment().charFormat().anchorHref();
+                if (href.startsWith(prefix))
+                    return href;
+            }
+        }
+        return QString();
+    }
+
+    // The next start on the same workspace and data: a new window, and its newest
+    // conversation opened from the list.
+    bool reopen(Setup &setup)
+    {
+        setup.window.reset();
+        setup.window = std::make_unique<Ui::MainWindow>(options(setup));
+        setup.window->show();
+        if (!QTest::qWaitForWindowExposed(setup.window.get()))
+            return false;
+        auto *list = setup.window->findChild<QListWidget *>(QStringLiteral("conversationList"));
+        if (!list || !QTest::qWaitFor([list] { return list->count() > 0; }, 5000))
+            return false;
+        QTest::mouseClick(list->viewport(), Qt::LeftButton, {},
+                          list->visualItemRect(list->item(0)).center());
+        return true;
     }
 
 private slots:
@@ -744,23 +776,8 @@ private slots:
         auto setup = open();
         QVERIFY(setup);
         Ui::ChatView *chat = setup->window->chatView();
-        const auto links = [chat] {
-            QStringList hrefs;
-            for (QTextBlock block = chat->document()->begin(); block.isValid();
-                 block = block.next()) {
-                for (auto it = block.begin(); !it.atEnd(); ++it) {
-                    if (it.fragment().charFormat().isAnchor())
-                        hrefs << it.fragment().charFormat().anchorHref();
-                }
-            }
-            return hrefs;
-        };
-        const auto linkOf = [&links](const QString &action) {
-            for (const QString &href : links()) {
-                if (href.startsWith(QStringLiteral("sb:%1:").arg(action)))
-                    return href;
-            }
-            return QString();
+        const auto linkOf = [chat](const QString &action) {
+            return tst_MainWindow::linkOf(*chat, action);
         };
         FakeLlmServer::Reply refused;
         refused.status = 400;
@@ -1374,6 +1391,76 @@ private slots:
         QTest::keyClick(setup->window.get(), Qt::Key_Q, Qt::ControlModifier);
         QTRY_COMPARE_WITH_TIMEOUT(closed.count(), 1, 10000);
         QVERIFY(!setup->window->manager()->client(QStringLiteral("fix")));
+    }
+
+    // Ctrl+Q in the middle of an answer: what the chat showed of it is kept, marked stopped,
+    // and the conversation reopens that way with Retry (before, the question reopened with no
+    // answer and no marker).
+    void quitMidAnswerKeepsWhatWasShown()
+    {
+        auto setup = open();
+        QVERIFY(setup);
+        FakeLlmServer::Reply partial
+                = FakeLlmServer::openAiText(QStringLiteral("First paragraph."), 1);
+        partial.events = partial.events.mid(0, 2); // the role, then the one paragraph
+        partial.holdOpenAfterEvents = true;        // ... and the model goes on "thinking"
+        setup->model.enqueue(partial);
+        send(*setup->window, QStringLiteral("write a lot"));
+        QTRY_COMPARE_WITH_TIMEOUT(setup->window->chatView()->texts(Ui::ChatView::Kind::Assistant),
+                                  QStringList({QStringLiteral("First paragraph.")}), 10000);
+        QVERIFY(setup->window->agent()->isBusy());
+        QSignalSpy closed(setup->window.get(), &Ui::MainWindow::closed);
+        QVERIFY(QTest::qWaitForWindowExposed(setup->window.get()));
+        QTest::keyClick(setup->window.get(), Qt::Key_Q, Qt::ControlModifier);
+        QTRY_COMPARE_WITH_TIMEOUT(closed.count(), 1, 10000);
+
+        QVERIFY(reopen(*setup));
+        Ui::ChatView *chat = setup->window->chatView();
+        QTRY_COMPARE(chat->texts(Ui::ChatView::Kind::User),
+                     QStringList({QStringLiteral("write a lot")}));
+        QCOMPARE(chat->texts(Ui::ChatView::Kind::Assistant),
+                 QStringList({QStringLiteral("First paragraph.")}));
+        const QStringList notices = chat->texts(Ui::ChatView::Kind::Notice);
+        QVERIFY2(notices.contains(QStringLiteral("Stopped.")), qPrintable(notices.join(u'|')));
+        QVERIFY2(!linkOf(*chat, QStringLiteral("retry")).isEmpty(), qPrintable(notices.join(u'|')));
+    }
+
+    // A 3 MB result the model asked for: the model reads its share, and the reopened
+    // conversation's card opens the whole result in the same viewer as live (before, it held
+    // the model's 32,000 characters and a note claiming the UI had the rest).
+    void reopenedBigResultOpensWhole()
+    {
+        constexpr int Bytes = 3000000;
+        auto setup = open();
+        QVERIFY(setup);
+        setup->model.enqueue(FakeLlmServer::openAiToolCalls(
+                {{QStringLiteral("mcp__fix__big"), Json{{"bytes", Bytes}}}}));
+        setup->model.enqueue(FakeLlmServer::openAiText(QStringLiteral("That was big.")));
+        QSignalSpy done(setup->window->agent(), &Agent::turnFinished);
+        send(*setup->window, QStringLiteral("make it big"));
+        QTRY_VERIFY_WITH_TIMEOUT(dialogButton("allowOnceButton"), 10000);
+        dialogButton("allowOnceButton")->click();
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 20000);
+        QCOMPARE(setup->window->chatView()->cards().size(), 1);
+        QVERIFY(setup->window->chatView()->cards().at(0).wholeResultAvailable);
+        QVERIFY(setup->model.requests().last()["messages"].dump().size() < size_t(Bytes / 10));
+
+        QVERIFY(reopen(*setup));
+        Ui::ChatView *chat = setup->window->chatView();
+        QTRY_COMPARE(chat->cards().size(), 1);
+        QVERIFY(chat->cards().at(0).wholeResultAvailable);
+        chat->activateLink(QUrl(linkOf(*chat, QStringLiteral("toggle")))); // open the card
+        const QString whole = linkOf(*chat, QStringLiteral("whole"));
+        QVERIFY2(!whole.isEmpty(), qPrintable(chat->document()->toPlainText().left(2000)));
+        QVERIFY(!chat->document()->toPlainText().contains(QLatin1String("full output is in")));
+        chat->activateLink(QUrl(whole));
+        auto *viewer = setup->window->findChild<Ui::ResultViewer *>();
+        QVERIFY(viewer);
+        QCOMPARE(viewer->pageCount(),
+                 int((Bytes + Ui::ResultViewer::PageBytes - 1) / Ui::ResultViewer::PageBytes));
+        viewer->showPage(viewer->pageCount() - 1);
+        QCOMPARE(viewer->pageText().size(), Bytes % Ui::ResultViewer::PageBytes);
+        viewer->close();
     }
 
     // The real application: a termination signal (as at logout) closes it like Quit, the
