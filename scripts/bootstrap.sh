@@ -13,6 +13,7 @@ APT_PACKAGES=(
     # toolchain
     g++ cmake ninja-build
     clang libclang-rt-14-dev   # libclang-rt-14-dev ships libclang_rt.fuzzer and the sanitizer runtimes
+    clang-format               # scripts/check-format.sh (a test.sh stage)
     # libraries
     qt6-base-dev qt6-httpserver-dev qt6-websockets-dev
     qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools

@@ -2,6 +2,7 @@
 # README command 2 (and what .ci/run runs): every test, stage by stage, stopping at the
 # first failure.
 #   1. bootstrap      scripts/bootstrap.sh (apt packages, pinned npm test peers)
+#      checks         scripts/check-format.sh (clang-format of src/ and tests/)
 #   2. build          build/       Ninja, RelWithDebInfo
 #   3. test           ctest in build/
 #   4. asan build     build-asan/  -DSWITCHBOARD_SANITIZE=ON (ASan + UBSan), Debug, no bench/
@@ -82,7 +83,8 @@ fail() {
 cmake_configure() {  # cmake_configure DIR [cmake args...]
     local dir=$1
     shift
-    local args=(-S . -B "$dir" "$@")
+    # Warnings are errors here and in CI (a plain `cmake` leaves them warnings).
+    local args=(-S . -B "$dir" -DSWITCHBOARD_WERROR="${SWITCHBOARD_WERROR:-ON}" "$@")
     # Choose the generator only on first configure (an existing cache keeps its own).
     [ -f "$dir/CMakeCache.txt" ] || args+=(-G Ninja)
     if command -v ccache >/dev/null 2>&1; then
@@ -141,6 +143,10 @@ start_xvfb() {
 banner "bootstrap"
 bash scripts/bootstrap.sh
 stage_done "apt packages and npm test peers present"
+
+banner "checks"
+bash scripts/check-format.sh
+stage_done "clang-format clean"
 
 banner "build"
 cmake_configure build -DCMAKE_BUILD_TYPE=RelWithDebInfo

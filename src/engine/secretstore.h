@@ -12,7 +12,8 @@ namespace Engine {
 // macOS Keychain, Windows Credential Store) through qtkeychain's asynchronous jobs, under one
 // service name. Where no keychain answers (a headless session without D-Bus), nothing is
 // written anywhere else: a key given to write() is kept in memory for this session only and
-// read() answers it from there. Owned by the main window (and lent to the Settings dialog) or the CLI.
+// read() answers it from there. Owned by the main window (and lent to the Settings dialog) or the
+// CLI.
 class SecretStore : public QObject
 {
     Q_OBJECT
