@@ -4111,9 +4111,14 @@ Allow %1 (%2 risk, from %3)?
         <translation>只能记住这条完全相同的命令：%1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>Wider choices co&amp;ver:</source>
         <translation>更宽的选项涵盖(&amp;V)：</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Remem&amp;bered as:</source>
+        <translation>记住为(&amp;B)：</translation>
     </message>
     <message>
         <location line="+19"/>

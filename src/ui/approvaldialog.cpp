@@ -143,7 +143,9 @@ ApprovalDialog::ApprovalDialog(Engine::ApprovalRequest request, QWidget *parent)
                     tr("Only this exact command can be remembered: %1").arg(assessment.why), this);
             exactLabel->setObjectName(QStringLiteral("exactLabel"));
         }
-        auto patternLabel = new QLabel(tr("Wider choices co&ver:"), this);
+        // An exact command has no wider choice: the field says what "always" will remember.
+        auto patternLabel = new QLabel(
+                exactLabel ? tr("Remem&bered as:") : tr("Wider choices co&ver:"), this);
         patternLabel->setBuddy(m_patternEdit);
         patternRow = new QHBoxLayout;
         patternRow->addWidget(patternLabel);
