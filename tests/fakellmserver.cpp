@@ -2,7 +2,7 @@
 
 #include <QSet>
 
-#include <mcp/jsonparser.h>
+#include <mcp/wire/jsonparser.h>
 
 #include <QPointer>
 #include <QTcpServer>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <engine/llm.h>
+#include <engine/llm/llm.h>
 
 #include <QMap>
 #include <QStringList>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <mcp/sandbox.h>
+#include <mcp/process/sandbox.h>
 
 #include <QString>
 #include <QTest>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <mcp/transport.h>
+#include <mcp/transport/transport.h>
 
 #include <QTimer>
 

@@ -8,7 +8,7 @@
 
 #include <engine/a2a/delegatetool.h>
 #include <engine/a2a/peers.h>
-#include <engine/truststore.h>
+#include <engine/policy/truststore.h>
 
 #include <QDir>
 #include <QFile>

@@ -8,7 +8,7 @@
 #include "processtest.h"
 
 #include <engine/a2a/inbound.h>
-#include <engine/auditlog.h>
+#include <engine/approval/auditlog.h>
 
 #include <QDir>
 #include <QFile>

@@ -3,11 +3,11 @@
 #include "jsontest.h"
 #include "sandboxtest.h"
 
-#include <engine/agent.h>
-#include <engine/conversationstore.h>
-#include <engine/providerconfig.h>
+#include <engine/agent/agent.h>
+#include <engine/approval/toolrunner.h>
+#include <engine/llm/providerconfig.h>
 #include <engine/session.h>
-#include <engine/toolrunner.h>
+#include <engine/storage/conversationstore.h>
 #include <mcp/manager.h>
 
 #include <QDir>

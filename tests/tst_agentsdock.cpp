@@ -6,8 +6,8 @@
 #include "fakellmserver.h"
 #include "sessiontest.h"
 
-#include <engine/conversationstore.h>
 #include <engine/session.h>
+#include <engine/storage/conversationstore.h>
 #include <ui/agentsdock.h>
 #include <ui/language.h>
 

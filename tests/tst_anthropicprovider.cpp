@@ -2,7 +2,7 @@
 #include "jsontest.h"
 #include "providertest.h"
 
-#include <engine/anthropicprovider.h>
+#include <engine/llm/anthropicprovider.h>
 
 #include <QTest>
 

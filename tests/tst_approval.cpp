@@ -1,11 +1,11 @@
 #include "jsontest.h"
 
-#include <engine/approval.h>
-#include <engine/approvalstore.h>
-#include <engine/builtintools.h>
-#include <engine/toolregistry.h>
-#include <engine/toolrunner.h>
-#include <engine/workspace.h>
+#include <engine/approval/approval.h>
+#include <engine/approval/approvalstore.h>
+#include <engine/approval/toolrunner.h>
+#include <engine/tools/builtintools.h>
+#include <engine/tools/toolregistry.h>
+#include <engine/tools/workspace.h>
 
 #include <QDirIterator>
 #include <QFile>
@@ -162,7 +162,7 @@ private slots:
             if (call.match(text).hasMatch())
                 callers << QDir(QStringLiteral(SWITCHBOARD_SOURCE_DIR)).relativeFilePath(path);
         }
-        QCOMPARE(callers, QStringList{QStringLiteral("src/engine/toolrunner.cpp")});
+        QCOMPARE(callers, QStringList{QStringLiteral("src/engine/approval/toolrunner.cpp")});
     }
 
     void decisions_data()

@@ -1,10 +1,10 @@
 #include "filemode.h"
 #include "jsontest.h"
 
-#include <engine/approval.h>
-#include <engine/auditlog.h>
-#include <engine/toolregistry.h>
-#include <engine/toolrunner.h>
+#include <engine/approval/approval.h>
+#include <engine/approval/auditlog.h>
+#include <engine/approval/toolrunner.h>
+#include <engine/tools/toolregistry.h>
 
 #include <QDir>
 #include <QFile>

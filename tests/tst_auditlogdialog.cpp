@@ -1,4 +1,4 @@
-#include <engine/auditlog.h>
+#include <engine/approval/auditlog.h>
 #include <ui/auditlogdialog.h>
 
 #include <QApplication>

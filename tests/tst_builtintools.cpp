@@ -1,8 +1,8 @@
 #include "processtest.h"
 #include "sandboxtest.h"
 
-#include <engine/builtintools.h>
-#include <engine/workspace.h>
+#include <engine/tools/builtintools.h>
+#include <engine/tools/workspace.h>
 
 #include <QDir>
 #include <QFile>

@@ -1,4 +1,4 @@
-#include <mcp/childenvironment.h>
+#include <mcp/process/childenvironment.h>
 
 #include <QTest>
 

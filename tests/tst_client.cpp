@@ -1,8 +1,8 @@
 #include "jsontest.h"
 #include "scriptedtransport.h"
 
-#include <mcp/client.h>
-#include <mcp/listing.h>
+#include <mcp/client/client.h>
+#include <mcp/client/listing.h>
 
 #include <QPointer>
 #include <QSignalSpy>

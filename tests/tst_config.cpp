@@ -3,8 +3,8 @@
 // through Engine::loadConfig() and friends (the loader plus the engine's policy keys);
 // protocolLayerLeavesPolicyKeys() checks the seam between the two.
 
-#include "engine/serverpolicy.h"
-#include "mcp/config.h"
+#include <engine/policy/serverpolicy.h>
+#include <mcp/config/config.h>
 
 #include <QDir>
 #include <QFile>

@@ -1,7 +1,7 @@
 #include "processtest.h"
 #include "windowtest.h"
 
-#include <mcp/stdiotransport.h>
+#include <mcp/transport/stdiotransport.h>
 #include <ui/chatview.h>
 #include <ui/configeditorpane.h>
 #include <ui/mainwindow.h>

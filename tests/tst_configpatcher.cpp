@@ -1,9 +1,9 @@
 // Tests for Mcp::ConfigPatcher: the disable switch edits .mcp.json text in place; every byte
 // outside the edit must stay as the user wrote it.
 
-#include "mcp/config.h"
-#include "mcp/configpatcher.h"
-#include "mcp/jsonparser.h"
+#include <mcp/config/config.h>
+#include <mcp/config/configpatcher.h>
+#include <mcp/wire/jsonparser.h>
 
 #include <QFile>
 #include <QProcessEnvironment>

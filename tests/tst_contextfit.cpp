@@ -2,7 +2,7 @@
 // window (earlier tool results shortened first, then earlier turns left out, the last turn
 // always kept whole), and the token estimate.
 
-#include <engine/contextfit.h>
+#include <engine/llm/contextfit.h>
 
 #include <QTest>
 

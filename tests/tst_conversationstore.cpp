@@ -3,7 +3,7 @@
 
 #include "filemode.h"
 
-#include "engine/conversationstore.h"
+#include <engine/storage/conversationstore.h>
 
 #include <QCoreApplication>
 #include <QCryptographicHash>

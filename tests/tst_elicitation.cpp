@@ -1,6 +1,6 @@
 // What a policy answers when a server asks the user something and nobody is asked.
 
-#include <engine/elicitation.h>
+#include <engine/serverrequests/elicitation.h>
 
 #include <QTest>
 

@@ -3,12 +3,12 @@
 #include "mcptest.h"
 #include "processtest.h"
 
-#include <mcp/client.h>
-#include <mcp/httpsupport.h>
-#include <mcp/httptransport.h>
+#include <mcp/client/client.h>
 #include <mcp/manager.h>
-#include <mcp/parameterheaders.h>
-#include <mcp/ssetransport.h>
+#include <mcp/transport/httpsupport.h>
+#include <mcp/transport/httptransport.h>
+#include <mcp/transport/parameterheaders.h>
+#include <mcp/transport/ssetransport.h>
 
 #include <QFile>
 #include <QProcess>

@@ -4,10 +4,10 @@
 #include "jsontest.h"
 #include "processtest.h"
 
-#include <mcp/client.h>
-#include <mcp/config.h>
+#include <mcp/client/client.h>
+#include <mcp/config/config.h>
 #include <mcp/manager.h>
-#include <mcp/stdiotransport.h>
+#include <mcp/transport/stdiotransport.h>
 
 #include <QDir>
 #include <QFile>

@@ -2,9 +2,9 @@
 #include "jsontest.h"
 #include "mcptest.h"
 
-#include <mcp/client.h>
-#include <mcp/httptransport.h>
-#include <mcp/ssetransport.h>
+#include <mcp/client/client.h>
+#include <mcp/transport/httptransport.h>
+#include <mcp/transport/ssetransport.h>
 
 #include <QFileInfo>
 #include <QTest>

@@ -4,7 +4,7 @@
 // differential; a few pin nlohmann's quirks down explicitly so that a change of nlohmann's
 // behaviour shows up as a readable failure rather than only as a disagreement.
 
-#include "mcp/jsonparser.h"
+#include <mcp/wire/jsonparser.h>
 
 #include <QTest>
 

@@ -1,8 +1,8 @@
 #include "jsontest.h"
 
-#include <engine/llm.h>
-#include <engine/providerconfig.h>
-#include <engine/tool.h>
+#include <engine/llm/llm.h>
+#include <engine/llm/providerconfig.h>
+#include <engine/tools/tool.h>
 
 #include <QTest>
 

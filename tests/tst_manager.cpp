@@ -4,7 +4,7 @@
 #include "sandboxtest.h"
 
 #include <mcp/manager.h>
-#include <mcp/stdiotransport.h>
+#include <mcp/transport/stdiotransport.h>
 
 #include <QDateTime>
 #include <QDir>

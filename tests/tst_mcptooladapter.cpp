@@ -1,6 +1,6 @@
-#include <engine/mcptooladapter.h>
-#include <engine/serverpolicy.h>
-#include <engine/toolrunner.h>
+#include <engine/approval/toolrunner.h>
+#include <engine/policy/serverpolicy.h>
+#include <engine/tools/mcptooladapter.h>
 
 #include <QSignalSpy>
 #include <QTemporaryDir>

@@ -1,5 +1,5 @@
-#include <mcp/ndjsonframer.h>
-#include <mcp/transport.h>
+#include <mcp/transport/transport.h>
+#include <mcp/wire/ndjsonframer.h>
 
 #include <QTest>
 

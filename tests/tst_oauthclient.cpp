@@ -4,9 +4,9 @@
 #include "oauthserver.h"
 #include "processtest.h"
 
-#include <mcp/client.h>
-#include <mcp/httptransport.h>
-#include <mcp/oauthclient.h>
+#include <mcp/auth/oauthclient.h>
+#include <mcp/client/client.h>
+#include <mcp/transport/httptransport.h>
 
 #include <QDirIterator>
 #include <QNetworkAccessManager>

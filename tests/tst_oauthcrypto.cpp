@@ -1,6 +1,6 @@
 #include "jsontest.h"
 
-#include <mcp/oauthcrypto.h>
+#include <mcp/auth/oauthcrypto.h>
 
 #include <QTest>
 

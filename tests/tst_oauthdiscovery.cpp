@@ -1,6 +1,6 @@
 #include "jsontest.h"
 
-#include <mcp/oauthdiscovery.h>
+#include <mcp/auth/oauthdiscovery.h>
 
 #include <QHttpServer>
 #include <QHttpServerResponse>

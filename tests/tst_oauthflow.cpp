@@ -1,4 +1,4 @@
-#include <mcp/oauthflow.h>
+#include <mcp/auth/oauthflow.h>
 
 #include <QTest>
 #include <QUrlQuery>

@@ -2,7 +2,7 @@
 #include "jsontest.h"
 #include "providertest.h"
 
-#include <engine/openaiprovider.h>
+#include <engine/llm/openaiprovider.h>
 
 #include <QElapsedTimer>
 #include <QTest>

@@ -1,7 +1,7 @@
 #include "jsontest.h"
 
-#include <mcp/jsonparser.h>
-#include <mcp/redaction.h>
+#include <mcp/config/redaction.h>
+#include <mcp/wire/jsonparser.h>
 
 #include <QProcessEnvironment>
 #include <QTest>

@@ -1,7 +1,7 @@
-// Tests for the text rules in src/mcp/safetext.h: which characters are control characters,
+// Tests for the text rules in src/mcp/wire/safetext.h: which characters are control characters,
 // how they are shown on a terminal, and the tool-name form of a name.
 
-#include "mcp/safetext.h"
+#include <mcp/wire/safetext.h>
 
 #include <QTest>
 

@@ -3,7 +3,7 @@
 
 #include "fakellmserver.h"
 
-#include <engine/sampling.h>
+#include <engine/serverrequests/sampling.h>
 
 #include <QTest>
 

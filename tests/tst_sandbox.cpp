@@ -1,7 +1,7 @@
 #include "jsontest.h"
 #include "sandboxtest.h"
 
-#include <mcp/sandbox.h>
+#include <mcp/process/sandbox.h>
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,5 +1,5 @@
 #include <mcp/manager.h>
-#include <mcp/stdiotransport.h>
+#include <mcp/transport/stdiotransport.h>
 #include <ui/serverdock.h>
 
 #include <QClipboard>

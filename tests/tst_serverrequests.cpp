@@ -5,7 +5,7 @@
 #include "pinnednode.h"
 #include "windowtest.h"
 
-#include <engine/elicitation.h>
+#include <engine/serverrequests/elicitation.h>
 #include <ui/composeredit.h>
 #include <ui/language.h>
 #include <ui/mainwindow.h>

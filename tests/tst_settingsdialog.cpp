@@ -1,6 +1,6 @@
 #include "filemode.h"
 
-#include <engine/secretstore.h>
+#include <engine/secrets/secretstore.h>
 #include <ui/appsettings.h>
 #include <ui/settingsdialog.h>
 

@@ -1,8 +1,8 @@
 #include "jsontest.h"
 
 #include <engine/session.h>
-#include <engine/skilltool.h>
-#include <mcp/skills.h>
+#include <engine/tools/skilltool.h>
+#include <mcp/client/skills.h>
 
 #include <QCryptographicHash>
 #include <QDir>

@@ -1,4 +1,4 @@
-#include <mcp/sseparser.h>
+#include <mcp/wire/sseparser.h>
 
 #include <QTest>
 

@@ -2,10 +2,10 @@
 #include "processtest.h"
 #include "sandboxtest.h"
 
-#include <mcp/client.h>
-#include <mcp/inboundparser.h>
-#include <mcp/jsonparser.h>
-#include <mcp/stdiotransport.h>
+#include <mcp/client/client.h>
+#include <mcp/transport/stdiotransport.h>
+#include <mcp/wire/inboundparser.h>
+#include <mcp/wire/jsonparser.h>
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -5,9 +5,9 @@
 #include "fakellmserver.h"
 #include "sessiontest.h"
 
-#include <engine/agent.h>
+#include <engine/agent/agent.h>
+#include <engine/agent/subagenttool.h>
 #include <engine/session.h>
-#include <engine/subagenttool.h>
 
 #include <QFile>
 #include <QSignalSpy>

@@ -1,6 +1,6 @@
-#include <engine/approval.h>
-#include <engine/toolregistry.h>
-#include <engine/toolrunner.h>
+#include <engine/approval/approval.h>
+#include <engine/approval/toolrunner.h>
+#include <engine/tools/toolregistry.h>
 #include <ui/resultviewer.h>
 #include <ui/schemaform.h>
 #include <ui/toolbrowser.h>

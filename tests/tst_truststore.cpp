@@ -1,7 +1,7 @@
 // Tests for Engine::TrustStore: which workspace servers may start. Keyed per workspace and
 // server by a hash of the definition; a changed definition is untrusted again; the file is
 // private to the user and lives outside the workspace.
-#include <engine/truststore.h>
+#include <engine/policy/truststore.h>
 
 #include <QDir>
 #include <QFile>

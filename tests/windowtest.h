@@ -1,7 +1,7 @@
 #pragma once
 
-#include <engine/truststore.h>
-#include <mcp/config.h>
+#include <engine/policy/truststore.h>
+#include <mcp/config/config.h>
 #include <ui/mainwindow.h>
 
 #include <QDir>

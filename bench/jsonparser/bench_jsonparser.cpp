@@ -1,7 +1,7 @@
 // Microbenchmark: Mcp::parseJson against nlohmann::json::parse on (a) a 141-byte JSON-RPC
 // response and (b) a large tools/list line, plus the time to destroy each DOM. Standalone:
 //
-//   g++ -std=c++20 -O2 -DNDEBUG -Isrc bench/jsonparser/bench_jsonparser.cpp src/mcp/jsonparser.cpp
+//   g++ -std=c++20 -O2 -DNDEBUG -Isrc bench/jsonparser/bench_jsonparser.cpp src/mcp/wire/jsonparser.cpp
 //       -o /tmp/bench_jsonparser      (one line; run from the repository root)
 //   /tmp/bench_jsonparser [/tmp/list10k.json]
 //
@@ -12,7 +12,7 @@
 //   /work/shared/bench/server/echo-server.mjs --tools 10000 | tail -1 > /tmp/list10k.json
 // (the first printf argument is one line). Reports the median of several runs.
 
-#include "mcp/jsonparser.h"
+#include <mcp/wire/jsonparser.h>
 
 #include <algorithm>
 #include <chrono>

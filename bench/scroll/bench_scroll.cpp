@@ -8,7 +8,7 @@
 //
 //   xvfb-run -a build/bench/scroll/bench_scroll [STEPS]     (or QT_QPA_PLATFORM=offscreen)
 
-#include <engine/llm.h>
+#include <engine/llm/llm.h>
 #include <ui/chatview.h>
 
 #include <QApplication>

@@ -4,21 +4,21 @@
 #include "terminalgate.h"
 #include "terminaltext.h"
 
-#include <engine/a2a/agentexecutor.h>
 #include <engine/a2a/delegatetool.h>
 #include <engine/a2a/server.h>
-#include <engine/agent.h>
-#include <engine/auditlog.h>
-#include <engine/conversationstore.h>
-#include <engine/elicitation.h>
-#include <engine/processenvironment.h>
-#include <engine/providerconfig.h>
-#include <engine/sampling.h>
-#include <engine/secretstore.h>
-#include <engine/serverpolicy.h>
-#include <engine/signin.h>
-#include <engine/toolrunner.h>
-#include <engine/truststore.h>
+#include <engine/agent/agent.h>
+#include <engine/agentexecutor.h>
+#include <engine/approval/auditlog.h>
+#include <engine/approval/toolrunner.h>
+#include <engine/llm/providerconfig.h>
+#include <engine/policy/serverpolicy.h>
+#include <engine/policy/truststore.h>
+#include <engine/secrets/processenvironment.h>
+#include <engine/secrets/secretstore.h>
+#include <engine/secrets/signin.h>
+#include <engine/serverrequests/elicitation.h>
+#include <engine/serverrequests/sampling.h>
+#include <engine/storage/conversationstore.h>
 
 #include <QCoreApplication>
 #include <QDir>
@@ -29,9 +29,9 @@
 #include <QTimer>
 #include <QUrl>
 
-#include <mcp/jsonparser.h>
-#include <mcp/listing.h>
-#include <mcp/redaction.h>
+#include <mcp/client/listing.h>
+#include <mcp/config/redaction.h>
+#include <mcp/wire/jsonparser.h>
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,14 +1,14 @@
 #pragma once
 
-#include <mcp/config.h>
+#include <mcp/config/config.h>
 #include <mcp/manager.h>
 
-#include <engine/agent.h>
-#include <engine/elicitation.h>
-#include <engine/sampling.h>
-#include <engine/secretstore.h>
+#include <engine/agent/agent.h>
+#include <engine/secrets/secretstore.h>
+#include <engine/secrets/signin.h>
+#include <engine/serverrequests/elicitation.h>
+#include <engine/serverrequests/sampling.h>
 #include <engine/session.h>
-#include <engine/signin.h>
 
 #include <QElapsedTimer>
 #include <QObject>

@@ -1,7 +1,7 @@
 #include "cli.h"
 
-#include <engine/processenvironment.h>
-#include <mcp/inboundparser.h>
+#include <engine/secrets/processenvironment.h>
+#include <mcp/wire/inboundparser.h>
 
 #include <QLocale>
 #include <QTranslator>

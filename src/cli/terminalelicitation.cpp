@@ -2,7 +2,7 @@
 
 #include "terminalgate.h"
 
-#include <engine/elicitation.h>
+#include <engine/serverrequests/elicitation.h>
 
 #include <QCoreApplication>
 #include <QUrl>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <mcp/client.h>
+#include <mcp/client/client.h>
 
 class TerminalApprovalGate;
 

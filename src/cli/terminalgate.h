@@ -1,6 +1,6 @@
 #pragma once
 
-#include <engine/approval.h>
+#include <engine/approval/approval.h>
 
 #include <QObject>
 

@@ -1,6 +1,6 @@
 #include "terminaltext.h"
 
-#include <mcp/safetext.h>
+#include <mcp/wire/safetext.h>
 
 #ifdef Q_OS_WIN
 #include <io.h>

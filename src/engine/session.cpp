@@ -1,14 +1,14 @@
 #include "session.h"
 
-#include "approvalstore.h"
-#include "providerconfig.h"
-#include "serverpolicy.h"
-#include "signin.h"
+#include <engine/approval/approvalstore.h>
+#include <engine/llm/providerconfig.h>
+#include <engine/policy/serverpolicy.h>
+#include <engine/secrets/signin.h>
 
-#include "a2a/delegatetool.h"
-#include "skilltool.h"
-#include "subagenttool.h"
-#include "toolsearch.h"
+#include <engine/a2a/delegatetool.h>
+#include <engine/agent/subagenttool.h>
+#include <engine/tools/skilltool.h>
+#include <engine/tools/toolsearch.h>
 
 #include <QPointer>
 #include <QStandardPaths>

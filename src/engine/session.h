@@ -1,18 +1,18 @@
 #pragma once
 
-#include "auditlog.h"
-#include "builtintools.h"
-#include "mcptooladapter.h"
-#include "processenvironment.h"
-#include "providerconfig.h"
-#include "toolregistry.h"
-#include "toolrunner.h"
-#include "truststore.h"
-#include "workspace.h"
+#include <engine/approval/auditlog.h>
+#include <engine/approval/toolrunner.h>
+#include <engine/llm/providerconfig.h>
+#include <engine/policy/truststore.h>
+#include <engine/secrets/processenvironment.h>
+#include <engine/tools/builtintools.h>
+#include <engine/tools/mcptooladapter.h>
+#include <engine/tools/toolregistry.h>
+#include <engine/tools/workspace.h>
 
-#include "a2a/peers.h"
+#include <engine/a2a/peers.h>
 
-#include <mcp/config.h>
+#include <mcp/config/config.h>
 #include <mcp/manager.h>
 
 #include <QObject>

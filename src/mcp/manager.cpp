@@ -1,6 +1,6 @@
 #include "manager.h"
 
-#include "stdiotransport.h"
+#include <mcp/transport/stdiotransport.h>
 
 #include <QFileInfo>
 #include <QLoggingCategory>

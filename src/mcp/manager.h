@@ -1,9 +1,9 @@
 #pragma once
 
-#include "client.h"
-#include "config.h"
-#include "eracache.h"
-#include "transportfactory.h"
+#include <mcp/client/client.h>
+#include <mcp/client/eracache.h>
+#include <mcp/config/config.h>
+#include <mcp/transport/transportfactory.h>
 
 #include <QDeadlineTimer>
 #include <QHash>

@@ -1,8 +1,8 @@
 #include "agentsdock.h"
 
-#include <engine/a2a/agentexecutor.h>
+#include <engine/agentexecutor.h>
 #include <engine/session.h>
-#include <mcp/safetext.h>
+#include <mcp/wire/safetext.h>
 
 #include <QCheckBox>
 #include <QDir>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include <engine/a2a/server.h>
-#include <engine/providerconfig.h>
+#include <engine/llm/providerconfig.h>
 
 #include <QDockWidget>
 #include <QHash>

@@ -3,7 +3,7 @@
 #include "plainlabel.h"
 #include "risk.h"
 
-#include <mcp/config.h>
+#include <mcp/config/config.h>
 
 #include <QFontDatabase>
 #include <QFormLayout>

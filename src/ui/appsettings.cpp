@@ -1,6 +1,6 @@
 #include "appsettings.h"
 
-#include <engine/privatefiles.h>
+#include <engine/storage/privatefiles.h>
 
 #include <QCoreApplication>
 #include <QFileInfo>

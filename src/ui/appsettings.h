@@ -1,11 +1,11 @@
 #pragma once
 
-#include <engine/agent.h>
-#include <engine/providerconfig.h>
-#include <engine/tool.h>
-#include <engine/workspace.h>
+#include <engine/agent/agent.h>
+#include <engine/llm/providerconfig.h>
+#include <engine/tools/tool.h>
+#include <engine/tools/workspace.h>
 #include <mcp/manager.h>
-#include <mcp/sandbox.h>
+#include <mcp/process/sandbox.h>
 
 #include <QMap>
 #include <QProcessEnvironment>

@@ -2,7 +2,7 @@
 
 #include "auditlogmodel.h"
 
-#include <engine/auditlog.h>
+#include <engine/approval/auditlog.h>
 
 #include <QCoreApplication>
 #include <QDialogButtonBox>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <engine/tool.h>
+#include <engine/tools/tool.h>
 
 #include <QDialog>
 

@@ -1,6 +1,6 @@
 #include "auditlogmodel.h"
 
-#include <engine/auditlog.h>
+#include <engine/approval/auditlog.h>
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include <engine/llm.h>
-#include <engine/toolrunner.h>
+#include <engine/approval/toolrunner.h>
+#include <engine/llm/llm.h>
 
 #include <QDateTime>
 #include <QElapsedTimer>

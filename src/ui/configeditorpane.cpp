@@ -1,7 +1,7 @@
 #include "configeditorpane.h"
 
-#include <engine/serverpolicy.h>
-#include <mcp/jsonparser.h>
+#include <engine/policy/serverpolicy.h>
+#include <mcp/wire/jsonparser.h>
 
 #include <Qsci/qscilexerjson.h>
 #include <Qsci/qsciscintilla.h>

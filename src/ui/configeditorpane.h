@@ -1,7 +1,7 @@
 #pragma once
 
-#include <engine/processenvironment.h>
-#include <mcp/config.h>
+#include <engine/secrets/processenvironment.h>
+#include <mcp/config/config.h>
 #include <mcp/manager.h>
 
 #include <QByteArray>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <engine/conversationstore.h>
+#include <engine/storage/conversationstore.h>
 
 #include <QDateTime>
 #include <QList>

@@ -4,10 +4,10 @@
 #include "mainwindow.h"
 #include "toolbrowser.h"
 
-#include <engine/privatefiles.h>
-#include <engine/processenvironment.h>
-#include <mcp/inboundparser.h>
+#include <engine/secrets/processenvironment.h>
+#include <engine/storage/privatefiles.h>
 #include <mcp/manager.h>
+#include <mcp/wire/inboundparser.h>
 
 #include <QApplication>
 #include <QCommandLineParser>

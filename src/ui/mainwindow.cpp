@@ -17,14 +17,14 @@
 #include "trustbanner.h"
 #include "uiapprovalgate.h"
 
-#include <mcp/listing.h>
+#include <mcp/client/listing.h>
 
-#include <engine/privatefiles.h>
-#include <engine/processenvironment.h>
-#include <engine/providerconfig.h>
-#include <engine/secretstore.h>
-#include <engine/signin.h>
-#include <mcp/configpatcher.h>
+#include <engine/llm/providerconfig.h>
+#include <engine/secrets/processenvironment.h>
+#include <engine/secrets/secretstore.h>
+#include <engine/secrets/signin.h>
+#include <engine/storage/privatefiles.h>
+#include <mcp/config/configpatcher.h>
 
 #include <QAction>
 #include <QApplication>

@@ -2,9 +2,9 @@
 
 #include "appsettings.h"
 
-#include <engine/agent.h>
-#include <engine/conversationstore.h>
+#include <engine/agent/agent.h>
 #include <engine/session.h>
+#include <engine/storage/conversationstore.h>
 
 #include <QHash>
 #include <QMainWindow>

@@ -2,8 +2,8 @@
 
 #include "serverdock.h"
 
-#include <mcp/jsonparser.h>
 #include <mcp/manager.h>
+#include <mcp/wire/jsonparser.h>
 
 #include <QAction>
 #include <QClipboard>

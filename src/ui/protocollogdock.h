@@ -2,7 +2,7 @@
 
 #include "protocollogmodel.h"
 
-#include <mcp/redaction.h>
+#include <mcp/config/redaction.h>
 
 #include <QDockWidget>
 #include <QPointer>

@@ -1,7 +1,7 @@
 #include "protocollogmodel.h"
 
-#include <mcp/jsonparser.h>
-#include <mcp/transport.h>
+#include <mcp/transport/transport.h>
+#include <mcp/wire/jsonparser.h>
 
 #include <QColor>
 #include <QDateTime>

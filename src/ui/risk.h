@@ -1,6 +1,6 @@
 #pragma once
 
-#include <engine/serverpolicy.h>
+#include <engine/policy/serverpolicy.h>
 
 #include <QCoreApplication>
 #include <QString>

@@ -3,8 +3,8 @@
 #include "plainlabel.h"
 #include "schemaform.h"
 
-#include <engine/skilltool.h>
-#include <mcp/listing.h>
+#include <engine/tools/skilltool.h>
+#include <mcp/client/listing.h>
 #include <mcp/manager.h>
 
 #include <QCompleter>

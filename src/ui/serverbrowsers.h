@@ -1,7 +1,7 @@
 #pragma once
 
-#include <engine/llm.h>
-#include <mcp/jsonrpc.h>
+#include <engine/llm/llm.h>
+#include <mcp/wire/jsonrpc.h>
 
 #include <QPointer>
 #include <QSet>

@@ -2,7 +2,7 @@
 
 #include "trustbanner.h"
 
-#include <engine/signin.h>
+#include <engine/secrets/signin.h>
 
 #include <mcp/manager.h>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <mcp/jsonrpc.h>
+#include <mcp/wire/jsonrpc.h>
 
 #include <QDockWidget>
 #include <QHash>

@@ -3,7 +3,7 @@
 #include "plainlabel.h"
 #include "schemaform.h"
 
-#include <engine/elicitation.h>
+#include <engine/serverrequests/elicitation.h>
 
 #include <QDialogButtonBox>
 #include <QFontDatabase>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include <engine/sampling.h>
-#include <mcp/jsonrpc.h>
+#include <engine/serverrequests/sampling.h>
+#include <mcp/wire/jsonrpc.h>
 
 #include <QDialog>
 #include <QUrl>

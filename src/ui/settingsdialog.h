@@ -1,7 +1,8 @@
 #pragma once
 
 #include "appsettings.h"
-#include <engine/secretstore.h>
+
+#include <engine/secrets/secretstore.h>
 
 #include <QDialog>
 #include <QHash>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <engine/toolrunner.h>
+#include <engine/approval/toolrunner.h>
 
 #include <QDialog>
 #include <QPointer>

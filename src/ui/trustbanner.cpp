@@ -1,6 +1,6 @@
 #include "trustbanner.h"
 
-#include <engine/truststore.h>
+#include <engine/policy/truststore.h>
 
 #include <QEvent>
 #include <QFontDatabase>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <mcp/config.h>
+#include <mcp/config/config.h>
 
 #include <QFrame>
 #include <QList>

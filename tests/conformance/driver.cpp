@@ -9,10 +9,10 @@
 // client, closes the session and exits by itself: 0 when the scenario's part went through, 1
 // (with the reason on stderr) when it did not or the scenario is not one it knows.
 
-#include <mcp/client.h>
-#include <mcp/httptransport.h>
-#include <mcp/oauthclient.h>
-#include <mcp/skills.h>
+#include <mcp/auth/oauthclient.h>
+#include <mcp/client/client.h>
+#include <mcp/client/skills.h>
+#include <mcp/transport/httptransport.h>
 
 #include <QCoreApplication>
 #include <QNetworkAccessManager>

@@ -5,7 +5,7 @@
 //  - servers are sorted, named, without ServerConfig errors of the config kind, serializable;
 //  - whatever importConfig() produces is a document parse() accepts without errors.
 
-#include "mcp/config.h"
+#include <mcp/config/config.h>
 
 #include <cstdint>
 #include <cstdio>

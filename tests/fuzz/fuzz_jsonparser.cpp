@@ -5,7 +5,7 @@
 // parseJson rejects and nlohmann accepts. Any other difference aborts so libFuzzer keeps the
 // input.
 
-#include "mcp/jsonparser.h"
+#include <mcp/wire/jsonparser.h>
 
 #include <algorithm>
 #include <cstdint>

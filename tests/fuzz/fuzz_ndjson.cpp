@@ -2,8 +2,8 @@
 // chunks whose sizes come from the input itself, with a small cap so the oversize path runs
 // often. Invariants: chunking changes nothing (the same input fed whole gives the same lines
 // and drops), the framer never holds more than the cap, and the oversize samples stay small.
-#include <mcp/ndjsonframer.h>
-#include <mcp/transport.h>
+#include <mcp/transport/transport.h>
+#include <mcp/wire/ndjsonframer.h>
 
 #include <cstdint>
 #include <string>

@@ -1,7 +1,7 @@
 // libFuzzer target for the SSE parser: the input is fed in chunks whose size comes from the
 // first byte, with a small event cap so the oversize path runs often. Invariant: chunking
 // changes nothing (the same events, ids and retry values as feeding it whole).
-#include <mcp/sseparser.h>
+#include <mcp/wire/sseparser.h>
 
 #include <cstdint>
 #include <string>

@@ -1,10 +1,10 @@
 #include "client.h"
 
-#include <mcp/httpsupport.h>
-#include <mcp/httptransport.h>
-#include <mcp/jsonparser.h>
-#include <mcp/safetext.h>
-#include <mcp/sseparser.h>
+#include <mcp/transport/httpsupport.h>
+#include <mcp/transport/httptransport.h>
+#include <mcp/wire/jsonparser.h>
+#include <mcp/wire/safetext.h>
+#include <mcp/wire/sseparser.h>
 
 #include <QCoreApplication>
 #include <QNetworkAccessManager>

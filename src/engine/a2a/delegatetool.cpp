@@ -1,6 +1,6 @@
 #include "delegatetool.h"
 
-#include <mcp/safetext.h>
+#include <mcp/wire/safetext.h>
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -2,7 +2,7 @@
 
 #include "peers.h"
 
-#include <engine/tool.h>
+#include <engine/tools/tool.h>
 
 #include <functional>
 

@@ -1,6 +1,6 @@
 #include "inbound.h"
 
-#include <mcp/jsonparser.h>
+#include <mcp/wire/jsonparser.h>
 
 #include <QCoreApplication>
 

@@ -1,8 +1,8 @@
 #include "peers.h"
 
-#include <engine/providerconfig.h>
-#include <mcp/httpsupport.h>
-#include <mcp/safetext.h>
+#include <engine/llm/providerconfig.h>
+#include <mcp/transport/httpsupport.h>
+#include <mcp/wire/safetext.h>
 
 #include <QCoreApplication>
 #include <QDir>

@@ -2,7 +2,7 @@
 
 #include "client.h"
 
-#include <mcp/config.h>
+#include <mcp/config/config.h>
 
 #include <QList>
 #include <QProcessEnvironment>
