@@ -2,7 +2,8 @@
 # README command 2 (and what .ci/run runs): every test, stage by stage, stopping at the
 # first failure.
 #   1. bootstrap      scripts/bootstrap.sh (apt packages, pinned npm test peers)
-#      checks         scripts/check-format.sh (clang-format of src/ and tests/)
+#      checks         scripts/check-format.sh (clang-format of src/ and tests/) and
+#                     scripts/check-includes.sh (layers and folders include downwards only)
 #   2. build          build/       Ninja, RelWithDebInfo
 #   3. test           ctest in build/
 #   4. asan build     build-asan/  -DSWITCHBOARD_SANITIZE=ON (ASan + UBSan), Debug, no bench/
@@ -146,7 +147,8 @@ stage_done "apt packages and npm test peers present"
 
 banner "checks"
 bash scripts/check-format.sh
-stage_done "clang-format clean"
+bash scripts/check-includes.sh
+stage_done "clang-format clean; includes point down the layers and folders"
 
 banner "build"
 cmake_configure build -DCMAKE_BUILD_TYPE=RelWithDebInfo
