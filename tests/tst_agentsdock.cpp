@@ -94,24 +94,25 @@ private slots:
     {
         auto session = makeSession();
         ConversationStore store(m_dir.filePath(QStringLiteral("conversations")));
-        Ui::AgentsDock dock(session.get(), &store);
+        Gui::AgentsDock dock(session.get(), &store);
         QTreeWidget *peers = dock.peerView();
         QCOMPARE(peers->topLevelItemCount(), 3);
         QVERIFY(QTest::qWaitFor(
                 [&] {
-                    return row(peers, QStringLiteral("echo"))->text(Ui::AgentsDock::PeerStateColumn)
+                    return row(peers, QStringLiteral("echo"))
+                                           ->text(Gui::AgentsDock::PeerStateColumn)
                                    == QLatin1String("reachable")
                            && row(peers, QStringLiteral("gone"))
-                                              ->text(Ui::AgentsDock::PeerStateColumn)
+                                              ->text(Gui::AgentsDock::PeerStateColumn)
                                       == QLatin1String("unreachable");
                 },
                 15000));
         QTreeWidgetItem *echo = row(peers, QStringLiteral("echo"));
-        QCOMPARE(echo->text(Ui::AgentsDock::PeerCardColumn), QStringLiteral("SDK echo agent"));
-        QVERIFY2(echo->text(Ui::AgentsDock::PeerSkillsColumn).contains(QLatin1String("Echo")),
-                 qPrintable(echo->text(Ui::AgentsDock::PeerSkillsColumn)));
+        QCOMPARE(echo->text(Gui::AgentsDock::PeerCardColumn), QStringLiteral("SDK echo agent"));
+        QVERIFY2(echo->text(Gui::AgentsDock::PeerSkillsColumn).contains(QLatin1String("Echo")),
+                 qPrintable(echo->text(Gui::AgentsDock::PeerSkillsColumn)));
         QTreeWidgetItem *cloned = row(peers, QStringLiteral("cloned"));
-        QCOMPARE(cloned->text(Ui::AgentsDock::PeerStateColumn), QStringLiteral("not trusted yet"));
+        QCOMPARE(cloned->text(Gui::AgentsDock::PeerStateColumn), QStringLiteral("not trusted yet"));
         QTest::qWait(300);
         QCOMPARE(m_connections, 0); // a cloned repository's agent was not contacted
 
@@ -123,7 +124,7 @@ private slots:
         cloned->setSelected(true);
         QVERIFY(trust->isEnabled());
         QStringList asked;
-        connect(&dock, &Ui::AgentsDock::trustRequested, this,
+        connect(&dock, &Gui::AgentsDock::trustRequested, this,
                 [&](const QStringList &names) { asked = names; });
         trust->click();
         QCOMPARE(asked, QStringList{QStringLiteral("cloned")});
@@ -140,7 +141,7 @@ private slots:
     {
         auto session = makeSession();
         ConversationStore store(m_dir.filePath(QStringLiteral("conversations")));
-        Ui::AgentsDock dock(session.get(), &store);
+        Gui::AgentsDock dock(session.get(), &store);
         QVERIFY(!dock.serveSwitch()->isEnabled());
         QVERIFY(!dock.isServing());
 
@@ -175,11 +176,11 @@ private slots:
         QTreeWidget *tasks = dock.taskView();
         QCOMPARE(tasks->topLevelItemCount(), 1);
         QTreeWidgetItem *task = tasks->topLevelItem(0);
-        QCOMPARE(task->text(Ui::AgentsDock::TaskStateColumn), QStringLiteral("completed"));
-        QCOMPARE(task->text(Ui::AgentsDock::TaskRequestColumn), QStringLiteral("clean my home"));
-        QCOMPARE(task->text(Ui::AgentsDock::TaskReplyColumn),
+        QCOMPARE(task->text(Gui::AgentsDock::TaskStateColumn), QStringLiteral("completed"));
+        QCOMPARE(task->text(Gui::AgentsDock::TaskRequestColumn), QStringLiteral("clean my home"));
+        QCOMPARE(task->text(Gui::AgentsDock::TaskReplyColumn),
                  QStringLiteral("I was not allowed to."));
-        QCOMPARE(task->text(Ui::AgentsDock::TaskRefusedColumn), QStringLiteral("bash"));
+        QCOMPARE(task->text(Gui::AgentsDock::TaskRefusedColumn), QStringLiteral("bash"));
 
         // Hostile content stays one line.
         model.enqueue(FakeLlmServer::openAiText(QStringLiteral("\x1b[31mred\nnext")
@@ -188,13 +189,13 @@ private slots:
         QVERIFY(QTest::qWaitFor([&] { return reply->isFinished(); }, 20000));
         reply->deleteLater();
         QCOMPARE(tasks->topLevelItemCount(), 2);
-        const QString shownReply = tasks->topLevelItem(0)->text(Ui::AgentsDock::TaskReplyColumn);
+        const QString shownReply = tasks->topLevelItem(0)->text(Gui::AgentsDock::TaskReplyColumn);
         QVERIFY(!shownReply.contains(QChar(0x1b)));
         QVERIFY(!shownReply.contains(QLatin1Char('\n')));
         QVERIFY(shownReply.size() <= 121);
 
         for (const QString &lang : {QStringLiteral("en"), QStringLiteral("zh_CN")}) {
-            Ui::installLanguage(lang);
+            Gui::installLanguage(lang);
             QTest::qWait(50); // the LanguageChange events are posted
             dock.resize(720, 560);
             dock.show();
@@ -202,7 +203,7 @@ private slots:
             QVERIFY(QTest::qWaitFor(
                     [&] {
                         QTreeWidgetItem *echo = row(dock.peerView(), QStringLiteral("echo"));
-                        return echo && !echo->text(Ui::AgentsDock::PeerCardColumn).isEmpty();
+                        return echo && !echo->text(Gui::AgentsDock::PeerCardColumn).isEmpty();
                     },
                     15000));
             const QString folder
@@ -214,7 +215,7 @@ private slots:
                 QVERIFY2(dock.windowTitle() != QLatin1String("Agents"),
                          qPrintable(dock.windowTitle()));
         }
-        Ui::installLanguage(QStringLiteral("en"));
+        Gui::installLanguage(QStringLiteral("en"));
 
         dock.serveSwitch()->click();
         QVERIFY(!dock.isServing());

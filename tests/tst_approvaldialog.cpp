@@ -19,8 +19,8 @@ using Engine::ApprovalChoice;
 using Engine::ApprovalDecision;
 using Engine::ApprovalRequest;
 using Engine::Json;
-using Ui::ApprovalDialog;
-using Ui::UiApprovalGate;
+using Gui::ApprovalDialog;
+using Gui::UiApprovalGate;
 
 Q_DECLARE_METATYPE(Engine::ApprovalChoice)
 

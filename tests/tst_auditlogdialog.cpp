@@ -9,7 +9,7 @@
 #include <QTest>
 
 using namespace Engine;
-using Ui::AuditLogDialog;
+using Gui::AuditLogDialog;
 
 // Tools → Audit log…: the table lists the file's records newest first, the filter box narrows
 // them by tool, source or decision, and a big log is read off the GUI thread from its tail.

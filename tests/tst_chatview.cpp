@@ -1,4 +1,4 @@
-// Tests for Ui::ChatView: what the chat shows after tool-only turns, saved conversations as
+// Tests for Gui::ChatView: what the chat shows after tool-only turns, saved conversations as
 // they were said, and a view that follows the end only while the user is there.
 
 #include <ui/chatview.h>
@@ -16,7 +16,7 @@
 
 using Engine::ChatMessage;
 using Engine::Json;
-using Ui::ChatView;
+using Gui::ChatView;
 
 class tst_ChatView : public QObject
 {
@@ -246,39 +246,39 @@ void tst_ChatView::conversationOpensAtItsEnd()
 
 void tst_ChatView::previewCutsAtLinesAndCharacters()
 {
-    const Ui::ResultPreview small = Ui::makePreview("short\nresult");
+    const Gui::ResultPreview small = Gui::makePreview("short\nresult");
     QVERIFY(!small.cut);
     QCOMPARE(small.text, QStringLiteral("short\nresult"));
 
     QByteArray lines;
-    while (lines.size() < 3 * Ui::PreviewBytes)
+    while (lines.size() < 3 * Gui::PreviewBytes)
         lines += "0123456789 line of text\n";
-    const Ui::ResultPreview cutLines = Ui::makePreview(lines);
+    const Gui::ResultPreview cutLines = Gui::makePreview(lines);
     QVERIFY(cutLines.cut);
     QVERIFY(cutLines.text.endsWith(QLatin1Char('\n')));
-    QVERIFY(cutLines.text.toUtf8().size() <= Ui::PreviewBytes);
+    QVERIFY(cutLines.text.toUtf8().size() <= Gui::PreviewBytes);
     QVERIFY2(cutLines.note.contains(QStringLiteral("lines")), qPrintable(cutLines.note));
 
     // One long line of three-byte characters: the cut never splits one, and the line is cut
     // short (laying out 64 KiB in one line would stall the window).
-    const QByteArray han = QString(Ui::PreviewBytes, QChar(0x6c49)).toUtf8();
-    QCOMPARE(Ui::sliceEnd(han, 0, Ui::PreviewBytes), Ui::PreviewBytes - Ui::PreviewBytes % 3);
-    QCOMPARE(Ui::sliceEnd(han, 1, Ui::PreviewBytes), 3 * ((Ui::PreviewBytes + 1) / 3));
-    const Ui::ResultPreview cutHan = Ui::makePreview(han);
+    const QByteArray han = QString(Gui::PreviewBytes, QChar(0x6c49)).toUtf8();
+    QCOMPARE(Gui::sliceEnd(han, 0, Gui::PreviewBytes), Gui::PreviewBytes - Gui::PreviewBytes % 3);
+    QCOMPARE(Gui::sliceEnd(han, 1, Gui::PreviewBytes), 3 * ((Gui::PreviewBytes + 1) / 3));
+    const Gui::ResultPreview cutHan = Gui::makePreview(han);
     QVERIFY(cutHan.cut);
-    QCOMPARE(cutHan.text, QString(Ui::PreviewLineChars, QChar(0x6c49)) + QStringLiteral("…"));
+    QCOMPARE(cutHan.text, QString(Gui::PreviewLineChars, QChar(0x6c49)) + QStringLiteral("…"));
 
     // Short enough, but one line too long: cut, and said so.
     const QByteArray wide = QByteArray(3000, 'x') + "\nnext line\n" + QByteArray(2500, 'y');
-    const Ui::ResultPreview cutWide = Ui::makePreview(wide);
+    const Gui::ResultPreview cutWide = Gui::makePreview(wide);
     QVERIFY(cutWide.cut);
-    QCOMPARE(cutWide.text, QString(Ui::PreviewLineChars, u'x') + QStringLiteral("…\nnext line\n")
-                                   + QString(Ui::PreviewLineChars, u'y') + QStringLiteral("…"));
+    QCOMPARE(cutWide.text, QString(Gui::PreviewLineChars, u'x') + QStringLiteral("…\nnext line\n")
+                                   + QString(Gui::PreviewLineChars, u'y') + QStringLiteral("…"));
     QVERIFY2(cutWide.note.contains(QStringLiteral("2,000")), qPrintable(cutWide.note));
     // A surrogate pair at the cut stays whole.
-    const QString emoji = QString(Ui::PreviewLineChars - 1, u'a') + QStringLiteral("🎉🎉");
-    QCOMPARE(Ui::makePreview(emoji.toUtf8()).text,
-             QString(Ui::PreviewLineChars - 1, u'a') + QStringLiteral("…"));
+    const QString emoji = QString(Gui::PreviewLineChars - 1, u'a') + QStringLiteral("🎉🎉");
+    QCOMPARE(Gui::makePreview(emoji.toUtf8()).text,
+             QString(Gui::PreviewLineChars - 1, u'a') + QStringLiteral("…"));
 }
 
 // A 20 MB result: the card holds a preview only; the viewer shows the whole, a page at a time.
@@ -304,15 +304,15 @@ void tst_ChatView::bigResultIsPreviewed()
     view.activateLink(QUrl(QStringLiteral("sb:toggle:0")));
     QVERIFY(view.cards().at(0).expanded);
     // The preview, never the whole: 64 KiB and a few lines around it.
-    QVERIFY(view.document()->characterCount() <= Ui::PreviewBytes + 1000);
+    QVERIFY(view.document()->characterCount() <= Gui::PreviewBytes + 1000);
     const QString shown = view.document()->toPlainText();
     QVERIFY2(shown.contains(QStringLiteral("of 20.00 MiB")),
              qPrintable(shown.mid(shown.indexOf(QStringLiteral("Showing")), 100)));
     QVERIFY(links(view).contains(QStringLiteral("sb:whole:0")));
     view.activateLink(QUrl(QStringLiteral("sb:whole:0")));
-    Ui::ResultViewer *viewer = nullptr;
-    QTRY_VERIFY((viewer = qApp->findChild<Ui::ResultViewer *>()) != nullptr
-                || (viewer = view.window()->findChild<Ui::ResultViewer *>()) != nullptr);
+    Gui::ResultViewer *viewer = nullptr;
+    QTRY_VERIFY((viewer = qApp->findChild<Gui::ResultViewer *>()) != nullptr
+                || (viewer = view.window()->findChild<Gui::ResultViewer *>()) != nullptr);
     QVERIFY(viewer->pageCount() >= 80);
     QVERIFY(viewer->pageText().startsWith(QStringLiteral("row 0 of a very large")));
     viewer->showPage(viewer->pageCount() - 1);

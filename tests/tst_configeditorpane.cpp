@@ -37,7 +37,7 @@
 #include <unistd.h>
 #endif
 
-using Ui::ConfigEditorPane;
+using Gui::ConfigEditorPane;
 
 // The config editor pane on a real temporary workspace: problems are marked at the loader's
 // line and column (squiggle, margin dot, list entry that jumps there), also after Chinese and
@@ -697,9 +697,9 @@ private slots:
         const QByteArray text = "{\n  \"mcpServers\": {\n    \"alpha\": {\"command\": "
                                 "\"${FIXTURE}\"}\n  }\n}\n";
         QVERIFY(writeFile(path, text));
-        const Ui::MainWindowOptions options = testWindowOptions(workspace.path(), m_data.path());
+        const Gui::MainWindowOptions options = testWindowOptions(workspace.path(), m_data.path());
         QVERIFY(trustWorkspace(options));
-        Ui::MainWindow window(options);
+        Gui::MainWindow window(options);
         window.show();
         Mcp::Manager *manager = window.manager();
         QTRY_VERIFY_WITH_TIMEOUT(manager->isSettled() && manager->client(QStringLiteral("alpha")),
@@ -740,7 +740,7 @@ private slots:
         QCOMPARE(readFile(path), edited);
         // A server added to the workspace's file waits for the user's trust like any other.
         QTRY_COMPARE(manager->status(QStringLiteral("delta")).state, Mcp::ServerState::Untrusted);
-        auto *banner = window.findChild<Ui::TrustBanner *>(QStringLiteral("trustBanner"));
+        auto *banner = window.findChild<Gui::TrustBanner *>(QStringLiteral("trustBanner"));
         QVERIFY(banner && banner->isVisible());
         QCOMPARE(banner->serverNames(), QStringList({QStringLiteral("delta")}));
         banner->findChild<QPushButton *>(QStringLiteral("trustAllButton"))->click();

@@ -90,7 +90,7 @@ class tst_MainWindow : public QObject
         QTemporaryDir workspace;
         QTemporaryDir config; // the settings file: never the user's
         FakeLlmServer model{FakeLlmServer::Dialect::OpenAi};
-        std::unique_ptr<Ui::MainWindow> window;
+        std::unique_ptr<Gui::MainWindow> window;
     };
 
     // `fixtureTools`: filler tools the fixture server adds (--tools N).
@@ -125,7 +125,7 @@ class tst_MainWindow : public QObject
             QSettings settings(options(*setup).settingsFile, QSettings::IniFormat);
             settings.setValue(QStringLiteral("tools/searchThreshold"), toolSearch);
         }
-        setup->window = std::make_unique<Ui::MainWindow>(options(*setup));
+        setup->window = std::make_unique<Gui::MainWindow>(options(*setup));
         setup->window->show();
         if (!QTest::qWaitFor(
                     [&] {
@@ -144,9 +144,9 @@ class tst_MainWindow : public QObject
                 .filePath(QStringLiteral("data/switchboard/approvals.json"));
     }
 
-    Ui::MainWindowOptions options(const Setup &setup) const
+    Gui::MainWindowOptions options(const Setup &setup) const
     {
-        Ui::MainWindowOptions options;
+        Gui::MainWindowOptions options;
         options.workspace = QDir(setup.workspace.path()).canonicalPath();
         options.conversationFolder = m_data.filePath(QStringLiteral("conversations"));
         options.settingsFile = QDir(setup.config.path()).filePath(QStringLiteral("settings.ini"));
@@ -159,18 +159,18 @@ class tst_MainWindow : public QObject
 
     // Opens Settings from the window's action, points it at an OpenAI-compatible server and
     // presses OK.
-    static void saveSettings(Ui::MainWindow &window, const QString &baseUrl, const QString &model,
+    static void saveSettings(Gui::MainWindow &window, const QString &baseUrl, const QString &model,
                              int toolTimeoutS)
     {
         QAction *action = window.findChild<QAction *>(QStringLiteral("settingsAction"));
         QVERIFY(action);
         action->trigger();
-        auto *dialog = window.findChild<Ui::SettingsDialog *>();
+        auto *dialog = window.findChild<Gui::SettingsDialog *>();
         QVERIFY(dialog);
         QTRY_VERIFY(dialog->isVisible());
         auto *provider = dialog->findChild<QComboBox *>(QStringLiteral("providerCombo"));
         provider->setCurrentIndex(
-                provider->findData(QString::fromLatin1(Ui::AppSettings::OpenAiProvider)));
+                provider->findData(QString::fromLatin1(Gui::AppSettings::OpenAiProvider)));
         dialog->findChild<QLineEdit *>(QStringLiteral("baseUrlEdit"))->setText(baseUrl);
         dialog->findChild<QLineEdit *>(QStringLiteral("modelEdit"))->setText(model);
         dialog->findChild<QSpinBox *>(QStringLiteral("toolTimeoutSpin"))->setValue(toolTimeoutS);
@@ -185,7 +185,7 @@ class tst_MainWindow : public QObject
         return modal ? modal->findChild<QPushButton *>(QString::fromLatin1(name)) : nullptr;
     }
 
-    static void send(Ui::MainWindow &window, const QString &text)
+    static void send(Gui::MainWindow &window, const QString &text)
     {
         auto *composer = window.findChild<QPlainTextEdit *>(QStringLiteral("composer"));
         QVERIFY(composer);
@@ -209,7 +209,7 @@ class tst_MainWindow : public QObject
     }
 
     // The first link of the chat whose href starts with "sb:ACTION:", or an empty string.
-    static QString linkOf(const Ui::ChatView &chat, const QString &action)
+    static QString linkOf(const Gui::ChatView &chat, const QString &action)
     {
         const QString prefix = QStringLiteral("sb:%1:").arg(action);
         for (QTextBlock block = chat.document()->begin(); block.isValid(); block = block.next()) {
@@ -227,7 +227,7 @@ class tst_MainWindow : public QObject
     bool reopen(Setup &setup)
     {
         setup.window.reset();
-        setup.window = std::make_unique<Ui::MainWindow>(options(setup));
+        setup.window = std::make_unique<Gui::MainWindow>(options(setup));
         setup.window->show();
         if (!QTest::qWaitForWindowExposed(setup.window.get()))
             return false;
@@ -290,18 +290,18 @@ private slots:
         qunsetenv("OPENAI_API_KEY");
         qunsetenv("OPENAI_BASE_URL");
         qunsetenv("ANTHROPIC_API_KEY");
-        const Ui::MainWindowOptions options = testWindowOptions(workspace.path(), data.path());
+        const Gui::MainWindowOptions options = testWindowOptions(workspace.path(), data.path());
         const auto ran = [&](const char *name) {
             return QFile::exists(QDir(workspace.path()).filePath(QLatin1String(name)));
         };
         {
-            Ui::MainWindow window(options);
+            Gui::MainWindow window(options);
             window.show();
             Mcp::Manager *manager = window.manager();
             QTRY_COMPARE_WITH_TIMEOUT(manager->status("alpha").state, Mcp::ServerState::Untrusted,
                                       10000);
             QCOMPARE(manager->status("beta").state, Mcp::ServerState::Untrusted);
-            auto *banner = window.findChild<Ui::TrustBanner *>(QStringLiteral("trustBanner"));
+            auto *banner = window.findChild<Gui::TrustBanner *>(QStringLiteral("trustBanner"));
             QVERIFY(banner && banner->isVisible());
             QCOMPARE(banner->serverNames(), QStringList({"alpha", "beta"}));
             auto *list = banner->findChild<QTreeWidget *>(QStringLiteral("trustList"));
@@ -339,10 +339,10 @@ private slots:
         QCOMPARE(QDir(workspace.path()).entryList(QDir::Files | QDir::Hidden),
                  QStringList({".mcp.json", "alpha-ran", "beta-ran"}));
         // Next time both start without asking.
-        Ui::MainWindow again(options);
+        Gui::MainWindow again(options);
         QTRY_VERIFY_WITH_TIMEOUT(
                 again.manager()->client("alpha") && again.manager()->client("beta"), 10000);
-        QVERIFY(again.findChild<Ui::TrustBanner *>(QStringLiteral("trustBanner"))->isHidden());
+        QVERIFY(again.findChild<Gui::TrustBanner *>(QStringLiteral("trustBanner"))->isHidden());
     }
 
     // Settings → "Result size for the model": the model reads that much of a result, with a
@@ -354,7 +354,7 @@ private slots:
         QSignalSpy stopped(setup->window->manager(), &Mcp::Manager::stopped);
         setup->window->close();
         QTRY_COMPARE_WITH_TIMEOUT(stopped.count(), 1, 10000);
-        Ui::AppSettings settings = Ui::AppSettings::load(options(*setup).settingsFile);
+        Gui::AppSettings settings = Gui::AppSettings::load(options(*setup).settingsFile);
         settings.observationChars = 1000;
         QVERIFY(settings.save(options(*setup).settingsFile));
         QFile big(QDir(setup->workspace.path()).filePath(QStringLiteral("big.txt")));
@@ -362,7 +362,7 @@ private slots:
         for (int i = 0; i < 2000; ++i)
             big.write(QByteArray("line ") + QByteArray::number(i) + " of a big file\n");
         big.close();
-        setup->window = std::make_unique<Ui::MainWindow>(options(*setup));
+        setup->window = std::make_unique<Gui::MainWindow>(options(*setup));
         setup->window->show();
         QTRY_VERIFY_WITH_TIMEOUT(setup->window->agent(), 10000);
 
@@ -397,7 +397,7 @@ private slots:
         QSignalSpy done(setup->window->agent(), &Agent::turnFinished);
         QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 10000);
         QVERIFY(!QFile::exists(QDir(setup->workspace.path()).filePath(QStringLiteral("gui.txt"))));
-        const QList<Ui::ChatView::CardInfo> cards = setup->window->chatView()->cards();
+        const QList<Gui::ChatView::CardInfo> cards = setup->window->chatView()->cards();
         QCOMPARE(cards.size(), 1);
         QCOMPARE(cards.at(0).state, QStringLiteral("denied"));
         QCOMPARE(setup->window->chatView()->lastAssistantText(), QStringLiteral("OK, I will not."));
@@ -422,9 +422,9 @@ private slots:
         QAction *action = setup->window->findChild<QAction *>(QStringLiteral("auditLogAction"));
         QVERIFY(action);
         action->trigger();
-        Ui::AuditLogDialog *dialog = setup->window->auditLogDialog();
+        Gui::AuditLogDialog *dialog = setup->window->auditLogDialog();
         QVERIFY(dialog);
-        QSignalSpy loaded(dialog, &Ui::AuditLogDialog::loaded);
+        QSignalSpy loaded(dialog, &Gui::AuditLogDialog::loaded);
         QVERIFY(loaded.wait(5000));
         QVERIFY(dialog->isVisible());
         QCOMPARE(dialog->windowModality(), Qt::NonModal);
@@ -475,7 +475,7 @@ private slots:
         setup->model.enqueue(call);
         setup->model.enqueue(FakeLlmServer::openAiText(QStringLiteral("Again.")));
         QVERIFY(trustWorkspace(options(*setup)));
-        setup->window = std::make_unique<Ui::MainWindow>(options(*setup));
+        setup->window = std::make_unique<Gui::MainWindow>(options(*setup));
         setup->window->show();
         QTRY_VERIFY_WITH_TIMEOUT(setup->window->manager()->client("fix"), 10000);
         QSignalSpy again(setup->window->agent(), &Agent::turnFinished);
@@ -521,7 +521,7 @@ private slots:
         qunsetenv("OPENAI_API_KEY");
         qunsetenv("OPENAI_BASE_URL");
         qunsetenv("ANTHROPIC_API_KEY");
-        const Ui::MainWindowOptions options = testWindowOptions(workspace.path(), data.path());
+        const Gui::MainWindowOptions options = testWindowOptions(workspace.path(), data.path());
         ConversationStore store(options.conversationFolder);
         const QString id = store.create(QStringLiteral("saved one"), options.workspace);
         QVERIFY(!id.isEmpty());
@@ -533,7 +533,7 @@ private slots:
         answer.text = QStringLiteral("The plan was this.");
         QVERIFY(store.append(id, answer));
 
-        Ui::MainWindow window(options);
+        Gui::MainWindow window(options);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(!window.agent());
@@ -565,7 +565,7 @@ private slots:
         qunsetenv("OPENAI_API_KEY");
         qunsetenv("OPENAI_BASE_URL");
         qunsetenv("ANTHROPIC_API_KEY");
-        Ui::MainWindowOptions options = testWindowOptions(workspace.path(), data.path());
+        Gui::MainWindowOptions options = testWindowOptions(workspace.path(), data.path());
         ConversationStore store(options.conversationFolder);
         QString id;
         for (const QString &title : {QStringLiteral("older"), QStringLiteral("wanted")}) {
@@ -576,7 +576,7 @@ private slots:
             QVERIFY(store.append(id, answer));
         }
         options.conversationId = id;
-        Ui::MainWindow window(options);
+        Gui::MainWindow window(options);
         window.show();
         QCOMPARE(window.chatView()->lastAssistantText(), QStringLiteral("answer in wanted"));
         auto *list = window.findChild<QListWidget *>(QStringLiteral("conversationList"));
@@ -592,7 +592,7 @@ private slots:
         qunsetenv("OPENAI_API_KEY");
         qunsetenv("OPENAI_BASE_URL");
         qunsetenv("ANTHROPIC_API_KEY");
-        const Ui::MainWindowOptions options = testWindowOptions(workspace.path(), data.path());
+        const Gui::MainWindowOptions options = testWindowOptions(workspace.path(), data.path());
         {
             ConversationStore store(options.conversationFolder);
             QVERIFY(!store.create(QStringLiteral("Fix the build"), options.workspace).isEmpty());
@@ -600,7 +600,7 @@ private slots:
                              .isEmpty());
             QVERIFY(!store.create(QStringLiteral("Elsewhere build"), other.path()).isEmpty());
         }
-        Ui::MainWindow window(options);
+        Gui::MainWindow window(options);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         auto *list = window.findChild<QListWidget *>(QStringLiteral("conversationList"));
@@ -617,7 +617,7 @@ private slots:
         };
         QCOMPARE(titles(), QStringList({QStringLiteral("Fix the build"),
                                         QString::fromUtf8("修复 the parser")}));
-        const QString when = list->item(0)->data(Ui::ConversationList::WhenRole).toString();
+        const QString when = list->item(0)->data(Gui::ConversationList::WhenRole).toString();
         QVERIFY2(when.startsWith(QStringLiteral("Today ")), qPrintable(when));
 
         all->setChecked(true);
@@ -626,7 +626,7 @@ private slots:
         for (int row = 0; row < list->count(); ++row) {
             if (list->item(row)->text() == QLatin1String("Elsewhere build"))
                 namesFolder = list->item(row)
-                                      ->data(Ui::ConversationList::WhenRole)
+                                      ->data(Gui::ConversationList::WhenRole)
                                       .toString()
                                       .endsWith(QDir(other.path()).dirName());
         }
@@ -655,16 +655,16 @@ private slots:
             return QDateTime(QDate(2026, 12, day), QTime(hour, 5));
         };
         QCOMPARE(
-                Ui::ConversationList::describeTime(at(3, 9), now),
+                Gui::ConversationList::describeTime(at(3, 9), now),
                 QStringLiteral("Today %1").arg(locale.toString(QTime(9, 5), QLocale::ShortFormat)));
-        QVERIFY(Ui::ConversationList::describeTime(at(2, 23), now)
+        QVERIFY(Gui::ConversationList::describeTime(at(2, 23), now)
                         .startsWith(QStringLiteral("Yesterday ")));
-        QVERIFY(Ui::ConversationList::describeTime(at(1, 8), now)
+        QVERIFY(Gui::ConversationList::describeTime(at(1, 8), now)
                         .startsWith(locale.dayName(2))); // Tuesday
-        QCOMPARE(
-                Ui::ConversationList::describeTime(QDateTime(QDate(2026, 11, 2), QTime(8, 0)), now),
-                locale.toString(QDate(2026, 11, 2), QLocale::ShortFormat));
-        QVERIFY(Ui::ConversationList::describeTime(QDateTime(), now).isEmpty());
+        QCOMPARE(Gui::ConversationList::describeTime(QDateTime(QDate(2026, 11, 2), QTime(8, 0)),
+                                                     now),
+                 locale.toString(QDate(2026, 11, 2), QLocale::ShortFormat));
+        QVERIFY(Gui::ConversationList::describeTime(QDateTime(), now).isEmpty());
     }
 
     // A failed turn offers Retry; Edit on the last message puts it back in the composer, and
@@ -677,7 +677,7 @@ private slots:
     {
         auto setup = open();
         QVERIFY(setup);
-        Ui::MainWindow &window = *setup->window;
+        Gui::MainWindow &window = *setup->window;
         QDir workspace(setup->workspace.path());
         QVERIFY(workspace.mkpath(QStringLiteral("notes")));
         const auto write = [&workspace](const QString &name, const QByteArray &data) {
@@ -775,7 +775,7 @@ private slots:
     {
         auto setup = open();
         QVERIFY(setup);
-        Ui::ChatView *chat = setup->window->chatView();
+        Gui::ChatView *chat = setup->window->chatView();
         const auto linkOf = [chat](const QString &action) {
             return tst_MainWindow::linkOf(*chat, action);
         };
@@ -791,7 +791,7 @@ private slots:
         setup->model.enqueue(FakeLlmServer::openAiText(QStringLiteral("Answer A")));
         chat->activateLink(QUrl(linkOf(QStringLiteral("retry"))));
         QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 10000);
-        QCOMPARE(chat->texts(Ui::ChatView::Kind::Assistant),
+        QCOMPARE(chat->texts(Gui::ChatView::Kind::Assistant),
                  QStringList({QStringLiteral("Answer A")}));
         QVERIFY(!chat->document()->toPlainText().contains(QStringLiteral("try later")));
 
@@ -810,9 +810,9 @@ private slots:
         composer->setPlainText(QStringLiteral("second question"));
         QTest::keyClick(composer, Qt::Key_Return);
         QTRY_COMPARE_WITH_TIMEOUT(done.count(), 3, 10000);
-        QCOMPARE(chat->texts(Ui::ChatView::Kind::User),
+        QCOMPARE(chat->texts(Gui::ChatView::Kind::User),
                  QStringList({QStringLiteral("second question")}));
-        QCOMPARE(chat->texts(Ui::ChatView::Kind::Assistant),
+        QCOMPARE(chat->texts(Gui::ChatView::Kind::Assistant),
                  QStringList({QStringLiteral("Answer B")}));
         const std::string sent = setup->model.requests().last()["messages"].dump();
         QVERIFY(sent.find("second question") != std::string::npos);
@@ -847,7 +847,7 @@ private slots:
                                  .arg(mcp.url())
                                  .toUtf8());
         }
-        Ui::MainWindowOptions options = testWindowOptions(workspace.path(), data.path());
+        Gui::MainWindowOptions options = testWindowOptions(workspace.path(), data.path());
         options.configFile = configFile;
         QNetworkAccessManager network;
         int browserVisits = 0;
@@ -857,18 +857,18 @@ private slots:
             followSignIn(network, url,
                          [&](const QUrl &, const QByteArray &answer) { page = answer; });
         };
-        Ui::MainWindow window(options);
+        Gui::MainWindow window(options);
         window.show();
         Mcp::Manager *manager = window.manager();
         QTRY_COMPARE_WITH_TIMEOUT(manager->status("remote").state, Mcp::ServerState::Failed, 10000);
         QCOMPARE(browserVisits, 0); // nothing opens before the user asks
         QCOMPARE(auth.registrations, 0);
-        auto *dock = window.findChild<Ui::ServerDock *>();
+        auto *dock = window.findChild<Gui::ServerDock *>();
         QVERIFY(dock);
         dock->selectServer(QStringLiteral("remote"));
         auto *list = dock->findChild<QTreeWidget *>(QStringLiteral("serverList"));
         QTRY_VERIFY(list->topLevelItem(0)
-                            ->text(Ui::ServerDock::ReasonColumn)
+                            ->text(Gui::ServerDock::ReasonColumn)
                             .contains(QLatin1String("press Sign in")));
         auto *signInButton = dock->findChild<QToolButton *>(QStringLiteral("signInButton"));
         QVERIFY(signInButton && signInButton->isVisible() && signInButton->isEnabled());
@@ -941,7 +941,7 @@ private slots:
     {
         auto setup = open();
         QVERIFY(setup);
-        auto *dock = setup->window->findChild<Ui::ServerDock *>();
+        auto *dock = setup->window->findChild<Gui::ServerDock *>();
         auto *list = dock->findChild<QTreeWidget *>(QStringLiteral("serverList"));
         list->setCurrentItem(list->topLevelItem(0));
         auto *use = dock->findChild<QAction *>(QStringLiteral("instructionsAction"));
@@ -982,11 +982,11 @@ private slots:
         QTRY_VERIFY(warning->isVisibleTo(setup->window.get()));
         QVERIFY2(warning->text().contains(QStringLiteral("128")), qPrintable(warning->text()));
 
-        auto *dockTree = setup->window->findChild<Ui::ServerDock *>()->findChild<QTreeWidget *>();
+        auto *dockTree = setup->window->findChild<Gui::ServerDock *>()->findChild<QTreeWidget *>();
         QVERIFY(dockTree);
         QTreeWidgetItem *row = dockTree->topLevelItem(0);
-        QCOMPARE(row->checkState(Ui::ServerDock::ToolsColumn), Qt::Checked);
-        row->setCheckState(Ui::ServerDock::ToolsColumn, Qt::Unchecked); // what a click does
+        QCOMPARE(row->checkState(Gui::ServerDock::ToolsColumn), Qt::Checked);
+        row->setCheckState(Gui::ServerDock::ToolsColumn, Qt::Unchecked); // what a click does
         QTRY_VERIFY(!warning->isVisibleTo(setup->window.get()));
 
         QSignalSpy done(setup->window->agent(), &Agent::turnFinished);
@@ -997,9 +997,9 @@ private slots:
         QVERIFY(tools.find("mcp__fix__") == std::string::npos);
         QVERIFY(tools.find("read_file") != std::string::npos); // the built-ins stay
 
-        row->setCheckState(Ui::ServerDock::ToolsColumn, Qt::Checked);
+        row->setCheckState(Gui::ServerDock::ToolsColumn, Qt::Checked);
         setup->window->openToolBrowser();
-        auto *browser = setup->window->findChild<Ui::ToolBrowser *>();
+        auto *browser = setup->window->findChild<Gui::ToolBrowser *>();
         QVERIFY(browser);
         QVERIFY(browser->selectTool(QStringLiteral("mcp__fix__echo")));
         auto *toolTree = browser->findChild<QTreeWidget *>(QStringLiteral("toolTree"));
@@ -1019,7 +1019,7 @@ private slots:
         QCOMPARE(settings.value(QStringLiteral("offering/notOfferedTools")).toStringList(),
                  QStringList({QStringLiteral("mcp__fix__echo")}));
         setup->window.reset();
-        Ui::MainWindow again(options(*setup));
+        Gui::MainWindow again(options(*setup));
         QVERIFY(again.registry()->isOffered(*again.registry()->find(QStringLiteral("read_file"))));
         QCOMPARE(again.registry()->notOfferedTools(),
                  QSet<QString>({QStringLiteral("mcp__fix__echo")}));
@@ -1033,7 +1033,7 @@ private slots:
         QVERIFY(setup);
         QAction *action = setup->window->findChild<QAction *>(QStringLiteral("settingsAction"));
         action->trigger();
-        auto *dialog = setup->window->findChild<Ui::SettingsDialog *>();
+        auto *dialog = setup->window->findChild<Gui::SettingsDialog *>();
         QTRY_VERIFY(dialog && dialog->isVisible());
         dialog->findChild<QSpinBox *>(QStringLiteral("contextTokensSpin"))->setValue(4096);
         QSignalSpy accepted(dialog, &QDialog::accepted);
@@ -1041,7 +1041,7 @@ private slots:
         QTRY_COMPARE(accepted.count(), 1);
         QTRY_VERIFY(setup->window->agent());
 
-        Ui::ChatView *chat = setup->window->chatView();
+        Gui::ChatView *chat = setup->window->chatView();
         setup->model.enqueue(FakeLlmServer::openAiText(QStringLiteral("First answer.")));
         send(*setup->window, QStringLiteral("first ") + QString(20000, u'x'));
         QTRY_COMPARE_WITH_TIMEOUT(chat->lastAssistantText(), QStringLiteral("First answer."),
@@ -1074,7 +1074,7 @@ private slots:
         QVERIFY(setup);
         QTRY_VERIFY(setup->window->agent());
         setup->window->findChild<QAction *>(QStringLiteral("settingsAction"))->trigger();
-        auto *dialog = setup->window->findChild<Ui::SettingsDialog *>();
+        auto *dialog = setup->window->findChild<Gui::SettingsDialog *>();
         QTRY_VERIFY(dialog && dialog->isVisible());
         auto *table = dialog->findChild<QTableWidget *>(QStringLiteral("pricesTable"));
         QVERIFY(table);
@@ -1106,12 +1106,12 @@ private slots:
     void draftsStayWithTheirConversation()
     {
         QTemporaryDir workspace, data;
-        const Ui::MainWindowOptions options = testWindowOptions(workspace.path(), data.path());
+        const Gui::MainWindowOptions options = testWindowOptions(workspace.path(), data.path());
         ConversationStore store(options.conversationFolder);
         const QString a = store.create(QStringLiteral("A"), options.workspace);
         const QString b = store.create(QStringLiteral("B"), options.workspace);
         QVERIFY(!a.isEmpty() && !b.isEmpty());
-        Ui::MainWindow window(options);
+        Gui::MainWindow window(options);
         window.show();
         auto *list = window.findChild<QListWidget *>(QStringLiteral("conversationList"));
         auto *composer = window.findChild<QPlainTextEdit *>(QStringLiteral("composer"));
@@ -1145,11 +1145,11 @@ private slots:
     // Without Qt's SVG plugin the toolbar shows words, not blank buttons.
     void toolbarFallsBackToTextWithoutSvg()
     {
-        QVERIFY(Ui::svgIconsAvailable()); // this machine has the plugin (bootstrap installs it)
+        QVERIFY(Gui::svgIconsAvailable()); // this machine has the plugin (bootstrap installs it)
         QTemporaryDir workspace, data;
-        Ui::setSvgIconsAvailableForTesting(false);
-        Ui::MainWindow window(testWindowOptions(workspace.path(), data.path()));
-        Ui::setSvgIconsAvailableForTesting(std::nullopt);
+        Gui::setSvgIconsAvailableForTesting(false);
+        Gui::MainWindow window(testWindowOptions(workspace.path(), data.path()));
+        Gui::setSvgIconsAvailableForTesting(std::nullopt);
         auto *toolbar = window.findChild<QToolBar *>(QStringLiteral("mainToolBar"));
         QVERIFY(toolbar);
         QCOMPARE(toolbar->toolButtonStyle(), Qt::ToolButtonTextOnly);
@@ -1157,7 +1157,7 @@ private slots:
             QVERIFY(action->icon().isNull());
             QVERIFY(!action->text().isEmpty());
         }
-        Ui::MainWindow withIcons(testWindowOptions(workspace.path(), data.path()));
+        Gui::MainWindow withIcons(testWindowOptions(workspace.path(), data.path()));
         auto *iconBar = withIcons.findChild<QToolBar *>(QStringLiteral("mainToolBar"));
         QVERIFY(iconBar->toolButtonStyle() != Qt::ToolButtonTextOnly);
         QVERIFY(!iconBar->actions().first()->icon().isNull());
@@ -1167,14 +1167,14 @@ private slots:
     void draftsSurviveARestart()
     {
         QTemporaryDir workspace, data;
-        const Ui::MainWindowOptions options = testWindowOptions(workspace.path(), data.path());
+        const Gui::MainWindowOptions options = testWindowOptions(workspace.path(), data.path());
         ConversationStore store(options.conversationFolder);
         const QString a = store.create(QStringLiteral("A"), options.workspace);
         QVERIFY(!a.isEmpty());
         {
-            Ui::MainWindowOptions first = options;
+            Gui::MainWindowOptions first = options;
             first.conversationId = a;
-            Ui::MainWindow window(first);
+            Gui::MainWindow window(first);
             auto *composer = window.findChild<QPlainTextEdit *>(QStringLiteral("composer"));
             composer->setPlainText(QStringLiteral("half a thought about A"));
             window.findChild<QPushButton *>(QStringLiteral("newConversationButton"))->click();
@@ -1186,12 +1186,12 @@ private slots:
         QVERIFY(QFileInfo::exists(file));
         QCOMPARE(QFileInfo(file).permissions() & (QFile::ReadOther | QFile::ReadGroup),
                  QFile::Permissions());
-        Ui::MainWindow window(options);
+        Gui::MainWindow window(options);
         auto *composer = window.findChild<QPlainTextEdit *>(QStringLiteral("composer"));
         QCOMPARE(composer->toPlainText(), QStringLiteral("the start of something new"));
-        Ui::MainWindowOptions reopen = options;
+        Gui::MainWindowOptions reopen = options;
         reopen.conversationId = a;
-        Ui::MainWindow again(reopen);
+        Gui::MainWindow again(reopen);
         QCOMPARE(again.findChild<QPlainTextEdit *>(QStringLiteral("composer"))->toPlainText(),
                  QStringLiteral("half a thought about A"));
     }
@@ -1226,10 +1226,11 @@ private slots:
         emit picker->activated(beta);
         QTRY_VERIFY(setup->window->agent());
         QTRY_COMPARE(picker->currentText(), QStringLiteral("beta"));
-        QCOMPARE(Ui::AppSettings::load(options(*setup).settingsFile).model, QStringLiteral("beta"));
+        QCOMPARE(Gui::AppSettings::load(options(*setup).settingsFile).model,
+                 QStringLiteral("beta"));
         // beta's window is not listed: the setting's applies (once the new agent is made).
         QTRY_COMPARE(setup->window->agent() ? setup->window->agent()->contextTokens() : 0,
-                     qint64(Ui::AppSettings::load(options(*setup).settingsFile).contextTokens));
+                     qint64(Gui::AppSettings::load(options(*setup).settingsFile).contextTokens));
         setup->model.enqueue(FakeLlmServer::openAiText(QStringLiteral("from beta")));
         QSignalSpy done(setup->window->agent(), &Agent::turnFinished);
         send(*setup->window, QStringLiteral("who answers?"));
@@ -1243,7 +1244,7 @@ private slots:
         qunsetenv("OPENAI_API_KEY");
         qunsetenv("OPENAI_BASE_URL");
         qunsetenv("ANTHROPIC_API_KEY");
-        Ui::MainWindow window(testWindowOptions(workspace.path(), data.path()));
+        Gui::MainWindow window(testWindowOptions(workspace.path(), data.path()));
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(!window.agent());
@@ -1323,11 +1324,11 @@ private slots:
                                 .toUtf8());
         });
         QVERIFY(setup);
-        auto *dock = setup->window->findChild<Ui::AgentsDock *>(QStringLiteral("agentsDock"));
+        auto *dock = setup->window->findChild<Gui::AgentsDock *>(QStringLiteral("agentsDock"));
         QVERIFY(dock);
         QTreeWidgetItem *row = dock->peerView()->topLevelItem(0);
         QVERIFY(row);
-        QCOMPARE(row->text(Ui::AgentsDock::PeerStateColumn), QStringLiteral("not trusted yet"));
+        QCOMPARE(row->text(Gui::AgentsDock::PeerStateColumn), QStringLiteral("not trusted yet"));
         QTest::qWait(200);
         QCOMPARE(knocks, 0);
         row->setSelected(true);
@@ -1386,7 +1387,7 @@ private slots:
         auto *quit = setup->window->findChild<QAction *>(QStringLiteral("quitAction"));
         QVERIFY(quit);
         QVERIFY(quit->shortcuts().contains(QKeySequence(Qt::CTRL | Qt::Key_Q)));
-        QSignalSpy closed(setup->window.get(), &Ui::MainWindow::closed);
+        QSignalSpy closed(setup->window.get(), &Gui::MainWindow::closed);
         QVERIFY(QTest::qWaitForWindowExposed(setup->window.get()));
         QTest::keyClick(setup->window.get(), Qt::Key_Q, Qt::ControlModifier);
         QTRY_COMPARE_WITH_TIMEOUT(closed.count(), 1, 10000);
@@ -1406,21 +1407,21 @@ private slots:
         partial.holdOpenAfterEvents = true;        // ... and the model goes on "thinking"
         setup->model.enqueue(partial);
         send(*setup->window, QStringLiteral("write a lot"));
-        QTRY_COMPARE_WITH_TIMEOUT(setup->window->chatView()->texts(Ui::ChatView::Kind::Assistant),
+        QTRY_COMPARE_WITH_TIMEOUT(setup->window->chatView()->texts(Gui::ChatView::Kind::Assistant),
                                   QStringList({QStringLiteral("First paragraph.")}), 10000);
         QVERIFY(setup->window->agent()->isBusy());
-        QSignalSpy closed(setup->window.get(), &Ui::MainWindow::closed);
+        QSignalSpy closed(setup->window.get(), &Gui::MainWindow::closed);
         QVERIFY(QTest::qWaitForWindowExposed(setup->window.get()));
         QTest::keyClick(setup->window.get(), Qt::Key_Q, Qt::ControlModifier);
         QTRY_COMPARE_WITH_TIMEOUT(closed.count(), 1, 10000);
 
         QVERIFY(reopen(*setup));
-        Ui::ChatView *chat = setup->window->chatView();
-        QTRY_COMPARE(chat->texts(Ui::ChatView::Kind::User),
+        Gui::ChatView *chat = setup->window->chatView();
+        QTRY_COMPARE(chat->texts(Gui::ChatView::Kind::User),
                      QStringList({QStringLiteral("write a lot")}));
-        QCOMPARE(chat->texts(Ui::ChatView::Kind::Assistant),
+        QCOMPARE(chat->texts(Gui::ChatView::Kind::Assistant),
                  QStringList({QStringLiteral("First paragraph.")}));
-        const QStringList notices = chat->texts(Ui::ChatView::Kind::Notice);
+        const QStringList notices = chat->texts(Gui::ChatView::Kind::Notice);
         QVERIFY2(notices.contains(QStringLiteral("Stopped.")), qPrintable(notices.join(u'|')));
         QVERIFY2(!linkOf(*chat, QStringLiteral("retry")).isEmpty(), qPrintable(notices.join(u'|')));
     }
@@ -1446,7 +1447,7 @@ private slots:
         QVERIFY(setup->model.requests().last()["messages"].dump().size() < size_t(Bytes / 10));
 
         QVERIFY(reopen(*setup));
-        Ui::ChatView *chat = setup->window->chatView();
+        Gui::ChatView *chat = setup->window->chatView();
         QTRY_COMPARE(chat->cards().size(), 1);
         QVERIFY(chat->cards().at(0).wholeResultAvailable);
         chat->activateLink(QUrl(linkOf(*chat, QStringLiteral("toggle")))); // open the card
@@ -1454,12 +1455,12 @@ private slots:
         QVERIFY2(!whole.isEmpty(), qPrintable(chat->document()->toPlainText().left(2000)));
         QVERIFY(!chat->document()->toPlainText().contains(QLatin1String("full output is in")));
         chat->activateLink(QUrl(whole));
-        auto *viewer = setup->window->findChild<Ui::ResultViewer *>();
+        auto *viewer = setup->window->findChild<Gui::ResultViewer *>();
         QVERIFY(viewer);
         QCOMPARE(viewer->pageCount(),
-                 int((Bytes + Ui::ResultViewer::PageBytes - 1) / Ui::ResultViewer::PageBytes));
+                 int((Bytes + Gui::ResultViewer::PageBytes - 1) / Gui::ResultViewer::PageBytes));
         viewer->showPage(viewer->pageCount() - 1);
-        QCOMPARE(viewer->pageText().size(), Bytes % Ui::ResultViewer::PageBytes);
+        QCOMPARE(viewer->pageText().size(), Bytes % Gui::ResultViewer::PageBytes);
         viewer->close();
     }
 
@@ -1532,7 +1533,7 @@ private slots:
         setup->window->close();
         QTRY_COMPARE_WITH_TIMEOUT(stopped.count(), 1, 10000);
         QVERIFY(trustWorkspace(options(*setup)));
-        setup->window = std::make_unique<Ui::MainWindow>(options(*setup));
+        setup->window = std::make_unique<Gui::MainWindow>(options(*setup));
         setup->window->show();
         QTRY_COMPARE(setup->window->manager()->status(QStringLiteral("fix")).state,
                      Mcp::ServerState::Disabled);
@@ -1558,7 +1559,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(stopped.count(), 1, 10000);
 
         QVERIFY(trustWorkspace(options(*setup)));
-        setup->window = std::make_unique<Ui::MainWindow>(options(*setup));
+        setup->window = std::make_unique<Gui::MainWindow>(options(*setup));
         setup->window->show();
         serverDock = setup->window->findChild<QDockWidget *>(QStringLiteral("serverDock"));
         QVERIFY(serverDock);
@@ -1611,11 +1612,11 @@ private slots:
     // list, the docks and what the chat already shows; and back.
     void languageSwitchesLive()
     {
-        Ui::installLanguage(QStringLiteral("en"));
-        auto guard = qScopeGuard([] { Ui::installLanguage(QStringLiteral("en")); });
+        Gui::installLanguage(QStringLiteral("en"));
+        auto guard = qScopeGuard([] { Gui::installLanguage(QStringLiteral("en")); });
         auto setup = open();
         QVERIFY(setup);
-        Ui::MainWindow &window = *setup->window;
+        Gui::MainWindow &window = *setup->window;
         setup->model.enqueue(FakeLlmServer::openAiText(QStringLiteral("Hello.")));
         QSignalSpy turn(window.agent(), &Agent::turnFinished);
         send(window, QStringLiteral("hi"));
@@ -1629,7 +1630,7 @@ private slots:
         };
         auto *sendButton = window.findChild<QPushButton *>(QStringLiteral("sendButton"));
         auto *search = window.findChild<QLineEdit *>(QStringLiteral("conversationSearch"));
-        auto *dock = window.findChild<Ui::ServerDock *>();
+        auto *dock = window.findChild<Gui::ServerDock *>();
         QVERIFY(sendButton && search && dock);
         QCOMPARE(menuTitles(), QStringList({QStringLiteral("&File"), QStringLiteral("&View"),
                                             QStringLiteral("&Tools"), QStringLiteral("&Help")}));
@@ -1638,16 +1639,16 @@ private slots:
 
         const auto chooseLanguage = [&window](const char *language) {
             window.findChild<QAction *>(QStringLiteral("settingsAction"))->trigger();
-            auto *dialog = window.findChild<Ui::SettingsDialog *>();
+            auto *dialog = window.findChild<Gui::SettingsDialog *>();
             QVERIFY(dialog);
             QTRY_VERIFY(dialog->isVisible());
             auto *combo = dialog->findChild<QComboBox *>(QStringLiteral("languageCombo"));
             combo->setCurrentIndex(combo->findData(QString::fromLatin1(language)));
             dialog->findChild<QPushButton *>(QStringLiteral("okButton"))->click();
         };
-        chooseLanguage(Ui::AppSettings::ChineseLanguage);
+        chooseLanguage(Gui::AppSettings::ChineseLanguage);
         QTRY_COMPARE(sendButton->text(), QStringLiteral("\u53d1\u9001")); // 发送
-        QCOMPARE(Ui::installedLanguage(), QStringLiteral("zh_CN"));
+        QCOMPARE(Gui::installedLanguage(), QStringLiteral("zh_CN"));
         // The windows retranslate on the LanguageChange event Qt posts them.
         QTRY_VERIFY2(menuTitles().first().startsWith(QStringLiteral("\u6587\u4ef6")), // 文件
                      qPrintable(menuTitles().join(QLatin1Char(','))));
@@ -1669,7 +1670,7 @@ private slots:
                  QStringLiteral("\u5173\u95ed")); // 关闭, from qtbase_zh_CN
         shortcuts->close();
 
-        chooseLanguage(Ui::AppSettings::EnglishLanguage);
+        chooseLanguage(Gui::AppSettings::EnglishLanguage);
         QTRY_COMPARE(menuTitles().first(), QStringLiteral("&File"));
         QCOMPARE(sendButton->text(), QStringLiteral("Send"));
         QCOMPARE(search->placeholderText(), QStringLiteral("Search conversations"));
@@ -1682,7 +1683,7 @@ private slots:
     {
         auto setup = open();
         QVERIFY(setup);
-        Ui::MainWindow &window = *setup->window;
+        Gui::MainWindow &window = *setup->window;
         auto *shortcutsAction = window.findChild<QAction *>(QStringLiteral("shortcutsAction"));
         auto *aboutAction = window.findChild<QAction *>(QStringLiteral("aboutAction"));
         QVERIFY(shortcutsAction && aboutAction);
@@ -1785,8 +1786,8 @@ private slots:
     {
         auto setup = std::make_unique<Setup>();
         QVERIFY(setup->model.listen());
-        Ui::AppSettings saved;
-        saved.provider = QString::fromLatin1(Ui::AppSettings::OpenAiProvider);
+        Gui::AppSettings saved;
+        saved.provider = QString::fromLatin1(Gui::AppSettings::OpenAiProvider);
         saved.baseUrl = setup->model.baseUrl();
         saved.model = QStringLiteral("saved-model");
         QVERIFY(saved.save(options(*setup).settingsFile));
@@ -1795,7 +1796,7 @@ private slots:
         qputenv("OPENAI_API_KEY", "sk-env-fallback");
         const auto unset = qScopeGuard([] { qunsetenv("OPENAI_API_KEY"); });
         QVERIFY(trustWorkspace(options(*setup)));
-        setup->window = std::make_unique<Ui::MainWindow>(options(*setup));
+        setup->window = std::make_unique<Gui::MainWindow>(options(*setup));
         setup->window->show();
         auto *status = setup->window->findChild<QLabel *>(QStringLiteral("modelLabel"));
         QVERIFY(status);

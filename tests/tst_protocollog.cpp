@@ -28,9 +28,9 @@
 #include <optional>
 
 using namespace Mcp;
-using Ui::ProtocolLogDock;
-using Ui::ProtocolLogEntry;
-using Ui::ProtocolLogModel;
+using Gui::ProtocolLogDock;
+using Gui::ProtocolLogEntry;
+using Gui::ProtocolLogModel;
 
 // The protocol-log dock over a real Manager and fixture servers: it records nothing until
 // opened; then the handshake, calls and stderr appear with secrets redacted in the table,
@@ -228,7 +228,7 @@ private slots:
             connectedSeen = connectedSeen
                             || (e.kind == ProtocolLogEntry::Kind::Event
                                 && e.server == QStringLiteral("beta")
-                                && e.summary == Ui::ServerDock::stateText(ServerState::Connected));
+                                && e.summary == Gui::ServerDock::stateText(ServerState::Connected));
         }
         QVERIFY(connectedSeen);
 
@@ -470,9 +470,9 @@ private slots:
         qunsetenv("OPENAI_API_KEY");
         qunsetenv("OPENAI_BASE_URL");
         qunsetenv("ANTHROPIC_API_KEY");
-        const Ui::MainWindowOptions options = testWindowOptions(workspace.path(), m_dir.path());
+        const Gui::MainWindowOptions options = testWindowOptions(workspace.path(), m_dir.path());
         QVERIFY(trustWorkspace(options));
-        Ui::MainWindow window(options);
+        Gui::MainWindow window(options);
         window.show();
         QVERIFY(QTest::qWaitFor(
                 [&] { return window.manager()->isSettled() && window.manager()->client("fix"); },
@@ -490,7 +490,7 @@ private slots:
         }
         QVERIFY(inMenu);
 
-        auto *servers = window.findChild<Ui::ServerDock *>();
+        auto *servers = window.findChild<Gui::ServerDock *>();
         QVERIFY(servers);
         servers->selectServer(QStringLiteral("fix"));
         auto *openLog = servers->findChild<QToolButton *>(QStringLiteral("logButton"));

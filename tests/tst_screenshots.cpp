@@ -82,15 +82,15 @@ class tst_Screenshots : public QObject
         qInfo("saved %s", qPrintable(file));
     }
 
-    // As main.cpp does (Ui::installLanguage): the English plural catalogue, or the Chinese one
+    // As main.cpp does (Gui::installLanguage): the English plural catalogue, or the Chinese one
     // and Qt's own; checked to have loaded.
     static void installLanguage(const QString &lang)
     {
-        Ui::installLanguage(lang);
+        Gui::installLanguage(lang);
         if (lang == QLatin1String("en")) {
-            QCOMPARE(QApplication::translate("Ui::ProtocolLogDock", "%n tools", nullptr, 1),
+            QCOMPARE(QApplication::translate("Gui::ProtocolLogDock", "%n tools", nullptr, 1),
                      QStringLiteral("1 tool"));
-            QCOMPARE(QApplication::translate("Ui::ProtocolLogDock", "%n tools", nullptr, 2),
+            QCOMPARE(QApplication::translate("Gui::ProtocolLogDock", "%n tools", nullptr, 2),
                      QStringLiteral("2 tools"));
         } else {
             // Qt's own strings (standard buttons) in Chinese too: qt6-translations-l10n, which
@@ -103,9 +103,9 @@ class tst_Screenshots : public QObject
     // The window on `workspace`, whose .mcp.json lists `servers` (the members of
     // "mcpServers"; %1 is the fixture server), with its model at `model`: trusted, shown, and
     // the "fix" server connected. Null if any of that fails.
-    std::unique_ptr<Ui::MainWindow> openWindow(const QTemporaryDir &workspace,
-                                               const QString &servers, const FakeLlmServer &model,
-                                               const QString &conversations)
+    std::unique_ptr<Gui::MainWindow> openWindow(const QTemporaryDir &workspace,
+                                                const QString &servers, const FakeLlmServer &model,
+                                                const QString &conversations)
     {
         return openTestWindow(workspace.path(), m_data.path(), conversations,
                               servers.arg(QStringLiteral(SWITCHBOARD_FIXTURE_SERVER)),
@@ -132,7 +132,7 @@ private slots:
     void iconsRender()
     {
         QFETCH(QString, name);
-        const QIcon icon = Ui::icon(name);
+        const QIcon icon = Gui::icon(name);
         QVERIFY2(!icon.isNull(), qPrintable(name));
         const QImage image = icon.pixmap(32, 32).toImage();
         QCOMPARE(image.size(), QSize(32, 32));
@@ -170,9 +170,9 @@ private slots:
         qunsetenv("OPENAI_API_KEY");
         qunsetenv("OPENAI_BASE_URL");
         qunsetenv("ANTHROPIC_API_KEY");
-        const Ui::MainWindowOptions options = testWindowOptions(
+        const Gui::MainWindowOptions options = testWindowOptions(
                 workspace.path(), m_data.path(), QStringLiteral("conversations-trust-") + lang);
-        auto window = std::make_unique<Ui::MainWindow>(options);
+        auto window = std::make_unique<Gui::MainWindow>(options);
         window->resize(1100, 720);
         window->show();
         QTRY_COMPARE_WITH_TIMEOUT(window->manager()->serverNames().size(), 2, 10000);
@@ -224,7 +224,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!window->agent()->isBusy(), 10000);
 
         window->findChild<QAction *>(QStringLiteral("settingsAction"))->trigger();
-        auto *settings = window->findChild<Ui::SettingsDialog *>();
+        auto *settings = window->findChild<Gui::SettingsDialog *>();
         QVERIFY(settings);
         QVERIFY(QTest::qWaitForWindowExposed(settings));
         save(settings->grab(), QStringLiteral("settings-%1.png").arg(lang));
@@ -306,7 +306,7 @@ private slots:
         save(window->grab(), QStringLiteral("attachments-%1.png").arg(lang));
 
         window->openToolBrowser();
-        auto *browser = window->findChild<Ui::ToolBrowser *>();
+        auto *browser = window->findChild<Gui::ToolBrowser *>();
         QVERIFY(browser);
         QVERIFY(browser->selectTool(QStringLiteral("mcp__fix__echo")));
         QTest::qWait(100);
@@ -324,7 +324,7 @@ private slots:
         auto *auditAction = window->findChild<QAction *>(QStringLiteral("auditLogAction"));
         QVERIFY(auditAction);
         auditAction->trigger();
-        Ui::AuditLogDialog *audit = window->auditLogDialog();
+        Gui::AuditLogDialog *audit = window->auditLogDialog();
         QVERIFY(audit);
         QTRY_VERIFY_WITH_TIMEOUT(audit->table()->model()->rowCount() >= 2, 10000);
         audit->resize(900, 360);
@@ -334,7 +334,7 @@ private slots:
 
         if (lang == QLatin1String("zh_CN")) {
             // Translated: the window's menus are in Chinese.
-            QCOMPARE(QApplication::translate("Ui::MainWindow", "&Tools"),
+            QCOMPARE(QApplication::translate("Gui::MainWindow", "&Tools"),
                      QStringLiteral("工具(&T)"));
             // Rendered: distinct glyphs for distinct characters with the widgets' own font (a
             // missing CJK font draws every one as the same box).
@@ -379,7 +379,7 @@ private slots:
         composer->setPlainText(QStringLiteral("What is in the big log?"));
         window->submit();
         QTRY_VERIFY_WITH_TIMEOUT(!window->agent()->isBusy(), 20000);
-        Ui::ChatView *chat = window->chatView();
+        Gui::ChatView *chat = window->chatView();
         int card = -1;
         for (int i = 0; i < 20 && card < 0; ++i) {
             if (chat->document()->toHtml().contains(QStringLiteral("sb:toggle:%1").arg(i)))
@@ -388,7 +388,7 @@ private slots:
         QVERIFY(card >= 0);
         chat->activateLink(QUrl(QStringLiteral("sb:toggle:%1").arg(card)));
         chat->activateLink(QUrl(QStringLiteral("sb:whole:%1").arg(card)));
-        auto *viewer = window->findChild<Ui::ResultViewer *>();
+        auto *viewer = window->findChild<Gui::ResultViewer *>();
         QVERIFY(viewer);
         QVERIFY(viewer->pageCount() > 100);
         viewer->resize(620, 420);

@@ -21,7 +21,7 @@
 #include <optional>
 
 using namespace Mcp;
-using Ui::ServerDock;
+using Gui::ServerDock;
 
 // The server dock driven by a real Manager with fixture server processes: rows follow
 // connect, fail, crash-and-restart, disable/enable; the buttons reach the Manager; the stderr

@@ -102,14 +102,14 @@ private slots:
     // default, and Escape) says no at either step, once.
     void samplingDialog()
     {
-        auto *dialog = new Ui::SamplingDialog(QStringLiteral("everything"), samplingRequest());
+        auto *dialog = new Gui::SamplingDialog(QStringLiteral("everything"), samplingRequest());
         std::optional<std::optional<Engine::Sampling::Request>> sent;
         std::optional<std::optional<QString>> returned;
-        connect(dialog, &Ui::SamplingDialog::requestDecided, this, [&](auto request) {
+        connect(dialog, &Gui::SamplingDialog::requestDecided, this, [&](auto request) {
             QVERIFY(!sent);
             sent = request;
         });
-        connect(dialog, &Ui::SamplingDialog::answerDecided, this, [&](auto answer) {
+        connect(dialog, &Gui::SamplingDialog::answerDecided, this, [&](auto answer) {
             QVERIFY(!returned);
             returned = answer;
         });
@@ -136,9 +136,9 @@ private slots:
         delete dialog;
 
         // Escape at the first step: no, once; deleting it afterwards adds nothing.
-        auto *second = new Ui::SamplingDialog(QStringLiteral("everything"), samplingRequest());
+        auto *second = new Gui::SamplingDialog(QStringLiteral("everything"), samplingRequest());
         int decisions = 0;
-        connect(second, &Ui::SamplingDialog::requestDecided, this, [&](auto request) {
+        connect(second, &Gui::SamplingDialog::requestDecided, this, [&](auto request) {
             ++decisions;
             QVERIFY(!request);
         });
@@ -156,10 +156,10 @@ private slots:
             opened << url;
         };
         {
-            Ui::ElicitationDialog dialog(QStringLiteral("everything"), formParams(), open);
+            Gui::ElicitationDialog dialog(QStringLiteral("everything"), formParams(), open);
             QVERIFY(dialog.isValid());
             std::optional<Mcp::Response> answer;
-            connect(&dialog, &Ui::ElicitationDialog::answered, this,
+            connect(&dialog, &Gui::ElicitationDialog::answered, this,
                     [&](const Mcp::Response &r) { answer = r; });
             dialog.show();
             auto *accept
@@ -167,7 +167,7 @@ private slots:
             accept->click(); // name and email are required: refused with a reason
             QVERIFY(!answer);
             QVERIFY(dialog.findChild<QLabel *>(QStringLiteral("elicitationError"))->isVisible());
-            auto *form = dialog.findChild<Ui::SchemaForm *>(QStringLiteral("elicitationForm"));
+            auto *form = dialog.findChild<Gui::SchemaForm *>(QStringLiteral("elicitationForm"));
             qobject_cast<QLineEdit *>(form->editor(QStringLiteral("name")))
                     ->setText(QStringLiteral("Ana"));
             qobject_cast<QLineEdit *>(form->editor(QStringLiteral("email")))
@@ -179,9 +179,9 @@ private slots:
             QVERIFY(answer->result["content"]["age"] == 30); // its default
         }
         {
-            Ui::ElicitationDialog dialog(QStringLiteral("everything"), formParams(), open);
+            Gui::ElicitationDialog dialog(QStringLiteral("everything"), formParams(), open);
             std::optional<Mcp::Response> answer;
-            connect(&dialog, &Ui::ElicitationDialog::answered, this,
+            connect(&dialog, &Gui::ElicitationDialog::answered, this,
                     [&](const Mcp::Response &r) { answer = r; });
             dialog.show();
             QTest::keyClick(&dialog, Qt::Key_Escape);
@@ -192,9 +192,9 @@ private slots:
                           {"url", "https://login.example.com/authorize?state=abc"},
                           {"elicitationId", "e1"}};
         {
-            Ui::ElicitationDialog dialog(QStringLiteral("everything"), url, open);
+            Gui::ElicitationDialog dialog(QStringLiteral("everything"), url, open);
             std::optional<Mcp::Response> answer;
-            connect(&dialog, &Ui::ElicitationDialog::answered, this,
+            connect(&dialog, &Gui::ElicitationDialog::answered, this,
                     [&](const Mcp::Response &r) { answer = r; });
             dialog.show();
             QVERIFY(dialog.findChild<QLabel *>(QStringLiteral("elicitationUrl"))
@@ -208,7 +208,7 @@ private slots:
             QVERIFY(opened.isEmpty()); // nothing opened without a yes
         }
         {
-            Ui::ElicitationDialog dialog(QStringLiteral("everything"), url, open);
+            Gui::ElicitationDialog dialog(QStringLiteral("everything"), url, open);
             dialog.show();
             dialog.findChild<QPushButton *>(QStringLiteral("elicitationAcceptButton"))->click();
             QCOMPARE(opened, QList<QUrl>{QUrl(QStringLiteral(
@@ -217,7 +217,7 @@ private slots:
         for (const char *bad : {"javascript:alert(1)", "file:///etc/passwd", "not a url"}) {
             Json params = url;
             params["url"] = bad;
-            Ui::ElicitationDialog dialog(QStringLiteral("everything"), params, open);
+            Gui::ElicitationDialog dialog(QStringLiteral("everything"), params, open);
             QVERIFY2(!dialog.isValid(), bad);
             QVERIFY(!dialog.invalidResponse().ok());
         }
@@ -228,7 +228,7 @@ private slots:
         {
             Json params = formParams();
             params["message"] = std::string(20 << 20, 'm');
-            Ui::ElicitationDialog dialog(QStringLiteral("everything"), params, open);
+            Gui::ElicitationDialog dialog(QStringLiteral("everything"), params, open);
             QVERIFY(dialog.isValid());
             const QString shown
                     = dialog.findChild<QLabel *>(QStringLiteral("elicitationMessage"))->text();
@@ -240,14 +240,14 @@ private slots:
             for (int i = 0; i < 101; ++i)
                 params["requestedSchema"]["properties"]["f" + std::to_string(i)]
                         = {{"type", "string"}};
-            Ui::ElicitationDialog dialog(QStringLiteral("everything"), params, open);
+            Gui::ElicitationDialog dialog(QStringLiteral("everything"), params, open);
             QVERIFY(!dialog.isValid());
             QVERIFY(dialog.invalidResponse().error->message.find("fields") != std::string::npos);
         }
         {
             Json params = url;
             params["url"] = "https://login.example.com/?q=" + std::string(9000, 'a');
-            Ui::ElicitationDialog dialog(QStringLiteral("everything"), params, open);
+            Gui::ElicitationDialog dialog(QStringLiteral("everything"), params, open);
             QVERIFY(!dialog.isValid());
         }
         QCOMPARE(opened.size(), 1);
@@ -257,15 +257,15 @@ private slots:
     // ({+var} keeps reserved characters; {?a,b} adds what is given).
     void uriTemplates()
     {
-        const Json schema = Ui::templateSchema(QStringLiteral("demo://r/{id}/{+path}{?q,lang}"));
+        const Json schema = Gui::templateSchema(QStringLiteral("demo://r/{id}/{+path}{?q,lang}"));
         QVERIFY(schema["properties"].contains("id"));
         QVERIFY(schema["properties"].contains("path"));
         QVERIFY(schema["properties"].contains("q"));
         QVERIFY(schema["required"] == Json::array({"id", "path"}));
-        QCOMPARE(Ui::expandTemplate(QStringLiteral("demo://r/{id}/{+path}{?q,lang}"),
-                                    {{"id", "a b/c"}, {"path", "x/y z"}, {"q", "&"}}),
+        QCOMPARE(Gui::expandTemplate(QStringLiteral("demo://r/{id}/{+path}{?q,lang}"),
+                                     {{"id", "a b/c"}, {"path", "x/y z"}, {"q", "&"}}),
                  QStringLiteral("demo://r/a%20b%2Fc/x/y%20z?q=%26"));
-        QCOMPARE(Ui::expandTemplate(QStringLiteral("file:///{name}.txt"), {{"name", "ok"}}),
+        QCOMPARE(Gui::expandTemplate(QStringLiteral("file:///{name}.txt"), {{"name", "ok"}}),
                  QStringLiteral("file:///ok.txt"));
     }
 
@@ -280,10 +280,10 @@ private slots:
     void screenshots()
     {
         QFETCH(QString, lang);
-        Ui::installLanguage(lang);
+        Gui::installLanguage(lang);
         QTest::qWait(50);
         {
-            Ui::SamplingDialog dialog(QStringLiteral("everything"), samplingRequest());
+            Gui::SamplingDialog dialog(QStringLiteral("everything"), samplingRequest());
             dialog.show();
             QVERIFY(QTest::qWaitForWindowExposed(&dialog));
             shoot(&dialog, QStringLiteral("sampling-request-%1.png").arg(lang));
@@ -294,13 +294,13 @@ private slots:
                 QVERIFY(!dialog.windowTitle().startsWith(QLatin1String("Let ")));
         }
         {
-            Ui::ElicitationDialog dialog(QStringLiteral("everything"), formParams(), {});
+            Gui::ElicitationDialog dialog(QStringLiteral("everything"), formParams(), {});
             dialog.show();
             QVERIFY(QTest::qWaitForWindowExposed(&dialog));
             shoot(&dialog, QStringLiteral("elicitation-form-%1.png").arg(lang));
         }
         {
-            Ui::ElicitationDialog dialog(
+            Gui::ElicitationDialog dialog(
                     QStringLiteral("everything"),
                     {{"mode", "url"},
                      {"message", "Connect your calendar to continue."},
@@ -311,7 +311,7 @@ private slots:
             QVERIFY(QTest::qWaitForWindowExposed(&dialog));
             shoot(&dialog, QStringLiteral("elicitation-url-%1.png").arg(lang));
         }
-        Ui::installLanguage(QStringLiteral("en"));
+        Gui::installLanguage(QStringLiteral("en"));
         QTest::qWait(50);
     }
 
@@ -325,7 +325,7 @@ private slots:
         QVERIFY(model.listen());
         auto opened = openEverything(workspace, model);
         QVERIFY(opened);
-        Ui::MainWindow &window = *opened;
+        Gui::MainWindow &window = *opened;
         Mcp::Client *client = window.manager()->client(QStringLiteral("ev"));
         // The window answers sampling and elicitation, so it says so.
         QVERIFY(client->options().capabilities.contains("sampling"));
@@ -342,7 +342,7 @@ private slots:
     void resourcesAndPrompts()
     {
         QFETCH(QString, lang);
-        Ui::installLanguage(lang);
+        Gui::installLanguage(lang);
         QTest::qWait(50);
         QTemporaryDir workspace;
         FakeLlmServer model(FakeLlmServer::Dialect::OpenAi);
@@ -350,15 +350,15 @@ private slots:
         auto window = openEverything(workspace, model);
         QVERIFY(window);
         window->openToolBrowser();
-        auto *browser = window->findChild<Ui::ToolBrowser *>();
+        auto *browser = window->findChild<Gui::ToolBrowser *>();
         QVERIFY(browser);
         browser->resize(1100, 640);
-        browser->showPage(Ui::ToolBrowser::Page::Resources);
-        Ui::ResourceBrowser *resources = browser->resourceBrowser();
+        browser->showPage(Gui::ToolBrowser::Page::Resources);
+        Gui::ResourceBrowser *resources = browser->resourceBrowser();
         QTreeWidget *tree = resources->tree();
         QTRY_VERIFY_WITH_TIMEOUT(find(tree, QStringLiteral("architecture.md")), 10000);
         tree->setCurrentItem(find(tree, QStringLiteral("architecture.md")));
-        QSignalSpy read(resources, &Ui::ResourceBrowser::readFinished);
+        QSignalSpy read(resources, &Gui::ResourceBrowser::readFinished);
         resources->findChild<QPushButton *>(QStringLiteral("resourceReadButton"))->click();
         QVERIFY(read.wait(10000));
         QCOMPARE(read.last().at(0).toBool(), true);
@@ -378,7 +378,7 @@ private slots:
         QTreeWidgetItem *dynamic = find(tree, QStringLiteral("Dynamic Text Resource"));
         QVERIFY(dynamic);
         tree->setCurrentItem(dynamic);
-        auto *form = resources->findChild<Ui::SchemaForm *>(QStringLiteral("templateForm"));
+        auto *form = resources->findChild<Gui::SchemaForm *>(QStringLiteral("templateForm"));
         QVERIFY(form->isVisible());
         auto *id = qobject_cast<QLineEdit *>(form->editor(QStringLiteral("resourceId")));
         QVERIFY(id);
@@ -389,15 +389,15 @@ private slots:
                  qPrintable(preview->toPlainText()));
         shoot(browser, QStringLiteral("resource-template-%1.png").arg(lang));
 
-        browser->showPage(Ui::ToolBrowser::Page::Prompts);
-        Ui::PromptBrowser *prompts = browser->promptBrowser();
+        browser->showPage(Gui::ToolBrowser::Page::Prompts);
+        Gui::PromptBrowser *prompts = browser->promptBrowser();
         QTRY_VERIFY_WITH_TIMEOUT(find(prompts->tree(), QStringLiteral("args-prompt")), 10000);
         prompts->tree()->setCurrentItem(find(prompts->tree(), QStringLiteral("args-prompt")));
         auto *city = qobject_cast<QLineEdit *>(prompts->form()->editor(QStringLiteral("city")));
         QVERIFY(city);
         city->setText(QStringLiteral("巴黎"));
         shoot(browser, QStringLiteral("prompt-form-%1.png").arg(lang));
-        QSignalSpy fetched(prompts, &Ui::PromptBrowser::promptFetched);
+        QSignalSpy fetched(prompts, &Gui::PromptBrowser::promptFetched);
         prompts->findChild<QPushButton *>(QStringLiteral("promptGetButton"))->click();
         QVERIFY(fetched.wait(10000));
         QCOMPARE(fetched.last().at(0).toBool(), true);
@@ -421,7 +421,7 @@ private slots:
             suggested << department->completer()->model()->index(row, 0).data().toString();
         QVERIFY2(suggested.contains(QStringLiteral("Engineering")),
                  qPrintable(suggested.join(QLatin1Char(','))));
-        Ui::installLanguage(QStringLiteral("en"));
+        Gui::installLanguage(QStringLiteral("en"));
         QTest::qWait(50);
     }
 
@@ -434,7 +434,7 @@ private slots:
         QVERIFY(model.listen());
         auto window = openEverything(workspace, model);
         QVERIFY(window);
-        auto *dock = window->findChild<Ui::ServerDock *>();
+        auto *dock = window->findChild<Gui::ServerDock *>();
         QVERIFY(dock);
         auto *list = dock->findChild<QTreeWidget *>(QStringLiteral("serverList"));
         QTreeWidgetItem *row = list->topLevelItem(0);
@@ -444,7 +444,7 @@ private slots:
         QVERIFY(level && level->isEnabled());
         level->menu()->findChild<QAction *>(QStringLiteral("logLevel-debug"))->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(
-                row->text(Ui::ServerDock::ReasonColumn).contains(QLatin1String("debug")), 10000);
+                row->text(Gui::ServerDock::ReasonColumn).contains(QLatin1String("debug")), 10000);
         std::optional<Mcp::ToolResult> toggled;
         window->manager()
                 ->client(QStringLiteral("ev"))
@@ -452,8 +452,8 @@ private slots:
                            [&](Mcp::ToolResult result) { toggled = std::move(result); });
         QTRY_VERIFY_WITH_TIMEOUT(toggled.has_value(), 10000);
         QTRY_VERIFY_WITH_TIMEOUT(
-                row->text(Ui::ServerDock::ReasonColumn).contains(QLatin1String("message")), 10000);
-        QVERIFY(row->text(Ui::ServerDock::ReasonColumn).startsWith(QLatin1Char('[')));
+                row->text(Gui::ServerDock::ReasonColumn).contains(QLatin1String("message")), 10000);
+        QVERIFY(row->text(Gui::ServerDock::ReasonColumn).startsWith(QLatin1Char('[')));
     }
 
     // Watch (resources/subscribe): when the server says the resource changed
@@ -466,9 +466,9 @@ private slots:
         auto window = openEverything(workspace, model);
         QVERIFY(window);
         window->openToolBrowser();
-        auto *browser = window->findChild<Ui::ToolBrowser *>();
-        browser->showPage(Ui::ToolBrowser::Page::Resources);
-        Ui::ResourceBrowser *resources = browser->resourceBrowser();
+        auto *browser = window->findChild<Gui::ToolBrowser *>();
+        browser->showPage(Gui::ToolBrowser::Page::Resources);
+        Gui::ResourceBrowser *resources = browser->resourceBrowser();
         QTreeWidget *tree = resources->tree();
         QTRY_VERIFY_WITH_TIMEOUT(!tree->findItems(QStringLiteral("architecture.md"),
                                                   Qt::MatchExactly | Qt::MatchRecursive)
@@ -483,7 +483,7 @@ private slots:
         watch->click();
         auto *status = resources->findChild<QLabel *>(QStringLiteral("resourceStatus"));
         QTRY_VERIFY_WITH_TIMEOUT(watch->isChecked(), 10000);
-        QSignalSpy read(resources, &Ui::ResourceBrowser::readFinished);
+        QSignalSpy read(resources, &Gui::ResourceBrowser::readFinished);
         std::optional<Mcp::ToolResult> toggled;
         window->manager()
                 ->client(QStringLiteral("ev"))
@@ -516,9 +516,9 @@ private slots:
         Mcp::Client *client = window->manager()->client(QStringLiteral("fix"));
         QCOMPARE(client->era(), Mcp::Era::Modern);
         window->openToolBrowser();
-        auto *browser = window->findChild<Ui::ToolBrowser *>();
-        browser->showPage(Ui::ToolBrowser::Page::Resources);
-        Ui::ResourceBrowser *resources = browser->resourceBrowser();
+        auto *browser = window->findChild<Gui::ToolBrowser *>();
+        browser->showPage(Gui::ToolBrowser::Page::Resources);
+        Gui::ResourceBrowser *resources = browser->resourceBrowser();
         QTreeWidget *tree = resources->tree();
         QTRY_VERIFY_WITH_TIMEOUT(find(tree, QStringLiteral("counter")), 10000);
         tree->setCurrentItem(find(tree, QStringLiteral("counter")));
@@ -533,7 +533,7 @@ private slots:
         QVERIFY(client->subscription().value("resourceSubscriptions", Json())
                 == Json::array({"fixture://counter"}));
         auto *preview = resources->findChild<QPlainTextEdit *>(QStringLiteral("resourcePreview"));
-        QSignalSpy read(resources, &Ui::ResourceBrowser::readFinished);
+        QSignalSpy read(resources, &Gui::ResourceBrowser::readFinished);
         std::optional<Mcp::ToolResult> bumped;
         client->callTool("bump_resource", Json::object(), this,
                          [&](Mcp::ToolResult result) { bumped = std::move(result); });
@@ -546,7 +546,7 @@ private slots:
         QVERIFY(!client->subscription().contains("resourceSubscriptions"));
 
         // Log level: no setLevel in this era; the level goes with each request.
-        auto *dock = window->findChild<Ui::ServerDock *>();
+        auto *dock = window->findChild<Gui::ServerDock *>();
         auto *list = dock->findChild<QTreeWidget *>(QStringLiteral("serverList"));
         QTreeWidgetItem *row = list->topLevelItem(0);
         list->setCurrentItem(row);
@@ -561,33 +561,33 @@ private slots:
                          [&](Mcp::ToolResult result) { logged = std::move(result); });
         QTRY_VERIFY_WITH_TIMEOUT(logged.has_value(), 10000);
         QCOMPARE(logged->text(), QStringLiteral("logged 2"));
-        QTRY_VERIFY2(row->text(Ui::ServerDock::ReasonColumn).contains(QLatin1String("[error]")),
-                     qPrintable(row->text(Ui::ServerDock::ReasonColumn)));
+        QTRY_VERIFY2(row->text(Gui::ServerDock::ReasonColumn).contains(QLatin1String("[error]")),
+                     qPrintable(row->text(Gui::ServerDock::ReasonColumn)));
 
         // A 20 MB prompt: the view and the composer get the first PreviewChars of it.
-        browser->showPage(Ui::ToolBrowser::Page::Prompts);
-        Ui::PromptBrowser *prompts = browser->promptBrowser();
+        browser->showPage(Gui::ToolBrowser::Page::Prompts);
+        Gui::PromptBrowser *prompts = browser->promptBrowser();
         QTRY_VERIFY_WITH_TIMEOUT(find(prompts->tree(), QStringLiteral("big")), 10000);
         prompts->tree()->setCurrentItem(find(prompts->tree(), QStringLiteral("big")));
         auto *chars = qobject_cast<QLineEdit *>(prompts->form()->editor(QStringLiteral("chars")));
         QVERIFY(chars);
         chars->setText(QStringLiteral("20000000"));
-        QSignalSpy fetched(prompts, &Ui::PromptBrowser::promptFetched);
+        QSignalSpy fetched(prompts, &Gui::PromptBrowser::promptFetched);
         prompts->findChild<QPushButton *>(QStringLiteral("promptGetButton"))->click();
         QVERIFY(fetched.wait(20000));
         QCOMPARE(fetched.last().at(0).toBool(), true);
         auto *messages = prompts->findChild<QPlainTextEdit *>(QStringLiteral("promptMessages"));
         QVERIFY(messages);
-        QVERIFY(messages->toPlainText().size() < Ui::ServerItemBrowser::PreviewChars + 200);
+        QVERIFY(messages->toPlainText().size() < Gui::ServerItemBrowser::PreviewChars + 200);
         QVERIFY2(
                 messages->toPlainText().right(60).contains(QStringLiteral("[… cut: 19800006 more")),
                 qPrintable(messages->toPlainText().right(60)));
         QVERIFY(prompts->findChild<QLabel *>(QStringLiteral("promptStatus"))
                         ->text()
-                        .contains(QString::number(Ui::ServerItemBrowser::PreviewChars)));
+                        .contains(QString::number(Gui::ServerItemBrowser::PreviewChars)));
         prompts->findChild<QPushButton *>(QStringLiteral("promptUseButton"))->click();
         auto *composer = window->findChild<QPlainTextEdit *>(QStringLiteral("composer"));
-        QCOMPARE(composer->toPlainText().size(), qsizetype(Ui::ServerItemBrowser::PreviewChars));
+        QCOMPARE(composer->toPlainText().size(), qsizetype(Gui::ServerItemBrowser::PreviewChars));
     }
 
     // The Skills page lists what the servers list (name, server, description, files), and
@@ -627,16 +627,16 @@ private slots:
                              .arg(QStringLiteral(SWITCHBOARD_FIXTURE_SERVER), skills.path(), log)
                              .toUtf8());
         config.close();
-        const Ui::MainWindowOptions options = testWindowOptions(
+        const Gui::MainWindowOptions options = testWindowOptions(
                 workspace.path(), m_data.path(), m_data.filePath(QStringLiteral("s")));
         QVERIFY(trustWorkspace(options));
-        Ui::MainWindow window(options);
+        Gui::MainWindow window(options);
         window.show();
         QVERIFY(QTest::qWaitFor([&] { return window.manager()->client(QStringLiteral("fix")); },
                                 10000));
         window.openToolBrowser();
-        auto *browser = window.findChild<Ui::ToolBrowser *>();
-        browser->showPage(Ui::ToolBrowser::Page::Skills);
+        auto *browser = window.findChild<Gui::ToolBrowser *>();
+        browser->showPage(Gui::ToolBrowser::Page::Skills);
         QTreeWidget *tree = browser->skillList()->tree();
         QTRY_COMPARE_WITH_TIMEOUT(tree->topLevelItemCount(), 1, 10000);
         QCOMPARE(tree->topLevelItem(0)->text(0), QStringLiteral("pdf"));
@@ -659,7 +659,7 @@ private slots:
         QVERIFY(model.listen());
         auto window = openEverything(workspace, model);
         QVERIFY(window);
-        auto *composer = window->findChild<Ui::ComposerEdit *>(QStringLiteral("composer"));
+        auto *composer = window->findChild<Gui::ComposerEdit *>(QStringLiteral("composer"));
         QVERIFY(composer && composer->commandCompleter());
         window->activateWindow();
         composer->setFocus();
@@ -675,9 +675,9 @@ private slots:
                  qPrintable(offered.join(QLatin1Char(' '))));
         composer->setPlainText(QStringLiteral("/ev:args-prompt"));
         window->submit();
-        auto *browser = window->findChild<Ui::ToolBrowser *>();
+        auto *browser = window->findChild<Gui::ToolBrowser *>();
         QVERIFY(browser && browser->isVisible());
-        Ui::PromptBrowser *prompts = browser->promptBrowser();
+        Gui::PromptBrowser *prompts = browser->promptBrowser();
         QTRY_VERIFY_WITH_TIMEOUT(prompts->tree()->currentItem()
                                          && prompts->tree()->currentItem()->text(0)
                                                     == QLatin1String("args-prompt"),
@@ -687,8 +687,8 @@ private slots:
     }
 
 private:
-    std::unique_ptr<Ui::MainWindow> openEverything(const QTemporaryDir &workspace,
-                                                   const FakeLlmServer &model)
+    std::unique_ptr<Gui::MainWindow> openEverything(const QTemporaryDir &workspace,
+                                                    const FakeLlmServer &model)
     {
         return openWindow(
                 workspace, model,
@@ -701,16 +701,16 @@ private:
     }
 
     // A window on `workspace` whose one server, `name`, is `server` (its JSON definition).
-    std::unique_ptr<Ui::MainWindow> openWindow(const QTemporaryDir &workspace,
-                                               const FakeLlmServer &model, const QString &server,
-                                               const QString &name)
+    std::unique_ptr<Gui::MainWindow> openWindow(const QTemporaryDir &workspace,
+                                                const FakeLlmServer &model, const QString &server,
+                                                const QString &name)
     {
         return openTestWindow(workspace.path(), m_data.path(), QStringLiteral("c"),
                               QStringLiteral("\"%1\": %2").arg(name, server), model.baseUrl(),
                               name);
     }
 
-    void samplingThroughTheWindow(Ui::MainWindow &window, FakeLlmServer &model)
+    void samplingThroughTheWindow(Gui::MainWindow &window, FakeLlmServer &model)
     {
         model.enqueue(FakeLlmServer::openAiToolCalls(
                 {{QStringLiteral("mcp__ev__trigger_sampling_request"),
@@ -728,7 +728,7 @@ private:
         QTRY_VERIFY_WITH_TIMEOUT(modalButton("allowOnceButton"), 10000);
         modalButton("allowOnceButton")->click();
         QTRY_VERIFY_WITH_TIMEOUT(modalButton("samplingYesButton"), 10000);
-        auto *dialog = qobject_cast<Ui::SamplingDialog *>(QApplication::activeModalWidget());
+        auto *dialog = qobject_cast<Gui::SamplingDialog *>(QApplication::activeModalWidget());
         QVERIFY(dialog);
         auto edits = dialog->findChildren<QPlainTextEdit *>(QStringLiteral("samplingMessageEdit"));
         QVERIFY(!edits.isEmpty());

@@ -25,8 +25,8 @@
 
 using Engine::ProviderConfig;
 using Engine::SecretStore;
-using Ui::AppSettings;
-using Ui::SettingsDialog;
+using Gui::AppSettings;
+using Gui::SettingsDialog;
 
 Q_DECLARE_METATYPE(std::optional<ProviderConfig>)
 

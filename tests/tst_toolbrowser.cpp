@@ -258,7 +258,7 @@ void tst_ToolBrowser::schemaForm_values()
 {
     QFETCH(QString, schema);
     QFETCH(QString, expected);
-    Ui::SchemaForm form(Json::parse(schema.toStdString()));
+    Gui::SchemaForm form(Json::parse(schema.toStdString()));
     QString error = QStringLiteral("unset");
     const Json values = form.values(&error);
     QCOMPARE(error, QString());
@@ -268,15 +268,15 @@ void tst_ToolBrowser::schemaForm_values()
 
 void tst_ToolBrowser::schemaForm_editing()
 {
-    Ui::SchemaForm form(parse("{\"type\":\"object\",\"properties\":{"
-                              "\"name\":{\"type\":\"string\",\"description\":\"Who\"},"
-                              "\"content\":{\"type\":\"string\"},"
-                              "\"ratio\":{\"type\":\"number\"},"
-                              "\"count\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100},"
-                              "\"verbose\":{\"type\":\"boolean\"},"
-                              "\"mode\":{\"type\":\"string\",\"enum\":[\"fast\",\"slow\"]},"
-                              "\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},"
-                              "\"required\":[\"name\"]}"));
+    Gui::SchemaForm form(parse("{\"type\":\"object\",\"properties\":{"
+                               "\"name\":{\"type\":\"string\",\"description\":\"Who\"},"
+                               "\"content\":{\"type\":\"string\"},"
+                               "\"ratio\":{\"type\":\"number\"},"
+                               "\"count\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100},"
+                               "\"verbose\":{\"type\":\"boolean\"},"
+                               "\"mode\":{\"type\":\"string\",\"enum\":[\"fast\",\"slow\"]},"
+                               "\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},"
+                               "\"required\":[\"name\"]}"));
     // Required first, then alphabetical.
     QCOMPARE(form.properties(),
              (QStringList{"name", "content", "count", "mode", "ratio", "tags", "verbose"}));
@@ -292,7 +292,7 @@ void tst_ToolBrowser::schemaForm_editing()
         marked = marked || label->text() == QLatin1String("name *");
     QVERIFY(marked);
 
-    QSignalSpy edited(&form, &Ui::SchemaForm::edited);
+    QSignalSpy edited(&form, &Gui::SchemaForm::edited);
     static_cast<QLineEdit *>(form.editor("name"))->setText("Ada");
     static_cast<QPlainTextEdit *>(form.editor("content"))->setPlainText("line 1\nline 2");
     static_cast<QLineEdit *>(form.editor("ratio"))->setText("0.25");
@@ -313,8 +313,8 @@ void tst_ToolBrowser::schemaForm_editing()
 
 void tst_ToolBrowser::schemaForm_invalidJsonNamesField()
 {
-    Ui::SchemaForm form(parse("{\"type\":\"object\",\"properties\":{"
-                              "\"a\":{\"type\":\"string\"},\"params\":{\"type\":\"object\"}}}"));
+    Gui::SchemaForm form(parse("{\"type\":\"object\",\"properties\":{"
+                               "\"a\":{\"type\":\"string\"},\"params\":{\"type\":\"object\"}}}"));
     auto edit = qobject_cast<QPlainTextEdit *>(form.editor("params"));
     QVERIFY(edit);
     edit->setPlainText("{\"x\": ");
@@ -339,7 +339,7 @@ void tst_ToolBrowser::schemaForm_invalidJsonNamesField()
 
 void tst_ToolBrowser::schemaForm_requiredMissing()
 {
-    Ui::SchemaForm form(parse(EchoSchema));
+    Gui::SchemaForm form(parse(EchoSchema));
     QString error;
     QVERIFY(form.values(&error).is_null());
     QVERIFY2(error.contains("'text'") && error.contains("required"), qPrintable(error));
@@ -347,8 +347,8 @@ void tst_ToolBrowser::schemaForm_requiredMissing()
 
 void tst_ToolBrowser::schemaForm_rangeChecked()
 {
-    Ui::SchemaForm form(parse("{\"type\":\"object\",\"properties\":{\"ms\":{\"type\":\"integer\","
-                              "\"minimum\":0,\"maximum\":1000}}}"));
+    Gui::SchemaForm form(parse("{\"type\":\"object\",\"properties\":{\"ms\":{\"type\":\"integer\","
+                               "\"minimum\":0,\"maximum\":1000}}}"));
     auto edit = static_cast<QLineEdit *>(form.editor("ms"));
     QString error;
     edit->setText("-1");
@@ -368,7 +368,7 @@ void tst_ToolBrowser::schemaForm_rangeChecked()
 
 void tst_ToolBrowser::schemaForm_noArguments()
 {
-    Ui::SchemaForm form(Json{{"type", "object"}});
+    Gui::SchemaForm form(Json{{"type", "object"}});
     QVERIFY(form.properties().isEmpty());
     QCOMPARE_JSON(form.values(), Json::object());
     form.setSchema(nullptr); // garbage from a server must not crash the form
@@ -391,7 +391,7 @@ void tst_ToolBrowser::schemaForm_fixtureServerSchemas()
     for (const Json &tool : tools) {
         const QString name = QString::fromStdString(tool["name"].get<std::string>());
         const Json &schema = tool["inputSchema"];
-        Ui::SchemaForm form(schema);
+        Gui::SchemaForm form(schema);
         QStringList expected;
         for (auto it = schema["properties"].begin(); it != schema["properties"].end(); ++it)
             expected << QString::fromStdString(it.key());
@@ -417,7 +417,7 @@ void tst_ToolBrowser::schemaForm_fixtureServerSchemas()
 void tst_ToolBrowser::browser_searchFilters()
 {
     Fixture f;
-    Ui::ToolBrowser browser(&f.registry, &f.runner);
+    Gui::ToolBrowser browser(&f.registry, &f.runner);
     auto tree = browser.findChild<QTreeWidget *>("toolTree");
     auto search = browser.findChild<QLineEdit *>("searchEdit");
     QVERIFY(tree && search);
@@ -460,9 +460,9 @@ void tst_ToolBrowser::browser_searchFilters()
 void tst_ToolBrowser::browser_selectShowsForm()
 {
     Fixture f;
-    Ui::ToolBrowser browser(&f.registry, &f.runner);
+    Gui::ToolBrowser browser(&f.registry, &f.runner);
     auto tree = browser.findChild<QTreeWidget *>("toolTree");
-    auto form = browser.findChild<Ui::SchemaForm *>("schemaForm");
+    auto form = browser.findChild<Gui::SchemaForm *>("schemaForm");
     auto run = browser.findChild<QPushButton *>("runButton");
     QVERIFY(form && run);
     QVERIFY(!run->isEnabled());            // nothing selected
@@ -494,14 +494,14 @@ void tst_ToolBrowser::browser_selectShowsForm()
 void tst_ToolBrowser::browser_runShowsTextAndImage()
 {
     Fixture f;
-    Ui::ToolBrowser browser(&f.registry, &f.runner);
+    Gui::ToolBrowser browser(&f.registry, &f.runner);
     browser.resize(1000, 700);
     browser.show();
     QVERIFY(browser.selectTool("mcp__fix__echo"));
-    auto form = browser.findChild<Ui::SchemaForm *>("schemaForm");
+    auto form = browser.findChild<Gui::SchemaForm *>("schemaForm");
     static_cast<QLineEdit *>(form->editor("text"))->setText("hello");
     auto run = browser.findChild<QPushButton *>("runButton");
-    QSignalSpy done(&browser, &Ui::ToolBrowser::runFinished);
+    QSignalSpy done(&browser, &Gui::ToolBrowser::runFinished);
 
     run->click();
     QVERIFY(!run->isEnabled()); // one run at a time
@@ -540,23 +540,23 @@ void tst_ToolBrowser::browser_bigResultIsPreviewed()
         rows.push_back({{"row", i}, {"name", "structured row"}});
     output.structuredContent = {{"rows", rows}};
     f.echo->output = output;
-    Ui::ToolBrowser browser(&f.registry, &f.runner);
+    Gui::ToolBrowser browser(&f.registry, &f.runner);
     browser.resize(1000, 700);
     browser.show();
     QVERIFY(browser.selectTool("mcp__fix__echo"));
-    auto form = browser.findChild<Ui::SchemaForm *>("schemaForm");
+    auto form = browser.findChild<Gui::SchemaForm *>("schemaForm");
     static_cast<QLineEdit *>(form->editor("text"))->setText("big");
-    QSignalSpy done(&browser, &Ui::ToolBrowser::runFinished);
+    QSignalSpy done(&browser, &Gui::ToolBrowser::runFinished);
     browser.findChild<QPushButton *>("runButton")->click();
     QTRY_COMPARE(done.count(), 1);
 
     const auto view = browser.findChild<QScrollArea *>(QStringLiteral("resultView"));
     for (auto *edit : view->widget()->findChildren<QPlainTextEdit *>())
-        QVERIFY(edit->document()->characterCount() <= Ui::PreviewBytes + 1);
+        QVERIFY(edit->document()->characterCount() <= Gui::PreviewBytes + 1);
     const auto buttons = view->widget()->findChildren<QPushButton *>("openWholeResult");
     QCOMPARE(buttons.size(), 2);
     buttons.at(0)->click();
-    auto *viewer = browser.findChild<Ui::ResultViewer *>();
+    auto *viewer = browser.findChild<Gui::ResultViewer *>();
     QVERIFY(viewer);
     QVERIFY(viewer->pageCount() >= 80);
     QVERIFY(viewer->pageText().startsWith("line 0 of the big result"));
@@ -566,12 +566,12 @@ void tst_ToolBrowser::browser_bigResultIsPreviewed()
 void tst_ToolBrowser::browser_readToolRunsWithoutAsking()
 {
     Fixture f(ApprovalChoice::Deny); // would refuse, if asked
-    Ui::ToolBrowser browser(&f.registry, &f.runner);
+    Gui::ToolBrowser browser(&f.registry, &f.runner);
     QVERIFY(browser.selectTool("mcp__fix__add"));
-    auto form = browser.findChild<Ui::SchemaForm *>("schemaForm");
+    auto form = browser.findChild<Gui::SchemaForm *>("schemaForm");
     static_cast<QLineEdit *>(form->editor("a"))->setText("2");
     static_cast<QLineEdit *>(form->editor("b"))->setText("3.5");
-    QSignalSpy done(&browser, &Ui::ToolBrowser::runFinished);
+    QSignalSpy done(&browser, &Gui::ToolBrowser::runFinished);
     browser.findChild<QPushButton *>("runButton")->click();
     QTRY_COMPARE(done.count(), 1);
     QCOMPARE(f.gate.asked, 0);
@@ -582,9 +582,9 @@ void tst_ToolBrowser::browser_readToolRunsWithoutAsking()
 void tst_ToolBrowser::browser_deniedShowsNothingRan()
 {
     Fixture f(ApprovalChoice::Deny);
-    Ui::ToolBrowser browser(&f.registry, &f.runner);
+    Gui::ToolBrowser browser(&f.registry, &f.runner);
     QVERIFY(browser.selectTool("run_command"));
-    QSignalSpy done(&browser, &Ui::ToolBrowser::runFinished);
+    QSignalSpy done(&browser, &Gui::ToolBrowser::runFinished);
     browser.findChild<QPushButton *>("runButton")->click();
     QTRY_COMPARE(done.count(), 1);
     QCOMPARE(done.at(0).at(0).toBool(), true);
@@ -602,12 +602,12 @@ void tst_ToolBrowser::browser_cancel()
 {
     Fixture f;
     f.readFile->hang = true;
-    Ui::ToolBrowser browser(&f.registry, &f.runner);
+    Gui::ToolBrowser browser(&f.registry, &f.runner);
     QVERIFY(browser.selectTool("read_file"));
     auto run = browser.findChild<QPushButton *>("runButton");
     auto cancel = browser.findChild<QPushButton *>("cancelButton");
     QVERIFY(!cancel->isEnabled());
-    QSignalSpy done(&browser, &Ui::ToolBrowser::runFinished);
+    QSignalSpy done(&browser, &Gui::ToolBrowser::runFinished);
     run->click();
     QTRY_COMPARE(f.readFile->runs, 1);
     QVERIFY(cancel->isEnabled());
@@ -623,9 +623,9 @@ void tst_ToolBrowser::browser_cancel()
 void tst_ToolBrowser::browser_followsRegistry()
 {
     Fixture f;
-    Ui::ToolBrowser browser(&f.registry, &f.runner);
+    Gui::ToolBrowser browser(&f.registry, &f.runner);
     auto tree = browser.findChild<QTreeWidget *>("toolTree");
-    auto form = browser.findChild<Ui::SchemaForm *>("schemaForm");
+    auto form = browser.findChild<Gui::SchemaForm *>("schemaForm");
     QVERIFY(browser.selectTool("mcp__fix__echo"));
     static_cast<QLineEdit *>(form->editor("text"))->setText("typed");
 
@@ -661,7 +661,7 @@ void tst_ToolBrowser::browser_followsRegistry()
 void tst_ToolBrowser::browser_badArgumentsDoNotRun()
 {
     Fixture f;
-    Ui::ToolBrowser browser(&f.registry, &f.runner);
+    Gui::ToolBrowser browser(&f.registry, &f.runner);
     QVERIFY(browser.selectTool("mcp__fix__echo")); // "text" is required and empty
     browser.findChild<QPushButton *>("runButton")->click();
     QVERIFY(!browser.isRunning());

@@ -16,11 +16,11 @@
 // otherwise keep in the user's own folders (conversations, settings, audit log, keychain
 // entries) under `dataDir` (and the trust decisions in `dataDir`/trust.json), so a test never
 // reads or changes them.
-inline Ui::MainWindowOptions testWindowOptions(const QString &workspace, const QString &dataDir,
-                                               const QString &conversations
-                                               = QStringLiteral("conversations"))
+inline Gui::MainWindowOptions testWindowOptions(const QString &workspace, const QString &dataDir,
+                                                const QString &conversations
+                                                = QStringLiteral("conversations"))
 {
-    Ui::MainWindowOptions options;
+    Gui::MainWindowOptions options;
     options.workspace = QDir(workspace).canonicalPath();
     options.conversationFolder = QDir(dataDir).filePath(conversations);
     options.settingsFile = QDir(dataDir).filePath(QStringLiteral("settings.ini"));
@@ -33,7 +33,7 @@ inline Ui::MainWindowOptions testWindowOptions(const QString &workspace, const Q
 // Trusts every server of the workspace's .mcp.json, as the user would in the trust banner,
 // so that a test about something else finds its servers running. False if nothing could be
 // written.
-inline bool trustWorkspace(const Ui::MainWindowOptions &options)
+inline bool trustWorkspace(const Gui::MainWindowOptions &options)
 {
     const Mcp::McpConfig config = Mcp::ConfigLoader::load(options.workspace, options.configFile,
                                                           QProcessEnvironment::systemEnvironment());
@@ -51,7 +51,7 @@ inline bool trustWorkspace(const Ui::MainWindowOptions &options)
 // JSON text), its data under `dataDir` (conversations in `conversations`), its model the
 // OpenAI-compatible one at `modelUrl`: trusted, shown, settled, and `server` connected. Null
 // if any of that fails.
-inline std::unique_ptr<Ui::MainWindow>
+inline std::unique_ptr<Gui::MainWindow>
 openTestWindow(const QString &workspace, const QString &dataDir, const QString &conversations,
                const QString &servers, const QString &modelUrl, const QString &server)
 {
@@ -63,10 +63,10 @@ openTestWindow(const QString &workspace, const QString &dataDir, const QString &
     qputenv("OPENAI_BASE_URL", modelUrl.toUtf8());
     qunsetenv("OPENAI_API_KEY");
     qunsetenv("ANTHROPIC_API_KEY");
-    const Ui::MainWindowOptions options = testWindowOptions(workspace, dataDir, conversations);
+    const Gui::MainWindowOptions options = testWindowOptions(workspace, dataDir, conversations);
     if (!trustWorkspace(options))
         return nullptr;
-    auto window = std::make_unique<Ui::MainWindow>(options);
+    auto window = std::make_unique<Gui::MainWindow>(options);
     window->resize(1100, 720);
     window->show();
     if (!QTest::qWaitFor(

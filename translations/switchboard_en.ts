@@ -188,7 +188,7 @@
     </message>
 </context>
 <context>
-    <name>Ui::ApprovalDialog</name>
+    <name>Gui::ApprovalDialog</name>
     <message numerus="yes">
         <location filename="../src/ui/approvaldialog.cpp" line="+114"/>
         <source>… (%n more characters not shown)</source>
@@ -199,7 +199,7 @@
     </message>
 </context>
 <context>
-    <name>Ui::AuditLogDialog</name>
+    <name>Gui::AuditLogDialog</name>
     <message numerus="yes">
         <location filename="../src/ui/auditlogdialog.cpp" line="+105"/>
         <source>%n record(s) from %1 (newest first)</source>
@@ -210,7 +210,7 @@
     </message>
 </context>
 <context>
-    <name>Ui::ChatView</name>
+    <name>Gui::ChatView</name>
     <message numerus="yes">
         <location filename="../src/ui/chatview.cpp" line="+472"/>
         <source>… %n earlier steps</source>
@@ -221,7 +221,7 @@
     </message>
 </context>
 <context>
-    <name>Ui::ConfigEditorPane</name>
+    <name>Gui::ConfigEditorPane</name>
     <message numerus="yes">
         <location filename="../src/ui/configeditorpane.cpp" line="+587"/>
         <source>%n problem(s)</source>
@@ -264,7 +264,7 @@
     </message>
 </context>
 <context>
-    <name>Ui::ConversationList</name>
+    <name>Gui::ConversationList</name>
     <message numerus="yes">
         <location filename="../src/ui/conversationlist.cpp" line="+241"/>
         <source>%1
@@ -281,7 +281,7 @@ in %3</numerusform>
     </message>
 </context>
 <context>
-    <name>Ui::MainWindow</name>
+    <name>Gui::MainWindow</name>
     <message numerus="yes">
         <location filename="../src/ui/mainwindow.cpp" line="+638"/>
         <source>%n earlier tool result(s) shortened</source>
@@ -316,7 +316,7 @@ in %3</numerusform>
     </message>
 </context>
 <context>
-    <name>Ui::PlainLabel</name>
+    <name>Gui::PlainLabel</name>
     <message numerus="yes">
         <location filename="../src/ui/plainlabel.h" line="+30"/>
         <source>[… cut: %n more character(s)]</source>
@@ -327,7 +327,7 @@ in %3</numerusform>
     </message>
 </context>
 <context>
-    <name>Ui::PromptBrowser</name>
+    <name>Gui::PromptBrowser</name>
     <message numerus="yes">
         <location filename="../src/ui/serverbrowsers.cpp" line="+731"/>
         <source>%n message(s); only the first %1 characters can be used.</source>
@@ -346,7 +346,7 @@ in %3</numerusform>
     </message>
 </context>
 <context>
-    <name>Ui::ProtocolLogDock</name>
+    <name>Gui::ProtocolLogDock</name>
     <message numerus="yes">
         <location filename="../src/ui/protocollogdock.cpp" line="+437"/>
         <source>%n tools</source>
@@ -365,7 +365,7 @@ in %3</numerusform>
     </message>
 </context>
 <context>
-    <name>Ui::ProtocolLogModel</name>
+    <name>Gui::ProtocolLogModel</name>
     <message numerus="yes">
         <location filename="../src/ui/protocollogmodel.cpp" line="+174"/>
         <source>%n bytes; only the start is kept</source>
@@ -392,7 +392,7 @@ in %3</numerusform>
     </message>
 </context>
 <context>
-    <name>Ui::ResultViewer</name>
+    <name>Gui::ResultViewer</name>
     <message numerus="yes">
         <location filename="../src/ui/resultviewer.cpp" line="+92"/>
         <source>Showing the first %1 of %2 (%Ln lines).</source>
@@ -403,7 +403,7 @@ in %3</numerusform>
     </message>
 </context>
 <context>
-    <name>Ui::ServerDock</name>
+    <name>Gui::ServerDock</name>
     <message numerus="yes">
         <location filename="../src/ui/serverdock.cpp" line="+293"/>
         <source>%n connected</source>
@@ -459,7 +459,7 @@ in %3</numerusform>
     </message>
 </context>
 <context>
-    <name>Ui::SkillList</name>
+    <name>Gui::SkillList</name>
     <message numerus="yes">
         <location filename="../src/ui/serverbrowsers.cpp" line="+52"/>
         <source>%n bytes</source>
@@ -470,7 +470,7 @@ in %3</numerusform>
     </message>
 </context>
 <context>
-    <name>Ui::TrustBanner</name>
+    <name>Gui::TrustBanner</name>
     <message numerus="yes">
         <location filename="../src/ui/trustbanner.cpp" line="+164"/>
         <source>This folder&apos;s .mcp.json wants to start %n server(s)</source>

@@ -3847,7 +3847,7 @@ Allow %1 (%2 risk, from %3)?
     </message>
 </context>
 <context>
-    <name>Ui::AgentsDock</name>
+    <name>Gui::AgentsDock</name>
     <message>
         <location filename="../src/ui/agentsdock.cpp" line="+141"/>
         <location line="+28"/>
@@ -3984,7 +3984,7 @@ Allow %1 (%2 risk, from %3)?
     </message>
 </context>
 <context>
-    <name>Ui::AppSettings</name>
+    <name>Gui::AppSettings</name>
     <message>
         <location filename="../src/ui/appsettings.cpp" line="+183"/>
         <source>could not write the settings file %1</source>
@@ -4017,7 +4017,7 @@ Allow %1 (%2 risk, from %3)?
     </message>
 </context>
 <context>
-    <name>Ui::ApprovalDialog</name>
+    <name>Gui::ApprovalDialog</name>
     <message>
         <location filename="../src/ui/approvaldialog.cpp" line="+40"/>
         <source>Allow tool call?</source>
@@ -4212,7 +4212,7 @@ Allow %1 (%2 risk, from %3)?
     </message>
 </context>
 <context>
-    <name>Ui::AuditLogDialog</name>
+    <name>Gui::AuditLogDialog</name>
     <message>
         <location filename="../src/ui/auditlogdialog.cpp" line="+27"/>
         <source>Audit log</source>
@@ -4247,7 +4247,7 @@ Allow %1 (%2 risk, from %3)?
     </message>
 </context>
 <context>
-    <name>Ui::AuditLogModel</name>
+    <name>Gui::AuditLogModel</name>
     <message>
         <location filename="../src/ui/auditlogmodel.cpp" line="+63"/>
         <source>%1 ms</source>
@@ -4295,7 +4295,7 @@ Allow %1 (%2 risk, from %3)?
     </message>
 </context>
 <context>
-    <name>Ui::ChatView</name>
+    <name>Gui::ChatView</name>
     <message>
         <location filename="../src/ui/chatview.cpp" line="+494"/>
         <source>Result</source>
@@ -4411,7 +4411,7 @@ Allow %1 (%2 risk, from %3)?
     </message>
 </context>
 <context>
-    <name>Ui::ConfigEditorPane</name>
+    <name>Gui::ConfigEditorPane</name>
     <message>
         <location filename="../src/ui/configeditorpane.cpp" line="+80"/>
         <source>Line %1, column %2: %3</source>
@@ -4721,7 +4721,7 @@ Allow %1 (%2 risk, from %3)?
     </message>
 </context>
 <context>
-    <name>Ui::ConversationList</name>
+    <name>Gui::ConversationList</name>
     <message>
         <location filename="../src/ui/conversationlist.cpp" line="+146"/>
         <source>Search conversations</source>
@@ -4808,7 +4808,7 @@ in %3</source>
     </message>
 </context>
 <context>
-    <name>Ui::ElicitationDialog</name>
+    <name>Gui::ElicitationDialog</name>
     <message>
         <location filename="../src/ui/serverrequestdialogs.cpp" line="+210"/>
         <source>Open a page for %1?</source>
@@ -4861,7 +4861,7 @@ in %3</source>
     </message>
 </context>
 <context>
-    <name>Ui::MainWindow</name>
+    <name>Gui::MainWindow</name>
     <message>
         <location filename="../src/ui/mainwindow.cpp" line="+124"/>
         <source>Unsaved configuration</source>
@@ -5304,7 +5304,7 @@ in %3</source>
     </message>
 </context>
 <context>
-    <name>Ui::PlainLabel</name>
+    <name>Gui::PlainLabel</name>
     <message numerus="yes">
         <location filename="../src/ui/plainlabel.h" line="+30"/>
         <source>[… cut: %n more character(s)]</source>
@@ -5314,7 +5314,7 @@ in %3</source>
     </message>
 </context>
 <context>
-    <name>Ui::PromptBrowser</name>
+    <name>Gui::PromptBrowser</name>
     <message>
         <location filename="../src/ui/serverbrowsers.cpp" line="+602"/>
         <source>&amp;Get</source>
@@ -5366,7 +5366,7 @@ in %3</source>
     </message>
 </context>
 <context>
-    <name>Ui::ProtocolLogDock</name>
+    <name>Gui::ProtocolLogDock</name>
     <message>
         <location filename="../src/ui/protocollogdock.cpp" line="+257"/>
         <source>Protocol log</source>
@@ -5455,7 +5455,7 @@ in %3</source>
     </message>
 </context>
 <context>
-    <name>Ui::ProtocolLogModel</name>
+    <name>Gui::ProtocolLogModel</name>
     <message>
         <location filename="../src/ui/protocollogmodel.cpp" line="+63"/>
         <location line="+218"/>
@@ -5557,7 +5557,7 @@ in %3</source>
     </message>
 </context>
 <context>
-    <name>Ui::ResourceBrowser</name>
+    <name>Gui::ResourceBrowser</name>
     <message>
         <location filename="../src/ui/serverbrowsers.cpp" line="-384"/>
         <source>R&amp;ead</source>
@@ -5656,7 +5656,7 @@ in %3</source>
     </message>
 </context>
 <context>
-    <name>Ui::ResultViewer</name>
+    <name>Gui::ResultViewer</name>
     <message>
         <location filename="../src/ui/resultviewer.cpp" line="+80"/>
         <source>Lines longer than %1 characters are cut short here.</source>
@@ -5707,7 +5707,7 @@ in %3</source>
     </message>
 </context>
 <context>
-    <name>Ui::Risk</name>
+    <name>Gui::Risk</name>
     <message>
         <location filename="../src/ui/risk.h" line="+16"/>
         <source>read</source>
@@ -5725,7 +5725,7 @@ in %3</source>
     </message>
 </context>
 <context>
-    <name>Ui::SamplingDialog</name>
+    <name>Gui::SamplingDialog</name>
     <message>
         <location filename="../src/ui/serverrequestdialogs.cpp" line="-235"/>
         <source>Assistant</source>
@@ -5803,7 +5803,7 @@ in %3</source>
     </message>
 </context>
 <context>
-    <name>Ui::SchemaForm</name>
+    <name>Gui::SchemaForm</name>
     <message>
         <location filename="../src/ui/schemaform.cpp" line="+135"/>
         <source>This tool takes no arguments.</source>
@@ -5906,7 +5906,7 @@ in %3</source>
     </message>
 </context>
 <context>
-    <name>Ui::ServerDock</name>
+    <name>Gui::ServerDock</name>
     <message>
         <location filename="../src/ui/serverdock.cpp" line="+267"/>
         <source>starting</source>
@@ -6200,7 +6200,7 @@ in %3</source>
     </message>
 </context>
 <context>
-    <name>Ui::ServerItemBrowser</name>
+    <name>Gui::ServerItemBrowser</name>
     <message>
         <location filename="../src/ui/serverbrowsers.cpp" line="-382"/>
         <source>&amp;Refresh</source>
@@ -6213,7 +6213,7 @@ in %3</source>
     </message>
 </context>
 <context>
-    <name>Ui::SettingsDialog</name>
+    <name>Gui::SettingsDialog</name>
     <message>
         <location filename="../src/ui/settingsdialog.cpp" line="+91"/>
         <source>Settings</source>
@@ -6585,7 +6585,7 @@ in %3</source>
     </message>
 </context>
 <context>
-    <name>Ui::SkillList</name>
+    <name>Gui::SkillList</name>
     <message>
         <location filename="../src/ui/serverbrowsers.cpp" line="+514"/>
         <source>Skill</source>
@@ -6615,7 +6615,7 @@ in %3</source>
     </message>
 </context>
 <context>
-    <name>Ui::ToolBrowser</name>
+    <name>Gui::ToolBrowser</name>
     <message>
         <location filename="../src/ui/toolbrowser.cpp" line="+257"/>
         <location line="+1"/>
@@ -6844,7 +6844,7 @@ in %3</source>
     </message>
 </context>
 <context>
-    <name>Ui::TrustBanner</name>
+    <name>Gui::TrustBanner</name>
     <message numerus="yes">
         <location filename="../src/ui/trustbanner.cpp" line="+164"/>
         <source>This folder&apos;s .mcp.json wants to start %n server(s)</source>
@@ -6889,7 +6889,7 @@ in %3</source>
     </message>
 </context>
 <context>
-    <name>Ui::UiApprovalGate</name>
+    <name>Gui::UiApprovalGate</name>
     <message>
         <location filename="../src/ui/uiapprovalgate.cpp" line="+26"/>
         <location line="+80"/>

@@ -96,9 +96,9 @@ int main(int argc, char *argv[])
         return 2;
     }
 
-    Ui::MainWindowOptions options;
+    Gui::MainWindowOptions options;
     options.workspace = QDir(workspace.path()).canonicalPath();
-    Ui::MainWindow window(options);
+    Gui::MainWindow window(options);
     window.show();
 
     Bench::StallSampler sampler;
@@ -110,13 +110,13 @@ int main(int argc, char *argv[])
     // shown, then its viewer opened.
     const auto runInToolBrowser = [&] {
         window.openToolBrowser();
-        auto *browser = window.findChild<Ui::ToolBrowser *>();
+        auto *browser = window.findChild<Gui::ToolBrowser *>();
         if (!browser || !browser->selectTool(QStringLiteral("mcp__fix__big"))) {
             std::fprintf(stderr, "bench_bigresult: no tool browser or no big tool\n");
             QApplication::exit(1);
             return;
         }
-        auto *form = browser->findChild<Ui::SchemaForm *>(QStringLiteral("schemaForm"));
+        auto *form = browser->findChild<Gui::SchemaForm *>(QStringLiteral("schemaForm"));
         auto *bytes
                 = form ? qobject_cast<QLineEdit *>(form->editor(QStringLiteral("bytes"))) : nullptr;
         auto *run = browser->findChild<QPushButton *>(QStringLiteral("runButton"));
@@ -126,7 +126,7 @@ int main(int argc, char *argv[])
             return;
         }
         bytes->setText(QString::number(ResultBytes));
-        QObject::connect(browser, &Ui::ToolBrowser::runFinished, &app, [&, browser] {
+        QObject::connect(browser, &Gui::ToolBrowser::runFinished, &app, [&, browser] {
             sampler.stop();
             const qint64 runMs = clock.elapsed();
             QElapsedTimer opening;
@@ -165,7 +165,7 @@ int main(int argc, char *argv[])
                         memoryMb("VmHWM:") - rssBefore, memoryMb("VmHWM:"), sampler.stallMs());
             std::fflush(stdout);
             // The card opened, then its whole result in the viewer.
-            Ui::ChatView *chat = window.chatView();
+            Gui::ChatView *chat = window.chatView();
             int card = -1;
             for (int i = 0; i < 100 && card < 0; ++i) {
                 const QString links = chat->document()->toHtml();
@@ -182,7 +182,7 @@ int main(int argc, char *argv[])
             std::printf("card_open_ms=%lld viewer_open_ms=%lld rss_after_mb=%.1f\n", toggleMs,
                         viewerMs, memoryMb("VmRSS:"));
             std::fflush(stdout);
-            for (auto *viewer : window.findChildren<Ui::ResultViewer *>())
+            for (auto *viewer : window.findChildren<Gui::ResultViewer *>())
                 viewer->close();
             runInToolBrowser();
         });

@@ -46,10 +46,10 @@ int main(int argc, char *argv[])
     qputenv("OPENAI_BASE_URL", model.baseUrl().toUtf8());
     qunsetenv("OPENAI_API_KEY");
     qunsetenv("ANTHROPIC_API_KEY");
-    Ui::MainWindowOptions options;
+    Gui::MainWindowOptions options;
     options.workspace = QDir(workspace.path()).canonicalPath();
     options.conversationFolder = data.path();
-    Ui::MainWindow window(options);
+    Gui::MainWindow window(options);
     window.show();
 
     Bench::StallSampler sampler;

@@ -72,7 +72,7 @@ int main(int argc, char *argv[])
     QApplication app(argc, argv);
     const int maxSteps = argc > 1 ? std::max(10, QString::fromLocal8Bit(argv[1]).toInt()) : 400;
 
-    Ui::ChatView view;
+    Gui::ChatView view;
     view.resize(900, 700);
     view.show();
     QElapsedTimer clock;

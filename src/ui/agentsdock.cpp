@@ -14,7 +14,7 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
-namespace Ui {
+namespace Gui {
 
 namespace {
 
@@ -303,4 +303,4 @@ void AgentsDock::changeEvent(QEvent *event)
     QDockWidget::changeEvent(event);
 }
 
-} // namespace Ui
+} // namespace Gui

@@ -23,7 +23,7 @@ class AgentExecutor;
 }
 } // namespace Engine
 
-namespace Ui {
+namespace Gui {
 
 // The Agents dock: the agents this workspace knows (a2a.json, .a2a.json) with what their cards
 // say and whether they answer (a workspace's agent is not contacted until trusted: Trust
@@ -98,4 +98,4 @@ private:
     QTreeWidget *m_tasks;
 };
 
-} // namespace Ui
+} // namespace Gui

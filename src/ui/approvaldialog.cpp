@@ -16,7 +16,7 @@
 
 #include <algorithm>
 
-namespace Ui {
+namespace Gui {
 
 using Engine::ApprovalChoice;
 using Engine::ApprovalDecision;
@@ -307,4 +307,4 @@ QString ApprovalDialog::describeHints(const Json &hints)
     return parts.join(QStringLiteral(", "));
 }
 
-} // namespace Ui
+} // namespace Gui

@@ -9,7 +9,7 @@ class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
 
-namespace Ui {
+namespace Gui {
 
 // Asks the user whether one tool call may run: shows who asks (server and tool), how risky
 // the configuration says it is, what the server claims about it (untrusted), and the exact
@@ -66,4 +66,4 @@ private:
     QPushButton *m_denyButton = nullptr;
 };
 
-} // namespace Ui
+} // namespace Gui

@@ -14,7 +14,7 @@
 
 #include <algorithm>
 
-namespace Ui {
+namespace Gui {
 
 namespace {
 const QString ProviderKey = QStringLiteral("model/provider");
@@ -180,7 +180,7 @@ bool AppSettings::save(const QString &file, QString *error) const
     if (settings.status() == QSettings::NoError)
         return Engine::PrivateFiles::restrict(file, error);
     if (error)
-        *error = QCoreApplication::translate("Ui::AppSettings",
+        *error = QCoreApplication::translate("Gui::AppSettings",
                                              "could not write the settings file %1")
                          .arg(file);
     return false;
@@ -216,14 +216,14 @@ QString AppSettings::checkBaseUrl(const QString &text)
         return {};
     const QUrl url(trimmed, QUrl::StrictMode);
     if (!url.isValid())
-        return QCoreApplication::translate("Ui::AppSettings", "not a valid URL: %1")
+        return QCoreApplication::translate("Gui::AppSettings", "not a valid URL: %1")
                 .arg(url.errorString());
     const QString scheme = url.scheme().toLower();
     if (scheme != QLatin1String("http") && scheme != QLatin1String("https"))
-        return QCoreApplication::translate("Ui::AppSettings",
+        return QCoreApplication::translate("Gui::AppSettings",
                                            "the URL must start with http:// or https://");
     if (url.host().isEmpty())
-        return QCoreApplication::translate("Ui::AppSettings", "the URL has no host name");
+        return QCoreApplication::translate("Gui::AppSettings", "the URL has no host name");
     return {};
 }
 
@@ -243,7 +243,7 @@ AppSettings::providerConfig(const QString &storedKey, const QProcessEnvironment 
     const QString urlProblem = checkBaseUrl(baseUrl);
     if (!urlProblem.isEmpty()) {
         if (whyNot)
-            *whyNot = QCoreApplication::translate("Ui::AppSettings",
+            *whyNot = QCoreApplication::translate("Gui::AppSettings",
                                                   "the base URL in Settings (%1) is not usable: %2")
                               .arg(baseUrl.trimmed(), urlProblem);
         return std::nullopt;
@@ -261,7 +261,7 @@ AppSettings::providerConfig(const QString &storedKey, const QProcessEnvironment 
     if (config.apiKey.isEmpty() && baseUrl.trimmed().isEmpty()) {
         if (whyNot) {
             *whyNot = QCoreApplication::translate(
-                              "Ui::AppSettings",
+                              "Gui::AppSettings",
                               "no API key for %1: enter one in Settings or set %2 (a server of "
                               "your "
                               "own, such as Ollama or llama.cpp, needs only a base URL)")
@@ -272,4 +272,4 @@ AppSettings::providerConfig(const QString &storedKey, const QProcessEnvironment 
     return config;
 }
 
-} // namespace Ui
+} // namespace Gui

@@ -13,7 +13,7 @@
 
 #include <optional>
 
-namespace Ui {
+namespace Gui {
 
 // The desktop's persistent settings: a value type read from and written to an INI file with
 // QSettings (the Settings dialog edits a copy; the main window applies it). The API key is
@@ -133,4 +133,4 @@ struct AppSettings
                                                          QString *whyNot = nullptr) const;
 };
 
-} // namespace Ui
+} // namespace Gui

@@ -17,7 +17,7 @@
 #include <QThreadPool>
 #include <QVBoxLayout>
 
-namespace Ui {
+namespace Gui {
 
 AuditLogDialog::AuditLogDialog(QString path, QWidget *parent)
     : QDialog(parent)
@@ -107,4 +107,4 @@ void AuditLogDialog::showRecords(int generation, const QString &error,
     emit loaded(count);
 }
 
-} // namespace Ui
+} // namespace Gui

@@ -11,7 +11,7 @@ class QLineEdit;
 class QSortFilterProxyModel;
 class QTableView;
 
-namespace Ui {
+namespace Gui {
 
 class AuditLogModel;
 
@@ -47,4 +47,4 @@ private:
     bool m_loading = false;
 };
 
-} // namespace Ui
+} // namespace Gui

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-namespace Ui {
+namespace Gui {
 
 namespace {
 QString field(const Engine::Json &record, const char *key)
@@ -108,4 +108,4 @@ QVariant AuditLogModel::headerData(int section, Qt::Orientation orientation, int
     }
 }
 
-} // namespace Ui
+} // namespace Gui

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-namespace Ui {
+namespace Gui {
 
 // The audit log's records as a table, newest first: one row per decision, start or end of a
 // tool run. Holds a copy of what AuditLog::readRecords() returned; owned by the
@@ -36,4 +36,4 @@ private:
     std::vector<Engine::Json> m_records; // newest first
 };
 
-} // namespace Ui
+} // namespace Gui

@@ -19,7 +19,7 @@
 #include <string_view>
 #include <utility>
 
-namespace Ui {
+namespace Gui {
 
 namespace {
 // Streamed text is rendered at most this often (ms); when a render takes long (a long
@@ -976,4 +976,4 @@ void ChatView::scrollToEndLater()
     });
 }
 
-} // namespace Ui
+} // namespace Gui

@@ -17,7 +17,7 @@
 class QTextBlock;
 class QTextFrame;
 
-namespace Ui {
+namespace Gui {
 
 class CodeHighlighter;
 
@@ -139,4 +139,4 @@ private:
     int m_imageCount = 0;
 };
 
-} // namespace Ui
+} // namespace Gui

@@ -3,7 +3,7 @@
 #include <QSet>
 #include <QTextBlock>
 
-namespace Ui {
+namespace Gui {
 
 namespace {
 
@@ -130,4 +130,4 @@ void CodeHighlighter::highlightBlock(const QString &text)
     }
 }
 
-} // namespace Ui
+} // namespace Gui

@@ -3,7 +3,7 @@
 #include <QSyntaxHighlighter>
 #include <QTextCharFormat>
 
-namespace Ui {
+namespace Gui {
 
 // Colours the code blocks of a Markdown document (the blocks Qt's Markdown reader marks with
 // a code fence): comments, strings, numbers and the keywords common to the languages models
@@ -30,4 +30,4 @@ private:
     QTextCharFormat m_number;
 };
 
-} // namespace Ui
+} // namespace Gui

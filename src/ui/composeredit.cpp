@@ -10,7 +10,7 @@
 
 #include <algorithm>
 
-namespace Ui {
+namespace Gui {
 
 namespace {
 
@@ -115,4 +115,4 @@ void ComposerEdit::insertFromMimeData(const QMimeData *source)
     QPlainTextEdit::insertFromMimeData(source);
 }
 
-} // namespace Ui
+} // namespace Gui

@@ -9,7 +9,7 @@
 class QCompleter;
 class QStringListModel;
 
-namespace Ui {
+namespace Gui {
 
 // The message box. Text is pasted and dropped as text; an image (a screenshot on the
 // clipboard) or files (dropped from a file manager) become attachments instead: the window
@@ -42,4 +42,4 @@ private:
     QStringListModel *m_model = nullptr;
 };
 
-} // namespace Ui
+} // namespace Gui

@@ -34,7 +34,7 @@
 #include <algorithm>
 #include <string_view>
 
-namespace Ui {
+namespace Gui {
 
 namespace {
 
@@ -1005,4 +1005,4 @@ void ConfigEditorPane::openInExternalEditor()
               StatusKind::Error);
 }
 
-} // namespace Ui
+} // namespace Gui

@@ -21,7 +21,7 @@ class QMessageBox;
 class QPushButton;
 class QsciScintilla;
 
-namespace Ui {
+namespace Gui {
 
 // Edits the workspace's `.mcp.json` (or the file given with --config) as text: JSON
 // highlighting, live validation by Mcp::ConfigLoader (each problem squiggled at its line and
@@ -169,4 +169,4 @@ private:
     QFileSystemWatcher *m_watcher = nullptr;
 };
 
-} // namespace Ui
+} // namespace Gui

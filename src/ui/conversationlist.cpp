@@ -13,7 +13,7 @@
 #include <QStyledItemDelegate>
 #include <QVBoxLayout>
 
-namespace Ui {
+namespace Gui {
 
 namespace {
 
@@ -286,4 +286,4 @@ void ConversationList::itemEdited(QListWidgetItem *item)
         QMetaObject::invokeMethod(this, &ConversationList::rebuild, Qt::QueuedConnection);
 }
 
-} // namespace Ui
+} // namespace Gui

@@ -13,7 +13,7 @@ class QLineEdit;
 class QListWidget;
 class QListWidgetItem;
 
-namespace Ui {
+namespace Gui {
 
 /// The conversation list beside the chat: the conversations of this workspace (or of all of
 /// them), newest first, each with its title and when it was last used, a search box over
@@ -67,4 +67,4 @@ private:
     QString m_current;
 };
 
-} // namespace Ui
+} // namespace Gui

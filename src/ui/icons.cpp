@@ -2,7 +2,7 @@
 
 #include <QImageReader>
 
-namespace Ui {
+namespace Gui {
 
 namespace {
 
@@ -27,4 +27,4 @@ void setSvgIconsAvailableForTesting(std::optional<bool> available)
     overridden() = available;
 }
 
-} // namespace Ui
+} // namespace Gui

@@ -5,7 +5,7 @@
 
 #include <optional>
 
-namespace Ui {
+namespace Gui {
 
 // Whether the SVG icons can be drawn: Qt's svg image format (qt6-svg's plugin) is installed.
 // Without it every icon() is null, and toolbars show their actions' text instead.
@@ -20,4 +20,4 @@ inline QIcon icon(const QString &name)
     return svgIconsAvailable() ? QIcon(QStringLiteral(":/icons/%1.svg").arg(name)) : QIcon();
 }
 
-} // namespace Ui
+} // namespace Gui

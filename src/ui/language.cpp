@@ -8,7 +8,7 @@
 #include <QPointer>
 #include <QTranslator>
 
-namespace Ui {
+namespace Gui {
 
 namespace {
 
@@ -64,4 +64,4 @@ QString installedLanguage()
     return installed().language;
 }
 
-} // namespace Ui
+} // namespace Gui

@@ -2,7 +2,7 @@
 
 #include <QString>
 
-namespace Ui {
+namespace Gui {
 
 // The interface language. Installing it replaces the application's catalogue and Qt's own
 // (standard buttons, dialogs); Qt then sends every widget a LanguageChange event, and each
@@ -15,4 +15,4 @@ void installLanguage(const QString &language);
 // The language last installed ("en" or "zh_CN"); empty before the first install.
 QString installedLanguage();
 
-} // namespace Ui
+} // namespace Gui

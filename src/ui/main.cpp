@@ -99,7 +99,7 @@ private:
     std::function<void()> m_shown;
 };
 
-void reportTools(Ui::MainWindow *window, QElapsedTimer sinceMain)
+void reportTools(Gui::MainWindow *window, QElapsedTimer sinceMain)
 {
     QObject::connect(
             window->manager(), &Mcp::Manager::settled, window,
@@ -113,7 +113,7 @@ void reportTools(Ui::MainWindow *window, QElapsedTimer sinceMain)
                     QElapsedTimer opening;
                     opening.start();
                     window->openToolBrowser();
-                    auto *browser = window->findChild<Ui::ToolBrowser *>();
+                    auto *browser = window->findChild<Gui::ToolBrowser *>();
                     auto *probe = new ShownProbe([opening] {
                         std::printf("tool browser shown %lld ms after opening, peak RSS %lld kB\n",
                                     static_cast<long long>(opening.elapsed()), peakRssKb());
@@ -136,7 +136,7 @@ constexpr int MaxRecentWorkspaces = 10;
 
 QStringList recentWorkspaces()
 {
-    const QSettings settings(Ui::AppSettings::defaultFile(), QSettings::IniFormat);
+    const QSettings settings(Gui::AppSettings::defaultFile(), QSettings::IniFormat);
     QStringList folders;
     for (const QString &folder :
          settings.value(QStringLiteral("workspaces/recent")).toStringList()) {
@@ -151,7 +151,7 @@ void rememberWorkspace(const QString &folder)
     QStringList folders = recentWorkspaces();
     folders.removeAll(folder);
     folders.prepend(folder);
-    const QString file = Ui::AppSettings::defaultFile();
+    const QString file = Gui::AppSettings::defaultFile();
     Engine::PrivateFiles::ensureDir(QFileInfo(file).absolutePath());
     {
         QSettings settings(file, QSettings::IniFormat);
@@ -206,7 +206,7 @@ int main(int argc, char *argv[])
     QApplication::setApplicationName(QStringLiteral("switchboard"));
     QApplication::setApplicationDisplayName(QStringLiteral("Switchboard"));
     QApplication::setApplicationVersion(QStringLiteral(SWITCHBOARD_VERSION));
-    QApplication::setWindowIcon(Ui::icon(QStringLiteral("switchboard")));
+    QApplication::setWindowIcon(Gui::icon(QStringLiteral("switchboard")));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
@@ -255,11 +255,11 @@ int main(int argc, char *argv[])
     if (parser.isSet(langOption)) {
         lang = parser.value(langOption);
     } else {
-        lang = Ui::AppSettings::load(Ui::AppSettings::defaultFile()).language;
+        lang = Gui::AppSettings::load(Gui::AppSettings::defaultFile()).language;
     }
-    Ui::installLanguage(lang);
+    Gui::installLanguage(lang);
 
-    std::unique_ptr<Ui::MainWindow> window;
+    std::unique_ptr<Gui::MainWindow> window;
 #ifdef Q_OS_UNIX
     closeOnTerminationSignals(&app, [&window] {
         if (window)
@@ -275,14 +275,14 @@ int main(int argc, char *argv[])
                          qPrintable(workspace));
             return false;
         }
-        Ui::MainWindowOptions options;
+        Gui::MainWindowOptions options;
         options.workspace = QFileInfo(workspace).canonicalFilePath();
         options.configFile = parser.value(configOption);
         options.conversationId = parser.value(conversationOption);
         rememberWorkspace(options.workspace);
-        window = std::make_unique<Ui::MainWindow>(options);
+        window = std::make_unique<Gui::MainWindow>(options);
         // Quit, Ctrl+Q and the close button end the process once the servers are stopped.
-        QObject::connect(window.get(), &Ui::MainWindow::closed, &app, &QApplication::quit,
+        QObject::connect(window.get(), &Gui::MainWindow::closed, &app, &QApplication::quit,
                          Qt::QueuedConnection);
         if (parser.isSet(reportStartupOption))
             window->installEventFilter(&probe);
@@ -290,7 +290,7 @@ int main(int argc, char *argv[])
             reportTools(window.get(), sinceMain);
         window->show();
         if (parser.isSet(screenshotOption)) {
-            Ui::MainWindow *shown = window.get();
+            Gui::MainWindow *shown = window.get();
             const QString file = parser.value(screenshotOption);
             auto shoot = [shown, file] {
                 // One more turn of the loop so the dock has painted the last state.

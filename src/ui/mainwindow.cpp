@@ -63,7 +63,7 @@
 
 #include <algorithm>
 
-namespace Ui {
+namespace Gui {
 
 namespace {
 // The servers whose instructions the person turned off in the Servers dock.
@@ -1546,4 +1546,4 @@ void MainWindow::updateStatus()
                                            : tr("no model configured"));
 }
 
-} // namespace Ui
+} // namespace Gui

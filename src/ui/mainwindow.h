@@ -36,7 +36,7 @@ class Sampler;
 }
 } // namespace Engine
 
-namespace Ui {
+namespace Gui {
 
 class AuditLogDialog;
 class ChatView;
@@ -237,4 +237,4 @@ private:
     bool m_discardConfigEdits = false; // the user chose to close without saving them
 };
 
-} // namespace Ui
+} // namespace Gui

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <climits>
 
-namespace Ui {
+namespace Gui {
 
 // A label for text a server, a peer or the model wrote: plain text (never markup, so "<b>"
 // or "<a href>" cannot dress it up), wrapped, selectable.
@@ -27,8 +27,8 @@ inline QString cutText(const QString &text, qsizetype limit)
         return text;
     const int more = int(std::min<qsizetype>(text.size() - limit, INT_MAX));
     return text.left(limit) + QLatin1Char('\n')
-           + QCoreApplication::translate("Ui::PlainLabel", "[… cut: %n more character(s)]", nullptr,
-                                         more);
+           + QCoreApplication::translate("Gui::PlainLabel", "[… cut: %n more character(s)]",
+                                         nullptr, more);
 }
 
-} // namespace Ui
+} // namespace Gui

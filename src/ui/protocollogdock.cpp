@@ -26,7 +26,7 @@
 
 #include <algorithm>
 
-namespace Ui {
+namespace Gui {
 
 namespace {
 
@@ -573,4 +573,4 @@ void ProtocolLogDock::copyVisible() const
     QGuiApplication::clipboard()->setText(visibleText());
 }
 
-} // namespace Ui
+} // namespace Gui

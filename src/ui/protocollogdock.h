@@ -23,7 +23,7 @@ class Manager;
 enum class TrafficDirection;
 } // namespace Mcp
 
-namespace Ui {
+namespace Gui {
 
 // The protocol log: every JSON-RPC message each server sends and receives, its stderr lines
 // and state changes, with secrets redacted before anything is stored or shown. A table
@@ -126,4 +126,4 @@ private:
     Mcp::Redactor m_redactor;
 };
 
-} // namespace Ui
+} // namespace Gui

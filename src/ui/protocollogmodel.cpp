@@ -8,7 +8,7 @@
 #include <QLocale>
 #include <QRegularExpression>
 
-namespace Ui {
+namespace Gui {
 
 namespace {
 
@@ -303,4 +303,4 @@ QString ProtocolLogModel::copyLine(const ProtocolLogEntry &entry)
             QLatin1Char('\t'));
 }
 
-} // namespace Ui
+} // namespace Gui

@@ -7,7 +7,7 @@
 #include <deque>
 #include <vector>
 
-namespace Ui {
+namespace Gui {
 
 // One line of the protocol log. Its text is already redacted: nothing unredacted is ever
 // stored in the model.
@@ -82,4 +82,4 @@ private:
     qint64 m_byteBudget = DefaultByteBudget;
 };
 
-} // namespace Ui
+} // namespace Gui

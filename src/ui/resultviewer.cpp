@@ -18,7 +18,7 @@
 #include <QThread>
 #include <QVBoxLayout>
 
-namespace Ui {
+namespace Gui {
 
 namespace {
 
@@ -78,7 +78,7 @@ ResultPreview makePreview(const QByteArray &utf8)
         preview.text = cutLongLines(QString::fromUtf8(utf8), preview.cut);
         if (preview.cut)
             preview.note = QCoreApplication::translate(
-                                   "Ui::ResultViewer",
+                                   "Gui::ResultViewer",
                                    "Lines longer than %1 characters are cut short here.")
                                    .arg(QLocale().toString(PreviewLineChars));
         return preview;
@@ -89,7 +89,7 @@ ResultPreview makePreview(const QByteArray &utf8)
     const QLocale locale;
     const int lines = int(std::min<qsizetype>(utf8.count('\n') + 1, INT_MAX));
     preview.note
-            = QCoreApplication::translate("Ui::ResultViewer",
+            = QCoreApplication::translate("Gui::ResultViewer",
                                           "Showing the first %1 of %2 (%Ln lines).", nullptr, lines)
                       .arg(locale.formattedDataSize(end), locale.formattedDataSize(utf8.size()));
     return preview;
@@ -193,4 +193,4 @@ void ResultViewer::saveAs()
     worker->start();
 }
 
-} // namespace Ui
+} // namespace Gui

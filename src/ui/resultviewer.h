@@ -10,7 +10,7 @@ class QLabel;
 class QPlainTextEdit;
 class QPushButton;
 
-namespace Ui {
+namespace Gui {
 
 // At most this much of a tool result's text is put into a widget in the chat or the tool
 // browser; the rest is one click away in a ResultViewer.
@@ -65,4 +65,4 @@ private:
     QPushButton *m_next = nullptr;
 };
 
-} // namespace Ui
+} // namespace Gui

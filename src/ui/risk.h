@@ -5,7 +5,7 @@
 #include <QCoreApplication>
 #include <QString>
 
-namespace Ui {
+namespace Gui {
 
 // A risk level as the user reads it ("read", "mutating", "dangerous", translated); the
 // untranslated names (Engine::riskName) are for config files and the CLI.
@@ -13,13 +13,13 @@ inline QString riskText(Engine::Risk risk)
 {
     switch (risk) {
     case Engine::Risk::Read:
-        return QCoreApplication::translate("Ui::Risk", "read");
+        return QCoreApplication::translate("Gui::Risk", "read");
     case Engine::Risk::Mutating:
-        return QCoreApplication::translate("Ui::Risk", "mutating");
+        return QCoreApplication::translate("Gui::Risk", "mutating");
     case Engine::Risk::Dangerous:
         break;
     }
-    return QCoreApplication::translate("Ui::Risk", "dangerous");
+    return QCoreApplication::translate("Gui::Risk", "dangerous");
 }
 
-} // namespace Ui
+} // namespace Gui

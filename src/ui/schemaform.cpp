@@ -12,7 +12,7 @@
 
 #include <cmath>
 
-namespace Ui {
+namespace Gui {
 
 using Engine::Json;
 
@@ -423,4 +423,4 @@ QStringList SchemaForm::properties() const
     return names;
 }
 
-} // namespace Ui
+} // namespace Gui

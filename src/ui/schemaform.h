@@ -10,7 +10,7 @@
 class QFormLayout;
 class QLabel;
 
-namespace Ui {
+namespace Gui {
 
 // A form generated from a tool's input schema (a JSON Schema object), so a person can fill in
 // a tool's arguments without writing JSON. It understands the flat shapes tools use in
@@ -62,4 +62,4 @@ private:
     std::vector<Field> m_fields;
 };
 
-} // namespace Ui
+} // namespace Gui

@@ -26,7 +26,7 @@
 #include <QUrl>
 #include <QVBoxLayout>
 
-namespace Ui {
+namespace Gui {
 
 namespace {
 
@@ -790,4 +790,4 @@ void SkillList::rebuild()
     }
 }
 
-} // namespace Ui
+} // namespace Gui

@@ -24,7 +24,7 @@ class Client;
 class Manager;
 } // namespace Mcp
 
-namespace Ui {
+namespace Gui {
 
 class SchemaForm;
 
@@ -173,4 +173,4 @@ private:
 Mcp::Json templateSchema(const QString &uriTemplate);
 QString expandTemplate(const QString &uriTemplate, const Mcp::Json &values);
 
-} // namespace Ui
+} // namespace Gui

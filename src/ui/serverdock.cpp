@@ -29,7 +29,7 @@
 
 #include <algorithm>
 
-namespace Ui {
+namespace Gui {
 
 namespace {
 
@@ -711,4 +711,4 @@ void ServerDock::flushStderr()
         bar->setValue(bar->maximum());
 }
 
-} // namespace Ui
+} // namespace Gui

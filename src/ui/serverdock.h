@@ -30,7 +30,7 @@ namespace Engine {
 class SignIn;
 }
 
-namespace Ui {
+namespace Gui {
 
 class TrustBanner;
 
@@ -138,4 +138,4 @@ private:
     QTimer m_stderrFlush;
 };
 
-} // namespace Ui
+} // namespace Gui

@@ -16,7 +16,7 @@
 #include <QStackedWidget>
 #include <QVBoxLayout>
 
-namespace Ui {
+namespace Gui {
 
 namespace {
 
@@ -320,4 +320,4 @@ void ElicitationDialog::done(int result)
     QDialog::done(Rejected);
 }
 
-} // namespace Ui
+} // namespace Gui

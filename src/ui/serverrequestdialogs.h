@@ -17,7 +17,7 @@ class QPushButton;
 class QSpinBox;
 class QStackedWidget;
 
-namespace Ui {
+namespace Gui {
 
 class SchemaForm;
 
@@ -101,4 +101,4 @@ private:
     QPushButton *m_declineButton = nullptr;
 };
 
-} // namespace Ui
+} // namespace Gui

@@ -18,7 +18,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-namespace Ui {
+namespace Gui {
 
 namespace {
 
@@ -659,4 +659,4 @@ void SettingsDialog::reject()
     QDialog::reject();
 }
 
-} // namespace Ui
+} // namespace Gui

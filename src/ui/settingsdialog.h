@@ -18,7 +18,7 @@ class QSpinBox;
 class QTableWidget;
 class QToolButton;
 
-namespace Ui {
+namespace Gui {
 
 // Edits the settings file and the API key: the model provider (the environment variables as
 // before, an OpenAI-compatible server or Anthropic), its base URL, model and key, the request
@@ -98,4 +98,4 @@ private:
     QDialogButtonBox *m_buttons = nullptr;
 };
 
-} // namespace Ui
+} // namespace Gui

@@ -27,7 +27,7 @@
 #include <memory>
 #include <utility>
 
-namespace Ui {
+namespace Gui {
 
 using Engine::Json;
 using Engine::Risk;
@@ -689,4 +689,4 @@ void ToolBrowser::setStatus(const QString &text)
     m_status->setText(text);
 }
 
-} // namespace Ui
+} // namespace Gui

@@ -25,7 +25,7 @@ namespace Mcp {
 class Manager;
 }
 
-namespace Ui {
+namespace Gui {
 
 class PromptBrowser;
 class ResourceBrowser;
@@ -119,4 +119,4 @@ private:
     QString m_runningTool;
 };
 
-} // namespace Ui
+} // namespace Gui

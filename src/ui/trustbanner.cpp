@@ -14,7 +14,7 @@
 
 #include <algorithm>
 
-namespace Ui {
+namespace Gui {
 
 namespace {
 constexpr int NameRole = Qt::UserRole + 1;
@@ -181,4 +181,4 @@ void TrustBanner::updateButtons()
     m_trustSelected->setEnabled(checked > 0 && checked < m_list->topLevelItemCount());
 }
 
-} // namespace Ui
+} // namespace Gui

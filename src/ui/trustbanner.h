@@ -11,7 +11,7 @@ class QPlainTextEdit;
 class QPushButton;
 class QTreeWidget;
 
-namespace Ui {
+namespace Gui {
 
 // The question a cloned repository's `.mcp.json` must not get around: "This folder's
 // .mcp.json wants to start N servers". Lists each untrusted server (a check box each) and,
@@ -53,4 +53,4 @@ private:
     QList<Mcp::ServerConfig> m_servers;
 };
 
-} // namespace Ui
+} // namespace Gui

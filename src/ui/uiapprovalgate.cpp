@@ -4,7 +4,7 @@
 
 #include <QWidget>
 
-namespace Ui {
+namespace Gui {
 
 using Engine::ApprovalChoice;
 using Engine::ApprovalDecision;
@@ -150,4 +150,4 @@ void UiApprovalGate::denyAll(const QString &reason)
     }
 }
 
-} // namespace Ui
+} // namespace Gui

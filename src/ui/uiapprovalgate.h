@@ -9,7 +9,7 @@
 
 class QWidget;
 
-namespace Ui {
+namespace Gui {
 
 class ApprovalDialog;
 
@@ -68,4 +68,4 @@ private:
     bool m_showScheduled = false;
 };
 
-} // namespace Ui
+} // namespace Gui
