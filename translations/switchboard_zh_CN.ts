@@ -2,7 +2,7 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
-    <name>Cli</name>
+    <name>Cli::Application</name>
     <message>
         <location filename="../src/cli/cli.cpp" line="+247"/>
         <source>switchboard-cli: refusing to use %1 as the workspace (it is / or your home folder: the tools could read every project and your private files there); run it in a project folder or name one with --workspace DIR</source>
@@ -3676,7 +3676,7 @@
     </message>
 </context>
 <context>
-    <name>TerminalApprovalGate</name>
+    <name>Cli::TerminalApprovalGate</name>
     <message>
         <location filename="../src/cli/terminalgate.cpp" line="+39"/>
         <source>switchboard-cli runs with --approve deny</source>

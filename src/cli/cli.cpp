@@ -42,6 +42,8 @@
 
 using namespace Mcp;
 
+namespace Cli {
+
 namespace {
 // How long stop() may take before the CLI exits anyway: two shutdown stages plus slack.
 constexpr int StopGraceMs = 5000;
@@ -166,32 +168,32 @@ bool takeValue(const QStringList &args, int &i, const QString &name, QString *va
 }
 } // namespace
 
-Cli::Cli(QStringList arguments, QObject *parent)
+Application::Application(QStringList arguments, QObject *parent)
     : QObject(parent)
     , m_args(std::move(arguments))
 {
 }
 
-Cli::~Cli()
+Application::~Application()
 {
     delete m_engineParent; // the agent and the gate go before the session they use
 }
 
-void Cli::run()
+void Application::run()
 {
     const int code = dispatch();
     if (code >= 0)
         finish(code);
 }
 
-int Cli::usageError(const QString &message)
+int Application::usageError(const QString &message)
 {
     err(QStringLiteral("switchboard-cli: %1").arg(message));
     err(QStringLiteral("Try 'switchboard-cli --help'."));
     return Usage;
 }
 
-int Cli::dispatch()
+int Application::dispatch()
 {
     // Global options come before the command.
     int i = 0;
@@ -291,7 +293,7 @@ int Cli::dispatch()
     return usageError(QStringLiteral("unknown command '%1'").arg(command));
 }
 
-bool Cli::loadConfig()
+bool Application::loadConfig()
 {
     if (!m_configFile.isEmpty() && !QFileInfo::exists(m_configFile)) {
         err(QStringLiteral("%1: no such file (given by --config)").arg(m_configFile));
@@ -386,13 +388,13 @@ bool Cli::loadConfig()
 }
 
 // "switchboard-cli trust NAME" for a server of this folder that is not trusted yet.
-QString Cli::trustHint(const QString &server) const
+QString Application::trustHint(const QString &server) const
 {
     return QStringLiteral("run 'switchboard-cli --workspace %1 trust %2' to trust it")
             .arg(m_workspace, server);
 }
 
-int Cli::cmdTrust()
+int Application::cmdTrust()
 {
     bool revoke = false;
     QStringList names;
@@ -501,14 +503,14 @@ int Cli::cmdTrust()
     return Ok;
 }
 
-void Cli::startServers(const QStringList &only)
+void Application::startServers(const QStringList &only)
 {
     m_session->start(only);
 }
 
 // The servers and tools commands take only --json; then they connect every server and print
 // once all have settled.
-int Cli::connectAndPrint(const QString &command, void (Cli::*print)())
+int Application::connectAndPrint(const QString &command, void (Application::*print)())
 {
     for (const QString &arg : std::as_const(m_args)) {
         if (arg == QLatin1String("--json"))
@@ -523,7 +525,7 @@ int Cli::connectAndPrint(const QString &command, void (Cli::*print)())
     return -1;
 }
 
-void Cli::whenSettled(std::function<void()> next)
+void Application::whenSettled(std::function<void()> next)
 {
     Manager *manager = m_session->manager();
     if (manager->isSettled())
@@ -532,12 +534,12 @@ void Cli::whenSettled(std::function<void()> next)
         connect(manager, &Manager::settled, this, std::move(next), Qt::SingleShotConnection);
 }
 
-int Cli::cmdServers()
+int Application::cmdServers()
 {
-    return connectAndPrint(QStringLiteral("servers"), &Cli::printServers);
+    return connectAndPrint(QStringLiteral("servers"), &Application::printServers);
 }
 
-void Cli::printServers()
+void Application::printServers()
 {
     bool anyFailed = false;
     const QStringList names = m_session->manager()->serverNames();
@@ -593,12 +595,12 @@ void Cli::printServers()
     finish(anyFailed ? ServerFailed : Ok);
 }
 
-int Cli::cmdTools()
+int Application::cmdTools()
 {
-    return connectAndPrint(QStringLiteral("tools"), &Cli::printTools);
+    return connectAndPrint(QStringLiteral("tools"), &Application::printTools);
 }
 
-Engine::ToolRegistry *Cli::registry()
+Engine::ToolRegistry *Application::registry()
 {
     Engine::ToolRegistry *registry = m_session->registry();
     connect(registry, &Engine::ToolRegistry::rejected, this,
@@ -607,7 +609,7 @@ Engine::ToolRegistry *Cli::registry()
     return registry;
 }
 
-void Cli::printTools()
+void Application::printTools()
 {
     bool anyFailed = false;
     for (const QString &name : m_session->manager()->serverNames()) {
@@ -637,7 +639,7 @@ void Cli::printTools()
     finish(anyFailed ? ServerFailed : Ok);
 }
 
-int Cli::cmdCall()
+int Application::cmdCall()
 {
     QStringList positional;
     for (int i = 0; i < m_args.size(); ++i) {
@@ -692,7 +694,7 @@ int Cli::cmdCall()
     });
 }
 
-bool Cli::setApprove(const QString &value)
+bool Application::setApprove(const QString &value)
 {
     if (value != QLatin1String("ask") && value != QLatin1String("deny")
         && value != QLatin1String("yes")) {
@@ -705,7 +707,7 @@ bool Cli::setApprove(const QString &value)
 
 // The one gate of this run (tool calls and sampling requests ask in turn on one terminal):
 // --approve, or ask on a terminal and deny without one.
-TerminalApprovalGate *Cli::terminalGate()
+TerminalApprovalGate *Application::terminalGate()
 {
     if (m_gate)
         return m_gate;
@@ -724,8 +726,8 @@ TerminalApprovalGate *Cli::terminalGate()
     return m_gate;
 }
 
-bool Cli::serverArguments(const QString &command, int count, const QString &usage,
-                          QStringList *positional)
+bool Application::serverArguments(const QString &command, int count, const QString &usage,
+                                  QStringList *positional)
 {
     for (const QString &arg : std::as_const(m_args)) {
         if (arg == QLatin1String("--json"))
@@ -743,7 +745,7 @@ bool Cli::serverArguments(const QString &command, int count, const QString &usag
 }
 
 // resources SERVER [--json]
-int Cli::cmdResources()
+int Application::cmdResources()
 {
     QStringList positional;
     if (!serverArguments(QStringLiteral("resources"), 1, QStringLiteral("SERVER"), &positional))
@@ -791,7 +793,7 @@ int Cli::cmdResources()
 }
 
 // read SERVER URI [--json]
-int Cli::cmdRead()
+int Application::cmdRead()
 {
     QStringList positional;
     if (!serverArguments(QStringLiteral("read"), 2, QStringLiteral("SERVER URI"), &positional))
@@ -823,7 +825,7 @@ int Cli::cmdRead()
 }
 
 // prompts SERVER [--json]
-int Cli::cmdPrompts()
+int Application::cmdPrompts()
 {
     QStringList positional;
     if (!serverArguments(QStringLiteral("prompts"), 1, QStringLiteral("SERVER"), &positional))
@@ -867,7 +869,7 @@ int Cli::cmdPrompts()
 }
 
 // prompt SERVER NAME [ARGS_JSON] [--json]
-int Cli::cmdPrompt()
+int Application::cmdPrompt()
 {
     QStringList positional;
     if (!serverArguments(QStringLiteral("prompt"), 2, QStringLiteral("SERVER NAME [ARGS_JSON]"),
@@ -916,7 +918,7 @@ int Cli::cmdPrompt()
 
 // Loads the configuration and starts only `server`; `connected` runs once it is, else the
 // CLI ends with the reason (exit 3).
-int Cli::connectOne(const QString &server, std::function<void(Client *)> connected)
+int Application::connectOne(const QString &server, std::function<void(Client *)> connected)
 {
     if (!loadConfig())
         return InvalidConfig;
@@ -946,7 +948,7 @@ int Cli::connectOne(const QString &server, std::function<void(Client *)> connect
     return -1;
 }
 
-void Cli::runCalls()
+void Application::runCalls()
 {
     m_callClock.start();
     const int total = std::max(1, m_repeat);
@@ -955,7 +957,7 @@ void Cli::runCalls()
         issueCall();
 }
 
-void Cli::issueCall()
+void Application::issueCall()
 {
     Client *client = m_session->manager()->client(m_callServer);
     if (!client) {
@@ -1044,7 +1046,7 @@ void Cli::issueCall()
 }
 
 // `call` bypasses the ToolRunner (no approval: the user typed the call), but it still ran.
-void Cli::auditCall(const ToolResult &result)
+void Application::auditCall(const ToolResult &result)
 {
     const QString outcome
             = !result.error ? (result.isError ? QStringLiteral("error") : QStringLiteral("ok"))
@@ -1055,7 +1057,7 @@ void Cli::auditCall(const ToolResult &result)
                                             m_callClock.isValid() ? m_callClock.elapsed() : 0);
 }
 
-int Cli::cmdAudit()
+int Application::cmdAudit()
 {
     int tail = 20;
     for (int i = 0; i < m_args.size(); ++i) {
@@ -1089,7 +1091,7 @@ int Cli::cmdAudit()
     return Ok;
 }
 
-int Cli::cmdConfigCheck()
+int Application::cmdConfigCheck()
 {
     if (m_args.size() > 1)
         return usageError(QStringLiteral("config check takes at most one FILE"));
@@ -1132,7 +1134,7 @@ int Cli::cmdConfigCheck()
     return Ok;
 }
 
-int Cli::checkPeers(const Engine::A2A::Peers &peers, const QString &described)
+int Application::checkPeers(const Engine::A2A::Peers &peers, const QString &described)
 {
     for (const ConfigError &error : peers.errors)
         err(error.toString());
@@ -1149,7 +1151,7 @@ int Cli::checkPeers(const Engine::A2A::Peers &peers, const QString &described)
     return Ok;
 }
 
-int Cli::cmdConfigImport()
+int Application::cmdConfigImport()
 {
     if (m_args.size() != 2)
         return usageError(QStringLiteral("config import needs KIND FILE "
@@ -1178,7 +1180,7 @@ int Cli::cmdConfigImport()
     return result.errors.isEmpty() ? Ok : InvalidConfig;
 }
 
-int Cli::cmdRun()
+int Application::cmdRun()
 {
     QStringList positional;
     for (int i = 0; i < m_args.size(); ++i) {
@@ -1220,7 +1222,7 @@ int Cli::cmdRun()
     return -1;
 }
 
-void Cli::startRun()
+void Application::startRun()
 {
     m_engineParent = new QObject(this);
     for (const QString &name : m_session->manager()->serverNames()) {
@@ -1308,7 +1310,7 @@ void Cli::startRun()
 }
 
 // a2a send URL|AGENT MESSAGE [--stream] [--timeout S] [--json]
-int Cli::cmdA2aSend()
+int Application::cmdA2aSend()
 {
     QStringList positional;
     bool stream = false;
@@ -1411,7 +1413,7 @@ int Cli::cmdA2aSend()
 }
 
 // auth login SERVER | auth logout SERVER | auth status
-int Cli::cmdAuth()
+int Application::cmdAuth()
 {
     const QString sub = m_args.isEmpty() ? QString() : m_args.takeFirst();
     if (sub == QLatin1String("status")) {
@@ -1459,7 +1461,7 @@ int Cli::cmdAuth()
 
 // Connects; a server that wants the user gets the browser (the URL printed too, for a
 // machine without one), then is connected again with the tokens.
-void Cli::authLogin(const QString &name)
+void Application::authLogin(const QString &name)
 {
     m_signIn->setOpenUrl([](const QUrl &url) {
         err(tr("Open this address in a browser to sign in (waiting up to 5 minutes):\n%1")
@@ -1509,7 +1511,7 @@ void Cli::authLogin(const QString &name)
 }
 
 // Every remote server: whether the keychain holds its tokens.
-int Cli::authStatus()
+int Application::authStatus()
 {
     if (!loadConfig())
         return InvalidConfig;
@@ -1547,7 +1549,7 @@ int Cli::authStatus()
 }
 
 // a2a serve [--host H] [--port P] [--token T] [--max-tasks N]
-int Cli::cmdA2aServe()
+int Application::cmdA2aServe()
 {
     Engine::A2A::ServerOptions options;
     for (int i = 0; i < m_args.size(); ++i) {
@@ -1646,7 +1648,7 @@ int Cli::cmdA2aServe()
     return -1;
 }
 
-void Cli::finish(int code)
+void Application::finish(int code)
 {
     if (m_finishing)
         return;
@@ -1659,3 +1661,5 @@ void Cli::finish(int code)
     QTimer::singleShot(StopGraceMs, this, [code] { exitNow(code); });
     m_session->manager()->stop();
 }
+
+} // namespace Cli

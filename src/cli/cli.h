@@ -16,13 +16,15 @@
 
 #include <memory>
 
+namespace Cli {
+
 // switchboard-cli: the command-line face of Switchboard. Its commands, output formats and exit
 // codes are a contract that tests and benchmarks drive (usageText() lists them; README too).
 // Parses the arguments, runs one command on the event loop and exits the application with
 // the contract's exit code. Owned by main().
 class TerminalApprovalGate;
 
-class Cli : public QObject
+class Application : public QObject
 {
     Q_OBJECT
 public:
@@ -36,8 +38,8 @@ public:
         Denied = 6,
     };
 
-    explicit Cli(QStringList arguments, QObject *parent = nullptr);
-    ~Cli() override;
+    explicit Application(QStringList arguments, QObject *parent = nullptr);
+    ~Application() override;
 
     void run();
 
@@ -49,7 +51,7 @@ private:
     bool loadConfig();
     void startServers(const QStringList &only = {});
     void whenSettled(std::function<void()> next);
-    int connectAndPrint(const QString &command, void (Cli::*print)());
+    int connectAndPrint(const QString &command, void (Application::*print)());
     int cmdServers();
     int cmdTools();
     int cmdCall();
@@ -124,3 +126,5 @@ private:
     int m_maxTurns = 20;
     int m_toolSearch = Engine::AgentOptions::DefaultToolSearchThreshold;
 };
+
+} // namespace Cli

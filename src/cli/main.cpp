@@ -27,7 +27,7 @@ int main(int argc, char *argv[])
                                 : QStringLiteral(":/i18n/switchboard_en.qm")))
         QCoreApplication::installTranslator(&translator);
 
-    Cli cli(app.arguments().mid(1));
-    QMetaObject::invokeMethod(&cli, &Cli::run, Qt::QueuedConnection);
+    Cli::Application cli(app.arguments().mid(1));
+    QMetaObject::invokeMethod(&cli, &Cli::Application::run, Qt::QueuedConnection);
     return app.exec();
 }

@@ -12,6 +12,8 @@
 
 using Mcp::Json;
 
+namespace Cli {
+
 namespace {
 
 // The translation context of what is asked.
@@ -239,3 +241,5 @@ void askElicitationOnTerminal(TerminalApprovalGate *gate, const QString &server,
                                   {{"action", key == QLatin1String("d") ? "decline" : "cancel"}}));
                   });
 }
+
+} // namespace Cli

@@ -2,6 +2,8 @@
 
 #include <mcp/client/client.h>
 
+namespace Cli {
+
 class TerminalApprovalGate;
 
 // A server's question (elicitation/create) asked on the terminal, through the gate's queue so
@@ -12,3 +14,5 @@ class TerminalApprovalGate;
 // person opens it themselves (accept). The end of input cancels. Exactly one reply.
 void askElicitationOnTerminal(TerminalApprovalGate *gate, const QString &server,
                               const Mcp::Json &params, Mcp::Client::Reply reply);
+
+} // namespace Cli

@@ -12,6 +12,8 @@
 
 using namespace Engine;
 
+namespace Cli {
+
 namespace {
 // The prompt quotes the tool's and server's names and the model's arguments: TerminalText
 // keeps their control characters from drawing a different question.
@@ -233,3 +235,5 @@ void TerminalApprovalGate::answer(ApprovalDecision decision)
     question.decide(decision);
     askNext();
 }
+
+} // namespace Cli

@@ -9,6 +9,8 @@
 
 class QSocketNotifier;
 
+namespace Cli {
+
 // Approvals for switchboard-cli: a fixed answer (`--approve yes|deny`) or a question on the
 // terminal (`ask`): one at a time, in order, the answer read from stdin without blocking the
 // event loop. Owned by the CLI for the length of a run.
@@ -53,3 +55,5 @@ private:
     QByteArray m_input;
     QSocketNotifier *m_notifier = nullptr;
 };
+
+} // namespace Cli

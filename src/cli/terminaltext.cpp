@@ -8,7 +8,7 @@
 #include <unistd.h>
 #endif
 
-namespace TerminalText {
+namespace Cli::TerminalText {
 
 QString escaped(QStringView text)
 {
@@ -26,4 +26,4 @@ void write(std::FILE *stream, const QString &text)
     std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stream);
 }
 
-} // namespace TerminalText
+} // namespace Cli::TerminalText
