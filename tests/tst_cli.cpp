@@ -191,6 +191,25 @@ private slots:
                      qPrintable(run.out));
             QVERIFY2(!run.out.contains(QLatin1String("environ-Secret")), qPrintable(run.out));
         }
+#ifdef Q_OS_LINUX
+        // What the server took away, unredacted: our environment has the keys blank (the CLI's
+        // redaction of what it prints would hide them from the checks above either way).
+        const QString leak = dir.filePath(QStringLiteral("leak.txt"));
+        const Run run = runCli({QStringLiteral("--config"), config, QStringLiteral("call"),
+                                QStringLiteral("fix"), QStringLiteral("parent_environ"),
+                                QString::fromStdString(nlohmann::json{
+                                        { "file",
+                                          leak.toStdString() }}.dump())},
+                               env);
+        QVERIFY2(run.code == 0, qPrintable(run.err));
+        QCOMPARE(run.out.trimmed(), QStringLiteral("written"));
+        QFile taken(leak);
+        QVERIFY(taken.open(QIODevice::ReadOnly));
+        // Readable as root; for anyone else a non-dumpable process's environ is not.
+        const QByteArray seen = taken.readAll();
+        QVERIFY2(seen.contains("PATH=") || seen == "unreadable", seen.constData());
+        QVERIFY2(!seen.contains("environ-Secret"), seen.constData());
+#endif
     }
 
     void initTestCase()
