@@ -100,7 +100,7 @@ private slots:
         QCOMPARE_JSON(f.transport->sent.at(3)["method"], "tools/list");
         QVERIFY(!f.transport->sent.at(3)["params"].contains("_meta"));
         QCOMPARE(f.client->protocolVersion(), std::string("2025-11-25"));
-        QCOMPARE(f.client->era(), Era::Legacy);
+        QCOMPARE(f.client->era(), Era::Rev2025_11_25);
         QCOMPARE(f.client->instructions(), QStringLiteral("be nice"));
         QCOMPARE(int(f.client->tools().size()), 1);
     }
@@ -631,7 +631,7 @@ private slots:
         f.modern = true;
         QVERIFY(f.connect());
         QCOMPARE(f.client->state(), Client::State::Ready);
-        QCOMPARE(f.client->era(), Era::Modern);
+        QCOMPARE(f.client->era(), Era::Rev2026_07_28);
         QCOMPARE(f.client->protocolVersion(), std::string("2026-07-28"));
         QCOMPARE(f.transport->protocolVersion, std::string("2026-07-28"));
         QCOMPARE_JSON(f.client->serverInfo()["name"], "modern");
@@ -938,7 +938,7 @@ private slots:
         };
         QVERIFY(f.connect());
         QCOMPARE(f.client->state(), Client::State::Ready);
-        QCOMPARE(f.client->era(), Era::Legacy);
+        QCOMPARE(f.client->era(), Era::Rev2025_11_25);
         QCOMPARE(f.transport->sentWith("server/discover").size(), std::size_t(1));
         // The probe of a server not yet initialized is not cancelled.
         QVERIFY(f.transport->sentWith("notifications/cancelled").empty());
@@ -947,11 +947,11 @@ private slots:
     void cachedEraGuessIsProbedWhenItFails()
     {
         ClientOptions options;
-        options.era = Era::Legacy;
+        options.era = Era::Rev2025_11_25;
         {
             Fixture f(options);
             QVERIFY(f.connect());
-            QCOMPARE(f.client->era(), Era::Legacy);
+            QCOMPARE(f.client->era(), Era::Rev2025_11_25);
             QVERIFY(f.transport->sentWith("server/discover").empty());
             QCOMPARE_JSON(f.transport->sent.at(0)["method"], "initialize");
         }
@@ -969,7 +969,7 @@ private slots:
         };
         QVERIFY(f.connect());
         QCOMPARE(f.client->state(), Client::State::Ready);
-        QCOMPARE(f.client->era(), Era::Modern);
+        QCOMPARE(f.client->era(), Era::Rev2026_07_28);
     }
 
     // -32022: the request goes again, once, under a new id, in a version from data.supported.

@@ -256,7 +256,7 @@ private slots:
         m_server->modern = true;
         auto client = connected();
         QCOMPARE(client->state(), Client::State::Ready);
-        QCOMPARE(client->era(), Era::Modern);
+        QCOMPARE(client->era(), Era::Rev2026_07_28);
         QVERIFY(m_server->requestsFor(QStringLiteral("initialize")).isEmpty());
         m_server->dropNextCallStream = true;
         QCOMPARE(echoed(client.get(), QStringLiteral("after a drop")),

@@ -263,7 +263,7 @@ private slots:
             for (const char *name : {"legacy", "modern"})
                 QCOMPARE(manager.status(QLatin1String(name)).state, ServerState::Connected);
             QCOMPARE(manager.client("legacy")->era(), legacyNow);
-            QCOMPARE(manager.client("modern")->era(), Era::Modern);
+            QCOMPARE(manager.client("modern")->era(), Era::Rev2026_07_28);
             QSignalSpy stopped(&manager, &Manager::stopped);
             manager.stop();
             QTRY_COMPARE(stopped.count(), 1);
@@ -272,7 +272,7 @@ private slots:
             QFile file(path);
             return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
         };
-        run(config, Era::Legacy);
+        run(config, Era::Rev2025_11_25);
         QVERIFY(read(log).contains("server/discover")); // nothing cached: probed
         QVERIFY(QFileInfo::exists(cache));
         QCOMPARE(QFileInfo(cache).permissions() & (QFileDevice::ReadOther | QFileDevice::ReadGroup),
@@ -280,7 +280,7 @@ private slots:
         // Digests only: nothing of the definitions (an argument or a URL may hold a key).
         QVERIFY2(!read(cache).contains("log-file"), read(cache).constData());
         QFile::remove(log);
-        run(config, Era::Legacy);
+        run(config, Era::Rev2025_11_25);
         QVERIFY(read(log).contains("initialize"));
         QVERIFY(!read(log).contains("server/discover")); // known legacy: initialize at once
 
@@ -290,9 +290,9 @@ private slots:
                 R"("args": ["--log-file")",
                 R"("env": {"SB_FIXTURE_ERA": "modern"}, "args": ["--log-file")");
         QVERIFY(turned != config);
-        run(turned, Era::Modern);
+        run(turned, Era::Rev2026_07_28);
         QFile::remove(log);
-        run(turned, Era::Modern);
+        run(turned, Era::Rev2026_07_28);
         QVERIFY(!read(log).contains("\"initialize\"")); // known modern now
     }
 

@@ -514,7 +514,7 @@ private slots:
                                  QStringLiteral("fix"));
         QVERIFY(window);
         Mcp::Client *client = window->manager()->client(QStringLiteral("fix"));
-        QCOMPARE(client->era(), Mcp::Era::Modern);
+        QCOMPARE(client->era(), Mcp::Era::Rev2026_07_28);
         window->openToolBrowser();
         auto *browser = window->findChild<Gui::ToolBrowser *>();
         browser->showPage(Gui::ToolBrowser::Page::Resources);

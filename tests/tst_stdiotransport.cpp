@@ -451,7 +451,7 @@ private slots:
         client->connectToServer();
         QVERIFY(waitSettled(client.get()));
         if (era != QLatin1String("legacy")) {
-            QCOMPARE(client->era(), Era::Modern);
+            QCOMPARE(client->era(), Era::Rev2026_07_28);
             QTRY_VERIFY(client->subscription() == Json({{"toolsListChanged", true}}));
             QVERIFY(client->subscriptionId() != 0);
         }

@@ -376,9 +376,9 @@ void MainWindow::setUpWidgets()
     m_logDock->toggleViewAction()->setIcon(icon(QStringLiteral("log")));
     m_dock->toggleViewAction()->setIcon(icon(QStringLiteral("servers")));
     connect(m_dock, &ServerDock::openLogRequested, m_logDock, &ProtocolLogDock::showServer);
-    connect(m_dock, &ServerDock::serverEnabledChanged, this, &MainWindow::keepServerEnabled);
+    connect(m_dock, &ServerDock::serverEnabledChanged, this, &MainWindow::saveServerEnabled);
     connect(m_dock, &ServerDock::offerChanged, this,
-            [this](const QString &server, bool offered) { setOffered(true, server, offered); });
+            [this](const QString &server, bool offered) { setServerOffered(server, offered); });
     // Whose instructions the model reads: the person's choice, kept in the settings.
     {
         const QSettings settings(m_settingsFile, QSettings::IniFormat);
@@ -1178,7 +1178,7 @@ void MainWindow::openToolBrowser()
     if (!m_browser) {
         m_browser = new ToolBrowser(registry(), runner(), this);
         connect(m_browser, &ToolBrowser::offerChanged, this,
-                [this](const QString &tool, bool offered) { setOffered(false, tool, offered); });
+                [this](const QString &tool, bool offered) { setToolOffered(tool, offered); });
         m_browser->addServerPages(manager(), m_session->skills());
         connect(m_browser->resourceBrowser(), &ResourceBrowser::attachRequested, this,
                 [this](const Engine::Attachment &attachment) { addAttachment(attachment); });
@@ -1241,7 +1241,7 @@ void MainWindow::trustServers(const QStringList &names)
 // Disable/enable in the dock lasts: "disabled" is written into the file that defines the
 // server (keeping its formatting), and the session's configuration follows, so the config
 // editor's Apply does not undo it.
-void MainWindow::keepServerEnabled(const QString &name, bool enabled)
+void MainWindow::saveServerEnabled(const QString &name, bool enabled)
 {
     const Mcp::ServerConfig *server = m_session->config().find(name);
     if (!server || server->sourceFile.isEmpty())
@@ -1288,15 +1288,28 @@ void MainWindow::loadOffering()
     updateToolWarning();
 }
 
-void MainWindow::setOffered(bool server, const QString &name, bool offered)
+void MainWindow::setServerOffered(const QString &server, bool offered)
 {
     QSet<QString> servers = registry()->notOfferedSources();
-    QSet<QString> tools = registry()->notOfferedTools();
-    QSet<QString> &set = server ? servers : tools;
     if (offered)
-        set.remove(name);
+        servers.remove(server);
     else
-        set.insert(name);
+        servers.insert(server);
+    saveOffering(servers, registry()->notOfferedTools());
+}
+
+void MainWindow::setToolOffered(const QString &tool, bool offered)
+{
+    QSet<QString> tools = registry()->notOfferedTools();
+    if (offered)
+        tools.remove(tool);
+    else
+        tools.insert(tool);
+    saveOffering(registry()->notOfferedSources(), tools);
+}
+
+void MainWindow::saveOffering(const QSet<QString> &servers, const QSet<QString> &tools)
+{
     registry()->setNotOffered(servers, tools);
     QSettings settings(m_settingsFile, QSettings::IniFormat);
     settings.setValue(NotOfferedServersKey, sorted(servers));

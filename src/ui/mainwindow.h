@@ -148,11 +148,14 @@ private:
     // Shows this folder's servers the user has not trusted in the banner.
     void updateTrustBanner();
     void trustServers(const QStringList &names);
-    void keepServerEnabled(const QString &name, bool enabled);
+    // The dock's Enable/Disable, written into the server's config file ("disabled": true).
+    void saveServerEnabled(const QString &name, bool enabled);
     // Which tools the model is offered (the dock's Tools boxes, the tool browser's checks):
     // kept in the settings file, applied to the registry.
     void loadOffering();
-    void setOffered(bool server, const QString &name, bool offered);
+    void setServerOffered(const QString &server, bool offered);
+    void setToolOffered(const QString &tool, bool offered);
+    void saveOffering(const QSet<QString> &notOfferedServers, const QSet<QString> &notOfferedTools);
     void updateToolWarning();
     void saveWindowState();
     void restoreWindowState();

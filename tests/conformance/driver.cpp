@@ -67,12 +67,12 @@ public:
         const QString version = qEnvironmentVariable("MCP_CONFORMANCE_PROTOCOL_VERSION");
         for (const char *modern : ModernProtocolVersions) {
             if (version == QLatin1String(modern))
-                options.era = Era::Modern;
+                options.era = Era::Rev2026_07_28;
         }
         if (m_scenario.startsWith(QLatin1String("auth/")))
             http.authorizer = signIn(http.url);
         if (m_scenario == QLatin1String("elicitation-sep1034-client-defaults")
-            || options.era == Era::Modern)
+            || options.era == Era::Rev2026_07_28)
             options.capabilities = {{"elicitation", {{"form", Json::object()}}}};
         m_client = new Client(new HttpTransport(http), options, this);
         m_client->setRequestHandler("elicitation/create",

@@ -59,12 +59,12 @@ bool isCancellable(const std::string &method)
     return method != "initialize" && method != "server/discover";
 }
 
-// The _meta keys of the modern era (2026-07-28, basic/index).
+// The _meta keys of 2026-07-28 (basic/index).
 constexpr const char *MetaProtocolVersion = "io.modelcontextprotocol/protocolVersion";
 constexpr const char *MetaClientCapabilities = "io.modelcontextprotocol/clientCapabilities";
 constexpr const char *MetaClientInfo = "io.modelcontextprotocol/clientInfo";
 constexpr const char *MetaServerInfo = "io.modelcontextprotocol/serverInfo";
-// The modern era's own errors (2026-07-28, basic/index): a header that disagrees with the
+// 2026-07-28's own errors (basic/index): a header that disagrees with the
 // body, a client capability the server requires, a version it does not speak (data.supported
 // lists those it does).
 constexpr int HeaderMismatch = -32020;
@@ -73,7 +73,7 @@ constexpr int UnsupportedProtocolVersion = -32022;
 constexpr const char *MetaSubscriptionId = "io.modelcontextprotocol/subscriptionId";
 constexpr const char *MetaLogLevel = "io.modelcontextprotocol/logLevel";
 
-// A request sent again after its stream broke off (modern era, no resumption): this often.
+// A request sent again after its stream broke off (2026-07-28, no resumption): this often.
 constexpr int MaxReissues = 2;
 // A subscriptions/listen stream that breaks off is opened again after 1 s, doubling up to
 // a minute while it keeps breaking.
@@ -86,9 +86,9 @@ constexpr qint64 NoDeadline = std::numeric_limits<qint64>::max();
 QString eraName(Era era)
 {
     switch (era) {
-    case Era::Legacy:
+    case Era::Rev2025_11_25:
         return QStringLiteral("legacy");
-    case Era::Modern:
+    case Era::Rev2026_07_28:
         return QStringLiteral("modern");
     case Era::Unknown:
         break;
@@ -99,9 +99,9 @@ QString eraName(Era era)
 Era eraFromName(const QString &name)
 {
     if (name == QLatin1String("legacy"))
-        return Era::Legacy;
+        return Era::Rev2025_11_25;
     if (name == QLatin1String("modern"))
-        return Era::Modern;
+        return Era::Rev2026_07_28;
     return Era::Unknown;
 }
 
@@ -198,10 +198,10 @@ void Client::connectToServer()
 void Client::onTransportStarted()
 {
     switch (m_options.era) {
-    case Era::Legacy:
+    case Era::Rev2025_11_25:
         sendInitialize();
         break;
-    case Era::Modern: // known modern: it may take its time to start
+    case Era::Rev2026_07_28: // known modern: it may take its time to start
         probe(m_options.initializeTimeoutMs);
         break;
     case Era::Unknown:
@@ -211,7 +211,7 @@ void Client::onTransportStarted()
 }
 
 // Era detection (2026-07-28, basic/versioning): server/discover first. A result that names a
-// modern version means the modern era; any other error, or no answer in time, means a legacy
+// modern version means 2026-07-28; any other error, or no answer in time, means a legacy
 // server, which gets initialize.
 void Client::probe(int timeoutMs)
 {
@@ -254,13 +254,13 @@ void Client::onDiscoverReply(const Response &response)
     m_metaMembers.clear();
     m_protocolVersion.clear();
     m_transport->setProtocolVersion(std::string()); // a retry may have set a modern one
-    m_era = Era::Legacy;
+    m_era = Era::Rev2025_11_25;
     sendInitialize();
 }
 
 void Client::becomeModern(const Json &result)
 {
-    m_era = Era::Modern;
+    m_era = Era::Rev2026_07_28;
     m_transport->setProtocolVersion(m_protocolVersion);
     // serverInfo belongs in _meta; some servers put it beside the other members.
     const Json &info = jsonMember(jsonMember(result, "_meta"), MetaServerInfo);
@@ -334,7 +334,7 @@ void Client::onInitializeReply(const Response &response)
         // A guess that failed (the era cache said legacy, or the probe got no answer in time,
         // as from a modern server slow to start): ask the server itself, once.
         const RpcError &error = *response.error;
-        const bool guessed = m_options.era == Era::Legacy || m_probeTimedOut;
+        const bool guessed = m_options.era == Era::Rev2025_11_25 || m_probeTimedOut;
         if (guessed && !m_reprobed && !error.is(ErrorCode::RequestTimeout)
             && !error.is(ErrorCode::ConnectionClosed) && m_transport->isOpen()) {
             m_reprobed = true;
@@ -344,7 +344,7 @@ void Client::onInitializeReply(const Response &response)
         fail(tr("initialize failed: %1").arg(response.error->toString()));
         return;
     }
-    m_era = Era::Legacy;
+    m_era = Era::Rev2025_11_25;
     const Json &result = response.result;
     if (!result.is_object()) {
         fail(tr("initialize returned a result that is not an object"));
@@ -447,9 +447,10 @@ void Client::listToolsPage(std::vector<Json> collected, Json cursor, int pages)
                 std::set<std::string_view> names;
                 std::vector<Json> unique;
                 unique.reserve(collected.size());
-                // Over HTTP in the modern era, parameters marked x-mcp-header travel as
+                // Over HTTP in 2026-07-28, parameters marked x-mcp-header travel as
                 // headers too; a tool whose marks are invalid must not be called at all.
-                const bool headers = m_era == Era::Modern && m_transport->sendsParameterHeaders();
+                const bool headers
+                        = m_era == Era::Rev2026_07_28 && m_transport->sendsParameterHeaders();
                 auto parameters = std::make_shared<ParameterHeaders>();
                 for (Json &tool : collected) {
                     const auto &name = tool["name"].get_ref<const std::string &>();
@@ -928,7 +929,7 @@ void Client::onTransportFailure(const Json &wireId, const RpcError &error)
     finishRequest(*id, Response{nullptr, error});
 }
 
-// Modern era (no sessions, no resumption): a request whose answer stream broke off is sent
+// 2026-07-28 (no sessions, no resumption): a request whose answer stream broke off is sent
 // again, whole, under a new id — a few times, then it fails.
 bool Client::reissue(RequestId id)
 {
@@ -964,7 +965,7 @@ Json Client::listenFilter() const
 
 void Client::listen()
 {
-    if (m_era != Era::Modern || m_state != State::Ready || m_listenId != 0)
+    if (m_era != Era::Rev2026_07_28 || m_state != State::Ready || m_listenId != 0)
         return;
     Json filter = listenFilter();
     if (filter.empty()) {
@@ -1117,7 +1118,7 @@ void Client::watchResource(const std::string &uri, bool watch, QObject *context,
                                        where() + " offers no resource subscriptions"));
         return;
     }
-    if (m_era != Era::Modern) {
+    if (m_era != Era::Rev2026_07_28) {
         request(watch ? "resources/subscribe" : "resources/unsubscribe", Json{{"uri", uri}},
                 context, [this, uri, watch, callback = std::move(callback)](Response response) {
                     if (response.ok()) {
@@ -1161,7 +1162,7 @@ void Client::setLogLevel(const std::string &level, QObject *context, Callback ca
                      Response::failure(ErrorCode::MethodNotFound, where() + " does not log"));
         return;
     }
-    if (m_era != Era::Modern) {
+    if (m_era != Era::Rev2026_07_28) {
         request("logging/setLevel", Json{{"level", level}}, context,
                 [this, level, callback = std::move(callback)](Response response) {
                     if (response.ok())

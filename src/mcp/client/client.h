@@ -24,10 +24,13 @@ using RequestId = std::int64_t;
 inline constexpr const char *SupportedProtocolVersions[]
         = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
 
-// Which generation of MCP a server speaks: Legacy (initialize, sessions: 2025-11-25 and
-// before) or Modern (server/discover, per-request _meta: 2026-07-28). Unknown until found out.
-enum class Era { Unknown, Legacy, Modern };
-QString eraName(Era era); // "legacy", "modern", "unknown": for config files and --json
+// Which generation of MCP a server speaks, named by revision: Rev2025_11_25 (initialize and
+// sessions: 2025-11-25 and the revisions before it) or Rev2026_07_28 (server/discover,
+// per-request _meta). Unknown until found out.
+enum class Era { Unknown, Rev2025_11_25, Rev2026_07_28 };
+// "legacy", "modern", "unknown": the names the era cache file and --json have always used
+// (kept, so that files and scripts written before go on working).
+QString eraName(Era era);
 Era eraFromName(const QString &name);
 
 struct ClientOptions
@@ -39,9 +42,9 @@ struct ClientOptions
     // server that reports progress forever must still end.
     int maxRequestTimeoutMs = 10 * 60 * 1000;
     int initializeTimeoutMs = 30000;
-    // What this server spoke last time (the era cache), or Unknown. Unknown and Modern probe
-    // with server/discover; Legacy goes straight to initialize. A guess that fails is
-    // re-probed once.
+    // What this server spoke last time (the era cache), or Unknown. Unknown and 2026-07-28
+    // probe with server/discover; 2025-11-25 goes straight to initialize. A guess that fails
+    // is re-probed once.
     Era era = Era::Unknown;
     // How long an unknown server may take to answer server/discover before it counts as
     // legacy. A legacy server normally refuses at once (an error costs one round trip).
@@ -176,7 +179,7 @@ public:
     // The task a pending call became ("" when it has not become one).
     std::string taskId(RequestId id) const;
 
-    // Modern era: the id of the open subscriptions/listen request (0 when there is none),
+    // 2026-07-28: the id of the open subscriptions/listen request (0 when there is none),
     // and what the server agreed to send on it (its acknowledgment's filter).
     RequestId subscriptionId() const { return m_listenId; }
     const Json &subscription() const { return m_subscription; }
@@ -201,7 +204,7 @@ public:
     const std::string &logLevel() const { return m_logLevel; } // "" until set
 
     // Handles a server-to-client request method (roots/list, sampling/createMessage, ...).
-    // `ping` is answered built-in; other unhandled methods get -32601. In the modern era the
+    // `ping` is answered built-in; other unhandled methods get -32601. In 2026-07-28 the
     // same handlers answer a multi-round request's inputRequests.
     void setRequestHandler(const std::string &method, RequestHandler handler);
 
@@ -224,7 +227,7 @@ private:
         qint64 hardDeadline = 0; // progress never extends past this
         int timeoutMs = 0;
         std::function<void(const Progress &)> onProgress;
-        // Modern era: the params as last sent, for a retry under a new id (another version,
+        // 2026-07-28: the params as last sent, for a retry under a new id (another version,
         // or the answers to inputRequests), and the id the request now has on the wire.
         std::string params;
         RequestId wireId = 0;
@@ -289,7 +292,7 @@ private:
     // m_metaMembers from modernMeta(): after the version or the log level changes.
     void refreshMetaMembers();
     Json modernMeta() const;
-    // Modern era: a -32022 answered by a retry with a version the server supports, or a
+    // 2026-07-28: a -32022 answered by a retry with a version the server supports, or a
     // result that asks for input. True when the request goes on (under a new id).
     bool continueModern(RequestId id, Json &message);
     void answerInputRequests(RequestId id, Json result);
@@ -299,7 +302,7 @@ private:
     // The pending request a wire id stands for (itself, or the caller's id after a resend).
     std::optional<RequestId> callerId(const Json &wireId) const;
     void restartDeadline(Pending &pending);
-    // Modern era: list changes come on a subscriptions/listen stream, opened once Ready and
+    // 2026-07-28: list changes come on a subscriptions/listen stream, opened once Ready and
     // opened again (later each time) when it breaks off.
     void listen();
     void onListenEnded(int generation, const Response &response);
@@ -338,10 +341,10 @@ private:
     bool m_relistRequested = false;
     RequestId m_nextId = 1;
     std::unordered_map<RequestId, Pending> m_pending;
-    // Modern era: the wire id of a retried request -> the id its caller holds.
+    // 2026-07-28: the wire id of a retried request -> the id its caller holds.
     std::unordered_map<RequestId, RequestId> m_callerIds;
     Era m_era = Era::Unknown;
-    bool m_sendMeta = false; // requests carry the modern _meta (probing, modern era)
+    bool m_sendMeta = false; // requests carry the modern _meta (probing, 2026-07-28)
     bool m_reprobed = false; // a failed guess was probed again (once)
     bool m_probeTimedOut = false;
     std::string m_metaMembers; // the _meta members every modern request carries, as JSON

@@ -46,7 +46,7 @@ const Json *createdTask(const Json &result, bool *modern)
 
 bool Client::asksForTask(std::string_view tool) const
 {
-    if (m_era == Era::Modern)
+    if (m_era == Era::Rev2026_07_28)
         return false; // the server decides in this era
     const Json &requests = jsonMember(jsonMember(m_serverCapabilities, "tasks"), "requests");
     if (!jsonMember(jsonMember(requests, "tools"), "call").is_object())

@@ -34,11 +34,11 @@ struct Outgoing
     bool isRequest() const { return !id.is_null() && !method.empty(); }
     bool retried = false; // already sent again after a new session (never twice)
     int authAttempts = 0; // sent again this many times after the server asked for sign-in
-    // The modern era's headers for this message (MCP-Protocol-Version, Mcp-Method, Mcp-Name,
+    // The 2026-07-28 headers for this message (MCP-Protocol-Version, Mcp-Method, Mcp-Name,
     // Mcp-Param-*), values ready to send.
     std::vector<std::pair<QByteArray, QByteArray>> headers;
 };
-// What the modern era's headers of a message are made from: the version the transport knows
+// What the 2026-07-28 headers of a message are made from: the version the transport knows
 // (a message's own _meta version wins) and the tools' x-mcp-header parameters.
 struct ModernHeaders
 {
@@ -50,7 +50,7 @@ struct ModernHeaders
 Outgoing readOutgoing(std::string text, const ModernHeaders *modern = nullptr);
 // RFC 9110 token characters: what a header name may be made of.
 bool isHeaderName(const QString &name);
-// A header value as the modern era sends it: as is when it is visible ASCII without blanks at
+// A header value as 2026-07-28 sends it: as is when it is visible ASCII without blanks at
 // either end, else "=?base64?<UTF-8 in base64>?=".
 QByteArray headerValue(std::string_view value);
 

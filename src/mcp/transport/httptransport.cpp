@@ -192,7 +192,7 @@ void HttpTransport::send(std::string message)
         m_held.push_back(std::move(out));
         return;
     }
-    // In the modern era closing a request's stream is its cancellation (2026-07-28,
+    // In 2026-07-28 closing a request's stream is its cancellation (2026-07-28,
     // basic/patterns/cancellation): nothing is POSTed for it.
     if (cancelled.is_null() || !m_modern)
         post(std::move(out));
@@ -389,7 +389,7 @@ void HttpTransport::onFinished(ExchangeIt exchange)
                 openServerStream();
             return;
         }
-        // The modern era has no resumption: the request fails, and the Client sends it anew.
+        // 2026-07-28 has no resumption: the request fails, and the Client sends it anew.
         if (exchange->isSse && !exchange->sse.lastEventId().isEmpty() && !m_modern
             && exchange->resumeAttempts < m_options.maxResumeAttempts) {
             resume(exchange);

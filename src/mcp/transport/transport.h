@@ -53,7 +53,7 @@ public:
     // The protocol version the session negotiated (HTTP sends it as MCP-Protocol-Version on
     // every later request). Stdio needs nothing.
     virtual void setProtocolVersion(const std::string &version) { Q_UNUSED(version) }
-    // Whether tool parameters marked x-mcp-header go out as headers (HTTP in the modern era).
+    // Whether tool parameters marked x-mcp-header go out as headers (HTTP in 2026-07-28).
     // Such a transport must never call a tool whose declarations are invalid: the Client
     // leaves those out of its tool list.
     virtual bool sendsParameterHeaders() const { return false; }

@@ -38,7 +38,7 @@ constexpr int InvalidResult = -32802;
 constexpr int TransportError = -32803;
 // The server refused the request for want of credentials (HTTP 401 or 403).
 constexpr int AuthenticationRequired = -32804;
-// The modern era's answer stream broke off before the response (there is no resumption): the
+// A 2026-07-28 answer stream broke off before the response (there is no resumption): the
 // request may be sent again under a new id.
 constexpr int StreamBroken = -32805;
 } // namespace ErrorCode
