@@ -217,8 +217,8 @@ private slots:
         Fixture f;
         f.capabilities = {{"tools", Json::object()}, {"resources", Json::object()}};
         QVERIFY(f.connect());
-        QVERIFY(hasCapability(f.client.get(), "resources"));
-        QVERIFY(!hasCapability(f.client.get(), "prompts"));
+        QVERIFY(f.client->capabilities().resources);
+        QVERIFY(!f.client->capabilities().prompts);
         const auto answer = [&](const std::function<Json(const Json &cursor)> &page) {
             f.transport->onSend = [&f, page](const Json &m) {
                 const Json result = page(m["params"].value("cursor", Json()));
@@ -288,6 +288,122 @@ private slots:
         QTRY_COMPARE(changed.count(), 1);
         QCOMPARE(int(f.client->tools().size()), 2);
         QVERIFY(f.client->findTool("added"));
+    }
+
+    // The typed API (features.h): each request goes out as MCP says, and each answer comes
+    // back parsed, with what does not fit left out or reported, exactly once.
+    void typedFeatures()
+    {
+        Fixture f;
+        f.capabilities = {{"tools", Json::object()},
+                          {"resources", {{"subscribe", true}}},
+                          {"prompts", {{"listChanged", true}}},
+                          {"completions", Json::object()},
+                          {"extensions", {{"io.example/x", Json::object()}}}};
+        QVERIFY(f.connect());
+        const ServerCapabilities &caps = f.client->capabilities();
+        QVERIFY(caps.resources && caps.resourcesSubscribe && !caps.resourcesListChanged);
+        QVERIFY(caps.prompts && caps.promptsListChanged && caps.completions && !caps.logging);
+        QVERIFY(caps.hasExtension("io.example/x") && !caps.hasExtension("io.example/y"));
+
+        std::vector<Json> sent;
+        f.transport->onSend = [&](const Json &m) {
+            sent.push_back(m);
+            const std::string method = m["method"];
+            if (method == "resources/list")
+                f.transport->reply(m, {{"resources",
+                                        {{{"uri", "a://1"}, {"name", "one"}, {"size", 5}},
+                                         {{"name", "no uri"}},
+                                         {{"uri", "a://2"}, {"title", "Two"}}}}});
+            else if (method == "resources/read")
+                f.transport->reply(
+                        m, {{"contents",
+                             {{{"uri", "a://1"}, {"text", "hello"}},
+                              {{"uri", "a://1"}, {"mimeType", "image/png"}, {"blob", "AAAA"}}}}});
+            else if (method == "prompts/get")
+                f.transport->reply(
+                        m, {{"description", "d"},
+                            {"messages",
+                             {{{"role", "user"}, {"content", {{"type", "text"}, {"text", "hi"}}}},
+                              "junk"}}});
+            else if (method == "completion/complete") {
+                Json values = Json::array();
+                for (int i = 0; i < 150; ++i)
+                    values.push_back("v" + std::to_string(i));
+                values.push_back(7);
+                f.transport->reply(m, {{"completion",
+                                        {{"values", values}, {"total", 151}, {"hasMore", true}}}});
+            } else if (method == "prompts/list")
+                f.transport->receive({{"jsonrpc", "2.0"},
+                                      {"id", m["id"]},
+                                      {"error", {{"code", -32601}, {"message", "nope"}}}});
+        };
+
+        std::vector<Resource> resources;
+        int calls = 0;
+        listResources(f.client.get(), this, [&](std::vector<Resource> got, const QString &error) {
+            QVERIFY(error.isEmpty());
+            resources = std::move(got);
+            ++calls;
+        });
+        QTRY_COMPARE(calls, 1);
+        QCOMPARE(resources.size(), std::size_t(2)); // the entry without a uri is left out
+        QCOMPARE(resources[0].uri, std::string("a://1"));
+        QCOMPARE(resources[0].size, std::optional<qint64>(5));
+        QCOMPARE(resources[0].displayName(), QStringLiteral("one"));
+        QCOMPARE(resources[1].displayName(), QStringLiteral("Two"));
+
+        ReadResourceResult read;
+        readResource(f.client.get(), "a://1", this, [&](ReadResourceResult got) {
+            read = std::move(got);
+            ++calls;
+        });
+        QTRY_COMPARE(calls, 2);
+        QVERIFY(sent.back()["params"] == Json({{"uri", "a://1"}}));
+        QVERIFY(read.ok() && read.wellFormed);
+        QCOMPARE(read.contents.size(), std::size_t(2));
+        QCOMPARE(read.contents[0].text, std::optional<QString>(QStringLiteral("hello")));
+        QVERIFY(!read.contents[1].isText());
+        QCOMPARE(read.contents[1].blob.size(), 3);
+        QCOMPARE(read.contents[1].describe(), QStringLiteral("[blob image/png, 3 bytes] a://1"));
+
+        GetPromptResult prompt;
+        getPrompt(f.client.get(), "greet", {{"who", "you"}}, this, [&](GetPromptResult got) {
+            prompt = std::move(got);
+            ++calls;
+        });
+        QTRY_COMPARE(calls, 3);
+        QVERIFY(sent.back()["params"]
+                == Json({{"name", "greet"}, {"arguments", {{"who", "you"}}}}));
+        QCOMPARE(prompt.description, QStringLiteral("d"));
+        QCOMPARE(prompt.messages.size(), std::size_t(1)); // "junk" is not a message
+        QCOMPARE(prompt.messages[0].role, QStringLiteral("user"));
+        QCOMPARE(prompt.messages[0].describe(), QStringLiteral("hi"));
+
+        Completion completion;
+        complete(f.client.get(), {CompletionReference::Kind::ResourceTemplate, "a://{x}"}, "x", "v",
+                 {{"y", "1"}}, this, [&](Completion got) {
+                     completion = std::move(got);
+                     ++calls;
+                 });
+        QTRY_COMPARE(calls, 4);
+        QVERIFY(sent.back()["params"]
+                == Json({{"ref", {{"type", "ref/resource"}, {"uri", "a://{x}"}}},
+                         {"argument", {{"name", "x"}, {"value", "v"}}},
+                         {"context", {{"arguments", {{"y", "1"}}}}}}));
+        QVERIFY(completion.ok());
+        QCOMPARE(completion.values.size(), MaxCompletionValues); // bounded
+        QCOMPARE(completion.total, std::optional<int>(151));
+        QVERIFY(completion.hasMore);
+
+        QString listError;
+        listPrompts(f.client.get(), this, [&](std::vector<Prompt> got, const QString &error) {
+            QVERIFY(got.empty());
+            listError = error;
+            ++calls;
+        });
+        QTRY_COMPARE(calls, 5);
+        QVERIFY2(listError.contains(QLatin1String("nope")), qPrintable(listError));
     }
 
     void toolResultKeepsEverything()

@@ -4,7 +4,7 @@
 <context>
     <name>Engine::Agent</name>
     <message numerus="yes">
-        <location filename="../src/engine/agent.cpp" line="+260"/>
+        <location filename="../src/engine/agent/agent.cpp" line="+260"/>
         <source>The earlier part of this conversation (%n messages) was left out to fit the context window. A summary of it:</source>
         <translation>
             <numerusform>The earlier part of this conversation (%n message) was left out to fit the context window. A summary of it:</numerusform>
@@ -15,7 +15,7 @@
 <context>
     <name>Engine::Attachment</name>
     <message numerus="yes">
-        <location filename="../src/engine/llm.cpp" line="+57"/>
+        <location filename="../src/engine/llm/llm.cpp" line="+57"/>
         <source>[%1 %2, %n bytes]</source>
         <translation>
             <numerusform>[%1 %2, %n byte]</numerusform>
@@ -26,7 +26,7 @@
 <context>
     <name>Engine::BuiltinTools</name>
     <message numerus="yes">
-        <location filename="../src/engine/builtintools.cpp" line="+161"/>
+        <location filename="../src/engine/tools/builtintool.cpp" line="+43"/>
         <source> … [line cut: %n more characters]</source>
         <translation>
             <numerusform> … [line cut: %n more character]</numerusform>
@@ -34,7 +34,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+213"/>
+        <location filename="../src/engine/tools/readfiletool.cpp" line="+75"/>
         <source>offset %1 is past the end of &apos;%2&apos; (%n lines)</source>
         <translation>
             <numerusform>offset %1 is past the end of &apos;%2&apos; (%n line)</numerusform>
@@ -42,7 +42,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+121"/>
+        <location filename="../src/engine/tools/listdirtool.cpp" line="+91"/>
         <source>%1  (%n bytes)</source>
         <translation>
             <numerusform>%1  (%n byte)</numerusform>
@@ -66,7 +66,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+233"/>
+        <location filename="../src/engine/tools/searchjob.h" line="+157"/>
         <source>[stopped at %n results; narrow the pattern or the query to see the rest]</source>
         <translation>
             <numerusform>[stopped at %n result; narrow the pattern or the query to see the rest]</numerusform>
@@ -114,7 +114,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+247"/>
+        <location filename="../src/engine/tools/writefiletool.cpp" line="+57"/>
         <source>%n bytes</source>
         <translation>
             <numerusform>%n byte</numerusform>
@@ -138,7 +138,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+100"/>
+        <location filename="../src/engine/tools/editfiletool.cpp" line="+100"/>
         <source>&apos;old_string&apos; occurs %n times in &apos;%1&apos;; include more surrounding lines to make it unique, or set replace_all to true</source>
         <translation>
             <numerusform>&apos;old_string&apos; occurs %n time in &apos;%1&apos;; include more surrounding lines to make it unique, or set replace_all to true</numerusform>
@@ -154,7 +154,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+21"/>
+        <location filename="../src/engine/tools/bashrun.cpp" line="+18"/>
         <source>
 … [cut: %n characters in the middle; the full output is in the UI] …
 </source>
@@ -171,7 +171,7 @@
 <context>
     <name>Engine::ToolOutput</name>
     <message numerus="yes">
-        <location filename="../src/engine/tool.cpp" line="+43"/>
+        <location filename="../src/engine/tools/tool.cpp" line="+43"/>
         <source>%n bytes base64</source>
         <translation>
             <numerusform>%n byte base64</numerusform>
@@ -283,7 +283,7 @@ in %3</numerusform>
 <context>
     <name>Gui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../src/ui/mainwindow.cpp" line="+638"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+628"/>
         <source>%n earlier tool result(s) shortened</source>
         <translation>
             <numerusform>%n earlier tool result shortened</numerusform>
@@ -299,7 +299,7 @@ in %3</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+680"/>
+        <location line="+608"/>
         <source>%n tools are offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser, or let the model search for tools (Settings).</source>
         <translation>
             <numerusform>%n tool is offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser, or let the model search for tools (Settings).</numerusform>
@@ -329,7 +329,7 @@ in %3</numerusform>
 <context>
     <name>Gui::PromptBrowser</name>
     <message numerus="yes">
-        <location filename="../src/ui/serverbrowsers.cpp" line="+731"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="+717"/>
         <source>%n message(s); only the first %1 characters can be used.</source>
         <translation>
             <numerusform>%n message; only the first %1 characters can be used.</numerusform>

@@ -4,47 +4,22 @@
 <context>
     <name>Cli::Application</name>
     <message>
-        <location filename="../src/cli/cli.cpp" line="+247"/>
+        <location filename="../src/cli/cli.cpp" line="+250"/>
         <source>switchboard-cli: refusing to use %1 as the workspace (it is / or your home folder: the tools could read every project and your private files there); run it in a project folder or name one with --workspace DIR</source>
         <translation>switchboard-cli：拒绝将 %1 用作工作区（它是 / 或你的主文件夹：工具将能读取其中的所有项目和你的私人文件）；请在项目文件夹中运行，或用 --workspace DIR 指定一个</translation>
     </message>
     <message>
-        <location line="+61"/>
-        <source>sign-in needed: run &apos;switchboard-cli --workspace %1 auth login %2&apos;</source>
-        <translation>需要登录：请运行 &apos;switchboard-cli --workspace %1 auth login %2&apos;</translation>
-    </message>
-    <message>
-        <location line="+25"/>
-        <source>%1 asks your model for a completion</source>
-        <translation>%1 请求你的模型生成回复</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>[sampling] %1 asks your model (%2 messages, at most %3 tokens)</source>
-        <translation>[采样] %1 请求你的模型（%2 条消息，最多 %3 个词元）</translation>
-    </message>
-    <message>
-        <location line="+37"/>
-        <source>[elicitation] %1 asks: %2 (%3)</source>
-        <translation>[信息请求] %1 询问：%2（%3）</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>audit log: %1</source>
-        <translation>审计日志：%1</translation>
-    </message>
-    <message>
-        <location line="+375"/>
+        <location line="+448"/>
         <source>server &apos;%1&apos; offers no resources</source>
         <translation>服务器“%1”不提供资源</translation>
     </message>
     <message>
-        <location line="+80"/>
+        <location line="+83"/>
         <source>server &apos;%1&apos; offers no prompts</source>
         <translation>服务器“%1”不提供提示词</translation>
     </message>
     <message>
-        <location line="+236"/>
+        <location line="+230"/>
         <source>--tail needs a positive whole number</source>
         <translation>--tail 需要一个正整数</translation>
     </message>
@@ -69,7 +44,7 @@
         <translation>没有此文件</translation>
     </message>
     <message>
-        <location line="+185"/>
+        <location line="+183"/>
         <source>a2a send: %1</source>
         <translation>a2a send：%1</translation>
     </message>
@@ -114,14 +89,7 @@
         <translation>已退出 %1：其令牌已被清除</translation>
     </message>
     <message>
-        <location line="+14"/>
-        <source>Open this address in a browser to sign in (waiting up to 5 minutes):
-%1</source>
-        <translation>请在浏览器中打开此地址以登录（最多等待 5 分钟）：
-%1</translation>
-    </message>
-    <message>
-        <location line="+9"/>
+        <location line="+16"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -184,6 +152,140 @@
         <location line="+9"/>
         <source>serving %1 on %2</source>
         <translation>正在 %2 上提供 %1</translation>
+    </message>
+</context>
+<context>
+    <name>Cli::TerminalApprovalGate</name>
+    <message>
+        <location filename="../src/cli/terminalgate.cpp" line="+41"/>
+        <source>switchboard-cli runs with --approve deny</source>
+        <translation>switchboard-cli 以 --approve deny 运行</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>denied: %1 (%2 risk)
+</source>
+        <translation>已拒绝：%1（风险：%2）
+</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>denied: %1 (%2)
+</source>
+        <translation>已拒绝：%1（%2）
+</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>  server&apos;s hints (untrusted): %1
+</source>
+        <translation>  服务器提示（不可信）：%1
+</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>  why it asks: %1
+</source>
+        <translation>  询问原因：%1
+</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>[y] once  [n] deny (n: reason) &gt; </source>
+        <translation>[y] 允许一次  [n] 拒绝（n: 原因）&gt; </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>[y] once  [c] for this conversation  [a] always  [n] deny (n: reason) &gt; </source>
+        <translation>[y] 允许一次  [c] 本次对话内允许  [a] 始终允许  [n] 拒绝（n: 原因）&gt; </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>[y] this command once  [c] exactly this command in this conversation  [a] always  [n] deny (n: reason) &gt; </source>
+        <translation>[y] 本次允许此命令  [c] 在本对话中允许完全相同的命令  [a] 总是允许  [n] 拒绝（n: 原因）&gt; </translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>[y] this command once  [c] commands matching %1 in this conversation  [a] always  [n] deny (n: reason) &gt; </source>
+        <translation>[y] 允许此命令一次  [c] 本次对话内允许匹配 %1 的命令  [a] 始终允许  [n] 拒绝（n: 原因）&gt; </translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>
+Allow %1 (%2 risk, from %3)?
+  arguments: %4
+%5%6%7</source>
+        <translation>
+允许 %1 吗（风险：%2，来自 %3）？
+  参数：%4
+%5%6%7</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>built-in</source>
+        <translation>内置</translation>
+    </message>
+    <message>
+        <location line="+76"/>
+        <source>Please answer y or n &gt; </source>
+        <translation>请输入 y 或 n &gt; </translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>the turn was stopped</source>
+        <translation>本轮已被停止</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>(withdrawn: the turn was stopped)
+</source>
+        <translation>（已撤回：本轮已被停止）
+</translation>
+    </message>
+    <message>
+        <location line="-68"/>
+        <source>no terminal to ask on</source>
+        <translation>没有可用于询问的终端</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>no answer (end of input)</source>
+        <translation>未作答（输入已结束）</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>Please answer y, c, a or n &gt; </source>
+        <translation>请输入 y、c、a 或 n &gt; </translation>
+    </message>
+</context>
+<context>
+    <name>Cli::TerminalHost</name>
+    <message>
+        <location filename="../src/cli/terminalhost.cpp" line="+32"/>
+        <source>Open this address in a browser to sign in (waiting up to 5 minutes):
+%1</source>
+        <translation>请在浏览器中打开此地址以登录（最多等待 5 分钟）：
+%1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>sign-in needed: run &apos;switchboard-cli --workspace %1 auth login %2&apos;</source>
+        <translation>需要登录：请运行 &apos;switchboard-cli --workspace %1 auth login %2&apos;</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>%1 asks your model for a completion</source>
+        <translation>%1 请求你的模型生成回复</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>[sampling] %1 asks your model (%2 messages, at most %3 tokens)</source>
+        <translation>[采样] %1 请求你的模型（%2 条消息，最多 %3 个词元）</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>[elicitation] %1 asks: %2 (%3)</source>
+        <translation>[信息请求] %1 询问：%2（%3）</translation>
     </message>
 </context>
 <context>
@@ -352,7 +454,7 @@
 <context>
     <name>Engine::A2A::AgentExecutor</name>
     <message>
-        <location filename="../src/engine/a2a/agentexecutor.cpp" line="+30"/>
+        <location filename="../src/engine/agentexecutor.cpp" line="+31"/>
         <source>Switchboard: %1</source>
         <translation>Switchboard：%1</translation>
     </message>
@@ -377,7 +479,7 @@
         <translation>此上下文中的另一个任务仍在运行；请等待它完成，或开始新的上下文。</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+13"/>
         <source>A2A: %1</source>
         <translation>A2A：%1</translation>
     </message>
@@ -853,7 +955,7 @@
 <context>
     <name>Engine::Agent</name>
     <message>
-        <location filename="../src/engine/agent.cpp" line="+83"/>
+        <location filename="../src/engine/agent/agent.cpp" line="+83"/>
         <location line="+50"/>
         <source>Could not save the conversation: %1</source>
         <translation>无法保存对话：%1</translation>
@@ -940,7 +1042,7 @@
 <context>
     <name>Engine::AnthropicProvider</name>
     <message>
-        <location filename="../src/engine/anthropicprovider.cpp" line="+229"/>
+        <location filename="../src/engine/llm/anthropicprovider.cpp" line="+229"/>
         <source>Anthropic %1 at %2</source>
         <translation>Anthropic %1（%2）</translation>
     </message>
@@ -953,7 +1055,7 @@
 <context>
     <name>Engine::ApprovalStore</name>
     <message>
-        <location filename="../src/engine/approvalstore.cpp" line="+48"/>
+        <location filename="../src/engine/approval/approvalstore.cpp" line="+48"/>
         <source>cannot read %1</source>
         <translation>无法读取 %1</translation>
     </message>
@@ -966,7 +1068,7 @@
 <context>
     <name>Engine::Attachment</name>
     <message numerus="yes">
-        <location filename="../src/engine/llm.cpp" line="+57"/>
+        <location filename="../src/engine/llm/llm.cpp" line="+57"/>
         <source>[%1 %2, %n bytes]</source>
         <translation>
             <numerusform>[%1 %2，%n 字节]</numerusform>
@@ -976,7 +1078,7 @@
 <context>
     <name>Engine::AuditLog</name>
     <message>
-        <location filename="../src/engine/auditlog.cpp" line="+184"/>
+        <location filename="../src/engine/approval/auditlog.cpp" line="+184"/>
         <source>Cannot rotate the audit log %1.</source>
         <translation>无法轮转审计日志 %1。</translation>
     </message>
@@ -984,7 +1086,7 @@
 <context>
     <name>Engine::BuiltinTools</name>
     <message>
-        <location filename="../src/engine/builtintools.cpp" line="+60"/>
+        <location filename="../src/engine/tools/builtintool.h" line="+63"/>
         <source>&apos;%1&apos; is required (a string)</source>
         <translation>缺少必需参数“%1”（字符串）</translation>
     </message>
@@ -1004,7 +1106,7 @@
         <translation>“%1”必须是 true 或 false</translation>
     </message>
     <message numerus="yes">
-        <location line="+51"/>
+        <location filename="../src/engine/tools/builtintool.cpp" line="+43"/>
         <source> … [line cut: %n more characters]</source>
         <translation>
             <numerusform> … [行已截断：还有 %n 个字符]</numerusform>
@@ -1048,7 +1150,7 @@
         <translation>无法写入“%1”：%2</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location filename="../src/engine/tools/builtintool.h" line="+70"/>
         <source>%1 touches &apos;%2&apos;, which may hold secrets (it matches &quot;%3&quot; in the list of sensitive files)</source>
         <translation>%1 涉及“%2”，它可能包含机密（与敏感文件列表中的“%3”匹配）</translation>
     </message>
@@ -1058,7 +1160,7 @@
         <translation>%1 失败：%2</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location filename="../src/engine/tools/readfiletool.cpp" line="+20"/>
         <source>Read a text file in the workspace. Each output line is the line number, a tab, then the line as it is in the file (the number and tab are not part of the file: leave them out when you quote text for edit_file). Reads up to 2000 lines from `offset` (1-based, default 1); when more remain, the output ends with the offset to continue from. Binary files and files over 10 MiB are refused. Paths are relative to the workspace root.</source>
         <translation>读取工作区中的文本文件。每行输出依次为行号、一个制表符，以及文件中该行的原文（行号和制表符不属于文件内容：为 edit_file 引用文本时请去掉它们）。从 `offset`（从 1 开始，默认为 1）起最多读取 2000 行；若还有剩余，输出末尾会给出继续读取的 offset。拒绝读取二进制文件和超过 10 MiB 的文件。路径相对于工作区根目录。</translation>
     </message>
@@ -1080,7 +1182,7 @@
         <translation>[第 %1-%2 行，共 %3 行；使用 offset=%4 调用 read_file 继续读取]</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location filename="../src/engine/tools/listdirtool.cpp" line="+20"/>
         <source>List a directory in the workspace (not recursive). One entry per line: directories end with &apos;/&apos;, files show their size in bytes, symbolic links show their target. Directories come first, then files, each sorted by name; hidden entries are included. At most 1000 entries. Use search_files to find files by pattern across directories.</source>
         <translation>列出工作区中的目录（不递归）。每行一个条目：目录以“/”结尾，文件显示其字节大小，符号链接显示其目标。先列目录、后列文件，各自按名称排序；包含隐藏条目。最多 1000 个条目。要跨目录按模式查找文件，请使用 search_files。</translation>
     </message>
@@ -1116,7 +1218,7 @@
         </translation>
     </message>
     <message>
-        <location line="+118"/>
+        <location filename="../src/engine/tools/searchjob.h" line="+42"/>
         <source>search_files was cancelled</source>
         <translation>search_files 已取消</translation>
     </message>
@@ -1168,7 +1270,7 @@
         </translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location filename="../src/engine/tools/searchfilestool.cpp" line="+22"/>
         <source>search_files asks to search inside files that may hold secrets (include_sensitive; see the list of sensitive files)</source>
         <translation>search_files 请求在可能包含机密的文件中搜索（include_sensitive；参见敏感文件列表）</translation>
     </message>
@@ -1203,7 +1305,7 @@
         <translation>模式“%1”不是有效的 glob</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location filename="../src/engine/tools/writefiletool.cpp" line="+16"/>
         <source>Create a file in the workspace, or replace its whole content. Missing parent directories are created. The write is atomic: the file has either its old or its new content, never a part. Content is written as UTF-8, exactly as given. To change part of an existing file, prefer edit_file.</source>
         <translation>在工作区中创建文件，或替换其全部内容。会自动创建缺失的父目录。写入是原子的：文件要么保持旧内容，要么是新内容，绝不会只写入一部分。内容按给定的原样以 UTF-8 写入。要修改现有文件的一部分，请优先使用 edit_file。</translation>
     </message>
@@ -1239,7 +1341,7 @@
         </translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location filename="../src/engine/tools/editfiletool.cpp" line="+16"/>
         <source>Replace text in a file of the workspace. `old_string` must match the file exactly, including whitespace and indentation (without read_file&apos;s line-number prefixes), and must occur exactly once, unless `replace_all` is true; include enough surrounding lines to make it unique. The file is rewritten atomically. Read the file before editing it.</source>
         <translation>替换工作区中某个文件里的文本。`old_string` 必须与文件内容完全一致，包括空白和缩进（不含 read_file 的行号前缀），并且除非 `replace_all` 为 true，否则必须恰好出现一次；请包含足够多的上下文行以使其唯一。文件会被原子地重写。编辑前请先读取该文件。</translation>
     </message>
@@ -1278,7 +1380,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+21"/>
+        <location filename="../src/engine/tools/bashrun.cpp" line="+18"/>
         <source>
 … [cut: %n characters in the middle; the full output is in the UI] …
 </source>
@@ -1289,7 +1391,7 @@
         </translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location filename="../src/engine/tools/bashrun.h" line="+47"/>
         <source>bash was not run: %1</source>
         <translation>bash 未运行：%1</translation>
     </message>
@@ -1336,7 +1438,7 @@
 </translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location filename="../src/engine/tools/bashtool.cpp" line="+21"/>
         <source>Run a command with `bash -c` in the workspace root. The result is the combined stdout and stderr, then the exit code; a non-zero exit is reported as an error. Long output is shortened to its beginning and end. stdin is empty, so interactive commands fail instead of waiting. The command and everything it started are killed after `timeout_ms` (at most 600000, i.e. 10 minutes) and when it ends, so do not start servers in the background. Prefer read_file, list_dir, search_files and edit_file for files.</source>
         <translation>在工作区根目录中用 `bash -c` 运行命令。结果为合并后的 stdout 和 stderr，随后是退出码；非零退出码会作为错误报告。过长的输出只保留开头和结尾。stdin 为空，因此交互式命令会直接失败而不会等待。命令及其启动的所有进程会在 `timeout_ms`（最多 600000，即 10 分钟）后以及命令结束时被终止，因此不要在后台启动服务器。处理文件时请优先使用 read_file、list_dir、search_files 和 edit_file。</translation>
     </message>
@@ -1347,12 +1449,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location filename="../src/engine/workspace.cpp" line="+142"/>
+        <location filename="../src/engine/tools/workspace.cpp" line="+142"/>
         <source>the workspace folder %1 does not exist</source>
         <translation>工作区文件夹 %1 不存在</translation>
     </message>
     <message>
-        <location filename="../src/engine/workspace.cpp" line="+2"/>
+        <location filename="../src/engine/tools/workspace.cpp" line="+2"/>
         <source>the path is empty; give a path relative to the workspace %1</source>
         <translation>路径为空；请给出相对于工作区 %1 的路径</translation>
     </message>
@@ -1385,7 +1487,7 @@
 <context>
     <name>Engine::CommandPattern</name>
     <message>
-        <location filename="../src/engine/commandpattern.cpp" line="+73"/>
+        <location filename="../src/engine/policy/commandpattern.cpp" line="+73"/>
         <source>git %1 sets configuration that can run other programs</source>
         <translation>git %1 设置的配置可以运行其他程序</translation>
     </message>
@@ -1468,7 +1570,7 @@
 <context>
     <name>Engine::ContextFit</name>
     <message>
-        <location filename="../src/engine/contextfit.cpp" line="+35"/>
+        <location filename="../src/engine/llm/contextfit.cpp" line="+35"/>
         <source>
 … [%n characters of this earlier result left out to fit the context window] …
 </source>
@@ -1485,7 +1587,7 @@
 <context>
     <name>Engine::ConversationStore</name>
     <message>
-        <location filename="../src/engine/conversationstore.cpp" line="+263"/>
+        <location filename="../src/engine/storage/conversationstore.cpp" line="+264"/>
         <source>The conversation file %1 is damaged: its first line is not a conversation header.</source>
         <translation>对话文件 %1 已损坏：第一行不是对话头。</translation>
     </message>
@@ -1550,7 +1652,7 @@
 <context>
     <name>Engine::Elicitation</name>
     <message>
-        <location filename="../src/engine/elicitation.cpp" line="+44"/>
+        <location filename="../src/engine/serverrequests/elicitation.cpp" line="+44"/>
         <source> [… cut]</source>
         <translation> [… 已截断]</translation>
     </message>
@@ -1558,7 +1660,7 @@
 <context>
     <name>Engine::McpTool</name>
     <message>
-        <location filename="../src/engine/mcptooladapter.cpp" line="+83"/>
+        <location filename="../src/engine/tools/mcptooladapter.cpp" line="+83"/>
         <source>MCP server &apos;%1&apos; is not connected (%2).</source>
         <translation>MCP 服务器“%1”未连接（%2）。</translation>
     </message>
@@ -1566,7 +1668,7 @@
 <context>
     <name>Engine::OpenAiProvider</name>
     <message>
-        <location filename="../src/engine/openaiprovider.cpp" line="+226"/>
+        <location filename="../src/engine/llm/openaiprovider.cpp" line="+226"/>
         <source>OpenAI-compatible %1 at %2</source>
         <translation>OpenAI 兼容 %1（%2）</translation>
     </message>
@@ -1579,7 +1681,7 @@
 <context>
     <name>Engine::PrivateFiles</name>
     <message>
-        <location filename="../src/engine/privatefiles.cpp" line="+30"/>
+        <location filename="../src/engine/storage/privatefiles.cpp" line="+30"/>
         <source>Cannot create the folder %1.</source>
         <translation>无法创建文件夹 %1。</translation>
     </message>
@@ -1604,7 +1706,7 @@
 <context>
     <name>Engine::ProviderConfig</name>
     <message>
-        <location filename="../src/engine/providerconfig.cpp" line="+67"/>
+        <location filename="../src/engine/llm/providerconfig.cpp" line="+67"/>
         <source>no model provider is configured: set OPENAI_API_KEY (and optionally OPENAI_MODEL, or OPENAI_BASE_URL for an OpenAI-compatible server such as Ollama, vLLM or llama.cpp), or ANTHROPIC_API_KEY (and optionally ANTHROPIC_MODEL), or choose a provider in Settings</source>
         <translation>未配置模型提供方：请设置 OPENAI_API_KEY（可选 OPENAI_MODEL；若使用 Ollama、vLLM 或 llama.cpp 等 OpenAI 兼容服务器，可设置 OPENAI_BASE_URL），或设置 ANTHROPIC_API_KEY（可选 ANTHROPIC_MODEL），或在“设置”中选择提供方</translation>
     </message>
@@ -1612,7 +1714,7 @@
 <context>
     <name>Engine::Sampling</name>
     <message>
-        <location filename="../src/engine/sampling.cpp" line="+31"/>
+        <location filename="../src/engine/serverrequests/sampling.cpp" line="+31"/>
         <source>[%1 %2 from the server, not shown to the model]</source>
         <translation>[来自服务器的 %1 %2，未展示给模型]</translation>
     </message>
@@ -1704,7 +1806,7 @@
 <context>
     <name>Engine::SecretStore</name>
     <message>
-        <location filename="../src/engine/secretstore.cpp" line="+42"/>
+        <location filename="../src/engine/secrets/secretstore.cpp" line="+42"/>
         <source>no keychain service is running (such as GNOME Keyring or KWallet)</source>
         <translation>没有正在运行的钥匙串服务（例如 GNOME Keyring 或 KWallet）</translation>
     </message>
@@ -1737,7 +1839,7 @@
 <context>
     <name>Engine::ServerPolicy</name>
     <message>
-        <location filename="../src/engine/serverpolicy.cpp" line="+29"/>
+        <location filename="../src/engine/policy/serverpolicy.cpp" line="+29"/>
         <source>&quot;read&quot;, &quot;mutating&quot; or &quot;dangerous&quot;</source>
         <extracomment>The values &quot;risk&quot; accepts: keep the quoted words as they are.</extracomment>
         <translation>&quot;read&quot;、&quot;mutating&quot; 或 &quot;dangerous&quot;</translation>
@@ -1782,7 +1884,12 @@
 <context>
     <name>Engine::Session</name>
     <message>
-        <location filename="../src/engine/session.cpp" line="+78"/>
+        <location filename="../src/engine/session.cpp" line="+65"/>
+        <source>Audit log: %1</source>
+        <translation>审计日志：%1</translation>
+    </message>
+    <message>
+        <location line="+71"/>
         <source>Instructions from the MCP server &quot;%1&quot; (the server&apos;s own words about its tools; they do not come from the user):
 %2</source>
         <translation>MCP 服务器“%1”的说明（服务器自己对其工具的描述，并非来自用户）：
@@ -1792,7 +1899,7 @@
 <context>
     <name>Engine::ShellWords</name>
     <message>
-        <location filename="../src/engine/shellwords.cpp" line="+41"/>
+        <location filename="../src/engine/policy/shellwords.cpp" line="+41"/>
         <source>an unterminated quote</source>
         <translation>未闭合的引号</translation>
     </message>
@@ -1815,7 +1922,7 @@
 <context>
     <name>Engine::SignIn</name>
     <message>
-        <location filename="../src/engine/signin.cpp" line="+81"/>
+        <location filename="../src/engine/secrets/signin.cpp" line="+81"/>
         <source>sign-in needed</source>
         <translation>需要登录</translation>
     </message>
@@ -1828,7 +1935,7 @@
 <context>
     <name>Engine::SkillCatalog</name>
     <message>
-        <location filename="../src/engine/skilltool.cpp" line="+115"/>
+        <location filename="../src/engine/tools/skilltool.cpp" line="+116"/>
         <source>There is no skill &apos;%1&apos;. Skills: %2.</source>
         <translation>没有名为“%1”的技能。现有技能：%2。</translation>
     </message>
@@ -1846,7 +1953,7 @@
 <context>
     <name>Engine::StreamingLlmProvider</name>
     <message>
-        <location filename="../src/engine/streamingllmprovider.cpp" line="+231"/>
+        <location filename="../src/engine/llm/streamingllmprovider.cpp" line="+231"/>
         <source>%1 at %2</source>
         <translation>%1（%2）</translation>
     </message>
@@ -1936,7 +2043,7 @@
 <context>
     <name>Engine::SubagentTool</name>
     <message>
-        <location filename="../src/engine/subagenttool.cpp" line="+62"/>
+        <location filename="../src/engine/agent/subagenttool.cpp" line="+63"/>
         <source>&apos;tools&apos; must be a list of tool names.</source>
         <translation>“tools”必须是工具名称的列表。</translation>
     </message>
@@ -2004,7 +2111,7 @@
 <context>
     <name>Engine::ToolOutput</name>
     <message numerus="yes">
-        <location filename="../src/engine/tool.cpp" line="+43"/>
+        <location filename="../src/engine/tools/tool.cpp" line="+43"/>
         <source>%n bytes base64</source>
         <translation>
             <numerusform>%n 字节 base64</numerusform>
@@ -2021,7 +2128,7 @@
 <context>
     <name>Engine::ToolRegistry</name>
     <message>
-        <location filename="../src/engine/toolregistry.cpp" line="+10"/>
+        <location filename="../src/engine/tools/toolregistry.cpp" line="+10"/>
         <location line="+37"/>
         <source>a tool named &apos;%1&apos; already exists (from %2); the one from %3 is not registered</source>
         <translation>名为“%1”的工具已存在（来自 %2）；来自 %3 的同名工具未注册</translation>
@@ -2030,7 +2137,7 @@
 <context>
     <name>Engine::ToolRunner</name>
     <message>
-        <location filename="../src/engine/toolrunner.cpp" line="+150"/>
+        <location filename="../src/engine/approval/toolrunner.cpp" line="+150"/>
         <source>There is no tool named &apos;%1&apos;. Available tools: %2</source>
         <translation>没有名为“%1”的工具。可用工具：%2</translation>
     </message>
@@ -2084,7 +2191,7 @@
 <context>
     <name>Engine::TrustStore</name>
     <message>
-        <location filename="../src/engine/truststore.cpp" line="+70"/>
+        <location filename="../src/engine/policy/truststore.cpp" line="+71"/>
         <source>Cannot read the trust decisions in %1.</source>
         <translation>无法读取 %1 中的信任决定。</translation>
     </message>
@@ -2177,7 +2284,7 @@
 <context>
     <name>Engine::UseSkillTool</name>
     <message>
-        <location filename="../src/engine/skilltool.cpp" line="+50"/>
+        <location filename="../src/engine/tools/skilltool.cpp" line="+50"/>
         <source>Skills are not available.</source>
         <translation>技能不可用。</translation>
     </message>
@@ -2215,1635 +2322,6 @@
         <location line="+10"/>
         <source>[its other files, read with use_skill and file: %1]</source>
         <translation>[它的其他文件，可用 use_skill 加 file 读取：%1]</translation>
-    </message>
-</context>
-<context>
-    <name>Mcp</name>
-    <message>
-        <location filename="../src/mcp/listing.cpp" line="+92"/>
-        <source>[not a content block]</source>
-        <translation>[不是内容块]</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>[%1 %2, %3 bytes]</source>
-        <translation>[%1 %2，%3 字节]</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>unknown type</source>
-        <translation>未知类型</translation>
-    </message>
-    <message>
-        <location filename="../src/engine/elicitation.cpp" line="+43"/>
-        <source>declined</source>
-        <translation>已拒绝</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>cancelled</source>
-        <translation>已取消</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>declined: a link is never opened without a person to say yes</source>
-        <translation>已拒绝：没有人同意时绝不会打开链接</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>declined: the required field &apos;%1&apos; has no default</source>
-        <translation>已拒绝：必填字段“%1”没有默认值</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>accepted with the defaults</source>
-        <translation>已使用默认值接受</translation>
-    </message>
-</context>
-<context>
-    <name>Mcp::Client</name>
-    <message>
-        <location filename="../src/mcp/client.cpp" line="+159"/>
-        <source>the server ended the session; a new one was set up</source>
-        <translation>服务器结束了会话；已建立新会话</translation>
-    </message>
-    <message>
-        <location line="+89"/>
-        <source>server/discover failed: %1</source>
-        <translation>server/discover 失败：%1</translation>
-    </message>
-    <message>
-        <location line="+96"/>
-        <source>initialize failed: %1</source>
-        <translation>initialize 失败：%1</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>initialize returned a result that is not an object</source>
-        <translation>initialize 返回的结果不是对象</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>initialize result has no protocolVersion</source>
-        <translation>initialize 结果中没有 protocolVersion</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>the server speaks MCP protocol version &apos;%1&apos;, which Switchboard does not support (supported: %2)</source>
-        <translation>服务器使用的 MCP 协议版本为“%1”，Switchboard 不支持（支持的版本：%2）</translation>
-    </message>
-    <message>
-        <location line="+53"/>
-        <source>tools/list failed: %1</source>
-        <translation>tools/list 失败：%1</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>tools/list returned no tools array</source>
-        <translation>tools/list 未返回 tools 数组</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>tools/list: entry %1 has no name; skipped</source>
-        <translation>tools/list：第 %1 项没有名称；已跳过</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>tools/list keeps paging (cursor %1 after %2 pages); stopped</source>
-        <translation>tools/list 一直在翻页（%2 页后游标为 %1）；已停止</translation>
-    </message>
-    <message>
-        <location line="+19"/>
-        <source>tools/list: duplicate tool &apos;%1&apos;; kept the first</source>
-        <translation>tools/list：工具“%1”重复；保留第一个</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>tools/list: tool &apos;%1&apos; left out: %2</source>
-        <translation>tools/list：已略去工具“%1”：%2</translation>
-    </message>
-    <message>
-        <location line="+191"/>
-        <source>ignored a message that is not JSON-RPC: %1</source>
-        <translation>已忽略一条非 JSON-RPC 消息：%1</translation>
-    </message>
-    <message>
-        <location line="+438"/>
-        <source>subscriptions/listen failed: %1; list changes and resource updates will not be seen</source>
-        <translation>subscriptions/listen 失败：%1；将看不到列表变化和资源更新</translation>
-    </message>
-    <message>
-        <location line="+204"/>
-        <source>the connection closed</source>
-        <translation>连接已关闭</translation>
-    </message>
-</context>
-<context>
-    <name>Mcp::ConfigLoader</name>
-    <message>
-        <location filename="../src/mcp/config.cpp" line="+391"/>
-        <location line="+1395"/>
-        <source>server &apos;%1&apos;: %2</source>
-        <translation>服务器 “%1”：%2</translation>
-    </message>
-    <message>
-        <location line="-1360"/>
-        <source>value</source>
-        <translation>值</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>object key</source>
-        <translation>对象键</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>object separator</source>
-        <translation>对象分隔符</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>array</source>
-        <translation>数组</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>object</source>
-        <translation>对象</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>&apos;[&apos;, &apos;{&apos;, or a literal</source>
-        <translation>“[”、“{”或字面量</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>true literal</source>
-        <translation>true 字面量</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>false literal</source>
-        <translation>false 字面量</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>null literal</source>
-        <translation>null 字面量</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>string literal</source>
-        <translation>字符串</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>number literal</source>
-        <translation>数字</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>end of input</source>
-        <translation>输入结尾</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>invalid string: ill-formed UTF-8 byte</source>
-        <translation>无效字符串：UTF-8 字节格式错误</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>invalid string: missing closing quote</source>
-        <translation>无效字符串：缺少结束引号</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>invalid string: &apos;\u&apos; must be followed by 4 hex digits</source>
-        <translation>无效字符串：“\u”后必须跟 4 位十六进制数字</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>invalid string: surrogate U+D800..U+DBFF must be followed by U+DC00..U+DFFF</source>
-        <translation>无效字符串：代理项 U+D800..U+DBFF 后必须跟 U+DC00..U+DFFF</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>invalid string: surrogate U+DC00..U+DFFF must follow U+D800..U+DBFF</source>
-        <translation>无效字符串：代理项 U+DC00..U+DFFF 必须跟在 U+D800..U+DBFF 之后</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>invalid string: forbidden character after backslash</source>
-        <translation>无效字符串：反斜杠后是不允许的字符</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>invalid number; expected digit after &apos;-&apos;</source>
-        <translation>无效数字；“-”后应为数字</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>invalid number; expected digit after &apos;.&apos;</source>
-        <translation>无效数字；“.”后应为数字</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>invalid number; expected &apos;+&apos;, &apos;-&apos;, or digit after exponent</source>
-        <translation>无效数字；指数后应为“+”、“-”或数字</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>invalid number; expected digit after exponent sign</source>
-        <translation>无效数字；指数符号后应为数字</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>invalid literal</source>
-        <translation>无效的字面量</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>invalid BOM; must be 0xEF 0xBB 0xBF if given</source>
-        <translation>无效的 BOM；如有则必须是 0xEF 0xBB 0xBF</translation>
-    </message>
-    <message>
-        <location line="+41"/>
-        <source>unexpected %1</source>
-        <translation>意外的%1</translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>%1 or %2</source>
-        <translation>%1 或 %2</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>invalid string: control character %1 (%2) must be escaped to %3</source>
-        <translation>无效字符串：控制字符 %1（%2）必须转义为 %3</translation>
-    </message>
-    <message>
-        <location line="+16"/>
-        <source>syntax error - %1</source>
-        <translation>语法错误 - %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>syntax error while parsing %1 - %2</source>
-        <translation>解析%1时出现语法错误 - %2</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>%1; expected %2</source>
-        <translation>%1；应为%2</translation>
-    </message>
-    <message>
-        <location line="+30"/>
-        <source>the file is larger than %1 KiB; this is not a configuration file</source>
-        <translation>文件大于 %1 KiB，不是配置文件</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>NUL byte: JSON text must be UTF-8 (was the file saved as UTF-16?)</source>
-        <translation>含有 NUL 字节：JSON 文本必须为 UTF-8 编码（文件是否以 UTF-16 保存？）</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>nesting deeper than %1 levels</source>
-        <translation>嵌套深度超过 %1 层</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>cannot parse: %1</source>
-        <translation>无法解析：%1</translation>
-    </message>
-    <message>
-        <location line="+58"/>
-        <source>unterminated &apos;${&apos;: add the closing &apos;}&apos;</source>
-        <translation>“${” 未闭合：请添加结尾的 “}”</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>&apos;${%1}&apos; is not a variable reference; use ${NAME} or ${NAME:-default} (letters, digits, &apos;_&apos;)</source>
-        <translation>“${%1}” 不是变量引用；请使用 ${NAME} 或 ${NAME:-default}（字母、数字、“_”）</translation>
-    </message>
-    <message>
-        <location line="+24"/>
-        <source>&quot;stdio&quot;, &quot;http&quot;, &quot;streamable-http&quot; or &quot;sse&quot;</source>
-        <extracomment>The values &quot;type&quot; accepts: keep the quoted words as they are.</extracomment>
-        <translation>&quot;stdio&quot;、&quot;http&quot;、&quot;streamable-http&quot; 或 &quot;sse&quot;</translation>
-    </message>
-    <message>
-        <location line="+10"/>
-        <location line="+327"/>
-        <source>an object</source>
-        <extracomment>A JSON value&apos;s type, completing &quot;&apos;%1&apos; must be %2, not %3&quot;.</extracomment>
-        <translation>对象</translation>
-    </message>
-    <message>
-        <location line="-325"/>
-        <source>a list</source>
-        <translation>列表</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <location line="+107"/>
-        <location line="+97"/>
-        <location line="+33"/>
-        <location line="+20"/>
-        <location line="+51"/>
-        <source>a string</source>
-        <translation>字符串</translation>
-    </message>
-    <message>
-        <location line="-306"/>
-        <source>a boolean</source>
-        <translation>布尔值</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>a number</source>
-        <translation>数字</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>&apos;%1&apos; contains the control character U+%2; names, commands, arguments and variable names must not contain control characters</source>
-        <translation>“%1” 包含控制字符 U+%2；名称、命令、参数和变量名都不能包含控制字符</translation>
-    </message>
-    <message>
-        <location line="+22"/>
-        <source>the server name contains the control character U+%1</source>
-        <translation>服务器名称包含控制字符 U+%1</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>a server name may only contain letters A-Z and a-z, digits, &apos;_&apos;, &apos;.&apos; and &apos;-&apos; (not &apos;%1&apos;)</source>
-        <translation>服务器名称只能包含字母 A-Z 和 a-z、数字、“_”、“.” 和 “-”（不能包含 “%1”）</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>a server name may be at most %1 characters long, not %2</source>
-        <translation>服务器名称最多 %1 个字符，而不是 %2 个</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>the name &apos;%1&apos; is reserved for Switchboard&apos;s built-in tools; choose another name</source>
-        <translation>名称 “%1” 保留给 Switchboard 的内置工具使用；请另选一个名称</translation>
-    </message>
-    <message>
-        <location line="+16"/>
-        <location line="+72"/>
-        <location line="+587"/>
-        <source>&apos;%1&apos; must be %2, not %3</source>
-        <translation>“%1” 必须是%2，而不是%3</translation>
-    </message>
-    <message>
-        <location line="-697"/>
-        <source>a server name must not be empty</source>
-        <translation>服务器名称不能为空</translation>
-    </message>
-    <message>
-        <location line="+115"/>
-        <source>an object with &quot;command&quot; or &quot;url&quot;</source>
-        <translation>包含 &quot;command&quot; 或 &quot;url&quot; 的对象</translation>
-    </message>
-    <message>
-        <location line="+34"/>
-        <source>a string: </source>
-        <translation>字符串：</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>unknown type &apos;%1&apos;; expected %2</source>
-        <translation>未知类型 “%1”；应为 %2</translation>
-    </message>
-    <message>
-        <location line="-83"/>
-        <location line="+96"/>
-        <source>&apos;%1&apos; must not be empty</source>
-        <translation>“%1” 不能为空</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>has both &apos;command&apos; and &apos;url&apos;; a server is either a program to start (stdio) or an HTTP endpoint, not both</source>
-        <translation>同时包含 “command” 和 “url”；服务器要么是要启动的程序（stdio），要么是 HTTP 端点，不能两者兼有</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>needs &apos;command&apos; (a program to start) or &apos;url&apos; (an HTTP endpoint)</source>
-        <translation>需要 “command”（要启动的程序）或 “url”（HTTP 端点）</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>type &apos;stdio&apos; needs &apos;command&apos;, not &apos;url&apos;</source>
-        <translation>类型 “stdio” 需要 “command”，而不是 “url”</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>type &apos;%1&apos; needs &apos;url&apos;, not &apos;command&apos;</source>
-        <translation>类型 “%1” 需要 “url”，而不是 “command”</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>a list of strings</source>
-        <translation>字符串列表</translation>
-    </message>
-    <message>
-        <location line="+38"/>
-        <source>a &quot;KEY=VALUE&quot; string</source>
-        <translation>&quot;KEY=VALUE&quot; 形式的字符串</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>&apos;%1&apos; must look like &quot;KEY=VALUE&quot;, not &quot;%2&quot;</source>
-        <translation>“%1” 必须形如 &quot;KEY=VALUE&quot;，而不是 &quot;%2&quot;</translation>
-    </message>
-    <message>
-        <location line="+16"/>
-        <source>an object or a list of &quot;KEY=VALUE&quot; strings</source>
-        <translation>对象或 &quot;KEY=VALUE&quot; 字符串列表</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>an object of strings</source>
-        <translation>值为字符串的对象</translation>
-    </message>
-    <message>
-        <location line="-200"/>
-        <location line="+300"/>
-        <source>true or false</source>
-        <translation>true 或 false</translation>
-    </message>
-    <message>
-        <location line="-323"/>
-        <source>&apos;sandbox&apos; applies only to stdio servers (a program Switchboard starts)</source>
-        <translation>“sandbox” 仅适用于 stdio 服务器（由 Switchboard 启动的程序）</translation>
-    </message>
-    <message>
-        <location line="+10"/>
-        <source>true, false or an object such as {&quot;network&quot;: false, &quot;write&quot;: [&quot;out&quot;]}</source>
-        <translation>true、false 或对象，例如 {&quot;network&quot;: false, &quot;write&quot;: [&quot;out&quot;]}</translation>
-    </message>
-    <message>
-        <location line="+16"/>
-        <source>a list of folders</source>
-        <translation>文件夹列表</translation>
-    </message>
-    <message>
-        <location line="+17"/>
-        <source>unknown key &apos;%1&apos; in &apos;sandbox&apos;; expected &quot;network&quot; or &quot;write&quot;</source>
-        <translation>“sandbox” 中有未知的键 “%1”；应为 &quot;network&quot; 或 &quot;write&quot;</translation>
-    </message>
-    <message>
-        <location line="+204"/>
-        <source>&apos;oauth&apos; applies only to remote servers (&quot;url&quot;)</source>
-        <translation>“oauth” 仅适用于远程服务器（&quot;url&quot;）</translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>a string that is not empty</source>
-        <translation>非空字符串</translation>
-    </message>
-    <message>
-        <location line="+19"/>
-        <source>&apos;oauth.clientMetadataUrl&apos; must be an https URL</source>
-        <translation>“oauth.clientMetadataUrl” 必须是 https 网址</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>&apos;oauth.grant&apos; must be &quot;authorization_code&quot; or &quot;client_credentials&quot;</source>
-        <translation>“oauth.grant” 必须是 &quot;authorization_code&quot; 或 &quot;client_credentials&quot;</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>&apos;oauth.scopes&apos; must be a list of scope names (strings that are not empty)</source>
-        <translation>“oauth.scopes” 必须是范围名称的列表（非空字符串）</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>unknown key &apos;%1&apos; in &apos;oauth&apos;; expected &quot;clientId&quot;, &quot;clientSecret&quot;, &quot;scopes&quot;, &quot;clientMetadataUrl&quot;, &quot;grant&quot; or &quot;privateKeyFile&quot;</source>
-        <translation>“oauth” 中有未知的键 “%1”；应为 &quot;clientId&quot;、&quot;clientSecret&quot;、&quot;scopes&quot;、&quot;clientMetadataUrl&quot;、&quot;grant&quot; 或 &quot;privateKeyFile&quot;</translation>
-    </message>
-    <message>
-        <location line="+10"/>
-        <source>&apos;oauth&apos; with &quot;grant&quot;: &quot;client_credentials&quot; needs &quot;clientId&quot; and &quot;clientSecret&quot; or &quot;privateKeyFile&quot;</source>
-        <translation>带有 &quot;grant&quot;: &quot;client_credentials&quot; 的 “oauth” 需要 &quot;clientId&quot;，以及 &quot;clientSecret&quot; 或 &quot;privateKeyFile&quot;</translation>
-    </message>
-    <message>
-        <location line="+25"/>
-        <source>a number of seconds</source>
-        <translation>秒数</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>&apos;%1&apos; must be a positive number of seconds</source>
-        <translation>“%1” 必须是大于 0 的秒数</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>&apos;%1&apos; must be at most %2 seconds (one day)</source>
-        <translation>“%1” 不能超过 %2 秒（一天）</translation>
-    </message>
-    <message>
-        <location line="+37"/>
-        <source>in &apos;%1&apos;: %2</source>
-        <translation>在 “%1” 中：%2</translation>
-    </message>
-    <message>
-        <location line="+10"/>
-        <source>a variable put the control character U+%1 into %2</source>
-        <translation>某个变量将控制字符 U+%1 带入了 %2</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>environment variable %1 is %2 (used in %3)</source>
-        <translation>环境变量 %1 %2（在 %3 中使用）</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>empty</source>
-        <translation>为空</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>not set</source>
-        <translation>未设置</translation>
-    </message>
-    <message>
-        <location line="-564"/>
-        <source>duplicate key &apos;%1&apos; (first at line %2); a key may appear only once in an object</source>
-        <translation>重复的键 “%1”（首次出现在第 %2 行）；一个对象中每个键只能出现一次</translation>
-    </message>
-    <message>
-        <location line="+846"/>
-        <source>the top level must be an object: {&quot;mcpServers&quot;: {...}}, not %1</source>
-        <translation>顶层必须是对象：{&quot;mcpServers&quot;: {...}}，而不是%1</translation>
-    </message>
-    <message>
-        <location line="+20"/>
-        <source>&apos;secretVariables&apos; must be a list of variable names, such as [&quot;GITHUB_TOKEN&quot;]</source>
-        <translation>“secretVariables”必须是变量名列表，例如 [&quot;GITHUB_TOKEN&quot;]</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>&apos;mcpServers&apos; must be an object mapping server names to their settings, not %1</source>
-        <translation>“mcpServers” 必须是将服务器名称映射到其设置的对象，而不是%1</translation>
-    </message>
-    <message>
-        <location line="+52"/>
-        <source>is not a regular file (a FIFO, device or socket, or a link to one); a configuration must be a plain file</source>
-        <translation>不是普通文件（而是 FIFO、设备或套接字，或指向它们的链接）；配置必须是普通文件</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>is a directory, not a configuration file</source>
-        <translation>是目录，而不是配置文件</translation>
-    </message>
-    <message>
-        <location line="+18"/>
-        <location line="+8"/>
-        <location line="+4"/>
-        <location line="+13"/>
-        <location line="+18"/>
-        <source>cannot read the file: %1</source>
-        <translation>无法读取文件：%1</translation>
-    </message>
-    <message>
-        <location line="+41"/>
-        <source>server &apos;%2&apos; would give its tools the same names as server &apos;%1&apos; (%3): both become mcp__%4__...; rename one of them</source>
-        <translation>服务器 “%2” 的工具名称会与服务器 “%1”（%3）的相同：二者都会变成 mcp__%4__...；请重命名其中一个</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>line %1</source>
-        <translation>第 %1 行</translation>
-    </message>
-    <message>
-        <location line="+55"/>
-        <source>server &apos;%1&apos;: your own configuration (%2) already defines a server of this name; this folder&apos;s definition is ignored (rename it here to use both)</source>
-        <translation>服务器 “%1”：你自己的配置（%2）已定义了同名服务器；此文件夹中的定义将被忽略（在此处重命名即可同时使用两者）</translation>
-    </message>
-    <message>
-        <location line="+57"/>
-        <source>a workspace&apos;s file may not read ${%1} (in %2): it holds a secret of yours (a provider key, or a variable your own configuration lists in &quot;secretVariables&quot;); define it in your own configuration (%3) if it should have it</source>
-        <translation>工作区的文件不能读取 ${%1}（用于 %2）：它保存着你的机密（提供商密钥，或你自己的配置在“secretVariables”中列出的变量）；如果该服务器应当获得它，请在你自己的配置（%3）中定义它</translation>
-    </message>
-    <message>
-        <location line="+53"/>
-        <source>file not found</source>
-        <translation>找不到文件</translation>
-    </message>
-    <message>
-        <location line="+61"/>
-        <source>the top level must be an object, not %1</source>
-        <translation>顶层必须是对象，而不是%1</translation>
-    </message>
-    <message>
-        <location line="+26"/>
-        <source>no &quot;servers&quot; object (mcp.json) or &quot;mcp&quot;: {&quot;servers&quot;} (settings.json): is this a VS Code file?</source>
-        <translation>没有 &quot;servers&quot; 对象（mcp.json）或 &quot;mcp&quot;: {&quot;servers&quot;}（settings.json）：这是 VS Code 的文件吗？</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>no &quot;mcpServers&quot; object: is this a %1 file?</source>
-        <translation>没有 &quot;mcpServers&quot; 对象：这是 %1 的文件吗？</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>&apos;%1&apos; must be an object mapping server names to their settings, not %2</source>
-        <translation>“%1” 必须是将服务器名称映射到其设置的对象，而不是%2</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>&apos;inputs&apos; must be a list, not %1</source>
-        <translation>“inputs” 必须是列表，而不是%1</translation>
-    </message>
-    <message>
-        <location line="+24"/>
-        <source>input &apos;%1&apos;%2 is now the environment variable %3; set it before starting Switchboard</source>
-        <translation>输入项 “%1”%2 现已改为环境变量 %3；请在启动 Switchboard 前设置它</translation>
-    </message>
-</context>
-<context>
-    <name>Mcp::ConfigPatcher</name>
-    <message>
-        <location filename="../src/mcp/configpatcher.cpp" line="+203"/>
-        <source>line %1, column %2</source>
-        <translation>第 %1 行，第 %2 列</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>Cannot change %1: %2</source>
-        <translation>无法修改 %1：%2</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>the file is larger than %1 KiB.</source>
-        <translation>文件超过 %1 KiB。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>it contains a NUL byte (%1); it must be UTF-8 text.</source>
-        <translation>其中包含 NUL 字节（%1）；必须是 UTF-8 文本。</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>it is not valid JSON (%1: %2). Fix the file first.</source>
-        <translation>不是有效的 JSON（%1：%2）。请先修复该文件。</translation>
-    </message>
-    <message>
-        <location line="+10"/>
-        <source>it has no &quot;mcpServers&quot; object.</source>
-        <translation>其中没有 &quot;mcpServers&quot; 对象。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>server &apos;%1&apos; is not defined in it.</source>
-        <translation>其中未定义服务器“%1”。</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>server &apos;%1&apos; is not an object.</source>
-        <translation>服务器“%1”不是对象。</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>internal error: &quot;mcpServers&quot; not found in the text.</source>
-        <translation>内部错误：文本中未找到 &quot;mcpServers&quot;。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>internal error: server &apos;%1&apos; not found in the text.</source>
-        <translation>内部错误：文本中未找到服务器“%1”。</translation>
-    </message>
-    <message>
-        <location line="+73"/>
-        <source>Cannot change %1: the edit did not produce the expected document (internal error); the file was left unchanged.</source>
-        <translation>无法修改 %1：编辑结果与预期文档不符（内部错误）；文件未做更改。</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>the file does not exist</source>
-        <translation>文件不存在</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Cannot read %1: %2</source>
-        <translation>无法读取 %1：%2</translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>Cannot save %1: %2</source>
-        <translation>无法保存 %1：%2</translation>
-    </message>
-</context>
-<context>
-    <name>Mcp::Http</name>
-    <message>
-        <location filename="../src/mcp/httpsupport.cpp" line="+172"/>
-        <source>&apos;%1&apos; is not an http or https URL</source>
-        <translation>“%1”不是 http 或 https 网址</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>&apos;%1&apos; is not a valid HTTP header name</source>
-        <translation>“%1”不是有效的 HTTP 头名称</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>the value of header &apos;%1&apos; holds a line break or NUL</source>
-        <translation>HTTP 头“%1”的值含有换行符或 NUL</translation>
-    </message>
-    <message>
-        <location line="+86"/>
-        <source>%1 answered HTTP %2</source>
-        <translation>%1 返回了 HTTP %2</translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>%1 requires authentication: %2 answered HTTP %3 to &apos;%4&apos;</source>
-        <translation>%1 需要身份验证：%2 对“%4”返回了 HTTP %3</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>could not reach %1 (%2): %3</source>
-        <translation>无法连接 %1（%2）：%3</translation>
-    </message>
-    <message>
-        <location line="+55"/>
-        <source>%1 sent something that is not JSON: %2</source>
-        <translation>%1 发送了非 JSON 内容：%2</translation>
-    </message>
-</context>
-<context>
-    <name>Mcp::HttpTransport</name>
-    <message>
-        <location filename="../src/mcp/httptransport.cpp" line="+131"/>
-        <location filename="../src/mcp/ssetransport.cpp" line="+37"/>
-        <source>server &apos;%1&apos;</source>
-        <translation>服务器“%1”</translation>
-    </message>
-    <message>
-        <location line="+130"/>
-        <source>ignored a session id that is not visible ASCII</source>
-        <translation>已忽略含非可见 ASCII 字符的会话 ID</translation>
-    </message>
-    <message>
-        <location line="+24"/>
-        <source>%1 sent an answer over the message size cap (%2 bytes); dropped</source>
-        <translation>%1 发送的应答超过消息大小上限（%2 字节），已丢弃</translation>
-    </message>
-    <message>
-        <location line="+44"/>
-        <source>the answer has no result</source>
-        <translation>应答中没有结果</translation>
-    </message>
-    <message>
-        <location line="+71"/>
-        <source>%1 ended the stream before the response to &apos;%2&apos;</source>
-        <translation>%1 在“%2”的响应到达之前结束了事件流</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>%1 answered HTTP %2 without a response to &apos;%3&apos;</source>
-        <translation>%1 返回了 HTTP %2，但没有“%3”的响应</translation>
-    </message>
-    <message>
-        <location line="+73"/>
-        <source>%1: sign-in failed: %2</source>
-        <translation>%1：登录失败：%2</translation>
-    </message>
-    <message>
-        <location line="+28"/>
-        <source>%1 speaks the older HTTP+SSE transport; messages now go to %2</source>
-        <translation>%1 使用较旧的 HTTP+SSE 传输；消息此后发往 %2</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>%1 (and no HTTP+SSE stream there either: %2)</source>
-        <translation>%1（那里也没有 HTTP+SSE 事件流：%2）</translation>
-    </message>
-    <message>
-        <location line="+64"/>
-        <source>%1 no longer knows the session (HTTP 404)</source>
-        <translation>%1 已不认识该会话（HTTP 404）</translation>
-    </message>
-    <message>
-        <location line="+26"/>
-        <source>%1 ended the session and did not accept a new one: %2</source>
-        <translation>%1 结束了会话且不接受新会话：%2</translation>
-    </message>
-    <message>
-        <location line="+42"/>
-        <source>the server&apos;s stream</source>
-        <translation>服务器的事件流</translation>
-    </message>
-    <message>
-        <location line="+26"/>
-        <source>%1 keeps closing its event stream; server messages now arrive only with answers</source>
-        <translation>%1 不断关闭其事件流；此后服务器消息只随应答到达</translation>
-    </message>
-    <message>
-        <location line="+67"/>
-        <source>end of the session</source>
-        <translation>结束会话</translation>
-    </message>
-    <message>
-        <location filename="../src/mcp/ssetransport.cpp" line="+44"/>
-        <source>%1 named an endpoint on another origin (%2); refused</source>
-        <translation>%1 指定了其他源上的端点（%2），已拒绝</translation>
-    </message>
-</context>
-<context>
-    <name>Mcp::Listing</name>
-    <message>
-        <location filename="../src/mcp/listing.cpp" line="-62"/>
-        <source>%1 failed: %2</source>
-        <translation>%1 失败：%2</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>%1: the answer has no &quot;%2&quot; list</source>
-        <translation>%1：回答中没有 &quot;%2&quot; 列表</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>%1: nextCursor is not a string</source>
-        <translation>%1：nextCursor 不是字符串</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>%1: stopped after %2 pages (the server keeps sending more, or the same cursor again)</source>
-        <translation>%1：在 %2 页后停止（服务器不断发送更多页，或重复发送同一个游标）</translation>
-    </message>
-</context>
-<context>
-    <name>Mcp::Manager</name>
-    <message>
-        <location filename="../src/mcp/manager.cpp" line="+158"/>
-        <source>this folder&apos;s server is not trusted yet: it runs once you trust it</source>
-        <translation>此文件夹的服务器尚未受信任：信任后才会运行</translation>
-    </message>
-    <message>
-        <location line="+135"/>
-        <source>did not finish starting within %1 s</source>
-        <translation>未能在 %1 秒内完成启动</translation>
-    </message>
-    <message>
-        <location line="+158"/>
-        <source>%1 (gave up after %2 restarts within %3 s)</source>
-        <translation>%1（%3 秒内重启 %2 次后放弃）</translation>
-    </message>
-</context>
-<context>
-    <name>Mcp::OAuth::Authorizer</name>
-    <message>
-        <location filename="../src/mcp/oauthclient.cpp" line="+77"/>
-        <source>HTTP %1</source>
-        <translation>HTTP %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>%1 (%2)</source>
-        <translation>%1（%2）</translation>
-    </message>
-    <message>
-        <location line="+223"/>
-        <source>the authorization endpoint answered HTTP %1 without sending the browser back</source>
-        <translation>授权端点返回了 HTTP %1，但没有将浏览器重定向回来</translation>
-    </message>
-    <message>
-        <location line="+210"/>
-        <source>the server refuses access (HTTP 403)</source>
-        <translation>服务器拒绝访问（HTTP 403）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>the server refuses access: %1</source>
-        <translation>服务器拒绝访问：%1</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>the server still asks for more access (scope &apos;%1&apos;) after it was granted</source>
-        <translation>服务器在授权之后仍要求更多权限（范围“%1”）</translation>
-    </message>
-    <message>
-        <location line="+113"/>
-        <source>%1 offers this client no way to register; add the client ID it gave you to the server&apos;s entry as &quot;oauth&quot;: {&quot;clientId&quot;: &quot;...&quot;}</source>
-        <translation>%1 没有为此客户端提供注册方式；请将它给你的客户端 ID 以 &quot;oauth&quot;: {&quot;clientId&quot;: &quot;...&quot;} 的形式加入该服务器的条目</translation>
-    </message>
-    <message>
-        <location line="+27"/>
-        <source>registering with %1 failed: %2</source>
-        <translation>向 %1 注册失败：%2</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>%1 refused to register this client: %2</source>
-        <translation>%1 拒绝注册此客户端：%2</translation>
-    </message>
-    <message>
-        <location line="+32"/>
-        <source>nobody is there to sign in</source>
-        <translation>没有可以登录的用户</translation>
-    </message>
-    <message>
-        <location line="+69"/>
-        <source>the client&apos;s private key cannot be used: %1</source>
-        <translation>无法使用客户端的私钥：%1</translation>
-    </message>
-    <message>
-        <location line="+33"/>
-        <source>the identity provider&apos;s token endpoint %1 is not https</source>
-        <translation>身份提供方的令牌端点 %1 不是 https</translation>
-    </message>
-    <message>
-        <location line="+28"/>
-        <source>the identity provider did not grant access to %1: %2</source>
-        <translation>身份提供方未授予对 %1 的访问权限：%2</translation>
-    </message>
-    <message>
-        <location line="+132"/>
-        <source>the token endpoint issued a DPoP-bound token without being sent a proof</source>
-        <translation>令牌端点在未收到证明的情况下签发了绑定 DPoP 的令牌</translation>
-    </message>
-    <message>
-        <location line="+38"/>
-        <source>%1: %2</source>
-        <translation>%1：%2</translation>
-    </message>
-</context>
-<context>
-    <name>Mcp::OAuth::Discovery</name>
-    <message>
-        <location filename="../src/mcp/oauthdiscovery.cpp" line="+248"/>
-        <location line="+208"/>
-        <source>%1: %2</source>
-        <translation>%1：%2</translation>
-    </message>
-    <message>
-        <location line="-196"/>
-        <source>the protected resource metadata is not a JSON object</source>
-        <translation>受保护资源元数据不是 JSON 对象</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>the protected resource metadata names no resource</source>
-        <translation>受保护资源元数据未指明资源</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>the protected resource metadata is for %1, not for %2</source>
-        <translation>该受保护资源元数据属于 %1，而不是 %2</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>the protected resource metadata names no usable authorization server (https, or http on this machine)</source>
-        <translation>受保护资源元数据未指明可用的授权服务器（须为 https，或本机上的 http）</translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>the authorization server metadata is not a JSON object</source>
-        <translation>授权服务器元数据不是 JSON 对象</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>its issuer is &apos;%1&apos;, not &apos;%2&apos;; not used</source>
-        <translation>其 issuer 为“%1”而非“%2”；未使用</translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>an endpoint is missing, or not https (nor http on this machine)</source>
-        <translation>缺少某个端点，或端点不是 https（也不是本机上的 http）</translation>
-    </message>
-    <message>
-        <location line="+69"/>
-        <source>the challenge&apos;s resource_metadata %1 is not https; ignored</source>
-        <translation>质询中的 resource_metadata %1 不是 https；已忽略</translation>
-    </message>
-    <message>
-        <location line="+19"/>
-        <source>no usable authorization server metadata for %1 (%2)</source>
-        <translation>%1 没有可用的授权服务器元数据（%2）</translation>
-    </message>
-    <message>
-        <location line="+58"/>
-        <source>%1: HTTP %2</source>
-        <translation>%1：HTTP %2</translation>
-    </message>
-    <message>
-        <location filename="../src/mcp/oauthflow.cpp" line="+143"/>
-        <source>%1 has no authorization endpoint</source>
-        <translation>%1 没有授权端点</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>%1 does not offer PKCE with S256, which sign-in requires</source>
-        <translation>%1 不支持 S256 方式的 PKCE，而登录需要它</translation>
-    </message>
-    <message>
-        <location line="+38"/>
-        <source>the answer from %1 does not carry this sign-in&apos;s state; ignored</source>
-        <translation>来自 %1 的应答不带本次登录的 state；已忽略</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>the answer names issuer &apos;%1&apos;, not %2; ignored</source>
-        <translation>应答中的 issuer 为“%1”，而不是 %2；已忽略</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>the answer from %1 lacks the issuer it promised to send; ignored</source>
-        <translation>来自 %1 的应答缺少其声明会发送的 issuer；已忽略</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>%1 refused: %2</source>
-        <translation>%1 拒绝了：%2</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>%1 refused: %2 (%3)</source>
-        <translation>%1 拒绝了：%2（%3）</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>the answer from %1 has no code</source>
-        <translation>来自 %1 的应答没有 code</translation>
-    </message>
-    <message>
-        <location line="+57"/>
-        <source>the token endpoint answered HTTP %1 without a JSON object</source>
-        <translation>令牌端点以 HTTP %1 应答，但没有 JSON 对象</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>the token endpoint answered HTTP %1</source>
-        <translation>令牌端点以 HTTP %1 应答</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>the token endpoint refused: %1</source>
-        <translation>令牌端点拒绝了：%1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>the token endpoint refused: %1 (%2)</source>
-        <translation>令牌端点拒绝了：%1（%2）</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>the token endpoint&apos;s answer has no access_token</source>
-        <translation>令牌端点的应答中没有 access_token</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>the token endpoint issued a token of type &apos;%1&apos;, which this client cannot use</source>
-        <translation>令牌端点签发了类型为“%1”的令牌，本客户端无法使用</translation>
-    </message>
-</context>
-<context>
-    <name>Mcp::OAuth::LoopbackAgent</name>
-    <message>
-        <location filename="../src/mcp/oauthclient.cpp" line="-686"/>
-        <source>no answer came from the browser within %1 minutes</source>
-        <translation>%1 分钟内浏览器没有返回应答</translation>
-    </message>
-    <message>
-        <location line="+17"/>
-        <source>another sign-in started</source>
-        <translation>另一次登录已开始</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>cannot listen on this machine for the browser&apos;s answer: %1</source>
-        <translation>无法在本机监听浏览器的应答：%1</translation>
-    </message>
-    <message>
-        <location line="+42"/>
-        <source>This is not the answer to the sign-in Switchboard is waiting for; it was ignored.</source>
-        <translation>这不是 Switchboard 正在等待的登录应答；已忽略。</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Nothing here.</source>
-        <translation>此处没有内容。</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Sign-in was refused. You can close this tab and return to Switchboard.</source>
-        <translation>登录被拒绝。你可以关闭此标签页并返回 Switchboard。</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Signed in. You can close this tab and return to Switchboard.</source>
-        <translation>已登录。你可以关闭此标签页并返回 Switchboard。</translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>%1 answers that were not for this sign-in came to its listener; it stopped waiting</source>
-        <translation>有 %1 个不属于此次登录的应答发到了它的监听端口；已停止等待</translation>
-    </message>
-</context>
-<context>
-    <name>Mcp::OAuth::SigningKey</name>
-    <message>
-        <location filename="../src/mcp/oauthcrypto.cpp" line="+92"/>
-        <source>the private key is not a PEM private key</source>
-        <translation>该私钥不是 PEM 格式的私钥</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>the private key is on the curve %1; ES256 needs P-256</source>
-        <translation>该私钥位于曲线 %1 上；ES256 需要 P-256</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>the RSA private key has fewer than 2048 bits</source>
-        <translation>该 RSA 私钥不足 2048 位</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>the private key is neither EC P-256 nor RSA</source>
-        <translation>该私钥既不是 EC P-256，也不是 RSA</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>the private key is for %1, not %2</source>
-        <translation>该私钥用于 %1，而不是 %2</translation>
-    </message>
-</context>
-<context>
-    <name>Mcp::Sandbox</name>
-    <message>
-        <location filename="../src/mcp/sandbox.cpp" line="+145"/>
-        <source>the sandbox needs bubblewrap, but &apos;%1&apos; was not found; install the bubblewrap package, or turn the sandbox off</source>
-        <translation>沙箱需要 bubblewrap，但找不到“%1”；请安装 bubblewrap 软件包，或关闭沙箱</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>the sandbox needs the workspace folder, but &apos;%1&apos; does not exist</source>
-        <translation>沙箱需要工作区文件夹，但“%1”不存在</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>sandbox.write: &apos;%1&apos; does not exist (resolved against %2)</source>
-        <translation>sandbox.write：“%1”不存在（相对于 %2 解析）</translation>
-    </message>
-    <message>
-        <location line="+54"/>
-        <source>bubblewrap (bwrap) did not finish a test run within %1 s</source>
-        <translation>bubblewrap (bwrap) 未能在 %1 秒内完成测试运行</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>bubblewrap (bwrap) failed a test run with exit code %1</source>
-        <translation>bubblewrap (bwrap) 测试运行失败，退出码为 %1</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>bubblewrap (bwrap) could not be started: %1</source>
-        <translation>无法启动 bubblewrap (bwrap)：%1</translation>
-    </message>
-    <message>
-        <location line="+17"/>
-        <source>bubblewrap (bwrap) could not set up the sandbox: %1; user namespaces may be disabled here, or turn the sandbox off</source>
-        <translation>bubblewrap (bwrap) 无法建立沙箱：%1；此处可能禁用了用户命名空间，或者请关闭沙箱</translation>
-    </message>
-</context>
-<context>
-    <name>Mcp::Scan</name>
-    <message>
-        <location filename="../src/mcp/parameterheaders.cpp" line="+73"/>
-        <source>x-mcp-header is only allowed on a property reached through &quot;properties&quot;</source>
-        <translation>x-mcp-header 只能用在仅经由 “properties” 到达的属性上</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>the x-mcp-header of &apos;%1&apos; is empty or not a string</source>
-        <translation>“%1”的 x-mcp-header 为空或不是字符串</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>the x-mcp-header of &apos;%1&apos; is not a valid header name</source>
-        <translation>“%1”的 x-mcp-header 不是有效的头部名称</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>the x-mcp-header of &apos;%1&apos; is on a type other than string, integer or boolean</source>
-        <translation>“%1”的 x-mcp-header 用在了 string、integer、boolean 以外的类型上</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>the header name &apos;%1&apos; is declared twice</source>
-        <translation>头部名称“%1”被声明了两次</translation>
-    </message>
-</context>
-<context>
-    <name>Mcp::Skills</name>
-    <message>
-        <location filename="../src/mcp/skills.cpp" line="+106"/>
-        <source>the result has no list of skills</source>
-        <translation>结果中没有技能列表</translation>
-    </message>
-    <message>
-        <location line="+10"/>
-        <source>its uri is not a skill:// URI</source>
-        <translation>它的 uri 不是 skill:// URI</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>its frontmatter has no name</source>
-        <translation>它的 frontmatter 没有 name</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>it lists more than 512 files</source>
-        <translation>它列出了超过 512 个文件</translation>
-    </message>
-    <message>
-        <location line="+10"/>
-        <source>a file&apos;s uri, digest or size is missing or malformed</source>
-        <translation>某个文件的 uri、digest 或 size 缺失或格式不对</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>its files add up to more than 16 MiB</source>
-        <translation>它的文件合计超过 16 MiB</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>its files do not include its SKILL.md</source>
-        <translation>它的文件中不包括其 SKILL.md</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>it lists no files</source>
-        <translation>它没有列出文件</translation>
-    </message>
-    <message>
-        <location line="+23"/>
-        <source>it has no frontmatter</source>
-        <translation>它没有 frontmatter</translation>
-    </message>
-    <message>
-        <location line="+15"/>
-        <source>frontmatter line %1: %2</source>
-        <translation>frontmatter 第 %1 行：%2</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>indented with a tab</source>
-        <translation>用制表符缩进</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>indented without a key above it</source>
-        <translation>缩进行上方没有键</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>a list item inside a mapping</source>
-        <translation>映射中出现列表项</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <location line="+16"/>
-        <location line="+18"/>
-        <source>a value this reader does not take</source>
-        <translation>本读取器不接受的值</translation>
-    </message>
-    <message>
-        <location line="-28"/>
-        <location line="+16"/>
-        <source>not a key: value line</source>
-        <translation>不是“键: 值”行</translation>
-    </message>
-    <message>
-        <location line="-12"/>
-        <source>a key inside a list</source>
-        <translation>列表中出现键</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>nesting deeper than one level</source>
-        <translation>嵌套超过一层</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>a key given twice</source>
-        <translation>同一个键出现两次</translation>
-    </message>
-    <message>
-        <location line="+20"/>
-        <source>the read result has no contents</source>
-        <translation>读取结果没有 contents</translation>
-    </message>
-    <message>
-        <location line="+16"/>
-        <source>its blob is not base64</source>
-        <translation>它的 blob 不是 base64</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>the read result holds nothing for %1</source>
-        <translation>读取结果中没有 %1 的内容</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>the server lists no digests for this skill, so it cannot be verified</source>
-        <translation>服务器没有列出该技能的摘要，因此无法校验</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>%1 is not one of the skill&apos;s listed files</source>
-        <translation>%1 不是该技能列出的文件之一</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>%1 is %2 bytes, the listing says %3</source>
-        <translation>%1 为 %2 字节，列表中写的是 %3</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>%1 does not match the listed digest</source>
-        <translation>%1 与列出的摘要不符</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>%1: %2</source>
-        <translation>%1：%2</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>%1&apos;s frontmatter differs from the listing in: %2</source>
-        <translation>%1 的 frontmatter 与列表不同之处：%2</translation>
-    </message>
-</context>
-<context>
-    <name>Mcp::SseParser</name>
-    <message>
-        <location filename="../src/mcp/sseparser.cpp" line="+191"/>
-        <source>event stream: an event exceeded %1 bytes and was dropped</source>
-        <translation>事件流：某个事件超过 %1 字节，已丢弃</translation>
-    </message>
-</context>
-<context>
-    <name>Mcp::SseTransport</name>
-    <message>
-        <location filename="../src/mcp/ssetransport.cpp" line="-19"/>
-        <location line="+50"/>
-        <source>event stream</source>
-        <translation>事件流</translation>
-    </message>
-    <message>
-        <location line="+10"/>
-        <source>%1 ended its event stream without naming an endpoint</source>
-        <translation>%1 未指定端点就结束了事件流</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>%1 ended its event stream</source>
-        <translation>%1 结束了事件流</translation>
-    </message>
-</context>
-<context>
-    <name>Mcp::StdioTransport</name>
-    <message>
-        <location filename="../src/mcp/stdiotransport.cpp" line="+153"/>
-        <source>command &apos;%1&apos; was not found on PATH</source>
-        <translation>在 PATH 中找不到命令“%1”</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>working directory &apos;%1&apos; does not exist</source>
-        <translation>工作目录“%1”不存在</translation>
-    </message>
-    <message>
-        <location line="+30"/>
-        <source>could not create pipes: %1</source>
-        <translation>无法创建管道：%1</translation>
-    </message>
-    <message>
-        <location line="+65"/>
-        <source>could not start &apos;%1&apos;: %2</source>
-        <translation>无法启动“%1”：%2</translation>
-    </message>
-    <message>
-        <location line="+16"/>
-        <source>server process crashed (%1)</source>
-        <translation>服务器进程崩溃（%1）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>server process exited with code %1</source>
-        <translation>服务器进程已退出，退出码 %1</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>%1 and had to be stopped</source>
-        <translation>%1，因此被强制停止</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>; last stderr line: %1</source>
-        <translation>；stderr 最后一行：%1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>; stderr: %1</source>
-        <translation>；stderr：%1</translation>
-    </message>
-    <message>
-        <location line="+55"/>
-        <location line="+32"/>
-        <source>writing to the server failed: %1</source>
-        <translation>写入服务器失败：%1</translation>
-    </message>
-    <message>
-        <location line="+60"/>
-        <source>server closed its standard output</source>
-        <translation>服务器关闭了其标准输出</translation>
-    </message>
-    <message>
-        <location line="-331"/>
-        <source>skipped a line that is not JSON on stdout: %1</source>
-        <translation>已跳过 stdout 上一行非 JSON 内容：%1</translation>
-    </message>
-    <message>
-        <location line="+381"/>
-        <source>dropped a %1-byte message over the %2-byte cap</source>
-        <translation>已丢弃一条 %1 字节的消息（超过 %2 字节上限）</translation>
-    </message>
-</context>
-<context>
-    <name>Cli::TerminalApprovalGate</name>
-    <message>
-        <location filename="../src/cli/terminalgate.cpp" line="+39"/>
-        <source>switchboard-cli runs with --approve deny</source>
-        <translation>switchboard-cli 以 --approve deny 运行</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>denied: %1 (%2 risk)
-</source>
-        <translation>已拒绝：%1（风险：%2）
-</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>denied: %1 (%2)
-</source>
-        <translation>已拒绝：%1（%2）
-</translation>
-    </message>
-    <message>
-        <location line="+25"/>
-        <source>  server&apos;s hints (untrusted): %1
-</source>
-        <translation>  服务器提示（不可信）：%1
-</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>  why it asks: %1
-</source>
-        <translation>  询问原因：%1
-</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>[y] once  [n] deny (n: reason) &gt; </source>
-        <translation>[y] 允许一次  [n] 拒绝（n: 原因）&gt; </translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>[y] once  [c] for this conversation  [a] always  [n] deny (n: reason) &gt; </source>
-        <translation>[y] 允许一次  [c] 本次对话内允许  [a] 始终允许  [n] 拒绝（n: 原因）&gt; </translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>[y] this command once  [c] exactly this command in this conversation  [a] always  [n] deny (n: reason) &gt; </source>
-        <translation>[y] 本次允许此命令  [c] 在本对话中允许完全相同的命令  [a] 总是允许  [n] 拒绝（n: 原因）&gt; </translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>[y] this command once  [c] commands matching %1 in this conversation  [a] always  [n] deny (n: reason) &gt; </source>
-        <translation>[y] 允许此命令一次  [c] 本次对话内允许匹配 %1 的命令  [a] 始终允许  [n] 拒绝（n: 原因）&gt; </translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>
-Allow %1 (%2 risk, from %3)?
-  arguments: %4
-%5%6%7</source>
-        <translation>
-允许 %1 吗（风险：%2，来自 %3）？
-  参数：%4
-%5%6%7</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>built-in</source>
-        <translation>内置</translation>
-    </message>
-    <message>
-        <location line="+76"/>
-        <source>Please answer y or n &gt; </source>
-        <translation>请输入 y 或 n &gt; </translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>the turn was stopped</source>
-        <translation>本轮已被停止</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>(withdrawn: the turn was stopped)
-</source>
-        <translation>（已撤回：本轮已被停止）
-</translation>
-    </message>
-    <message>
-        <location line="-68"/>
-        <source>no terminal to ask on</source>
-        <translation>没有可用于询问的终端</translation>
-    </message>
-    <message>
-        <location line="+16"/>
-        <source>no answer (end of input)</source>
-        <translation>未作答（输入已结束）</translation>
-    </message>
-    <message>
-        <location line="+38"/>
-        <source>Please answer y, c, a or n &gt; </source>
-        <translation>请输入 y、c、a 或 n &gt; </translation>
-    </message>
-</context>
-<context>
-    <name>TerminalElicitation</name>
-    <message>
-        <location filename="../src/cli/terminalelicitation.cpp" line="+68"/>
-        <source>one of the choices, or its number</source>
-        <translation>选项之一，或其编号</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>y or n</source>
-        <translation>y 或 n</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>a whole number</source>
-        <translation>整数</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>a number</source>
-        <translation>数字</translation>
-    </message>
-    <message>
-        <location line="+13"/>
-        <source>required</source>
-        <translation>必填</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>default %1</source>
-        <translation>默认 %1</translation>
-    </message>
-    <message>
-        <location line="+50"/>
-        <source>an answer (it is required)</source>
-        <translation>一个回答（此项必填）</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>  (needs %1)
-</source>
-        <translation>  （需要%1）
-</translation>
-    </message>
-    <message>
-        <location line="+31"/>
-        <source>
-%1 asks you to open a page: %2
-  %3
-  (it goes to %4)
-[o] I will open it  [d] decline  [c] cancel &gt; </source>
-        <translation>
-%1 请你打开一个网页：%2
-  %3
-  （它指向 %4）
-[o] 我会打开它  [d] 拒绝  [c] 取消 &gt; </translation>
-    </message>
-    <message>
-        <location line="+32"/>
-        <source>
-%1 asks: %2
-[a] answer  [d] decline  [c] cancel &gt; </source>
-        <translation>
-%1 问：%2
-[a] 回答  [d] 拒绝  [c] 取消 &gt; </translation>
     </message>
 </context>
 <context>
@@ -4863,7 +3341,7 @@ in %3</source>
 <context>
     <name>Gui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+124"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+125"/>
         <source>Unsaved configuration</source>
         <translation>未保存的配置</translation>
     </message>
@@ -4878,17 +3356,17 @@ in %3</source>
         <translation>放弃并关闭</translation>
     </message>
     <message>
-        <location line="+352"/>
+        <location line="+341"/>
         <source>Ask anything — Enter sends, Shift+Enter for a new line, /mcp opens the tools</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
     <message>
-        <location line="+689"/>
+        <location line="+604"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-687"/>
+        <location line="-602"/>
         <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
         <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
     </message>
@@ -4949,12 +3427,12 @@ in %3</source>
         <translation>本对话：%1 / %2</translation>
     </message>
     <message>
-        <location line="+280"/>
+        <location line="+198"/>
         <source>The new model settings apply when the current answer is done.</source>
         <translation>新的模型设置将在当前回答完成后生效。</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+48"/>
         <source>&lt;b&gt;Chat needs a model&lt;/b&gt; — %1. Servers, tools and manual runs work without one.</source>
         <translation>&lt;b&gt;聊天需要模型&lt;/b&gt; — %1。服务器、工具和手动运行无需模型即可使用。</translation>
     </message>
@@ -4969,12 +3447,7 @@ in %3</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-670"/>
-        <source>Audit log: %1</source>
-        <translation>审计日志：%1</translation>
-    </message>
-    <message>
-        <location line="+10"/>
+        <location line="-575"/>
         <source>Could not save the conversation: %1</source>
         <translation>无法保存对话：%1</translation>
     </message>
@@ -5003,7 +3476,7 @@ in %3</source>
         <translation>模型收到了它自己对被省略部分的摘要。</translation>
     </message>
     <message>
-        <location line="+311"/>
+        <location line="+226"/>
         <source>The API key is still being read from the keychain; send again in a moment.</source>
         <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
     </message>
@@ -5013,18 +3486,13 @@ in %3</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location line="-666"/>
-        <location line="+697"/>
+        <location line="-581"/>
+        <location line="+612"/>
         <source>Configuration</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location line="-1007"/>
-        <source>sign-in needed: select the server in the Servers dock and press Sign in</source>
-        <translation>需要登录：请在“服务器”面板中选中该服务器并点击“登录”</translation>
-    </message>
-    <message>
-        <location line="+292"/>
+        <location line="-630"/>
         <source>Attach…</source>
         <translation>附加…</translation>
     </message>
@@ -5144,7 +3612,7 @@ in %3</source>
         <translation>&lt;h3&gt;Switchboard %1&lt;/h3&gt;&lt;p&gt;桌面 AI 智能体与 MCP 客户端：模型的工具来自 MCP 服务器，凡是可能改动内容的工具都要等你批准。&lt;/p&gt;&lt;p&gt;基于 Qt %2 构建（运行于 Qt %3）。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+386"/>
+        <location line="+301"/>
         <source>Attach files</source>
         <translation>附加文件</translation>
     </message>
@@ -5224,7 +3692,7 @@ in %3</source>
         <translation>停用</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+66"/>
         <source>Could not save the choice of tools in %1.</source>
         <translation>无法将工具选择保存到 %1。</translation>
     </message>
@@ -5316,7 +3784,7 @@ in %3</source>
 <context>
     <name>Gui::PromptBrowser</name>
     <message>
-        <location filename="../src/ui/serverbrowsers.cpp" line="+602"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="+592"/>
         <source>&amp;Get</source>
         <translation>获取(&amp;G)</translation>
     </message>
@@ -5331,7 +3799,7 @@ in %3</source>
         <translation>提示词的消息会放入输入框，可发送或编辑</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+54"/>
         <source>Select a prompt</source>
         <translation>选择一个提示词</translation>
     </message>
@@ -5341,17 +3809,17 @@ in %3</source>
         <translation>没有已连接的服务器提供提示词。</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+42"/>
         <source>Getting the prompt…</source>
         <translation>正在获取提示词……</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+6"/>
         <source>The server refused: %1</source>
         <translation>服务器拒绝：%1</translation>
     </message>
     <message numerus="yes">
-        <location line="+21"/>
+        <location line="+19"/>
         <source>%n message(s); only the first %1 characters can be used.</source>
         <translation>
             <numerusform>%n 条消息；只能使用前 %1 个字符。</numerusform>
@@ -5559,7 +4027,7 @@ in %3</source>
 <context>
     <name>Gui::ResourceBrowser</name>
     <message>
-        <location filename="../src/ui/serverbrowsers.cpp" line="-384"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="-376"/>
         <source>R&amp;ead</source>
         <translation>读取(&amp;E)</translation>
     </message>
@@ -5614,7 +4082,7 @@ in %3</source>
         <translation>模板（读取中……）</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+15"/>
         <source>Resources (%1)</source>
         <translation>资源（%1）</translation>
     </message>
@@ -5624,7 +4092,7 @@ in %3</source>
         <translation>模板（%1）</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+23"/>
         <source>Select a resource</source>
         <translation>选择一个资源</translation>
     </message>
@@ -5634,7 +4102,7 @@ in %3</source>
         <translation>没有已连接的服务器提供资源。</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+45"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1……</translation>
     </message>
@@ -5644,7 +4112,7 @@ in %3</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+33"/>
         <source>Read; only its first 256 KiB can be attached.</source>
         <translation>已读取；只有前 256 KiB 可以附加。</translation>
     </message>
@@ -6202,12 +4670,12 @@ in %3</source>
 <context>
     <name>Gui::ServerItemBrowser</name>
     <message>
-        <location filename="../src/ui/serverbrowsers.cpp" line="-382"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="-360"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-        <location line="+70"/>
+        <location line="+62"/>
         <source>The server is not connected.</source>
         <translation>服务器未连接。</translation>
     </message>
@@ -6587,7 +5055,7 @@ in %3</source>
 <context>
     <name>Gui::SkillList</name>
     <message>
-        <location filename="../src/ui/serverbrowsers.cpp" line="+514"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="+496"/>
         <source>Skill</source>
         <translation>技能</translation>
     </message>
@@ -6901,6 +5369,1539 @@ in %3</source>
         <location line="+19"/>
         <source>the turn was stopped</source>
         <translation>本轮已被停止</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::WindowHost</name>
+    <message>
+        <location filename="../src/ui/windowhost.cpp" line="+30"/>
+        <source>sign-in needed: select the server in the Servers dock and press Sign in</source>
+        <translation>需要登录：请在“服务器”面板中选中该服务器并点击“登录”</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp</name>
+    <message>
+        <location filename="../src/mcp/client/listing.cpp" line="+85"/>
+        <source>[not a content block]</source>
+        <translation>[不是内容块]</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>[%1 %2, %3 bytes]</source>
+        <translation>[%1 %2，%3 字节]</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unknown type</source>
+        <translation>未知类型</translation>
+    </message>
+    <message>
+        <location filename="../src/engine/serverrequests/elicitation.cpp" line="+43"/>
+        <source>declined</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>declined: a link is never opened without a person to say yes</source>
+        <translation>已拒绝：没有人同意时绝不会打开链接</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>declined: the required field &apos;%1&apos; has no default</source>
+        <translation>已拒绝：必填字段“%1”没有默认值</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>accepted with the defaults</source>
+        <translation>已使用默认值接受</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::Client</name>
+    <message>
+        <location filename="../src/mcp/client/client.cpp" line="+159"/>
+        <source>the server ended the session; a new one was set up</source>
+        <translation>服务器结束了会话；已建立新会话</translation>
+    </message>
+    <message>
+        <location line="+89"/>
+        <source>server/discover failed: %1</source>
+        <translation>server/discover 失败：%1</translation>
+    </message>
+    <message>
+        <location line="+94"/>
+        <source>initialize failed: %1</source>
+        <translation>initialize 失败：%1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>initialize returned a result that is not an object</source>
+        <translation>initialize 返回的结果不是对象</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>initialize result has no protocolVersion</source>
+        <translation>initialize 结果中没有 protocolVersion</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>the server speaks MCP protocol version &apos;%1&apos;, which Switchboard does not support (supported: %2)</source>
+        <translation>服务器使用的 MCP 协议版本为“%1”，Switchboard 不支持（支持的版本：%2）</translation>
+    </message>
+    <message>
+        <location line="+53"/>
+        <source>tools/list failed: %1</source>
+        <translation>tools/list 失败：%1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>tools/list returned no tools array</source>
+        <translation>tools/list 未返回 tools 数组</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>tools/list: entry %1 has no name; skipped</source>
+        <translation>tools/list：第 %1 项没有名称；已跳过</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>tools/list keeps paging (cursor %1 after %2 pages); stopped</source>
+        <translation>tools/list 一直在翻页（%2 页后游标为 %1）；已停止</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>tools/list: duplicate tool &apos;%1&apos;; kept the first</source>
+        <translation>tools/list：工具“%1”重复；保留第一个</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>tools/list: tool &apos;%1&apos; left out: %2</source>
+        <translation>tools/list：已略去工具“%1”：%2</translation>
+    </message>
+    <message>
+        <location line="+191"/>
+        <source>ignored a message that is not JSON-RPC: %1</source>
+        <translation>已忽略一条非 JSON-RPC 消息：%1</translation>
+    </message>
+    <message>
+        <location line="+438"/>
+        <source>subscriptions/listen failed: %1; list changes and resource updates will not be seen</source>
+        <translation>subscriptions/listen 失败：%1；将看不到列表变化和资源更新</translation>
+    </message>
+    <message>
+        <location line="+204"/>
+        <source>the connection closed</source>
+        <translation>连接已关闭</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::ConfigLoader</name>
+    <message>
+        <location filename="../src/mcp/config/config.cpp" line="+392"/>
+        <location line="+1395"/>
+        <source>server &apos;%1&apos;: %2</source>
+        <translation>服务器 “%1”：%2</translation>
+    </message>
+    <message>
+        <location line="-1360"/>
+        <source>value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>object key</source>
+        <translation>对象键</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>object separator</source>
+        <translation>对象分隔符</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>array</source>
+        <translation>数组</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>object</source>
+        <translation>对象</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&apos;[&apos;, &apos;{&apos;, or a literal</source>
+        <translation>“[”、“{”或字面量</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>true literal</source>
+        <translation>true 字面量</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>false literal</source>
+        <translation>false 字面量</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>null literal</source>
+        <translation>null 字面量</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>string literal</source>
+        <translation>字符串</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>number literal</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>end of input</source>
+        <translation>输入结尾</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>invalid string: ill-formed UTF-8 byte</source>
+        <translation>无效字符串：UTF-8 字节格式错误</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>invalid string: missing closing quote</source>
+        <translation>无效字符串：缺少结束引号</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>invalid string: &apos;\u&apos; must be followed by 4 hex digits</source>
+        <translation>无效字符串：“\u”后必须跟 4 位十六进制数字</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>invalid string: surrogate U+D800..U+DBFF must be followed by U+DC00..U+DFFF</source>
+        <translation>无效字符串：代理项 U+D800..U+DBFF 后必须跟 U+DC00..U+DFFF</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>invalid string: surrogate U+DC00..U+DFFF must follow U+D800..U+DBFF</source>
+        <translation>无效字符串：代理项 U+DC00..U+DFFF 必须跟在 U+D800..U+DBFF 之后</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>invalid string: forbidden character after backslash</source>
+        <translation>无效字符串：反斜杠后是不允许的字符</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>invalid number; expected digit after &apos;-&apos;</source>
+        <translation>无效数字；“-”后应为数字</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>invalid number; expected digit after &apos;.&apos;</source>
+        <translation>无效数字；“.”后应为数字</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>invalid number; expected &apos;+&apos;, &apos;-&apos;, or digit after exponent</source>
+        <translation>无效数字；指数后应为“+”、“-”或数字</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>invalid number; expected digit after exponent sign</source>
+        <translation>无效数字；指数符号后应为数字</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>invalid literal</source>
+        <translation>无效的字面量</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>invalid BOM; must be 0xEF 0xBB 0xBF if given</source>
+        <translation>无效的 BOM；如有则必须是 0xEF 0xBB 0xBF</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>unexpected %1</source>
+        <translation>意外的%1</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>%1 or %2</source>
+        <translation>%1 或 %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>invalid string: control character %1 (%2) must be escaped to %3</source>
+        <translation>无效字符串：控制字符 %1（%2）必须转义为 %3</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>syntax error - %1</source>
+        <translation>语法错误 - %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>syntax error while parsing %1 - %2</source>
+        <translation>解析%1时出现语法错误 - %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1; expected %2</source>
+        <translation>%1；应为%2</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>the file is larger than %1 KiB; this is not a configuration file</source>
+        <translation>文件大于 %1 KiB，不是配置文件</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>NUL byte: JSON text must be UTF-8 (was the file saved as UTF-16?)</source>
+        <translation>含有 NUL 字节：JSON 文本必须为 UTF-8 编码（文件是否以 UTF-16 保存？）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>nesting deeper than %1 levels</source>
+        <translation>嵌套深度超过 %1 层</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>cannot parse: %1</source>
+        <translation>无法解析：%1</translation>
+    </message>
+    <message>
+        <location line="+58"/>
+        <source>unterminated &apos;${&apos;: add the closing &apos;}&apos;</source>
+        <translation>“${” 未闭合：请添加结尾的 “}”</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&apos;${%1}&apos; is not a variable reference; use ${NAME} or ${NAME:-default} (letters, digits, &apos;_&apos;)</source>
+        <translation>“${%1}” 不是变量引用；请使用 ${NAME} 或 ${NAME:-default}（字母、数字、“_”）</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>&quot;stdio&quot;, &quot;http&quot;, &quot;streamable-http&quot; or &quot;sse&quot;</source>
+        <extracomment>The values &quot;type&quot; accepts: keep the quoted words as they are.</extracomment>
+        <translation>&quot;stdio&quot;、&quot;http&quot;、&quot;streamable-http&quot; 或 &quot;sse&quot;</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <location line="+327"/>
+        <source>an object</source>
+        <extracomment>A JSON value&apos;s type, completing &quot;&apos;%1&apos; must be %2, not %3&quot;.</extracomment>
+        <translation>对象</translation>
+    </message>
+    <message>
+        <location line="-325"/>
+        <source>a list</source>
+        <translation>列表</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+107"/>
+        <location line="+97"/>
+        <location line="+33"/>
+        <location line="+20"/>
+        <location line="+51"/>
+        <source>a string</source>
+        <translation>字符串</translation>
+    </message>
+    <message>
+        <location line="-306"/>
+        <source>a boolean</source>
+        <translation>布尔值</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>a number</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>&apos;%1&apos; contains the control character U+%2; names, commands, arguments and variable names must not contain control characters</source>
+        <translation>“%1” 包含控制字符 U+%2；名称、命令、参数和变量名都不能包含控制字符</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>the server name contains the control character U+%1</source>
+        <translation>服务器名称包含控制字符 U+%1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>a server name may only contain letters A-Z and a-z, digits, &apos;_&apos;, &apos;.&apos; and &apos;-&apos; (not &apos;%1&apos;)</source>
+        <translation>服务器名称只能包含字母 A-Z 和 a-z、数字、“_”、“.” 和 “-”（不能包含 “%1”）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>a server name may be at most %1 characters long, not %2</source>
+        <translation>服务器名称最多 %1 个字符，而不是 %2 个</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>the name &apos;%1&apos; is reserved for Switchboard&apos;s built-in tools; choose another name</source>
+        <translation>名称 “%1” 保留给 Switchboard 的内置工具使用；请另选一个名称</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <location line="+72"/>
+        <location line="+587"/>
+        <source>&apos;%1&apos; must be %2, not %3</source>
+        <translation>“%1” 必须是%2，而不是%3</translation>
+    </message>
+    <message>
+        <location line="-697"/>
+        <source>a server name must not be empty</source>
+        <translation>服务器名称不能为空</translation>
+    </message>
+    <message>
+        <location line="+115"/>
+        <source>an object with &quot;command&quot; or &quot;url&quot;</source>
+        <translation>包含 &quot;command&quot; 或 &quot;url&quot; 的对象</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>a string: </source>
+        <translation>字符串：</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>unknown type &apos;%1&apos;; expected %2</source>
+        <translation>未知类型 “%1”；应为 %2</translation>
+    </message>
+    <message>
+        <location line="-83"/>
+        <location line="+96"/>
+        <source>&apos;%1&apos; must not be empty</source>
+        <translation>“%1” 不能为空</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>has both &apos;command&apos; and &apos;url&apos;; a server is either a program to start (stdio) or an HTTP endpoint, not both</source>
+        <translation>同时包含 “command” 和 “url”；服务器要么是要启动的程序（stdio），要么是 HTTP 端点，不能两者兼有</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>needs &apos;command&apos; (a program to start) or &apos;url&apos; (an HTTP endpoint)</source>
+        <translation>需要 “command”（要启动的程序）或 “url”（HTTP 端点）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>type &apos;stdio&apos; needs &apos;command&apos;, not &apos;url&apos;</source>
+        <translation>类型 “stdio” 需要 “command”，而不是 “url”</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>type &apos;%1&apos; needs &apos;url&apos;, not &apos;command&apos;</source>
+        <translation>类型 “%1” 需要 “url”，而不是 “command”</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>a list of strings</source>
+        <translation>字符串列表</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>a &quot;KEY=VALUE&quot; string</source>
+        <translation>&quot;KEY=VALUE&quot; 形式的字符串</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&apos;%1&apos; must look like &quot;KEY=VALUE&quot;, not &quot;%2&quot;</source>
+        <translation>“%1” 必须形如 &quot;KEY=VALUE&quot;，而不是 &quot;%2&quot;</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>an object or a list of &quot;KEY=VALUE&quot; strings</source>
+        <translation>对象或 &quot;KEY=VALUE&quot; 字符串列表</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>an object of strings</source>
+        <translation>值为字符串的对象</translation>
+    </message>
+    <message>
+        <location line="-200"/>
+        <location line="+300"/>
+        <source>true or false</source>
+        <translation>true 或 false</translation>
+    </message>
+    <message>
+        <location line="-323"/>
+        <source>&apos;sandbox&apos; applies only to stdio servers (a program Switchboard starts)</source>
+        <translation>“sandbox” 仅适用于 stdio 服务器（由 Switchboard 启动的程序）</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>true, false or an object such as {&quot;network&quot;: false, &quot;write&quot;: [&quot;out&quot;]}</source>
+        <translation>true、false 或对象，例如 {&quot;network&quot;: false, &quot;write&quot;: [&quot;out&quot;]}</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>a list of folders</source>
+        <translation>文件夹列表</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>unknown key &apos;%1&apos; in &apos;sandbox&apos;; expected &quot;network&quot; or &quot;write&quot;</source>
+        <translation>“sandbox” 中有未知的键 “%1”；应为 &quot;network&quot; 或 &quot;write&quot;</translation>
+    </message>
+    <message>
+        <location line="+204"/>
+        <source>&apos;oauth&apos; applies only to remote servers (&quot;url&quot;)</source>
+        <translation>“oauth” 仅适用于远程服务器（&quot;url&quot;）</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>a string that is not empty</source>
+        <translation>非空字符串</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>&apos;oauth.clientMetadataUrl&apos; must be an https URL</source>
+        <translation>“oauth.clientMetadataUrl” 必须是 https 网址</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&apos;oauth.grant&apos; must be &quot;authorization_code&quot; or &quot;client_credentials&quot;</source>
+        <translation>“oauth.grant” 必须是 &quot;authorization_code&quot; 或 &quot;client_credentials&quot;</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>&apos;oauth.scopes&apos; must be a list of scope names (strings that are not empty)</source>
+        <translation>“oauth.scopes” 必须是范围名称的列表（非空字符串）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>unknown key &apos;%1&apos; in &apos;oauth&apos;; expected &quot;clientId&quot;, &quot;clientSecret&quot;, &quot;scopes&quot;, &quot;clientMetadataUrl&quot;, &quot;grant&quot; or &quot;privateKeyFile&quot;</source>
+        <translation>“oauth” 中有未知的键 “%1”；应为 &quot;clientId&quot;、&quot;clientSecret&quot;、&quot;scopes&quot;、&quot;clientMetadataUrl&quot;、&quot;grant&quot; 或 &quot;privateKeyFile&quot;</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>&apos;oauth&apos; with &quot;grant&quot;: &quot;client_credentials&quot; needs &quot;clientId&quot; and &quot;clientSecret&quot; or &quot;privateKeyFile&quot;</source>
+        <translation>带有 &quot;grant&quot;: &quot;client_credentials&quot; 的 “oauth” 需要 &quot;clientId&quot;，以及 &quot;clientSecret&quot; 或 &quot;privateKeyFile&quot;</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>a number of seconds</source>
+        <translation>秒数</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&apos;%1&apos; must be a positive number of seconds</source>
+        <translation>“%1” 必须是大于 0 的秒数</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&apos;%1&apos; must be at most %2 seconds (one day)</source>
+        <translation>“%1” 不能超过 %2 秒（一天）</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>in &apos;%1&apos;: %2</source>
+        <translation>在 “%1” 中：%2</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>a variable put the control character U+%1 into %2</source>
+        <translation>某个变量将控制字符 U+%1 带入了 %2</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>environment variable %1 is %2 (used in %3)</source>
+        <translation>环境变量 %1 %2（在 %3 中使用）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>empty</source>
+        <translation>为空</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not set</source>
+        <translation>未设置</translation>
+    </message>
+    <message>
+        <location line="-564"/>
+        <source>duplicate key &apos;%1&apos; (first at line %2); a key may appear only once in an object</source>
+        <translation>重复的键 “%1”（首次出现在第 %2 行）；一个对象中每个键只能出现一次</translation>
+    </message>
+    <message>
+        <location line="+846"/>
+        <source>the top level must be an object: {&quot;mcpServers&quot;: {...}}, not %1</source>
+        <translation>顶层必须是对象：{&quot;mcpServers&quot;: {...}}，而不是%1</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>&apos;secretVariables&apos; must be a list of variable names, such as [&quot;GITHUB_TOKEN&quot;]</source>
+        <translation>“secretVariables”必须是变量名列表，例如 [&quot;GITHUB_TOKEN&quot;]</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&apos;mcpServers&apos; must be an object mapping server names to their settings, not %1</source>
+        <translation>“mcpServers” 必须是将服务器名称映射到其设置的对象，而不是%1</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>is not a regular file (a FIFO, device or socket, or a link to one); a configuration must be a plain file</source>
+        <translation>不是普通文件（而是 FIFO、设备或套接字，或指向它们的链接）；配置必须是普通文件</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>is a directory, not a configuration file</source>
+        <translation>是目录，而不是配置文件</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <location line="+8"/>
+        <location line="+4"/>
+        <location line="+13"/>
+        <location line="+18"/>
+        <source>cannot read the file: %1</source>
+        <translation>无法读取文件：%1</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>server &apos;%2&apos; would give its tools the same names as server &apos;%1&apos; (%3): both become mcp__%4__...; rename one of them</source>
+        <translation>服务器 “%2” 的工具名称会与服务器 “%1”（%3）的相同：二者都会变成 mcp__%4__...；请重命名其中一个</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>line %1</source>
+        <translation>第 %1 行</translation>
+    </message>
+    <message>
+        <location line="+55"/>
+        <source>server &apos;%1&apos;: your own configuration (%2) already defines a server of this name; this folder&apos;s definition is ignored (rename it here to use both)</source>
+        <translation>服务器 “%1”：你自己的配置（%2）已定义了同名服务器；此文件夹中的定义将被忽略（在此处重命名即可同时使用两者）</translation>
+    </message>
+    <message>
+        <location line="+57"/>
+        <source>a workspace&apos;s file may not read ${%1} (in %2): it holds a secret of yours (a provider key, or a variable your own configuration lists in &quot;secretVariables&quot;); define it in your own configuration (%3) if it should have it</source>
+        <translation>工作区的文件不能读取 ${%1}（用于 %2）：它保存着你的机密（提供商密钥，或你自己的配置在“secretVariables”中列出的变量）；如果该服务器应当获得它，请在你自己的配置（%3）中定义它</translation>
+    </message>
+    <message>
+        <location line="+53"/>
+        <source>file not found</source>
+        <translation>找不到文件</translation>
+    </message>
+    <message>
+        <location line="+61"/>
+        <source>the top level must be an object, not %1</source>
+        <translation>顶层必须是对象，而不是%1</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>no &quot;servers&quot; object (mcp.json) or &quot;mcp&quot;: {&quot;servers&quot;} (settings.json): is this a VS Code file?</source>
+        <translation>没有 &quot;servers&quot; 对象（mcp.json）或 &quot;mcp&quot;: {&quot;servers&quot;}（settings.json）：这是 VS Code 的文件吗？</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>no &quot;mcpServers&quot; object: is this a %1 file?</source>
+        <translation>没有 &quot;mcpServers&quot; 对象：这是 %1 的文件吗？</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&apos;%1&apos; must be an object mapping server names to their settings, not %2</source>
+        <translation>“%1” 必须是将服务器名称映射到其设置的对象，而不是%2</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>&apos;inputs&apos; must be a list, not %1</source>
+        <translation>“inputs” 必须是列表，而不是%1</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>input &apos;%1&apos;%2 is now the environment variable %3; set it before starting Switchboard</source>
+        <translation>输入项 “%1”%2 现已改为环境变量 %3；请在启动 Switchboard 前设置它</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::ConfigPatcher</name>
+    <message>
+        <location filename="../src/mcp/config/configpatcher.cpp" line="+204"/>
+        <source>line %1, column %2</source>
+        <translation>第 %1 行，第 %2 列</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Cannot change %1: %2</source>
+        <translation>无法修改 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the file is larger than %1 KiB.</source>
+        <translation>文件超过 %1 KiB。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>it contains a NUL byte (%1); it must be UTF-8 text.</source>
+        <translation>其中包含 NUL 字节（%1）；必须是 UTF-8 文本。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>it is not valid JSON (%1: %2). Fix the file first.</source>
+        <translation>不是有效的 JSON（%1：%2）。请先修复该文件。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>it has no &quot;mcpServers&quot; object.</source>
+        <translation>其中没有 &quot;mcpServers&quot; 对象。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>server &apos;%1&apos; is not defined in it.</source>
+        <translation>其中未定义服务器“%1”。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>server &apos;%1&apos; is not an object.</source>
+        <translation>服务器“%1”不是对象。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>internal error: &quot;mcpServers&quot; not found in the text.</source>
+        <translation>内部错误：文本中未找到 &quot;mcpServers&quot;。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>internal error: server &apos;%1&apos; not found in the text.</source>
+        <translation>内部错误：文本中未找到服务器“%1”。</translation>
+    </message>
+    <message>
+        <location line="+73"/>
+        <source>Cannot change %1: the edit did not produce the expected document (internal error); the file was left unchanged.</source>
+        <translation>无法修改 %1：编辑结果与预期文档不符（内部错误）；文件未做更改。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>the file does not exist</source>
+        <translation>文件不存在</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Cannot save %1: %2</source>
+        <translation>无法保存 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::Http</name>
+    <message>
+        <location filename="../src/mcp/transport/httpsupport.cpp" line="+173"/>
+        <source>&apos;%1&apos; is not an http or https URL</source>
+        <translation>“%1”不是 http 或 https 网址</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&apos;%1&apos; is not a valid HTTP header name</source>
+        <translation>“%1”不是有效的 HTTP 头名称</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the value of header &apos;%1&apos; holds a line break or NUL</source>
+        <translation>HTTP 头“%1”的值含有换行符或 NUL</translation>
+    </message>
+    <message>
+        <location line="+86"/>
+        <source>%1 answered HTTP %2</source>
+        <translation>%1 返回了 HTTP %2</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>%1 requires authentication: %2 answered HTTP %3 to &apos;%4&apos;</source>
+        <translation>%1 需要身份验证：%2 对“%4”返回了 HTTP %3</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>could not reach %1 (%2): %3</source>
+        <translation>无法连接 %1（%2）：%3</translation>
+    </message>
+    <message>
+        <location line="+55"/>
+        <source>%1 sent something that is not JSON: %2</source>
+        <translation>%1 发送了非 JSON 内容：%2</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::HttpTransport</name>
+    <message>
+        <location filename="../src/mcp/transport/httptransport.cpp" line="+132"/>
+        <location filename="../src/mcp/transport/ssetransport.cpp" line="+38"/>
+        <source>server &apos;%1&apos;</source>
+        <translation>服务器“%1”</translation>
+    </message>
+    <message>
+        <location line="+130"/>
+        <source>ignored a session id that is not visible ASCII</source>
+        <translation>已忽略含非可见 ASCII 字符的会话 ID</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>%1 sent an answer over the message size cap (%2 bytes); dropped</source>
+        <translation>%1 发送的应答超过消息大小上限（%2 字节），已丢弃</translation>
+    </message>
+    <message>
+        <location line="+44"/>
+        <source>the answer has no result</source>
+        <translation>应答中没有结果</translation>
+    </message>
+    <message>
+        <location line="+71"/>
+        <source>%1 ended the stream before the response to &apos;%2&apos;</source>
+        <translation>%1 在“%2”的响应到达之前结束了事件流</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 answered HTTP %2 without a response to &apos;%3&apos;</source>
+        <translation>%1 返回了 HTTP %2，但没有“%3”的响应</translation>
+    </message>
+    <message>
+        <location line="+73"/>
+        <source>%1: sign-in failed: %2</source>
+        <translation>%1：登录失败：%2</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>%1 speaks the older HTTP+SSE transport; messages now go to %2</source>
+        <translation>%1 使用较旧的 HTTP+SSE 传输；消息此后发往 %2</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1 (and no HTTP+SSE stream there either: %2)</source>
+        <translation>%1（那里也没有 HTTP+SSE 事件流：%2）</translation>
+    </message>
+    <message>
+        <location line="+64"/>
+        <source>%1 no longer knows the session (HTTP 404)</source>
+        <translation>%1 已不认识该会话（HTTP 404）</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>%1 ended the session and did not accept a new one: %2</source>
+        <translation>%1 结束了会话且不接受新会话：%2</translation>
+    </message>
+    <message>
+        <location line="+42"/>
+        <source>the server&apos;s stream</source>
+        <translation>服务器的事件流</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>%1 keeps closing its event stream; server messages now arrive only with answers</source>
+        <translation>%1 不断关闭其事件流；此后服务器消息只随应答到达</translation>
+    </message>
+    <message>
+        <location line="+67"/>
+        <source>end of the session</source>
+        <translation>结束会话</translation>
+    </message>
+    <message>
+        <location filename="../src/mcp/transport/ssetransport.cpp" line="+44"/>
+        <source>%1 named an endpoint on another origin (%2); refused</source>
+        <translation>%1 指定了其他源上的端点（%2），已拒绝</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::Listing</name>
+    <message>
+        <location filename="../src/mcp/client/listing.cpp" line="-55"/>
+        <source>%1 failed: %2</source>
+        <translation>%1 失败：%2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1: the answer has no &quot;%2&quot; list</source>
+        <translation>%1：回答中没有 &quot;%2&quot; 列表</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>%1: nextCursor is not a string</source>
+        <translation>%1：nextCursor 不是字符串</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1: stopped after %2 pages (the server keeps sending more, or the same cursor again)</source>
+        <translation>%1：在 %2 页后停止（服务器不断发送更多页，或重复发送同一个游标）</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::Manager</name>
+    <message>
+        <location filename="../src/mcp/manager.cpp" line="+158"/>
+        <source>this folder&apos;s server is not trusted yet: it runs once you trust it</source>
+        <translation>此文件夹的服务器尚未受信任：信任后才会运行</translation>
+    </message>
+    <message>
+        <location line="+135"/>
+        <source>did not finish starting within %1 s</source>
+        <translation>未能在 %1 秒内完成启动</translation>
+    </message>
+    <message>
+        <location line="+158"/>
+        <source>%1 (gave up after %2 restarts within %3 s)</source>
+        <translation>%1（%3 秒内重启 %2 次后放弃）</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::OAuth::Authorizer</name>
+    <message>
+        <location filename="../src/mcp/auth/oauthclient.cpp" line="+77"/>
+        <source>HTTP %1</source>
+        <translation>HTTP %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <location line="+223"/>
+        <source>the authorization endpoint answered HTTP %1 without sending the browser back</source>
+        <translation>授权端点返回了 HTTP %1，但没有将浏览器重定向回来</translation>
+    </message>
+    <message>
+        <location line="+210"/>
+        <source>the server refuses access (HTTP 403)</source>
+        <translation>服务器拒绝访问（HTTP 403）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the server refuses access: %1</source>
+        <translation>服务器拒绝访问：%1</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>the server still asks for more access (scope &apos;%1&apos;) after it was granted</source>
+        <translation>服务器在授权之后仍要求更多权限（范围“%1”）</translation>
+    </message>
+    <message>
+        <location line="+113"/>
+        <source>%1 offers this client no way to register; add the client ID it gave you to the server&apos;s entry as &quot;oauth&quot;: {&quot;clientId&quot;: &quot;...&quot;}</source>
+        <translation>%1 没有为此客户端提供注册方式；请将它给你的客户端 ID 以 &quot;oauth&quot;: {&quot;clientId&quot;: &quot;...&quot;} 的形式加入该服务器的条目</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>registering with %1 failed: %2</source>
+        <translation>向 %1 注册失败：%2</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 refused to register this client: %2</source>
+        <translation>%1 拒绝注册此客户端：%2</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>nobody is there to sign in</source>
+        <translation>没有可以登录的用户</translation>
+    </message>
+    <message>
+        <location line="+69"/>
+        <source>the client&apos;s private key cannot be used: %1</source>
+        <translation>无法使用客户端的私钥：%1</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>the identity provider&apos;s token endpoint %1 is not https</source>
+        <translation>身份提供方的令牌端点 %1 不是 https</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>the identity provider did not grant access to %1: %2</source>
+        <translation>身份提供方未授予对 %1 的访问权限：%2</translation>
+    </message>
+    <message>
+        <location line="+132"/>
+        <source>the token endpoint issued a DPoP-bound token without being sent a proof</source>
+        <translation>令牌端点在未收到证明的情况下签发了绑定 DPoP 的令牌</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::OAuth::Discovery</name>
+    <message>
+        <location filename="../src/mcp/auth/oauthdiscovery.cpp" line="+248"/>
+        <location line="+208"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location line="-196"/>
+        <source>the protected resource metadata is not a JSON object</source>
+        <translation>受保护资源元数据不是 JSON 对象</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>the protected resource metadata names no resource</source>
+        <translation>受保护资源元数据未指明资源</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the protected resource metadata is for %1, not for %2</source>
+        <translation>该受保护资源元数据属于 %1，而不是 %2</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>the protected resource metadata names no usable authorization server (https, or http on this machine)</source>
+        <translation>受保护资源元数据未指明可用的授权服务器（须为 https，或本机上的 http）</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>the authorization server metadata is not a JSON object</source>
+        <translation>授权服务器元数据不是 JSON 对象</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>its issuer is &apos;%1&apos;, not &apos;%2&apos;; not used</source>
+        <translation>其 issuer 为“%1”而非“%2”；未使用</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>an endpoint is missing, or not https (nor http on this machine)</source>
+        <translation>缺少某个端点，或端点不是 https（也不是本机上的 http）</translation>
+    </message>
+    <message>
+        <location line="+69"/>
+        <source>the challenge&apos;s resource_metadata %1 is not https; ignored</source>
+        <translation>质询中的 resource_metadata %1 不是 https；已忽略</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>no usable authorization server metadata for %1 (%2)</source>
+        <translation>%1 没有可用的授权服务器元数据（%2）</translation>
+    </message>
+    <message>
+        <location line="+58"/>
+        <source>%1: HTTP %2</source>
+        <translation>%1：HTTP %2</translation>
+    </message>
+    <message>
+        <location filename="../src/mcp/auth/oauthflow.cpp" line="+143"/>
+        <source>%1 has no authorization endpoint</source>
+        <translation>%1 没有授权端点</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 does not offer PKCE with S256, which sign-in requires</source>
+        <translation>%1 不支持 S256 方式的 PKCE，而登录需要它</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>the answer from %1 does not carry this sign-in&apos;s state; ignored</source>
+        <translation>来自 %1 的应答不带本次登录的 state；已忽略</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>the answer names issuer &apos;%1&apos;, not %2; ignored</source>
+        <translation>应答中的 issuer 为“%1”，而不是 %2；已忽略</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>the answer from %1 lacks the issuer it promised to send; ignored</source>
+        <translation>来自 %1 的应答缺少其声明会发送的 issuer；已忽略</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 refused: %2</source>
+        <translation>%1 拒绝了：%2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 refused: %2 (%3)</source>
+        <translation>%1 拒绝了：%2（%3）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>the answer from %1 has no code</source>
+        <translation>来自 %1 的应答没有 code</translation>
+    </message>
+    <message>
+        <location line="+57"/>
+        <source>the token endpoint answered HTTP %1 without a JSON object</source>
+        <translation>令牌端点以 HTTP %1 应答，但没有 JSON 对象</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>the token endpoint answered HTTP %1</source>
+        <translation>令牌端点以 HTTP %1 应答</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the token endpoint refused: %1</source>
+        <translation>令牌端点拒绝了：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the token endpoint refused: %1 (%2)</source>
+        <translation>令牌端点拒绝了：%1（%2）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>the token endpoint&apos;s answer has no access_token</source>
+        <translation>令牌端点的应答中没有 access_token</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>the token endpoint issued a token of type &apos;%1&apos;, which this client cannot use</source>
+        <translation>令牌端点签发了类型为“%1”的令牌，本客户端无法使用</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::OAuth::LoopbackAgent</name>
+    <message>
+        <location filename="../src/mcp/auth/oauthclient.cpp" line="-686"/>
+        <source>no answer came from the browser within %1 minutes</source>
+        <translation>%1 分钟内浏览器没有返回应答</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>another sign-in started</source>
+        <translation>另一次登录已开始</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>cannot listen on this machine for the browser&apos;s answer: %1</source>
+        <translation>无法在本机监听浏览器的应答：%1</translation>
+    </message>
+    <message>
+        <location line="+42"/>
+        <source>This is not the answer to the sign-in Switchboard is waiting for; it was ignored.</source>
+        <translation>这不是 Switchboard 正在等待的登录应答；已忽略。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Nothing here.</source>
+        <translation>此处没有内容。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sign-in was refused. You can close this tab and return to Switchboard.</source>
+        <translation>登录被拒绝。你可以关闭此标签页并返回 Switchboard。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Signed in. You can close this tab and return to Switchboard.</source>
+        <translation>已登录。你可以关闭此标签页并返回 Switchboard。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>%1 answers that were not for this sign-in came to its listener; it stopped waiting</source>
+        <translation>有 %1 个不属于此次登录的应答发到了它的监听端口；已停止等待</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::OAuth::SigningKey</name>
+    <message>
+        <location filename="../src/mcp/auth/oauthcrypto.cpp" line="+92"/>
+        <source>the private key is not a PEM private key</source>
+        <translation>该私钥不是 PEM 格式的私钥</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>the private key is on the curve %1; ES256 needs P-256</source>
+        <translation>该私钥位于曲线 %1 上；ES256 需要 P-256</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the RSA private key has fewer than 2048 bits</source>
+        <translation>该 RSA 私钥不足 2048 位</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the private key is neither EC P-256 nor RSA</source>
+        <translation>该私钥既不是 EC P-256，也不是 RSA</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>the private key is for %1, not %2</source>
+        <translation>该私钥用于 %1，而不是 %2</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::Sandbox</name>
+    <message>
+        <location filename="../src/mcp/process/sandbox.cpp" line="+145"/>
+        <source>the sandbox needs bubblewrap, but &apos;%1&apos; was not found; install the bubblewrap package, or turn the sandbox off</source>
+        <translation>沙箱需要 bubblewrap，但找不到“%1”；请安装 bubblewrap 软件包，或关闭沙箱</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>the sandbox needs the workspace folder, but &apos;%1&apos; does not exist</source>
+        <translation>沙箱需要工作区文件夹，但“%1”不存在</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>sandbox.write: &apos;%1&apos; does not exist (resolved against %2)</source>
+        <translation>sandbox.write：“%1”不存在（相对于 %2 解析）</translation>
+    </message>
+    <message>
+        <location line="+54"/>
+        <source>bubblewrap (bwrap) did not finish a test run within %1 s</source>
+        <translation>bubblewrap (bwrap) 未能在 %1 秒内完成测试运行</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>bubblewrap (bwrap) failed a test run with exit code %1</source>
+        <translation>bubblewrap (bwrap) 测试运行失败，退出码为 %1</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>bubblewrap (bwrap) could not be started: %1</source>
+        <translation>无法启动 bubblewrap (bwrap)：%1</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>bubblewrap (bwrap) could not set up the sandbox: %1; user namespaces may be disabled here, or turn the sandbox off</source>
+        <translation>bubblewrap (bwrap) 无法建立沙箱：%1；此处可能禁用了用户命名空间，或者请关闭沙箱</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::Scan</name>
+    <message>
+        <location filename="../src/mcp/transport/parameterheaders.cpp" line="+73"/>
+        <source>x-mcp-header is only allowed on a property reached through &quot;properties&quot;</source>
+        <translation>x-mcp-header 只能用在仅经由 “properties” 到达的属性上</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>the x-mcp-header of &apos;%1&apos; is empty or not a string</source>
+        <translation>“%1”的 x-mcp-header 为空或不是字符串</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>the x-mcp-header of &apos;%1&apos; is not a valid header name</source>
+        <translation>“%1”的 x-mcp-header 不是有效的头部名称</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>the x-mcp-header of &apos;%1&apos; is on a type other than string, integer or boolean</source>
+        <translation>“%1”的 x-mcp-header 用在了 string、integer、boolean 以外的类型上</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>the header name &apos;%1&apos; is declared twice</source>
+        <translation>头部名称“%1”被声明了两次</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::Skills</name>
+    <message>
+        <location filename="../src/mcp/client/skills.cpp" line="+106"/>
+        <source>the result has no list of skills</source>
+        <translation>结果中没有技能列表</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>its uri is not a skill:// URI</source>
+        <translation>它的 uri 不是 skill:// URI</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>its frontmatter has no name</source>
+        <translation>它的 frontmatter 没有 name</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>it lists more than 512 files</source>
+        <translation>它列出了超过 512 个文件</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>a file&apos;s uri, digest or size is missing or malformed</source>
+        <translation>某个文件的 uri、digest 或 size 缺失或格式不对</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>its files add up to more than 16 MiB</source>
+        <translation>它的文件合计超过 16 MiB</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>its files do not include its SKILL.md</source>
+        <translation>它的文件中不包括其 SKILL.md</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>it lists no files</source>
+        <translation>它没有列出文件</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>it has no frontmatter</source>
+        <translation>它没有 frontmatter</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>frontmatter line %1: %2</source>
+        <translation>frontmatter 第 %1 行：%2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>indented with a tab</source>
+        <translation>用制表符缩进</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>indented without a key above it</source>
+        <translation>缩进行上方没有键</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>a list item inside a mapping</source>
+        <translation>映射中出现列表项</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+16"/>
+        <location line="+18"/>
+        <source>a value this reader does not take</source>
+        <translation>本读取器不接受的值</translation>
+    </message>
+    <message>
+        <location line="-28"/>
+        <location line="+16"/>
+        <source>not a key: value line</source>
+        <translation>不是“键: 值”行</translation>
+    </message>
+    <message>
+        <location line="-12"/>
+        <source>a key inside a list</source>
+        <translation>列表中出现键</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>nesting deeper than one level</source>
+        <translation>嵌套超过一层</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>a key given twice</source>
+        <translation>同一个键出现两次</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>the read result has no contents</source>
+        <translation>读取结果没有 contents</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>its blob is not base64</source>
+        <translation>它的 blob 不是 base64</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the read result holds nothing for %1</source>
+        <translation>读取结果中没有 %1 的内容</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>the server lists no digests for this skill, so it cannot be verified</source>
+        <translation>服务器没有列出该技能的摘要，因此无法校验</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is not one of the skill&apos;s listed files</source>
+        <translation>%1 不是该技能列出的文件之一</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 is %2 bytes, the listing says %3</source>
+        <translation>%1 为 %2 字节，列表中写的是 %3</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 does not match the listed digest</source>
+        <translation>%1 与列出的摘要不符</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>%1&apos;s frontmatter differs from the listing in: %2</source>
+        <translation>%1 的 frontmatter 与列表不同之处：%2</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::SseParser</name>
+    <message>
+        <location filename="../src/mcp/wire/sseparser.cpp" line="+191"/>
+        <source>event stream: an event exceeded %1 bytes and was dropped</source>
+        <translation>事件流：某个事件超过 %1 字节，已丢弃</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::SseTransport</name>
+    <message>
+        <location filename="../src/mcp/transport/ssetransport.cpp" line="-19"/>
+        <location line="+50"/>
+        <source>event stream</source>
+        <translation>事件流</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>%1 ended its event stream without naming an endpoint</source>
+        <translation>%1 未指定端点就结束了事件流</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 ended its event stream</source>
+        <translation>%1 结束了事件流</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::StdioTransport</name>
+    <message>
+        <location filename="../src/mcp/transport/stdiotransport.cpp" line="+153"/>
+        <source>command &apos;%1&apos; was not found on PATH</source>
+        <translation>在 PATH 中找不到命令“%1”</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>working directory &apos;%1&apos; does not exist</source>
+        <translation>工作目录“%1”不存在</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>could not create pipes: %1</source>
+        <translation>无法创建管道：%1</translation>
+    </message>
+    <message>
+        <location line="+65"/>
+        <source>could not start &apos;%1&apos;: %2</source>
+        <translation>无法启动“%1”：%2</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>server process crashed (%1)</source>
+        <translation>服务器进程崩溃（%1）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>server process exited with code %1</source>
+        <translation>服务器进程已退出，退出码 %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 and had to be stopped</source>
+        <translation>%1，因此被强制停止</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>; last stderr line: %1</source>
+        <translation>；stderr 最后一行：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>; stderr: %1</source>
+        <translation>；stderr：%1</translation>
+    </message>
+    <message>
+        <location line="+55"/>
+        <location line="+32"/>
+        <source>writing to the server failed: %1</source>
+        <translation>写入服务器失败：%1</translation>
+    </message>
+    <message>
+        <location line="+60"/>
+        <source>server closed its standard output</source>
+        <translation>服务器关闭了其标准输出</translation>
+    </message>
+    <message>
+        <location line="-331"/>
+        <source>skipped a line that is not JSON on stdout: %1</source>
+        <translation>已跳过 stdout 上一行非 JSON 内容：%1</translation>
+    </message>
+    <message>
+        <location line="+381"/>
+        <source>dropped a %1-byte message over the %2-byte cap</source>
+        <translation>已丢弃一条 %1 字节的消息（超过 %2 字节上限）</translation>
+    </message>
+</context>
+<context>
+    <name>TerminalElicitation</name>
+    <message>
+        <location filename="../src/cli/terminalelicitation.cpp" line="+70"/>
+        <source>one of the choices, or its number</source>
+        <translation>选项之一，或其编号</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>y or n</source>
+        <translation>y 或 n</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>a whole number</source>
+        <translation>整数</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>a number</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>required</source>
+        <translation>必填</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>default %1</source>
+        <translation>默认 %1</translation>
+    </message>
+    <message>
+        <location line="+50"/>
+        <source>an answer (it is required)</source>
+        <translation>一个回答（此项必填）</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>  (needs %1)
+</source>
+        <translation>  （需要%1）
+</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>
+%1 asks you to open a page: %2
+  %3
+  (it goes to %4)
+[o] I will open it  [d] decline  [c] cancel &gt; </source>
+        <translation>
+%1 请你打开一个网页：%2
+  %3
+  （它指向 %4）
+[o] 我会打开它  [d] 拒绝  [c] 取消 &gt; </translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>
+%1 asks: %2
+[a] answer  [d] decline  [c] cancel &gt; </source>
+        <translation>
+%1 问：%2
+[a] 回答  [d] 拒绝  [c] 取消 &gt; </translation>
     </message>
 </context>
 <context>

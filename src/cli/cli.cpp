@@ -2,6 +2,7 @@
 
 #include "terminalelicitation.h"
 #include "terminalgate.h"
+#include "terminalhost.h"
 #include "terminaltext.h"
 
 #include <engine/a2a/delegatetool.h>
@@ -29,7 +30,7 @@
 #include <QTimer>
 #include <QUrl>
 
-#include <mcp/client/listing.h>
+#include <mcp/client/features.h>
 #include <mcp/config/redaction.h>
 #include <mcp/wire/jsonparser.h>
 
@@ -299,86 +300,27 @@ bool Application::loadConfig()
         err(QStringLiteral("%1: no such file (given by --config)").arg(m_configFile));
         return false;
     }
-    if (!m_signIn) {
-        // SWITCHBOARD_KEYCHAIN_SERVICE: another keychain service name (tests keep theirs apart).
-        const QString service = qEnvironmentVariable("SWITCHBOARD_KEYCHAIN_SERVICE");
-        m_secrets = std::make_unique<Engine::SecretStore>(
-                service.isEmpty() ? QString::fromLatin1(Engine::SecretStore::DefaultService)
-                                  : service);
-        m_signIn = std::make_unique<Engine::SignIn>(m_secrets.get());
-        m_signIn->setNeededHint([this](const QString &server) {
-            return tr("sign-in needed: run 'switchboard-cli --workspace %1 auth login %2'")
-                    .arg(m_workspace, server);
-        });
+    if (!m_host) {
+        TerminalHost::Options host;
+        host.workspace = m_workspace;
+        host.gate = [this] {
+            return terminalGate();
+        };
+        host.askTerminal = !m_elicitGiven && TerminalApprovalGate::hasTerminal();
+        host.policy = m_elicit;
+        m_host = std::make_unique<TerminalHost>(host);
     }
     Engine::SessionOptions options;
     options.workspace = m_workspace;
-    options.signIn = m_signIn.get();
+    options.host = m_host.get();
+    // SWITCHBOARD_KEYCHAIN_SERVICE: another keychain service name (tests keep theirs apart).
+    options.keychainService = qEnvironmentVariable("SWITCHBOARD_KEYCHAIN_SERVICE");
     options.configFile = m_configFile;
     options.manager.transports.stdio.shutdownStageMs = CliShutdownStageMs;
-    // A server asking for a completion of the user's model: --approve (or the terminal)
-    // decides, then the configured model answers.
-    if (!m_sampler)
-        m_sampler = new Engine::Sampling::Sampler(
-                [] {
-                    return Engine::ProviderConfig::fromEnvironment(
-                            Engine::ProcessEnvironment::original());
-                },
-                [this](const QString &server, const Engine::Sampling::Request &request,
-                       std::function<void(std::optional<Engine::Sampling::Request>)> decide) {
-                    Engine::ApprovalRequest question;
-                    question.toolName = QStringLiteral("sampling/createMessage");
-                    question.source = server;
-                    question.originalName = QStringLiteral("sampling");
-                    question.risk = Engine::Risk::Dangerous;
-                    question.arguments = request.shown;
-                    question.reason = tr("%1 asks your model for a completion").arg(server);
-                    err(tr("[sampling] %1 asks your model (%2 messages, at most %3 tokens)")
-                                .arg(server)
-                                .arg(request.messages.size())
-                                .arg(request.maxTokens));
-                    terminalGate()->requestApproval(
-                            question, [decide, request](const Engine::ApprovalDecision &decision) {
-                                if (decision.choice == Engine::ApprovalChoice::Deny)
-                                    decide(std::nullopt);
-                                else
-                                    decide(request);
-                            });
-                },
-                this);
-    options.manager.answerers["sampling/createMessage"] = Mcp::ServerRequestAnswerer{
-            "sampling", Json{{"tools", Json::object()}},
-            [sampler = m_sampler](const QString &server, const Json &params, Client::Reply reply) {
-                sampler->answer(server, params, std::move(reply));
-            }};
-    // A server asking the user something (elicitation/create): asked on the terminal when
-    // there is one and --elicit was not given; otherwise --elicit answers (decline unless told
-    // otherwise), and stderr says what was asked.
-    const bool askTerminal = !m_elicitGiven && TerminalApprovalGate::hasTerminal();
-    options.manager.answerers["elicitation/create"] = Mcp::ServerRequestAnswerer{
-            "elicitation",
-            askTerminal ? Json{{"form", Json::object()}, {"url", Json::object()}}
-                        : Json{{"form", Json::object()}},
-            [this, askTerminal, policy = m_elicit](const QString &server, const Json &params,
-                                                   Client::Reply reply) {
-                if (askTerminal)
-                    return askElicitationOnTerminal(terminalGate(), server, params,
-                                                    std::move(reply));
-                QString note;
-                Response response = Engine::Elicitation::answer(params, policy, &note);
-                const QString message
-                        = params.is_object() && params.value("message", Json()).is_string()
-                                  ? QString::fromStdString(params["message"].get<std::string>())
-                                  : QString();
-                err(tr("[elicitation] %1 asks: %2 (%3)").arg(server, message.left(500), note));
-                reply(std::move(response));
-            }};
     options.builtins.bashSandbox = [mode = m_bashSandbox] {
         return mode;
     };
     m_session = std::make_unique<Engine::Session>(options);
-    connect(m_session->auditLog(), &Engine::AuditLog::errorOccurred, this,
-            [](const QString &text) { err(tr("audit log: %1").arg(text)); });
     m_session->load();
     for (const ConfigError &error : m_session->configErrors())
         err(error.toString());
@@ -752,36 +694,40 @@ int Application::cmdResources()
         return Usage;
     const QString server = positional.at(0);
     return connectOne(server, [this, server](Client *client) {
-        if (!hasCapability(client, "resources")) {
+        if (!client->capabilities().resources) {
             err(tr("server '%1' offers no resources").arg(server));
             finish(ToolError);
             return;
         }
-        listAll(client, "resources/list", "resources", this,
-                [this, client, server](std::vector<Json> resources, const QString &error) {
+        listResources(
+                client, this,
+                [this, client, server](std::vector<Resource> resources, const QString &error) {
                     if (!error.isEmpty()) {
                         err(QStringLiteral("%1: %2").arg(server, error));
                         finish(ToolError);
                         return;
                     }
-                    listAll(client, "resources/templates/list", "resourceTemplates", this,
+                    listResourceTemplates(
+                            client, this,
                             [this, server, resources = std::move(resources)](
-                                    std::vector<Json> templates, const QString &error) {
+                                    std::vector<ResourceTemplate> templates, const QString &error) {
                                 if (m_json) {
-                                    out(jsonText(Json{{"resources", resources},
-                                                      {"resourceTemplates", templates}})
-                                        + QLatin1Char('\n'));
+                                    Json listed{{"resources", Json::array()},
+                                                {"resourceTemplates", Json::array()}};
+                                    for (const Resource &r : resources)
+                                        listed["resources"].push_back(r.json);
+                                    for (const ResourceTemplate &t : templates)
+                                        listed["resourceTemplates"].push_back(t.json);
+                                    out(jsonText(listed) + QLatin1Char('\n'));
                                 } else {
-                                    for (const Json &r : resources)
+                                    for (const Resource &r : resources)
                                         out(QStringLiteral("%1\t%2\t%3\n")
-                                                    .arg(stringMember(r, "uri"),
-                                                         stringMember(r, "name"),
-                                                         stringMember(r, "mimeType")));
-                                    for (const Json &t : templates)
+                                                    .arg(QString::fromStdString(r.uri), r.name,
+                                                         r.mimeType));
+                                    for (const ResourceTemplate &t : templates)
                                         out(QStringLiteral("template %1\t%2\t%3\n")
-                                                    .arg(stringMember(t, "uriTemplate"),
-                                                         stringMember(t, "name"),
-                                                         stringMember(t, "mimeType")));
+                                                    .arg(QString::fromStdString(t.uriTemplate),
+                                                         t.name, t.mimeType));
                                 }
                                 // A server without templates may not know the method.
                                 if (!error.isEmpty())
@@ -801,25 +747,24 @@ int Application::cmdRead()
     const QString server = positional.at(0);
     const std::string uri = positional.at(1).toStdString();
     return connectOne(server, [this, server, uri](Client *client) {
-        client->request("resources/read", {{"uri", uri}}, this, [this, server](Response response) {
-            if (!response.ok()) {
+        readResource(client, uri, this, [this, server](const ReadResourceResult &result) {
+            if (!result.ok()) {
                 err(QStringLiteral("%1: resources/read failed: %2")
-                            .arg(server, response.error->toString()));
+                            .arg(server, result.error->toString()));
                 finish(ToolError);
                 return;
             }
-            const Json contents = response.result.value("contents", Json::array());
             if (m_json) {
-                out(jsonText(response.result) + QLatin1Char('\n'));
-            } else if (contents.is_array()) {
-                for (const Json &content : contents) {
-                    QString text = describeContent(content);
+                out(jsonText(result.json) + QLatin1Char('\n'));
+            } else {
+                for (const ResourceContents &content : result.contents) {
+                    QString text = content.describe();
                     if (!text.endsWith(QLatin1Char('\n')))
                         text += QLatin1Char('\n');
                     out(text);
                 }
             }
-            finish(contents.is_array() ? Ok : ToolError);
+            finish(result.wellFormed ? Ok : ToolError);
         });
     });
 }
@@ -832,39 +777,38 @@ int Application::cmdPrompts()
         return Usage;
     const QString server = positional.at(0);
     return connectOne(server, [this, server](Client *client) {
-        if (!hasCapability(client, "prompts")) {
+        if (!client->capabilities().prompts) {
             err(tr("server '%1' offers no prompts").arg(server));
             finish(ToolError);
             return;
         }
-        listAll(client, "prompts/list", "prompts", this,
-                [this, server](std::vector<Json> prompts, const QString &error) {
-                    if (!error.isEmpty()) {
-                        err(QStringLiteral("%1: %2").arg(server, error));
-                        finish(ToolError);
-                        return;
-                    }
-                    if (m_json) {
-                        out(jsonText(Json{{"prompts", prompts}}) + QLatin1Char('\n'));
-                        finish(Ok);
-                        return;
-                    }
-                    for (const Json &prompt : prompts) {
-                        QStringList arguments;
-                        for (const Json &argument : prompt.value("arguments", Json::array())) {
-                            if (argument.is_object())
-                                arguments << stringMember(argument, "name")
-                                                     + (argument.value("required", false) == true
-                                                                ? QStringLiteral("*")
-                                                                : QString());
+        listPrompts(client, this,
+                    [this, server](std::vector<Prompt> prompts, const QString &error) {
+                        if (!error.isEmpty()) {
+                            err(QStringLiteral("%1: %2").arg(server, error));
+                            finish(ToolError);
+                            return;
                         }
-                        out(QStringLiteral("%1(%2)\t%3\n")
-                                    .arg(stringMember(prompt, "name"),
-                                         arguments.join(QStringLiteral(", ")),
-                                         stringMember(prompt, "description")));
-                    }
-                    finish(Ok);
-                });
+                        if (m_json) {
+                            Json listed{{"prompts", Json::array()}};
+                            for (const Prompt &prompt : prompts)
+                                listed["prompts"].push_back(prompt.json);
+                            out(jsonText(listed) + QLatin1Char('\n'));
+                            finish(Ok);
+                            return;
+                        }
+                        for (const Prompt &prompt : prompts) {
+                            QStringList arguments;
+                            for (const PromptArgument &argument : prompt.arguments)
+                                arguments << argument.name
+                                                     + (argument.required ? QStringLiteral("*")
+                                                                          : QString());
+                            out(QStringLiteral("%1(%2)\t%3\n")
+                                        .arg(prompt.name, arguments.join(QStringLiteral(", ")),
+                                             prompt.description));
+                        }
+                        finish(Ok);
+                    });
     });
 }
 
@@ -876,37 +820,32 @@ int Application::cmdPrompt()
                          &positional))
         return Usage;
     const QString server = positional.at(0);
-    Json params = {{"name", positional.at(1).toStdString()}};
+    const std::string name = positional.at(1).toStdString();
+    std::map<std::string, std::string> strings;
     if (positional.size() == 3) {
         const Json arguments = parseJson(positional.at(2).toStdString());
         if (!arguments.is_object())
             return usageError(QStringLiteral("ARGS_JSON must be a JSON object, got: %1")
                                       .arg(positional.at(2)));
         // A prompt's arguments are strings; a number or a flag is meant as its text.
-        Json strings = Json::object();
         for (const auto &[key, value] : arguments.items())
             strings[key] = value.is_string() ? value.get<std::string>() : value.dump();
-        params["arguments"] = strings;
     }
-    return connectOne(server, [this, server, params](Client *client) {
-        client->request("prompts/get", params, this, [this, server](Response response) {
-            if (!response.ok()) {
+    return connectOne(server, [this, server, name, strings](Client *client) {
+        getPrompt(client, name, strings, this, [this, server](const GetPromptResult &result) {
+            if (!result.ok()) {
                 err(QStringLiteral("%1: prompts/get failed: %2")
-                            .arg(server, response.error->toString()));
+                            .arg(server, result.error->toString()));
                 finish(ToolError);
                 return;
             }
             if (m_json) {
-                out(jsonText(response.result) + QLatin1Char('\n'));
+                out(jsonText(result.json) + QLatin1Char('\n'));
                 finish(Ok);
                 return;
             }
-            for (const Json &message : response.result.value("messages", Json::array())) {
-                if (!message.is_object())
-                    continue;
-                QString text = QStringLiteral("[%1] %2").arg(
-                        stringMember(message, "role"),
-                        describeContent(message.value("content", Json::object())));
+            for (const PromptMessage &message : result.messages) {
+                QString text = QStringLiteral("[%1] %2").arg(message.role, message.describe());
                 if (!text.endsWith(QLatin1Char('\n')))
                     text += QLatin1Char('\n');
                 out(text);
@@ -1234,7 +1173,7 @@ void Application::startRun()
             err(QStringLiteral("server '%1' is not trusted yet (its tools are unavailable): %2")
                         .arg(name, trustHint(name)));
     }
-    Engine::ToolRegistry *tools = registry();
+    registry(); // reports the tools it rejected
     const auto providerConfig = *Engine::ProviderConfig::fromEnvironment(
             Engine::ProcessEnvironment::original(), nullptr);
     m_session->setModel(providerConfig);
@@ -1250,10 +1189,8 @@ void Application::startRun()
     Engine::AgentOptions options;
     options.maxTurns = m_maxTurns;
     options.toolSearchThreshold = m_toolSearch;
-    options.moreInstructions = [session = m_session.get()] {
-        return session->serverInstructions();
-    };
-    auto *agent = new Engine::Agent(provider, tools, runner, options, m_engineParent);
+    auto *agent = m_session->createAgent(provider, options, Engine::Session::AgentUse::Interactive,
+                                         m_engineParent);
     agent->setStore(store);
     agent->newConversation(m_prompt.left(60), m_workspace);
 
@@ -1442,14 +1379,14 @@ int Application::cmdAuth()
         return Usage;
     }
     if (sub == QLatin1String("logout")) {
-        if (!m_signIn->authorizerFor(*server)) {
+        if (!m_session->signIn()->authorizerFor(*server)) {
             err(tr("'%1' sends its own Authorization header (in \"headers\"): Switchboard "
                    "keeps no tokens for it")
                         .arg(name));
             return Usage;
         }
-        m_signIn->signOut(name);
-        m_signIn->whenSaved([this, name] {
+        m_session->signIn()->signOut(name);
+        m_session->signIn()->whenSaved([this, name] {
             out(tr("signed out of %1: its tokens are forgotten").arg(name) + QLatin1Char('\n'));
             finish(Ok);
         });
@@ -1463,13 +1400,6 @@ int Application::cmdAuth()
 // machine without one), then is connected again with the tokens.
 void Application::authLogin(const QString &name)
 {
-    m_signIn->setOpenUrl([](const QUrl &url) {
-        err(tr("Open this address in a browser to sign in (waiting up to 5 minutes):\n%1")
-                    .arg(url.toString(QUrl::FullyEncoded)));
-        if (!qEnvironmentVariableIsEmpty("DISPLAY")
-            || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
-            QProcess::startDetached(QStringLiteral("xdg-open"), {url.toString(QUrl::FullyEncoded)});
-    });
     auto report = [this, name] {
         const ServerStatus status = m_session->manager()->status(name);
         if (status.state != ServerState::Connected) {
@@ -1477,8 +1407,8 @@ void Application::authLogin(const QString &name)
             finish(ServerFailed);
             return;
         }
-        const Engine::SignIn::Status signIn = m_signIn->status(name);
-        m_signIn->whenSaved([this, name, signIn] {
+        const Engine::SignIn::Status signIn = m_session->signIn()->status(name);
+        m_session->signIn()->whenSaved([this, name, signIn] {
             QString text = signIn.state == Engine::SignIn::State::SignedIn
                                    ? tr("signed in to %1 (authorization server %2)")
                                              .arg(name, signIn.detail)
@@ -1494,11 +1424,11 @@ void Application::authLogin(const QString &name)
     startServers({name});
     whenSettled([this, name, report] {
         if (m_session->manager()->status(name).state == ServerState::Connected
-            || m_signIn->status(name).state != Engine::SignIn::State::Needed) {
+            || m_session->signIn()->status(name).state != Engine::SignIn::State::Needed) {
             report();
             return;
         }
-        m_signIn->signInNow(name, [this, name, report](bool ok, const QString &why) {
+        m_session->signIn()->signInNow(name, [this, name, report](bool ok, const QString &why) {
             if (!ok) {
                 err(tr("%1: sign-in failed: %2").arg(name, why));
                 finish(ServerFailed);
@@ -1517,7 +1447,7 @@ int Application::authStatus()
         return InvalidConfig;
     auto servers = std::make_shared<QList<ServerConfig>>();
     for (const ServerConfig &server : m_session->config().servers) {
-        if (server.type == TransportType::Http && m_signIn->authorizerFor(server))
+        if (server.type == TransportType::Http && m_session->signIn()->authorizerFor(server))
             servers->append(server);
     }
     if (servers->isEmpty()) {
@@ -1527,21 +1457,21 @@ int Application::authStatus()
     auto left = std::make_shared<int>(int(servers->size()));
     for (const ServerConfig &server : std::as_const(*servers)) {
         const QString key = Mcp::OAuth::canonicalResource(QUrl(server.url));
-        m_signIn->store()->prepare(key, [this, servers, left] {
+        m_session->signIn()->store()->prepare(key, [this, servers, left] {
             if (--*left > 0)
                 return;
             for (const ServerConfig &each : std::as_const(*servers)) {
-                const auto grant
-                        = m_signIn->store()->grant(Mcp::OAuth::canonicalResource(QUrl(each.url)));
+                const auto grant = m_session->signIn()->store()->grant(
+                        Mcp::OAuth::canonicalResource(QUrl(each.url)));
                 out(grant ? tr("%1: signed in (authorization server %2, since %3)")
                                     .arg(each.name, grant->issuer,
                                          grant->obtained.toLocalTime().toString(Qt::ISODate))
                           : tr("%1: not signed in").arg(each.name));
                 out(QStringLiteral("\n"));
             }
-            if (!m_signIn->store()->backendError().isEmpty())
+            if (!m_session->signIn()->store()->backendError().isEmpty())
                 err(tr("the keychain did not answer (%1): nothing is kept across runs")
-                            .arg(m_signIn->store()->backendError()));
+                            .arg(m_session->signIn()->store()->backendError()));
             finish(Ok);
         });
     }
@@ -1639,12 +1569,13 @@ int Application::cmdA2aServe()
         return -1;
     }
     // Off loopback without a token given: the keychain may hold one.
-    m_secrets->read(QStringLiteral("a2a-serve-token"), this,
-                    [this, serve, options](const Engine::SecretStore::Result &result) mutable {
-                        if (result.status == Engine::SecretStore::Result::Ok)
-                            options.token = result.secret.trimmed();
-                        whenSettled([serve, options] { serve(options); });
-                    });
+    m_session->secretStore()->read(
+            QStringLiteral("a2a-serve-token"), this,
+            [this, serve, options](const Engine::SecretStore::Result &result) mutable {
+                if (result.status == Engine::SecretStore::Result::Ok)
+                    options.token = result.secret.trimmed();
+                whenSettled([serve, options] { serve(options); });
+            });
     return -1;
 }
 

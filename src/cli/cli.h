@@ -4,10 +4,7 @@
 #include <mcp/manager.h>
 
 #include <engine/agent/agent.h>
-#include <engine/secrets/secretstore.h>
-#include <engine/secrets/signin.h>
 #include <engine/serverrequests/elicitation.h>
-#include <engine/serverrequests/sampling.h>
 #include <engine/session.h>
 
 #include <QElapsedTimer>
@@ -23,6 +20,7 @@ namespace Cli {
 // Parses the arguments, runs one command on the event loop and exits the application with
 // the contract's exit code. Owned by main().
 class TerminalApprovalGate;
+class TerminalHost;
 
 class Application : public QObject
 {
@@ -94,10 +92,8 @@ private:
     Engine::Elicitation::Policy m_elicit = Engine::Elicitation::Policy::Decline; // --elicit
     bool m_elicitGiven = false; // else a terminal is asked, when there is one
     bool m_json = false;
-    // Sign-in to remote servers, its tokens in the keychain; made by loadConfig() and
-    // outliving the session that uses it.
-    std::unique_ptr<Engine::SecretStore> m_secrets;
-    std::unique_ptr<Engine::SignIn> m_signIn;
+    // What the session asks of the terminal; made by loadConfig(), outliving the session.
+    std::unique_ptr<TerminalHost> m_host;
     std::unique_ptr<Engine::Session> m_session; // made by loadConfig()
     bool m_finishing = false;
 
@@ -122,7 +118,6 @@ private:
     QString m_prompt;
     QString m_approve;
     TerminalApprovalGate *m_gate = nullptr;
-    Engine::Sampling::Sampler *m_sampler = nullptr;
     int m_maxTurns = 20;
     int m_toolSearch = Engine::AgentOptions::DefaultToolSearchThreshold;
 };

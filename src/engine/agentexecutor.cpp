@@ -60,12 +60,8 @@ std::function<void()> AgentExecutor::start(const Start &task, Events events, QSt
     context.lastUsed = ++m_clock;
     if (!context.agent) {
         auto provider = createProvider(m_provider);
-        AgentOptions options;
-        options.moreInstructions = [session = m_session] {
-            return session->serverInstructions();
-        };
-        auto *agent = new Agent(provider.get(), m_session->registry(), m_session->inboundRunner(),
-                                options, this);
+        Agent *agent = m_session->createAgent(provider.get(), AgentOptions(),
+                                              Session::AgentUse::Inbound, this);
         provider.release()->setParent(agent);
         agent->setStore(m_store);
         agent->setOrigin(QStringLiteral("a2a-inbound"));

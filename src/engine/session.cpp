@@ -1,11 +1,16 @@
 #include "session.h"
 
+#include "host.h"
+
 #include <engine/approval/approvalstore.h>
 #include <engine/llm/providerconfig.h>
 #include <engine/policy/serverpolicy.h>
+#include <engine/secrets/secretstore.h>
 #include <engine/secrets/signin.h>
+#include <engine/serverrequests/sampling.h>
 
 #include <engine/a2a/delegatetool.h>
+#include <engine/agent/agent.h>
 #include <engine/agent/subagenttool.h>
 #include <engine/tools/skilltool.h>
 #include <engine/tools/toolsearch.h>
@@ -24,17 +29,12 @@ Session::Session(SessionOptions options, QObject *parent)
     managerOptions.workspaceDir = m_options.workspace;
     managerOptions.eraCacheFile
             = m_options.eraCacheFile.isEmpty() ? defaultEraCacheFile() : m_options.eraCacheFile;
-    if (m_options.signIn) {
-        QPointer<SignIn> signIn = m_options.signIn;
-        managerOptions.transports.http.authorizerFor = [signIn](const Mcp::ServerConfig &config)
-                -> std::shared_ptr<Mcp::RequestAuthorizer> {
-            return signIn ? signIn->authorizerFor(config) : nullptr;
-        };
-    }
+    if (m_options.host)
+        setUpHost(managerOptions);
     m_manager = std::make_unique<Mcp::Manager>(managerOptions);
     // Tokens a server could echo back are kept out of tool results and the audit log too.
-    if (m_options.signIn)
-        connect(m_options.signIn->store(), &Mcp::OAuth::CredentialStore::changed, this,
+    if (m_signIn)
+        connect(m_signIn->store(), &Mcp::OAuth::CredentialStore::changed, this,
                 &Session::configChanged);
 
     m_registry = std::make_unique<ToolRegistry>();
@@ -60,7 +60,65 @@ Session::Session(SessionOptions options, QObject *parent)
     m_inboundRunner = std::make_unique<ToolRunner>(m_registry.get(), nullptr, m_options.workspace);
     m_inboundRunner->setOnlyReadTools(true);
     m_audit->attach(m_inboundRunner.get());
+    if (Host *host = m_options.host) {
+        connect(m_audit, &AuditLog::errorOccurred, this,
+                [host](const QString &message) { host->notice(tr("Audit log: %1").arg(message)); });
+    }
     configChanged();
+}
+
+void Session::setUpHost(Mcp::ManagerOptions &options)
+{
+    Host *host = m_options.host;
+    m_secretStore = new SecretStore(m_options.keychainService.isEmpty()
+                                            ? QString::fromLatin1(SecretStore::DefaultService)
+                                            : m_options.keychainService,
+                                    this);
+    m_signIn = new SignIn(m_secretStore, this);
+    m_signIn->setOpenUrl([host](const QUrl &url) { host->openUrl(url); });
+    m_signIn->setNeededHint([host](const QString &server) { return host->signInHint(server); });
+    QPointer<SignIn> signIn = m_signIn;
+    options.transports.http.authorizerFor
+            = [signIn](const Mcp::ServerConfig &config) -> std::shared_ptr<Mcp::RequestAuthorizer> {
+        return signIn ? signIn->authorizerFor(config) : nullptr;
+    };
+
+    // The client capabilities each server is told about are built here, from what the
+    // host can answer (the Manager adds roots).
+    m_sampler = new Sampling::Sampler(
+            [host] { return host->samplingModel(); },
+            [host](const QString &server, const Sampling::Request &request,
+                   std::function<void(std::optional<Sampling::Request>)> decide) {
+                host->reviewSampling(server, request, std::move(decide));
+            },
+            this);
+    options.answerers["sampling/createMessage"] = Mcp::ServerRequestAnswerer{
+            "sampling", Json{{"tools", Json::object()}},
+            [sampler = QPointer(m_sampler)](const QString &server, const Json &params,
+                                            Mcp::Client::Reply reply) {
+                if (!sampler)
+                    return reply(Mcp::Response::failure(-1, "the session is closing"));
+                sampler->answer(server, params, std::move(reply));
+            }};
+    Json elicitation{{"form", Json::object()}};
+    if (host->canElicitUrl())
+        elicitation["url"] = Json::object();
+    options.answerers["elicitation/create"] = Mcp::ServerRequestAnswerer{
+            "elicitation", std::move(elicitation),
+            [host](const QString &server, const Json &params, Mcp::Client::Reply reply) {
+                host->elicit(server, params, std::move(reply));
+            }};
+}
+
+Agent *Session::createAgent(LlmProvider *provider, AgentOptions options, AgentUse use,
+                            QObject *parent)
+{
+    if (!options.moreInstructions)
+        options.moreInstructions = [session = QPointer(this)] {
+            return session ? session->serverInstructions() : QString();
+        };
+    ToolRunner *runner = use == AgentUse::Inbound ? m_inboundRunner.get() : m_runner.get();
+    return new Agent(provider, m_registry.get(), runner, std::move(options), parent);
 }
 
 QString Session::serverInstructions() const
@@ -200,8 +258,8 @@ void Session::configChanged()
         }
     }
     QStringList extra = m_extraSecrets + m_peers.secrets();
-    if (m_options.signIn)
-        extra += m_options.signIn->secrets();
+    if (m_signIn)
+        extra += m_signIn->secrets();
     m_secrets = knownSecrets(m_config, m_options.environment, extra);
     m_runner->setSecrets(m_secrets);
     m_inboundRunner->setSecrets(m_secrets);

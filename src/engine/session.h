@@ -23,8 +23,16 @@
 
 namespace Engine {
 
+class Agent;
+struct AgentOptions;
+class Host;
+class LlmProvider;
+class SecretStore;
 class SignIn;
 class SkillCatalog;
+namespace Sampling {
+class Sampler;
+}
 
 // Where a Session keeps its files and how it runs its servers. Empty paths: the user's data
 // folder (TrustStore::defaultPath(), ApprovalStore::defaultFile(), AuditLog::defaultPath(),
@@ -39,9 +47,12 @@ struct SessionOptions
     QString eraCacheFile;        // the era each server spoke (Mcp::EraCache)
     Mcp::ManagerOptions manager; // workspaceDir and eraCacheFile are set from the above
     BuiltinToolsOptions builtins;
-    // Sign-in to remote servers (the face's: it opens the browser); none: a server that
-    // asks for it fails. Not owned; must outlive the Session.
-    SignIn *signIn = nullptr;
+    // The face (not owned; must outlive the Session). With one, the Session keeps secrets in
+    // the keychain, signs in to remote servers, and answers the servers' sampling and
+    // elicitation requests through it; without one (tests, tools), a server that asks for
+    // a sign-in fails and no server request but roots/list is answered.
+    Host *host = nullptr;
+    QString keychainService; // empty: SecretStore::DefaultService
     QProcessEnvironment environment = ProcessEnvironment::original();
 };
 
@@ -49,8 +60,9 @@ struct SessionOptions
 // (user's file + workspace's, the engine's policy keys checked) with the user's trust
 // decisions applied, and owns what runs it: the Manager, the tool registry with the built-in
 // tools, the adapter that keeps the servers' tools registered, the ToolRunner with the
-// user's always-allow store, and the audit log. The face supplies the approval gate
-// (setGate()) and the model; it owns the Session.
+// user's always-allow store, the audit log, the keychain and sign-in, and the answerers of the
+// servers' requests. The face implements Host, supplies the approval gate (setGate()) and
+// the model, asks it for agents (createAgent()), and owns the Session.
 class Session : public QObject
 {
     Q_OBJECT
@@ -87,6 +99,14 @@ public:
     // be saved; the messages say why).
     QStringList trustAgents(const QStringList &names);
     A2A::Client *a2aClient() const { return m_a2a; }
+
+    // Who runs an agent: a person at the face (tools ask the gate), or an inbound A2A task
+    // (nobody at the keyboard: only read tools run).
+    enum class AgentUse { Interactive, Inbound };
+    // An agent over this session's tools, with the servers' instructions, talking to
+    // `provider` (not owned; must outlive the agent).
+    Agent *createAgent(LlmProvider *provider, AgentOptions options, AgentUse use,
+                       QObject *parent = nullptr);
 
     // The model sub-agents (spawn_subagent) talk to; none: they cannot run.
     void setModel(std::optional<ProviderConfig> model) { m_model = std::move(model); }
@@ -128,10 +148,15 @@ public:
     // The runner of inbound A2A tasks: every tool that is not `read` is denied (and audited).
     ToolRunner *inboundRunner() const { return m_inboundRunner.get(); }
     AuditLog *auditLog() const { return m_audit; }
+    // The keychain and the sign-in to remote servers (none without a Host).
+    SecretStore *secretStore() const { return m_secretStore; }
+    SignIn *signIn() const { return m_signIn; }
     Workspace *workspace() const { return m_workspace.get(); }
     TrustStore &trustStore() { return m_trust; }
 
 private:
+    // The keychain, the sign-in and the servers' request answerers, from the Host.
+    void setUpHost(Mcp::ManagerOptions &options);
     void configChanged();
     void applyAgentTrust();
 
@@ -155,6 +180,10 @@ private:
     std::unique_ptr<ToolRunner> m_runner;
     std::unique_ptr<ToolRunner> m_inboundRunner;
     AuditLog *m_audit = nullptr;
+    // Children: they outlive the Manager (destroyed above, before ~QObject).
+    SecretStore *m_secretStore = nullptr;
+    SignIn *m_signIn = nullptr;
+    Sampling::Sampler *m_sampler = nullptr;
 };
 
 } // namespace Engine

@@ -16,8 +16,9 @@
 #include "toolbrowser.h"
 #include "trustbanner.h"
 #include "uiapprovalgate.h"
+#include "windowhost.h"
 
-#include <mcp/client/listing.h>
+#include <mcp/client/features.h>
 
 #include <engine/llm/providerconfig.h>
 #include <engine/secrets/processenvironment.h>
@@ -182,22 +183,16 @@ void MainWindow::setUpEngine()
                                                       : m_options.settingsFile;
     m_settings = AppSettings::load(m_settingsFile);
 
-    m_secrets = new Engine::SecretStore(
-            m_options.keychainService.isEmpty()
-                    ? QString::fromLatin1(Engine::SecretStore::DefaultService)
-                    : m_options.keychainService,
-            this);
-    // Sign-in to remote servers: the system browser, unless the options name another.
-    m_signIn = new Engine::SignIn(m_secrets, this);
-    m_signIn->setOpenUrl(m_options.openUrl ? m_options.openUrl : [](const QUrl &url) {
-        QDesktopServices::openUrl(url);
-    });
-    m_signIn->setNeededHint([](const QString &) {
-        return tr("sign-in needed: select the server in the Servers dock and press Sign in");
+    // Sign-in pages in the system browser, unless the options name another way.
+    m_host = new WindowHost(this, m_options.openUrl);
+    connect(m_host, &WindowHost::noticed, this, [this](const QString &text) {
+        if (m_chat)
+            m_chat->addNotice(text.toHtmlEscaped(), true);
     });
 
     Engine::SessionOptions options;
-    options.signIn = m_signIn;
+    options.host = m_host;
+    options.keychainService = m_options.keychainService;
     options.workspace = m_options.workspace;
     options.configFile = m_options.configFile;
     options.trustFile = m_options.trustFile;
@@ -210,18 +205,13 @@ void MainWindow::setUpEngine()
     options.builtins.bashSandbox = [this] {
         return m_settings.bashSandbox;
     };
-    addServerRequestAnswerers(options.manager);
     m_session = std::make_unique<Engine::Session>(options);
+    m_host->setSession(m_session.get());
     m_session->load();
     if (!m_session->trustError().isEmpty())
         m_startupNotices << m_session->trustError();
     m_gate = new UiApprovalGate(this, this);
     m_session->setGate(m_gate);
-    connect(m_session->auditLog(), &Engine::AuditLog::errorOccurred, this,
-            [this](const QString &message) {
-                if (m_chat)
-                    m_chat->addNotice(tr("Audit log: %1").arg(message.toHtmlEscaped()), true);
-            });
 
     m_store = m_options.conversationFolder.isEmpty()
                       ? std::make_unique<Engine::ConversationStore>()
@@ -350,7 +340,7 @@ void MainWindow::setUpWidgets()
     setCentralWidget(splitter);
 
     m_dock = new ServerDock(manager(), this);
-    m_dock->setSignIn(m_signIn);
+    m_dock->setSignIn(m_session->signIn());
     addDockWidget(Qt::RightDockWidgetArea, m_dock);
     connect(m_dock->trustBanner(), &TrustBanner::trustRequested, this, &MainWindow::trustServers);
     updateTrustBanner();
@@ -667,7 +657,7 @@ void MainWindow::openSettings()
         m_settingsDialog->activateWindow();
         return;
     }
-    auto *dialog = new SettingsDialog(m_settingsFile, m_secrets, this);
+    auto *dialog = new SettingsDialog(m_settingsFile, m_session->secretStore(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     m_settingsDialog = dialog;
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
@@ -703,88 +693,6 @@ void MainWindow::openAuditLog()
     m_auditDialog->show();
 }
 
-// What servers may ask of the person at the window: a completion of their model (sampling:
-// the request and the answer are shown, and may be edited, before either goes) and answers
-// to a question (elicitation: a form, or a page to open). Each in its own dialog, so only
-// what is answered here is advertised.
-void MainWindow::addServerRequestAnswerers(Mcp::ManagerOptions &options)
-{
-    m_sampler = new Engine::Sampling::Sampler(
-            [this]() -> std::optional<Engine::ProviderConfig> {
-                return m_session ? m_session->model() : std::nullopt;
-            },
-            [this](const QString &server, const Engine::Sampling::Request &request,
-                   std::function<void(std::optional<Engine::Sampling::Request>)> decide) {
-                auto *dialog = new SamplingDialog(server, request, this);
-                dialog->setAttribute(Qt::WA_DeleteOnClose);
-                struct State
-                {
-                    bool answered = false;
-                    std::function<void(std::optional<QString>)> back;
-                };
-                auto state = std::make_shared<State>();
-                QPointer<SamplingDialog> guard(dialog);
-                connect(dialog, &SamplingDialog::requestDecided, this,
-                        [decide, guard, state](std::optional<Engine::Sampling::Request> edited) {
-                            if (!edited)
-                                return decide(std::nullopt);
-                            edited->review
-                                    = [guard,
-                                       state](const QString &answer,
-                                              std::function<void(std::optional<QString>)> back) {
-                                          if (!guard || state->answered)
-                                              return back(std::nullopt);
-                                          state->back = std::move(back);
-                                          guard->setAnswer(answer);
-                                      };
-                            edited->failed = [guard](const QString &why) {
-                                if (guard)
-                                    guard->setFailure(why);
-                            };
-                            decide(std::move(edited));
-                        });
-                connect(dialog, &SamplingDialog::answerDecided, this,
-                        [state](std::optional<QString> answer) {
-                            state->answered = true;
-                            if (auto back = std::exchange(state->back, nullptr))
-                                back(std::move(answer));
-                        });
-                dialog->open();
-            },
-            this);
-    options.answerers["sampling/createMessage"] = Mcp::ServerRequestAnswerer{
-            "sampling", Engine::Json{{"tools", Engine::Json::object()}},
-            [sampler = QPointer(m_sampler)](const QString &server, const Engine::Json &params,
-                                            Mcp::Client::Reply reply) {
-                if (!sampler)
-                    return reply(Mcp::Response::failure(-1, "the window is closing"));
-                sampler->answer(server, params, std::move(reply));
-            }};
-    options.answerers["elicitation/create"] = Mcp::ServerRequestAnswerer{
-            "elicitation",
-            {{"form", Engine::Json::object()}, {"url", Engine::Json::object()}},
-            [window = QPointer(this)](const QString &server, const Engine::Json &params,
-                                      Mcp::Client::Reply reply) {
-                if (!window)
-                    return reply(Mcp::Response::success({{"action", "cancel"}}));
-                auto *dialog = new ElicitationDialog(
-                        server, params,
-                        window->m_options.openUrl
-                                ? window->m_options.openUrl
-                                : [](const QUrl &url) { QDesktopServices::openUrl(url); },
-                        window);
-                if (!dialog->isValid()) {
-                    const Mcp::Response invalid = dialog->invalidResponse();
-                    delete dialog;
-                    return reply(invalid);
-                }
-                dialog->setAttribute(Qt::WA_DeleteOnClose);
-                connect(dialog, &ElicitationDialog::answered, window,
-                        [reply](const Mcp::Response &response) { reply(response); });
-                dialog->open();
-            }};
-}
-
 void MainWindow::applySettings(bool announce)
 {
     updateToolWarning();
@@ -801,17 +709,17 @@ void MainWindow::applySettings(bool announce)
     // The window is up meanwhile; the agent comes when the keychain answers.
     m_readingKey = true;
     updateStatus();
-    m_secrets->read(AppSettings::keychainKey(m_settings.provider), this,
-                    [this, generation, announce](const Engine::SecretStore::Result &result) {
-                        if (generation != m_providerGeneration)
-                            return; // newer settings are being applied
-                        m_readingKey = false;
-                        setProvider(result.secret,
-                                    result.status == Engine::SecretStore::Result::Unavailable
-                                            ? result.error
-                                            : QString(),
-                                    announce);
-                    });
+    m_session->secretStore()->read(
+            AppSettings::keychainKey(m_settings.provider), this,
+            [this, generation, announce](const Engine::SecretStore::Result &result) {
+                if (generation != m_providerGeneration)
+                    return; // newer settings are being applied
+                m_readingKey = false;
+                setProvider(result.secret,
+                            result.status == Engine::SecretStore::Result::Unavailable ? result.error
+                                                                                      : QString(),
+                            announce);
+            });
 }
 
 void MainWindow::setProvider(const QString &storedKey, const QString &keychainError, bool announce)
@@ -854,11 +762,8 @@ void MainWindow::setProvider(const QString &storedKey, const QString &keychainEr
                 = qint64(m_settings.keepConversationMiB) * 1024 * 1024;
         agentOptions.pinnedTools
                 = QSet<QString>(m_settings.pinnedTools.begin(), m_settings.pinnedTools.end());
-        agentOptions.moreInstructions = [session = m_session.get()] {
-            return session->serverInstructions();
-        };
-        m_agent = std::make_unique<Engine::Agent>(m_provider.get(), registry(), runner(),
-                                                  agentOptions);
+        m_agent.reset(m_session->createAgent(m_provider.get(), agentOptions,
+                                             Engine::Session::AgentUse::Interactive));
         m_agent->setStore(m_store.get());
         m_agent->setWorkspace(m_options.workspace);
         connectAgent();
@@ -916,16 +821,16 @@ void MainWindow::listPromptsForCommands()
 {
     for (const QString &server : manager()->serverNames()) {
         Mcp::Client *client = manager()->client(server);
-        if (!client || !Mcp::hasCapability(client, "prompts") || m_promptNames.contains(server))
+        if (!client || !client->capabilities().prompts || m_promptNames.contains(server))
             continue;
         m_promptNames.insert(server, {}); // asked: not again while it answers
-        Mcp::listAll(client, "prompts/list", "prompts", this,
-                     [this, server](std::vector<Engine::Json> items, const QString &) {
-                         QStringList names;
-                         for (const Engine::Json &prompt : items)
-                             names << Mcp::stringMember(prompt, "name");
-                         m_promptNames.insert(server, names);
-                     });
+        Mcp::listPrompts(client, this,
+                         [this, server](std::vector<Mcp::Prompt> prompts, const QString &) {
+                             QStringList names;
+                             for (const Mcp::Prompt &prompt : prompts)
+                                 names << prompt.name;
+                             m_promptNames.insert(server, names);
+                         });
     }
 }
 

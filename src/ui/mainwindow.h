@@ -28,14 +28,6 @@ class QTimer;
 class QToolBar;
 class QVBoxLayout;
 
-namespace Engine {
-class SecretStore;
-class SignIn;
-namespace Sampling {
-class Sampler;
-}
-} // namespace Engine
-
 namespace Gui {
 
 class AuditLogDialog;
@@ -49,6 +41,7 @@ class AgentsDock;
 class SettingsDialog;
 class ToolBrowser;
 class UiApprovalGate;
+class WindowHost;
 
 struct MainWindowOptions
 {
@@ -162,7 +155,6 @@ private:
     // Applies m_settings: the tool timeout, then the provider and agent (after reading the
     // key from the keychain if the settings name a provider; later if a turn is running).
     void applySettings(bool announce);
-    void addServerRequestAnswerers(Mcp::ManagerOptions &options);
     void listPromptsForCommands();
     void setProvider(const QString &storedKey, const QString &keychainError, bool announce);
 
@@ -170,7 +162,7 @@ private:
     QStringList m_startupNotices; // problems found before the chat exists
     std::unique_ptr<Engine::Session> m_session;
     UiApprovalGate *m_gate = nullptr;
-    Engine::Sampling::Sampler *m_sampler = nullptr;
+    WindowHost *m_host = nullptr;              // a child: outlives m_session
     QHash<QString, QStringList> m_promptNames; // by server, for "/server:prompt"
     QString m_storedKey; // the keychain's API key in use, hidden from tool results
     QPointer<AuditLogDialog> m_auditDialog;
@@ -184,8 +176,6 @@ private:
     std::vector<Engine::ChatMessage> m_openMessages;
     QString m_settingsFile;
     AppSettings m_settings;
-    Engine::SecretStore *m_secrets = nullptr;
-    Engine::SignIn *m_signIn = nullptr;
     QPointer<SettingsDialog> m_settingsDialog;
     int m_providerGeneration = 0; // a key read for older settings is ignored
     bool m_readingKey = false;

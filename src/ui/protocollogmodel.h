@@ -20,7 +20,7 @@ struct ProtocolLogEntry
     Kind kind = Kind::Event;
     QByteArray text;        // UTF-8, redacted, at most the Manager's record size
     qint64 fullSize = 0;    // bytes of the whole message
-    QString summary;        // "tools/call · echo #3", "result #3", "error #3", "connected"
+    QString summary;        // e.g. tools/call · echo #3, result #3, error #3, connected
     QString preview;        // the start of the text on one line
     bool truncated = false; // only the start of the message was kept
     bool isError = false;   // a JSON-RPC error reply, a failed tool call, a failure event

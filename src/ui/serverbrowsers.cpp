@@ -4,7 +4,6 @@
 #include "schemaform.h"
 
 #include <engine/tools/skilltool.h>
-#include <mcp/client/listing.h>
 #include <mcp/manager.h>
 
 #include <QCompleter>
@@ -32,16 +31,18 @@ namespace {
 
 using Json = Mcp::Json;
 
-enum Role { KindRole = Qt::UserRole, ServerRole, ItemRole };
-
 const QString ResourceKind = QStringLiteral("resource");
 const QString TemplateKind = QStringLiteral("template");
 const QString PromptKind = QStringLiteral("prompt");
-constexpr int MaxCompletions = 100; // what the spec lets a server send at once
-
-QString dump(const Json &json)
+// A form's values (strings: prompt arguments and template variables are) as a map.
+std::map<std::string, std::string> stringValues(const Json &values)
 {
-    return QString::fromStdString(json.dump(-1, ' ', false, Json::error_handler_t::replace));
+    std::map<std::string, std::string> out;
+    if (!values.is_object())
+        return out;
+    for (const auto &[key, value] : values.items())
+        out[key] = value.is_string() ? value.get<std::string>() : value.dump();
+    return out;
 }
 
 // One {…} expression of a URI template: its operator and variable names.
@@ -68,6 +69,17 @@ std::vector<std::pair<QRegularExpressionMatch, Expression>> expressions(const QS
         out.emplace_back(match, expression);
     }
     return out;
+}
+
+// What a listed resource or template stands for.
+const std::string &uriOf(const Mcp::Resource &resource)
+{
+    return resource.uri;
+}
+
+const std::string &uriOf(const Mcp::ResourceTemplate &resourceTemplate)
+{
+    return resourceTemplate.uriTemplate;
 }
 
 } // namespace
@@ -215,12 +227,12 @@ QTreeWidgetItem *ServerItemBrowser::addServer(const QString &server)
 
 QTreeWidgetItem *ServerItemBrowser::addItem(QTreeWidgetItem *parent, const QString &text,
                                             const QString &kind, const QString &server,
-                                            const Json &json)
+                                            const QVariant &value)
 {
     auto *item = new QTreeWidgetItem(parent, {text});
     item->setData(0, KindRole, kind);
     item->setData(0, ServerRole, server);
-    item->setData(0, ItemRole, dump(json));
+    item->setData(0, ItemRole, value);
     return item;
 }
 
@@ -234,14 +246,6 @@ QString ServerItemBrowser::serverOf(const QTreeWidgetItem *item)
     return item ? item->data(0, ServerRole).toString() : QString();
 }
 
-Json ServerItemBrowser::jsonOf(const QTreeWidgetItem *item)
-{
-    if (!item)
-        return Json();
-    Json json = Json::parse(item->data(0, ItemRole).toString().toStdString(), nullptr, false);
-    return json.is_discarded() ? Json() : json;
-}
-
 Mcp::Client *ServerItemBrowser::clientOf(const QTreeWidgetItem *item)
 {
     Mcp::Client *client = m_manager->client(serverOf(item));
@@ -251,10 +255,10 @@ Mcp::Client *ServerItemBrowser::clientOf(const QTreeWidgetItem *item)
 }
 
 void ServerItemBrowser::offerCompletions(SchemaForm *form, const QTreeWidgetItem *item,
-                                         const Json &ref)
+                                         const Mcp::CompletionReference &reference)
 {
     Mcp::Client *client = m_manager->client(serverOf(item));
-    if (!client || !Mcp::hasCapability(client, "completions"))
+    if (!client || !client->capabilities().completions)
         return;
     const QString server = serverOf(item);
     for (const QString &name : form->properties()) {
@@ -269,39 +273,29 @@ void ServerItemBrowser::offerCompletions(SchemaForm *form, const QTreeWidgetItem
         // One question at a time per field: a newer keystroke drops the older answer.
         auto generation = std::make_shared<int>(0);
         connect(edit, &QLineEdit::textEdited, edit,
-                [this, form, edit, model, completer, name, ref, server, generation] {
+                [this, form, edit, model, completer, name, reference, server, generation] {
                     Mcp::Client *client = m_manager->client(server);
                     if (!client)
                         return;
-                    Json context = Json::object();
+                    std::map<std::string, std::string> others;
                     for (const QString &other : form->properties()) {
                         auto *field = qobject_cast<QLineEdit *>(form->editor(other));
                         if (field && other != name && !field->text().isEmpty())
-                            context[other.toStdString()] = field->text().toStdString();
+                            others[other.toStdString()] = field->text().toStdString();
                     }
-                    Json params = {{"ref", ref},
-                                   {"argument",
-                                    {{"name", name.toStdString()},
-                                     {"value", edit->text().toStdString()}}}};
-                    if (!context.empty())
-                        params["context"] = {{"arguments", context}};
                     const int asked = ++*generation;
-                    client->request(
-                            "completion/complete", std::move(params), edit,
-                            [edit, model, completer, generation, asked](Mcp::Response r) {
-                                if (asked != *generation || !r.ok())
-                                    return;
-                                QStringList values;
-                                const Json list = r.result.value("completion", Json::object())
-                                                          .value("values", Json::array());
-                                for (const Json &value : list.is_array() ? list : Json::array()) {
-                                    if (value.is_string() && values.size() < MaxCompletions)
-                                        values << QString::fromStdString(value.get<std::string>());
-                                }
-                                model->setStringList(values);
-                                if (!values.isEmpty() && edit->hasFocus())
-                                    completer->complete();
-                            });
+                    Mcp::complete(client, reference, name.toStdString(), edit->text().toStdString(),
+                                  others, edit,
+                                  [edit, model, completer, generation,
+                                   asked](const Mcp::Completion &completion) {
+                                      if (asked != *generation || !completion.ok())
+                                          return;
+                                      const QStringList values(completion.values.begin(),
+                                                               completion.values.end());
+                                      model->setStringList(values);
+                                      if (!values.isEmpty() && edit->hasFocus())
+                                          completer->complete();
+                                  });
                 });
     }
 }
@@ -365,7 +359,7 @@ void ResourceBrowser::toggleSubscription()
     Mcp::Client *client = clientOf(item);
     if (!client)
         return;
-    const QString uri = Mcp::stringMember(jsonOf(item), "uri");
+    const QString uri = QString::fromStdString(valueOf<Mcp::Resource>(item).uri);
     const QString server = serverOf(item);
     const bool watch = !isWatched(server, uri);
     // Both eras: resources/subscribe, or the uri in the subscriptions/listen filter.
@@ -404,7 +398,7 @@ void ResourceBrowser::onNotification(const QString &server, const QString &metho
     QTreeWidgetItem *item = m_tree->currentItem();
     // The resource on screen is read again; others are only marked.
     if (isWatched(server, uri) && kindOf(item) == ResourceKind && serverOf(item) == server
-        && Mcp::stringMember(jsonOf(item), "uri") == uri) {
+        && valueOf<Mcp::Resource>(item).uri == uri.toStdString()) {
         readSelected();
         m_status->setText(tr("Changed on the server; read again."));
     }
@@ -415,30 +409,28 @@ void ResourceBrowser::refresh()
     QObject *context = beginListing();
     for (const QString &server : m_manager->serverNames()) {
         Mcp::Client *client = m_manager->client(server);
-        if (!client || !Mcp::hasCapability(client, "resources"))
+        if (!client || !client->capabilities().resources)
             continue;
         QTreeWidgetItem *top = addServer(server);
         auto *resources = new QTreeWidgetItem(top, {tr("Resources (reading…)")});
         auto *templates = new QTreeWidgetItem(top, {tr("Templates (reading…)")});
         const auto fill = [this, server](QTreeWidgetItem *group, const QString &kind,
-                                         const char *uriKey, const QString &label) {
-            return [this, server, group, kind, uriKey, label](std::vector<Json> items,
-                                                              const QString &error) {
+                                         const QString &label) {
+            return [this, server, group, kind, label](const auto &items, const QString &error) {
                 group->setText(0, error.isEmpty() ? label.arg(items.size())
                                                   : label.arg(0) + QStringLiteral(" — ") + error);
-                for (const Json &entry : items) {
-                    const QString uri = Mcp::stringMember(entry, uriKey);
-                    const QString name = Mcp::stringMember(entry, "name");
-                    addItem(group, name.isEmpty() ? uri : name, kind, server, entry)
+                for (const auto &entry : items) {
+                    const QString uri = QString::fromStdString(uriOf(entry));
+                    addItem(group, entry.name.isEmpty() ? uri : entry.name, kind, server,
+                            QVariant::fromValue(entry))
                             ->setToolTip(0, uri);
                 }
                 group->setExpanded(true);
             };
         };
-        Mcp::listAll(client, "resources/list", "resources", context,
-                     fill(resources, ResourceKind, "uri", tr("Resources (%1)")));
-        Mcp::listAll(client, "resources/templates/list", "resourceTemplates", context,
-                     fill(templates, TemplateKind, "uriTemplate", tr("Templates (%1)")));
+        Mcp::listResources(client, context, fill(resources, ResourceKind, tr("Resources (%1)")));
+        Mcp::listResourceTemplates(client, context,
+                                   fill(templates, TemplateKind, tr("Templates (%1)")));
         top->setExpanded(true);
     }
 }
@@ -454,12 +446,11 @@ void ResourceBrowser::select(QTreeWidgetItem *item)
     const QString kind = kindOf(item);
     m_readButton->setEnabled(!kind.isEmpty());
     const Mcp::Client *client = kind == ResourceKind ? m_manager->client(serverOf(item)) : nullptr;
-    const Json resources
-            = client ? client->serverCapabilities().value("resources", Json()) : Json();
-    const bool canSubscribe = resources.is_object() && resources.value("subscribe", Json()) == true;
+    const bool canSubscribe = client && client->capabilities().resourcesSubscribe;
     m_subscribeButton->setVisible(canSubscribe);
     m_subscribeButton->setChecked(
-            canSubscribe && isWatched(serverOf(item), Mcp::stringMember(jsonOf(item), "uri")));
+            canSubscribe
+            && isWatched(serverOf(item), QString::fromStdString(valueOf<Mcp::Resource>(item).uri)));
     m_form->setVisible(kind == TemplateKind);
     if (kind.isEmpty()) {
         m_title->setText(item ? item->text(0) : tr("Select a resource"));
@@ -468,24 +459,25 @@ void ResourceBrowser::select(QTreeWidgetItem *item)
                                        : QString());
         return;
     }
-    const Json entry = jsonOf(item);
     m_title->setText(item->text(0));
-    QStringList lines;
-    const QString description = Mcp::stringMember(entry, "description");
-    if (!description.isEmpty())
-        lines << description;
-    lines << (kind == TemplateKind ? Mcp::stringMember(entry, "uriTemplate")
-                                   : Mcp::stringMember(entry, "uri"));
-    const QString mime = Mcp::stringMember(entry, "mimeType");
-    if (!mime.isEmpty())
-        lines << mime;
-    m_description->setText(lines.join(QLatin1Char('\n')));
-    if (kind == TemplateKind) {
-        m_form->setSchema(templateSchema(Mcp::stringMember(entry, "uriTemplate")));
-        offerCompletions(m_form, item,
-                         {{"type", "ref/resource"},
-                          {"uri", Mcp::stringMember(entry, "uriTemplate").toStdString()}});
+    const auto describe = [this](const auto &entry) {
+        QStringList lines;
+        if (!entry.description.isEmpty())
+            lines << entry.description;
+        lines << QString::fromStdString(uriOf(entry));
+        if (!entry.mimeType.isEmpty())
+            lines << entry.mimeType;
+        m_description->setText(lines.join(QLatin1Char('\n')));
+    };
+    if (kind == ResourceKind) {
+        describe(valueOf<Mcp::Resource>(item));
+        return;
     }
+    const auto entry = valueOf<Mcp::ResourceTemplate>(item);
+    describe(entry);
+    m_form->setSchema(templateSchema(QString::fromStdString(entry.uriTemplate)));
+    offerCompletions(m_form, item,
+                     {Mcp::CompletionReference::Kind::ResourceTemplate, entry.uriTemplate});
 }
 
 void ResourceBrowser::readSelected()
@@ -494,8 +486,7 @@ void ResourceBrowser::readSelected()
     const QString kind = kindOf(item);
     if (kind.isEmpty())
         return;
-    const Json entry = jsonOf(item);
-    QString uri = Mcp::stringMember(entry, "uri");
+    QString uri = QString::fromStdString(valueOf<Mcp::Resource>(item).uri);
     if (kind == TemplateKind) {
         QString error;
         const Json values = m_form->values(&error);
@@ -503,39 +494,38 @@ void ResourceBrowser::readSelected()
             m_status->setText(error);
             return;
         }
-        uri = expandTemplate(Mcp::stringMember(entry, "uriTemplate"), values);
+        uri = expandTemplate(
+                QString::fromStdString(valueOf<Mcp::ResourceTemplate>(item).uriTemplate), values);
     }
     Mcp::Client *client = clientOf(item);
     if (!client)
         return;
     m_status->setText(tr("Reading %1…").arg(uri));
     m_readButton->setEnabled(false);
-    client->request("resources/read", Json{{"uri", uri.toStdString()}}, m_listing,
-                    [this, uri](Mcp::Response response) {
-                        m_readButton->setEnabled(true);
-                        showRead(uri, response);
-                    });
+    Mcp::readResource(client, uri.toStdString(), m_listing,
+                      [this, uri](const Mcp::ReadResourceResult &result) {
+                          m_readButton->setEnabled(true);
+                          showRead(uri, result);
+                      });
 }
 
-void ResourceBrowser::showRead(const QString &uri, const Mcp::Response &response)
+void ResourceBrowser::showRead(const QString &uri, const Mcp::ReadResourceResult &result)
 {
-    if (!response.ok()) {
+    if (!result.ok()) {
         m_status->setText(
-                tr("Could not read it: %1").arg(QString::fromStdString(response.error->message)));
+                tr("Could not read it: %1").arg(QString::fromStdString(result.error->message)));
         emit readFinished(false);
         return;
     }
-    const Json contents = response.result.value("contents", Json::array());
     QString text;
     std::optional<Engine::Attachment> attachment;
-    for (const Json &content : contents.is_array() ? contents : Json::array()) {
-        const QString mime = Mcp::stringMember(content, "mimeType");
-        if (content.contains("text") && content["text"].is_string()) {
-            text += Mcp::stringMember(content, "text");
+    for (const Mcp::ResourceContents &content : result.contents) {
+        const QString &mime = content.mimeType;
+        if (content.isText()) {
+            text += *content.text;
             continue;
         }
-        const QByteArray blob
-                = QByteArray::fromBase64(Mcp::stringMember(content, "blob").toLatin1());
+        const QByteArray &blob = content.blob;
         QImage image;
         if (Engine::Attachment::isModelImageType(mime)
             && blob.size() <= Engine::Attachment::MaxImageBytes && image.loadFromData(blob)) {
@@ -547,7 +537,7 @@ void ResourceBrowser::showRead(const QString &uri, const Mcp::Response &response
             m_text->hide();
             attachment = Engine::Attachment{uri, mime, blob};
         } else {
-            text += Mcp::describeContent(content) + QLatin1Char('\n');
+            text += content.describe() + QLatin1Char('\n');
         }
     }
     if (!attachment && !text.isEmpty()) {
@@ -609,23 +599,24 @@ void PromptBrowser::refresh()
     QObject *context = beginListing();
     for (const QString &server : m_manager->serverNames()) {
         Mcp::Client *client = m_manager->client(server);
-        if (!client || !Mcp::hasCapability(client, "prompts"))
+        if (!client || !client->capabilities().prompts)
             continue;
         QTreeWidgetItem *top = addServer(server);
-        Mcp::listAll(client, "prompts/list", "prompts", context,
-                     [this, top, server](std::vector<Json> items, const QString &error) {
-                         if (!error.isEmpty())
-                             top->setToolTip(0, error);
-                         for (const Json &prompt : items) {
-                             QTreeWidgetItem *item = addItem(top, Mcp::stringMember(prompt, "name"),
-                                                             PromptKind, server, prompt);
-                             if (m_wanted == std::pair(server, item->text(0))) {
-                                 m_wanted = {};
-                                 m_tree->setCurrentItem(item);
+        Mcp::listPrompts(client, context,
+                         [this, top, server](std::vector<Mcp::Prompt> items, const QString &error) {
+                             if (!error.isEmpty())
+                                 top->setToolTip(0, error);
+                             for (const Mcp::Prompt &prompt : items) {
+                                 QTreeWidgetItem *item
+                                         = addItem(top, prompt.name, PromptKind, server,
+                                                   QVariant::fromValue(prompt));
+                                 if (m_wanted == std::pair(server, item->text(0))) {
+                                     m_wanted = {};
+                                     m_tree->setCurrentItem(item);
+                                 }
                              }
-                         }
-                         top->setExpanded(true);
-                     });
+                             top->setExpanded(true);
+                         });
     }
 }
 
@@ -661,28 +652,26 @@ void PromptBrowser::select(QTreeWidgetItem *item)
         m_form->setSchema(Json::object());
         return;
     }
-    const Json entry = jsonOf(item);
+    const auto entry = valueOf<Mcp::Prompt>(item);
     m_title->setText(item->text(0));
-    m_description->setText(Mcp::stringMember(entry, "description"));
+    m_description->setText(entry.description);
     // The arguments as a form of strings (MCP prompt arguments are strings).
     Json properties = Json::object();
     Json required = Json::array();
-    const Json arguments
-            = entry.is_object() ? entry.value("arguments", Json::array()) : Json::array();
-    for (const Json &argument : arguments.is_array() ? arguments : Json::array()) {
-        const std::string name = Mcp::stringMember(argument, "name").toStdString();
+    for (const Mcp::PromptArgument &argument : entry.arguments) {
+        const std::string name = argument.name.toStdString();
         if (name.empty())
             continue;
         Json property = {{"type", "string"}};
-        const QString description = Mcp::stringMember(argument, "description");
-        if (!description.isEmpty())
-            property["description"] = description.toStdString();
+        if (!argument.description.isEmpty())
+            property["description"] = argument.description.toStdString();
         properties[name] = property;
-        if (argument.is_object() && argument.value("required", false) == true)
+        if (argument.required)
             required.push_back(name);
     }
     m_form->setSchema({{"type", "object"}, {"properties", properties}, {"required", required}});
-    offerCompletions(m_form, item, {{"type", "ref/prompt"}, {"name", item->text(0).toStdString()}});
+    offerCompletions(m_form, item,
+                     {Mcp::CompletionReference::Kind::Prompt, entry.name.toStdString()});
 }
 
 void PromptBrowser::getSelected()
@@ -701,24 +690,21 @@ void PromptBrowser::getSelected()
         return;
     m_getButton->setEnabled(false);
     m_status->setText(tr("Getting the prompt…"));
-    client->request(
-            "prompts/get", Json{{"name", item->text(0).toStdString()}, {"arguments", values}},
-            m_listing, [this](Mcp::Response response) {
+    Mcp::getPrompt(
+            client, item->text(0).toStdString(), stringValues(values), m_listing,
+            [this](const Mcp::GetPromptResult &result) {
                 m_getButton->setEnabled(true);
-                if (!response.ok()) {
-                    m_status->setText(
-                            tr("The server refused: %1")
-                                    .arg(QString::fromStdString(response.error->message)));
+                if (!result.ok()) {
+                    m_status->setText(tr("The server refused: %1")
+                                              .arg(QString::fromStdString(result.error->message)));
                     emit promptFetched(false);
                     return;
                 }
                 QStringList shown;
                 QStringList texts;
-                const Json messages = response.result.value("messages", Json::array());
-                for (const Json &message : messages.is_array() ? messages : Json::array()) {
-                    const QString text = Mcp::describeContent(
-                            message.is_object() ? message.value("content", Json()) : Json());
-                    shown << QStringLiteral("%1: %2").arg(Mcp::stringMember(message, "role"), text);
+                for (const Mcp::PromptMessage &message : result.messages) {
+                    const QString text = message.describe();
+                    shown << QStringLiteral("%1: %2").arg(message.role, text);
                     texts << text;
                 }
                 // A server's prompt may be any size; the view and the composer get a bounded

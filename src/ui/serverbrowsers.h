@@ -1,10 +1,12 @@
 #pragma once
 
 #include <engine/llm/llm.h>
+#include <mcp/client/features.h>
 #include <mcp/wire/jsonrpc.h>
 
 #include <QPointer>
 #include <QSet>
+#include <QTreeWidgetItem>
 #include <QWidget>
 
 class QHBoxLayout;
@@ -12,7 +14,6 @@ class QLabel;
 class QPlainTextEdit;
 class QPushButton;
 class QTreeWidget;
-class QTreeWidgetItem;
 class QVBoxLayout;
 
 namespace Engine {
@@ -53,18 +54,26 @@ protected:
     QObject *beginListing();
     // A server's row, bold and open.
     QTreeWidgetItem *addServer(const QString &server);
-    // A row for an item a server listed (kept as JSON), and that JSON back.
+    // A row for an item a server listed (an Mcp::Resource, Mcp::ResourceTemplate or
+    // Mcp::Prompt), and that item back.
     QTreeWidgetItem *addItem(QTreeWidgetItem *parent, const QString &text, const QString &kind,
-                             const QString &server, const Mcp::Json &item);
+                             const QString &server, const QVariant &item);
     static QString kindOf(const QTreeWidgetItem *item);
     static QString serverOf(const QTreeWidgetItem *item);
-    static Mcp::Json jsonOf(const QTreeWidgetItem *item);
+    template<typename T>
+    static T valueOf(const QTreeWidgetItem *item)
+    {
+        return item ? item->data(0, ItemRole).template value<T>() : T();
+    }
     // The client of the selected item's server, or nullptr (and the status says so).
     Mcp::Client *clientOf(const QTreeWidgetItem *item);
     // While a person types in one of `form`'s text fields, the server's suggestions for it
-    // (completion/complete for `ref`, with the other fields as context), when the server of
-    // `item` offers completions.
-    void offerCompletions(SchemaForm *form, const QTreeWidgetItem *item, const Mcp::Json &ref);
+    // (for `reference`, with the other fields as context), when the server of `item` offers
+    // completions.
+    void offerCompletions(SchemaForm *form, const QTreeWidgetItem *item,
+                          const Mcp::CompletionReference &reference);
+
+    enum Role { KindRole = Qt::UserRole, ServerRole, ItemRole };
 
     Mcp::Manager *m_manager;
     QTreeWidget *m_tree;
@@ -98,7 +107,7 @@ signals:
 private:
     void retranslateUi() override;
     void select(QTreeWidgetItem *item) override;
-    void showRead(const QString &uri, const Mcp::Response &response);
+    void showRead(const QString &uri, const Mcp::ReadResourceResult &result);
 
     // resources/subscribe: the selected resource is read again when the server says it
     // changed (notifications/resources/updated); a list change lists again.

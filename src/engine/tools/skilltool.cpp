@@ -2,6 +2,7 @@
 
 #include "toolregistry.h"
 
+#include <mcp/client/features.h>
 #include <mcp/client/listing.h>
 #include <mcp/manager.h>
 
@@ -202,17 +203,17 @@ CancelHandle UseSkillTool::execute(const Json &arguments, const ToolContext &con
         done(ToolOutput::error(tr("The MCP server '%1' is not connected.").arg(skill.server)));
         return {};
     }
-    const Mcp::RequestId id = client->request(
-            "resources/read", Json{{"uri", uri.toStdString()}}, m_catalog,
-            [catalog = m_catalog, skill, uri, done](Mcp::Response response) {
-                if (!response.ok()) {
+    const Mcp::RequestId id = Mcp::readResource(
+            client, uri.toStdString(), m_catalog,
+            [catalog = m_catalog, skill, uri, done](const Mcp::ReadResourceResult &result) {
+                if (!result.ok()) {
                     done(ToolOutput::error(
                             tr("Reading %1 failed: %2")
-                                    .arg(uri, QString::fromStdString(response.error->message))));
+                                    .arg(uri, QString::fromStdString(result.error->message))));
                     return;
                 }
                 QString why;
-                const auto bytes = Mcp::Skills::contentBytes(response.result, uri, &why);
+                const auto bytes = Mcp::Skills::contentBytes(result.json, uri, &why);
                 if (bytes)
                     why = Mcp::Skills::verify(skill.entry, uri, *bytes);
                 if (catalog && uri == skill.entry.uri)

@@ -265,7 +265,7 @@ void Client::becomeModern(const Json &result)
     // serverInfo belongs in _meta; some servers put it beside the other members.
     const Json &info = jsonMember(jsonMember(result, "_meta"), MetaServerInfo);
     readServerDescription(result, info.is_object() ? info : jsonMember(result, "serverInfo"));
-    if (m_serverCapabilities.contains("tools"))
+    if (m_capabilities.json.contains("tools"))
         refreshTools();
     else
         setState(State::Ready);
@@ -276,9 +276,7 @@ void Client::becomeModern(const Json &result)
 void Client::readServerDescription(const Json &result, const Json &serverInfo)
 {
     m_serverInfo = serverInfo.is_object() ? serverInfo : Json::object();
-    m_serverCapabilities = result.value("capabilities", Json::object());
-    if (!m_serverCapabilities.is_object())
-        m_serverCapabilities = Json::object();
+    m_capabilities = ServerCapabilities::fromJson(result.value("capabilities", Json::object()));
     if (auto it = result.find("instructions"); it != result.end() && it->is_string())
         m_instructions = qs(it->get<std::string>());
 }
@@ -369,7 +367,7 @@ void Client::onInitializeReply(const Response &response)
     readServerDescription(result, jsonMember(result, "serverInfo"));
 
     notify("notifications/initialized");
-    if (m_serverCapabilities.contains("tools"))
+    if (m_capabilities.json.contains("tools"))
         refreshTools();
     else
         setState(State::Ready);
@@ -949,7 +947,7 @@ Json Client::listenFilter() const
 {
     Json filter = Json::object();
     auto offers = [this](const char *capability, const char *feature) {
-        const Json &value = jsonMember(jsonMember(m_serverCapabilities, capability), feature);
+        const Json &value = jsonMember(jsonMember(m_capabilities.json, capability), feature);
         return value.is_boolean() && value.get<bool>();
     };
     if (offers("tools", "listChanged"))
@@ -1111,7 +1109,7 @@ void Client::onListenEnded(int generation, const Response &response)
 
 void Client::watchResource(const std::string &uri, bool watch, QObject *context, Callback callback)
 {
-    const Json &subscribe = jsonMember(jsonMember(m_serverCapabilities, "resources"), "subscribe");
+    const Json &subscribe = jsonMember(jsonMember(m_capabilities.json, "resources"), "subscribe");
     if (!subscribe.is_boolean() || !subscribe.get<bool>()) {
         respondLater(std::move(callback), context, context != nullptr,
                      Response::failure(ErrorCode::MethodNotFound,
@@ -1157,7 +1155,7 @@ void Client::setLogLevel(const std::string &level, QObject *context, Callback ca
                      Response::failure(ErrorCode::InvalidParams, "not a log level: " + level));
         return;
     }
-    if (!m_serverCapabilities.is_object() || !m_serverCapabilities.contains("logging")) {
+    if (!m_capabilities.json.is_object() || !m_capabilities.json.contains("logging")) {
         respondLater(std::move(callback), context, context != nullptr,
                      Response::failure(ErrorCode::MethodNotFound, where() + " does not log"));
         return;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "features.h"
+
 #include <mcp/transport/transport.h>
 #include <mcp/wire/jsonrpc.h>
 
@@ -141,7 +143,9 @@ public:
     const std::string &protocolVersion() const { return m_protocolVersion; }
     Era era() const { return m_era; }
     const Json &serverInfo() const { return m_serverInfo; }
-    const Json &serverCapabilities() const { return m_serverCapabilities; }
+    // What the server can do, read once into typed flags (features.h), and as it was sent.
+    const ServerCapabilities &capabilities() const { return m_capabilities; }
+    const Json &serverCapabilities() const { return m_capabilities.json; }
     const QString &instructions() const { return m_instructions; }
     // Tool definitions as the server sent them (objects with at least a string "name").
     const std::vector<Json> &tools() const { return *m_tools; }
@@ -334,7 +338,7 @@ private:
     QString m_error;
     std::string m_protocolVersion;
     Json m_serverInfo;
-    Json m_serverCapabilities;
+    ServerCapabilities m_capabilities;
     QString m_instructions;
     std::shared_ptr<const std::vector<Json>> m_tools = std::make_shared<std::vector<Json>>();
     bool m_listingTools = false;

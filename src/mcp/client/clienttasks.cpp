@@ -48,7 +48,7 @@ bool Client::asksForTask(std::string_view tool) const
 {
     if (m_era == Era::Rev2026_07_28)
         return false; // the server decides in this era
-    const Json &requests = jsonMember(jsonMember(m_serverCapabilities, "tasks"), "requests");
+    const Json &requests = jsonMember(jsonMember(m_capabilities.json, "tasks"), "requests");
     if (!jsonMember(jsonMember(requests, "tools"), "call").is_object())
         return false;
     const Json *definition = findTool(tool);

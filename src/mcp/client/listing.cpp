@@ -79,13 +79,6 @@ void listAll(Client *client, const std::string &method, const std::string &membe
     Listing::next(listing, nullptr);
 }
 
-bool hasCapability(const Client *client, const char *name)
-{
-    const Json &capabilities = client->serverCapabilities();
-    return capabilities.is_object() && capabilities.contains(name)
-           && capabilities[name].is_object();
-}
-
 QString describeContent(const Json &content)
 {
     if (!content.is_object())

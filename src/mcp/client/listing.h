@@ -21,9 +21,6 @@ void listAll(Client *client, const std::string &method, const std::string &membe
              ListDone done);
 inline constexpr int MaxListPages = 1000;
 
-// Whether the server said it has this capability ("resources", "prompts", ...).
-bool hasCapability(const Client *client, const char *name);
-
 // One content block of a resource or a prompt message, for a person: its text, or
 // "[image image/png, 1234 bytes]", "[blob application/pdf, 99 bytes] URI", ...
 QString describeContent(const Json &content);
