@@ -2690,6 +2690,79 @@ Allow %1 (%2 risk, from %3)?
     </message>
 </context>
 <context>
+    <name>Gui::AttachmentBar</name>
+    <message>
+        <location filename="../src/ui/attachmentbar.cpp" line="+42"/>
+        <source>Attach…</source>
+        <translation>附加…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Attach files from the workspace; paste or drop images and files into the message box</source>
+        <translation>附加工作区中的文件；也可以把图片和文件粘贴或拖放到消息框中</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Attach files</source>
+        <translation>附加文件</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Not attached: %1 — %2</source>
+        <translation>未附加：%1 — %2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>not a file</source>
+        <translation>不是文件</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>the image could not be read</source>
+        <translation>无法读取该图片</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>larger than %1; the model reads text files up to that size</source>
+        <translation>大于 %1；模型只读取不超过此大小的文本文件</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>not a text file (only text files and images can be attached)</source>
+        <translation>不是文本文件（只能附加文本文件和图片）</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Attach a file that may hold secrets?</source>
+        <translation>附加可能包含机密的文件？</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 matches “%2” in the list of sensitive files. Its content would be sent to the model&apos;s provider.</source>
+        <translation>%1 与敏感文件列表中的“%2”匹配。其内容将被发送给模型提供方。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Attach</source>
+        <translation>附加</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>Not attached: %1 — the image could not be made small enough</source>
+        <translation>未附加：%1 — 无法把图片缩小到可发送的大小</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Not attached: %1 — a message carries at most %2 attachments</source>
+        <translation>未附加：%1 — 一条消息最多带 %2 个附件</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>%1, %2 — click to remove it from the message</source>
+        <translation>%1，%2 — 点击可从消息中移除</translation>
+    </message>
+</context>
+<context>
     <name>Gui::AuditLogDialog</name>
     <message>
         <location filename="../src/ui/auditlogdialog.cpp" line="+27"/>
@@ -3341,7 +3414,7 @@ in %3</source>
 <context>
     <name>Gui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+125"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+121"/>
         <source>Unsaved configuration</source>
         <translation>未保存的配置</translation>
     </message>
@@ -3356,23 +3429,23 @@ in %3</source>
         <translation>放弃并关闭</translation>
     </message>
     <message>
-        <location line="+341"/>
+        <location line="+332"/>
         <source>Ask anything — Enter sends, Shift+Enter for a new line, /mcp opens the tools</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
     <message>
-        <location line="+604"/>
+        <location line="+441"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-602"/>
+        <location line="-439"/>
         <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
         <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+79"/>
+        <location line="+76"/>
         <source>New conversation</source>
         <translation>新建对话</translation>
     </message>
@@ -3447,12 +3520,12 @@ in %3</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-575"/>
+        <location line="-569"/>
         <source>Could not save the conversation: %1</source>
         <translation>无法保存对话：%1</translation>
     </message>
     <message>
-        <location line="+403"/>
+        <location line="+397"/>
         <source>&lt;b&gt;Compacted&lt;/b&gt; to fit the model&apos;s context window: %1 and %2 this request. The conversation keeps everything.</source>
         <translation>&lt;b&gt;已压缩&lt;/b&gt;以适应模型的上下文窗口：%1，并且本次请求%2。对话本身保留全部内容。</translation>
     </message>
@@ -3481,28 +3554,18 @@ in %3</source>
         <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
     </message>
     <message>
-        <location line="+218"/>
+        <location line="+58"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location line="-581"/>
-        <location line="+612"/>
+        <location line="-421"/>
+        <location line="+452"/>
         <source>Configuration</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location line="-630"/>
-        <source>Attach…</source>
-        <translation>附加…</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Attach files from the workspace; paste or drop images and files into the message box</source>
-        <translation>附加工作区中的文件；也可以把图片和文件粘贴或拖放到消息框中</translation>
-    </message>
-    <message>
-        <location line="+7"/>
+        <location line="-462"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -3612,67 +3675,7 @@ in %3</source>
         <translation>&lt;h3&gt;Switchboard %1&lt;/h3&gt;&lt;p&gt;桌面 AI 智能体与 MCP 客户端：模型的工具来自 MCP 服务器，凡是可能改动内容的工具都要等你批准。&lt;/p&gt;&lt;p&gt;基于 Qt %2 构建（运行于 Qt %3）。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+301"/>
-        <source>Attach files</source>
-        <translation>附加文件</translation>
-    </message>
-    <message>
-        <location line="+27"/>
-        <source>Not attached: %1 — %2</source>
-        <translation>未附加：%1 — %2</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>not a file</source>
-        <translation>不是文件</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>the image could not be read</source>
-        <translation>无法读取该图片</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>larger than %1; the model reads text files up to that size</source>
-        <translation>大于 %1；模型只读取不超过此大小的文本文件</translation>
-    </message>
-    <message>
-        <location line="+13"/>
-        <source>not a text file (only text files and images can be attached)</source>
-        <translation>不是文本文件（只能附加文本文件和图片）</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>Attach a file that may hold secrets?</source>
-        <translation>附加可能包含机密的文件？</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>%1 matches “%2” in the list of sensitive files. Its content would be sent to the model&apos;s provider.</source>
-        <translation>%1 与敏感文件列表中的“%2”匹配。其内容将被发送给模型提供方。</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Attach</source>
-        <translation>附加</translation>
-    </message>
-    <message>
-        <location line="+30"/>
-        <source>Not attached: %1 — the image could not be made small enough</source>
-        <translation>未附加：%1 — 无法把图片缩小到可发送的大小</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>Not attached: %1 — a message carries at most %2 attachments</source>
-        <translation>未附加：%1 — 一条消息最多带 %2 个附件</translation>
-    </message>
-    <message>
-        <location line="+25"/>
-        <source>%1, %2 — click to remove it from the message</source>
-        <translation>%1，%2 — 点击可从消息中移除</translation>
-    </message>
-    <message>
-        <location line="+118"/>
+        <location line="+397"/>
         <source>Trusted for this session only: %1</source>
         <translation>仅在本次会话中信任：%1</translation>
     </message>
@@ -3692,7 +3695,7 @@ in %3</source>
         <translation>停用</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+46"/>
         <source>Could not save the choice of tools in %1.</source>
         <translation>无法将工具选择保存到 %1。</translation>
     </message>
@@ -3714,7 +3717,7 @@ in %3</source>
         <translation>无法删除对话：%1</translation>
     </message>
     <message>
-        <location line="+126"/>
+        <location line="+78"/>
         <source>no model</source>
         <translation>没有模型</translation>
     </message>
@@ -5503,13 +5506,13 @@ in %3</source>
 <context>
     <name>Mcp::ConfigLoader</name>
     <message>
-        <location filename="../src/mcp/config/config.cpp" line="+392"/>
-        <location line="+1395"/>
+        <location filename="../src/mcp/config/configpositions.cpp" line="+294"/>
+        <location filename="../src/mcp/config/configvariables.cpp" line="+145"/>
         <source>server &apos;%1&apos;: %2</source>
         <translation>服务器 “%1”：%2</translation>
     </message>
     <message>
-        <location line="-1360"/>
+        <location line="+23"/>
         <source>value</source>
         <translation>值</translation>
     </message>
@@ -5659,7 +5662,7 @@ in %3</source>
         <translation>%1；应为%2</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+31"/>
         <source>the file is larger than %1 KiB; this is not a configuration file</source>
         <translation>文件大于 %1 KiB，不是配置文件</translation>
     </message>
@@ -5679,7 +5682,7 @@ in %3</source>
         <translation>无法解析：%1</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location filename="../src/mcp/config/configvariables.cpp" line="-103"/>
         <source>unterminated &apos;${&apos;: add the closing &apos;}&apos;</source>
         <translation>“${” 未闭合：请添加结尾的 “}”</translation>
     </message>
@@ -5689,35 +5692,34 @@ in %3</source>
         <translation>“${%1}” 不是变量引用；请使用 ${NAME} 或 ${NAME:-default}（字母、数字、“_”）</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location filename="../src/mcp/config/configchecks.cpp" line="+18"/>
         <source>&quot;stdio&quot;, &quot;http&quot;, &quot;streamable-http&quot; or &quot;sse&quot;</source>
         <extracomment>The values &quot;type&quot; accepts: keep the quoted words as they are.</extracomment>
         <translation>&quot;stdio&quot;、&quot;http&quot;、&quot;streamable-http&quot; 或 &quot;sse&quot;</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <location line="+327"/>
+        <location line="+343"/>
+        <location line="+179"/>
         <source>an object</source>
         <extracomment>A JSON value&apos;s type, completing &quot;&apos;%1&apos; must be %2, not %3&quot;.</extracomment>
         <translation>对象</translation>
     </message>
     <message>
-        <location line="-325"/>
+        <location line="+2"/>
         <source>a list</source>
         <translation>列表</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <location line="+107"/>
-        <location line="+97"/>
-        <location line="+33"/>
-        <location line="+20"/>
-        <location line="+51"/>
+        <location line="-423"/>
+        <location line="+121"/>
+        <location line="+35"/>
+        <location line="+72"/>
+        <location line="+197"/>
         <source>a string</source>
         <translation>字符串</translation>
     </message>
     <message>
-        <location line="-306"/>
+        <location line="+2"/>
         <source>a boolean</source>
         <translation>布尔值</translation>
     </message>
@@ -5727,7 +5729,7 @@ in %3</source>
         <translation>数字</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="-520"/>
         <source>&apos;%1&apos; contains the control character U+%2; names, commands, arguments and variable names must not contain control characters</source>
         <translation>“%1” 包含控制字符 U+%2；名称、命令、参数和变量名都不能包含控制字符</translation>
     </message>
@@ -5752,24 +5754,22 @@ in %3</source>
         <translation>名称 “%1” 保留给 Switchboard 的内置工具使用；请另选一个名称</translation>
     </message>
     <message>
-        <location line="+16"/>
-        <location line="+72"/>
-        <location line="+587"/>
+        <location line="+521"/>
         <source>&apos;%1&apos; must be %2, not %3</source>
         <translation>“%1” 必须是%2，而不是%3</translation>
     </message>
     <message>
-        <location line="-697"/>
+        <location line="-543"/>
         <source>a server name must not be empty</source>
         <translation>服务器名称不能为空</translation>
     </message>
     <message>
-        <location line="+115"/>
+        <location line="+516"/>
         <source>an object with &quot;command&quot; or &quot;url&quot;</source>
         <translation>包含 &quot;command&quot; 或 &quot;url&quot; 的对象</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="-344"/>
         <source>a string: </source>
         <translation>字符串：</translation>
     </message>
@@ -5779,8 +5779,8 @@ in %3</source>
         <translation>未知类型 “%1”；应为 %2</translation>
     </message>
     <message>
-        <location line="-83"/>
-        <location line="+96"/>
+        <location line="-107"/>
+        <location line="+120"/>
         <source>&apos;%1&apos; must not be empty</source>
         <translation>“%1” 不能为空</translation>
     </message>
@@ -5805,12 +5805,12 @@ in %3</source>
         <translation>类型 “%1” 需要 “url”，而不是 “command”</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>a list of strings</source>
         <translation>字符串列表</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+28"/>
         <source>a &quot;KEY=VALUE&quot; string</source>
         <translation>&quot;KEY=VALUE&quot; 形式的字符串</translation>
     </message>
@@ -5825,18 +5825,18 @@ in %3</source>
         <translation>对象或 &quot;KEY=VALUE&quot; 字符串列表</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>an object of strings</source>
         <translation>值为字符串的对象</translation>
     </message>
     <message>
-        <location line="-200"/>
-        <location line="+300"/>
+        <location line="-218"/>
+        <location line="+328"/>
         <source>true or false</source>
         <translation>true 或 false</translation>
     </message>
     <message>
-        <location line="-323"/>
+        <location line="-351"/>
         <source>&apos;sandbox&apos; applies only to stdio servers (a program Switchboard starts)</source>
         <translation>“sandbox” 仅适用于 stdio 服务器（由 Switchboard 启动的程序）</translation>
     </message>
@@ -5856,7 +5856,7 @@ in %3</source>
         <translation>“sandbox” 中有未知的键 “%1”；应为 &quot;network&quot; 或 &quot;write&quot;</translation>
     </message>
     <message>
-        <location line="+204"/>
+        <location line="+230"/>
         <source>&apos;oauth&apos; applies only to remote servers (&quot;url&quot;)</source>
         <translation>“oauth” 仅适用于远程服务器（&quot;url&quot;）</translation>
     </message>
@@ -5891,7 +5891,7 @@ in %3</source>
         <translation>带有 &quot;grant&quot;: &quot;client_credentials&quot; 的 “oauth” 需要 &quot;clientId&quot;，以及 &quot;clientSecret&quot; 或 &quot;privateKeyFile&quot;</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+29"/>
         <source>a number of seconds</source>
         <translation>秒数</translation>
     </message>
@@ -5906,7 +5906,7 @@ in %3</source>
         <translation>“%1” 不能超过 %2 秒（一天）</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+46"/>
         <source>in &apos;%1&apos;: %2</source>
         <translation>在 “%1” 中：%2</translation>
     </message>
@@ -5931,12 +5931,12 @@ in %3</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location line="-564"/>
+        <location filename="../src/mcp/config/configpositions.cpp" line="+11"/>
         <source>duplicate key &apos;%1&apos; (first at line %2); a key may appear only once in an object</source>
         <translation>重复的键 “%1”（首次出现在第 %2 行）；一个对象中每个键只能出现一次</translation>
     </message>
     <message>
-        <location line="+846"/>
+        <location filename="../src/mcp/config/config.cpp" line="+165"/>
         <source>the top level must be an object: {&quot;mcpServers&quot;: {...}}, not %1</source>
         <translation>顶层必须是对象：{&quot;mcpServers&quot;: {...}}，而不是%1</translation>
     </message>
@@ -5951,7 +5951,7 @@ in %3</source>
         <translation>“mcpServers” 必须是将服务器名称映射到其设置的对象，而不是%1</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+25"/>
         <source>is not a regular file (a FIFO, device or socket, or a link to one); a configuration must be a plain file</source>
         <translation>不是普通文件（而是 FIFO、设备或套接字，或指向它们的链接）；配置必须是普通文件</translation>
     </message>
@@ -5985,17 +5985,17 @@ in %3</source>
         <translation>服务器 “%1”：你自己的配置（%2）已定义了同名服务器；此文件夹中的定义将被忽略（在此处重命名即可同时使用两者）</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location filename="../src/mcp/config/configvariables.cpp" line="+65"/>
         <source>a workspace&apos;s file may not read ${%1} (in %2): it holds a secret of yours (a provider key, or a variable your own configuration lists in &quot;secretVariables&quot;); define it in your own configuration (%3) if it should have it</source>
         <translation>工作区的文件不能读取 ${%1}（用于 %2）：它保存着你的机密（提供商密钥，或你自己的配置在“secretVariables”中列出的变量）；如果该服务器应当获得它，请在你自己的配置（%3）中定义它</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location filename="../src/mcp/config/config.cpp" line="+28"/>
         <source>file not found</source>
         <translation>找不到文件</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location filename="../src/mcp/config/configimport.cpp" line="+193"/>
         <source>the top level must be an object, not %1</source>
         <translation>顶层必须是对象，而不是%1</translation>
     </message>
@@ -6259,7 +6259,7 @@ in %3</source>
 <context>
     <name>Mcp::OAuth::Authorizer</name>
     <message>
-        <location filename="../src/mcp/auth/oauthclient.cpp" line="+77"/>
+        <location filename="../src/mcp/auth/oauthclient.cpp" line="+42"/>
         <source>HTTP %1</source>
         <translation>HTTP %1</translation>
     </message>
@@ -6269,12 +6269,12 @@ in %3</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location line="+223"/>
+        <location filename="../src/mcp/auth/oauthagents.cpp" line="+49"/>
         <source>the authorization endpoint answered HTTP %1 without sending the browser back</source>
         <translation>授权端点返回了 HTTP %1，但没有将浏览器重定向回来</translation>
     </message>
     <message>
-        <location line="+210"/>
+        <location filename="../src/mcp/auth/oauthclient.cpp" line="+125"/>
         <source>the server refuses access (HTTP 403)</source>
         <translation>服务器拒绝访问（HTTP 403）</translation>
     </message>
@@ -6289,7 +6289,7 @@ in %3</source>
         <translation>服务器在授权之后仍要求更多权限（范围“%1”）</translation>
     </message>
     <message>
-        <location line="+113"/>
+        <location line="+89"/>
         <source>%1 offers this client no way to register; add the client ID it gave you to the server&apos;s entry as &quot;oauth&quot;: {&quot;clientId&quot;: &quot;...&quot;}</source>
         <translation>%1 没有为此客户端提供注册方式；请将它给你的客户端 ID 以 &quot;oauth&quot;: {&quot;clientId&quot;: &quot;...&quot;} 的形式加入该服务器的条目</translation>
     </message>
@@ -6309,7 +6309,7 @@ in %3</source>
         <translation>没有可以登录的用户</translation>
     </message>
     <message>
-        <location line="+69"/>
+        <location filename="../src/mcp/auth/oauthtokens.cpp" line="+77"/>
         <source>the client&apos;s private key cannot be used: %1</source>
         <translation>无法使用客户端的私钥：%1</translation>
     </message>
@@ -6466,7 +6466,7 @@ in %3</source>
 <context>
     <name>Mcp::OAuth::LoopbackAgent</name>
     <message>
-        <location filename="../src/mcp/auth/oauthclient.cpp" line="-686"/>
+        <location filename="../src/mcp/auth/oauthagents.cpp" line="+15"/>
         <source>no answer came from the browser within %1 minutes</source>
         <translation>%1 分钟内浏览器没有返回应答</translation>
     </message>

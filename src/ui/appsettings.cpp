@@ -272,4 +272,73 @@ AppSettings::providerConfig(const QString &storedKey, const QProcessEnvironment 
     return config;
 }
 
+namespace {
+
+const QString NotOfferedServersKey = QStringLiteral("offering/notOfferedServers");
+const QString NotOfferedToolsKey = QStringLiteral("offering/notOfferedTools");
+const QString InstructionsOffKey = QStringLiteral("instructions/off");
+const QString GeometryKey = QStringLiteral("window/geometry");
+const QString WindowStateKey = QStringLiteral("window/state");
+
+QSet<QString> readSet(const QSettings &settings, const QString &key)
+{
+    const QStringList list = settings.value(key).toStringList();
+    return QSet<QString>(list.cbegin(), list.cend());
+}
+
+QStringList sorted(const QSet<QString> &set)
+{
+    QStringList list(set.cbegin(), set.cend());
+    list.sort();
+    return list;
+}
+
+} // namespace
+
+AppSettings::Offering AppSettings::loadOffering(const QString &file)
+{
+    const QSettings settings(file, QSettings::IniFormat);
+    return {readSet(settings, NotOfferedServersKey), readSet(settings, NotOfferedToolsKey)};
+}
+
+bool AppSettings::saveOffering(const QString &file, const Offering &offering)
+{
+    QSettings settings(file, QSettings::IniFormat);
+    settings.setValue(NotOfferedServersKey, sorted(offering.notOfferedServers));
+    settings.setValue(NotOfferedToolsKey, sorted(offering.notOfferedTools));
+    settings.sync();
+    return settings.status() == QSettings::NoError;
+}
+
+QSet<QString> AppSettings::loadInstructionsOff(const QString &file)
+{
+    return readSet(QSettings(file, QSettings::IniFormat), InstructionsOffKey);
+}
+
+bool AppSettings::saveInstructionsOff(const QString &file, const QSet<QString> &servers)
+{
+    QSettings settings(file, QSettings::IniFormat);
+    settings.setValue(InstructionsOffKey, sorted(servers));
+    settings.sync();
+    return settings.status() == QSettings::NoError;
+}
+
+AppSettings::WindowState AppSettings::loadWindowState(const QString &file)
+{
+    const QSettings settings(file, QSettings::IniFormat);
+    return {settings.value(GeometryKey).toByteArray(),
+            settings.value(WindowStateKey).toByteArray()};
+}
+
+void AppSettings::saveWindowState(const QString &file, const WindowState &window)
+{
+    Engine::PrivateFiles::ensureDir(QFileInfo(file).absolutePath());
+    {
+        QSettings settings(file, QSettings::IniFormat);
+        settings.setValue(GeometryKey, window.geometry);
+        settings.setValue(WindowStateKey, window.state);
+    }
+    Engine::PrivateFiles::restrict(file); // it may have just been created
+}
+
 } // namespace Gui

@@ -9,6 +9,7 @@
 
 #include <QMap>
 #include <QProcessEnvironment>
+#include <QSet>
 #include <QString>
 
 #include <optional>
@@ -131,6 +132,27 @@ struct AppSettings
     std::optional<Engine::ProviderConfig> providerConfig(const QString &storedKey,
                                                          const QProcessEnvironment &environment,
                                                          QString *whyNot = nullptr) const;
+
+    // What the window keeps in the same file besides the Settings dialog's values, each
+    // written the moment it changes: which servers and tools the model is not offered, whose
+    // instructions are off, and the window's geometry and dock layout (Qt's own blobs).
+    // Saving returns false when the file could not be written.
+    struct Offering
+    {
+        QSet<QString> notOfferedServers;
+        QSet<QString> notOfferedTools;
+    };
+    static Offering loadOffering(const QString &file);
+    static bool saveOffering(const QString &file, const Offering &offering);
+    static QSet<QString> loadInstructionsOff(const QString &file);
+    static bool saveInstructionsOff(const QString &file, const QSet<QString> &servers);
+    struct WindowState
+    {
+        QByteArray geometry;
+        QByteArray state;
+    };
+    static WindowState loadWindowState(const QString &file);
+    static void saveWindowState(const QString &file, const WindowState &window);
 };
 
 } // namespace Gui

@@ -1,11 +1,13 @@
 #include "mainwindow.h"
 
 #include "agentsdock.h"
+#include "attachmentbar.h"
 #include "auditlogdialog.h"
 #include "chatview.h"
 #include "composeredit.h"
 #include "configeditorpane.h"
 #include "conversationlist.h"
+#include "drafts.h"
 #include "icons.h"
 #include "language.h"
 #include "protocollogdock.h"
@@ -51,7 +53,6 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSaveFile>
-#include <QSettings>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QStatusBar>
@@ -66,11 +67,6 @@
 
 namespace Gui {
 
-namespace {
-// The servers whose instructions the person turned off in the Servers dock.
-const QString InstructionsOffKey = QStringLiteral("instructions/off");
-} // namespace
-
 MainWindow::MainWindow(MainWindowOptions options, QWidget *parent)
     : QMainWindow(parent)
     , m_options(std::move(options))
@@ -83,8 +79,8 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget *parent)
     setUpWidgets();
     refreshConversations();
     applySettings(false);
-    loadDrafts();
-    m_composer->setPlainText(m_drafts.take(draftKey(QString())));
+    m_drafts->load();
+    m_composer->setPlainText(m_drafts->take(m_drafts->key(QString())));
     m_composer->moveCursor(QTextCursor::End);
     if (!m_options.conversationId.isEmpty())
         openConversation(m_options.conversationId);
@@ -161,20 +157,14 @@ void MainWindow::closeEvent(QCloseEvent *event)
 // runs (as Qt's own geometry and state blobs).
 void MainWindow::saveWindowState()
 {
-    Engine::PrivateFiles::ensureDir(QFileInfo(m_settingsFile).absolutePath());
-    {
-        QSettings settings(m_settingsFile, QSettings::IniFormat);
-        settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-        settings.setValue(QStringLiteral("window/state"), saveState());
-    }
-    Engine::PrivateFiles::restrict(m_settingsFile); // it may have just been created
+    AppSettings::saveWindowState(m_settingsFile, {saveGeometry(), saveState()});
 }
 
 void MainWindow::restoreWindowState()
 {
-    const QSettings settings(m_settingsFile, QSettings::IniFormat);
-    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    const AppSettings::WindowState window = AppSettings::loadWindowState(m_settingsFile);
+    restoreGeometry(window.geometry);
+    restoreState(window.state);
 }
 
 void MainWindow::setUpEngine()
@@ -223,12 +213,25 @@ void MainWindow::setUpEngine()
                             tr("Could not save the conversation: %1").arg(message.toHtmlEscaped()),
                             true);
             });
+    m_drafts = std::make_unique<Drafts>(
+            m_store->folder().isEmpty()
+                    ? QString()
+                    : QDir(m_store->folder()).filePath(QStringLiteral("drafts.json")),
+            m_options.workspace);
 }
 
 void MainWindow::setUpWidgets()
 {
     m_chat = new ChatView(this);
     m_composer = new ComposerEdit(this);
+    m_attachmentBar = new AttachmentBar(
+            m_options.workspace,
+            [this](const QString &path) {
+                return m_session->workspace()->sensitiveMatchAnywhere(path);
+            },
+            this);
+    connect(m_attachmentBar, &AttachmentBar::refused, this,
+            [this](const QString &text) { m_chat->addNotice(text.toHtmlEscaped(), true); });
     // "/mcp" and each connected server's "/server:prompt" (listed when first typed).
     m_composer->setCommands([this] {
         QStringList commands{QStringLiteral("/mcp")};
@@ -242,9 +245,10 @@ void MainWindow::setUpWidgets()
     connect(manager(), &Mcp::Manager::serverStatusChanged, this,
             [this](const QString &server) { m_promptNames.remove(server); });
     m_composer->setObjectName(QStringLiteral("composer"));
-    connect(m_composer, &ComposerEdit::imagePasted, this,
-            [this](const QImage &image) { attachImage(image, QStringLiteral("pasted.png")); });
-    connect(m_composer, &ComposerEdit::filesDropped, this, &MainWindow::attachFiles);
+    connect(m_composer, &ComposerEdit::imagePasted, this, [this](const QImage &image) {
+        m_attachmentBar->attachImage(image, QStringLiteral("pasted.png"));
+    });
+    connect(m_composer, &ComposerEdit::filesDropped, m_attachmentBar, &AttachmentBar::attachFiles);
     m_composer->setMaximumHeight(110);
     m_composer->installEventFilter(this);
     m_draftsTimer = new QTimer(this);
@@ -266,20 +270,10 @@ void MainWindow::setUpWidgets()
     m_modelPicker->setMaximumWidth(260);
     m_modelPicker->setEnabled(false);
     connect(m_modelPicker, &QComboBox::activated, this, &MainWindow::pickModel);
-    m_attachButton = new QToolButton(this);
-    m_attachButton->setAutoRaise(true);
-    m_attachButton->setObjectName(QStringLiteral("attachButton"));
-    connect(m_attachButton, &QToolButton::clicked, this, &MainWindow::chooseAttachments);
     auto *sendColumn = new QVBoxLayout;
     sendColumn->addWidget(m_modelPicker);
     sendColumn->addWidget(m_sendButton);
     sendColumn->addStretch(1);
-    m_chipBar = new QWidget(this);
-    m_chipBar->setObjectName(QStringLiteral("attachmentBar"));
-    m_chipLayout = new QHBoxLayout(m_chipBar);
-    m_chipLayout->setContentsMargins(0, 0, 0, 0);
-    m_chipLayout->addWidget(m_attachButton);
-    m_chipLayout->addStretch(1);
     auto *composerRow = new QHBoxLayout;
     composerRow->addWidget(m_composer, 1);
     composerRow->addLayout(sendColumn);
@@ -308,7 +302,7 @@ void MainWindow::setUpWidgets()
     for (auto signal :
          {&Engine::ToolRegistry::toolsChanged, &Engine::ToolRegistry::offeringChanged})
         connect(registry(), signal, m_toolWarningTimer, qOverload<>(&QTimer::start));
-    m_chatLayout->addWidget(m_chipBar);
+    m_chatLayout->addWidget(m_attachmentBar);
     m_chatLayout->addLayout(composerRow);
     connect(m_chat, &ChatView::editRequested, this, &MainWindow::editLastMessage);
     connect(m_chat, &ChatView::retryRequested, this, &MainWindow::retryTurn);
@@ -370,12 +364,8 @@ void MainWindow::setUpWidgets()
     connect(m_dock, &ServerDock::offerChanged, this,
             [this](const QString &server, bool offered) { setServerOffered(server, offered); });
     // Whose instructions the model reads: the person's choice, kept in the settings.
-    {
-        const QSettings settings(m_settingsFile, QSettings::IniFormat);
-        const QStringList off = settings.value(InstructionsOffKey).toStringList();
-        m_session->setInstructionsOff(QSet<QString>(off.cbegin(), off.cend()));
-        m_dock->setInstructionsOff(m_session->instructionsOff());
-    }
+    m_session->setInstructionsOff(AppSettings::loadInstructionsOff(m_settingsFile));
+    m_dock->setInstructionsOff(m_session->instructionsOff());
     connect(m_dock, &ServerDock::instructionsChanged, this,
             [this](const QString &server, bool used) {
                 QSet<QString> off = m_session->instructionsOff();
@@ -384,10 +374,7 @@ void MainWindow::setUpWidgets()
                 else
                     off.insert(server);
                 m_session->setInstructionsOff(off);
-                QSettings settings(m_settingsFile, QSettings::IniFormat);
-                QStringList list(off.cbegin(), off.cend());
-                list.sort();
-                settings.setValue(InstructionsOffKey, list);
+                AppSettings::saveInstructionsOff(m_settingsFile, off);
             });
     loadOffering();
     setUpMenus();
@@ -475,10 +462,7 @@ void MainWindow::retranslateUi()
     m_editHint->setText(tr("Editing your last message: Enter sends it in place of the old one "
                            "and what followed, Esc cancels."));
     m_newButton->setText(tr("New conversation"));
-    m_attachButton->setText(tr("Attach…"));
-    m_attachButton->setToolTip(tr("Attach files from the workspace; paste or drop images and "
-                                  "files into the message box"));
-    rebuildChips();
+    m_attachmentBar->retranslateUi();
     m_fileMenu->setTitle(tr("&File"));
     m_newAction->setText(tr("&New conversation"));
     m_settingsAction->setText(tr("&Settings…"));
@@ -837,7 +821,7 @@ void MainWindow::listPromptsForCommands()
 void MainWindow::submit()
 {
     const QString text = m_composer->toPlainText().trimmed();
-    if (text.isEmpty() && m_attachments.empty())
+    if (text.isEmpty() && m_attachmentBar->isEmpty())
         return;
     if (text == QLatin1String("/mcp")) {
         m_composer->clear();
@@ -864,8 +848,7 @@ void MainWindow::submit()
     }
     if (m_agent->isBusy())
         return;
-    std::vector<Engine::Attachment> attachments = std::exchange(m_attachments, {});
-    rebuildChips();
+    std::vector<Engine::Attachment> attachments = m_attachmentBar->take();
     if (m_editingLast) {
         cancelEdit();
         m_chat->dropFromLastUserMessage(true);
@@ -881,163 +864,6 @@ void MainWindow::submit()
     m_agent->send(text, std::move(attachments));
 }
 
-void MainWindow::chooseAttachments()
-{
-    auto *dialog = new QFileDialog(this, tr("Attach files"), m_options.workspace);
-    dialog->setObjectName(QStringLiteral("attachDialog"));
-    dialog->setFileMode(QFileDialog::ExistingFiles);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QFileDialog::urlsSelected, this, &MainWindow::attachFiles);
-    dialog->open();
-}
-
-void MainWindow::attachFiles(const QList<QUrl> &files)
-{
-    for (const QUrl &url : files)
-        attachFile(url.toLocalFile());
-}
-
-// A file as an attachment: an image (as the picture, made small enough to send) or a text
-// file (UTF-8, no NUL bytes, at most 256 KiB). Anything else is refused with the reason; a
-// file that may hold secrets is attached only when the user says so.
-void MainWindow::attachFile(const QString &path)
-{
-    const QFileInfo info(path);
-    const QString canonical = info.canonicalFilePath();
-    const QDir workspace(m_options.workspace);
-    const QString relative = workspace.relativeFilePath(canonical);
-    const bool inside = !canonical.isEmpty() && !relative.startsWith(QLatin1String("../"))
-                        && !QDir::isAbsolutePath(relative);
-    const QString name = inside ? relative : info.fileName();
-    const auto refuse = [this, name](const QString &why) {
-        m_chat->addNotice(tr("Not attached: %1 — %2").arg(name, why).toHtmlEscaped(), true);
-    };
-    if (!info.isFile() || canonical.isEmpty()) {
-        refuse(tr("not a file"));
-        return;
-    }
-    const QMimeType type = QMimeDatabase().mimeTypeForFile(info);
-    if (type.name().startsWith(QLatin1String("image/"))) {
-        QImage image(canonical);
-        if (image.isNull())
-            refuse(tr("the image could not be read"));
-        else
-            attachImage(image, info.fileName());
-        return;
-    }
-    if (info.size() > Engine::Attachment::MaxTextBytes) {
-        refuse(tr("larger than %1; the model reads text files up to that size")
-                       .arg(QLocale().formattedDataSize(Engine::Attachment::MaxTextBytes)));
-        return;
-    }
-    QFile file(canonical);
-    if (!file.open(QIODevice::ReadOnly)) {
-        refuse(file.errorString());
-        return;
-    }
-    Engine::Attachment attachment{name, QStringLiteral("text/plain"), file.readAll()};
-    QStringDecoder utf8(QStringDecoder::Utf8);
-    const QString decoded = utf8(attachment.data); // decoded only to find errors
-    if (attachment.data.contains('\0') || utf8.hasError()) {
-        refuse(tr("not a text file (only text files and images can be attached)"));
-        return;
-    }
-    const auto secret = m_session->workspace()->sensitiveMatchAnywhere(canonical);
-    if (!secret) {
-        addAttachment(std::move(attachment));
-        return;
-    }
-    auto *box = new QMessageBox(
-            QMessageBox::Warning, tr("Attach a file that may hold secrets?"),
-            tr("%1 matches “%2” in the list of sensitive files. Its content would be sent to the "
-               "model's provider.")
-                    .arg(name, *secret),
-            QMessageBox::Cancel, this);
-    box->setObjectName(QStringLiteral("sensitiveAttachmentDialog"));
-    QPushButton *attach = box->addButton(tr("Attach"), QMessageBox::AcceptRole);
-    attach->setObjectName(QStringLiteral("attachAnywayButton"));
-    box->setDefaultButton(QMessageBox::Cancel);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    connect(box, &QMessageBox::buttonClicked, this,
-            [this, attach, attachment = std::move(attachment)](QAbstractButton *clicked) {
-                if (clicked == attach)
-                    addAttachment(attachment);
-            });
-    box->open();
-}
-
-// An image as PNG, scaled down until it fits what the providers take (and a model looks at:
-// 2,048 pixels a side); as JPEG when even that is too big.
-void MainWindow::attachImage(const QImage &image, const QString &name)
-{
-    QImage scaled = image;
-    if (std::max(scaled.width(), scaled.height()) > 2048)
-        scaled = scaled.scaled(2048, 2048, Qt::KeepAspectRatio, Qt::SmoothTransformation);
-    Engine::Attachment attachment{name, QStringLiteral("image/png"), {}};
-    QBuffer buffer(&attachment.data);
-    buffer.open(QIODevice::WriteOnly);
-    scaled.save(&buffer, "PNG");
-    if (attachment.data.size() > Engine::Attachment::MaxImageBytes) {
-        attachment.data.clear();
-        buffer.seek(0);
-        scaled.convertToFormat(QImage::Format_RGB32).save(&buffer, "JPEG", 85);
-        attachment.mimeType = QStringLiteral("image/jpeg");
-    }
-    if (attachment.data.isEmpty() || attachment.data.size() > Engine::Attachment::MaxImageBytes) {
-        m_chat->addNotice(tr("Not attached: %1 — the image could not be made small enough")
-                                  .arg(name)
-                                  .toHtmlEscaped(),
-                          true);
-        return;
-    }
-    addAttachment(std::move(attachment));
-}
-
-void MainWindow::addAttachment(Engine::Attachment attachment)
-{
-    if (int(m_attachments.size()) >= Engine::Attachment::MaxPerMessage) {
-        m_chat->addNotice(tr("Not attached: %1 — a message carries at most %2 attachments")
-                                  .arg(attachment.name)
-                                  .arg(Engine::Attachment::MaxPerMessage)
-                                  .toHtmlEscaped(),
-                          true);
-        return;
-    }
-    m_attachments.push_back(std::move(attachment));
-    rebuildChips();
-}
-
-// One chip per attachment: its name and size (a thumbnail for an image) and a button that
-// takes it off the message.
-void MainWindow::rebuildChips()
-{
-    // The row: Attach…, then a chip per attachment, then room.
-    qDeleteAll(m_chipBar->findChildren<QToolButton *>(QStringLiteral("attachmentChip"),
-                                                      Qt::FindDirectChildrenOnly));
-    for (size_t i = 0; i < m_attachments.size(); ++i) {
-        const Engine::Attachment &attachment = m_attachments[i];
-        auto *chip = new QToolButton(m_chipBar);
-        chip->setObjectName(QStringLiteral("attachmentChip"));
-        chip->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-        chip->setText(QStringLiteral("%1  ✕").arg(attachment.name));
-        chip->setToolTip(
-                tr("%1, %2 — click to remove it from the message")
-                        .arg(attachment.name, QLocale().formattedDataSize(attachment.data.size())));
-        if (attachment.isImage()) {
-            QImage image;
-            image.loadFromData(attachment.data);
-            chip->setIcon(QIcon(QPixmap::fromImage(
-                    image.scaled(32, 32, Qt::KeepAspectRatio, Qt::SmoothTransformation))));
-        }
-        connect(chip, &QToolButton::clicked, this, [this, i] {
-            if (i < m_attachments.size())
-                m_attachments.erase(m_attachments.begin() + std::ptrdiff_t(i));
-            QMetaObject::invokeMethod(this, &MainWindow::rebuildChips, Qt::QueuedConnection);
-        });
-        m_chipLayout->insertWidget(int(i) + 1, chip);
-    }
-}
-
 // "Edit" on the last message: it comes back into the composer; sending replaces it.
 void MainWindow::editLastMessage(const QString &text)
 {
@@ -1047,9 +873,8 @@ void MainWindow::editLastMessage(const QString &text)
     m_editHint->show();
     // The message's attachments come back as chips: sending again keeps them unless removed.
     const int last = m_agent->lastUserMessage();
-    m_attachments = last >= 0 ? m_agent->messages()[size_t(last)].attachments
-                              : std::vector<Engine::Attachment>();
-    rebuildChips();
+    m_attachmentBar->set(last >= 0 ? m_agent->messages()[size_t(last)].attachments
+                                   : std::vector<Engine::Attachment>());
     m_composer->setPlainText(text);
     m_composer->selectAll();
     m_composer->setFocus();
@@ -1060,8 +885,7 @@ void MainWindow::cancelEdit()
     m_editingLast = false;
     m_editHint->hide();
     m_composer->clear();
-    m_attachments.clear();
-    rebuildChips();
+    m_attachmentBar->set({});
 }
 
 void MainWindow::retryTurn()
@@ -1086,7 +910,7 @@ void MainWindow::openToolBrowser()
                 [this](const QString &tool, bool offered) { setToolOffered(tool, offered); });
         m_browser->addServerPages(manager(), m_session->skills());
         connect(m_browser->resourceBrowser(), &ResourceBrowser::attachRequested, this,
-                [this](const Engine::Attachment &attachment) { addAttachment(attachment); });
+                [this](const Engine::Attachment &attachment) { m_attachmentBar->add(attachment); });
         connect(m_browser->promptBrowser(), &PromptBrowser::useRequested, this,
                 [this](const QString &text) {
                     m_composer->setPlainText(text);
@@ -1165,31 +989,15 @@ void MainWindow::saveServerEnabled(const QString &name, bool enabled)
 }
 
 namespace {
-const QString NotOfferedServersKey = QStringLiteral("offering/notOfferedServers");
-const QString NotOfferedToolsKey = QStringLiteral("offering/notOfferedTools");
 // More tools than OpenAI-compatible APIs accept (and than models use well).
 constexpr int OfferedToolsLimit = 128;
-
-QSet<QString> toSet(const QStringList &list)
-{
-    return QSet<QString>(list.cbegin(), list.cend());
-}
-
-QStringList sorted(const QSet<QString> &set)
-{
-    QStringList list(set.cbegin(), set.cend());
-    list.sort();
-    return list;
-}
 } // namespace
 
 void MainWindow::loadOffering()
 {
-    const QSettings settings(m_settingsFile, QSettings::IniFormat);
-    const QSet<QString> servers = toSet(settings.value(NotOfferedServersKey).toStringList());
-    const QSet<QString> tools = toSet(settings.value(NotOfferedToolsKey).toStringList());
-    registry()->setNotOffered(servers, tools);
-    m_dock->setNotOffered(servers);
+    const AppSettings::Offering offering = AppSettings::loadOffering(m_settingsFile);
+    registry()->setNotOffered(offering.notOfferedServers, offering.notOfferedTools);
+    m_dock->setNotOffered(offering.notOfferedServers);
     updateToolWarning();
 }
 
@@ -1216,11 +1024,7 @@ void MainWindow::setToolOffered(const QString &tool, bool offered)
 void MainWindow::saveOffering(const QSet<QString> &servers, const QSet<QString> &tools)
 {
     registry()->setNotOffered(servers, tools);
-    QSettings settings(m_settingsFile, QSettings::IniFormat);
-    settings.setValue(NotOfferedServersKey, sorted(servers));
-    settings.setValue(NotOfferedToolsKey, sorted(tools));
-    settings.sync();
-    if (settings.status() != QSettings::NoError)
+    if (!AppSettings::saveOffering(m_settingsFile, {servers, tools}))
         m_chat->addNotice(tr("Could not save the choice of tools in %1.")
                                   .arg(QDir::toNativeSeparators(m_settingsFile).toHtmlEscaped()),
                           true);
@@ -1303,68 +1107,20 @@ void MainWindow::openConversation(const QString &id)
 }
 
 // What was typed and not sent stays with its conversation: switching away keeps it, coming
-// back brings it back (for this session; a new conversation's draft is under "").
+// back brings it back.
 void MainWindow::switchDraft(const QString &id)
 {
-    const QString text = m_composer->toPlainText();
-    const QString from = draftKey(openConversationId());
-    if (text.trimmed().isEmpty())
-        m_drafts.remove(from);
-    else
-        m_drafts.insert(from, text);
-    m_composer->setPlainText(m_drafts.take(draftKey(id)));
+    m_composer->setPlainText(m_drafts->switchTo(m_drafts->key(openConversationId()),
+                                                m_composer->toPlainText(), m_drafts->key(id)));
     m_composer->moveCursor(QTextCursor::End);
     m_draftsTimer->start();
 }
 
-// A saved conversation's draft goes by its id; a new conversation's by the workspace.
-QString MainWindow::draftKey(const QString &conversationId) const
-{
-    return conversationId.isEmpty() ? QStringLiteral("new:") + m_options.workspace : conversationId;
-}
-
-QString MainWindow::draftsFile() const
-{
-    return m_store->folder().isEmpty()
-                   ? QString()
-                   : QDir(m_store->folder()).filePath(QStringLiteral("drafts.json"));
-}
-
-void MainWindow::loadDrafts()
-{
-    const QString file = draftsFile();
-    QFile in(file);
-    if (file.isEmpty() || !in.open(QIODevice::ReadOnly) || in.size() > MaxDraftsFileBytes)
-        return;
-    const QJsonObject drafts = QJsonDocument::fromJson(in.readAll()).object();
-    for (auto it = drafts.begin(); it != drafts.end(); ++it) {
-        if (it.value().isString() && !it.value().toString().trimmed().isEmpty())
-            m_drafts.insert(it.key(), it.value().toString());
-    }
-}
-
-// Unsent text survives a restart: every draft (the composer's own included) in drafts.json
-// next to the conversations, written atomically a second after typing stops, and on exit.
+// Unsent text survives a restart: written a second after typing stops, and on exit.
 void MainWindow::saveDrafts()
 {
-    const QString file = draftsFile();
-    if (file.isEmpty())
-        return;
-    QJsonObject drafts;
-    for (auto it = m_drafts.cbegin(); it != m_drafts.cend(); ++it)
-        drafts.insert(it.key(), it.value());
-    const QString current = m_composer->toPlainText();
-    if (!current.trimmed().isEmpty() && !m_editingLast)
-        drafts.insert(draftKey(openConversationId()), current);
-    const QByteArray bytes = QJsonDocument(drafts).toJson(QJsonDocument::Compact);
-    if (drafts.isEmpty() && !QFileInfo::exists(file))
-        return;
-    QSaveFile out(file);
-    if (!Engine::PrivateFiles::ensureDir(m_store->folder()) || !out.open(QIODevice::WriteOnly)
-        || out.write(bytes) != bytes.size() || !out.commit())
-        qWarning("Switchboard: could not save the drafts to %s", qPrintable(file));
-    else
-        Engine::PrivateFiles::restrict(file);
+    m_drafts->save(m_drafts->key(openConversationId()),
+                   m_editingLast ? QString() : m_composer->toPlainText());
 }
 
 void MainWindow::newConversation()

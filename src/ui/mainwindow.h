@@ -30,11 +30,13 @@ class QVBoxLayout;
 
 namespace Gui {
 
+class AttachmentBar;
 class AuditLogDialog;
 class ChatView;
 class ComposerEdit;
 class ConfigEditorPane;
 class ConversationList;
+class Drafts;
 class ProtocolLogDock;
 class ServerDock;
 class AgentsDock;
@@ -112,12 +114,6 @@ private:
     void resetUsage();
     void updateUsageLabel();
     // Attachments for the next message, shown as chips above the composer.
-    void chooseAttachments();
-    void attachFiles(const QList<QUrl> &files);
-    void attachFile(const QString &path);
-    void attachImage(const QImage &image, const QString &name);
-    void addAttachment(Engine::Attachment attachment);
-    void rebuildChips();
     void showShortcuts();
     void showAbout();
     void refreshConversations();
@@ -127,11 +123,7 @@ private:
     void deleteConversation(const QString &id);
     void newConversation();
     void switchDraft(const QString &id);
-    QString draftKey(const QString &conversationId) const;
-    QString draftsFile() const;
-    void loadDrafts();
     void saveDrafts();
-    static constexpr qint64 MaxDraftsFileBytes = 16 * 1024 * 1024;
     void updateStatus();
     // The composer's model picker: the current model, then the provider's list when it comes.
     void listModels();
@@ -191,13 +183,10 @@ private:
     double m_conversationCost = 0;                // and their cost, where the model has a price
     std::optional<Engine::Usage> m_lastTurnUsage; // none until a turn reported its usage
     std::optional<double> m_lastTurnCost;
-    QHash<QString, QString> m_drafts; // unsent composer text, by draftKey(); kept in drafts.json
+    std::unique_ptr<Drafts> m_drafts; // unsent composer text, kept in drafts.json
     QTimer *m_draftsTimer = nullptr;
     ComposerEdit *m_composer = nullptr;
-    std::vector<Engine::Attachment> m_attachments; // what the next message carries
-    QWidget *m_chipBar = nullptr;
-    QHBoxLayout *m_chipLayout = nullptr;
-    QToolButton *m_attachButton = nullptr;
+    AttachmentBar *m_attachmentBar = nullptr; // what the next message carries
     QPushButton *m_sendButton = nullptr;
     QComboBox *m_modelPicker = nullptr;
     std::function<void()> m_cancelModelList;
