@@ -411,7 +411,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>智能体名片没有名称</translation>
     </message>
     <message>
-        <location filename="../src/engine/a2a/client.cpp" line="+67"/>
+        <location filename="../src/engine/a2a/clienttask.cpp" line="+47"/>
         <source>the agent answered error %1: %2</source>
         <translation>智能体返回错误 %1：%2</translation>
     </message>
@@ -507,18 +507,18 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Engine::A2A::Client</name>
     <message>
-        <location filename="../src/engine/a2a/client.cpp" line="+169"/>
+        <location filename="../src/engine/a2a/clienttask.cpp" line="+49"/>
         <source>%1 did not finish the task within %2 s</source>
         <translation>%1 未在 %2 秒内完成任务</translation>
     </message>
     <message>
         <location line="+31"/>
-        <location line="+30"/>
+        <location line="+28"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+28"/>
         <source>agent &apos;%1&apos; offers no JSON-RPC interface (its card lists: %2)</source>
         <translation>智能体“%1”未提供 JSON-RPC 接口（其名片列出：%2）</translation>
     </message>
@@ -528,23 +528,23 @@ Allow %1 (%2 risk, from %3)?
         <translation>无</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+6"/>
         <source>agent &apos;%1&apos; gives an interface URL that is not http(s): %2</source>
         <translation>智能体“%1”给出的接口网址不是 http(s)：%2</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <location line="+556"/>
+        <location filename="../src/engine/a2a/client.cpp" line="+170"/>
+        <location filename="../src/engine/a2a/clienttask.h" line="+50"/>
         <source>agent &apos;%1&apos;</source>
         <translation>智能体“%1”</translation>
     </message>
     <message>
-        <location line="-413"/>
+        <location filename="../src/engine/a2a/clienttaskfollow.cpp" line="+52"/>
         <source>%1 sent an answer that is not A2A: %2</source>
         <translation>%1 发送的应答不是 A2A：%2</translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+62"/>
         <source>%1 ended its answer without a task or a message</source>
         <translation>%1 结束了应答，但没有任务或消息</translation>
     </message>
@@ -559,17 +559,17 @@ Allow %1 (%2 risk, from %3)?
         <translation>任务处于本客户端未知的状态</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+39"/>
         <source>%1 answered code %2: %3</source>
         <translation>%1 返回代码 %2：%3</translation>
     </message>
     <message>
-        <location line="+80"/>
+        <location filename="../src/engine/a2a/clienttask.cpp" line="+165"/>
         <source>%1 speaks A2A 0.3, which has no %2</source>
         <translation>%1 使用 A2A 0.3，其中没有 %2</translation>
     </message>
     <message>
-        <location line="+137"/>
+        <location filename="../src/engine/a2a/client.cpp" line="-30"/>
         <source>&apos;%1&apos; is not an http(s) URL</source>
         <translation>“%1”不是 http(s) 网址</translation>
     </message>
@@ -655,7 +655,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Engine::A2A::Exchange</name>
     <message>
-        <location filename="../src/engine/a2a/client.cpp" line="-813"/>
+        <location filename="../src/engine/a2a/exchange.cpp" line="+49"/>
         <source>%1 sent an answer larger than %2 MiB</source>
         <translation>%1 发送的应答大于 %2 MiB</translation>
     </message>
@@ -772,7 +772,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Engine::A2A::Outcome</name>
     <message>
-        <location filename="../src/engine/a2a/client.cpp" line="+43"/>
+        <location filename="../src/engine/a2a/client.cpp" line="-168"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
