@@ -223,7 +223,7 @@
 <context>
     <name>Gui::ConfigEditorPane</name>
     <message numerus="yes">
-        <location filename="../src/ui/configeditorpane.cpp" line="+587"/>
+        <location filename="../src/ui/configeditorpane.cpp" line="+536"/>
         <source>%n problem(s)</source>
         <translation>
             <numerusform>%n problem</numerusform>
@@ -239,7 +239,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+52"/>
+        <location filename="../src/ui/configeditorpanefile.cpp" line="+85"/>
         <source>Not applied: fix the %n problem(s) first (Save still writes the text).</source>
         <translation>
             <numerusform>Not applied: fix the problem first (Save still writes the text).</numerusform>

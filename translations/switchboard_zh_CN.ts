@@ -2964,12 +2964,12 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Gui::ConfigEditorPane</name>
     <message>
-        <location filename="../src/ui/configeditorpane.cpp" line="+80"/>
+        <location filename="../src/ui/configeditorpane.cpp" line="+72"/>
         <source>Line %1, column %2: %3</source>
         <translation>第 %1 行，第 %2 列：%3</translation>
     </message>
     <message>
-        <location line="+191"/>
+        <location line="+189"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
@@ -3014,7 +3014,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>加载磁盘上的版本</translation>
     </message>
     <message>
-        <location line="+112"/>
+        <location filename="../src/ui/configeditorpanefile.cpp" line="+49"/>
         <source>it is larger than %1 KiB, too large for a configuration file</source>
         <translation>它大于 %1 KiB，作为配置文件过大</translation>
     </message>
@@ -3024,7 +3024,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>无法读取 %1：%2。</translation>
     </message>
     <message>
-        <location line="+177"/>
+        <location filename="../src/ui/configeditorpane.cpp" line="+262"/>
         <source>No problems</source>
         <translation>没有问题</translation>
     </message>
@@ -3069,13 +3069,13 @@ Allow %1 (%2 risk, from %3)?
     </message>
     <message>
         <location line="+0"/>
-        <location line="+185"/>
-        <location line="+181"/>
+        <location filename="../src/ui/configeditorpanefile.cpp" line="+167"/>
+        <location line="+127"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location line="-362"/>
+        <location line="+4"/>
         <source>%1 will fail: %2</source>
         <translation>%1 将会失败：%2</translation>
     </message>
@@ -3090,7 +3090,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>%1（已修改）</translation>
     </message>
     <message numerus="yes">
-        <location line="+25"/>
+        <location filename="../src/ui/configeditorpanefile.cpp" line="-272"/>
         <source>Not applied: fix the %n problem(s) first (Save still writes the text).</source>
         <translation>
             <numerusform>未应用：请先修复这 %n 个问题（“保存”仍会写入文本）。</numerusform>
@@ -3236,32 +3236,22 @@ Allow %1 (%2 risk, from %3)?
         <translation>%1 已在磁盘上更改。你未保存的编辑已保留；保存会替换该文件，加载磁盘版本则会丢弃这些编辑。</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+17"/>
         <source>Your unsaved edits here are not in the file.</source>
         <translation>此处未保存的编辑不在该文件中。</translation>
     </message>
     <message>
-        <location line="+12"/>
-        <source>$%1 (%2) runs in a terminal, and no terminal emulator was found (set TERMINAL)</source>
-        <translation>$%1（%2）需要在终端中运行，但未找到终端模拟器（请设置 TERMINAL）</translation>
-    </message>
-    <message>
-        <location line="+14"/>
+        <location line="+3"/>
         <source>Opened %1 with %2; what you save there is loaded here.</source>
         <translation>已用 %2 打开 %1；在那里保存的内容会加载到这里。</translation>
     </message>
     <message>
-        <location line="+5"/>
-        <source>$%1 (%2) could not be started</source>
-        <translation>无法启动 $%1（%2）</translation>
-    </message>
-    <message>
-        <location line="+3"/>
+        <location line="+6"/>
         <source>Opened %1 with the desktop&apos;s application for it; what you save there is loaded here.</source>
         <translation>已用桌面环境关联的应用程序打开 %1；在那里保存的内容会加载到这里。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>VISUAL and EDITOR are not set</source>
         <translation>未设置 VISUAL 和 EDITOR</translation>
     </message>
@@ -3409,6 +3399,19 @@ in %3</source>
         <location line="+3"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::ExternalEditor</name>
+    <message>
+        <location filename="../src/ui/externaleditor.cpp" line="+57"/>
+        <source>$%1 (%2) runs in a terminal, and no terminal emulator was found (set TERMINAL)</source>
+        <translation>$%1（%2）需要在终端中运行，但未找到终端模拟器（请设置 TERMINAL）</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>$%1 (%2) could not be started</source>
+        <translation>无法启动 $%1（%2）</translation>
     </message>
 </context>
 <context>

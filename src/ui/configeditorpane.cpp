@@ -1,5 +1,7 @@
 #include "configeditorpane.h"
 
+#include "configeditortext.h"
+
 #include <engine/policy/serverpolicy.h>
 #include <mcp/wire/jsonparser.h>
 
@@ -7,10 +9,8 @@
 #include <Qsci/qsciscintilla.h>
 
 #include <QAction>
-#include <QDesktopServices>
 #include <QDir>
 #include <QEvent>
-#include <QFile>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
 #include <QFontDatabase>
@@ -19,16 +19,10 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QLocale>
-#include <QMessageBox>
-#include <QProcess>
 #include <QPushButton>
-#include <QSaveFile>
-#include <QSet>
 #include <QSplitter>
-#include <QStandardPaths>
 #include <QStyle>
 #include <QToolTip>
-#include <QUrl>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -38,8 +32,6 @@ namespace Gui {
 
 namespace {
 
-// What the editor holds when there is no file yet; Save creates the file with it.
-constexpr char NewFileTemplate[] = "{\n  \"mcpServers\": {\n  }\n}\n";
 constexpr char ByteOrderMark[] = "\xEF\xBB\xBF";
 // Resting the mouse on a squiggle this long shows its problems (Scintilla's dwell time).
 constexpr int ProblemTipDelayMs = 400;
@@ -62,8 +54,8 @@ bool isWordByte(char c)
            || c == '+' || c == '.' || c == '_' || u >= 0x80;
 }
 
-// Quoted: "Apply will restart everything." must not read as every server when one is
-// called "everything".
+} // namespace
+
 QString joinNames(const QStringList &names)
 {
     const QLocale locale;
@@ -80,8 +72,6 @@ QString describe(const Mcp::ConfigError &problem)
     return ConfigEditorPane::tr("Line %1, column %2: %3")
             .arg(QString::number(problem.line), QString::number(problem.column), problem.message);
 }
-
-} // namespace
 
 ConfigEditorPane::ConfigEditorPane(const QString &workspaceDir, const QString &overrideFile,
                                    QWidget *parent)
@@ -374,48 +364,7 @@ QString ConfigEditorPane::displayName() const
     return QDir::toNativeSeparators(m_path);
 }
 
-// Loading and validating
-
-ConfigEditorPane::DiskState ConfigEditorPane::readDisk() const
-{
-    DiskState state;
-    // The loader's reader: never blocks on a FIFO or device the workspace put there.
-    const Mcp::ConfigLoader::FileContents contents = Mcp::ConfigLoader::readFile(m_path);
-    state.exists = contents.exists;
-    if (!state.exists)
-        return state;
-    if (!contents.error.isEmpty()) {
-        state.error = contents.error;
-        return state;
-    }
-    // The loader refuses larger files; the editor does not try to hold them either.
-    state.bytes = contents.bytes;
-    if (state.bytes.size() > Mcp::ConfigLoader::kMaxConfigBytes) {
-        state.bytes.clear();
-        state.error = tr("it is larger than %1 KiB, too large for a configuration file")
-                              .arg(Mcp::ConfigLoader::kMaxConfigBytes / 1024);
-        return state;
-    }
-    state.readable = true;
-    return state;
-}
-
-void ConfigEditorPane::loadFromDisk(bool keepUndo)
-{
-    const DiskState disk = readDisk();
-    m_diskExists = disk.exists;
-    if (disk.exists && !disk.readable) {
-        updateFileLabel();
-        setStatus(tr("Could not read %1: %2.").arg(displayName(), disk.error), StatusKind::Error);
-        return;
-    }
-    m_diskText = disk.bytes;
-    setEditorBytes(disk.exists ? disk.bytes : QByteArray(NewFileTemplate), keepUndo);
-    m_editor->setModified(false);
-    m_diskNote->hide();
-    updateFileLabel();
-    validate();
-}
+// The text, its problems, and what Apply would do
 
 void ConfigEditorPane::setEditorBytes(const QByteArray &bytes, bool keepUndo)
 {
@@ -662,347 +611,6 @@ void ConfigEditorPane::setStatus(const QString &text, StatusKind kind)
     palette.setColor(QPalette::WindowText,
                      kind == StatusKind::Error ? ErrorColor : this->palette().windowText().color());
     m_statusLabel->setPalette(palette);
-}
-
-// Saving and applying
-
-void ConfigEditorPane::save()
-{
-    requestSave(AfterSave::Nothing);
-}
-
-void ConfigEditorPane::apply()
-{
-    validate();
-    if (!m_problems.isEmpty()) {
-        setStatus(tr("Not applied: fix the %n problem(s) first (Save still writes the text).",
-                     nullptr, int(m_problems.size())),
-                  StatusKind::Error);
-        return;
-    }
-    requestSave(AfterSave::Apply);
-}
-
-void ConfigEditorPane::requestSave(AfterSave after)
-{
-    if (m_question) {
-        m_question->raise();
-        return;
-    }
-    validate();
-    const QByteArray bytes = editorBytes();
-    const DiskState disk = readDisk();
-    if (disk.readable && disk.bytes == bytes) {
-        m_diskText = disk.bytes;
-        m_diskExists = true;
-        m_editor->setModified(false);
-        m_diskNote->hide();
-        updateFileLabel();
-        if (after == AfterSave::Apply)
-            reloadServers();
-        else
-            setStatus(tr("%1 already holds this text.").arg(displayName()));
-        return;
-    }
-
-    QStringList reasons;
-    if (disk.exists && !disk.readable)
-        reasons << tr("The file on disk could not be read (%1); saving replaces it.")
-                           .arg(disk.error);
-    if (disk.readable) {
-        const Validity before = validityOf(disk.bytes);
-        const Validity now = validityOf(bytes);
-        if (now < before && now == Validity::NotJson) {
-            reasons << tr("The text is not valid JSON (%1), but the file on disk is.")
-                               .arg(m_problems.isEmpty() ? QString()
-                                                         : describe(m_problems.constFirst()));
-        } else if (now < before) {
-            reasons << tr("The text has %n problem(s) (the first: %1), but the file on disk "
-                          "has none. Servers with problems would not start.",
-                          nullptr, int(m_problems.size()))
-                               .arg(m_problems.isEmpty() ? QString()
-                                                         : describe(m_problems.constFirst()));
-        }
-        if (!m_diskExists || disk.bytes != m_diskText)
-            reasons << tr("The file changed on disk after it was loaded here; saving replaces "
-                          "those changes.");
-    }
-    if (reasons.isEmpty()) {
-        writeFile(after);
-        return;
-    }
-
-    auto *box = new QMessageBox(QMessageBox::Warning, tr("Save configuration"),
-                                tr("Save %1 anyway?").arg(displayName()), QMessageBox::NoButton,
-                                this);
-    box->setObjectName(QStringLiteral("confirmSaveBox"));
-    box->setInformativeText(reasons.join(QLatin1String("\n\n")));
-    QPushButton *saveAnyway = box->addButton(tr("Save anyway"), QMessageBox::AcceptRole);
-    saveAnyway->setObjectName(QStringLiteral("saveAnywayButton"));
-    QPushButton *cancel = box->addButton(QMessageBox::Cancel);
-    cancel->setObjectName(QStringLiteral("cancelSaveButton"));
-    box->setDefaultButton(cancel);
-    box->setEscapeButton(cancel);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    connect(box, &QMessageBox::finished, this, [this, box, saveAnyway, after] {
-        m_question = nullptr; // the box is deleted later; the next question may come sooner
-        if (box->clickedButton() == saveAnyway)
-            writeFile(after);
-        else
-            setStatus(tr("Not saved; your text is kept here."));
-    });
-    m_question = box;
-    box->open();
-}
-
-bool ConfigEditorPane::writeFile(AfterSave after)
-{
-    const QByteArray bytes = editorBytes();
-    QSaveFile file(m_path);
-    QString error;
-    if (!file.open(QIODevice::WriteOnly))
-        error = file.errorString();
-    else if (file.write(bytes) != bytes.size() || !file.commit())
-        error = file.errorString();
-    if (!error.isEmpty()) {
-        setStatus(tr("Could not save %1: %2. Your text is kept here.").arg(displayName(), error),
-                  StatusKind::Error);
-        return false;
-    }
-    m_diskText = bytes;
-    m_diskExists = true;
-    m_editor->setModified(false);
-    m_diskNote->hide();
-    updateFileLabel();
-    watch();
-    emit saved(m_path);
-    if (after == AfterSave::Apply)
-        reloadServers();
-    else
-        setStatus(tr("Saved %1.").arg(displayName()));
-    return true;
-}
-
-void ConfigEditorPane::reloadServers()
-{
-    // As at startup: the saved file merged over the user's configuration.
-    const Mcp::McpConfig config = Engine::loadConfig(m_workspaceDir, m_overrideFile, m_environment);
-    if (!m_applyHandler) {
-        setStatus(tr("Saved %1; nothing runs these servers here.").arg(displayName()));
-        return;
-    }
-    const Mcp::ReloadPlan plan = m_applyHandler(config);
-    m_applied = config;
-    validate();
-    // The status below says what was done; "Apply changes no server" above it would only
-    // repeat that there is nothing left to do (the next edit shows the plan again).
-    if (m_problems.isEmpty() && m_plan.added.isEmpty() && m_plan.changed.isEmpty()
-        && m_plan.removed.isEmpty())
-        m_planLabel->hide();
-
-    // Say what happened: a server that waits for the user's trust did not start.
-    const auto running = [&plan](const QStringList &names) {
-        QStringList kept;
-        for (const QString &name : names) {
-            if (!plan.untrusted.contains(name))
-                kept << name;
-        }
-        return kept;
-    };
-    QStringList parts;
-    if (const QStringList restarted = running(plan.changed); !restarted.isEmpty())
-        parts << tr("restarted %1").arg(joinNames(restarted));
-    if (const QStringList started = running(plan.added); !started.isEmpty())
-        parts << tr("started %1").arg(joinNames(started));
-    if (!plan.removed.isEmpty())
-        parts << tr("stopped %1").arg(joinNames(plan.removed));
-    if (!plan.untrusted.isEmpty())
-        parts << tr("%1 waiting for your trust (see the banner in the Servers dock)")
-                         .arg(joinNames(plan.untrusted));
-    QString text = parts.isEmpty() ? tr("Saved and applied; no server needed a restart.")
-                                   : tr("Saved and applied: %1.").arg(parts.join(tr("; ")));
-    // Problems in another file (the user's configuration) do not block Apply but matter.
-    QSet<QString> otherFiles;
-    int otherProblems = 0;
-    for (const Mcp::ConfigError &error : config.errors) {
-        if (QFileInfo(error.file).absoluteFilePath() != m_path) {
-            otherFiles.insert(QDir::toNativeSeparators(error.file));
-            ++otherProblems;
-        }
-    }
-    if (otherProblems > 0) {
-        QStringList files = otherFiles.values();
-        files.sort();
-        text += u' '
-                + tr("%n problem(s) in %1.", nullptr, otherProblems)
-                          .arg(files.join(QLatin1String(", ")));
-    }
-    setStatus(text, otherProblems > 0 ? StatusKind::Error : StatusKind::Info);
-    emit applied(plan);
-}
-
-// Reverting and following the file
-
-void ConfigEditorPane::revert()
-{
-    if (m_question) {
-        m_question->raise();
-        return;
-    }
-    if (!isModified()) {
-        loadFromDisk(true);
-        setStatus(tr("Loaded %1 from disk.").arg(displayName()));
-        return;
-    }
-    auto *box = new QMessageBox(
-            QMessageBox::Question, tr("Revert configuration"),
-            tr("Discard your unsaved edits and load %1 from disk?").arg(displayName()),
-            QMessageBox::NoButton, this);
-    box->setObjectName(QStringLiteral("confirmRevertBox"));
-    QPushButton *discard = box->addButton(tr("Discard edits"), QMessageBox::DestructiveRole);
-    discard->setObjectName(QStringLiteral("discardButton"));
-    QPushButton *cancel = box->addButton(QMessageBox::Cancel);
-    cancel->setObjectName(QStringLiteral("cancelRevertButton"));
-    box->setDefaultButton(cancel);
-    box->setEscapeButton(cancel);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    connect(box, &QMessageBox::finished, this, [this, box, discard] {
-        m_question = nullptr;
-        if (box->clickedButton() != discard)
-            return;
-        loadFromDisk(true);
-        setStatus(tr("Loaded %1 from disk; Undo brings your edits back.").arg(displayName()));
-    });
-    m_question = box;
-    box->open();
-}
-
-void ConfigEditorPane::watch()
-{
-    const QString folder = QFileInfo(m_path).absolutePath();
-    if (!m_watcher->directories().contains(folder) && QFileInfo(folder).isDir())
-        m_watcher->addPath(folder);
-    // A file replaced by a rename is a new file: the watch on the old one is gone.
-    if (!m_watcher->files().contains(m_path) && QFileInfo::exists(m_path))
-        m_watcher->addPath(m_path);
-}
-
-void ConfigEditorPane::checkDisk()
-{
-    watch();
-    const DiskState disk = readDisk();
-    if (disk.exists && !disk.readable)
-        return; // perhaps half-written; the next change looks again
-    if (disk.exists == m_diskExists && disk.bytes == m_diskText) {
-        m_diskNote->hide(); // our own save, another file of the folder, or a change undone
-        return;
-    }
-    if (!disk.exists) {
-        m_diskExists = false;
-        m_diskText.clear();
-        updateFileLabel();
-        showDiskNote(tr("%1 was deleted on disk. Save writes it again.").arg(displayName()));
-        return;
-    }
-    if (!isModified()) {
-        loadFromDisk(true);
-        setStatus(tr("Loaded %1 again: it changed on disk.").arg(displayName()));
-        return;
-    }
-    showDiskNote(tr("%1 changed on disk. Your unsaved edits are kept; saving them replaces the "
-                    "file, loading the disk version discards them.")
-                         .arg(displayName()));
-}
-
-void ConfigEditorPane::showDiskNote(const QString &text)
-{
-    m_diskNoteLabel->setText(text);
-    m_diskNote->show();
-}
-
-// Editors that draw in a terminal have none when a window starts them: they run inside a
-// terminal emulator instead.
-static bool runsInTerminal(const QString &program, const QStringList &arguments)
-{
-    static const QStringList terminalEditors
-            = {QStringLiteral("vi"),   QStringLiteral("vim"),    QStringLiteral("nvim"),
-               QStringLiteral("nano"), QStringLiteral("pico"),   QStringLiteral("micro"),
-               QStringLiteral("hx"),   QStringLiteral("joe"),    QStringLiteral("jed"),
-               QStringLiteral("ne"),   QStringLiteral("mcedit"), QStringLiteral("kak"),
-               QStringLiteral("mg"),   QStringLiteral("ed")};
-    const QString name = QFileInfo(program).fileName();
-    if (name == QLatin1String("emacs"))
-        return arguments.contains(QLatin1String("-nw"))
-               || arguments.contains(QLatin1String("--no-window-system"));
-    return terminalEditors.contains(name);
-}
-
-// $TERMINAL, else Debian's x-terminal-emulator (which takes `-e COMMAND ARGS...`); empty if
-// neither is there.
-QStringList ConfigEditorPane::terminalCommand() const
-{
-    QStringList terminal = QProcess::splitCommand(m_environment.value(QStringLiteral("TERMINAL")));
-    if (!terminal.isEmpty())
-        return terminal;
-    const QString path = QStandardPaths::findExecutable(
-            QStringLiteral("x-terminal-emulator"),
-            m_environment.value(QStringLiteral("PATH")).split(u':', Qt::SkipEmptyParts));
-    return path.isEmpty() ? QStringList() : QStringList{path};
-}
-
-void ConfigEditorPane::openInExternalEditor()
-{
-    // The editor (or the desktop) needs a file to open.
-    if (!QFileInfo::exists(m_path) && !writeFile(AfterSave::Nothing))
-        return;
-    const QString unsaved
-            = isModified() ? u' ' + tr("Your unsaved edits here are not in the file.") : QString();
-    QStringList failures;
-    for (const QString &variable : {QStringLiteral("VISUAL"), QStringLiteral("EDITOR")}) {
-        const QString command = m_environment.value(variable).trimmed();
-        QStringList arguments = QProcess::splitCommand(command);
-        if (arguments.isEmpty())
-            continue;
-        QString program = arguments.takeFirst();
-        arguments << m_path;
-        if (runsInTerminal(program, arguments)) {
-            QStringList terminal = terminalCommand();
-            if (terminal.isEmpty()) {
-                failures << tr("$%1 (%2) runs in a terminal, and no terminal emulator was found "
-                               "(set TERMINAL)")
-                                    .arg(variable, command);
-                continue;
-            }
-            arguments = terminal.mid(1) + QStringList{QStringLiteral("-e"), program} + arguments;
-            program = terminal.first();
-        }
-        QProcess process;
-        process.setProgram(program);
-        process.setArguments(arguments);
-        process.setWorkingDirectory(QFileInfo(m_path).absolutePath());
-        process.setProcessEnvironment(m_environment);
-        if (process.startDetached()) {
-            setStatus(tr("Opened %1 with %2; what you save there is loaded here.")
-                              .arg(displayName(), command)
-                      + unsaved);
-            return;
-        }
-        failures << tr("$%1 (%2) could not be started").arg(variable, command);
-    }
-    if (QDesktopServices::openUrl(QUrl::fromLocalFile(m_path))) {
-        setStatus(tr("Opened %1 with the desktop's application for it; what you save there is "
-                     "loaded here.")
-                          .arg(displayName())
-                  + unsaved);
-        return;
-    }
-    if (failures.isEmpty())
-        failures << tr("VISUAL and EDITOR are not set");
-    setStatus(tr("Could not open %1 in an external editor: %2, and the desktop has no "
-                 "application for it. Set VISUAL or EDITOR to an editor command, such as "
-                 "\"kate\" or \"code\".")
-                      .arg(displayName(), failures.join(tr("; "))),
-              StatusKind::Error);
 }
 
 } // namespace Gui

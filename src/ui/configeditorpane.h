@@ -90,7 +90,6 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
-    QStringList terminalCommand() const;
     void applyColors();
     enum class AfterSave { Nothing, Apply };
     enum class StatusKind { Info, Error };
