@@ -212,7 +212,7 @@
 <context>
     <name>Gui::ChatView</name>
     <message numerus="yes">
-        <location filename="../src/ui/chatview.cpp" line="+472"/>
+        <location filename="../src/ui/chatviewcards.cpp" line="+56"/>
         <source>… %n earlier steps</source>
         <translation>
             <numerusform>… %n earlier step</numerusform>

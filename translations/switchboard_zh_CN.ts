@@ -2848,12 +2848,12 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Gui::ChatView</name>
     <message>
-        <location filename="../src/ui/chatview.cpp" line="+494"/>
+        <location filename="../src/ui/chatviewcards.cpp" line="+78"/>
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location line="+426"/>
+        <location line="+209"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
@@ -2878,12 +2878,12 @@ Allow %1 (%2 risk, from %3)?
         <translation>错误</translation>
     </message>
     <message>
-        <location line="-419"/>
+        <location line="-202"/>
         <source>Open the whole result…</source>
         <translation>打开完整结果…</translation>
     </message>
     <message>
-        <location line="-442"/>
+        <location line="-67"/>
         <source>%1 ms</source>
         <translation>%1 毫秒</translation>
     </message>
@@ -2893,7 +2893,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location line="+171"/>
+        <location filename="../src/ui/chatview.cpp" line="+190"/>
         <source>You</source>
         <translation>你</translation>
     </message>
@@ -2919,7 +2919,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>重试</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location filename="../src/ui/chatviewmarkdown.cpp" line="+26"/>
         <source>Attached: %1</source>
         <translation>附件：%1</translation>
     </message>
@@ -2929,7 +2929,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>复制代码</translation>
     </message>
     <message numerus="yes">
-        <location line="+61"/>
+        <location filename="../src/ui/chatviewcards.cpp" line="+29"/>
         <source>… %n earlier steps</source>
         <translation>
             <numerusform>… 之前的 %n 个步骤</numerusform>
@@ -2946,7 +2946,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>（空）</translation>
     </message>
     <message>
-        <location line="+415"/>
+        <location line="+198"/>
         <source>waiting…</source>
         <translation>等待中…</translation>
     </message>

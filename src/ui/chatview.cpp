@@ -1,22 +1,17 @@
 #include "chatview.h"
 
+#include "chatviewentry.h"
 #include "codehighlighter.h"
 #include "resultviewer.h"
 
 #include <QApplication>
 #include <QClipboard>
 #include <QDesktopServices>
-#include <QFontDatabase>
 #include <QLocale>
 #include <QScrollBar>
-#include <QTextBlock>
-#include <QTextDocumentFragment>
 #include <QTextFrame>
-#include <QTextTable>
 
 #include <algorithm>
-#include <deque>
-#include <string_view>
 #include <utility>
 
 namespace Gui {
@@ -28,10 +23,9 @@ constexpr int StreamRenderMs = 50;
 constexpr int StreamRenderCostFactor = 4;
 // Within this many pixels of the end counts as "at the end" (a wheel step is larger).
 constexpr int FollowSlackPx = 24;
-// A card's arguments are shown up to this many characters (the whole call is in the log).
-constexpr qsizetype MaxArgumentChars = 4000;
 // Images in results are shown at most this large.
 constexpr int MaxImageSide = 256;
+} // namespace
 
 bool isDark(const QPalette &palette)
 {
@@ -48,7 +42,6 @@ QColor dimColor(const QPalette &palette)
     return palette.color(QPalette::PlaceholderText);
 }
 
-// "mcp__server__tool" reads "server › tool".
 QString displayToolName(const QString &name)
 {
     if (name.startsWith(QLatin1String("mcp__"))) {
@@ -59,15 +52,6 @@ QString displayToolName(const QString &name)
     return name;
 }
 
-QString describeDuration(qint64 ms)
-{
-    if (ms < 0)
-        return QString();
-    if (ms < 1000)
-        return ChatView::tr("%1 ms").arg(ms);
-    return ChatView::tr("%1 s").arg(QLocale().toString(ms / 1000.0, 'f', 1));
-}
-
 QTextCharFormat linkFormat(const QPalette &palette, const QString &href)
 {
     QTextCharFormat format;
@@ -76,39 +60,6 @@ QTextCharFormat linkFormat(const QPalette &palette, const QString &href)
     format.setForeground(palette.color(QPalette::Link));
     return format;
 }
-
-} // namespace
-
-struct ChatView::Entry
-{
-    Kind kind = Kind::Notice;
-    int index = 0;
-    QTextFrame *frame = nullptr;
-    QString text; // the message (Markdown for the assistant, HTML for a notice)
-    QDateTime time;
-    bool error = false; // a notice or a result that is an error
-
-    // A tool card.
-    QString toolName;
-    QString arguments;
-    CardState state = CardState::Waiting;
-    QColor stateColor;
-    QString progress;
-    // A sub-agent's or a remote agent's steps (their progress messages), nested under the
-    // card's line; at most MaxSteps, the oldest dropped.
-    QStringList steps;
-    int droppedSteps = 0;
-    bool expanded = false;
-    bool finished = false;
-    QElapsedTimer started;
-    qint64 durationMs = -1;
-    QString preview;
-    QString previewNote;
-    Engine::SharedToolRunResult result; // kept when the preview is cut, for the viewer
-    QStringList images;                 // document resources
-    QStringList files;                  // a user message's attached files: "name (size)"
-    QStringList codeBlocks;             // a message's code blocks, for their Copy links
-};
 
 ChatView::ChatView(QWidget *parent)
     : QTextBrowser(parent)
@@ -319,199 +270,6 @@ void ChatView::dropFromLastUserMessage(bool includingIt)
     renderActionLinks();
 }
 
-void ChatView::renderMarkdown(QTextCursor &cursor, Entry &entry)
-{
-    if (entry.kind == Kind::User) {
-        cursor.insertText(entry.text, QTextCharFormat()); // what the user typed, as typed
-        QTextCharFormat dim;
-        dim.setForeground(dimColor(palette()));
-        for (const QString &file : std::as_const(entry.files)) {
-            cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
-            cursor.insertText(tr("Attached: %1").arg(file), dim);
-        }
-        for (const QString &image : std::as_const(entry.images)) {
-            cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
-            QTextImageFormat format;
-            format.setName(image);
-            cursor.insertImage(format);
-        }
-        return;
-    }
-    const int start = cursor.position();
-    // As QTextCursor::insertMarkdown does, but the first block keeps its own format: inserted
-    // into the empty block under the header, it would take that block's (a message that
-    // starts with a code block or a heading would lose it).
-    QTextDocument parsed;
-    parsed.setMarkdown(entry.text, QTextDocument::MarkdownDialectGitHub);
-    const QTextBlockFormat firstFormat = parsed.begin().blockFormat();
-    cursor.insertFragment(QTextDocumentFragment(&parsed));
-    const int end = cursor.position();
-    if (QTextBlock first = document()->findBlock(start); first.isValid())
-        QTextCursor(first).setBlockFormat(firstFormat);
-
-    // Tables: a grid with some room; code blocks: a band of their own, with a Copy link.
-    const QColor band = palette().color(QPalette::AlternateBase);
-    for (QTextFrame *child : entry.frame->childFrames()) {
-        if (auto *table = qobject_cast<QTextTable *>(child)) {
-            QTextTableFormat format = table->format();
-            format.setBorder(1);
-            format.setBorderBrush(palette().color(QPalette::Mid));
-            format.setBorderCollapse(true);
-            format.setCellPadding(4);
-            format.setCellSpacing(0);
-            table->setFormat(format);
-        }
-    }
-    struct Run
-    {
-        int lastBlockEnd;
-        QString code;
-    };
-    std::vector<Run> runs;
-    bool inRun = false;
-    for (QTextBlock block = document()->findBlock(start);
-         block.isValid() && block.position() <= end; block = block.next()) {
-        if (block.blockFormat().intProperty(QTextFormat::BlockQuoteLevel) > 0) {
-            QTextCursor quote(block);
-            QTextBlockFormat format;
-            format.setBackground(band);
-            quote.mergeBlockFormat(format);
-            quote.select(QTextCursor::BlockUnderCursor);
-            QTextCharFormat dim;
-            dim.setForeground(dimColor(palette()));
-            quote.mergeCharFormat(dim);
-        }
-        if (!CodeHighlighter::isCodeBlock(block)) {
-            markInlineCode(block, band);
-            inRun = false;
-            continue;
-        }
-        QTextCursor blockCursor(block);
-        QTextBlockFormat format;
-        format.setBackground(band);
-        format.setLeftMargin(4);
-        format.setNonBreakableLines(false); // a long line wraps; the chat never scrolls sideways
-        blockCursor.mergeBlockFormat(format);
-        if (!inRun)
-            runs.push_back({0, QString()});
-        else
-            runs.back().code += QLatin1Char('\n');
-        runs.back().code += block.text();
-        runs.back().lastBlockEnd = block.position() + block.length() - 1;
-        inRun = true;
-    }
-    // From the last run back, so the positions of the earlier ones stay valid.
-    for (auto run = runs.rbegin(); run != runs.rend(); ++run) {
-        QTextCursor link(document());
-        link.setPosition(run->lastBlockEnd);
-        QTextBlockFormat right;
-        right.setAlignment(Qt::AlignRight);
-        link.insertBlock(right, QTextCharFormat());
-        const int snippet = int(runs.rend() - run) - 1;
-        link.insertText(tr("Copy code"),
-                        linkFormat(palette(),
-                                   QStringLiteral("sb:code:%1:%2").arg(entry.index).arg(snippet)));
-    }
-    entry.codeBlocks.clear();
-    for (const Run &run : runs) {
-        QString code = run.code;
-        while (code.endsWith(u'\n') || code.endsWith(QChar::LineSeparator))
-            code.chop(1);
-        entry.codeBlocks << code;
-    }
-    cursor.setPosition(entry.frame->lastPosition());
-}
-
-// Inline `code`: Qt's Markdown reader only marks it fixed-pitch, which the chat's font does
-// not honour; it gets the system's monospace font and the code band's colour.
-void ChatView::markInlineCode(const QTextBlock &block, const QColor &band)
-{
-    std::vector<std::pair<int, int>> spans;
-    for (auto it = block.begin(); !it.atEnd(); ++it) {
-        const QTextFragment fragment = it.fragment();
-        if (fragment.isValid() && fragment.charFormat().fontFixedPitch())
-            spans.emplace_back(fragment.position(), fragment.length());
-    }
-    if (spans.empty())
-        return;
-    QTextCharFormat mono;
-    mono.setFontFamilies({QFontDatabase::systemFont(QFontDatabase::FixedFont).family()});
-    mono.setBackground(band);
-    for (const auto &[position, length] : spans) {
-        QTextCursor span(document());
-        span.setPosition(position);
-        span.setPosition(position + length, QTextCursor::KeepAnchor);
-        span.mergeCharFormat(mono);
-    }
-}
-
-void ChatView::renderCard(QTextCursor &cursor, Entry &entry)
-{
-    const QPalette pal = palette();
-    // One line: ▸ server › tool   state · duration
-    QTextCharFormat title = linkFormat(pal, QStringLiteral("sb:toggle:%1").arg(entry.index));
-    title.setFontWeight(QFont::DemiBold);
-    title.setForeground(pal.color(QPalette::Text));
-    cursor.insertText((entry.expanded ? QStringLiteral("▾ ") : QStringLiteral("▸ "))
-                              + displayToolName(entry.toolName),
-                      title);
-    QTextCharFormat state;
-    state.setForeground(entry.stateColor.isValid() ? entry.stateColor : dimColor(pal));
-    QString line = QStringLiteral("   ") + stateText(entry.state);
-    if (!entry.progress.isEmpty())
-        line += QStringLiteral(" · ") + entry.progress;
-    if (entry.durationMs >= 0)
-        line += QStringLiteral(" · ") + describeDuration(entry.durationMs);
-    cursor.insertText(line, state);
-    QTextCharFormat dim;
-    dim.setForeground(dimColor(pal));
-    QTextBlockFormat nested;
-    nested.setLeftMargin(24);
-    if (entry.droppedSteps > 0) {
-        cursor.insertBlock(nested, dim);
-        cursor.insertText(tr("… %n earlier steps", nullptr, entry.droppedSteps), dim);
-    }
-    for (const QString &step : std::as_const(entry.steps)) {
-        cursor.insertBlock(nested, dim);
-        cursor.insertText(QStringLiteral("↳ ") + step, dim);
-    }
-    if (!entry.expanded)
-        return;
-
-    QTextCharFormat mono;
-    mono.setFontFixedPitch(true);
-    mono.setFontFamilies({QStringLiteral("monospace")});
-    QTextBlockFormat indented;
-    indented.setLeftMargin(16);
-    if (!entry.arguments.isEmpty()) {
-        cursor.insertBlock(indented, dim);
-        cursor.insertText(tr("Arguments"), dim);
-        cursor.insertBlock(indented, mono);
-        cursor.insertText(entry.arguments, mono);
-    }
-    if (entry.finished) {
-        cursor.insertBlock(indented, dim);
-        cursor.insertText(tr("Result"), dim);
-        QTextCharFormat result = mono;
-        if (entry.error)
-            result.setForeground(errorColor(pal));
-        cursor.insertBlock(indented, result);
-        cursor.insertText(entry.preview.isEmpty() ? tr("(empty)") : entry.preview, result);
-        for (const QString &image : std::as_const(entry.images)) {
-            cursor.insertBlock(indented, QTextCharFormat());
-            QTextImageFormat format;
-            format.setName(image);
-            cursor.insertImage(format);
-        }
-        if (entry.result) {
-            cursor.insertBlock(indented, QTextCharFormat());
-            cursor.insertText(entry.previewNote + QLatin1Char(' '), dim);
-            cursor.insertText(tr("Open the whole result…"),
-                              linkFormat(pal, QStringLiteral("sb:whole:%1").arg(entry.index)));
-        }
-    }
-}
-
 void ChatView::showConversation(const std::vector<Engine::ChatMessage> &messages)
 {
     clear();
@@ -580,20 +338,6 @@ void ChatView::showConversation(const std::vector<Engine::ChatMessage> &messages
         offerRetry();
     m_followEnd = true; // a conversation opens at its end
     scrollToEndLater();
-}
-
-void ChatView::addToolCall(const QString &key, const Engine::ToolCallRequest &call)
-{
-    Entry &c = card(key, call.name);
-    const Engine::Json arguments = !call.arguments.is_null() ? call.arguments
-                                   : !call.argumentsText.isEmpty()
-                                           ? Engine::Json(call.argumentsText.toStdString())
-                                           : Engine::Json();
-    if (!arguments.is_null())
-        c.arguments = QString::fromStdString(
-                              arguments.dump(2, ' ', false, Engine::Json::error_handler_t::replace))
-                              .left(MaxArgumentChars);
-    render(c);
 }
 
 QString ChatView::addImage(const QImage &image)
@@ -680,184 +424,12 @@ void ChatView::addNotice(const QString &html, bool error)
     render(notice);
 }
 
-ChatView::Entry &ChatView::card(const QString &callId, const QString &toolName)
-{
-    if (Entry *existing = m_cards.value(callId))
-        return *existing;
-    // A tool call ends the assistant text before it.
-    if (m_streaming >= 0)
-        finishAssistantMessage(QString());
-    Entry &card = appendEntry(Kind::Tool);
-    card.toolName = toolName;
-    card.state = CardState::Waiting;
-    m_cards.insert(callId, &card);
-    render(card);
-    return card;
-}
-
-void ChatView::toolApprovalNeeded(const QString &callId, const QString &toolName)
-{
-    Entry &c = card(callId, toolName);
-    c.state = CardState::Approval;
-    c.stateColor = QColor(0xef, 0x6c, 0x00);
-    render(c);
-}
-
-void ChatView::toolStarted(const QString &callId, const QString &toolName,
-                           const Engine::Json &arguments)
-{
-    Entry &c = card(callId, toolName);
-    c.state = CardState::Running;
-    c.stateColor = QColor();
-    c.started.start();
-    c.arguments = QString::fromStdString(
-                          arguments.dump(2, ' ', false, Engine::Json::error_handler_t::replace))
-                          .left(MaxArgumentChars);
-    render(c);
-}
-
-void ChatView::toolProgress(const QString &callId, double progress, double total,
-                            const QString &message)
-{
-    Entry *c = m_cards.value(callId);
-    if (!c)
-        return;
-    QString text = total > 0
-                           ? QStringLiteral("%1 %").arg(int(100 * std::min(1.0, progress / total)))
-                           : QString();
-    if (!message.isEmpty())
-        text += (text.isEmpty() ? QString() : QStringLiteral(" ")) + message.left(200);
-    c->progress = text;
-    // An agent's steps are worth keeping: each is a nested line of its card.
-    const bool agent = c->toolName == QLatin1String("spawn_subagent")
-                       || c->toolName == QLatin1String("delegate_agent");
-    if (agent && !message.isEmpty()
-        && (c->steps.isEmpty() || c->steps.constLast() != message.left(200))) {
-        c->steps << message.left(200);
-        if (c->steps.size() > MaxSteps) {
-            c->steps.removeFirst();
-            ++c->droppedSteps;
-        }
-    }
-    render(*c);
-}
-
-namespace {
-
-// A result's whole output as a card shows it, in UTF-8: its text blocks and the names of
-// other blocks ("[image]") joined by newlines, then its structured content (pretty-printed
-// only when small; a big one is read in the viewer). When that is one text block, the bytes
-// are the result's own (valid while it lives: nothing is copied), else a copy.
-QByteArray resultText(const Engine::ToolRunResult &result)
-{
-    std::vector<std::string_view> parts;
-    std::deque<std::string> labels; // a deque: the views into it stay valid
-    for (const Engine::Json &block : result.output.content) {
-        if (!block.is_object())
-            continue;
-        const std::string type = block.value("type", "");
-        const auto text = block.find("text");
-        if (type == "text" && text != block.end() && text->is_string())
-            parts.emplace_back(text->get_ref<const std::string &>());
-        else if (type != "text" && type != "image")
-            parts.emplace_back(labels.emplace_back("[" + type + "]"));
-    }
-    std::string structured;
-    if (!result.output.structuredContent.is_null()) {
-        structured = result.output.structuredContent.dump(-1, ' ', false,
-                                                          Engine::Json::error_handler_t::replace);
-        if (structured.size() <= std::size_t(PreviewBytes))
-            structured = result.output.structuredContent.dump(
-                    2, ' ', false, Engine::Json::error_handler_t::replace);
-        parts.emplace_back(structured);
-    }
-    if (parts.size() == 1 && structured.empty())
-        return QByteArray::fromRawData(parts.front().data(), qsizetype(parts.front().size()));
-    qsizetype size = parts.empty() ? 0 : qsizetype(parts.size()) - 1;
-    for (const std::string_view part : parts)
-        size += qsizetype(part.size());
-    QByteArray whole;
-    whole.reserve(size);
-    for (std::size_t i = 0; i < parts.size(); ++i) {
-        if (i > 0)
-            whole += '\n';
-        whole.append(parts[i].data(), qsizetype(parts[i].size()));
-    }
-    return whole;
-}
-
-} // namespace
-
-void ChatView::toolFinished(const QString &callId, const Engine::ToolRunResult &result)
-{
-    toolFinished(callId, std::make_shared<const Engine::ToolRunResult>(result));
-}
-
-void ChatView::toolFinished(const QString &callId, const Engine::SharedToolRunResult &shared)
-{
-    const Engine::ToolRunResult &result = *shared;
-    Entry &c = card(callId, QString());
-    c.progress.clear();
-    c.finished = true;
-    // From the start the card saw (approval waits excluded); a reopened card has none.
-    c.durationMs = c.started.isValid() ? c.started.elapsed() : -1;
-    QColor color;
-    CardState state = CardState::Done;
-    if (result.denied) {
-        state = CardState::Denied;
-        color = errorColor(palette());
-    } else if (result.timedOut) {
-        state = CardState::TimedOut;
-        color = errorColor(palette());
-    } else if (result.cancelled) {
-        state = CardState::Cancelled;
-        color = dimColor(palette());
-    } else if (result.output.isError) {
-        state = CardState::Error;
-        color = errorColor(palette());
-    }
-    c.state = state;
-    c.stateColor = color;
-    c.error = color.isValid() && !result.cancelled;
-
-    for (const Engine::Json &block : result.output.content) {
-        if (!block.is_object() || block.value("type", "") != "image")
-            continue;
-        const auto data = block.find("data");
-        QImage image;
-        if (data != block.end() && data->is_string())
-            image.loadFromData(QByteArray::fromBase64(
-                    QByteArray::fromStdString(data->get_ref<const std::string &>())));
-        if (!image.isNull())
-            c.images << addImage(image);
-    }
-    // Only a preview goes into the document. The result itself is kept (shared with the
-    // agent, not copied) for the viewer, which gets its text when it opens.
-    const ResultPreview preview = makePreview(resultText(result));
-    c.preview = preview.text;
-    c.previewNote = preview.note;
-    c.result = preview.cut ? shared : nullptr;
-    c.expanded = c.error && !result.denied; // errors open, results and denials stay one line
-    render(c);
-}
-
 QStringList ChatView::texts(Kind kind) const
 {
     QStringList result;
     for (const auto &entry : m_entries) {
         if (entry->kind == kind)
             result << entry->text;
-    }
-    return result;
-}
-
-QList<ChatView::CardInfo> ChatView::cards() const
-{
-    QList<CardInfo> result;
-    for (const auto &entry : m_entries) {
-        if (entry->kind == Kind::Tool)
-            result.append({entry->toolName, entry->arguments, stateText(entry->state),
-                           entry->expanded, entry->result != nullptr});
     }
     return result;
 }
@@ -905,29 +477,6 @@ void ChatView::activateLink(const QUrl &url)
         viewer->setAttribute(Qt::WA_DeleteOnClose);
         viewer->show();
     }
-}
-
-QString ChatView::stateText(CardState state)
-{
-    switch (state) {
-    case CardState::Waiting:
-        return tr("waiting…");
-    case CardState::Approval:
-        return tr("waiting for your approval…");
-    case CardState::Running:
-        return tr("running…");
-    case CardState::Done:
-        return tr("done");
-    case CardState::Denied:
-        return tr("denied");
-    case CardState::TimedOut:
-        return tr("timed out");
-    case CardState::Cancelled:
-        return tr("cancelled");
-    case CardState::Error:
-        return tr("error");
-    }
-    return {};
 }
 
 void ChatView::changeEvent(QEvent *event)
