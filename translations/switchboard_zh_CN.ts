@@ -1587,7 +1587,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Engine::ConversationStore</name>
     <message>
-        <location filename="../src/engine/storage/conversationstore.cpp" line="+264"/>
+        <location filename="../src/engine/storage/conversationfile.cpp" line="+81"/>
         <source>The conversation file %1 is damaged: its first line is not a conversation header.</source>
         <translation>对话文件 %1 已损坏：第一行不是对话头。</translation>
     </message>
@@ -1608,22 +1608,22 @@ Allow %1 (%2 risk, from %3)?
     </message>
     <message>
         <location line="+2"/>
-        <location line="+220"/>
+        <location filename="../src/engine/storage/conversationstore.cpp" line="+241"/>
         <source>There is no conversation file %1.</source>
         <translation>对话文件 %1 不存在。</translation>
     </message>
     <message>
-        <location line="-213"/>
+        <location line="+7"/>
         <source>The conversation file %1 is larger than %2 MiB.</source>
         <translation>对话文件 %1 超过 %2 MiB。</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location filename="../src/engine/storage/conversationstore.cpp" line="-137"/>
         <source>&apos;%1&apos; is not a valid conversation id.</source>
         <translation>“%1”不是有效的对话 ID。</translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+58"/>
         <source>The disk did not confirm the write of %1: %2</source>
         <translation>磁盘未确认 %1 的写入：%2</translation>
     </message>
@@ -1639,12 +1639,12 @@ Allow %1 (%2 risk, from %3)?
         <translation>无法打开对话文件 %1 进行写入。</translation>
     </message>
     <message>
-        <location line="-388"/>
+        <location filename="../src/engine/storage/conversationblobs.cpp" line="+105"/>
         <source>The whole result kept with this conversation is missing or was altered; only the model&apos;s share is shown.</source>
         <translation>随此对话保存的完整结果已丢失或被改动；只显示模型读到的部分。</translation>
     </message>
     <message>
-        <location line="+504"/>
+        <location filename="../src/engine/storage/conversationstore.cpp" line="+116"/>
         <source>Cannot delete the conversation file %1: %2</source>
         <translation>无法删除对话文件 %1：%2</translation>
     </message>
