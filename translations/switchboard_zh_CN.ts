@@ -4,12 +4,12 @@
 <context>
     <name>Cli::Application</name>
     <message>
-        <location filename="../src/cli/cli.cpp" line="+250"/>
+        <location filename="../src/cli/cli.cpp" line="+299"/>
         <source>switchboard-cli: refusing to use %1 as the workspace (it is / or your home folder: the tools could read every project and your private files there); run it in a project folder or name one with --workspace DIR</source>
         <translation>switchboard-cli：拒绝将 %1 用作工作区（它是 / 或你的主文件夹：工具将能读取其中的所有项目和你的私人文件）；请在项目文件夹中运行，或用 --workspace DIR 指定一个</translation>
     </message>
     <message>
-        <location line="+448"/>
+        <location filename="../src/cli/clifeatures.cpp" line="+40"/>
         <source>server &apos;%1&apos; offers no resources</source>
         <translation>服务器“%1”不提供资源</translation>
     </message>
@@ -19,7 +19,7 @@
         <translation>服务器“%1”不提供提示词</translation>
     </message>
     <message>
-        <location line="+230"/>
+        <location filename="../src/cli/clitrust.cpp" line="+138"/>
         <source>--tail needs a positive whole number</source>
         <translation>--tail 需要一个正整数</translation>
     </message>
@@ -44,7 +44,7 @@
         <translation>没有此文件</translation>
     </message>
     <message>
-        <location line="+183"/>
+        <location filename="../src/cli/clia2a.cpp" line="+79"/>
         <source>a2a send: %1</source>
         <translation>a2a send：%1</translation>
     </message>
@@ -69,17 +69,17 @@
         <translation>智能体正在等待：任务 %1，上下文 %2</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location filename="../src/cli/cliauth.cpp" line="+29"/>
         <source>no server named &apos;%1&apos;</source>
         <translation>没有名为“%1”的服务器</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>&apos;%1&apos; is not a remote server (&quot;url&quot; with Streamable HTTP): there is nothing to sign in to</source>
         <translation>“%1”不是远程服务器（使用 Streamable HTTP 的 &quot;url&quot;）：没有可登录的对象</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+29"/>
         <source>&apos;%1&apos; sends its own Authorization header (in &quot;headers&quot;): Switchboard keeps no tokens for it</source>
         <translation>“%1”自行发送 Authorization 头（在 &quot;headers&quot; 中）：Switchboard 不为它保存令牌</translation>
     </message>
@@ -89,7 +89,7 @@
         <translation>已退出 %1：其令牌已被清除</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+13"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -114,7 +114,7 @@
         <translation>%1：登录失败：%2</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+24"/>
         <source>no remote server here signs in</source>
         <translation>此处没有需要登录的远程服务器</translation>
     </message>
@@ -134,7 +134,7 @@
         <translation>钥匙串没有响应（%1）：运行之间不会保留任何内容</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location filename="../src/cli/clia2a.cpp" line="+60"/>
         <source>task %1 %2%3</source>
         <translation>任务 %1 %2%3</translation>
     </message>

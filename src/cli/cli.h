@@ -12,6 +12,7 @@
 #include <QStringList>
 
 #include <memory>
+#include <span>
 
 namespace Cli {
 
@@ -42,29 +43,47 @@ public:
     void run();
 
 private:
+    // One row of the command table, commands() in cli.cpp: dispatch() finds the command there
+    // and usageText() prints the rows' usage lines in their order.
+    struct Command
+    {
+        QLatin1String name;
+        QLatin1String sub;         // "send" of "a2a send", or empty
+        QLatin1String named;       // the sub-command as "'auth' needs ..." names it; empty: sub
+        int (Application::*run)(); // -1: the command goes on asynchronously
+        const char *usage;         // its lines of usageText()
+    };
+    static std::span<const Command> commands();
+    static QString usageText();
+
     int dispatch(); // -1: the command goes on asynchronously
+    int runCommand(const QString &command);
     int usageError(const QString &message);
     void finish(int code); // stops the servers, then exits
 
+    // Shared by the commands (cli.cpp)
     bool loadConfig();
     void startServers(const QStringList &only = {});
     void whenSettled(std::function<void()> next);
-    int connectAndPrint(const QString &command, void (Application::*print)());
+    int connectOne(const QString &server, std::function<void(Mcp::Client *)> connected);
+    QString trustHint(const QString &server) const;
+    bool setApprove(const QString &value);
+    TerminalApprovalGate *terminalGate();
+    // The session's registry, its rejections reported (tools, run).
+    Engine::ToolRegistry *registry();
+
+    // servers, tools, call (cliservers.cpp)
     int cmdServers();
     int cmdTools();
     int cmdCall();
-    int cmdConfigCheck();
-    int cmdConfigImport();
-    int cmdRun();
-    int cmdTrust();
-    QString trustHint(const QString &server) const;
-    int cmdAudit();
-    int cmdAuth();
-    int cmdA2aSend();
-    int cmdA2aServe();
-    int connectOne(const QString &server, std::function<void(Mcp::Client *)> connected);
-    bool setApprove(const QString &value);
-    TerminalApprovalGate *terminalGate();
+    int connectAndPrint(const QString &command, void (Application::*print)());
+    void printServers();
+    void printTools();
+    void runCalls();
+    void issueCall();
+    void auditCall(const Mcp::ToolResult &result);
+
+    // resources, read, prompts, prompt (clifeatures.cpp)
     int cmdResources();
     int cmdRead();
     int cmdPrompts();
@@ -72,18 +91,28 @@ private:
     // SERVER [MORE...] [--json] for the listing commands; false: a usage error was printed.
     bool serverArguments(const QString &command, int count, const QString &usage,
                          QStringList *positional);
-    int checkPeers(const Engine::A2A::Peers &peers, const QString &described);
-    void authLogin(const QString &name);
-    int authStatus();
-    void auditCall(const Mcp::ToolResult &result);
-    void startRun();
-    // The session's registry, its rejections reported (tools, run).
-    Engine::ToolRegistry *registry();
 
-    void printServers();
-    void printTools();
-    void runCalls();
-    void issueCall();
+    // run (clirun.cpp)
+    int cmdRun();
+    void startRun();
+
+    // trust, audit, config check, config import (clitrust.cpp)
+    int cmdTrust();
+    int cmdAudit();
+    int cmdConfigCheck();
+    int cmdConfigImport();
+    int checkPeers(const Engine::A2A::Peers &peers, const QString &described);
+
+    // auth login, logout, status (cliauth.cpp)
+    int cmdAuthLogin();
+    int cmdAuthLogout();
+    int cmdAuthStatus();
+    const Mcp::ServerConfig *authServer(const QString &sub, int *code);
+    void authLogin(const QString &name);
+
+    // a2a send, serve (clia2a.cpp)
+    int cmdA2aSend();
+    int cmdA2aServe();
 
     QStringList m_args; // after the global options
     QString m_workspace;
