@@ -3,9 +3,9 @@
 #include "nodepeer.h"
 
 // An A2A agent built on the official @a2a-js/sdk (tests/a2a/sdkserver.mjs, model-free) on a
-// free port of 127.0.0.1, for as long as this object lives. `arguments`: the script's mode
-// options (--compat, --v03-only, --stale-card, --token T). Its log has
-// "request POST / 1.0 SendMessage" per request and "canceled TASK" per canceled task.
+// port of 127.0.0.1 it picks itself, for as long as this object lives. `arguments`: the script's
+// mode options (--compat, --v03-only, --stale-card, --token T). Its log has "request POST / 1.0
+// SendMessage" per request and "canceled TASK" per canceled task.
 class SdkAgent : public NodePeer
 {
 public:
@@ -17,12 +17,9 @@ public:
     // Starts it and waits until it listens (the event loop runs meanwhile).
     bool start()
     {
-        return startNode(
-                [this](quint16 port) {
-                    return QStringList{sourcePath("tests/a2a/sdkserver.mjs"), QString::number(port)}
-                           + m_arguments;
-                },
-                [](quint16 port) { return "listening on " + QByteArray::number(port) + " ("; });
+        return startNode(QStringList{sourcePath("tests/a2a/sdkserver.mjs"), QStringLiteral("0")}
+                                 + m_arguments,
+                         QStringLiteral("listening on %1 ("));
     }
 
     QString url() const { return QStringLiteral("http://127.0.0.1:%1/").arg(port()); }

@@ -3,7 +3,7 @@
 #include "nodepeer.h"
 
 // server-everything in one of its HTTP modes (`node …/dist/index.js streamableHttp`, or `sse`
-// for the legacy HTTP+SSE transport) on a free port of 127.0.0.1, from the repository's
+// for the legacy HTTP+SSE transport) on a port of 127.0.0.1 it picks itself, from the repository's
 // node_modules, for as long as this object lives.
 class EverythingHttp : public NodePeer
 {
@@ -21,12 +21,9 @@ public:
     // Starts it and waits until it listens (the event loop runs meanwhile).
     bool start()
     {
-        // "… listening on port N" (streamableHttp), "Server is running on port N" (sse)
-        return startNode(
-                [this](quint16) {
-                    return QStringList{entryPoint(), m_mode};
-                },
-                [](quint16 port) { return "on port " + QByteArray::number(port); });
+        // "… listening on port 0" (streamableHttp), "Server is running on port 0" (sse): it
+        // prints PORT as given, so only the port NodePeer reads tells which it got.
+        return startNode({entryPoint(), m_mode}, QStringLiteral("on port 0"));
     }
 
     // The endpoint: /mcp (streamableHttp), or the event stream's /sse.

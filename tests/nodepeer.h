@@ -5,11 +5,11 @@
 #include <QByteArray>
 #include <QDir>
 #include <QProcess>
-#include <QTcpServer>
+#include <QRegularExpression>
 #include <QTest>
 
-// A Node.js test peer (a script from the repository or its node_modules) on a free port of
-// 127.0.0.1, for as long as this object lives.
+// A Node.js test peer (a script from the repository or its node_modules) on a port of
+// 127.0.0.1 that it picks itself, for as long as this object lives.
 class NodePeer
 {
 public:
@@ -37,27 +37,39 @@ public:
     }
 
 protected:
-    // Picks a free port, runs the pinned Node (PinnedNode::program()) with the arguments made for
-    // it (and `env` with PORT set), and waits until the output contains `ready` made for it (the
-    // event loop runs meanwhile).
-    bool startNode(const std::function<QStringList(quint16 port)> &arguments,
-                   const std::function<QByteArray(quint16 port)> &ready)
+    // Runs the pinned Node (PinnedNode::program()) with `arguments`, PORT=0 in its environment
+    // and tests/listenport.mjs preloaded, which prints the port the system gave its server:
+    // the peer binds it itself, so no other process can take it between a probe and the
+    // peer's listen. Waits (the event loop runs meanwhile) until that port is known and the
+    // output matches `ready`, in which "%1" stands for the port.
+    bool startNode(const QStringList &arguments, const QString &ready)
     {
-        QTcpServer probe;
-        if (!probe.listen(QHostAddress::LocalHost, 0))
-            return false;
-        m_port = probe.serverPort();
-        probe.close();
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("PORT"), QString::number(m_port));
+        env.insert(QStringLiteral("PORT"), QStringLiteral("0"));
         m_node.setProcessEnvironment(env);
         m_node.setProcessChannelMode(QProcess::MergedChannels);
         QObject::connect(&m_node, &QProcess::readyRead, &m_node,
                          [this] { m_log += m_node.readAll(); });
-        m_node.start(PinnedNode::program(), arguments(m_port));
-        const QByteArray line = ready(m_port);
-        return m_node.waitForStarted(10000)
-               && QTest::qWaitFor([this, line] { return m_log.contains(line); }, 30000);
+        m_node.start(PinnedNode::program(),
+                     QStringList{QStringLiteral("--import"), sourcePath("tests/listenport.mjs")}
+                             + arguments);
+        if (!m_node.waitForStarted(10000))
+            return false;
+        static const QRegularExpression reported(QStringLiteral("^nodepeer: port (\\d+)$"),
+                                                 QRegularExpression::MultilineOption);
+        const auto readPort = [this] {
+            const QRegularExpressionMatch match = reported.match(QString::fromUtf8(m_log));
+            m_port = match.hasMatch() ? quint16(match.captured(1).toUInt()) : 0;
+            return m_port != 0;
+        };
+        return QTest::qWaitFor(
+                [&] {
+                    return readPort()
+                           && m_log.contains(
+                                   (ready.contains(QLatin1String("%1")) ? ready.arg(m_port) : ready)
+                                           .toUtf8());
+                },
+                30000);
     }
 
 private:

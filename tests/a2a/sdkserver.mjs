@@ -1,6 +1,7 @@
 // A model-free A2A agent on the official @a2a-js/sdk (1.3.0, pinned in package.json) with
 // express, for Switchboard's interop tests. Usage:
 //   node sdkserver.mjs PORT [--compat | --v03-only] [--token T]
+// PORT 0: the system picks a free one (the card's URLs and the line below name it).
 // (default) speaks 1.0 only; --compat: 1.0 and 0.3 (the SDK's legacy mode); --v03-only: acts
 // as an agent that speaks only 0.3 (the SDK has no such mode: the A2A-Version header and the
 // card's 1.0 interfaces are removed, so 1.0 methods get -32601 as from a real 0.3 agent).
@@ -26,7 +27,8 @@ const compat = v03only || args.includes('--compat');
 const staleCard = args.includes('--stale-card');
 const tokenAt = args.indexOf('--token');
 const token = tokenAt >= 0 ? args[tokenAt + 1] : '';
-const url = `http://127.0.0.1:${port}/`;
+// Set to the port really listened on (PORT may be 0) before the first request is taken.
+let url = `http://127.0.0.1:${port}/`;
 
 const interfaces = [];
 if (!v03only) interfaces.push({ url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' });
@@ -139,4 +141,9 @@ app.use('/.well-known/agent-card.json',
   agentCardHandler({ agentCardProvider: handler, legacyCompat: { enabled: compat } }));
 app.use('/', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication,
   legacyCompat: { enabled: compat } }));
-app.listen(port, '127.0.0.1', () => console.log(`listening on ${port} (node ${process.version})`));
+const server = app.listen(port, '127.0.0.1', () => {
+  const actual = server.address().port;
+  url = `http://127.0.0.1:${actual}/`;
+  for (const face of card.supportedInterfaces) face.url = url;
+  console.log(`listening on ${actual} (node ${process.version})`);
+});
