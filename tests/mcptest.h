@@ -4,6 +4,7 @@
 
 #include <QObject>
 #include <QTest>
+#include <QTimer>
 
 #include <optional>
 
@@ -33,4 +34,17 @@ inline std::optional<Mcp::ToolResult> callAndWait(Mcp::Client *client, const std
                      [&](Mcp::ToolResult r) { result = std::move(r); });
     (void)QTest::qWaitFor([&] { return result.has_value(); }, timeoutMs);
     return result;
+}
+
+// The timer with which `client` opens subscriptions/listen again after a stream broke off:
+// the one child timer running for the first retry's second (ListenRetryMs). Ask right after a
+// break, while it runs; the same timer serves every later retry, so a test keeps it to show
+// that no retry is pending ("not asked again" without waiting for a retry that might come).
+inline QTimer *listenRetryTimer(Mcp::Client *client)
+{
+    for (QTimer *timer : client->findChildren<QTimer *>(Qt::FindDirectChildrenOnly)) {
+        if (timer->isActive() && timer->interval() == 1000)
+            return timer;
+    }
+    return nullptr;
 }

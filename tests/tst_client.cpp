@@ -1,4 +1,6 @@
 #include "jsontest.h"
+#include "mcptest.h"
+#include "postedevents.h"
 #include "scriptedtransport.h"
 
 #include <mcp/client/client.h>
@@ -239,7 +241,7 @@ private slots:
                         ++calls;
                     });
             (void)QTest::qWaitFor([&] { return calls > 0; }, 5000);
-            QTest::qWait(20);
+            (void)deliverPostedEvents(); // a second answer would have been posted by now
             return std::make_tuple(items, error, calls);
         };
 
@@ -517,7 +519,7 @@ private slots:
         QCOMPARE_JSON(cancels[0]["params"]["requestId"], Json(id));
         // A late answer is ignored: still exactly one callback.
         f.transport->receive({{"jsonrpc", "2.0"}, {"id", id}, {"result", Json::object()}});
-        QTest::qWait(20);
+        QVERIFY(deliverPostedEvents()); // its answer, if any, would have been posted
         QCOMPARE(calls, 1);
         QCOMPARE(f.client->pendingRequestCount(), std::size_t(0));
     }
@@ -555,20 +557,31 @@ private slots:
                 options);
         const Json token = f.transport->sent.back()["params"]["_meta"]["progressToken"];
         QCOMPARE_JSON(token, Json(id));
-        for (int i = 1; i <= 5; ++i) { // 5 × 80 ms = 400 ms, well past the 150 ms timeout
-            QTest::qWait(80);
-            QVERIFY(!got);
-            f.transport->receive({{"jsonrpc", "2.0"},
-                                  {"method", "notifications/progress"},
-                                  {"params",
-                                   {{"progressToken", token},
-                                    {"progress", i},
-                                    {"total", 5},
-                                    {"message", "step"}}}});
-        }
-        f.transport->receive(
-                {{"jsonrpc", "2.0"}, {"id", id}, {"result", {{"content", Json::array()}}}});
-        QVERIFY(got && got->ok());
+        // A step every 80 ms, 5 × 80 ms = 400 ms, well past the 150 ms timeout, then the answer:
+        // the one callback is that answer only if no step let the deadline pass.
+        int step = 0;
+        QTimer steps;
+        steps.setTimerType(Qt::PreciseTimer);
+        steps.setInterval(80);
+        connect(&steps, &QTimer::timeout, this, [&] {
+            if (++step <= 5) {
+                f.transport->receive({{"jsonrpc", "2.0"},
+                                      {"method", "notifications/progress"},
+                                      {"params",
+                                       {{"progressToken", token},
+                                        {"progress", step},
+                                        {"total", 5},
+                                        {"message", "step"}}}});
+                return;
+            }
+            steps.stop();
+            f.transport->receive(
+                    {{"jsonrpc", "2.0"}, {"id", id}, {"result", {{"content", Json::array()}}}});
+        });
+        steps.start();
+        QVERIFY(QTest::qWaitFor([&] { return got.has_value(); }, 5000));
+        QVERIFY2(got->ok(), got->error ? got->error->message.c_str() : "");
+        QCOMPARE(step, 6);
         QCOMPARE(int(seen.size()), 5);
         QCOMPARE(seen.back().progress, 5.0);
         QCOMPARE(seen.back().total.value_or(0), 5.0);
@@ -590,13 +603,16 @@ private slots:
                 "x", Json::object(), this, [&](Response r) { got = std::move(r); }, ro);
         QElapsedTimer clock;
         clock.start();
-        while (!got && clock.elapsed() < 2000) {
-            QTest::qWait(50);
+        QTimer steps; // progress every 50 ms, on and on
+        steps.setInterval(50);
+        connect(&steps, &QTimer::timeout, this, [&] {
             f.transport->receive({{"jsonrpc", "2.0"},
                                   {"method", "notifications/progress"},
                                   {"params", {{"progressToken", id}, {"progress", 1}}}});
-        }
-        QVERIFY(got);
+        });
+        steps.start();
+        QVERIFY(QTest::qWaitFor([&] { return got.has_value(); }, 2000));
+        steps.stop();
         QCOMPARE(got->error->code, ErrorCode::RequestTimeout);
         QVERIFY2(clock.elapsed() < 1000, qPrintable(QString::number(clock.elapsed())));
     }
@@ -658,7 +674,7 @@ private slots:
         f.transport->die(QStringLiteral("server process exited with code 3"));
         QCOMPARE(f.client->state(), Client::State::Failed);
         QVERIFY(f.client->errorString().contains(QStringLiteral("code 3")));
-        QTest::qWait(10);
+        QVERIFY(deliverPostedEvents()); // the answers, and any second one, are posted
         for (int i = 0; i < 5; ++i) {
             QCOMPARE(calls[i], 1);
             QCOMPARE(codes[i], ErrorCode::ConnectionClosed);
@@ -865,10 +881,16 @@ private slots:
         };
         acknowledge(listen);
         QCOMPARE_JSON(f.client->subscription(), Json({{"toolsListChanged", true}}));
-        // Far past the request timeout, it is still open.
-        QTest::qWait(150);
+        // Past the request timeout, it is still open: a request sent after it (unanswered)
+        // times out, and the listen, had it a deadline, would have passed its own first.
+        std::optional<Response> probe;
+        f.client->request("ping", Json::object(), this, [&](Response r) { probe = std::move(r); });
+        QVERIFY(QTest::qWaitFor([&] { return probe.has_value(); }));
+        QVERIFY(probe->error);
+        QCOMPARE(probe->error->code, ErrorCode::RequestTimeout);
         QCOMPARE(f.client->pendingRequestCount(), std::size_t(1));
-        QVERIFY(f.transport->sentWith("notifications/cancelled").empty());
+        for (const Json &cancelled : f.transport->sentWith("notifications/cancelled"))
+            QVERIFY2(cancelled["params"]["requestId"] != listen["id"], cancelled.dump().c_str());
 
         // A change on it: the tools are listed again.
         const std::size_t listed = f.transport->sentWith("tools/list").size();
@@ -884,13 +906,19 @@ private slots:
         QCOMPARE(int(f.client->tools().size()), 2);
 
         // The stream breaks: a new listen a second later; its acknowledgment lists again.
+        QElapsedTimer sinceBreak;
+        sinceBreak.start();
         f.transport->breakStream(listen);
         QCOMPARE(f.client->subscriptionId(), RequestId(0));
         QVERIFY(f.client->subscription().is_null());
-        QTest::qWait(300);
         QCOMPARE(f.transport->sentWith("subscriptions/listen").size(), std::size_t(1));
+        const QPointer<QTimer> retry = listenRetryTimer(f.client.get());
+        QVERIFY(retry);
         QVERIFY(QTest::qWaitFor(
                 [&] { return f.transport->sentWith("subscriptions/listen").size() == 2; }, 3000));
+        // Coarse timers may fire up to 5 % early.
+        QVERIFY2(sinceBreak.elapsed() >= 900, qPrintable(QString::number(sinceBreak.elapsed())));
+        QVERIFY(!retry->isActive());
         listen = f.transport->sentWith("subscriptions/listen")[1];
         acknowledge(listen);
         QVERIFY(QTest::qWaitFor(
@@ -909,25 +937,36 @@ private slots:
                               {"method", "notifications/cancelled"},
                               {"params", {{"requestId", listen["id"]}}}});
         QCOMPARE(f.client->subscriptionId(), RequestId(0));
-        QTest::qWait(1300);
+        QVERIFY(deliverPostedEvents());
+        QVERIFY(!retry->isActive()); // no listen is due, now or later
         QCOMPARE(f.transport->sentWith("subscriptions/listen").size(), std::size_t(2));
         QCOMPARE(f.client->pendingRequestCount(), std::size_t(0));
 
-        // A server that refuses it is not asked again either, and the user hears why.
+        // A server that refuses it is not asked again either, and the user hears why. (Its
+        // first stream breaks, so that the retry timer is known; the second is refused.)
         Fixture refusing;
         refusing.modern = true;
         QSignalSpy warnings(refusing.client.get(), &Client::warning);
         QVERIFY(refusing.connect());
         QVERIFY(QTest::qWaitFor(
                 [&] { return refusing.transport->sentWith("subscriptions/listen").size() == 1; }));
+        refusing.transport->breakStream(refusing.transport->sentWith("subscriptions/listen")[0]);
+        const QPointer<QTimer> refusingRetry = listenRetryTimer(refusing.client.get());
+        QVERIFY(refusingRetry);
+        QVERIFY(QTest::qWaitFor(
+                [&] { return refusing.transport->sentWith("subscriptions/listen").size() == 2; },
+                3000));
+        const qsizetype warned = warnings.count();
         refusing.transport->receive(
                 {{"jsonrpc", "2.0"},
-                 {"id", refusing.transport->sentWith("subscriptions/listen")[0]["id"]},
+                 {"id", refusing.transport->sentWith("subscriptions/listen")[1]["id"]},
                  {"error", {{"code", -32601}, {"message", "Method not found"}}}});
         QVERIFY(!warnings.isEmpty());
+        QVERIFY(warnings.count() > warned);
         QVERIFY(warnings.last().at(0).toString().contains(QStringLiteral("subscriptions/listen")));
-        QTest::qWait(1300);
-        QCOMPARE(refusing.transport->sentWith("subscriptions/listen").size(), std::size_t(1));
+        QVERIFY(deliverPostedEvents());
+        QVERIFY(!refusingRetry->isActive()); // no listen is due, now or later
+        QCOMPARE(refusing.transport->sentWith("subscriptions/listen").size(), std::size_t(2));
 
         // No listChanged in the capabilities, or the legacy era: no listen at all.
         Fixture quiet;
@@ -936,7 +975,7 @@ private slots:
         QVERIFY(quiet.connect());
         Fixture legacy;
         QVERIFY(legacy.connect());
-        QTest::qWait(50);
+        QVERIFY(deliverPostedEvents()); // a listen is sent on Ready, or queued from there
         QVERIFY(quiet.transport->sentWith("subscriptions/listen").empty());
         QVERIFY(legacy.transport->sentWith("subscriptions/listen").empty());
     }
