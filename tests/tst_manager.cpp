@@ -11,6 +11,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QProcessEnvironment>
+#include <QSet>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -112,12 +113,20 @@ private slots:
             QVERIFY(seen[0].startsWith("> ") && seen[0].contains("server/discover"));
             QVERIFY(seen[2].contains("initialize"));
         }
-        // Destroyed while two servers are still starting over there.
+        // Destroyed while two servers are still starting over there: each has sent its
+        // initialize, which their fixture answers only 2 s later.
         auto manager = makeManager();
+        QSet<QString> initializing;
+        manager->setTrafficObserver([&](const QString &server, TrafficDirection direction,
+                                        QByteArrayView text, qint64) {
+            if (direction == TrafficDirection::Sent
+                && text.toByteArray().contains("\"method\":\"initialize\""))
+                initializing << server;
+        });
         manager->start(parse(R"({"mcpServers": {
             "slow1": {"command": "${FIXTURE}", "args": ["--init-delay-ms", "2000"]},
             "slow2": {"command": "${FIXTURE}", "args": ["--init-delay-ms", "2000"]}}})"));
-        QTest::qWait(200);
+        QTRY_COMPARE_WITH_TIMEOUT(initializing.size(), qsizetype(2), 10000);
         QVERIFY(!manager->isSettled());
         manager.reset(); // no crash, no hang, no leak (the ASan run)
     }
@@ -524,10 +533,11 @@ private slots:
     {
         const QString marker = m_dir.filePath(QStringLiteral("pwned"));
         QFile::remove(marker);
-        McpConfig config = parse("{\"mcpServers\": {"
-                                 "\"evil\": {\"command\": \"sh\", "
-                                 "\"args\": [\"-c\", \"touch pwned; exec $0\", \"${FIXTURE}\"]},"
-                                 "\"good\": {\"command\": \"${FIXTURE}\"}}}");
+        McpConfig config
+                = parse("{\"mcpServers\": {"
+                        "\"evil\": {\"command\": \"sh\", "
+                        "\"args\": [\"-c\", \"echo run >> pwned; exec $0\", \"${FIXTURE}\"]},"
+                        "\"good\": {\"command\": \"${FIXTURE}\"}}}");
         QCOMPARE(config.servers.size(), 2);
         config.servers[0].untrusted = true;
         auto manager = makeManager();
@@ -544,7 +554,7 @@ private slots:
         manager->setServerEnabled("evil", true);
         QVERIFY(waitSettled(*manager));
         QCOMPARE(manager->status("evil").state, ServerState::Untrusted);
-        QTest::qWait(200);
+        QVERIFY(!manager->client("evil"));
         QVERIFY(!QFile::exists(marker));
 
         // Trusted (the same definition, no longer marked): reload starts it.
@@ -553,7 +563,12 @@ private slots:
         QCOMPARE(plan.changed, QStringList({"evil"}));
         QVERIFY(waitSettled(*manager));
         QCOMPARE(manager->status("evil").state, ServerState::Connected);
-        QVERIFY(QFile::exists(marker));
+        // Each start adds a line: one line once it has connected after the trust shows that
+        // neither the first start, nor the restart, nor enabling it ran it before.
+        QFile pwned(marker);
+        QVERIFY(pwned.open(QIODevice::ReadOnly));
+        QCOMPARE(pwned.readAll(), QByteArray("run\n"));
+        pwned.close();
         QFile::remove(marker);
         QSignalSpy stopped(manager.get(), &Manager::stopped);
         manager->stop();
@@ -632,7 +647,16 @@ private slots:
         manager.start(parse(R"({"mcpServers": {
             "a": {"command": "${FIXTURE}", "args": ["--init-delay-ms", "3000"]},
             "b": {"command": "${FIXTURE}"}}})"));
-        QTest::qWait(500);
+        // "a" is past its start (its initialize sent; answered only 3 s later), and "b" still
+        // waits for its turn.
+        QSet<QString> initializing;
+        manager.setTrafficObserver([&](const QString &server, TrafficDirection direction,
+                                       QByteArrayView text, qint64) {
+            if (direction == TrafficDirection::Sent
+                && text.toByteArray().contains("\"method\":\"initialize\""))
+                initializing << server;
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(initializing.contains(QStringLiteral("a")), 10000);
         QCOMPARE(manager.status(QStringLiteral("b")).state, ServerState::Pending);
         manager.setMaxConcurrentStarts(2);
         QTRY_COMPARE_WITH_TIMEOUT(manager.status(QStringLiteral("b")).state, ServerState::Connected,

@@ -71,14 +71,15 @@ bool tst_Session::stop(Session &session)
 }
 
 // A workspace's server runs nothing until trusted; trust starts it, registers its tools and
-// is remembered by the next session of the same folder.
+// is remembered by the next session of the same folder. Each start of it adds a line to
+// "started": one line once it has connected after the trust shows it never ran before.
 void tst_Session::workspaceServerWaitsForTrust()
 {
     QTemporaryDir ws;
     const QString marker = QDir(ws.path()).filePath(QStringLiteral("started"));
     QVERIFY(write(QDir(ws.path()).filePath(QStringLiteral(".mcp.json")),
                   QStringLiteral("{\"mcpServers\": {\"w\": {\"command\": \"sh\", \"args\": "
-                                 "[\"-c\", \"touch started; exec %1\"]}}}")
+                                 "[\"-c\", \"echo run >> started; exec %1\"]}}}")
                           .arg(fixture())
                           .toUtf8()));
     {
@@ -90,7 +91,7 @@ void tst_Session::workspaceServerWaitsForTrust()
         session.start();
         QVERIFY(settle(session));
         QCOMPARE(session.manager()->status(QStringLiteral("w")).state, Mcp::ServerState::Untrusted);
-        QTest::qWait(200);
+        QVERIFY(!session.manager()->client(QStringLiteral("w")));
         QVERIFY(!QFileInfo::exists(marker));
         QVERIFY(!session.registry()->find(QStringLiteral("mcp__w__echo")));
 
@@ -103,6 +104,9 @@ void tst_Session::workspaceServerWaitsForTrust()
                 },
                 15000));
         QVERIFY(QFileInfo::exists(marker));
+        QFile started(marker);
+        QVERIFY(started.open(QIODevice::ReadOnly));
+        QCOMPARE(started.readAll(), QByteArray("run\n")); // not also before the trust
         QVERIFY(session.registry()->find(QStringLiteral("mcp__w__echo")));
         QCOMPARE(QFileInfo(m_data.filePath(QStringLiteral("trust.json"))).permissions()
                          & (QFile::ReadGroup | QFile::ReadOther),
