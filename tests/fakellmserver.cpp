@@ -161,7 +161,12 @@ void FakeLlmServer::onNewConnection()
     while (QTcpSocket *socket = m_server->nextPendingConnection()) {
         socket->setParent(this);
         connect(socket, &QTcpSocket::readyRead, this, [this, socket] { onReadyRead(socket); });
-        connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+        connect(socket, &QTcpSocket::disconnected, this, [this, socket] {
+            if (socket->property("answered").toBool())
+                emit replyEnded(socket->property("request").toInt(),
+                                socket->property("replied").toBool());
+            socket->deleteLater();
+        });
     }
 }
 
@@ -201,6 +206,7 @@ void FakeLlmServer::onReadyRead(QTcpSocket *socket)
         ++m_modelListRequests;
         m_modelListHeaders = headers;
         m_modelListPath = requestLine.value(1);
+        socket->setProperty("request", -1);
         Reply reply;
         reply.status = m_modelList.isEmpty() ? 404 : m_modelListStatus;
         reply.body = m_modelList.isEmpty()
@@ -213,6 +219,7 @@ void FakeLlmServer::onReadyRead(QTcpSocket *socket)
     m_requests << Mcp::parseJson(std::string_view(body.constData(), body.size()));
     m_headers << headers;
     const int index = int(m_requests.size()) - 1;
+    socket->setProperty("request", index);
 
     Reply reply;
     if (const QString repeated
@@ -251,6 +258,7 @@ void FakeLlmServer::respond(QTcpSocket *socket, Reply reply)
     socket->write(head);
     if (!sse) {
         socket->write(reply.body);
+        socket->setProperty("replied", true);
         socket->disconnectFromHost();
         return;
     }
@@ -264,6 +272,7 @@ void FakeLlmServer::writeNextEvent(QTcpSocket *socket, Reply reply, int next)
             socket->flush();
             return;
         }
+        socket->setProperty("replied", true);
         if (reply.dropConnectionAfterEvents) {
             socket->flush();
             socket->abort(); // no terminating chunk: the client sees a broken stream

@@ -77,6 +77,9 @@ public:
 
 signals:
     void requestReceived(int index);
+    // The connection that carried the reply to request `index` (-1: a model list) is closed:
+    // `whole` when the reply was all written, false when the client went away first.
+    void replyEnded(int index, bool whole);
 
 private:
     struct Connection;

@@ -36,6 +36,21 @@ inline Engine::LlmProvider::Callbacks recordInto(const std::shared_ptr<Completio
     return c;
 }
 
+// An OpenAI stream chunk: one choice with this delta (and finish reason).
+inline QByteArray openAiChunk(const nlohmann::json &delta, const nlohmann::json &finish = nullptr)
+{
+    return QByteArray::fromStdString(nlohmann::json{
+            {"choices",
+             nlohmann::json::array({{{"index", 0}, {"delta", delta}, {"finish_reason", finish}}})}}
+                                             .dump());
+}
+
+// An Anthropic stream event ("event: TYPE", "data: JSON").
+inline QByteArray anthropicEvent(const char *type, const nlohmann::json &data)
+{
+    return QByteArray("event: ") + type + "\ndata: " + QByteArray::fromStdString(data.dump());
+}
+
 // Starts one completion and waits (event loop running) until it has ended; the caller checks
 // finals == 1.
 inline std::shared_ptr<CompletionOutcome> completeOnce(Engine::LlmProvider &provider,
