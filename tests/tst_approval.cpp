@@ -1,4 +1,5 @@
 #include "jsontest.h"
+#include "postedevents.h"
 
 #include <engine/approval/approval.h>
 #include <engine/approval/approvalstore.h>
@@ -41,6 +42,8 @@ public:
     int runs = 0;
     int hangMs = 0; // > 0: answer after this long; < 0: never answer
     bool cancelled = false;
+    // Answers given after hangMs (counted once given; shared: the timer may outlive the tool).
+    std::shared_ptr<int> lateAnswers = std::make_shared<int>(0);
 
 protected:
     CancelHandle execute(const Json &, const ToolContext &,
@@ -52,7 +55,10 @@ protected:
             return {};
         }
         if (hangMs > 0)
-            QTimer::singleShot(hangMs, [done] { done(ToolOutput::text(QStringLiteral("late"))); });
+            QTimer::singleShot(hangMs, [done, given = lateAnswers] {
+                done(ToolOutput::text(QStringLiteral("late")));
+                ++*given;
+            });
         return [this] {
             cancelled = true;
         };
@@ -805,7 +811,7 @@ private slots:
         QCOMPARE(cancelled, 1);
         QCOMPARE(gate.withdrawn, QList<quint64>{quint64(id)});
         gate.held.front()({ApprovalChoice::AllowOnce});
-        QTest::qWait(50);
+        QVERIFY(deliverPostedEvents()); // a run it started would be on its way
         QCOMPARE(done, 1);
         QCOMPARE(tool->runs, 0);
     }
@@ -877,7 +883,7 @@ private slots:
         runner.cancelAll();
         QCOMPARE(done, 3);
         QCOMPARE(cancelled, 3);
-        QTest::qWait(300); // the late answers are ignored
+        QTRY_COMPARE(*tool->lateAnswers, 3); // the late answers are ignored
         QCOMPARE(done, 3);
     }
 
