@@ -1,3 +1,4 @@
+#include "postedevents.h"
 #include <ui/approvaldialog.h>
 #include <ui/uiapprovalgate.h>
 
@@ -418,7 +419,7 @@ void tst_ApprovalDialog::gateQueuesInOrder()
     QCOMPARE(decided[2].second.choice, ApprovalChoice::AlwaysAllow);
 
     // Nothing more appears, nothing is decided twice, the dialogs are gone.
-    QTest::qWait(50);
+    QVERIFY(deliverPostedEvents()); // a next dialog's show is posted
     QVERIFY(!gate.currentDialog());
     QCOMPARE(decided.size(), size_t(3));
     QTRY_COMPARE(window.findChildren<ApprovalDialog *>().size(), qsizetype(0));
@@ -448,7 +449,7 @@ void tst_ApprovalDialog::gateDestroyedDeniesPending()
         QCOMPARE(decided[i].second.choice, ApprovalChoice::Deny);
         QCOMPARE(decided[i].second.reason, QStringLiteral("the window closed"));
     }
-    QTest::qWait(20);
+    QVERIFY(deliverPostedEvents()); // a second answer would be posted
     QCOMPARE(decided.size(), size_t(3));
 }
 
@@ -462,7 +463,7 @@ void tst_ApprovalDialog::gateDestroyedBeforeShowing()
         });
     }
     QCOMPARE(denied, 1);
-    QTest::qWait(20); // the queued show must not fire on a dead gate
+    QVERIFY(deliverPostedEvents()); // the queued show must not fire on a dead gate
     QVERIFY(!QApplication::activeModalWidget());
     QCOMPARE(denied, 1);
 }
@@ -482,7 +483,7 @@ void tst_ApprovalDialog::windowDestroyedDeniesPending()
     QTRY_COMPARE(decided.size(), size_t(2)); // the queued one is denied, not shown parentless
     for (const ApprovalDecision &d : decided)
         QCOMPARE(d.choice, ApprovalChoice::Deny);
-    QTest::qWait(20);
+    QVERIFY(deliverPostedEvents()); // a dialog's show is posted
     QVERIFY(!QApplication::activeModalWidget());
     QCOMPARE(gate.pendingCount(), 0);
 }

@@ -1,6 +1,7 @@
 // Tests for Gui::ChatView: what the chat shows after tool-only turns, saved conversations as
 // they were said, and a view that follows the end only while the user is there.
 
+#include "postedevents.h"
 #include <ui/chatview.h>
 #include <ui/resultviewer.h>
 
@@ -208,7 +209,8 @@ void tst_ChatView::followsTheEndOnlyAtTheEnd()
     QVERIFY(!view.followsEnd());
     for (int i = 0; i < 20; ++i) {
         view.appendAssistantDelta(QStringLiteral("line %1\n").arg(i));
-        QTest::qWait(60); // past the stream's render interval
+        // Rendered (the stream renders on a timer) with the user still reading up there.
+        QTRY_VERIFY(view.document()->toPlainText().contains(QStringLiteral("line %1").arg(i)));
     }
     QCOMPARE(bar->value(), 0);
 
@@ -465,7 +467,7 @@ void tst_ChatView::longCodeLineWraps()
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     view.finishAssistantMessage(QStringLiteral("```\n") + QString(3000, u'x')
                                 + QStringLiteral("\n```\n\nAfter the code."));
-    QTest::qWait(50);
+    QVERIFY(deliverPostedEvents()); // its layout settles (LayoutRequest is posted)
     // It is still a code block (the first block of a message keeps its own format).
     bool codeFound = false;
     for (QTextBlock block = view.document()->begin(); block.isValid(); block = block.next()) {

@@ -1,4 +1,5 @@
 #include "filemode.h"
+#include "postedevents.h"
 
 #include <engine/secrets/secretstore.h>
 #include <ui/appsettings.h>
@@ -85,7 +86,9 @@ class tst_SettingsDialog : public QObject
         });
         if (!QTest::qWaitFor([&] { return calls > 0; }, 30000))
             return std::nullopt;
-        QTest::qWait(50); // a second call would show up here
+        // A second call would be posted with the first.
+        if (!deliverPostedEvents())
+            return std::nullopt;
         return calls == 1 ? answer : std::nullopt;
     }
 
@@ -673,7 +676,7 @@ private slots:
         SettingsDialog dialog(path, &store);
         dialog.show();
         QTRY_VERIFY_WITH_TIMEOUT(keyStateKnown(&dialog), 30000);
-        QTest::qWait(50); // a note that appeared has made room
+        QVERIFY(deliverPostedEvents()); // a note that appeared has made room (LayoutRequest)
         const QByteArray target = qgetenv("SWITCHBOARD_SETTINGS_SCREENSHOT");
         const QString png = target.isEmpty() ? file(QStringLiteral("settings.png"))
                                              : QString::fromLocal8Bit(target);
