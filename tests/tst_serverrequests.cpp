@@ -3,6 +3,7 @@
 // the window with server-everything.
 #include "fakellmserver.h"
 #include "pinnednode.h"
+#include "postedevents.h"
 #include "windowtest.h"
 
 #include <engine/serverrequests/elicitation.h>
@@ -53,7 +54,7 @@ class tst_ServerRequests : public QObject
 
     static void shoot(QWidget *widget, const QString &name)
     {
-        QTest::qWait(50);
+        QVERIFY(deliverPostedEvents()); // its layout settles (LayoutRequest is posted)
         QVERIFY2(widget->grab().save(screenshotFolder() + QLatin1Char('/') + name),
                  qPrintable(name));
     }
@@ -281,7 +282,7 @@ private slots:
     {
         QFETCH(QString, lang);
         Gui::installLanguage(lang);
-        QTest::qWait(50);
+        QVERIFY(deliverPostedEvents()); // LanguageChange is posted
         {
             Gui::SamplingDialog dialog(QStringLiteral("everything"), samplingRequest());
             dialog.show();
@@ -312,7 +313,7 @@ private slots:
             shoot(&dialog, QStringLiteral("elicitation-url-%1.png").arg(lang));
         }
         Gui::installLanguage(QStringLiteral("en"));
-        QTest::qWait(50);
+        QVERIFY(deliverPostedEvents()); // LanguageChange is posted
     }
 
     // Through the window: the model calls server-everything's trigger-sampling-request; after
@@ -343,7 +344,7 @@ private slots:
     {
         QFETCH(QString, lang);
         Gui::installLanguage(lang);
-        QTest::qWait(50);
+        QVERIFY(deliverPostedEvents()); // LanguageChange is posted
         QTemporaryDir workspace;
         FakeLlmServer model(FakeLlmServer::Dialect::OpenAi);
         QVERIFY(model.listen());
@@ -422,7 +423,7 @@ private slots:
         QVERIFY2(suggested.contains(QStringLiteral("Engineering")),
                  qPrintable(suggested.join(QLatin1Char(','))));
         Gui::installLanguage(QStringLiteral("en"));
-        QTest::qWait(50);
+        QVERIFY(deliverPostedEvents()); // LanguageChange is posted
     }
 
     // Logging from the Servers dock: Log level → logging/setLevel; what the server then logs
@@ -663,11 +664,17 @@ private slots:
         QVERIFY(composer && composer->commandCompleter());
         window->activateWindow();
         composer->setFocus();
-        QTest::keyClicks(composer, QStringLiteral("/"));
-        QTest::qWait(300); // the prompts are listed the first time
-        QTest::keyClicks(composer, QStringLiteral("ev:a"));
         QCompleter *completer = composer->commandCompleter();
-        QTRY_VERIFY_WITH_TIMEOUT(completer->completionCount() > 0, 10000);
+        // The prompts are listed the first time "/" is typed and offered from the next
+        // keystroke on: typed again until they have come.
+        QTest::keyClicks(composer, QStringLiteral("/"));
+        QVERIFY(QTest::qWaitFor(
+                [&] {
+                    composer->clear();
+                    QTest::keyClicks(composer, QStringLiteral("/ev:a"));
+                    return completer->completionCount() > 0;
+                },
+                10000));
         QStringList offered;
         for (int row = 0; row < completer->completionModel()->rowCount(); ++row)
             offered << completer->completionModel()->index(row, 0).data().toString();
