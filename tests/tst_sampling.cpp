@@ -2,6 +2,7 @@
 // decision asked first, the model asked only after a yes, at most Sampler::PerMinute a minute.
 
 #include "fakellmserver.h"
+#include "postedevents.h"
 
 #include <engine/serverrequests/sampling.h>
 
@@ -95,7 +96,7 @@ private slots:
                 ++replies;
             });
             (void)QTest::qWaitFor([&] { return replies > 0; }, 10000);
-            QTest::qWait(10);
+            (void)deliverPostedEvents(); // a second reply would have been posted by now
             return std::make_pair(answer, replies);
         };
 
