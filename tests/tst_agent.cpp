@@ -648,13 +648,23 @@ private slots:
                  {QStringLiteral("mcp__fix__write_file"),
                   Json{{"path", "out.txt"}, {"content", "x"}}}}));
         rig->model->enqueue(FakeLlmServer::openAiText(QStringLiteral("Understood.")));
+        // Every tools/call the server is sent: the turn ends only after its calls were sent
+        // and answered, so what is not here by then was never asked of the server.
+        QList<QByteArray> sentCalls;
+        rig->session->manager()->setTrafficObserver(
+                [&](const QString &, Mcp::TrafficDirection direction, QByteArrayView text, qint64) {
+                    if (direction == Mcp::TrafficDirection::Sent
+                        && text.toByteArray().contains("\"method\":\"tools/call\""))
+                        sentCalls << text.toByteArray();
+                });
         QSignalSpy done(rig->agent.get(), &Agent::turnFinished);
         QSignalSpy asked(rig->agent.get(), &Agent::approvalNeeded);
         QVERIFY(rig->agent->send(QStringLiteral("try")));
         QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 15000);
         QCOMPARE(asked.count(), 1); // only the dangerous call; slow is configured read
         QCOMPARE(asked.first().at(1).toString(), QStringLiteral("mcp__fix__write_file"));
-        QTest::qWait(200);
+        QCOMPARE(sentCalls.size(), 1);
+        QVERIFY2(sentCalls[0].contains("\"name\":\"slow\""), sentCalls[0].constData());
         QVERIFY(!QFile::exists(QDir(ws.path()).filePath(QStringLiteral("out.txt"))));
         const Json tools = toolMessages(rig->model->requests().at(1));
         QCOMPARE(int(tools.size()), 2);

@@ -14,6 +14,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+
 using namespace Engine;
 
 namespace {
@@ -194,6 +196,7 @@ private slots:
         QSignalSpy started(rig->agent.get(), &Agent::toolStarted);
         QSignalSpy toolDone(rig->agent.get(), &Agent::toolFinished);
         QSignalSpy finished(rig->agent.get(), &Agent::turnFinished);
+        QSignalSpy ended(rig->model.get(), &FakeLlmServer::replyEnded);
         QVERIFY(rig->agent->send(QStringLiteral("go")));
         QVERIFY(started.wait(10000));
         QVERIFY(QTest::qWaitFor([&] { return rig->model->requests().size() == 2; }, 10000));
@@ -202,8 +205,26 @@ private slots:
         QCOMPARE(finished.size(), 1);
         QVERIFY(!rig->agent->isBusy());
         QCOMPARE(rig->session->runner()->runningCount(), 0);
-        QTest::qWait(200);
-        QCOMPARE(rig->model->requests().size(), 2);
+        // The sub-agent's stream is dropped (15 s of it were still to come) ...
+        QVERIFY(QTest::qWaitFor(
+                [&] {
+                    return std::any_of(ended.cbegin(), ended.cend(), [](const QList<QVariant> &e) {
+                        return e.at(0).toInt() == 1;
+                    });
+                },
+                10000));
+        for (const QList<QVariant> &e : std::as_const(ended)) {
+            if (e.at(0).toInt() == 1)
+                QVERIFY(!e.at(1).toBool());
+        }
+        // ... and the next turn's request is the third: nothing was asked in between.
+        rig->model->enqueue(FakeLlmServer::openAiText(QStringLiteral("Again.")));
+        QVERIFY(rig->agent->send(QStringLiteral("again")));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 10000);
+        QCOMPARE(rig->model->requests().size(), 3);
+        const Json third = rig->model->requests().at(2);
+        QVERIFY2(third["messages"].back().dump().find("again") != std::string::npos,
+                 third.dump().c_str());
     }
 
     // Under an inbound task's runner, only a read-only sub-agent may be spawned, and its calls
