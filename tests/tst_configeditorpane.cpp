@@ -1,3 +1,4 @@
+#include "postedevents.h"
 #include "processtest.h"
 #include "windowtest.h"
 
@@ -15,6 +16,7 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QFileInfo>
+#include <QFileSystemWatcher>
 #include <QLabel>
 #include <QListWidget>
 #include <QLocale>
@@ -24,6 +26,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QTranslator>
 #include <QTreeWidget>
 
@@ -634,12 +637,25 @@ private slots:
         QVERIFY(box);
         QVERIFY2(box->informativeText().contains(QStringLiteral("changed on disk")),
                  qPrintable(box->informativeText()));
+        // The pane looks at the disk DiskSettleMs after its watcher reports a change. A timer
+        // restarted by the same reports (connected after the pane's) and twice as long fires
+        // after that look, which must not take our own save for an outside change.
+        auto *watcher = pane->findChild<QFileSystemWatcher *>();
+        QVERIFY(watcher);
+        QTimer afterLook;
+        afterLook.setSingleShot(true);
+        afterLook.setTimerType(Qt::PreciseTimer);
+        afterLook.setInterval(2 * ConfigEditorPane::DiskSettleMs);
+        connect(watcher, &QFileSystemWatcher::fileChanged, &afterLook, qOverload<>(&QTimer::start));
+        connect(watcher, &QFileSystemWatcher::directoryChanged, &afterLook,
+                qOverload<>(&QTimer::start));
+        QSignalSpy looked(&afterLook, &QTimer::timeout);
         child<QPushButton>(*box, "saveAnywayButton")->click();
         QCOMPARE(readFile(path), mine);
         QVERIFY(note->isHidden());
 
         // Our own save is not taken for an outside change.
-        QTest::qWait(ConfigEditorPane::DiskSettleMs * 3);
+        QVERIFY(looked.wait(5000));
         QCOMPARE(editorBytes(*pane), mine);
         QVERIFY(note->isHidden());
     }
@@ -718,7 +734,7 @@ private slots:
         // The first time it opens as a window of its own: the chat keeps its height.
         QVERIFY(dock->isFloating());
         QVERIFY(dock->height() >= 500);
-        QTest::qWait(50);
+        QVERIFY(deliverPostedEvents()); // the window's layout settles (LayoutRequest is posted)
         QVERIFY2(window.chatView()->height() > 300,
                  qPrintable(QString::number(window.chatView()->height())));
         QCOMPARE(pane->filePath(), QDir(options.workspace).filePath(QStringLiteral(".mcp.json")));
