@@ -217,23 +217,36 @@ private slots:
                 [&](ToolResult result) { stopped = std::move(result); }, options);
         QTRY_VERIFY_WITH_TIMEOUT(!m_client->taskId(id).empty(), 5000);
         const std::string taskId = m_client->taskId(id);
+        // Cancelling sends tasks/cancel; the server has handled it once it has answered it
+        // (the server may handle a tasks/get sent meanwhile first).
+        Json cancelRequest;
+        bool cancelAnswered = false;
+        m_client->transport()->setTrafficTap(
+                [&](TrafficDirection direction, std::string_view text) {
+                    const Json message = Json::parse(text, nullptr, false);
+                    if (!message.is_object())
+                        return;
+                    if (direction == TrafficDirection::Sent
+                        && message.value("method", "") == "tasks/cancel")
+                        cancelRequest = message;
+                    else if (direction == TrafficDirection::Received && cancelRequest.is_object()
+                             && !message.contains("method")
+                             && message.value("id", Json()) == cancelRequest["id"])
+                        cancelAnswered = true;
+                });
         m_client->cancel(id, QStringLiteral("stopped by the test"));
         QTRY_VERIFY_WITH_TIMEOUT(stopped.has_value(), 5000);
         QVERIFY(stopped->error && stopped->error->is(ErrorCode::RequestCancelled));
         QCOMPARE(m_client->runningTaskCount(), std::size_t(0));
-        // tasks/cancel went out before this tasks/get; the server may handle them in any order.
-        std::string status;
-        for (int attempt = 0; attempt < 20 && status != "cancelled"; ++attempt) {
-            std::optional<Response> reply;
-            m_client->request("tasks/get", Json{{"taskId", taskId}}, this,
-                              [&](Response response) { reply = std::move(response); });
-            QTRY_VERIFY_WITH_TIMEOUT(reply.has_value(), 5000);
-            QVERIFY2(reply->ok(), reply->error ? reply->error->message.c_str() : "");
-            status = reply->result.value("status", "");
-            if (status != "cancelled")
-                QTest::qWait(100);
-        }
-        QCOMPARE(status, std::string("cancelled"));
+        QTRY_VERIFY_WITH_TIMEOUT(cancelAnswered, 5000);
+        m_client->transport()->setTrafficTap({});
+        QCOMPARE_JSON(cancelRequest["params"]["taskId"], taskId);
+        std::optional<Response> reply;
+        m_client->request("tasks/get", Json{{"taskId", taskId}}, this,
+                          [&](Response response) { reply = std::move(response); });
+        QTRY_VERIFY_WITH_TIMEOUT(reply.has_value(), 5000);
+        QVERIFY2(reply->ok(), reply->error ? reply->error->message.c_str() : "");
+        QCOMPARE(reply->result.value("status", ""), std::string("cancelled"));
     }
 
     // Acceptance (issue 13): simulate-research-query, which runs only as a task, completes
