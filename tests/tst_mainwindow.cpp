@@ -1,6 +1,7 @@
 #include "fakellmserver.h"
 #include "mcphttpserver.h"
 #include "oauthserver.h"
+#include "postedevents.h"
 #include "windowtest.h"
 
 #include <ui/agentsdock.h>
@@ -282,8 +283,8 @@ private slots:
         QFile config(QDir(workspace.path()).filePath(QStringLiteral(".mcp.json")));
         QVERIFY(config.open(QIODevice::WriteOnly));
         config.write(QStringLiteral(R"({"mcpServers": {
-            "alpha": {"command": "sh", "args": ["-c", "touch alpha-ran; exec $0", "%1"]},
-            "beta": {"command": "sh", "args": ["-c", "touch beta-ran; exec $0", "%1"]}}})")
+            "alpha": {"command": "sh", "args": ["-c", "echo run >> alpha-ran; exec $0", "%1"]},
+            "beta": {"command": "sh", "args": ["-c", "echo run >> beta-ran; exec $0", "%1"]}}})")
                              .arg(QStringLiteral(SWITCHBOARD_FIXTURE_SERVER))
                              .toUtf8());
         config.close();
@@ -293,6 +294,12 @@ private slots:
         const Gui::MainWindowOptions options = testWindowOptions(workspace.path(), data.path());
         const auto ran = [&](const char *name) {
             return QFile::exists(QDir(workspace.path()).filePath(QLatin1String(name)));
+        };
+        // Each start of a server adds a line to its marker: one line once it has connected
+        // after its trust shows that it never ran before.
+        const auto runs = [&](const char *name) {
+            QFile marker(QDir(workspace.path()).filePath(QLatin1String(name)));
+            return marker.open(QIODevice::ReadOnly) ? int(marker.readAll().count('\n')) : 0;
         };
         {
             Gui::MainWindow window(options);
@@ -310,9 +317,9 @@ private slots:
             auto *details = banner->findChild<QPlainTextEdit *>(QStringLiteral("trustDetails"));
             QVERIFY(details);
             QVERIFY2(details->toPlainText().contains(
-                             QLatin1String("  $ sh -c 'touch alpha-ran; exec $0'")),
+                             QLatin1String("  $ sh -c 'echo run >> alpha-ran; exec $0'")),
                      qPrintable(details->toPlainText()));
-            QTest::qWait(200);
+            QVERIFY(!manager->client("alpha") && !manager->client("beta"));
             QVERIFY(!ran("alpha-ran") && !ran("beta-ran"));
 
             banner->setChecked(QStringLiteral("alpha"), false);
@@ -324,12 +331,14 @@ private slots:
                                       10000);
             QCOMPARE(manager->status("alpha").state, Mcp::ServerState::Untrusted);
             QVERIFY(ran("beta-ran") && !ran("alpha-ran"));
+            QCOMPARE(runs("beta-ran"), 1);
             QCOMPARE(banner->serverNames(), QStringList({"alpha"}));
 
             banner->findChild<QPushButton *>(QStringLiteral("trustAllButton"))->click();
             QTRY_COMPARE_WITH_TIMEOUT(manager->status("alpha").state, Mcp::ServerState::Connected,
                                       10000);
             QVERIFY(ran("alpha-ran"));
+            QCOMPARE(runs("alpha-ran"), 1);
             QVERIFY(banner->isHidden());
             QSignalSpy stopped(manager, &Mcp::Manager::stopped);
             window.close();
@@ -507,7 +516,7 @@ private slots:
         setup->window->agent()->cancel();
         QCOMPARE(done.count(), 1);
         QTRY_VERIFY(!QApplication::activeModalWidget());
-        QTest::qWait(300); // no second dialog follows
+        QVERIFY(deliverPostedEvents()); // no second dialog follows (its show is posted)
         QVERIFY(!QApplication::activeModalWidget());
         QVERIFY(!QFile::exists(QDir(setup->workspace.path()).filePath(QStringLiteral("a.txt"))));
         QVERIFY(!QFile::exists(QDir(setup->workspace.path()).filePath(QStringLiteral("b.txt"))));
@@ -726,7 +735,7 @@ private slots:
         QTRY_VERIFY((ask = window.findChild<QMessageBox *>(
                              QStringLiteral("sensitiveAttachmentDialog"))));
         ask->button(QMessageBox::Cancel)->click();
-        QTest::qWait(50);
+        QVERIFY(deliverPostedEvents()); // an attachment would be posted from the answer
         QCOMPARE(chips().size(), 2);
         // A chip's click takes it off the message.
         paste(env);
@@ -1315,24 +1324,50 @@ private slots:
             ++knocks;
             delete agent.nextPendingConnection();
         });
+        // A second workspace agent, trusted first: its knock comes after any the window's
+        // start could have made, so none by then shows "cloned" was not contacted.
+        QTcpServer other;
+        QVERIFY(other.listen(QHostAddress::LocalHost));
+        int otherKnocks = 0;
+        connect(&other, &QTcpServer::newConnection, this, [&] {
+            ++otherKnocks;
+            delete other.nextPendingConnection();
+        });
         auto setup = open(0, [&](const QString &workspace) {
             QFile peers(workspace + QStringLiteral("/.a2a.json"));
             QVERIFY(peers.open(QIODevice::WriteOnly));
             peers.write(QStringLiteral("{\"agents\": {\"cloned\": {\"url\": "
-                                       "\"http://127.0.0.1:%1/\"}}}")
+                                       "\"http://127.0.0.1:%1/\"}, \"other\": {\"url\": "
+                                       "\"http://127.0.0.1:%2/\"}}}")
                                 .arg(agent.serverPort())
+                                .arg(other.serverPort())
                                 .toUtf8());
         });
         QVERIFY(setup);
         auto *dock = setup->window->findChild<Gui::AgentsDock *>(QStringLiteral("agentsDock"));
         QVERIFY(dock);
-        QTreeWidgetItem *row = dock->peerView()->topLevelItem(0);
+        const auto rowOf = [dock](const QString &name) -> QTreeWidgetItem * {
+            for (int i = 0; i < dock->peerView()->topLevelItemCount(); ++i) {
+                QTreeWidgetItem *item = dock->peerView()->topLevelItem(i);
+                if (item->text(Gui::AgentsDock::PeerNameColumn) == name)
+                    return item;
+            }
+            return nullptr;
+        };
+        QVERIFY(rowOf(QStringLiteral("cloned")) && rowOf(QStringLiteral("other")));
+        QCOMPARE(rowOf(QStringLiteral("cloned"))->text(Gui::AgentsDock::PeerStateColumn),
+                 QStringLiteral("not trusted yet"));
+        auto *trustButton = dock->findChild<QPushButton *>(QStringLiteral("agentsTrustButton"));
+        rowOf(QStringLiteral("other"))->setSelected(true);
+        trustButton->click();
+        QVERIFY(QTest::qWaitFor([&] { return otherKnocks > 0; }, 10000));
+        QCOMPARE(knocks, 0);
+        dock->peerView()->clearSelection();
+        QTreeWidgetItem *row = rowOf(QStringLiteral("cloned"));
         QVERIFY(row);
         QCOMPARE(row->text(Gui::AgentsDock::PeerStateColumn), QStringLiteral("not trusted yet"));
-        QTest::qWait(200);
-        QCOMPARE(knocks, 0);
         row->setSelected(true);
-        dock->findChild<QPushButton *>(QStringLiteral("agentsTrustButton"))->click();
+        trustButton->click();
         QVERIFY(QTest::qWaitFor([&] { return knocks > 0; }, 10000));
         QVERIFY(!setup->window->session()->peers().find(QStringLiteral("cloned"))->untrusted);
         QFile trust(options(*setup).trustFile);
@@ -1473,12 +1508,14 @@ private slots:
 #else
         QTemporaryDir home, workspace;
         const QString pidFile = QDir(workspace.path()).filePath(QStringLiteral("server.pid"));
+        // What the server receives: its first line shows the window is connecting it.
+        const QString logFile = QDir(workspace.path()).filePath(QStringLiteral("server.log"));
         const QString config = QDir(workspace.path()).filePath(QStringLiteral("given.json"));
         QFile file(config);
         QVERIFY(file.open(QIODevice::WriteOnly));
         // `exec` keeps the shell's pid: the file names the server process itself.
         file.write(QStringLiteral(R"({"mcpServers": {"fix": {"command": "sh",
-            "args": ["-c", "echo $$ > server.pid; exec $0", "%1"]}}})")
+            "args": ["-c", "echo $$ > server.pid; exec $0 --log-file server.log", "%1"]}}})")
                            .arg(QStringLiteral(SWITCHBOARD_FIXTURE_SERVER))
                            .toUtf8());
         file.close();
@@ -1493,7 +1530,7 @@ private slots:
         const pid_t server = pid_t(pid.readAll().trimmed().toLongLong());
         QVERIFY(server > 0);
         QCOMPARE(::kill(server, 0), 0);
-        QTest::qWait(300); // the server is being connected
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(logFile).size() > 0, 15000); // being connected
         QElapsedTimer clock;
         clock.start();
         QCOMPARE(::kill(pid_t(gui.processId()), SIGTERM), 0);
@@ -1589,7 +1626,7 @@ private slots:
                     = setup->window->findChild<QMessageBox *>(QStringLiteral("confirmCloseBox")));
         QVERIFY(setup->window->isVisible());
         box->button(QMessageBox::Cancel)->click();
-        QTest::qWait(50);
+        QVERIFY(deliverPostedEvents()); // a close would be posted from the answer
         QVERIFY(setup->window->isVisible());
         QCOMPARE(setup->window->manager()->status(QStringLiteral("fix")).state,
                  Mcp::ServerState::Connected);
@@ -1834,10 +1871,12 @@ private slots:
         FakeLlmServer other(FakeLlmServer::Dialect::OpenAi);
         QVERIFY(other.listen());
         other.enqueue(FakeLlmServer::openAiText(QStringLiteral("From B.")));
+        QSignalSpy streamed(before, &Agent::textDelta);
         saveSettings(*setup->window, other.baseUrl(), QStringLiteral("model-b"), 60);
-        QTest::qWait(200);
-        QVERIFY(before->isBusy());
+        // The running turn's next text comes (250 ms apart), and its agent is still there.
+        QVERIFY(streamed.wait(5000));
         QCOMPARE(replaced.count(), 0); // not under the running turn
+        QVERIFY(before->isBusy());
         QTRY_COMPARE_WITH_TIMEOUT(replaced.count(), 1, 15000);
         QCOMPARE(setup->window->chatView()->lastAssistantText(), QStringLiteral("Slowly from A."));
         QTRY_VERIFY_WITH_TIMEOUT(setup->window->agent(), 10000);
