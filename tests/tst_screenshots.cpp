@@ -1,4 +1,5 @@
 #include "fakellmserver.h"
+#include "postedevents.h"
 #include "windowtest.h"
 
 #include <ui/auditlogdialog.h>
@@ -22,6 +23,7 @@
 #include <QPainter>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -186,7 +188,7 @@ private slots:
                      QStringLiteral("This folder's .mcp.json wants to start 2 servers"));
         else
             QVERIFY2(!title->text().contains(QLatin1String("wants")), qPrintable(title->text()));
-        QTest::qWait(100);
+        QVERIFY(deliverPostedEvents()); // the banner's layout settles
         save(window->grab(), QStringLiteral("trust-banner-%1.png").arg(lang));
         window.reset();
     }
@@ -264,7 +266,7 @@ private slots:
         composer->setPlainText(QStringLiteral("Write my plan to notes/今天.md"));
         window->submit();
         QTRY_VERIFY_WITH_TIMEOUT(QApplication::activeModalWidget(), 10000);
-        QTest::qWait(100); // let the dialog paint its final layout
+        QVERIFY(deliverPostedEvents()); // the dialog's final layout
         save(grabModal(), QStringLiteral("approval-%1.png").arg(lang));
         auto *risk = QApplication::activeModalWidget()->findChild<QLabel *>(
                 QStringLiteral("riskLabel"));
@@ -277,7 +279,12 @@ private slots:
         QVERIFY(deny);
         deny->click();
         QTRY_VERIFY_WITH_TIMEOUT(!window->agent()->isBusy(), 10000);
-        QTest::qWait(200); // the answer's last render and the scroll to it
+        // The answer's last render, and the scroll to it.
+        QScrollBar *chatBar = window->chatView()->verticalScrollBar();
+        QTRY_VERIFY(window->chatView()->document()->toPlainText().contains(
+                QStringLiteral("Parses a number")));
+        QTRY_COMPARE(chatBar->value(), chatBar->maximum());
+        QVERIFY(deliverPostedEvents());
         save(window->grab(), QStringLiteral("chat-%1.png").arg(lang));
 
         // Attachments waiting in the composer: a workspace file and a pasted picture.
@@ -302,21 +309,21 @@ private slots:
         }
         QTRY_COMPARE(window->findChildren<QToolButton *>(QStringLiteral("attachmentChip")).size(),
                      2);
-        QTest::qWait(50);
+        QVERIFY(deliverPostedEvents()); // the chips' layout settles
         save(window->grab(), QStringLiteral("attachments-%1.png").arg(lang));
 
         window->openToolBrowser();
         auto *browser = window->findChild<Gui::ToolBrowser *>();
         QVERIFY(browser);
         QVERIFY(browser->selectTool(QStringLiteral("mcp__fix__echo")));
-        QTest::qWait(100);
+        QVERIFY(deliverPostedEvents()); // the form's layout settles
         save(browser->grab(), QStringLiteral("toolbrowser-%1.png").arg(lang));
         // 10,000 tools, filtered.
         auto *search = browser->findChild<QLineEdit *>(QStringLiteral("searchEdit"));
         QVERIFY(search);
         search->setText(QStringLiteral("tool_01"));
         QVERIFY(browser->selectTool(QStringLiteral("mcp__many__tool_0100")));
-        QTest::qWait(100);
+        QVERIFY(deliverPostedEvents()); // the form's layout settles
         save(browser->grab(), QStringLiteral("toolbrowser-filtered-%1.png").arg(lang));
         browser->close();
 
@@ -328,7 +335,7 @@ private slots:
         QVERIFY(audit);
         QTRY_VERIFY_WITH_TIMEOUT(audit->table()->model()->rowCount() >= 2, 10000);
         audit->resize(900, 360);
-        QTest::qWait(100);
+        QVERIFY(deliverPostedEvents()); // the resized table's layout settles
         save(audit->grab(), QStringLiteral("auditlog-%1.png").arg(lang));
         audit->close();
 
@@ -393,7 +400,7 @@ private slots:
         QVERIFY(viewer->pageCount() > 100);
         viewer->resize(620, 420);
         viewer->move(window->geometry().center() - viewer->rect().center());
-        QTest::qWait(200);
+        QVERIFY(deliverPostedEvents()); // the viewer's layout settles
         save(window->grab(), QStringLiteral("bigresult-%1.png").arg(lang));
         save(viewer->grab(), QStringLiteral("bigresult-viewer-%1.png").arg(lang));
         viewer->close();
@@ -409,7 +416,9 @@ private slots:
         QTRY_VERIFY(chat->document()->toPlainText().contains(lang == QLatin1String("en")
                                                                      ? QStringLiteral("Compacted")
                                                                      : QStringLiteral("压缩")));
-        QTest::qWait(200);
+        // The answer's last render.
+        QTRY_VERIFY(chat->document()->toPlainText().contains(QStringLiteral("Still only")));
+        QVERIFY(deliverPostedEvents());
         save(window->grab(), QStringLiteral("compaction-%1.png").arg(lang));
         window.reset();
     }
