@@ -1,8 +1,8 @@
 #include "terminalhost.h"
 
+#include "cliinternal.h"
 #include "terminalelicitation.h"
 #include "terminalgate.h"
-#include "terminaltext.h"
 
 #include <engine/approval/approval.h>
 #include <engine/secrets/processenvironment.h>
@@ -12,14 +12,7 @@
 
 namespace Cli {
 
-namespace {
-
-void err(const QString &text)
-{
-    TerminalText::write(stderr, text + QLatin1Char('\n'));
-}
-
-} // namespace
+using Internal::err;
 
 TerminalHost::TerminalHost(Options options, QObject *parent)
     : QObject(parent)
