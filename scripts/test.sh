@@ -22,6 +22,11 @@
 #   ASAN_BUILD_TYPE=Debug
 #   SWITCHBOARD_REQUIRE_SANDBOX=1   sandbox tests fail instead of skipping where bubblewrap
 #                                   cannot make its namespaces (.ci/run sets it)
+#   PRUNE_ASAN=1       remove build-asan/ once its tests passed (.ci/run sets it: the disk of
+#                      a CI machine may not hold all three builds)
+#
+# Every build here has line tables only for debug info (SWITCHBOARD_DEBUG_LINES_ONLY): file
+# and line in every trace, at a fifth of the disk. Each banner says how much disk is free.
 # -E: the ERR trap (banner of the failing stage + summary) also fires inside functions.
 set -Eeuo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -63,7 +68,8 @@ trap on_error ERR
 banner() {
     STAGE=$1
     STAGE_START=$SECONDS
-    printf '\n==== [%s] %s ====\n' "$(date +%H:%M:%S)" "$1"
+    printf '\n==== [%s] %s (%s free on disk) ====\n' "$(date +%H:%M:%S)" "$1" \
+        "$(df -h --output=avail . | tail -n 1 | tr -d ' ')"
 }
 stage_done() {  # stage_done "what happened"
     SUMMARY+=("$(printf '%-12s %-6s %4ss  %s' "$STAGE" ok "$((SECONDS - STAGE_START))" "${1:-}")")
@@ -85,7 +91,8 @@ cmake_configure() {  # cmake_configure DIR [cmake args...]
     local dir=$1
     shift
     # Warnings are errors here and in CI (a plain `cmake` leaves them warnings).
-    local args=(-S . -B "$dir" -DSWITCHBOARD_WERROR="${SWITCHBOARD_WERROR:-ON}" "$@")
+    local args=(-S . -B "$dir" -DSWITCHBOARD_WERROR="${SWITCHBOARD_WERROR:-ON}"
+                -DSWITCHBOARD_DEBUG_LINES_ONLY=ON "$@")
     # Choose the generator only on first configure (an existing cache keeps its own).
     [ -f "$dir/CMakeCache.txt" ] || args+=(-G Ninja)
     if command -v ccache >/dev/null 2>&1; then
@@ -181,6 +188,9 @@ else
     run_ctest build-asan "$((TEST_TIMEOUT * 2))"
     unset ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS
     stage_done "ctest build-asan/: $CTEST_RESULT"
+    if [ "${PRUNE_ASAN:-0}" = 1 ]; then
+        rm -rf build-asan
+    fi
 fi
 
 # ------------------------------------------------------------------------------------------
