@@ -283,7 +283,7 @@ in %3</numerusform>
 <context>
     <name>Gui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../src/ui/mainwindow.cpp" line="+612"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+475"/>
         <source>%n earlier tool result(s) shortened</source>
         <translation>
             <numerusform>%n earlier tool result shortened</numerusform>
@@ -298,16 +298,11 @@ in %3</numerusform>
             <numerusform>%n earlier messages left out of</numerusform>
         </translation>
     </message>
+</context>
+<context>
+    <name>Gui::ModelPicker</name>
     <message numerus="yes">
-        <location line="+428"/>
-        <source>%n tools are offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser, or let the model search for tools (Settings).</source>
-        <translation>
-            <numerusform>%n tool is offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser, or let the model search for tools (Settings).</numerusform>
-            <numerusform>%n tools are offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser, or let the model search for tools (Settings).</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="+142"/>
+        <location filename="../src/ui/modelpicker.cpp" line="+81"/>
         <source>The model that answers (%n models listed by the provider)</source>
         <translation>
             <numerusform>The model that answers (%n model listed by the provider)</numerusform>
@@ -399,6 +394,17 @@ in %3</numerusform>
         <translation>
             <numerusform>Showing the first %1 of %2 (%Ln line).</numerusform>
             <numerusform>Showing the first %1 of %2 (%Ln lines).</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Gui::ServerActions</name>
+    <message numerus="yes">
+        <location filename="../src/ui/serveractions.cpp" line="+217"/>
+        <source>%n tools are offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser, or let the model search for tools (Settings).</source>
+        <translation>
+            <numerusform>%n tool is offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser, or let the model search for tools (Settings).</numerusform>
+            <numerusform>%n tools are offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser, or let the model search for tools (Settings).</numerusform>
         </translation>
     </message>
 </context>

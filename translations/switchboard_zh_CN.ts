@@ -261,7 +261,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Cli::TerminalHost</name>
     <message>
-        <location filename="../src/cli/terminalhost.cpp" line="+32"/>
+        <location filename="../src/cli/terminalhost.cpp" line="+25"/>
         <source>Open this address in a browser to sign in (waiting up to 5 minutes):
 %1</source>
         <translation>请在浏览器中打开此地址以登录（最多等待 5 分钟）：
@@ -2484,7 +2484,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>URL 缺少主机名</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+33"/>
         <source>the base URL in Settings (%1) is not usable: %2</source>
         <translation>设置中的基础 URL（%1）不可用：%2</translation>
     </message>
@@ -3415,185 +3415,9 @@ in %3</source>
     </message>
 </context>
 <context>
-    <name>Gui::MainWindow</name>
+    <name>Gui::HelpDialogs</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+121"/>
-        <source>Unsaved configuration</source>
-        <translation>未保存的配置</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>The configuration has edits that are not saved. Close Switchboard and lose them?</source>
-        <translation>配置有未保存的编辑。要关闭 Switchboard 并丢弃这些编辑吗？</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>Discard and close</source>
-        <translation>放弃并关闭</translation>
-    </message>
-    <message>
-        <location line="+332"/>
-        <source>Ask anything — Enter sends, Shift+Enter for a new line, /mcp opens the tools</source>
-        <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
-    </message>
-    <message>
-        <location line="+441"/>
-        <source>Send</source>
-        <translation>发送</translation>
-    </message>
-    <message>
-        <location line="-439"/>
-        <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
-        <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <location line="+76"/>
-        <source>New conversation</source>
-        <translation>新建对话</translation>
-    </message>
-    <message>
-        <location line="-74"/>
-        <source>&amp;File</source>
-        <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>&amp;New conversation</source>
-        <translation>新建对话(&amp;N)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>&amp;Settings…</source>
-        <translation>设置(&amp;S)…</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>&amp;Tools</source>
-        <translation>工具(&amp;T)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>&amp;Tool browser…</source>
-        <translation>工具浏览器(&amp;T)…</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Edit &amp;configuration…</source>
-        <translation>编辑配置(&amp;C)…</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>&amp;Audit log…</source>
-        <translation>审计日志(&amp;A)…</translation>
-    </message>
-    <message>
-        <location line="+39"/>
-        <source>last turn: %1 in / %2 out tokens</source>
-        <translation>上一轮：输入 %1 / 输出 %2 tokens</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>this conversation: %1 / %2</source>
-        <translation>本对话：%1 / %2</translation>
-    </message>
-    <message>
-        <location line="+198"/>
-        <source>The new model settings apply when the current answer is done.</source>
-        <translation>新的模型设置将在当前回答完成后生效。</translation>
-    </message>
-    <message>
-        <location line="+48"/>
-        <source>&lt;b&gt;Chat needs a model&lt;/b&gt; — %1. Servers, tools and manual runs work without one.</source>
-        <translation>&lt;b&gt;聊天需要模型&lt;/b&gt; — %1。服务器、工具和手动运行无需模型即可使用。</translation>
-    </message>
-    <message>
-        <location line="+83"/>
-        <source>Chat needs a model — %1.</source>
-        <translation>聊天需要模型 — %1。</translation>
-    </message>
-    <message>
-        <location line="-63"/>
-        <source>Model: %1</source>
-        <translation>模型：%1</translation>
-    </message>
-    <message>
-        <location line="-569"/>
-        <source>Could not save the conversation: %1</source>
-        <translation>无法保存对话：%1</translation>
-    </message>
-    <message>
-        <location line="+397"/>
-        <source>&lt;b&gt;Compacted&lt;/b&gt; to fit the model&apos;s context window: %1 and %2 this request. The conversation keeps everything.</source>
-        <translation>&lt;b&gt;已压缩&lt;/b&gt;以适应模型的上下文窗口：%1，并且本次请求%2。对话本身保留全部内容。</translation>
-    </message>
-    <message numerus="yes">
-        <location line="+2"/>
-        <source>%n earlier tool result(s) shortened</source>
-        <translation>
-            <numerusform>缩短了 %n 个较早的工具结果</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="+2"/>
-        <source>%n earlier message(s) left out of</source>
-        <translation>
-            <numerusform>省略了 %n 条较早的消息</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>The model was given its own summary of what was left out.</source>
-        <translation>模型收到了它自己对被省略部分的摘要。</translation>
-    </message>
-    <message>
-        <location line="+226"/>
-        <source>The API key is still being read from the keychain; send again in a moment.</source>
-        <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
-    </message>
-    <message>
-        <location line="+58"/>
-        <source>Stop</source>
-        <translation>停止</translation>
-    </message>
-    <message>
-        <location line="-421"/>
-        <location line="+452"/>
-        <source>Configuration</source>
-        <translation>配置</translation>
-    </message>
-    <message>
-        <location line="-462"/>
-        <source>&amp;View</source>
-        <translation>视图(&amp;V)</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>&amp;Help</source>
-        <translation>帮助(&amp;H)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>&amp;Keyboard shortcuts</source>
-        <translation>键盘快捷键(&amp;K)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>&amp;About Switchboard</source>
-        <translation>关于 Switchboard(&amp;A)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Toolbar</source>
-        <translation>工具栏</translation>
-    </message>
-    <message>
-        <location line="+58"/>
+        <location filename="../src/ui/helpdialogs.cpp" line="+19"/>
         <source>Enter</source>
         <translation>Enter</translation>
     </message>
@@ -3628,7 +3452,12 @@ in %3</source>
         <translation>打开工具浏览器（在消息框中输入）</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
+        <source>New conversation</source>
+        <translation>新建对话</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Tool browser</source>
         <translation>工具浏览器</translation>
     </message>
@@ -3677,40 +3506,150 @@ in %3</source>
         <source>&lt;h3&gt;Switchboard %1&lt;/h3&gt;&lt;p&gt;A desktop AI agent and MCP client: the model&apos;s tools come from MCP servers, and every tool that can change something waits for your approval.&lt;/p&gt;&lt;p&gt;Built with Qt %2 (running on Qt %3).&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Switchboard %1&lt;/h3&gt;&lt;p&gt;桌面 AI 智能体与 MCP 客户端：模型的工具来自 MCP 服务器，凡是可能改动内容的工具都要等你批准。&lt;/p&gt;&lt;p&gt;基于 Qt %2 构建（运行于 Qt %3）。&lt;/p&gt;</translation>
     </message>
+</context>
+<context>
+    <name>Gui::MainWindow</name>
     <message>
-        <location line="+397"/>
-        <source>Trusted for this session only: %1</source>
-        <translation>仅在本次会话中信任：%1</translation>
+        <location filename="../src/ui/mainwindow.cpp" line="+413"/>
+        <source>Ask anything — Enter sends, Shift+Enter for a new line, /mcp opens the tools</source>
+        <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
     <message>
-        <location line="+15"/>
-        <source>The server stays %1 for this session only: %2</source>
-        <translation>该服务器仅在本次会话中保持%1：%2</translation>
+        <location line="+295"/>
+        <source>Send</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <location line="-293"/>
+        <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
+        <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>New conversation</source>
+        <translation>新建对话</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>enabled</source>
-        <translation>启用</translation>
+        <source>&amp;New conversation</source>
+        <translation>新建对话(&amp;N)</translation>
     </message>
     <message>
-        <location line="+0"/>
-        <source>disabled</source>
-        <translation>停用</translation>
+        <location line="+1"/>
+        <source>&amp;Settings…</source>
+        <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location line="+46"/>
-        <source>Could not save the choice of tools in %1.</source>
-        <translation>无法将工具选择保存到 %1。</translation>
+        <location line="+1"/>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Tools</source>
+        <translation>工具(&amp;T)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Tool browser…</source>
+        <translation>工具浏览器(&amp;T)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Edit &amp;configuration…</source>
+        <translation>编辑配置(&amp;C)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Audit log…</source>
+        <translation>审计日志(&amp;A)…</translation>
+    </message>
+    <message>
+        <location line="+142"/>
+        <source>The new model settings apply when the current answer is done.</source>
+        <translation>新的模型设置将在当前回答完成后生效。</translation>
+    </message>
+    <message>
+        <location line="+83"/>
+        <source>Chat needs a model — %1.</source>
+        <translation>聊天需要模型 — %1。</translation>
+    </message>
+    <message>
+        <location line="-39"/>
+        <source>Model: %1</source>
+        <translation>模型：%1</translation>
+    </message>
+    <message>
+        <location line="-433"/>
+        <source>Could not save the conversation: %1</source>
+        <translation>无法保存对话：%1</translation>
+    </message>
+    <message>
+        <location line="+293"/>
+        <source>&lt;b&gt;Compacted&lt;/b&gt; to fit the model&apos;s context window: %1 and %2 this request. The conversation keeps everything.</source>
+        <translation>&lt;b&gt;已压缩&lt;/b&gt;以适应模型的上下文窗口：%1，并且本次请求%2。对话本身保留全部内容。</translation>
     </message>
     <message numerus="yes">
-        <location line="+14"/>
-        <source>%n tools are offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser, or let the model search for tools (Settings).</source>
+        <location line="+2"/>
+        <source>%n earlier tool result(s) shortened</source>
         <translation>
-            <numerusform>向模型提供了 %n 个工具：超过了多数 OpenAI 兼容 API 接受的 %1 个，而且每个描述都占用上下文。请在“服务器”停靠窗口（工具列）取消勾选服务器，或在工具浏览器中取消勾选工具，或让模型搜索工具（设置）。</numerusform>
+            <numerusform>缩短了 %n 个较早的工具结果</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n earlier message(s) left out of</source>
+        <translation>
+            <numerusform>省略了 %n 条较早的消息</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+3"/>
+        <source>The model was given its own summary of what was left out.</source>
+        <translation>模型收到了它自己对被省略部分的摘要。</translation>
+    </message>
+    <message>
+        <location line="+170"/>
+        <source>The API key is still being read from the keychain; send again in a moment.</source>
+        <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
+    </message>
+    <message>
+        <location line="+58"/>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location line="-285"/>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;About Switchboard</source>
+        <translation>关于 Switchboard(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Toolbar</source>
+        <translation>工具栏</translation>
+    </message>
+    <message>
+        <location line="+325"/>
         <source>Could not rename the conversation: %1</source>
         <translation>无法重命名对话：%1</translation>
     </message>
@@ -3720,7 +3659,35 @@ in %3</source>
         <translation>无法删除对话：%1</translation>
     </message>
     <message>
-        <location line="+78"/>
+        <location line="+80"/>
+        <source>Could not save the settings: %1</source>
+        <translation>无法保存设置：%1</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Context window: %1 tokens (from the provider&apos;s model list)</source>
+        <translation>上下文窗口：%1 个 token（来自提供方的模型列表）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Context window: %1 tokens (from Settings)</source>
+        <translation>上下文窗口：%1 个 token（来自“设置”）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>reading the API key…</source>
+        <translation>正在读取 API 密钥…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no model configured</source>
+        <translation>未配置模型</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::ModelPicker</name>
+    <message>
+        <location filename="../src/ui/modelpicker.cpp" line="+46"/>
         <source>no model</source>
         <translation>没有模型</translation>
     </message>
@@ -3740,7 +3707,7 @@ in %3</source>
         <translation>回答问题的模型。无法读取提供方的模型列表：%1</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+14"/>
         <source>context window: %1 tokens</source>
         <translation>上下文窗口：%1 个 token</translation>
     </message>
@@ -3751,30 +3718,13 @@ in %3</source>
             <numerusform>回答问题的模型（提供方列出了 %n 个模型）</numerusform>
         </translation>
     </message>
+</context>
+<context>
+    <name>Gui::NoModelNotice</name>
     <message>
-        <location line="+18"/>
-        <source>Could not save the settings: %1</source>
-        <translation>无法保存设置：%1</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>Context window: %1 tokens (from the provider&apos;s model list)</source>
-        <translation>上下文窗口：%1 个 token（来自提供方的模型列表）</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Context window: %1 tokens (from Settings)</source>
-        <translation>上下文窗口：%1 个 token（来自“设置”）</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>reading the API key…</source>
-        <translation>正在读取 API 密钥…</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>no model configured</source>
-        <translation>未配置模型</translation>
+        <location line="+10"/>
+        <source>&lt;b&gt;Chat needs a model&lt;/b&gt; — %1. Servers, tools and manual runs work without one.</source>
+        <translation>&lt;b&gt;聊天需要模型&lt;/b&gt; — %1。服务器、工具和手动运行无需模型即可使用。</translation>
     </message>
 </context>
 <context>
@@ -4377,6 +4327,62 @@ in %3</source>
         <location line="+3"/>
         <source>Field &apos;%1&apos;: %2</source>
         <translation>字段“%1”：%2</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::ServerActions</name>
+    <message>
+        <location filename="../src/ui/serveractions.cpp" line="+68"/>
+        <location line="+11"/>
+        <source>Configuration</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Unsaved configuration</source>
+        <translation>未保存的配置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The configuration has edits that are not saved. Close Switchboard and lose them?</source>
+        <translation>配置有未保存的编辑。要关闭 Switchboard 并丢弃这些编辑吗？</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Discard and close</source>
+        <translation>放弃并关闭</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>Trusted for this session only: %1</source>
+        <translation>仅在本次会话中信任：%1</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>The server stays %1 for this session only: %2</source>
+        <translation>该服务器仅在本次会话中保持%1：%2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>enabled</source>
+        <translation>启用</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>disabled</source>
+        <translation>停用</translation>
+    </message>
+    <message>
+        <location line="+46"/>
+        <source>Could not save the choice of tools in %1.</source>
+        <translation>无法将工具选择保存到 %1。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+19"/>
+        <source>%n tools are offered to the model: more than %1, the most OpenAI-compatible APIs accept, and every description costs context. Uncheck servers in the Servers dock (Tools column) or tools in the tool browser, or let the model search for tools (Settings).</source>
+        <translation>
+            <numerusform>向模型提供了 %n 个工具：超过了多数 OpenAI 兼容 API 接受的 %1 个，而且每个描述都占用上下文。请在“服务器”停靠窗口（工具列）取消勾选服务器，或在工具浏览器中取消勾选工具，或让模型搜索工具（设置）。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -5378,6 +5384,19 @@ in %3</source>
     </message>
 </context>
 <context>
+    <name>Gui::UsageLabel</name>
+    <message>
+        <location filename="../src/ui/usagelabel.cpp" line="+46"/>
+        <source>last turn: %1 in / %2 out tokens</source>
+        <translation>上一轮：输入 %1 / 输出 %2 tokens</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>this conversation: %1 / %2</source>
+        <translation>本对话：%1 / %2</translation>
+    </message>
+</context>
+<context>
     <name>Gui::WindowHost</name>
     <message>
         <location filename="../src/ui/windowhost.cpp" line="+30"/>
@@ -5431,12 +5450,12 @@ in %3</source>
 <context>
     <name>Mcp::Client</name>
     <message>
-        <location filename="../src/mcp/client/client.cpp" line="+159"/>
+        <location filename="../src/mcp/client/client.cpp" line="+58"/>
         <source>the server ended the session; a new one was set up</source>
         <translation>服务器结束了会话；已建立新会话</translation>
     </message>
     <message>
-        <location line="+89"/>
+        <location filename="../src/mcp/client/clienthandshake.cpp" line="+124"/>
         <source>server/discover failed: %1</source>
         <translation>server/discover 失败：%1</translation>
     </message>
@@ -5461,7 +5480,7 @@ in %3</source>
         <translation>服务器使用的 MCP 协议版本为“%1”，Switchboard 不支持（支持的版本：%2）</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location filename="../src/mcp/client/clienttools.cpp" line="+86"/>
         <source>tools/list failed: %1</source>
         <translation>tools/list 失败：%1</translation>
     </message>
@@ -5491,17 +5510,17 @@ in %3</source>
         <translation>tools/list：已略去工具“%1”：%2</translation>
     </message>
     <message>
-        <location line="+191"/>
+        <location filename="../src/mcp/client/client.cpp" line="+137"/>
         <source>ignored a message that is not JSON-RPC: %1</source>
         <translation>已忽略一条非 JSON-RPC 消息：%1</translation>
     </message>
     <message>
-        <location line="+438"/>
+        <location filename="../src/mcp/client/clientsubscriptions.cpp" line="+170"/>
         <source>subscriptions/listen failed: %1; list changes and resource updates will not be seen</source>
         <translation>subscriptions/listen 失败：%1；将看不到列表变化和资源更新</translation>
     </message>
     <message>
-        <location line="+204"/>
+        <location filename="../src/mcp/client/client.cpp" line="+258"/>
         <source>the connection closed</source>
         <translation>连接已关闭</translation>
     </message>

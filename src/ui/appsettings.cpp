@@ -227,6 +227,19 @@ QString AppSettings::checkBaseUrl(const QString &text)
     return {};
 }
 
+Engine::AgentOptions AppSettings::agentOptions() const
+{
+    Engine::AgentOptions options;
+    options.maxToolOutputChars = observationChars;
+    options.contextTokens = contextTokens;
+    options.toolSearchThreshold = toolSearchThreshold;
+    options.modelSeesMedia = modelSeesImages;
+    options.keepResultBytes = qint64(keepResultMiB) * 1024 * 1024;
+    options.keepConversationResultBytes = qint64(keepConversationMiB) * 1024 * 1024;
+    options.pinnedTools = QSet<QString>(pinnedTools.begin(), pinnedTools.end());
+    return options;
+}
+
 std::optional<Engine::ProviderConfig>
 AppSettings::providerConfig(const QString &storedKey, const QProcessEnvironment &environment,
                             QString *whyNot) const

@@ -132,6 +132,9 @@ struct AppSettings
     std::optional<Engine::ProviderConfig> providerConfig(const QString &storedKey,
                                                          const QProcessEnvironment &environment,
                                                          QString *whyNot = nullptr) const;
+    // How the window's agent works with the model, per these settings: how much of a tool
+    // result it shows, the context window, tool search, images, what results it keeps.
+    Engine::AgentOptions agentOptions() const;
 
     // What the window keeps in the same file besides the Settings dialog's values, each
     // written the moment it changes: which servers and tools the model is not offered, whose

@@ -8,59 +8,44 @@
 #include "configeditorpane.h"
 #include "conversationlist.h"
 #include "drafts.h"
+#include "helpdialogs.h"
 #include "icons.h"
 #include "language.h"
+#include "modelpicker.h"
 #include "protocollogdock.h"
+#include "serveractions.h"
 #include "serverbrowsers.h"
 #include "serverdock.h"
 #include "serverrequestdialogs.h"
 #include "settingsdialog.h"
+#include "slashcommands.h"
 #include "toolbrowser.h"
 #include "trustbanner.h"
 #include "uiapprovalgate.h"
+#include "usagelabel.h"
 #include "windowhost.h"
-
-#include <mcp/client/features.h>
 
 #include <engine/llm/providerconfig.h>
 #include <engine/secrets/processenvironment.h>
 #include <engine/secrets/secretstore.h>
 #include <engine/secrets/signin.h>
-#include <engine/storage/privatefiles.h>
-#include <mcp/config/configpatcher.h>
 
 #include <QAction>
-#include <QApplication>
-#include <QBuffer>
 #include <QCloseEvent>
-#include <QComboBox>
-#include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QHBoxLayout>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QKeyEvent>
 #include <QLabel>
-#include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QMimeDatabase>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QRegularExpression>
-#include <QSaveFile>
-#include <QSignalBlocker>
 #include <QSplitter>
 #include <QStatusBar>
-#include <QStringDecoder>
 #include <QTimer>
 #include <QToolBar>
-#include <QToolButton>
-#include <QUrl>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -116,27 +101,9 @@ void MainWindow::closeEvent(QCloseEvent *event)
     event->ignore();
     if (m_closing)
         return;
-    if (m_configEditor && m_configEditor->isModified() && !m_discardConfigEdits) {
-        // Unsaved edits in the config editor are not thrown away without asking.
-        auto *box = new QMessageBox(QMessageBox::Warning, tr("Unsaved configuration"),
-                                    tr("The configuration has edits that are not saved. Close "
-                                       "Switchboard and lose them?"),
-                                    QMessageBox::NoButton, this);
-        box->setObjectName(QStringLiteral("confirmCloseBox"));
-        box->setAttribute(Qt::WA_DeleteOnClose);
-        QPushButton *discard
-                = box->addButton(tr("Discard and close"), QMessageBox::DestructiveRole);
-        discard->setObjectName(QStringLiteral("discardAndCloseButton"));
-        box->addButton(QMessageBox::Cancel);
-        box->setDefaultButton(QMessageBox::Cancel);
-        connect(discard, &QPushButton::clicked, this, [this] {
-            m_discardConfigEdits = true;
-            QMetaObject::invokeMethod(this, &QWidget::close, Qt::QueuedConnection);
-        });
-        editConfiguration();
-        box->open();
+    if (!m_servers->readyToClose(
+                [this] { QMetaObject::invokeMethod(this, &QWidget::close, Qt::QueuedConnection); }))
         return;
-    }
     m_closing = true;
     saveWindowState();
     if (m_agent)
@@ -223,6 +190,33 @@ void MainWindow::setUpEngine()
 void MainWindow::setUpWidgets()
 {
     m_chat = new ChatView(this);
+    QWidget *chatPane = setUpChatPane();
+    auto *splitter = new QSplitter(this);
+    splitter->addWidget(setUpConversationPane());
+    splitter->addWidget(chatPane);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({220, 880});
+    setCentralWidget(splitter);
+    setUpDocks();
+    for (const QString &notice : std::as_const(m_startupNotices))
+        m_chat->addNotice(notice.toHtmlEscaped(), true);
+    setUpMenus();
+
+    m_modelLabel = new QLabel(this);
+    m_modelLabel->setObjectName(QStringLiteral("modelLabel"));
+    m_usageLabel = new UsageLabel(this);
+    statusBar()->addWidget(m_modelLabel);
+    statusBar()->addPermanentWidget(m_usageLabel);
+    statusBar()->addPermanentWidget(
+            new QLabel(QDir::toNativeSeparators(m_options.workspace), this));
+    retranslateUi();
+}
+
+// The chat, and below it the composer with what the next message carries, the model picker
+// and Send/Stop; above it, while they apply, the no-model notice, the edit hint and the
+// tool-count warning.
+QWidget *MainWindow::setUpChatPane()
+{
     m_composer = new ComposerEdit(this);
     m_attachmentBar = new AttachmentBar(
             m_options.workspace,
@@ -233,17 +227,8 @@ void MainWindow::setUpWidgets()
     connect(m_attachmentBar, &AttachmentBar::refused, this,
             [this](const QString &text) { m_chat->addNotice(text.toHtmlEscaped(), true); });
     // "/mcp" and each connected server's "/server:prompt" (listed when first typed).
-    m_composer->setCommands([this] {
-        QStringList commands{QStringLiteral("/mcp")};
-        for (auto it = m_promptNames.cbegin(); it != m_promptNames.cend(); ++it) {
-            for (const QString &prompt : it.value())
-                commands << QLatin1Char('/') + it.key() + QLatin1Char(':') + prompt;
-        }
-        listPromptsForCommands();
-        return commands;
-    });
-    connect(manager(), &Mcp::Manager::serverStatusChanged, this,
-            [this](const QString &server) { m_promptNames.remove(server); });
+    m_commands = new SlashCommands(manager(), this);
+    m_composer->setCommands([this] { return m_commands->commands(); });
     m_composer->setObjectName(QStringLiteral("composer"));
     connect(m_composer, &ComposerEdit::imagePasted, this, [this](const QImage &image) {
         m_attachmentBar->attachImage(image, QStringLiteral("pasted.png"));
@@ -264,12 +249,13 @@ void MainWindow::setUpWidgets()
         else
             submit();
     });
-    m_modelPicker = new QComboBox(this);
-    m_modelPicker->setObjectName(QStringLiteral("modelPicker"));
-    m_modelPicker->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_modelPicker->setMaximumWidth(260);
-    m_modelPicker->setEnabled(false);
-    connect(m_modelPicker, &QComboBox::activated, this, &MainWindow::pickModel);
+    m_modelPicker = new ModelPicker(this);
+    connect(m_modelPicker, &ModelPicker::modelChosen, this, &MainWindow::pickModel);
+    connect(m_modelPicker, &ModelPicker::listed, this, [this] {
+        if (m_agent && m_modelPicker->listedContextTokens() > 0)
+            m_agent->setContextTokens(m_modelPicker->listedContextTokens());
+        updateStatus();
+    });
     auto *sendColumn = new QVBoxLayout;
     sendColumn->addWidget(m_modelPicker);
     sendColumn->addWidget(m_sendButton);
@@ -288,25 +274,16 @@ void MainWindow::setUpWidgets()
     m_editHint->setForegroundRole(QPalette::PlaceholderText);
     m_editHint->hide();
     m_chatLayout->addWidget(m_editHint);
-    m_toolWarning = new QLabel(this);
-    m_toolWarning->setObjectName(QStringLiteral("toolLimitWarning"));
-    m_toolWarning->setWordWrap(true);
-    m_toolWarning->setStyleSheet(QStringLiteral("QLabel { color: #b26a00; }"));
-    m_toolWarning->hide();
-    m_chatLayout->addWidget(m_toolWarning);
-    // Counted once the registry settles (a server's 10,000 tools arrive in one change).
-    m_toolWarningTimer = new QTimer(this);
-    m_toolWarningTimer->setSingleShot(true);
-    m_toolWarningTimer->setInterval(0);
-    connect(m_toolWarningTimer, &QTimer::timeout, this, &MainWindow::updateToolWarning);
-    for (auto signal :
-         {&Engine::ToolRegistry::toolsChanged, &Engine::ToolRegistry::offeringChanged})
-        connect(registry(), signal, m_toolWarningTimer, qOverload<>(&QTimer::start));
     m_chatLayout->addWidget(m_attachmentBar);
     m_chatLayout->addLayout(composerRow);
     connect(m_chat, &ChatView::editRequested, this, &MainWindow::editLastMessage);
     connect(m_chat, &ChatView::retryRequested, this, &MainWindow::retryTurn);
+    return chatPane;
+}
 
+// "New conversation" above the saved conversations of this workspace.
+QWidget *MainWindow::setUpConversationPane()
+{
     m_conversations = new ConversationList(this);
     m_conversations->setWorkspace(m_options.workspace);
     connect(m_conversations, &ConversationList::openRequested, this, [this](const QString &id) {
@@ -325,21 +302,22 @@ void MainWindow::setUpWidgets()
     listLayout->setContentsMargins(0, 0, 0, 0);
     listLayout->addWidget(m_newButton);
     listLayout->addWidget(m_conversations, 1);
+    return listPane;
+}
 
-    auto *splitter = new QSplitter(this);
-    splitter->addWidget(listPane);
-    splitter->addWidget(chatPane);
-    splitter->setStretchFactor(1, 1);
-    splitter->setSizes({220, 880});
-    setCentralWidget(splitter);
-
+// Servers (with what the window does for them: ServerActions), Agents behind them, and the
+// protocol log below the chat.
+void MainWindow::setUpDocks()
+{
     m_dock = new ServerDock(manager(), this);
     m_dock->setSignIn(m_session->signIn());
     addDockWidget(Qt::RightDockWidgetArea, m_dock);
-    connect(m_dock->trustBanner(), &TrustBanner::trustRequested, this, &MainWindow::trustServers);
-    updateTrustBanner();
-    for (const QString &notice : std::as_const(m_startupNotices))
-        m_chat->addNotice(notice.toHtmlEscaped(), true);
+    m_servers
+            = new ServerActions(m_session.get(), m_dock,
+                                {m_options.workspace, m_options.configFile, m_settingsFile}, this);
+    connect(m_servers, &ServerActions::notice, m_chat, &ChatView::addNotice);
+    // Above what the next message carries.
+    m_chatLayout->insertWidget(m_chatLayout->indexOf(m_attachmentBar), m_servers->toolWarning());
 
     // Other agents, and this workspace served as one; a tab behind the servers.
     m_agentsDock = new AgentsDock(m_session.get(), m_store.get(), this);
@@ -360,34 +338,6 @@ void MainWindow::setUpWidgets()
     m_logDock->toggleViewAction()->setIcon(icon(QStringLiteral("log")));
     m_dock->toggleViewAction()->setIcon(icon(QStringLiteral("servers")));
     connect(m_dock, &ServerDock::openLogRequested, m_logDock, &ProtocolLogDock::showServer);
-    connect(m_dock, &ServerDock::serverEnabledChanged, this, &MainWindow::saveServerEnabled);
-    connect(m_dock, &ServerDock::offerChanged, this,
-            [this](const QString &server, bool offered) { setServerOffered(server, offered); });
-    // Whose instructions the model reads: the person's choice, kept in the settings.
-    m_session->setInstructionsOff(AppSettings::loadInstructionsOff(m_settingsFile));
-    m_dock->setInstructionsOff(m_session->instructionsOff());
-    connect(m_dock, &ServerDock::instructionsChanged, this,
-            [this](const QString &server, bool used) {
-                QSet<QString> off = m_session->instructionsOff();
-                if (used)
-                    off.remove(server);
-                else
-                    off.insert(server);
-                m_session->setInstructionsOff(off);
-                AppSettings::saveInstructionsOff(m_settingsFile, off);
-            });
-    loadOffering();
-    setUpMenus();
-
-    m_modelLabel = new QLabel(this);
-    m_modelLabel->setObjectName(QStringLiteral("modelLabel"));
-    m_usageLabel = new QLabel(this);
-    m_usageLabel->setObjectName(QStringLiteral("usageLabel"));
-    statusBar()->addWidget(m_modelLabel);
-    statusBar()->addPermanentWidget(m_usageLabel);
-    statusBar()->addPermanentWidget(
-            new QLabel(QDir::toNativeSeparators(m_options.workspace), this));
-    retranslateUi();
 }
 
 void MainWindow::setUpMenus()
@@ -435,10 +385,13 @@ void MainWindow::setUpMenus()
     m_auditAction->setObjectName(QStringLiteral("auditLogAction"));
 
     m_helpMenu = menuBar()->addMenu(QString());
-    m_shortcutsAction = m_helpMenu->addAction(QString(), QKeySequence::HelpContents, this,
-                                              &MainWindow::showShortcuts);
+    m_shortcutsAction = m_helpMenu->addAction(QString(), QKeySequence::HelpContents, this, [this] {
+        HelpDialogs::showShortcuts(this, {m_newAction, m_browseAction, m_editConfigAction,
+                                          m_settingsAction, m_shortcutsAction, m_quitAction});
+    });
     m_shortcutsAction->setObjectName(QStringLiteral("shortcutsAction"));
-    m_aboutAction = m_helpMenu->addAction(QString(), this, &MainWindow::showAbout);
+    m_aboutAction
+            = m_helpMenu->addAction(QString(), this, [this] { HelpDialogs::showAbout(this); });
     m_aboutAction->setObjectName(QStringLiteral("aboutAction"));
     m_aboutAction->setMenuRole(QAction::AboutRole);
 
@@ -476,13 +429,10 @@ void MainWindow::retranslateUi()
     m_shortcutsAction->setText(tr("&Keyboard shortcuts"));
     m_aboutAction->setText(tr("&About Switchboard"));
     m_toolbar->setWindowTitle(tr("Toolbar"));
-    if (m_configDock)
-        m_configDock->setWindowTitle(tr("Configuration"));
+    m_servers->retranslateUi();
     updateStatus();
-    updateUsageLabel();
-    updateToolWarning();
-    if (!m_provider) // with a model, the picker's tips follow its next listing
-        listModels();
+    m_usageLabel->retranslateUi();
+    m_modelPicker->retranslateUi();
 }
 
 void MainWindow::changeEvent(QEvent *event)
@@ -490,93 +440,6 @@ void MainWindow::changeEvent(QEvent *event)
     if (event->type() == QEvent::LanguageChange && m_newButton)
         retranslateUi();
     QMainWindow::changeEvent(event);
-}
-
-// Another conversation: its usage is counted from here.
-void MainWindow::resetUsage()
-{
-    m_conversationUsage = {0, 0};
-    m_conversationCost = 0;
-    m_lastTurnUsage.reset();
-    m_lastTurnCost.reset();
-    updateUsageLabel();
-}
-
-void MainWindow::updateUsageLabel()
-{
-    if (!m_lastTurnUsage) {
-        m_usageLabel->clear();
-        return;
-    }
-    const QLocale locale;
-    QString last
-            = tr("last turn: %1 in / %2 out tokens")
-                      .arg(locale.toString(std::max<qint64>(0, m_lastTurnUsage->inputTokens)),
-                           locale.toString(std::max<qint64>(0, m_lastTurnUsage->outputTokens)));
-    QString total = tr("this conversation: %1 / %2")
-                            .arg(locale.toString(m_conversationUsage.inputTokens),
-                                 locale.toString(m_conversationUsage.outputTokens));
-    // With a price for the model (Settings → Prices), what it cost.
-    if (m_lastTurnCost) {
-        last += QStringLiteral(" (%1)").arg(AppSettings::formatCost(*m_lastTurnCost));
-        total += QStringLiteral(" (%1)").arg(AppSettings::formatCost(m_conversationCost));
-    }
-    m_usageLabel->setText(last + QStringLiteral(" · ") + total);
-}
-
-void MainWindow::showShortcuts()
-{
-    const auto keys = [](const QAction *action) {
-        return action->shortcut().toString(QKeySequence::NativeText);
-    };
-    const auto native = [](const QKeySequence &sequence) {
-        return sequence.toString(QKeySequence::NativeText);
-    };
-    const QList<std::pair<QString, QString>> rows = {
-            {tr("Enter"), tr("Send the message")},
-            {tr("Shift+Enter"), tr("A new line in the message")},
-            {tr("Esc"), tr("Stop editing the last message")},
-            {QStringLiteral("/mcp"), tr("Open the tool browser (typed in the message box)")},
-            {keys(m_newAction), tr("New conversation")},
-            {keys(m_browseAction), tr("Tool browser")},
-            {keys(m_editConfigAction), tr("Edit the configuration")},
-            {native(QKeySequence::Save), tr("Save the configuration (in its editor)")},
-            {keys(m_settingsAction), tr("Settings")},
-            {native(QKeySequence(Qt::Key_F2)), tr("Rename the selected conversation")},
-            {keys(m_shortcutsAction), tr("This list")},
-            {keys(m_quitAction), tr("Quit (stops the servers)")},
-    };
-    QString html = QStringLiteral("<table cellspacing=\"0\" cellpadding=\"4\">");
-    for (const auto &[key, what] : rows) {
-        if (key.isEmpty())
-            continue;
-        html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>")
-                        .arg(key.toHtmlEscaped(), what.toHtmlEscaped());
-    }
-    html += QStringLiteral("</table>");
-    auto *box = new QMessageBox(QMessageBox::NoIcon, tr("Keyboard shortcuts"), html,
-                                QMessageBox::Close, this);
-    box->setObjectName(QStringLiteral("shortcutsDialog"));
-    box->setTextFormat(Qt::RichText);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->open();
-}
-
-void MainWindow::showAbout()
-{
-    auto *box = new QMessageBox(
-            QMessageBox::NoIcon, tr("About Switchboard"),
-            tr("<h3>Switchboard %1</h3><p>A desktop AI agent and MCP client: the model's tools "
-               "come from MCP servers, and every tool that can change something waits for "
-               "your approval.</p><p>Built with Qt %2 (running on Qt %3).</p>")
-                    .arg(QCoreApplication::applicationVersion().toHtmlEscaped(),
-                         QStringLiteral(QT_VERSION_STR), QString::fromLatin1(qVersion())),
-            QMessageBox::Close, this);
-    box->setObjectName(QStringLiteral("aboutDialog"));
-    box->setTextFormat(Qt::RichText);
-    box->setIconPixmap(icon(QStringLiteral("switchboard")).pixmap(64, 64));
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->open();
 }
 
 void MainWindow::connectAgent()
@@ -618,16 +481,8 @@ void MainWindow::connectAgent()
                 m_chat->addNotice(notice);
             });
     connect(m_agent.get(), &Engine::Agent::turnFinished, this, [this](const Engine::Usage &usage) {
-        if (usage.inputTokens >= 0 || usage.outputTokens >= 0) {
-            m_conversationUsage.inputTokens += std::max<qint64>(0, usage.inputTokens);
-            m_conversationUsage.outputTokens += std::max<qint64>(0, usage.outputTokens);
-            const QString model = m_provider ? m_provider->model() : QString();
-            m_lastTurnUsage = usage;
-            m_lastTurnCost = m_settings.cost(model, usage.inputTokens, usage.outputTokens);
-            if (m_lastTurnCost)
-                m_conversationCost += *m_lastTurnCost;
-            updateUsageLabel();
-        }
+        const QString model = m_provider ? m_provider->model() : QString();
+        m_usageLabel->addTurn(usage, m_settings.cost(model, usage.inputTokens, usage.outputTokens));
         refreshConversations();
         if (m_agent->lastTurnFailed())
             m_chat->offerRetry();
@@ -679,7 +534,7 @@ void MainWindow::openAuditLog()
 
 void MainWindow::applySettings(bool announce)
 {
-    updateToolWarning();
+    m_servers->setToolSearchThreshold(m_settings.toolSearchThreshold);
     m_session->setDefaultToolTimeout(m_settings.toolTimeoutS * 1000);
     manager()->setMaxConcurrentStarts(m_settings.maxConcurrentStarts);
     m_agentsDock->setMaxTasks(m_settings.maxInboundTasks);
@@ -725,9 +580,7 @@ void MainWindow::setProvider(const QString &storedKey, const QString &keychainEr
         m_openId = m_agent->conversationId();
         m_openMessages = m_agent->messages();
     }
-    if (m_cancelModelList)
-        std::exchange(m_cancelModelList, {})();
-    m_listedContextTokens = 0;
+    m_modelPicker->setProvider(nullptr); // no listing of the provider that goes
     m_agent.reset();
     m_provider.reset();
     m_noModelReason = whyNot;
@@ -736,17 +589,7 @@ void MainWindow::setProvider(const QString &storedKey, const QString &keychainEr
         m_agentsDock->setModel(config);
     if (config) {
         m_provider = Engine::createProvider(*config);
-        Engine::AgentOptions agentOptions;
-        agentOptions.maxToolOutputChars = m_settings.observationChars;
-        agentOptions.contextTokens = m_settings.contextTokens;
-        agentOptions.toolSearchThreshold = m_settings.toolSearchThreshold;
-        agentOptions.modelSeesMedia = m_settings.modelSeesImages;
-        agentOptions.keepResultBytes = qint64(m_settings.keepResultMiB) * 1024 * 1024;
-        agentOptions.keepConversationResultBytes
-                = qint64(m_settings.keepConversationMiB) * 1024 * 1024;
-        agentOptions.pinnedTools
-                = QSet<QString>(m_settings.pinnedTools.begin(), m_settings.pinnedTools.end());
-        m_agent.reset(m_session->createAgent(m_provider.get(), agentOptions,
+        m_agent.reset(m_session->createAgent(m_provider.get(), m_settings.agentOptions(),
                                              Engine::Session::AgentUse::Interactive));
         m_agent->setStore(m_store.get());
         m_agent->setWorkspace(m_options.workspace);
@@ -756,24 +599,12 @@ void MainWindow::setProvider(const QString &storedKey, const QString &keychainEr
                                       std::exchange(m_openMessages, {}));
     }
     setBusy(false);
+    m_modelPicker->setProvider(m_provider.get());
     updateStatus();
-    listModels();
     if (!config) {
-        QString notice = tr("<b>Chat needs a model</b> — %1. Servers, tools and manual runs "
-                            "work without one.")
-                                 .arg(whyNot.toHtmlEscaped());
-        if (!keychainError.isEmpty())
-            notice += QLatin1Char(' ')
-                      + SettingsDialog::keychainNote(keychainError).toHtmlEscaped();
         delete m_noModelNotice; // one at a time, the current reason
         // Above the chat, not in it: a state of the window, gone when a model is set.
-        m_noModelNotice = new QLabel(notice, this);
-        m_noModelNotice->setObjectName(QStringLiteral("noModelNotice"));
-        m_noModelNotice->setTextFormat(Qt::RichText);
-        m_noModelNotice->setWordWrap(true);
-        m_noModelNotice->setAutoFillBackground(true);
-        m_noModelNotice->setBackgroundRole(QPalette::AlternateBase);
-        m_noModelNotice->setMargin(8);
+        m_noModelNotice = new NoModelNotice(whyNot, keychainError, this);
         m_chatLayout->insertWidget(0, m_noModelNotice);
         return;
     }
@@ -799,43 +630,19 @@ bool MainWindow::eventFilter(QObject *watched, QEvent *event)
     return QMainWindow::eventFilter(watched, event);
 }
 
-// The prompts of each connected server that offers them, for the composer's "/server:prompt"
-// suggestions: listed once per server connection, when "/" is first typed.
-void MainWindow::listPromptsForCommands()
-{
-    for (const QString &server : manager()->serverNames()) {
-        Mcp::Client *client = manager()->client(server);
-        if (!client || !client->capabilities().prompts || m_promptNames.contains(server))
-            continue;
-        m_promptNames.insert(server, {}); // asked: not again while it answers
-        Mcp::listPrompts(client, this,
-                         [this, server](std::vector<Mcp::Prompt> prompts, const QString &) {
-                             QStringList names;
-                             for (const Mcp::Prompt &prompt : prompts)
-                                 names << prompt.name;
-                             m_promptNames.insert(server, names);
-                         });
-    }
-}
-
 void MainWindow::submit()
 {
     const QString text = m_composer->toPlainText().trimmed();
     if (text.isEmpty() && m_attachmentBar->isEmpty())
         return;
-    if (text == QLatin1String("/mcp")) {
-        m_composer->clear();
-        openToolBrowser();
-        return;
-    }
     // "/server:prompt": that prompt's argument form; "Use in the chat" brings its messages.
-    static const QRegularExpression promptCommand(QStringLiteral("^/([^\\s:/]+):(\\S+)$"));
-    if (const auto match = promptCommand.match(text);
-        match.hasMatch() && manager()->client(match.captured(1))) {
+    if (const auto command = m_commands->parse(text)) {
         m_composer->clear();
         openToolBrowser();
-        m_browser->showPage(ToolBrowser::Page::Prompts);
-        m_browser->promptBrowser()->selectPrompt(match.captured(1), match.captured(2));
+        if (!command->server.isEmpty()) {
+            m_browser->showPage(ToolBrowser::Page::Prompts);
+            m_browser->promptBrowser()->selectPrompt(command->server, command->prompt);
+        }
         return;
     }
     if (!m_agent) {
@@ -906,8 +713,7 @@ void MainWindow::openToolBrowser()
 {
     if (!m_browser) {
         m_browser = new ToolBrowser(registry(), runner(), this);
-        connect(m_browser, &ToolBrowser::offerChanged, this,
-                [this](const QString &tool, bool offered) { setToolOffered(tool, offered); });
+        connect(m_browser, &ToolBrowser::offerChanged, m_servers, &ServerActions::setToolOffered);
         m_browser->addServerPages(manager(), m_session->skills());
         connect(m_browser->resourceBrowser(), &ResourceBrowser::attachRequested, this,
                 [this](const Engine::Attachment &attachment) { m_attachmentBar->add(attachment); });
@@ -924,127 +730,17 @@ void MainWindow::openToolBrowser()
 
 void MainWindow::editConfiguration()
 {
-    if (!m_configDock) {
-        m_configEditor = new ConfigEditorPane(m_options.workspace, m_options.configFile);
-        m_configEditor->setAppliedConfig(m_session->config());
-        m_configEditor->setApplyHandler(
-                [this](const Mcp::McpConfig &config) { return applyConfig(config); });
-        m_configDock = new QDockWidget(tr("Configuration"), this);
-        m_configDock->setObjectName(QStringLiteral("configDock"));
-        m_configDock->setWidget(m_configEditor);
-        // Where it was last time, if it was; the first time a window of its own beside the
-        // main one: docked at the bottom of the default window it left the chat 70 px.
-        if (!restoreDockWidget(m_configDock)) {
-            addDockWidget(Qt::BottomDockWidgetArea, m_configDock);
-            m_configDock->setFloating(true);
-            m_configDock->resize(820, 600);
-            m_configDock->move(geometry().center() - QPoint(410, 300));
-        }
-    }
-    m_configDock->show();
-    m_configDock->raise();
-    m_configEditor->setFocus();
+    m_servers->editConfiguration();
+}
+
+ConfigEditorPane *MainWindow::configEditor() const
+{
+    return m_servers->configEditor();
 }
 
 Mcp::ReloadPlan MainWindow::applyConfig(const Mcp::McpConfig &config)
 {
-    const Mcp::ReloadPlan plan = m_session->apply(config);
-    updateTrustBanner();
-    return plan;
-}
-
-void MainWindow::updateTrustBanner()
-{
-    if (m_dock)
-        m_dock->trustBanner()->setServers(m_session->untrustedServers());
-}
-
-// The user said yes in the banner: record it, then start exactly those servers.
-void MainWindow::trustServers(const QStringList &names)
-{
-    for (const QString &error : m_session->trust(names))
-        m_chat->addNotice(tr("Trusted for this session only: %1").arg(error.toHtmlEscaped()), true);
-    updateTrustBanner();
-}
-
-// Disable/enable in the dock lasts: "disabled" is written into the file that defines the
-// server (keeping its formatting), and the session's configuration follows, so the config
-// editor's Apply does not undo it.
-void MainWindow::saveServerEnabled(const QString &name, bool enabled)
-{
-    const Mcp::ServerConfig *server = m_session->config().find(name);
-    if (!server || server->sourceFile.isEmpty())
-        return;
-    QString error;
-    if (!Mcp::ConfigPatcher::setServerDisabled(server->sourceFile, name, !enabled, &error)) {
-        m_chat->addNotice(
-                tr("The server stays %1 for this session only: %2")
-                        .arg(enabled ? tr("enabled") : tr("disabled"), error.toHtmlEscaped()),
-                true);
-        return;
-    }
-    m_session->setServerDisabled(name, !enabled);
-    if (m_configEditor)
-        m_configEditor->setAppliedConfig(m_session->config());
-}
-
-namespace {
-// More tools than OpenAI-compatible APIs accept (and than models use well).
-constexpr int OfferedToolsLimit = 128;
-} // namespace
-
-void MainWindow::loadOffering()
-{
-    const AppSettings::Offering offering = AppSettings::loadOffering(m_settingsFile);
-    registry()->setNotOffered(offering.notOfferedServers, offering.notOfferedTools);
-    m_dock->setNotOffered(offering.notOfferedServers);
-    updateToolWarning();
-}
-
-void MainWindow::setServerOffered(const QString &server, bool offered)
-{
-    QSet<QString> servers = registry()->notOfferedSources();
-    if (offered)
-        servers.remove(server);
-    else
-        servers.insert(server);
-    saveOffering(servers, registry()->notOfferedTools());
-}
-
-void MainWindow::setToolOffered(const QString &tool, bool offered)
-{
-    QSet<QString> tools = registry()->notOfferedTools();
-    if (offered)
-        tools.remove(tool);
-    else
-        tools.insert(tool);
-    saveOffering(registry()->notOfferedSources(), tools);
-}
-
-void MainWindow::saveOffering(const QSet<QString> &servers, const QSet<QString> &tools)
-{
-    registry()->setNotOffered(servers, tools);
-    if (!AppSettings::saveOffering(m_settingsFile, {servers, tools}))
-        m_chat->addNotice(tr("Could not save the choice of tools in %1.")
-                                  .arg(QDir::toNativeSeparators(m_settingsFile).toHtmlEscaped()),
-                          true);
-}
-
-void MainWindow::updateToolWarning()
-{
-    const int offered = int(registry()->offeredTools().size());
-    // Above the search threshold the model is given a few tools and searches for the rest.
-    const int threshold = m_settings.toolSearchThreshold;
-    const bool allSent = threshold == 0 || offered - 1 <= threshold;
-    m_toolWarning->setVisible(allSent && offered > OfferedToolsLimit);
-    if (allSent && offered > OfferedToolsLimit)
-        m_toolWarning->setText(
-                tr("%n tools are offered to the model: more than %1, the most OpenAI-compatible "
-                   "APIs accept, and every description costs context. Uncheck servers in the "
-                   "Servers dock (Tools column) or tools in the tool browser, or let the model "
-                   "search for tools (Settings).",
-                   nullptr, offered)
-                        .arg(OfferedToolsLimit));
+    return m_servers->applyConfig(config);
 }
 
 void MainWindow::refreshConversations()
@@ -1096,7 +792,7 @@ void MainWindow::openConversation(const QString &id)
     }
     switchDraft(id);
     m_chat->showConversation(conversation->messages);
-    resetUsage();
+    m_usageLabel->reset();
     m_conversations->setCurrent(id);
     if (m_agent) {
         m_agent->openConversation(id, conversation->messages);
@@ -1131,7 +827,7 @@ void MainWindow::newConversation()
         cancelEdit();
     switchDraft(QString());
     m_chat->clear();
-    resetUsage();
+    m_usageLabel->reset();
     m_openId.clear();
     m_openMessages.clear();
     m_conversations->setCurrent(QString()); // none of the saved ones is open
@@ -1140,62 +836,10 @@ void MainWindow::newConversation()
     m_composer->setFocus();
 }
 
-void MainWindow::listModels()
-{
-    m_modelPicker->clear();
-    m_modelPicker->setEnabled(m_provider != nullptr);
-    if (!m_provider) {
-        m_modelPicker->addItem(tr("no model"));
-        m_modelPicker->setToolTip(tr("Set a model in Settings"));
-        return;
-    }
-    const QString current = m_provider->model();
-    m_modelPicker->addItem(current, current);
-    m_modelPicker->setToolTip(tr("The model that answers (reading the provider's list…)"));
-    m_cancelModelList = m_provider->listModels([this, current](Engine::ModelList list) {
-        m_cancelModelList = nullptr;
-        if (!list.error.isEmpty()) {
-            m_modelPicker->setToolTip(tr("The model that answers. The provider's list could not "
-                                         "be read: %1")
-                                              .arg(list.error));
-            return;
-        }
-        const QLocale locale;
-        const QSignalBlocker blocker(m_modelPicker);
-        m_modelPicker->clear();
-        bool listed = false;
-        for (const Engine::ModelInfo &model : list.models) {
-            m_modelPicker->addItem(model.id, model.id);
-            QStringList tip;
-            if (!model.name.isEmpty())
-                tip << model.name;
-            if (model.contextTokens > 0)
-                tip << tr("context window: %1 tokens").arg(locale.toString(model.contextTokens));
-            m_modelPicker->setItemData(m_modelPicker->count() - 1, tip.join(QLatin1Char('\n')),
-                                       Qt::ToolTipRole);
-            if (model.id == current) {
-                listed = true;
-                m_listedContextTokens = model.contextTokens;
-            }
-        }
-        if (!listed) // a model the provider does not list (an alias, a fine-tune) stays chosen
-            m_modelPicker->insertItem(0, current, current);
-        m_modelPicker->setCurrentIndex(m_modelPicker->findData(current));
-        m_modelPicker->setToolTip(tr("The model that answers (%n models listed by the provider)",
-                                     nullptr, int(list.models.size())));
-        if (m_agent && m_listedContextTokens > 0)
-            m_agent->setContextTokens(m_listedContextTokens);
-        updateStatus();
-    });
-}
-
 // Another model from the picker: kept in the settings (it is what Settings → Model shows),
 // and the agent is made again for it; the open conversation carries over.
-void MainWindow::pickModel(int index)
+void MainWindow::pickModel(const QString &model)
 {
-    const QString model = m_modelPicker->itemData(index).toString();
-    if (model.isEmpty() || !m_provider || model == m_provider->model())
-        return;
     m_settings.model = model;
     QString error;
     if (!m_settings.save(m_settingsFile, &error))
@@ -1207,14 +851,13 @@ void MainWindow::updateStatus()
 {
     if (m_provider) {
         m_modelLabel->setText(m_provider->describe());
-        const qint64 window = m_listedContextTokens > 0 ? m_listedContextTokens
-                                                        : qint64(m_settings.contextTokens);
+        const qint64 listed = m_modelPicker->listedContextTokens();
+        const qint64 window = listed > 0 ? listed : qint64(m_settings.contextTokens);
         m_modelLabel->setToolTip(
-                m_listedContextTokens > 0
-                        ? tr("Context window: %1 tokens (from the provider's model list)")
-                                  .arg(QLocale().toString(window))
-                        : tr("Context window: %1 tokens (from Settings)")
-                                  .arg(QLocale().toString(window)));
+                listed > 0 ? tr("Context window: %1 tokens (from the provider's model list)")
+                                     .arg(QLocale().toString(window))
+                           : tr("Context window: %1 tokens (from Settings)")
+                                     .arg(QLocale().toString(window)));
     } else
         m_modelLabel->setText(m_readingKey ? tr("reading the API key…")
                                            : tr("no model configured"));

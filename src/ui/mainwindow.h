@@ -6,7 +6,6 @@
 #include <engine/session.h>
 #include <engine/storage/conversationstore.h>
 
-#include <QHash>
 #include <QMainWindow>
 #include <QPointer>
 
@@ -15,8 +14,6 @@
 #include <optional>
 
 class QAction;
-class QComboBox;
-class QDockWidget;
 class QHBoxLayout;
 class QLabel;
 class QMenu;
@@ -37,12 +34,17 @@ class ComposerEdit;
 class ConfigEditorPane;
 class ConversationList;
 class Drafts;
+class ModelPicker;
+class NoModelNotice;
 class ProtocolLogDock;
+class ServerActions;
 class ServerDock;
 class AgentsDock;
 class SettingsDialog;
+class SlashCommands;
 class ToolBrowser;
 class UiApprovalGate;
+class UsageLabel;
 class WindowHost;
 
 struct MainWindowOptions
@@ -80,9 +82,9 @@ public:
     void openToolBrowser();
     // Shows the configuration editor (a dock, made on first use).
     void editConfiguration();
-    ConfigEditorPane *configEditor() const { return m_configEditor; }
-    // Restarts the servers whose settings differ in `config` (Manager::reload) and makes it
-    // the window's configuration; says which servers restarted, started and stopped.
+    ConfigEditorPane *configEditor() const;
+    // Restarts the servers whose settings differ in `config` (Engine::Session::apply) and
+    // makes it the window's configuration; says which servers restarted, started and stopped.
     Mcp::ReloadPlan applyConfig(const Mcp::McpConfig &config);
     void openSettings();
     // Tools → Audit log…: the non-modal table of approval decisions and tool runs.
@@ -108,14 +110,12 @@ protected:
 private:
     void setUpEngine();
     void setUpWidgets();
+    QWidget *setUpChatPane();
+    QWidget *setUpConversationPane();
+    void setUpDocks();
     void setUpMenus();
     // Every text the window sets once, again: at start and when the language changes.
     void retranslateUi();
-    void resetUsage();
-    void updateUsageLabel();
-    // Attachments for the next message, shown as chips above the composer.
-    void showShortcuts();
-    void showAbout();
     void refreshConversations();
     void openConversation(const QString &id);
     QString openConversationId() const;
@@ -125,44 +125,29 @@ private:
     void switchDraft(const QString &id);
     void saveDrafts();
     void updateStatus();
-    // The composer's model picker: the current model, then the provider's list when it comes.
-    void listModels();
-    void pickModel(int index);
+    void pickModel(const QString &model);
     void setBusy(bool busy);
     void connectAgent();
-    // Shows this folder's servers the user has not trusted in the banner.
-    void updateTrustBanner();
-    void trustServers(const QStringList &names);
-    // The dock's Enable/Disable, written into the server's config file ("disabled": true).
-    void saveServerEnabled(const QString &name, bool enabled);
-    // Which tools the model is offered (the dock's Tools boxes, the tool browser's checks):
-    // kept in the settings file, applied to the registry.
-    void loadOffering();
-    void setServerOffered(const QString &server, bool offered);
-    void setToolOffered(const QString &tool, bool offered);
-    void saveOffering(const QSet<QString> &notOfferedServers, const QSet<QString> &notOfferedTools);
-    void updateToolWarning();
     void saveWindowState();
     void restoreWindowState();
     // Applies m_settings: the tool timeout, then the provider and agent (after reading the
     // key from the keychain if the settings name a provider; later if a turn is running).
     void applySettings(bool announce);
-    void listPromptsForCommands();
     void setProvider(const QString &storedKey, const QString &keychainError, bool announce);
 
     MainWindowOptions m_options;
     QStringList m_startupNotices; // problems found before the chat exists
     std::unique_ptr<Engine::Session> m_session;
     UiApprovalGate *m_gate = nullptr;
-    WindowHost *m_host = nullptr;              // a child: outlives m_session
-    QHash<QString, QStringList> m_promptNames; // by server, for "/server:prompt"
-    QString m_storedKey; // the keychain's API key in use, hidden from tool results
+    WindowHost *m_host = nullptr;        // a child: outlives m_session
+    SlashCommands *m_commands = nullptr; // "/mcp", "/server:prompt"
+    QString m_storedKey;                 // the keychain's API key in use, hidden from tool results
     QPointer<AuditLogDialog> m_auditDialog;
     std::unique_ptr<Engine::LlmProvider> m_provider;
     std::unique_ptr<Engine::ConversationStore> m_store;
     std::unique_ptr<Engine::Agent> m_agent;
     QString m_noModelReason;
-    QPointer<QLabel> m_noModelNotice; // "Chat needs a model", while it does
+    QPointer<NoModelNotice> m_noModelNotice; // "Chat needs a model", while it does
     // A conversation opened while there was no model: the next agent goes on from it.
     QString m_openId;
     std::vector<Engine::ChatMessage> m_openMessages;
@@ -176,30 +161,21 @@ private:
     ChatView *m_chat = nullptr;
     QVBoxLayout *m_chatLayout = nullptr; // the chat, and above it the no-model notice
     QLabel *m_editHint = nullptr;        // "Editing your last message", while it is
-    QLabel *m_toolWarning = nullptr;     // more tools offered than a model takes
-    QTimer *m_toolWarningTimer = nullptr;
-    bool m_editingLast = false;                   // the composer holds the last message, to resend
-    Engine::Usage m_conversationUsage{0, 0};      // tokens of the open conversation, this session
-    double m_conversationCost = 0;                // and their cost, where the model has a price
-    std::optional<Engine::Usage> m_lastTurnUsage; // none until a turn reported its usage
-    std::optional<double> m_lastTurnCost;
-    std::unique_ptr<Drafts> m_drafts; // unsent composer text, kept in drafts.json
+    bool m_editingLast = false;          // the composer holds the last message, to resend
+    std::unique_ptr<Drafts> m_drafts;    // unsent composer text, kept in drafts.json
     QTimer *m_draftsTimer = nullptr;
     ComposerEdit *m_composer = nullptr;
     AttachmentBar *m_attachmentBar = nullptr; // what the next message carries
     QPushButton *m_sendButton = nullptr;
-    QComboBox *m_modelPicker = nullptr;
-    std::function<void()> m_cancelModelList;
-    qint64 m_listedContextTokens = 0; // the current model's window per the provider (0: unknown)
+    ModelPicker *m_modelPicker = nullptr;
     ConversationList *m_conversations = nullptr;
     ServerDock *m_dock = nullptr;
     AgentsDock *m_agentsDock = nullptr;
     ProtocolLogDock *m_logDock = nullptr;
     ToolBrowser *m_browser = nullptr;
-    QDockWidget *m_configDock = nullptr;
-    ConfigEditorPane *m_configEditor = nullptr;
+    ServerActions *m_servers = nullptr; // trust, enable, offering, the config editor
     QLabel *m_modelLabel = nullptr;
-    QLabel *m_usageLabel = nullptr;
+    UsageLabel *m_usageLabel = nullptr;
     QPushButton *m_newButton = nullptr;
     QToolBar *m_toolbar = nullptr;
     QMenu *m_fileMenu = nullptr;
@@ -214,9 +190,8 @@ private:
     QAction *m_auditAction = nullptr;
     QAction *m_shortcutsAction = nullptr;
     QAction *m_aboutAction = nullptr;
-    bool m_closing = false;            // close requested, servers stopping
-    bool m_serversStopped = false;     // the close may complete
-    bool m_discardConfigEdits = false; // the user chose to close without saving them
+    bool m_closing = false;        // close requested, servers stopping
+    bool m_serversStopped = false; // the close may complete
 };
 
 } // namespace Gui
