@@ -926,12 +926,12 @@ Allow %1 (%2 risk, from %3)?
     </message>
     <message>
         <location line="+247"/>
-        <location line="+84"/>
+        <location line="+104"/>
         <source>Task not found: %1</source>
         <translation>找不到任务：%1</translation>
     </message>
     <message>
-        <location line="-58"/>
+        <location line="-78"/>
         <source>Task not cancelable: it is %1.</source>
         <translation>任务无法取消：它已%1。</translation>
     </message>
@@ -941,7 +941,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>已被客户端取消。</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+72"/>
         <source>Task %1 is %2 and takes no more messages; send a new message with its contextId to go on.</source>
         <translation>任务 %1 已%2，不再接受消息；要继续，请用它的 contextId 发送新消息。</translation>
     </message>
@@ -2502,7 +2502,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>允许调用工具？</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+68"/>
         <source>Source:</source>
         <translation>来源：</translation>
     </message>
@@ -2557,14 +2557,14 @@ Allow %1 (%2 risk, from %3)?
         <translation>询问原因：</translation>
     </message>
     <message numerus="yes">
-        <location line="+19"/>
+        <location line="+24"/>
         <source>… (%n more characters not shown)</source>
         <translation>
             <numerusform>…（另有 %n 个字符未显示）</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-121"/>
         <source>Ar&amp;guments:</source>
         <translation>参数(&amp;G)：</translation>
     </message>
@@ -2579,7 +2579,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>拒绝原因(&amp;R)：</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+127"/>
         <source>&quot;Allow for this conversation&quot; and &quot;Always allow&quot; cover the commands whose first words are the words before the * (&quot;npm test*&quot; covers &quot;npm test --watch&quot;, never &quot;npm tests&quot;). A command with ; &amp; | &lt; &gt; ( ) is only covered when it is exactly this text, and one with $, backticks or wildcards never. Without a *, only this exact command.</source>
         <translation>“在本对话中允许”和“总是允许”涵盖开头几个词与 * 前的词相同的命令（“npm test*”涵盖“npm test --watch”，但绝不涵盖“npm tests”）。含有 ; &amp; | &lt; &gt; ( ) 的命令只有与此文本完全相同时才被涵盖，含有 $、反引号或通配符的命令永远不会被涵盖。没有 * 时，只涵盖这条完全相同的命令。</translation>
     </message>
@@ -2629,12 +2629,12 @@ Allow %1 (%2 risk, from %3)?
         <translation>在你自己的数据文件夹中为此工作区记住该选择（绝不写入工作区的文件）。</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+6"/>
         <source>&amp;Deny</source>
         <translation>拒绝(&amp;D)</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+25"/>
         <source>the window closed</source>
         <translation>窗口已关闭</translation>
     </message>
@@ -4700,7 +4700,7 @@ in %3</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+80"/>
         <source>Environment variables</source>
         <translation>环境变量</translation>
     </message>
@@ -4746,17 +4746,17 @@ in %3</source>
     </message>
     <message>
         <location line="+20"/>
-        <location line="+86"/>
+        <location line="+92"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location line="-83"/>
+        <location line="-89"/>
         <source>How long the model may stay silent before the request fails</source>
         <translation>模型无响应超过此时长后，请求即失败</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+21"/>
         <source>&amp;Provider:</source>
         <translation>提供方(&amp;P)：</translation>
     </message>
@@ -4786,13 +4786,13 @@ in %3</source>
         <translation>上下文窗口(&amp;W)：</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <location line="+39"/>
+        <location line="-169"/>
+        <location line="+181"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location line="-39"/>
+        <location line="+0"/>
         <source>Input $ / 1M tokens</source>
         <translation>输入 $ / 百万 tokens</translation>
     </message>
@@ -4817,12 +4817,12 @@ in %3</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="-35"/>
         <source>&amp;Prices:</source>
         <translation>价格(&amp;P)：</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+59"/>
         <source>How long a tool call may run; a server&apos;s &quot;timeout&quot; in .mcp.json wins</source>
         <translation>工具调用可运行的最长时间；.mcp.json 中服务器的 &quot;timeout&quot; 优先</translation>
     </message>
@@ -4832,7 +4832,7 @@ in %3</source>
         <translation> 个字符</translation>
     </message>
     <message>
-        <location line="-85"/>
+        <location line="-91"/>
         <source>The model sees images in tool results</source>
         <translation>模型能看到工具结果中的图像</translation>
     </message>
@@ -4852,7 +4852,7 @@ in %3</source>
         <translation>模型的上下文窗口。更长的对话会在每次请求前被压缩到其中：先缩短较早的工具结果，再省略较早的轮次（聊天界面和对话文件保留全部内容）。</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+83"/>
         <source>How much of a tool&apos;s result the model reads; the rest is cut with a note (the chat shows the whole result)</source>
         <translation>模型读取工具结果的多少；其余部分会被截断并附注说明（聊天中显示完整结果）</translation>
     </message>
@@ -4933,7 +4933,7 @@ in %3</source>
         <translation>以空格分隔的通配符，与工作区中路径的每一部分进行匹配。read_file 和 list_dir 在访问匹配项之前会询问；除非你允许，search_files 不会在匹配的文件中搜索。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>&amp;Tool timeout:</source>
         <translation>工具超时(&amp;T)：</translation>
     </message>
@@ -4983,7 +4983,7 @@ in %3</source>
         <translation>敏感文件(&amp;V)：</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-308"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
@@ -5008,7 +5008,7 @@ in %3</source>
         <translation>界面</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+294"/>
         <source>The system keychain is not available: %1. The key is used for this session only and not saved; set OPENAI_API_KEY / ANTHROPIC_API_KEY to keep it.</source>
         <translation>系统钥匙串不可用：%1。密钥仅用于本次会话，不会保存；如需保留，请设置 OPENAI_API_KEY / ANTHROPIC_API_KEY。</translation>
     </message>

@@ -48,6 +48,62 @@ ApprovalDialog::ApprovalDialog(Engine::ApprovalRequest request, QWidget *parent)
     m_queueLabel->setObjectName(QStringLiteral("queueLabel"));
     m_queueLabel->hide();
 
+    QFormLayout *form = setUpFacts(builtin, scoped);
+
+    setUpArgumentsView();
+    auto argumentsLabel = new QLabel(tr("Ar&guments:"), this);
+    argumentsLabel->setBuddy(m_argumentsView);
+
+    m_reasonEdit = new QLineEdit(this);
+    m_reasonEdit->setObjectName(QStringLiteral("reasonEdit"));
+    m_reasonEdit->setPlaceholderText(tr("Optional; told to the model when you deny"));
+    auto reasonLabel = new QLabel(tr("&Reason for denying:"), this);
+    reasonLabel->setBuddy(m_reasonEdit);
+    QLabel *exactLabel = nullptr;
+    QHBoxLayout *patternRow
+            = !m_request.command.isEmpty() && scoped ? setUpPatternRow(exactLabel) : nullptr;
+
+    auto reasonRow = new QHBoxLayout;
+    reasonRow->addWidget(reasonLabel);
+    reasonRow->addWidget(m_reasonEdit, 1);
+
+    QHBoxLayout *buttons = setUpButtons(scoped);
+    // A run from the tool browser has no conversation, and no model to tell a reason to.
+    const bool conversation = !m_request.conversationId.isEmpty();
+    reasonLabel->setVisible(conversation);
+    m_reasonEdit->setVisible(conversation);
+
+    auto layout = new QVBoxLayout(this);
+    layout->addWidget(m_queueLabel);
+    layout->addLayout(form);
+    layout->addWidget(argumentsLabel);
+    layout->addWidget(m_argumentsView, 1);
+    if (patternRow)
+        layout->addLayout(patternRow);
+    if (exactLabel)
+        layout->addWidget(exactLabel);
+    layout->addLayout(reasonRow);
+    layout->addLayout(buttons);
+
+    // Reading order: look at the arguments, optionally type a reason, then choose.
+    if (m_patternEdit) {
+        setTabOrder(m_argumentsView, m_patternEdit);
+        setTabOrder(m_patternEdit, m_reasonEdit);
+    } else {
+        setTabOrder(m_argumentsView, m_reasonEdit);
+    }
+    setTabOrder(m_reasonEdit, m_allowOnceButton);
+    setTabOrder(m_allowOnceButton, m_allowConversationButton);
+    setTabOrder(m_allowConversationButton, m_alwaysAllowButton);
+    setTabOrder(m_alwaysAllowButton, m_denyButton);
+    m_denyButton->setFocus();
+
+    resize(560, 420);
+}
+
+// Where the call comes from, what it is, its risk, what the server claims and why it asks.
+QFormLayout *ApprovalDialog::setUpFacts(bool builtin, bool scoped)
+{
     auto form = new QFormLayout;
     form->addRow(tr("Source:"), plainLabel(builtin ? tr("built-in tool")
                                                    : tr("server \"%1\"").arg(m_request.source),
@@ -94,7 +150,12 @@ ApprovalDialog::ApprovalDialog(Engine::ApprovalRequest request, QWidget *parent)
         why->setFont(font);
         form->addRow(tr("Why it asks:"), why);
     }
+    return form;
+}
 
+// The arguments as indented JSON, wrapped, selectable, cut at MaxArgumentChars.
+void ApprovalDialog::setUpArgumentsView()
+{
     m_argumentsView = new QPlainTextEdit(this);
     m_argumentsView->setObjectName(QStringLiteral("argumentsView"));
     m_argumentsView->setReadOnly(true);
@@ -114,48 +175,43 @@ ApprovalDialog::ApprovalDialog(Engine::ApprovalRequest request, QWidget *parent)
         arguments += QLatin1Char('\n') + tr("… (%n more characters not shown)", nullptr, int(cut));
     }
     m_argumentsView->setPlainText(arguments);
-    auto argumentsLabel = new QLabel(tr("Ar&guments:"), this);
-    argumentsLabel->setBuddy(m_argumentsView);
+}
 
-    m_reasonEdit = new QLineEdit(this);
-    m_reasonEdit->setObjectName(QStringLiteral("reasonEdit"));
-    m_reasonEdit->setPlaceholderText(tr("Optional; told to the model when you deny"));
-    auto reasonLabel = new QLabel(tr("&Reason for denying:"), this);
-    reasonLabel->setBuddy(m_reasonEdit);
-    QHBoxLayout *patternRow = nullptr;
-    QLabel *exactLabel = nullptr;
-    if (!m_request.command.isEmpty() && scoped) {
-        m_patternEdit = new QLineEdit(m_request.suggestedPattern, this);
-        m_patternEdit->setObjectName(QStringLiteral("patternEdit"));
-        m_patternEdit->setToolTip(
-                tr("\"Allow for this conversation\" and \"Always allow\" cover the commands "
-                   "whose first words are the words before the * (\"npm test*\" covers \"npm "
-                   "test --watch\", never \"npm tests\"). A command with ; & | < > ( ) is only "
-                   "covered when it is exactly this text, and one with $, backticks or "
-                   "wildcards never. Without a *, only this exact command."));
-        const Engine::CommandPattern::Assessment assessment
-                = Engine::CommandPattern::assess(m_request.command);
-        if (assessment.reach == Engine::CommandPattern::Reach::Exact) {
-            // Deletes, rewrites or runs code: never a wider grant than the command itself.
-            m_patternEdit->setText(m_request.command);
-            m_patternEdit->setReadOnly(true);
-            exactLabel = plainLabel(
-                    tr("Only this exact command can be remembered: %1").arg(assessment.why), this);
-            exactLabel->setObjectName(QStringLiteral("exactLabel"));
-        }
-        // An exact command has no wider choice: the field says what "always" will remember.
-        auto patternLabel = new QLabel(
-                exactLabel ? tr("Remem&bered as:") : tr("Wider choices co&ver:"), this);
-        patternLabel->setBuddy(m_patternEdit);
-        patternRow = new QHBoxLayout;
-        patternRow->addWidget(patternLabel);
-        patternRow->addWidget(m_patternEdit, 1);
+// A command tool's pattern: what "Allow for this conversation" and "Always allow" cover.
+// `exactLabel` is set when only the exact command can be remembered (and says why).
+QHBoxLayout *ApprovalDialog::setUpPatternRow(QLabel *&exactLabel)
+{
+    m_patternEdit = new QLineEdit(m_request.suggestedPattern, this);
+    m_patternEdit->setObjectName(QStringLiteral("patternEdit"));
+    m_patternEdit->setToolTip(
+            tr("\"Allow for this conversation\" and \"Always allow\" cover the commands "
+               "whose first words are the words before the * (\"npm test*\" covers \"npm "
+               "test --watch\", never \"npm tests\"). A command with ; & | < > ( ) is only "
+               "covered when it is exactly this text, and one with $, backticks or "
+               "wildcards never. Without a *, only this exact command."));
+    const Engine::CommandPattern::Assessment assessment
+            = Engine::CommandPattern::assess(m_request.command);
+    if (assessment.reach == Engine::CommandPattern::Reach::Exact) {
+        // Deletes, rewrites or runs code: never a wider grant than the command itself.
+        m_patternEdit->setText(m_request.command);
+        m_patternEdit->setReadOnly(true);
+        exactLabel = plainLabel(
+                tr("Only this exact command can be remembered: %1").arg(assessment.why), this);
+        exactLabel->setObjectName(QStringLiteral("exactLabel"));
     }
+    // An exact command has no wider choice: the field says what "always" will remember.
+    auto patternLabel
+            = new QLabel(exactLabel ? tr("Remem&bered as:") : tr("Wider choices co&ver:"), this);
+    patternLabel->setBuddy(m_patternEdit);
+    auto *patternRow = new QHBoxLayout;
+    patternRow->addWidget(patternLabel);
+    patternRow->addWidget(m_patternEdit, 1);
+    return patternRow;
+}
 
-    auto reasonRow = new QHBoxLayout;
-    reasonRow->addWidget(reasonLabel);
-    reasonRow->addWidget(m_reasonEdit, 1);
-
+// Allow once, for this conversation, always; Deny, the default.
+QHBoxLayout *ApprovalDialog::setUpButtons(bool scoped)
+{
     auto makeButton = [this](const QString &text, const char *name) {
         auto button = new QPushButton(text, this);
         button->setObjectName(QLatin1String(name));
@@ -177,11 +233,8 @@ ApprovalDialog::ApprovalDialog(Engine::ApprovalRequest request, QWidget *parent)
             tr("Remember it for this workspace in your own data folder (never in the "
                "workspace's files)."));
     // A sensitive file is allowed one call at a time: a grant would cover the next unasked.
-    // A run from the tool browser has no conversation, and no model to tell a reason to.
-    const bool conversation = !m_request.conversationId.isEmpty();
-    m_allowConversationButton->setVisible(scoped && conversation);
-    reasonLabel->setVisible(conversation);
-    m_reasonEdit->setVisible(conversation);
+    // A run from the tool browser has no conversation to allow it for.
+    m_allowConversationButton->setVisible(scoped && !m_request.conversationId.isEmpty());
     m_alwaysAllowButton->setVisible(scoped);
     m_denyButton = new QPushButton(tr("&Deny"), this);
     m_denyButton->setObjectName(QStringLiteral("denyButton"));
@@ -201,33 +254,7 @@ ApprovalDialog::ApprovalDialog(Engine::ApprovalRequest request, QWidget *parent)
     buttons->addWidget(m_alwaysAllowButton);
     buttons->addStretch(1);
     buttons->addWidget(m_denyButton);
-
-    auto layout = new QVBoxLayout(this);
-    layout->addWidget(m_queueLabel);
-    layout->addLayout(form);
-    layout->addWidget(argumentsLabel);
-    layout->addWidget(m_argumentsView, 1);
-    if (patternRow)
-        layout->addLayout(patternRow);
-    if (exactLabel)
-        layout->addWidget(exactLabel);
-    layout->addLayout(reasonRow);
-    layout->addLayout(buttons);
-
-    // Reading order: look at the arguments, optionally type a reason, then choose.
-    if (m_patternEdit) {
-        setTabOrder(m_argumentsView, m_patternEdit);
-        setTabOrder(m_patternEdit, m_reasonEdit);
-    } else {
-        setTabOrder(m_argumentsView, m_reasonEdit);
-    }
-    setTabOrder(m_reasonEdit, m_allowOnceButton);
-    setTabOrder(m_allowOnceButton, m_allowConversationButton);
-    setTabOrder(m_allowConversationButton, m_alwaysAllowButton);
-    setTabOrder(m_alwaysAllowButton, m_denyButton);
-    m_denyButton->setFocus();
-
-    resize(560, 420);
+    return buttons;
 }
 
 ApprovalDialog::~ApprovalDialog()

@@ -4,6 +4,8 @@
 
 #include <QDialog>
 
+class QFormLayout;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -48,6 +50,10 @@ signals:
     void decided(const Engine::ApprovalDecision &decision);
 
 private:
+    QFormLayout *setUpFacts(bool builtin, bool scoped);
+    void setUpArgumentsView();
+    QHBoxLayout *setUpPatternRow(QLabel *&exactLabel);
+    QHBoxLayout *setUpButtons(bool scoped);
     void choose(Engine::ApprovalChoice choice);
     void emitOnce(const Engine::ApprovalDecision &decision);
 

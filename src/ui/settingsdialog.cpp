@@ -31,12 +31,22 @@ QLabel *noteLabel(const QString &objectName, QWidget *parent)
     return label;
 }
 
+void setErrorColor(QLabel *label)
+{
+    // Palette rather than a style sheet, so the look survives any app style.
+    QPalette palette = label->palette();
+    palette.setColor(QPalette::WindowText, QColor(0xc0, 0x00, 0x00));
+    label->setPalette(palette);
+}
+
+} // namespace
+
 // Label and field columns on a grid: QFormLayout gives a wrapped note the height of its size
 // hint rather than its height at the width it gets, so notes overlap or leave gaps.
-class Form
+class SettingsForm
 {
 public:
-    Form(QWidget *owner)
+    explicit SettingsForm(QWidget *owner)
         : m_owner(owner)
         , m_grid(new QGridLayout)
     {
@@ -72,16 +82,6 @@ private:
     QList<QLabel *> m_labels;
 };
 
-void setErrorColor(QLabel *label)
-{
-    // Palette rather than a style sheet, so the look survives any app style.
-    QPalette palette = label->palette();
-    palette.setColor(QPalette::WindowText, QColor(0xc0, 0x00, 0x00));
-    label->setPalette(palette);
-}
-
-} // namespace
-
 SettingsDialog::SettingsDialog(QString settingsFile, Engine::SecretStore *secrets, QWidget *parent)
     : QDialog(parent)
     , m_file(std::move(settingsFile))
@@ -91,7 +91,81 @@ SettingsDialog::SettingsDialog(QString settingsFile, Engine::SecretStore *secret
     setWindowTitle(tr("Settings"));
     const AppSettings current = AppSettings::load(m_file);
 
-    // ---- Model provider
+    SettingsForm modelForm(this);
+    setUpModelForm(current, modelForm);
+    auto modelGroup = new QGroupBox(tr("Model"), this);
+    modelGroup->setLayout(modelForm.layout());
+    SettingsForm toolsForm(this);
+    setUpToolsForm(current, toolsForm);
+    auto toolsGroup = new QGroupBox(tr("Tools"), this);
+    toolsGroup->setLayout(toolsForm.layout());
+
+    // ---- Interface
+    m_languageCombo = new QComboBox(this);
+    m_languageCombo->setObjectName(QStringLiteral("languageCombo"));
+    m_languageCombo->addItem(tr("System"), QString::fromLatin1(AppSettings::SystemLanguage));
+    // Each language in its own words, so it can be found whatever the current one is.
+    m_languageCombo->addItem(QStringLiteral("English"),
+                             QString::fromLatin1(AppSettings::EnglishLanguage));
+    // "简体中文", spelled with escapes so no compiler's idea of the source encoding matters.
+    m_languageCombo->addItem(QStringLiteral("\u7b80\u4f53\u4e2d\u6587"),
+                             QString::fromLatin1(AppSettings::ChineseLanguage));
+    m_languageCombo->setCurrentIndex(std::max(0, m_languageCombo->findData(current.language)));
+    auto languageNote = noteLabel(QStringLiteral("languageNote"), this);
+    languageNote->setText(tr("Applies as soon as the settings are saved."));
+    SettingsForm interfaceForm(this);
+    interfaceForm.addRow(tr("&Language:"), m_languageCombo);
+    interfaceForm.addNote(languageNote);
+    auto interfaceGroup = new QGroupBox(tr("Interface"), this);
+    interfaceGroup->setLayout(interfaceForm.layout());
+
+    m_saveError = noteLabel(QStringLiteral("saveError"), this);
+    setErrorColor(m_saveError);
+    m_saveError->hide();
+
+    m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    m_buttons->button(QDialogButtonBox::Ok)->setObjectName(QStringLiteral("okButton"));
+    m_buttons->button(QDialogButtonBox::Cancel)->setObjectName(QStringLiteral("cancelButton"));
+    connect(m_buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
+
+    // One label column across the three groups, so the fields line up.
+    int labelWidth = 0;
+    for (const SettingsForm *form : {&modelForm, &toolsForm, &interfaceForm}) {
+        for (QLabel *label : form->labels())
+            labelWidth = std::max(labelWidth, label->sizeHint().width());
+    }
+    for (const SettingsForm *form : {&modelForm, &toolsForm, &interfaceForm})
+        form->layout()->setColumnMinimumWidth(0, labelWidth);
+
+    auto layout = new QVBoxLayout(this);
+    layout->addWidget(modelGroup);
+    layout->addWidget(toolsGroup);
+    layout->addWidget(interfaceGroup);
+    layout->addStretch(1);
+    layout->addWidget(m_saveError);
+    layout->addWidget(m_buttons);
+
+    const QList<QWidget *> tabOrder{
+            m_providerCombo,    m_baseUrlEdit,        m_modelEdit,          m_keyEdit,
+            m_showKeyButton,    m_forgetKeyButton,    m_requestTimeoutSpin, m_contextSpin,
+            m_seesImagesCheck,  m_pricesTable,        m_addPriceButton,     m_removePriceButton,
+            m_toolTimeoutSpin,  m_observationSpin,    m_keepResultSpin,     m_keepConversationSpin,
+            m_startsSpin,       m_inboundSpin,        m_toolSearchSpin,     m_pinnedEdit,
+            m_bashSandboxCombo, m_sensitiveFilesEdit, m_languageCombo,      m_buttons};
+    for (qsizetype i = 1; i < tabOrder.size(); ++i)
+        setTabOrder(tabOrder.at(i - 1), tabOrder.at(i));
+
+    connect(m_providerCombo, &QComboBox::currentIndexChanged, this,
+            &SettingsDialog::providerChanged);
+    connect(m_baseUrlEdit, &QLineEdit::textChanged, this, &SettingsDialog::validate);
+    providerChanged();
+    setMinimumWidth(560);
+}
+
+// ---- Model provider
+void SettingsDialog::setUpModelForm(const AppSettings &current, SettingsForm &modelForm)
+{
     m_providerCombo = new QComboBox(this);
     m_providerCombo->setObjectName(QStringLiteral("providerCombo"));
     m_providerCombo->addItem(tr("Environment variables"),
@@ -179,7 +253,6 @@ SettingsDialog::SettingsDialog(QString settingsFile, Engine::SecretStore *secret
                                  "into it before each request: earlier tool results are "
                                  "shortened, then earlier turns left out (the chat and the "
                                  "conversation file keep everything)."));
-    Form modelForm(this);
     modelForm.addRow(tr("&Provider:"), m_providerCombo);
     modelForm.addNote(m_environmentNote);
     modelForm.addRow(tr("Base &URL:"), m_baseUrlEdit);
@@ -191,7 +264,13 @@ SettingsDialog::SettingsDialog(QString settingsFile, Engine::SecretStore *secret
     modelForm.addRow(tr("&Request timeout:"), m_requestTimeoutSpin);
     modelForm.addRow(tr("Context &window:"), m_contextSpin);
     modelForm.addNote(m_seesImagesCheck);
-    // Prices: one row per model, US dollars per million tokens, as the provider lists them.
+    QLayout *pricesRow = setUpPrices(current); // makes m_pricesTable
+    modelForm.addRow(tr("&Prices:"), m_pricesTable, pricesRow);
+}
+
+// Prices: one row per model, US dollars per million tokens, as the provider lists them.
+QLayout *SettingsDialog::setUpPrices(const AppSettings &current)
+{
     m_pricesTable = new QTableWidget(0, 3, this);
     m_pricesTable->setObjectName(QStringLiteral("pricesTable"));
     m_pricesTable->setHorizontalHeaderLabels(
@@ -210,34 +289,35 @@ SettingsDialog::SettingsDialog(QString settingsFile, Engine::SecretStore *secret
         m_pricesTable->setItem(row, 1, new QTableWidgetItem(QString::number(it->inputPerMillion)));
         m_pricesTable->setItem(row, 2, new QTableWidgetItem(QString::number(it->outputPerMillion)));
     }
-    auto *addPrice = new QToolButton(this);
-    addPrice->setObjectName(QStringLiteral("addPriceButton"));
-    addPrice->setText(tr("Add"));
-    connect(addPrice, &QToolButton::clicked, this, [this] {
+    m_addPriceButton = new QToolButton(this);
+    m_addPriceButton->setObjectName(QStringLiteral("addPriceButton"));
+    m_addPriceButton->setText(tr("Add"));
+    connect(m_addPriceButton, &QToolButton::clicked, this, [this] {
         const int row = m_pricesTable->rowCount();
         m_pricesTable->insertRow(row);
         m_pricesTable->setItem(row, 0, new QTableWidgetItem(m_modelEdit->text().trimmed()));
         m_pricesTable->editItem(m_pricesTable->item(row, 0));
     });
-    auto *removePrice = new QToolButton(this);
-    removePrice->setObjectName(QStringLiteral("removePriceButton"));
-    removePrice->setText(tr("Remove"));
-    connect(removePrice, &QToolButton::clicked, this, [this] {
+    m_removePriceButton = new QToolButton(this);
+    m_removePriceButton->setObjectName(QStringLiteral("removePriceButton"));
+    m_removePriceButton->setText(tr("Remove"));
+    connect(m_removePriceButton, &QToolButton::clicked, this, [this] {
         if (m_pricesTable->currentRow() >= 0)
             m_pricesTable->removeRow(m_pricesTable->currentRow());
     });
     auto *priceButtons = new QVBoxLayout;
-    priceButtons->addWidget(addPrice);
-    priceButtons->addWidget(removePrice);
+    priceButtons->addWidget(m_addPriceButton);
+    priceButtons->addWidget(m_removePriceButton);
     priceButtons->addStretch(1);
     auto *pricesRow = new QHBoxLayout;
     pricesRow->addWidget(m_pricesTable, 1);
     pricesRow->addLayout(priceButtons);
-    modelForm.addRow(tr("&Prices:"), m_pricesTable, pricesRow);
-    auto modelGroup = new QGroupBox(tr("Model"), this);
-    modelGroup->setLayout(modelForm.layout());
+    return pricesRow;
+}
 
-    // ---- Tools
+// ---- Tools
+void SettingsDialog::setUpToolsForm(const AppSettings &current, SettingsForm &toolsForm)
+{
     m_toolTimeoutSpin = new QSpinBox(this);
     m_toolTimeoutSpin->setObjectName(QStringLiteral("toolTimeoutSpin"));
     m_toolTimeoutSpin->setRange(AppSettings::MinToolTimeoutS, AppSettings::MaxToolTimeoutS);
@@ -316,7 +396,6 @@ SettingsDialog::SettingsDialog(QString settingsFile, Engine::SecretStore *secret
             tr("Wildcards separated by spaces, matched against each part of a path in the "
                "workspace. read_file and list_dir ask before touching a match; search_files "
                "does not search inside one unless you allow it."));
-    Form toolsForm(this);
     toolsForm.addRow(tr("&Tool timeout:"), m_toolTimeoutSpin);
     toolsForm.addRow(tr("Result si&ze for the model:"), m_observationSpin);
     toolsForm.addRow(tr("W&hole results kept, each:"), m_keepResultSpin);
@@ -327,87 +406,6 @@ SettingsDialog::SettingsDialog(QString settingsFile, Engine::SecretStore *secret
     toolsForm.addRow(tr("&Pinned tools:"), m_pinnedEdit);
     toolsForm.addRow(tr("Sand&box for bash:"), m_bashSandboxCombo);
     toolsForm.addRow(tr("Sensiti&ve files:"), m_sensitiveFilesEdit);
-    auto toolsGroup = new QGroupBox(tr("Tools"), this);
-    toolsGroup->setLayout(toolsForm.layout());
-
-    // ---- Interface
-    m_languageCombo = new QComboBox(this);
-    m_languageCombo->setObjectName(QStringLiteral("languageCombo"));
-    m_languageCombo->addItem(tr("System"), QString::fromLatin1(AppSettings::SystemLanguage));
-    // Each language in its own words, so it can be found whatever the current one is.
-    m_languageCombo->addItem(QStringLiteral("English"),
-                             QString::fromLatin1(AppSettings::EnglishLanguage));
-    // "简体中文", spelled with escapes so no compiler's idea of the source encoding matters.
-    m_languageCombo->addItem(QStringLiteral("\u7b80\u4f53\u4e2d\u6587"),
-                             QString::fromLatin1(AppSettings::ChineseLanguage));
-    m_languageCombo->setCurrentIndex(std::max(0, m_languageCombo->findData(current.language)));
-    auto languageNote = noteLabel(QStringLiteral("languageNote"), this);
-    languageNote->setText(tr("Applies as soon as the settings are saved."));
-    Form interfaceForm(this);
-    interfaceForm.addRow(tr("&Language:"), m_languageCombo);
-    interfaceForm.addNote(languageNote);
-    auto interfaceGroup = new QGroupBox(tr("Interface"), this);
-    interfaceGroup->setLayout(interfaceForm.layout());
-
-    m_saveError = noteLabel(QStringLiteral("saveError"), this);
-    setErrorColor(m_saveError);
-    m_saveError->hide();
-
-    m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    m_buttons->button(QDialogButtonBox::Ok)->setObjectName(QStringLiteral("okButton"));
-    m_buttons->button(QDialogButtonBox::Cancel)->setObjectName(QStringLiteral("cancelButton"));
-    connect(m_buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
-    connect(m_buttons, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
-
-    // One label column across the three groups, so the fields line up.
-    int labelWidth = 0;
-    for (const Form *form : {&modelForm, &toolsForm, &interfaceForm}) {
-        for (QLabel *label : form->labels())
-            labelWidth = std::max(labelWidth, label->sizeHint().width());
-    }
-    for (const Form *form : {&modelForm, &toolsForm, &interfaceForm})
-        form->layout()->setColumnMinimumWidth(0, labelWidth);
-
-    auto layout = new QVBoxLayout(this);
-    layout->addWidget(modelGroup);
-    layout->addWidget(toolsGroup);
-    layout->addWidget(interfaceGroup);
-    layout->addStretch(1);
-    layout->addWidget(m_saveError);
-    layout->addWidget(m_buttons);
-
-    const QList<QWidget *> tabOrder{m_providerCombo,
-                                    m_baseUrlEdit,
-                                    m_modelEdit,
-                                    m_keyEdit,
-                                    m_showKeyButton,
-                                    m_forgetKeyButton,
-                                    m_requestTimeoutSpin,
-                                    m_contextSpin,
-                                    m_seesImagesCheck,
-                                    m_pricesTable,
-                                    addPrice,
-                                    removePrice,
-                                    m_toolTimeoutSpin,
-                                    m_observationSpin,
-                                    m_keepResultSpin,
-                                    m_keepConversationSpin,
-                                    m_startsSpin,
-                                    m_inboundSpin,
-                                    m_toolSearchSpin,
-                                    m_pinnedEdit,
-                                    m_bashSandboxCombo,
-                                    m_sensitiveFilesEdit,
-                                    m_languageCombo,
-                                    m_buttons};
-    for (qsizetype i = 1; i < tabOrder.size(); ++i)
-        setTabOrder(tabOrder.at(i - 1), tabOrder.at(i));
-
-    connect(m_providerCombo, &QComboBox::currentIndexChanged, this,
-            &SettingsDialog::providerChanged);
-    connect(m_baseUrlEdit, &QLineEdit::textChanged, this, &SettingsDialog::validate);
-    providerChanged();
-    setMinimumWidth(560);
 }
 
 QString SettingsDialog::keychainNote(const QString &reason)

@@ -12,6 +12,7 @@ class QCheckBox;
 class QComboBox;
 class QDialogButtonBox;
 class QLabel;
+class QLayout;
 class QLineEdit;
 class QPushButton;
 class QSpinBox;
@@ -27,6 +28,8 @@ namespace Gui {
 // does not work the dialog says so and the key is kept for this session only. OK writes the file
 // and the key (the dialog closes when the keychain has answered); Cancel changes nothing. Opened
 // with open() by the main window, which applies settings() when it is accepted.
+class SettingsForm;
+
 class SettingsDialog : public QDialog
 {
     Q_OBJECT
@@ -53,6 +56,9 @@ private:
         QString error;
     };
 
+    void setUpModelForm(const AppSettings &current, SettingsForm &form);
+    QLayout *setUpPrices(const AppSettings &current);
+    void setUpToolsForm(const AppSettings &current, SettingsForm &form);
     QString currentProvider() const;
     void providerChanged();
     void readKeyState(const QString &provider);
@@ -91,6 +97,8 @@ private:
     QSpinBox *m_toolSearchSpin = nullptr;
     QLineEdit *m_pinnedEdit = nullptr;
     QTableWidget *m_pricesTable = nullptr;
+    QToolButton *m_addPriceButton = nullptr;
+    QToolButton *m_removePriceButton = nullptr;
     QComboBox *m_bashSandboxCombo = nullptr;
     QLineEdit *m_sensitiveFilesEdit = nullptr;
     QComboBox *m_languageCombo = nullptr;

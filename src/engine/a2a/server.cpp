@@ -694,34 +694,54 @@ void Server::handleRpc(const QHttpServerRequest &request, QHttpServerResponder &
         auto list = readListParams(call);
         if (auto *error = std::get_if<RpcError>(&list))
             return fail(*error);
-        const ListParams &params = std::get<ListParams>(list);
-        const bool withArtifacts = call.params.value("includeArtifacts", false) == true;
-        std::vector<std::shared_ptr<TaskRecord>> matching;
-        for (auto it = m_order.rbegin(); it != m_order.rend(); ++it) { // newest first
-            const auto task = m_tasks.value(*it);
-            if (task && (params.contextId.isEmpty() || task->info.contextId == params.contextId))
-                matching.push_back(task);
-        }
-        Json tasks = Json::array();
-        const int end = std::min<int>(int(matching.size()), params.offset + params.pageSize);
-        for (int i = params.offset; i < end; ++i) {
-            Task copy = snapshot(*matching[size_t(i)]);
-            if (!withArtifacts)
-                copy.artifacts.clear();
-            tasks.push_back(toJson(copy, version));
-        }
-        Json result = {{"tasks", tasks},
-                       {"pageSize", params.pageSize},
-                       {"totalSize", matching.size()},
-                       {"nextPageToken", end < int(matching.size())
-                                                 ? QByteArray::number(end).toBase64().toStdString()
-                                                 : std::string()}};
-        return answer(result);
+        return answer(listTasks(call, std::get<ListParams>(list)));
     }
     case Method::Send:
     case Method::Stream:
         break;
     }
+    handleSend(call, std::move(responder));
+}
+
+// ListTasks: newest first, in pages.
+Json Server::listTasks(const RpcCall &call, const ListParams &params) const
+{
+    const Version version = call.version;
+    const bool withArtifacts = call.params.value("includeArtifacts", false) == true;
+    std::vector<std::shared_ptr<TaskRecord>> matching;
+    for (auto it = m_order.rbegin(); it != m_order.rend(); ++it) { // newest first
+        const auto task = m_tasks.value(*it);
+        if (task && (params.contextId.isEmpty() || task->info.contextId == params.contextId))
+            matching.push_back(task);
+    }
+    Json tasks = Json::array();
+    const int end = std::min<int>(int(matching.size()), params.offset + params.pageSize);
+    for (int i = params.offset; i < end; ++i) {
+        Task copy = snapshot(*matching[size_t(i)]);
+        if (!withArtifacts)
+            copy.artifacts.clear();
+        tasks.push_back(toJson(copy, version));
+    }
+    Json result = {{"tasks", tasks},
+                   {"pageSize", params.pageSize},
+                   {"totalSize", matching.size()},
+                   {"nextPageToken", end < int(matching.size())
+                                             ? QByteArray::number(end).toBase64().toStdString()
+                                             : std::string()}};
+    return result;
+}
+
+// SendMessage, SendStreamingMessage: a new task (never a message to an ended one), answered
+// at once, when it ends (blocking) or as it goes (a stream).
+void Server::handleSend(const RpcCall &call, QHttpServerResponder &&responder)
+{
+    const Version version = call.version;
+    const auto answer = [&responder, &call](const Json &result) {
+        writeJson(responder, {{"jsonrpc", "2.0"}, {"id", call.id}, {"result", result}}, 200);
+    };
+    const auto fail = [&responder, version](const RpcError &error) {
+        writeRpcError(responder, error, version);
+    };
 
     auto send = readSendParams(call);
     if (auto *error = std::get_if<RpcError>(&send))

@@ -111,6 +111,8 @@ private:
     struct TaskRecord;
     void handle(const QHttpServerRequest &request, QHttpServerResponder &&responder);
     void handleRpc(const QHttpServerRequest &request, QHttpServerResponder &&responder);
+    void handleSend(const Inbound::RpcCall &call, QHttpServerResponder &&responder);
+    Json listTasks(const Inbound::RpcCall &call, const Inbound::ListParams &params) const;
     void handleEnvelope(const QHttpServerRequest &request, QHttpServerResponder &&responder);
     Json card(const QByteArray &hostHeader) const;
     bool authorized(const QHttpServerRequest &request) const;
