@@ -76,6 +76,18 @@ void writeRpcError(QHttpServerResponder &responder, const RpcError &error,
     writeJson(responder, errorResponse(error, version), error.httpStatus);
 }
 
+// A JSON-RPC answer: `result` for the request `id`.
+void writeResult(QHttpServerResponder &responder, const Json &id, const Json &result)
+{
+    writeJson(responder, {{"jsonrpc", "2.0"}, {"id", id}, {"result", result}}, 200);
+}
+
+// SendMessage's result: the task, wrapped in {"task": …} from A2A 1.0 on.
+Json sendResult(const Task &task, Version version)
+{
+    return version == Version::V1_0 ? Json{{"task", toJson(task, version)}} : toJson(task, version);
+}
+
 Message agentMessage(const QString &taskId, const QString &contextId, const QString &text)
 {
     Message message;
@@ -633,7 +645,7 @@ void Server::handleRpc(const QHttpServerRequest &request, QHttpServerResponder &
     const RpcCall call = std::get<RpcCall>(std::move(parsed));
     const Version version = call.version;
     const auto answer = [&responder, &call](const Json &result) {
-        writeJson(responder, {{"jsonrpc", "2.0"}, {"id", call.id}, {"result", result}}, 200);
+        writeResult(responder, call.id, result);
     };
     const auto fail = [&responder, version](const RpcError &error) {
         writeRpcError(responder, error, version);
@@ -736,9 +748,6 @@ Json Server::listTasks(const RpcCall &call, const ListParams &params) const
 void Server::handleSend(const RpcCall &call, QHttpServerResponder &&responder)
 {
     const Version version = call.version;
-    const auto answer = [&responder, &call](const Json &result) {
-        writeJson(responder, {{"jsonrpc", "2.0"}, {"id", call.id}, {"result", result}}, 200);
-    };
     const auto fail = [&responder, version](const RpcError &error) {
         writeRpcError(responder, error, version);
     };
@@ -793,18 +802,13 @@ void Server::handleSend(const RpcCall &call, QHttpServerResponder &&responder)
         task->waiters.push_back([this, held, version](const TaskRecord &ended) {
             if (!held->alive())
                 return;
-            const Json result = version == Version::V1_0
-                                        ? Json{{"task", toJson(snapshot(ended), version)}}
-                                        : toJson(snapshot(ended), version);
-            writeJson(held->responder, {{"jsonrpc", "2.0"}, {"id", held->id}, {"result", result}},
-                      200);
+            writeResult(held->responder, held->id, sendResult(snapshot(ended), version));
         });
     }
     const bool answerNow = call.method == Method::Send && !params.blocking;
     launch(taskId);
     if (answerNow) // returnImmediately: the task as it is now (working, mostly)
-        answer(version == Version::V1_0 ? Json{{"task", toJson(snapshot(*task), version)}}
-                                        : toJson(snapshot(*task), version));
+        writeResult(responder, call.id, sendResult(snapshot(*task), version));
 }
 
 void Server::handleEnvelope(const QHttpServerRequest &request, QHttpServerResponder &&responder)
