@@ -228,6 +228,15 @@ private slots:
         QCOMPARE(registry.tools().size(), std::size_t(16));
         QCOMPARE(rejected.count(), 16);
         QVERIFY(rejected.first().at(1).toString().contains(QStringLiteral("already exists")));
+        // Kept for a listener that comes later (switchboard-cli tools), and replaced, not
+        // piled up, when the server's tools are synced again.
+        QCOMPARE(registry.rejections().size(), 16);
+        QCOMPARE(registry.rejections().first(), rejected.first().at(1).toString());
+        adapter.syncAll();
+        QCOMPARE(rejected.count(), 32);
+        QCOMPARE(registry.rejections().size(), 16);
+        registry.removeSource(QStringLiteral("a_b")); // the refused one
+        QCOMPARE(registry.rejections().size(), 0);
     }
 
     void callsReachTheServer()

@@ -422,9 +422,14 @@ int Application::connectOne(const QString &server, std::function<void(Client *)>
 Engine::ToolRegistry *Application::registry()
 {
     Engine::ToolRegistry *registry = m_session->registry();
-    connect(registry, &Engine::ToolRegistry::rejected, this,
-            [](const QString &, const QString &reason) { err(reason); });
-    m_session->adapter()->syncAll(); // again, now that rejections are heard
+    if (!m_rejectionsHeard) {
+        m_rejectionsHeard = true;
+        // Those turned away while the servers connected, then any later one.
+        for (const QString &reason : registry->rejections())
+            err(reason);
+        connect(registry, &Engine::ToolRegistry::rejected, this,
+                [](const QString &, const QString &reason) { err(reason); });
+    }
     return registry;
 }
 

@@ -125,6 +125,7 @@ private:
     std::unique_ptr<TerminalHost> m_host;
     std::unique_ptr<Engine::Session> m_session; // made by loadConfig()
     bool m_finishing = false;
+    bool m_rejectionsHeard = false; // registry()
 
     // call
     QString m_callServer;

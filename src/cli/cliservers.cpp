@@ -108,6 +108,7 @@ void Application::printTools()
         }
     }
     Json list = Json::array();
+    QString lines; // written in one go: 10,000 tools are 10,000 lines
     for (const auto &tool : registry()->tools()) {
         const QString risk = Engine::riskName(tool->risk());
         if (m_json) {
@@ -117,11 +118,10 @@ void Application::printTools()
                             {"tool", tool->originalName().toStdString()},
                             {"description", tool->description().toStdString()}});
         } else {
-            out(QStringLiteral("%1 %2\n").arg(tool->name(), risk));
+            lines += tool->name() + QLatin1Char(' ') + risk + QLatin1Char('\n');
         }
     }
-    if (m_json)
-        out(jsonText(list) + QLatin1Char('\n'));
+    out(m_json ? jsonText(list) + QLatin1Char('\n') : lines);
     finish(anyFailed ? ServerFailed : Ok);
 }
 

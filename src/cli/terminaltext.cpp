@@ -15,13 +15,37 @@ QString escaped(QStringView text)
     return Mcp::escapeControlCharacters(text, u"\n\t");
 }
 
-void write(std::FILE *stream, const QString &text)
+namespace {
+
+bool askIsTerminal(std::FILE *stream)
 {
 #ifdef Q_OS_WIN
-    const bool terminal = ::_isatty(::_fileno(stream)) != 0; // consoles act on VT sequences too
+    return ::_isatty(::_fileno(stream)) != 0; // consoles act on VT sequences too
 #else
-    const bool terminal = ::isatty(::fileno(stream)) == 1;
+    return ::isatty(::fileno(stream)) == 1;
 #endif
+}
+
+// Asked once per stream: a system call per line made printing 10,000 tool names take longer
+// than listing them. What stdout and stderr are does not change while we run.
+bool isTerminal(std::FILE *stream)
+{
+    if (stream == stdout) {
+        static const bool terminal = askIsTerminal(stdout);
+        return terminal;
+    }
+    if (stream == stderr) {
+        static const bool terminal = askIsTerminal(stderr);
+        return terminal;
+    }
+    return askIsTerminal(stream);
+}
+
+} // namespace
+
+void write(std::FILE *stream, const QString &text)
+{
+    const bool terminal = isTerminal(stream);
     const QByteArray bytes = (terminal ? escaped(text) : text).toUtf8();
     std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stream);
 }

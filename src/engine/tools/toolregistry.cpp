@@ -7,9 +7,10 @@ bool ToolRegistry::add(std::shared_ptr<Tool> tool)
     const QString name = tool->name();
     auto it = m_tools.find(name);
     if (it != m_tools.end()) {
-        emit rejected(name, tr("a tool named '%1' already exists (from %2); the one from %3 is "
-                               "not registered")
-                                    .arg(name, it->second->source(), tool->source()));
+        reject(name, tool->source(),
+               tr("a tool named '%1' already exists (from %2); the one from %3 is "
+                  "not registered")
+                       .arg(name, it->second->source(), tool->source()));
         return false;
     }
     m_tools.emplace(name, std::move(tool));
@@ -25,6 +26,7 @@ void ToolRegistry::remove(const QString &name)
 
 void ToolRegistry::removeSource(const QString &source)
 {
+    forgetRejections(source);
     const auto removed = std::erase_if(m_tools, [&](const auto &entry) {
         return !entry.second->isBuiltin() && entry.second->source() == source;
     });
@@ -35,6 +37,7 @@ void ToolRegistry::removeSource(const QString &source)
 std::vector<std::shared_ptr<Tool>>
 ToolRegistry::replaceSource(const QString &source, std::vector<std::shared_ptr<Tool>> tools)
 {
+    forgetRejections(source);
     const auto removed = std::erase_if(m_tools, [&](const auto &entry) {
         return !entry.second->isBuiltin() && entry.second->source() == source;
     });
@@ -44,9 +47,10 @@ ToolRegistry::replaceSource(const QString &source, std::vector<std::shared_ptr<T
         const QString name = tool->name();
         const auto [it, inserted] = m_tools.try_emplace(name, tool);
         if (!inserted) {
-            emit rejected(name, tr("a tool named '%1' already exists (from %2); the one from %3 "
-                                   "is not registered")
-                                        .arg(name, it->second->source(), tool->source()));
+            reject(name, source,
+                   tr("a tool named '%1' already exists (from %2); the one from %3 "
+                      "is not registered")
+                           .arg(name, it->second->source(), tool->source()));
             continue;
         }
         added.push_back(std::move(tool));
@@ -91,6 +95,25 @@ std::vector<std::shared_ptr<Tool>> ToolRegistry::tools() const
         (tool->isBuiltin() ? builtins : others).push_back(tool);
     builtins.insert(builtins.end(), others.begin(), others.end());
     return builtins;
+}
+
+QStringList ToolRegistry::rejections() const
+{
+    QStringList reasons;
+    for (const Rejection &rejection : m_rejections)
+        reasons.append(rejection.reason);
+    return reasons;
+}
+
+void ToolRegistry::reject(const QString &name, const QString &source, const QString &reason)
+{
+    m_rejections.push_back({source, reason});
+    emit rejected(name, reason);
+}
+
+void ToolRegistry::forgetRejections(const QString &source)
+{
+    std::erase_if(m_rejections, [&](const Rejection &r) { return r.source == source; });
 }
 
 QStringList ToolRegistry::names() const

@@ -8,6 +8,7 @@
 
 #include <map>
 #include <memory>
+#include <vector>
 
 namespace Engine {
 
@@ -44,6 +45,9 @@ public:
     std::shared_ptr<Tool> find(const QString &name) const;
     std::vector<std::shared_ptr<Tool>> tools() const; // built-ins first, then by name
     QStringList names() const;
+    // Why each tool turned away and still missing was not registered (as rejected() said):
+    // for whoever starts listening after the servers have connected.
+    QStringList rejections() const;
 
 signals:
     void toolsChanged();
@@ -51,7 +55,17 @@ signals:
     void rejected(const QString &name, const QString &reason);
 
 private:
+    void reject(const QString &name, const QString &source, const QString &reason);
+    void forgetRejections(const QString &source);
+
+    struct Rejection
+    {
+        QString source;
+        QString reason;
+    };
+
     std::map<QString, std::shared_ptr<Tool>> m_tools;
+    std::vector<Rejection> m_rejections;
     QSet<QString> m_hiddenSources;
     QSet<QString> m_hiddenTools;
 };
