@@ -394,6 +394,12 @@ void StdioTransport::readStdout()
             m_framer.feed(m_readChunk.get(), std::size_t(n));
             if (!self)
                 return;
+            // A short read emptied the pipe: what the server writes next wakes the notifier
+            // again. Not asking once more until EAGAIN saves a system call per reply, and it
+            // stood between a reply and the request it let us send (sequential calls). Once
+            // the server has gone, read on to the end.
+            if (std::size_t(n) < ReadChunkBytes && !m_processFinished)
+                break;
         } else if (n == 0) {
             ended = true;
             break;
