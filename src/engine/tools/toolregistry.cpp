@@ -7,10 +7,7 @@ bool ToolRegistry::add(std::shared_ptr<Tool> tool)
     const QString name = tool->name();
     auto it = m_tools.find(name);
     if (it != m_tools.end()) {
-        reject(name, tool->source(),
-               tr("a tool named '%1' already exists (from %2); the one from %3 is "
-                  "not registered")
-                       .arg(name, it->second->source(), tool->source()));
+        reject(name, it->second->source(), tool->source());
         return false;
     }
     m_tools.emplace(name, std::move(tool));
@@ -47,10 +44,7 @@ ToolRegistry::replaceSource(const QString &source, std::vector<std::shared_ptr<T
         const QString name = tool->name();
         const auto [it, inserted] = m_tools.try_emplace(name, tool);
         if (!inserted) {
-            reject(name, source,
-                   tr("a tool named '%1' already exists (from %2); the one from %3 "
-                      "is not registered")
-                           .arg(name, it->second->source(), tool->source()));
+            reject(name, it->second->source(), tool->source());
             continue;
         }
         added.push_back(std::move(tool));
@@ -105,8 +99,11 @@ QStringList ToolRegistry::rejections() const
     return reasons;
 }
 
-void ToolRegistry::reject(const QString &name, const QString &source, const QString &reason)
+void ToolRegistry::reject(const QString &name, const QString &holder, const QString &source)
 {
+    const QString reason = tr("a tool named '%1' already exists (from %2); the one from %3 is "
+                              "not registered")
+                                   .arg(name, holder, source);
     m_rejections.push_back({source, reason});
     emit rejected(name, reason);
 }

@@ -55,7 +55,8 @@ signals:
     void rejected(const QString &name, const QString &reason);
 
 private:
-    void reject(const QString &name, const QString &source, const QString &reason);
+    // `source`'s tool `name` is refused: `holder` has that name already.
+    void reject(const QString &name, const QString &holder, const QString &source);
     void forgetRejections(const QString &source);
 
     struct Rejection
