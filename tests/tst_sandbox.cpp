@@ -5,12 +5,17 @@
 #include <mcp/process/sandbox.h>
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QObject>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <memory>
+#include <vector>
 
 using namespace Mcp;
 
@@ -108,6 +113,78 @@ private slots:
         QCOMPARE(args.mid(args.indexOf(QStringLiteral("--chdir")), 2),
                  QStringList({QStringLiteral("--chdir"), canonicalWs}));
         QCOMPARE(env.value(QStringLiteral("TMPDIR")), QStringLiteral("/tmp"));
+    }
+
+    void tmpEntries()
+    {
+        QCOMPARE(Sandbox::tmpEntriesNamed(
+                         {QStringLiteral("/tmp/b/ws"), QStringLiteral("relative"),
+                          QStringLiteral("/tmp/a"), QStringLiteral("/tmp"), QStringLiteral("/tmp/"),
+                          QStringLiteral("/tmpx/y"), QStringLiteral("/tmp/b/other"),
+                          QStringLiteral("/tmp/c/../d/x"), QStringLiteral("/tmp/../etc/passwd"),
+                          QStringLiteral("//tmp//e/"), QStringLiteral("/tmp/my dir/x")}),
+                 QStringList({QStringLiteral("/tmp/a"), QStringLiteral("/tmp/b"),
+                              QStringLiteral("/tmp/c"), QStringLiteral("/tmp/d"),
+                              QStringLiteral("/tmp/e"), QStringLiteral("/tmp/my"),
+                              QStringLiteral("/tmp/my dir")}));
+        // In a command line (bash -c), an option or a list of paths.
+        QCOMPARE(Sandbox::tmpEntriesNamed(
+                         {QStringLiteral("cat /tmp/log/x; ls '/tmp/out' \"/tmp/q\"|wc"),
+                          QStringLiteral("--config=/tmp/conf.json"),
+                          QStringLiteral("/usr/lib:/tmp/lib:/tmp/bin"),
+                          QStringLiteral("ls /var/tmp/v a/tmp/w /tmp/. /tmp/.. $X/tmp/y")}),
+                 QStringList({QStringLiteral("/tmp/bin"), QStringLiteral("/tmp/conf.json"),
+                              QStringLiteral("/tmp/lib"), QStringLiteral("/tmp/log"),
+                              QStringLiteral("/tmp/out"), QStringLiteral("/tmp/q")}));
+    }
+
+    // Only what the command names is bound back from /tmp, so another program's temporary
+    // file that vanishes meanwhile cannot make bwrap fail ("Can't bind mount ... No such
+    // file or directory", seen when tests ran in parallel).
+    void tmpKeepsWhatTheCommandNames()
+    {
+        SKIP_UNLESS_SANDBOX();
+        std::vector<std::unique_ptr<QTemporaryDir>> dirs;
+        for (int i = 0; i < 4; ++i) {
+            dirs.push_back(
+                    std::make_unique<QTemporaryDir>(QStringLiteral("/tmp/tst_sandbox-XXXXXX")));
+            QVERIFY(dirs.back()->isValid());
+        }
+        const QString program = dirs[0]->filePath(QStringLiteral("server.sh"));
+        const QString data = dirs[1]->filePath(QStringLiteral("data.txt"));
+        const QString unnamed = dirs[2]->path();
+        const QString fromEnvironment = dirs[3]->path();
+        QFile script(program);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write(QStringLiteral("#!/bin/sh\ncat \"$1\"\n"
+                                    "[ -e %1 ] && echo unnamed-visible || echo unnamed-hidden\n"
+                                    "[ -d \"$FROM_ENV\" ] && echo env-visible\n"
+                                    "echo new > /tmp/made && cat /tmp/made\n")
+                             .arg(unnamed)
+                             .toUtf8());
+        script.close();
+        QVERIFY(script.setPermissions(QFile::ReadOwner | QFile::ExeOwner));
+        QFile file(data);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("data\n");
+        file.close();
+
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("FROM_ENV"), fromEnvironment);
+        QString error;
+        const auto command = Sandbox::wrap(SandboxPolicy{true, false, {}}, QStringLiteral("bwrap"),
+                                           m_dir.path(), program, {data}, &env, &error);
+        QVERIFY2(command, qPrintable(error));
+        QVERIFY(!command->arguments.contains(unnamed));
+        QProcess process;
+        process.setProcessEnvironment(env);
+        process.start(command->program, command->arguments);
+        QVERIFY(process.waitForFinished(30000));
+        QCOMPARE(QString::fromUtf8(process.readAllStandardError()), QString());
+        QCOMPARE(QString::fromUtf8(process.readAllStandardOutput()),
+                 QStringLiteral("data\nunnamed-hidden\nenv-visible\nnew\n"));
+        QCOMPARE(process.exitCode(), 0);
+        QVERIFY(!QFileInfo::exists(QStringLiteral("/tmp/made")));
     }
 
     void wrapErrors()

@@ -82,6 +82,45 @@ nlohmann::json SandboxPolicy::toJson() const
 
 namespace Sandbox {
 
+QStringList tmpEntriesNamed(const QStringList &texts)
+{
+    static const QString tmp = QStringLiteral("/tmp/");
+    QStringList entries;
+    const auto keep = [&entries](const QString &name) {
+        if (!name.isEmpty() && name != QLatin1String(".") && name != QLatin1String(".."))
+            entries << tmp + name;
+    };
+    // A path, exactly: everything up to the next slash is the entry's name.
+    const auto keepPath = [&keep](const QString &path) {
+        if (path.startsWith(tmp))
+            keep(path.mid(tmp.size()).section(QLatin1Char('/'), 0, 0));
+    };
+    // A command line such as `cat /tmp/log/x; ls '/tmp/out'`: where "/tmp/" starts a path, the
+    // name runs to a slash, a space, a quote or a shell character.
+    const auto scan = [&keep](const QString &text) {
+        static const QString path = QStringLiteral("._-+~@/");
+        static const QString ends = QStringLiteral("/'\"`$;|&()<>,:=\\");
+        for (qsizetype at = text.indexOf(tmp); at >= 0; at = text.indexOf(tmp, at + 1)) {
+            if (at > 0 && (text[at - 1].isLetterOrNumber() || path.contains(text[at - 1])))
+                continue; // /var/tmp/x, a/tmp/x
+            qsizetype end = at + tmp.size();
+            while (end < text.size() && !text[end].isSpace() && !ends.contains(text[end]))
+                ++end;
+            keep(text.mid(at + tmp.size(), end - at - tmp.size()));
+        }
+    };
+    for (const QString &text : texts) {
+        scan(text);
+        if (text.startsWith(QLatin1Char('/'))) {
+            keepPath(QDir::cleanPath(text));
+            keepPath(QFileInfo(text).canonicalFilePath()); // a link to another entry of /tmp
+        }
+    }
+    entries.sort();
+    entries.removeDuplicates();
+    return entries;
+}
+
 QString modeName(Mode mode)
 {
     switch (mode) {
@@ -114,8 +153,9 @@ QStringList bwrapArguments(const SandboxPolicy &policy, const QString &workspace
             = {QStringLiteral("--ro-bind"), QStringLiteral("/"),       QStringLiteral("/"),
                QStringLiteral("--dev"),     QStringLiteral("/dev"),    QStringLiteral("--proc"),
                QStringLiteral("/proc"),     QStringLiteral("--tmpfs"), QStringLiteral("/tmp")};
-    // What /tmp held stays visible, read-only, over the private tmpfs: a program, a workspace
-    // or a build tree that lives under /tmp must not vanish (new files go to the tmpfs).
+    // What of /tmp the command names stays visible, read-only, over the private tmpfs: a
+    // program, a workspace or a build tree that lives under /tmp must not vanish (new files
+    // go to the tmpfs).
     for (const QString &path : keptInTmp)
         args << QStringLiteral("--ro-bind-try") << path << path;
     for (const QString &path : QStringList{workspace} + writable)
@@ -167,12 +207,13 @@ std::optional<Command> wrap(const SandboxPolicy &policy, const QString &bwrapPro
     }
     if (env) // the outside TMPDIR is read-only in there; /tmp is the program's own
         env->insert(QStringLiteral("TMPDIR"), QStringLiteral("/tmp"));
-    QStringList keptInTmp;
-    const QDir tmp(QStringLiteral("/tmp"));
-    for (const QString &entry :
-         tmp.entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot))
-        keptInTmp << tmp.filePath(entry);
-    return Command{bwrap, bwrapArguments(policy, root, writable, program, arguments, keptInTmp)};
+    QStringList named = QStringList{root, program} + writable + arguments;
+    if (env) {
+        for (const QString &key : env->keys())
+            named << env->value(key).split(QLatin1Char(':'), Qt::SkipEmptyParts);
+    }
+    return Command{bwrap, bwrapArguments(policy, root, writable, program, arguments,
+                                         tmpEntriesNamed(named))};
 }
 
 void probe(const QString &bwrapProgram, QObject *context,

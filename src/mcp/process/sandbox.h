@@ -56,15 +56,24 @@ struct Command
 
 /// bwrap's arguments for running `program` (an absolute path) with `arguments` in
 /// `workspace` (absolute) under `policy`. `writable` are absolute folders that must exist.
-/// `keptInTmp`: what /tmp held, bound back read-only over the private /tmp. Pure: the unit
-/// tests check the command line it gives.
+/// `keptInTmp`: entries of the outside /tmp bound back read-only over the private /tmp
+/// (see tmpEntriesNamed()). Pure: the unit tests check the command line it gives.
 QStringList bwrapArguments(const SandboxPolicy &policy, const QString &workspace,
                            const QStringList &writable, const QString &program,
                            const QStringList &arguments, const QStringList &keptInTmp = {});
 
+/// The entries of /tmp (such as `/tmp/build`) that `texts` name: a text that is an absolute
+/// path, as written or with links resolved, or a path starting with /tmp/ inside a text (a
+/// command line such as `cat /tmp/build/log`). Sorted, once each. Only these are bound back
+/// into the sandbox: binding every entry of /tmp would make bwrap fail when another
+/// program's temporary file vanishes between bwrap's look and its mount.
+QStringList tmpEntriesNamed(const QStringList &texts);
+
 /// The whole command: bwrap found (`bwrapProgram`: a path, or a name looked up on the
 /// application's PATH), the policy's `write` folders resolved against `workspace` and checked,
-/// and `env` adjusted (TMPDIR is the private /tmp). std::nullopt and *error saying what is
+/// and `env` adjusted (TMPDIR is the private /tmp). Of the outside /tmp, the entries that hold
+/// the workspace, a `write` folder, the program, or that its arguments or environment name
+/// stay visible, read-only (see tmpEntriesNamed()). std::nullopt and *error saying what is
 /// wrong and what to do (naming bubblewrap when it is missing).
 std::optional<Command> wrap(const SandboxPolicy &policy, const QString &bwrapProgram,
                             const QString &workspace, const QString &program,
