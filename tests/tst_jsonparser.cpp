@@ -5,6 +5,7 @@
 // behaviour shows up as a readable failure rather than only as a disagreement.
 
 #include <mcp/wire/jsonparser.h>
+#include <mcp/wire/jsonrpc.h>
 
 #include <QTest>
 
@@ -423,6 +424,7 @@ private slots:
     void errorOffsets_data();
     void errorOffsets();
     void errorIsOptional();
+    void appendJsonStringMatchesDump();
 
     void depthLimit();
     void hugeDepthIsRejected();
@@ -815,6 +817,36 @@ void tst_JsonParser::errorIsOptional()
     JsonParseError untouched{7, "before"};
     QVERIFY(parseJson("[1]", &untouched) == Json::array({1}));
     QCOMPARE(untouched.offset, std::size_t(7));
+}
+
+// The hand-assembled request envelope quotes names the way dump() does, and what it builds
+// parses back to the same request.
+void tst_JsonParser::appendJsonStringMatchesDump()
+{
+    const std::string cases[] = {"",
+                                 "echo",
+                                 "tools/call",
+                                 "a\"b",
+                                 "back\\slash",
+                                 std::string("nul\0in", 6),
+                                 "tab\tnewline\n\x1f",
+                                 "\xe5\xb7\xa5\xe5\x85\xb7", // 工具
+                                 "bad \xff utf-8",
+                                 "cut \xe5\xb7"};
+    for (const std::string &text : cases) {
+        std::string out = "prefix:";
+        appendJsonString(out, text);
+        QCOMPARE(out, "prefix:" + Json(text).dump(-1, ' ', false, Json::error_handler_t::replace));
+
+        const std::string request = serializeRequest(7, text, R"({"name":"x"})");
+        const Json parsed = parseJson(request);
+        QVERIFY2(parsed.is_object(), request.c_str());
+        QCOMPARE(parsed.at("id").get<int>(), 7);
+        const Json method
+                = Json::parse(Json(text).dump(-1, ' ', false, Json::error_handler_t::replace));
+        QVERIFY2(parsed.at("method") == method, request.c_str());
+        QCOMPARE(parsed.at("params").at("name").get<std::string>(), std::string("x"));
+    }
 }
 
 void tst_JsonParser::depthLimit()

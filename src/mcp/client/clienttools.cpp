@@ -192,8 +192,10 @@ RequestId Client::callTool(std::string_view name, const RawJson &arguments, QObj
                            ToolCallback callback, RequestOptions options)
 {
     const RequestId id = m_nextId++;
-    std::string params = R"({"name":)";
-    params += Json(name).dump(-1, ' ', false, Json::error_handler_t::replace);
+    std::string params;
+    params.reserve(64 + name.size() + arguments.text.size() + m_metaMembers.size());
+    params += R"({"name":)";
+    appendJsonString(params, name);
     if (!arguments.text.empty()) {
         params += R"(,"arguments":)";
         params += arguments.text;

@@ -54,10 +54,9 @@ MessageKind classify(const Json &message)
 
 // Hand-assembled envelopes: the hot path of every call, and cheaper than building a
 // temporary object only to dump it again.
-namespace {
-// Method names are plain ASCII in practice; anything else goes through the serializer.
-void appendQuoted(std::string &out, std::string_view text)
+void appendJsonString(std::string &out, std::string_view text)
 {
+    // Names are plain ASCII in practice; anything else goes through the serializer.
     for (char c : text) {
         if (c < 0x20 || c == '"' || c == '\\' || static_cast<unsigned char>(c) >= 0x80) {
             out += Json(text).dump(-1, ' ', false, Json::error_handler_t::replace);
@@ -68,7 +67,6 @@ void appendQuoted(std::string &out, std::string_view text)
     out += text;
     out += '"';
 }
-} // namespace
 
 std::string serializeRequest(std::int64_t id, std::string_view method, std::string_view paramsJson)
 {
@@ -77,7 +75,7 @@ std::string serializeRequest(std::int64_t id, std::string_view method, std::stri
     out += R"({"jsonrpc":"2.0","id":)";
     out += std::to_string(id);
     out += R"(,"method":)";
-    appendQuoted(out, method);
+    appendJsonString(out, method);
     if (!paramsJson.empty()) {
         out += R"(,"params":)";
         out += paramsJson;
@@ -89,7 +87,7 @@ std::string serializeRequest(std::int64_t id, std::string_view method, std::stri
 std::string serializeNotification(std::string_view method, const Json &params)
 {
     std::string out = R"({"jsonrpc":"2.0","method":)";
-    out += Json(method).dump();
+    appendJsonString(out, method);
     if (!params.is_null()) {
         out += R"(,"params":)";
         out += params.dump(-1, ' ', false, Json::error_handler_t::replace);

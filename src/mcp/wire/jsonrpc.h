@@ -79,6 +79,9 @@ enum class MessageKind { Request, Notification, Response, Invalid };
 // 2025-06-18 and older servers never send them unasked.
 MessageKind classify(const Json &message);
 
+// Appends `text` as a JSON string (quoted; escaped, invalid UTF-8 replaced, as dump() would).
+void appendJsonString(std::string &out, std::string_view text);
+
 // Serialized messages, without the trailing newline. The request id is an integer because
 // the client only ever issues integer ids.
 // `paramsJson` is serialized JSON (empty: no params).
