@@ -425,6 +425,7 @@ private slots:
     void errorOffsets();
     void errorIsOptional();
     void appendJsonStringMatchesDump();
+    void dumpedSizeMatchesDump();
 
     void depthLimit();
     void hugeDepthIsRejected();
@@ -847,6 +848,36 @@ void tst_JsonParser::appendJsonStringMatchesDump()
         QVERIFY2(parsed.at("method") == method, request.c_str());
         QCOMPARE(parsed.at("params").at("name").get<std::string>(), std::string("x"));
     }
+}
+
+// dumpedSize() counts exactly what dump() with replace writes: every generated document, and
+// strings with escapes and invalid UTF-8 (which dump() replaces).
+void tst_JsonParser::dumpedSizeMatchesDump()
+{
+    const auto dumped = [](const Json &value) {
+        return value.dump(-1, ' ', false, Json::error_handler_t::replace).size();
+    };
+    const Json fixed[]
+            = {Json(),
+               Json(true),
+               Json(-12.5e300),
+               Json(std::uint64_t(18446744073709551615ull)),
+               Json("q\"b\\s\n\x01 \xe5\xb7\xa5 \xff\xfe cut \xe5"),
+               Json::array(),
+               Json::object(),
+               Json::parse(R"({"content":[{"type":"text","text":"a"}],"isError":false})")};
+    for (const Json &value : fixed)
+        QCOMPARE(dumpedSize(value), dumped(value));
+    DocumentGenerator generator(20261206);
+    int compared = 0;
+    for (int i = 0; i < 2000; ++i) {
+        const Json value = parseNlohmann(generator.document());
+        if (value.is_discarded())
+            continue;
+        QCOMPARE(dumpedSize(value), dumped(value));
+        ++compared;
+    }
+    QVERIFY(compared > 1000);
 }
 
 void tst_JsonParser::depthLimit()

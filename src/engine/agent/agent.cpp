@@ -3,6 +3,7 @@
 #include <engine/llm/contextfit.h>
 #include <engine/storage/conversationstore.h>
 #include <engine/tools/toolsearch.h>
+#include <mcp/wire/jsonrpc.h>
 
 #include <QDir>
 #include <QLoggingCategory>
@@ -454,22 +455,30 @@ ChatMessage Agent::toolMessage(const PendingCall &pending, const ToolRunResult *
 // exactly what was kept.
 void Agent::keepWholeResult(ChatMessage &message, const ToolOutput &output)
 {
-    Json whole = {{"content", output.content}, {"isError", output.isError}};
-    if (!output.structuredContent.is_null())
-        whole["structuredContent"] = output.structuredContent;
-    const qint64 bytes = qint64(whole.dump(-1, ' ', false, Json::error_handler_t::replace).size());
+    // Measured before anything is copied: a result over the bounds (20 MB) is only counted.
+    // The envelope's own bytes come from a skeleton whose values are null ("null": 4 bytes).
+    Json skeleton = {{"content", nullptr}, {"isError", output.isError}};
+    qint64 bytes = qint64(Mcp::dumpedSize(output.content));
+    if (!output.structuredContent.is_null()) {
+        skeleton["structuredContent"] = nullptr;
+        bytes += qint64(Mcp::dumpedSize(output.structuredContent)) - 4;
+    }
+    bytes += qint64(skeleton.dump().size()) - 4;
     const auto megabytes = [](qint64 count) {
         return QString::number(double(count) / (1024 * 1024), 'f', 1);
     };
     if (bytes <= m_options.keepResultBytes
         && m_keptResultBytes + bytes <= m_options.keepConversationResultBytes) {
         // A result the model's share already holds whole needs no copy.
-        if (whole["content"].size() == 1 && whole["content"][0].value("type", "") == "text"
-            && output.structuredContent.is_null()
-            && QString::fromStdString(whole["content"][0].value("text", std::string()))
-                       == message.text)
+        const Json &content = output.content;
+        if (content.is_array() && content.size() == 1 && output.structuredContent.is_null()
+            && Mcp::stringMember(content[0], "type") == QLatin1String("text")
+            && Mcp::stringMember(content[0], "text") == message.text)
             return;
         m_keptResultBytes += bytes;
+        Json whole = {{"content", output.content}, {"isError", output.isError}};
+        if (!output.structuredContent.is_null())
+            whole["structuredContent"] = output.structuredContent;
         message.result = std::move(whole);
         return;
     }

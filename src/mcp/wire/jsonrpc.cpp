@@ -1,5 +1,9 @@
 #include "jsonrpc.h"
 
+#include <emmintrin.h>
+
+#include <memory>
+
 namespace Mcp {
 
 RpcError RpcError::fromJson(const Json &error)
@@ -66,6 +70,80 @@ void appendJsonString(std::string &out, std::string_view text)
     out += '"';
     out += text;
     out += '"';
+}
+
+namespace {
+// Counts what nlohmann's serializer writes instead of keeping it.
+class CountingOutput : public nlohmann::detail::output_adapter_protocol<char>
+{
+public:
+    void write_character(char) override { ++m_bytes; }
+    void write_characters(const char *, std::size_t length) override { m_bytes += length; }
+    std::size_t bytes() const { return m_bytes; }
+
+private:
+    std::size_t m_bytes = 0;
+};
+
+std::size_t serializedSize(const Json &value)
+{
+    auto output = std::make_shared<CountingOutput>();
+    nlohmann::detail::serializer<Json> serializer(output, ' ', Json::error_handler_t::replace);
+    serializer.dump(value, false, false, 0);
+    return output->bytes();
+}
+
+// Written as it is between quotes: no quote, backslash, control character or byte of a
+// multi-byte (or invalid) UTF-8 sequence. Sixteen bytes at a time; a signed compare makes the
+// bytes from 0x80 up "less than a space".
+bool isPlain(std::string_view text)
+{
+    const char *p = text.data();
+    const char *const end = p + text.size();
+    const __m128i quote = _mm_set1_epi8('"');
+    const __m128i backslash = _mm_set1_epi8('\\');
+    const __m128i space = _mm_set1_epi8(0x20);
+    for (; end - p >= 16; p += 16) {
+        const __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
+        const __m128i special = _mm_or_si128(
+                _mm_or_si128(_mm_cmpeq_epi8(chunk, quote), _mm_cmpeq_epi8(chunk, backslash)),
+                _mm_cmplt_epi8(chunk, space));
+        if (_mm_movemask_epi8(special) != 0)
+            return false;
+    }
+    for (; p < end; ++p) {
+        if (static_cast<signed char>(*p) < 0x20 || *p == '"' || *p == '\\')
+            return false;
+    }
+    return true;
+}
+} // namespace
+
+std::size_t dumpedSize(const Json &value)
+{
+    switch (value.type()) {
+    case Json::value_t::object: {
+        const auto &object = value.get_ref<const Json::object_t &>();
+        std::size_t bytes = object.empty() ? 2 : object.size() + 1; // braces, commas
+        for (const auto &[key, member] : object) // the key, quoted; a colon; the value
+            bytes += (isPlain(key) ? key.size() + 2 : serializedSize(Json(key))) + 1
+                     + dumpedSize(member);
+        return bytes;
+    }
+    case Json::value_t::array: {
+        const auto &array = value.get_ref<const Json::array_t &>();
+        std::size_t bytes = array.empty() ? 2 : array.size() + 1; // brackets, commas
+        for (const Json &element : array)
+            bytes += dumpedSize(element);
+        return bytes;
+    }
+    case Json::value_t::string: {
+        const auto &text = value.get_ref<const std::string &>();
+        return isPlain(text) ? text.size() + 2 : serializedSize(value);
+    }
+    default: // numbers, booleans, null: a few bytes, written as dump() writes them
+        return serializedSize(value);
+    }
 }
 
 std::string serializeRequest(std::int64_t id, std::string_view method, std::string_view paramsJson)

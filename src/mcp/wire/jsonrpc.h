@@ -82,6 +82,10 @@ MessageKind classify(const Json &message);
 // Appends `text` as a JSON string (quoted; escaped, invalid UTF-8 replaced, as dump() would).
 void appendJsonString(std::string &out, std::string_view text);
 
+// How many bytes value.dump(-1, ' ', false, Json::error_handler_t::replace) would give,
+// counted without building that string (a 20 MB result is measured, not copied).
+std::size_t dumpedSize(const Json &value);
+
 // Serialized messages, without the trailing newline. The request id is an integer because
 // the client only ever issues integer ids.
 // `paramsJson` is serialized JSON (empty: no params).
