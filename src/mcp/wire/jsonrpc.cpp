@@ -56,43 +56,7 @@ MessageKind classify(const Json &message)
     return MessageKind::Invalid;
 }
 
-// Hand-assembled envelopes: the hot path of every call, and cheaper than building a
-// temporary object only to dump it again.
-void appendJsonString(std::string &out, std::string_view text)
-{
-    // Names are plain ASCII in practice; anything else goes through the serializer.
-    for (char c : text) {
-        if (c < 0x20 || c == '"' || c == '\\' || static_cast<unsigned char>(c) >= 0x80) {
-            out += Json(text).dump(-1, ' ', false, Json::error_handler_t::replace);
-            return;
-        }
-    }
-    out += '"';
-    out += text;
-    out += '"';
-}
-
 namespace {
-// Counts what nlohmann's serializer writes instead of keeping it.
-class CountingOutput : public nlohmann::detail::output_adapter_protocol<char>
-{
-public:
-    void write_character(char) override { ++m_bytes; }
-    void write_characters(const char *, std::size_t length) override { m_bytes += length; }
-    std::size_t bytes() const { return m_bytes; }
-
-private:
-    std::size_t m_bytes = 0;
-};
-
-std::size_t serializedSize(const Json &value)
-{
-    auto output = std::make_shared<CountingOutput>();
-    nlohmann::detail::serializer<Json> serializer(output, ' ', Json::error_handler_t::replace);
-    serializer.dump(value, false, false, 0);
-    return output->bytes();
-}
-
 // Written as it is between quotes: no quote, backslash, control character or byte of a
 // multi-byte (or invalid) UTF-8 sequence. Sixteen bytes at a time; a signed compare makes the
 // bytes from 0x80 up "less than a space".
@@ -117,33 +81,77 @@ bool isPlain(std::string_view text)
     }
     return true;
 }
+
+// Counts what nlohmann's serializer writes instead of keeping it.
+class CountingOutput : public nlohmann::detail::output_adapter_protocol<char>
+{
+public:
+    void write_character(char) override { ++bytes; }
+    void write_characters(const char *, std::size_t length) override { bytes += length; }
+
+    std::size_t bytes = 0;
+};
+
+// dumpedSize()'s walk: one serializer for every value that is not counted by hand.
+class SizeCounter
+{
+public:
+    std::size_t size(const Json &value)
+    {
+        switch (value.type()) {
+        case Json::value_t::object: {
+            const auto &object = value.get_ref<const Json::object_t &>();
+            std::size_t bytes = object.empty() ? 2 : object.size() + 1; // braces, commas
+            for (const auto &[key, member] : object) // the key, quoted; a colon; the value
+                bytes += (isPlain(key) ? key.size() + 2 : serialized(Json(key))) + 1 + size(member);
+            return bytes;
+        }
+        case Json::value_t::array: {
+            const auto &array = value.get_ref<const Json::array_t &>();
+            std::size_t bytes = array.empty() ? 2 : array.size() + 1; // brackets, commas
+            for (const Json &element : array)
+                bytes += size(element);
+            return bytes;
+        }
+        case Json::value_t::string: {
+            const auto &text = value.get_ref<const std::string &>();
+            return isPlain(text) ? text.size() + 2 : serialized(value);
+        }
+        default: // numbers, booleans, null: a few bytes, written as dump() writes them
+            return serialized(value);
+        }
+    }
+
+private:
+    std::size_t serialized(const Json &value)
+    {
+        const std::size_t before = m_output->bytes;
+        m_serializer.dump(value, false, false, 0);
+        return m_output->bytes - before;
+    }
+
+    std::shared_ptr<CountingOutput> m_output = std::make_shared<CountingOutput>();
+    nlohmann::detail::serializer<Json> m_serializer{m_output, ' ', Json::error_handler_t::replace};
+};
 } // namespace
+
+// Hand-assembled envelopes: the hot path of every call, and cheaper than building a
+// temporary object only to dump it again.
+void appendJsonString(std::string &out, std::string_view text)
+{
+    // Names are plain ASCII in practice; anything else goes through the serializer.
+    if (!isPlain(text)) {
+        out += Json(text).dump(-1, ' ', false, Json::error_handler_t::replace);
+        return;
+    }
+    out += '"';
+    out += text;
+    out += '"';
+}
 
 std::size_t dumpedSize(const Json &value)
 {
-    switch (value.type()) {
-    case Json::value_t::object: {
-        const auto &object = value.get_ref<const Json::object_t &>();
-        std::size_t bytes = object.empty() ? 2 : object.size() + 1; // braces, commas
-        for (const auto &[key, member] : object) // the key, quoted; a colon; the value
-            bytes += (isPlain(key) ? key.size() + 2 : serializedSize(Json(key))) + 1
-                     + dumpedSize(member);
-        return bytes;
-    }
-    case Json::value_t::array: {
-        const auto &array = value.get_ref<const Json::array_t &>();
-        std::size_t bytes = array.empty() ? 2 : array.size() + 1; // brackets, commas
-        for (const Json &element : array)
-            bytes += dumpedSize(element);
-        return bytes;
-    }
-    case Json::value_t::string: {
-        const auto &text = value.get_ref<const std::string &>();
-        return isPlain(text) ? text.size() + 2 : serializedSize(value);
-    }
-    default: // numbers, booleans, null: a few bytes, written as dump() writes them
-        return serializedSize(value);
-    }
+    return SizeCounter().size(value);
 }
 
 std::string serializeRequest(std::int64_t id, std::string_view method, std::string_view paramsJson)
