@@ -4,7 +4,7 @@
 <context>
     <name>Engine::Agent</name>
     <message numerus="yes">
-        <location filename="../src/engine/agent/agent.cpp" line="+260"/>
+        <location filename="../src/engine/agent/agent.cpp" line="+261"/>
         <source>The earlier part of this conversation (%n messages) was left out to fit the context window. A summary of it:</source>
         <translation>
             <numerusform>The earlier part of this conversation (%n message) was left out to fit the context window. A summary of it:</numerusform>

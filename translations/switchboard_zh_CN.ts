@@ -880,7 +880,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Engine::A2A::Server</name>
     <message>
-        <location filename="../src/engine/a2a/server.cpp" line="+262"/>
+        <location filename="../src/engine/a2a/server.cpp" line="+274"/>
         <source>&apos;%1&apos; is not an IP address to listen on.</source>
         <translation>“%1”不是可监听的 IP 地址。</translation>
     </message>
@@ -926,12 +926,12 @@ Allow %1 (%2 risk, from %3)?
     </message>
     <message>
         <location line="+247"/>
-        <location line="+104"/>
+        <location line="+101"/>
         <source>Task not found: %1</source>
         <translation>找不到任务：%1</translation>
     </message>
     <message>
-        <location line="-78"/>
+        <location line="-75"/>
         <source>Task not cancelable: it is %1.</source>
         <translation>任务无法取消：它已%1。</translation>
     </message>
@@ -941,13 +941,13 @@ Allow %1 (%2 risk, from %3)?
         <translation>已被客户端取消。</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+69"/>
         <source>Task %1 is %2 and takes no more messages; send a new message with its contextId to go on.</source>
         <translation>任务 %1 已%2，不再接受消息；要继续，请用它的 contextId 发送新消息。</translation>
     </message>
     <message>
         <location line="+8"/>
-        <location line="+56"/>
+        <location line="+51"/>
         <source>This agent is busy (%1 tasks running); try again later.</source>
         <translation>此智能体正忙（%1 个任务在运行）；请稍后再试。</translation>
     </message>
@@ -955,7 +955,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Engine::Agent</name>
     <message>
-        <location filename="../src/engine/agent/agent.cpp" line="+83"/>
+        <location filename="../src/engine/agent/agent.cpp" line="+84"/>
         <location line="+50"/>
         <source>Could not save the conversation: %1</source>
         <translation>无法保存对话：%1</translation>
@@ -1023,7 +1023,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>此调用完成前，用户已停止本轮。</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+41"/>
         <source>Only the model&apos;s share of this result was kept with the conversation: the whole result (%1 MB) is larger than the %2 MB kept for one result (Settings).</source>
         <translation>此结果只保存了模型读到的部分：完整结果（%1 MB）超过了单个结果可保存的 %2 MB（设置）。</translation>
     </message>
@@ -1660,7 +1660,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Engine::McpTool</name>
     <message>
-        <location filename="../src/engine/tools/mcptooladapter.cpp" line="+83"/>
+        <location filename="../src/engine/tools/mcptooladapter.cpp" line="+85"/>
         <source>MCP server &apos;%1&apos; is not connected (%2).</source>
         <translation>MCP 服务器“%1”未连接（%2）。</translation>
     </message>
@@ -1884,12 +1884,12 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Engine::Session</name>
     <message>
-        <location filename="../src/engine/session.cpp" line="+65"/>
+        <location filename="../src/engine/session.cpp" line="+67"/>
         <source>Audit log: %1</source>
         <translation>审计日志：%1</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+73"/>
         <source>Instructions from the MCP server &quot;%1&quot; (the server&apos;s own words about its tools; they do not come from the user):
 %2</source>
         <translation>MCP 服务器“%1”的说明（服务器自己对其工具的描述，并非来自用户）：
@@ -2128,8 +2128,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Engine::ToolRegistry</name>
     <message>
-        <location filename="../src/engine/tools/toolregistry.cpp" line="+10"/>
-        <location line="+37"/>
+        <location filename="../src/engine/tools/toolregistry.cpp" line="+104"/>
         <source>a tool named &apos;%1&apos; already exists (from %2); the one from %3 is not registered</source>
         <translation>名为“%1”的工具已存在（来自 %2）；来自 %3 的同名工具未注册</translation>
     </message>
@@ -2322,6 +2321,50 @@ Allow %1 (%2 risk, from %3)?
         <location line="+10"/>
         <source>[its other files, read with use_skill and file: %1]</source>
         <translation>[它的其他文件，可用 use_skill 加 file 读取：%1]</translation>
+    </message>
+</context>
+<context>
+    <name>Engine::ViewResources</name>
+    <message>
+        <location filename="../src/engine/apps/viewresources.cpp" line="+90"/>
+        <source>the server &apos;%1&apos; is not connected</source>
+        <translation>服务器“%1”未连接</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>resources/read of %1 failed: %2</source>
+        <translation>读取 %1（resources/read）失败：%2</translation>
+    </message>
+    <message>
+        <location line="+57"/>
+        <source>the server sent no content for %1</source>
+        <translation>服务器没有发送 %1 的内容</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>the server sent %1 contents for %2, none of them with its uri</source>
+        <translation>服务器为 %2 发送了 %1 项内容，但没有一项带有该 URI</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>%1 is of type &quot;%2&quot;, not %3: it is not a view</source>
+        <translation>%1 的类型是“%2”而不是 %3：它不是视图</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <location line="+10"/>
+        <source>the view %1 is %2 MB, more than the %3 MB a view may be</source>
+        <translation>视图 %1 有 %2 MB，超过视图上限 %3 MB</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>the view %1 is not valid base64</source>
+        <translation>视图 %1 不是有效的 base64</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>the view %1 is empty</source>
+        <translation>视图 %1 为空</translation>
     </message>
 </context>
 <context>
@@ -5173,7 +5216,17 @@ in %3</source>
         <translation>（不提供给模型）</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+16"/>
+        <source>(app only)</source>
+        <translation>（仅限应用）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>App only: the server lets only its own interactive view call this tool, so the model is never offered it. You can still run it here.</source>
+        <translation>仅限应用：服务器只允许它自己的交互视图调用此工具，因此从不提供给模型。你仍可在这里运行它。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>Not offered to the model: the configuration leaves it out (enabledTools / disabledTools).</source>
         <translation>不提供给模型：配置中排除了它（enabledTools / disabledTools）。</translation>
     </message>
@@ -5448,6 +5501,161 @@ in %3</source>
     </message>
 </context>
 <context>
+    <name>Mcp::Apps</name>
+    <message>
+        <location filename="../src/mcp/apps/appmeta.cpp" line="+92"/>
+        <source>_meta.ui.resourceUri is not a ui:// uri; ignored</source>
+        <translation>_meta.ui.resourceUri 不是 ui:// URI；已忽略</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>names its view with the deprecated _meta[&quot;ui/resourceUri&quot;]; used, but servers should send _meta.ui.resourceUri</source>
+        <translation>用已弃用的 _meta[&quot;ui/resourceUri&quot;] 指定视图；已采用，但服务器应发送 _meta.ui.resourceUri</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>_meta[&quot;ui/resourceUri&quot;] (deprecated) is not a ui:// uri; ignored</source>
+        <translation>_meta[&quot;ui/resourceUri&quot;]（已弃用）不是 ui:// URI；已忽略</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>_meta[&quot;ui/resourceUri&quot;] (deprecated) differs from _meta.ui.resourceUri; the latter is used</source>
+        <translation>_meta[&quot;ui/resourceUri&quot;]（已弃用）与 _meta.ui.resourceUri 不同；采用后者</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>_meta.ui.visibility is not a list; the tool is treated as visible to both the model and its view</source>
+        <translation>_meta.ui.visibility 不是列表；该工具按对模型和其视图都可见处理</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>_meta.ui.visibility has an unknown entry %1; ignored</source>
+        <translation>_meta.ui.visibility 含未知条目 %1；已忽略</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>tool &apos;%1&apos;: %2</source>
+        <translation>工具“%1”：%2</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::Apps::BridgeMessage</name>
+    <message>
+        <location filename="../src/mcp/apps/bridgemessage.cpp" line="+36"/>
+        <source>a message of %1 bytes, more than the %2 a view may send</source>
+        <translation>消息有 %1 字节，超过视图可发送的 %2 字节</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>not JSON</source>
+        <translation>不是 JSON</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>not a JSON-RPC message (an object is expected)</source>
+        <translation>不是 JSON-RPC 消息（应为对象）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>not a JSON-RPC 2.0 message</source>
+        <translation>不是 JSON-RPC 2.0 消息</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>the id is neither an integer nor a short string</source>
+        <translation>id 既不是整数也不是短字符串</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>the method is not a string</source>
+        <translation>method 不是字符串</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the method name is longer than %1 characters</source>
+        <translation>方法名长于 %1 个字符</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>the params of %1 are not an object</source>
+        <translation>%1 的 params 不是对象</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>neither a request, a notification nor a response</source>
+        <translation>既不是请求、通知，也不是响应</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>a response needs exactly one of result and error</source>
+        <translation>响应必须且只能含 result 与 error 之一</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>the error of a response is not an object</source>
+        <translation>响应的 error 不是对象</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::Apps::ContentPolicy</name>
+    <message>
+        <location filename="../src/mcp/apps/contentpolicy.cpp" line="+124"/>
+        <source>empty</source>
+        <translation>为空</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>longer than %1 characters</source>
+        <translation>长于 %1 个字符</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>not an http, https, ws or wss origin</source>
+        <translation>不是 http、https、ws 或 wss 源</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>the path has characters a source cannot have</source>
+        <translation>路径含有源表达式不能包含的字符</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>an unclosed IPv6 address</source>
+        <translation>未闭合的 IPv6 地址</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>not an IPv6 address</source>
+        <translation>不是 IPv6 地址</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>not a host</source>
+        <translation>不是主机</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>not a host name</source>
+        <translation>不是主机名</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>a wildcard over a whole top-level domain</source>
+        <translation>通配了整个顶级域</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <location line="+4"/>
+        <source>not a port</source>
+        <translation>不是端口</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>%1: &quot;%2&quot; dropped (%3)</source>
+        <translation>%1：已丢弃“%2”（%3）</translation>
+    </message>
+</context>
+<context>
     <name>Mcp::Client</name>
     <message>
         <location filename="../src/mcp/client/client.cpp" line="+58"/>
@@ -5480,7 +5688,7 @@ in %3</source>
         <translation>服务器使用的 MCP 协议版本为“%1”，Switchboard 不支持（支持的版本：%2）</translation>
     </message>
     <message>
-        <location filename="../src/mcp/client/clienttools.cpp" line="+86"/>
+        <location filename="../src/mcp/client/clienttools.cpp" line="+87"/>
         <source>tools/list failed: %1</source>
         <translation>tools/list 失败：%1</translation>
     </message>
@@ -6268,7 +6476,7 @@ in %3</source>
         <translation>此文件夹的服务器尚未受信任：信任后才会运行</translation>
     </message>
     <message>
-        <location line="+135"/>
+        <location line="+137"/>
         <source>did not finish starting within %1 s</source>
         <translation>未能在 %1 秒内完成启动</translation>
     </message>
@@ -6559,7 +6767,7 @@ in %3</source>
 <context>
     <name>Mcp::Sandbox</name>
     <message>
-        <location filename="../src/mcp/process/sandbox.cpp" line="+145"/>
+        <location filename="../src/mcp/process/sandbox.cpp" line="+185"/>
         <source>the sandbox needs bubblewrap, but &apos;%1&apos; was not found; install the bubblewrap package, or turn the sandbox off</source>
         <translation>沙箱需要 bubblewrap，但找不到“%1”；请安装 bubblewrap 软件包，或关闭沙箱</translation>
     </message>
@@ -6574,7 +6782,7 @@ in %3</source>
         <translation>sandbox.write：“%1”不存在（相对于 %2 解析）</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+55"/>
         <source>bubblewrap (bwrap) did not finish a test run within %1 s</source>
         <translation>bubblewrap (bwrap) 未能在 %1 秒内完成测试运行</translation>
     </message>
@@ -6844,17 +7052,17 @@ in %3</source>
         <translation>写入服务器失败：%1</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+66"/>
         <source>server closed its standard output</source>
         <translation>服务器关闭了其标准输出</translation>
     </message>
     <message>
-        <location line="-331"/>
+        <location line="-337"/>
         <source>skipped a line that is not JSON on stdout: %1</source>
         <translation>已跳过 stdout 上一行非 JSON 内容：%1</translation>
     </message>
     <message>
-        <location line="+381"/>
+        <location line="+387"/>
         <source>dropped a %1-byte message over the %2-byte cap</source>
         <translation>已丢弃一条 %1 字节的消息（超过 %2 字节上限）</translation>
     </message>

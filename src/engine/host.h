@@ -42,6 +42,11 @@ public:
     virtual void elicit(const QString &server, const Mcp::Json &params, Mcp::Client::Reply reply)
             = 0;
 
+    // Whether this face shows MCP Apps views (a tool's interactive HTML): then servers are
+    // told so (capabilities.extensions "io.modelcontextprotocol/ui"). The window does; a
+    // terminal and inbound A2A tasks do not.
+    virtual bool showsAppViews() const { return false; }
+
     // Something the person should know that belongs to no request (the audit log could not
     // be written). Plain text.
     virtual void notice(const QString &text) = 0;

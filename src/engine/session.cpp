@@ -15,6 +15,8 @@
 #include <engine/tools/skilltool.h>
 #include <engine/tools/toolsearch.h>
 
+#include <mcp/apps/appmeta.h>
+
 #include <QPointer>
 #include <QStandardPaths>
 
@@ -100,6 +102,8 @@ void Session::setUpHost(Mcp::ManagerOptions &options)
                     return reply(Mcp::Response::failure(-1, "the session is closing"));
                 sampler->answer(server, params, std::move(reply));
             }};
+    if (host->showsAppViews())
+        options.extensions[Mcp::Apps::Extension] = Mcp::Apps::clientCapability();
     Json elicitation{{"form", Json::object()}};
     if (host->canElicitUrl())
         elicitation["url"] = Json::object();

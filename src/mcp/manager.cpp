@@ -231,6 +231,8 @@ void Manager::spawn(Server &server)
         clientOptions.capabilities["roots"] = Json::object();
     for (const auto &[method, answerer] : m_options.answerers)
         clientOptions.capabilities[answerer.capability] = answerer.settings;
+    if (m_options.extensions.is_object() && !m_options.extensions.empty())
+        clientOptions.capabilities["extensions"] = m_options.extensions;
 
     const bool abroad = m_options.startOnThread && qobject_cast<StdioTransport *>(transport);
     auto *client = new Client(transport, clientOptions, abroad ? nullptr : this);

@@ -48,6 +48,9 @@ struct ManagerOptions
     QString workspaceDir;
     // By method: the server-to-client requests this client answers besides roots/list.
     std::map<std::string, ServerRequestAnswerer> answerers;
+    // The extensions this client implements, as capabilities.extensions members (the face
+    // that shows MCP Apps views adds io.modelcontextprotocol/ui).
+    Json extensions = Json::object();
     // Crash restarts: at most this many within the window, then the server stays failed.
     int restartBudget = 3;
     int restartWindowMs = 60000;

@@ -351,7 +351,16 @@ void ToolBrowser::rebuildTree()
             item->setToolTip(0, tool->description());
             // Checked: the model is offered the tool. The configuration's own choice
             // ("enabledTools" / "disabledTools") is shown, not changed here.
-            if (tool->offeredByConfig()) {
+            if (!tool->appUi().model) {
+                // MCP Apps: only the server's own view may call it; never the model.
+                item->setText(0, item->text(0) + QLatin1Char(' ') + tr("(app only)"));
+                item->setCheckState(0, Qt::Unchecked);
+                item->setFlags(item->flags() & ~Qt::ItemIsUserCheckable);
+                item->setToolTip(0, tr("App only: the server lets only its own interactive view "
+                                       "call this tool, so the model is never offered it. You "
+                                       "can still run it here.")
+                                            + QLatin1Char('\n') + tool->description());
+            } else if (tool->offeredByConfig()) {
                 item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
                 item->setCheckState(0, m_registry->notOfferedTools().contains(tool->name())
                                                ? Qt::Unchecked

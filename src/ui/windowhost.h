@@ -34,6 +34,9 @@ public:
     reviewSampling(const QString &server, const Engine::Sampling::Request &request,
                    std::function<void(std::optional<Engine::Sampling::Request>)> decide) override;
     bool canElicitUrl() const override { return true; }
+    // Not yet: servers are told the window shows MCP Apps views once a tool card can show
+    // one (Qt WebEngine); until then a server's view tools give their text as to any client.
+    bool showsAppViews() const override { return false; }
     void elicit(const QString &server, const Mcp::Json &params, Mcp::Client::Reply reply) override;
     void notice(const QString &text) override { emit noticed(text); }
 

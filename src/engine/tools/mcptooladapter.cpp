@@ -43,6 +43,7 @@ public:
         , m_risk(policy.riskOf(m_original, hints()))
         , m_autoApproved(policy.autoApprove.contains(m_original))
         , m_offered(policy.offers(m_original))
+        , m_ui(Mcp::Apps::ToolUi::fromTool(m_definition))
     {
     }
 
@@ -72,6 +73,7 @@ public:
     }
     bool autoApproved() const override { return m_autoApproved; }
     bool offeredByConfig() const override { return m_offered; }
+    const Mcp::Apps::ToolUi &appUi() const override { return m_ui; }
 
 protected:
     CancelHandle execute(const Json &arguments, const ToolContext &context,
@@ -130,6 +132,7 @@ private:
     Risk m_risk;
     bool m_autoApproved;
     bool m_offered;
+    Mcp::Apps::ToolUi m_ui;
 };
 
 } // namespace

@@ -200,4 +200,10 @@ std::vector<Attachment> ToolOutput::modelAttachments(const QString &toolName) co
     return attachments;
 }
 
+const Mcp::Apps::ToolUi &Tool::appUi() const
+{
+    static const Mcp::Apps::ToolUi none;
+    return none;
+}
+
 } // namespace Engine

@@ -3,6 +3,7 @@
 #include <engine/llm/llm.h>
 #include <engine/policy/serverpolicy.h>
 
+#include <mcp/apps/appmeta.h>
 #include <mcp/client/client.h>
 
 #include <QString>
@@ -75,6 +76,10 @@ public:
     // Whether the configuration lets the model be offered this tool (a server's
     // "enabledTools" / "disabledTools"); the user's own choices are the registry's.
     virtual bool offeredByConfig() const { return true; }
+    // MCP Apps: the view that shows this tool's results and who may call it (`_meta.ui`). A
+    // tool whose visibility lacks "model" is never offered to the model; one that lacks "app"
+    // is refused to views. Built-in tools: no view, both.
+    virtual const Mcp::Apps::ToolUi &appUi() const;
     // The server's annotations (readOnlyHint, ...): shown as untrusted hints, never trusted.
     virtual Json hints() const { return nullptr; }
     // Names the server or config allows without asking (autoApprove).

@@ -65,7 +65,7 @@ void ToolRegistry::setNotOffered(const QSet<QString> &sources, const QSet<QStrin
 
 bool ToolRegistry::isOffered(const Tool &tool) const
 {
-    return tool.offeredByConfig() && !m_hiddenTools.contains(tool.name())
+    return tool.offeredByConfig() && tool.appUi().model && !m_hiddenTools.contains(tool.name())
            && (tool.isBuiltin() || !m_hiddenSources.contains(tool.source()));
 }
 

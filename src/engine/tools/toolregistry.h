@@ -33,8 +33,9 @@ public:
                                                      std::vector<std::shared_ptr<Tool>> tools);
 
     // Which tools the model is offered: not those of `sources`, not those named in `tools`,
-    // and not those the configuration leaves out (Tool::offeredByConfig). A person can still
-    // run any tool from the tool browser.
+    // not those the configuration leaves out (Tool::offeredByConfig), and not those only a
+    // view may call (MCP Apps visibility without "model"). A person can still run any tool
+    // from the tool browser.
     void setNotOffered(const QSet<QString> &sources, const QSet<QString> &tools);
     bool isOffered(const Tool &tool) const;
     bool isSourceOffered(const QString &source) const { return !m_hiddenSources.contains(source); }

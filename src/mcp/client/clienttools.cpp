@@ -2,6 +2,7 @@
 // them; the results of a call.
 #include "clientinternal.h"
 
+#include <mcp/apps/appmeta.h>
 #include <mcp/transport/parameterheaders.h>
 #include <mcp/wire/jsonmember.h>
 
@@ -140,6 +141,8 @@ void Client::listToolsPage(std::vector<Json> collected, Json cursor, int pages)
                         if (!declared->empty())
                             (*parameters)[name] = std::move(*declared);
                     }
+                    if (QString note = Apps::toolUiNote(tool); !note.isEmpty())
+                        emit warning(note);
                     unique.push_back(std::move(tool));
                 }
                 if (headers)
