@@ -44,6 +44,7 @@ private slots:
     void dangerousIsRed();
     void mutatingIsNotRed();
     void hintsAreUntrusted();
+    void viewCallSaysWhoAsked();
     void tabReachesEveryButton();
 
     void gateNeverShowsInsideRequest();
@@ -318,6 +319,20 @@ void tst_ApprovalDialog::hintsAreUntrusted()
              QStringLiteral("title \"Wipe\", may change things, destructive, openWorldHint: "
                             "\"yes\", weird: 7"));
     QCOMPARE(ApprovalDialog::describeHints(Json::array({1})), QStringLiteral("[1]"));
+}
+
+// A call a server's interactive view asked for says so; the model's calls say nothing of it.
+void tst_ApprovalDialog::viewCallSaysWhoAsked()
+{
+    ApprovalRequest fromView = request(QStringLiteral("write_file"));
+    fromView.origin = Engine::CallOrigin::App;
+    ApprovalDialog dialog(fromView);
+    auto asker = dialog.findChild<QLabel *>(QStringLiteral("askedByLabel"));
+    QVERIFY(asker);
+    QCOMPARE(asker->text(), QStringLiteral("the interactive view of server \"%1\" (not the model)")
+                                    .arg(fromView.source));
+    ApprovalDialog fromModel(request(QStringLiteral("write_file")));
+    QVERIFY(!fromModel.findChild<QLabel *>(QStringLiteral("askedByLabel")));
 }
 
 void tst_ApprovalDialog::tabReachesEveryButton()

@@ -62,7 +62,8 @@ class tst_AuditLog : public QObject
             registry.add(std::make_shared<EchoTool>(QStringLiteral("echo_it"), Risk::Mutating));
             registry.add(std::make_shared<EchoTool>(QStringLiteral("read_it"), Risk::Read));
         }
-        void run(const Json &arguments, const QString &name = QStringLiteral("echo_it"))
+        void run(const Json &arguments, const QString &name = QStringLiteral("echo_it"),
+                 CallOrigin origin = CallOrigin::Model)
         {
             bool done = false;
             ToolCallRequest call;
@@ -73,7 +74,7 @@ class tst_AuditLog : public QObject
             callbacks.onDone = [&done](ToolRunResult) {
                 done = true;
             };
-            runner.run(call, QStringLiteral("conv-1"), nullptr, std::move(callbacks));
+            runner.run(call, QStringLiteral("conv-1"), nullptr, std::move(callbacks), origin);
             (void)QTest::qWaitFor([&] { return done; }, 5000);
         }
     };
@@ -134,6 +135,28 @@ private slots:
         QCOMPARE(posixMode(path), 0600);
         QCOMPARE(posixMode(QFileInfo(path).absolutePath()), 0700);
 #endif
+    }
+
+    // A call a server's view asked for (MCP Apps) goes through the same gate, which is told
+    // who asked, and every record of it says `origin: app`; the model's calls carry no origin.
+    void recordsWhoAsked()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("audit.jsonl"));
+        Rig rig(ApprovalDecision{ApprovalChoice::AllowOnce, {}});
+        AuditLog log(path);
+        log.attach(&rig.runner);
+        rig.run(Json{{"text", "from the view"}}, QStringLiteral("echo_it"), CallOrigin::App);
+        QVERIFY(rig.gate.lastRequest().origin == CallOrigin::App);
+        rig.run(Json{{"text", "from the model"}});
+        QVERIFY(rig.gate.lastRequest().origin == CallOrigin::Model);
+
+        const std::vector<Json> records = AuditLog::readRecords(path);
+        QCOMPARE(records.size(), std::size_t(6));
+        for (std::size_t i = 0; i < 3; ++i)
+            QCOMPARE_JSON(records[i]["origin"], "app");
+        for (std::size_t i = 3; i < 6; ++i)
+            QVERIFY(!records[i].contains("origin"));
     }
 
     void recordsDeniedErrorsAndUnknownTools()

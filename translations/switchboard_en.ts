@@ -190,7 +190,7 @@
 <context>
     <name>Gui::ApprovalDialog</name>
     <message numerus="yes">
-        <location filename="../src/ui/approvaldialog.cpp" line="+175"/>
+        <location filename="../src/ui/approvaldialog.cpp" line="+187"/>
         <source>… (%n more characters not shown)</source>
         <translation>
             <numerusform>… (%n more character not shown)</numerusform>

@@ -1053,6 +1053,114 @@ Allow %1 (%2 risk, from %3)?
     </message>
 </context>
 <context>
+    <name>Engine::AppBridge</name>
+    <message>
+        <location filename="../src/engine/apps/appbridge.cpp" line="+97"/>
+        <source>the view sent %1 messages too many in one second; they were dropped (at most %2 a second)</source>
+        <translation>视图在一秒内多发了 %1 条消息；已丢弃（每秒最多 %2 条）</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>refused: %1</source>
+        <translation>已拒绝：%1</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>ignored: an answer to no request of the host</source>
+        <translation>已忽略：并非对宿主任何请求的应答</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>the view has not sent ui/initialize</source>
+        <translation>视图尚未发送 ui/initialize</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>%1 is not a method of this host</source>
+        <translation>%1 不是此宿主的方法</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>ignored: initialized before ui/initialize</source>
+        <translation>已忽略：在 ui/initialize 之前发送了 initialized</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>the view logs (%1): %2</source>
+        <translation>视图日志（%1）：%2</translation>
+    </message>
+    <message>
+        <location line="+57"/>
+        <source>tools/call needs a tool name</source>
+        <translation>tools/call 需要工具名</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the arguments of tools/call must be an object</source>
+        <translation>tools/call 的参数必须是对象</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>refused: the view asked for tool &apos;%1&apos;, which its server &apos;%2&apos; does not have</source>
+        <translation>已拒绝：视图请求了工具“%1”，但其服务器“%2”没有该工具</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>no tool &apos;%1&apos; on this view&apos;s server</source>
+        <translation>此视图的服务器上没有工具“%1”</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>refused: tool &apos;%1&apos; is not for views (its visibility lacks &quot;app&quot;)</source>
+        <translation>已拒绝：工具“%1”不供视图调用（其可见性不含“app”）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>tool &apos;%1&apos; is not callable by views</source>
+        <translation>视图不能调用工具“%1”</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>a request with this id is still running</source>
+        <translation>使用此 id 的请求仍在运行</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>throttled: the view calls tools too often</source>
+        <translation>已限流：视图调用工具过于频繁</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>too many tool calls: at most %1 at once and %2 a minute; try again later</source>
+        <translation>工具调用过多：最多同时 %1 个、每分钟 %2 个；请稍后再试</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>resources/read needs a uri</source>
+        <translation>resources/read 需要 URI</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the server &apos;%1&apos; is not connected</source>
+        <translation>服务器“%1”未连接</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>refused: ui/open-link of a URL that is not http or https</source>
+        <translation>已拒绝：ui/open-link 的 URL 不是 http 或 https</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>the person is still being asked about a link</source>
+        <translation>仍在询问用户是否打开另一个链接</translation>
+    </message>
+    <message>
+        <location line="+152"/>
+        <source>the view did not answer ui/resource-teardown within %1 s; closed anyway</source>
+        <translation>视图未在 %1 秒内应答 ui/resource-teardown；已强制关闭</translation>
+    </message>
+</context>
+<context>
     <name>Engine::ApprovalStore</name>
     <message>
         <location filename="../src/engine/approval/approvalstore.cpp" line="+48"/>
@@ -1078,7 +1186,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Engine::AuditLog</name>
     <message>
-        <location filename="../src/engine/approval/auditlog.cpp" line="+184"/>
+        <location filename="../src/engine/approval/auditlog.cpp" line="+188"/>
         <source>Cannot rotate the audit log %1.</source>
         <translation>无法轮转审计日志 %1。</translation>
     </message>
@@ -2136,7 +2244,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Engine::ToolRunner</name>
     <message>
-        <location filename="../src/engine/approval/toolrunner.cpp" line="+150"/>
+        <location filename="../src/engine/approval/toolrunner.cpp" line="+152"/>
         <source>There is no tool named &apos;%1&apos;. Available tools: %2</source>
         <translation>没有名为“%1”的工具。可用工具：%2</translation>
     </message>
@@ -2161,7 +2269,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>已拒绝：此处无人可以批准“%1”。</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+55"/>
         <source>The user denied this call to %1.</source>
         <translation>用户拒绝了对 %1 的此次调用。</translation>
     </message>
@@ -2560,7 +2668,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>服务器“%1”</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+16"/>
         <source>Tool:</source>
         <translation>工具：</translation>
     </message>
@@ -2607,7 +2715,7 @@ Allow %1 (%2 risk, from %3)?
         </translation>
     </message>
     <message>
-        <location line="-121"/>
+        <location line="-133"/>
         <source>Ar&amp;guments:</source>
         <translation>参数(&amp;G)：</translation>
     </message>
@@ -2622,7 +2730,17 @@ Allow %1 (%2 risk, from %3)?
         <translation>拒绝原因(&amp;R)：</translation>
     </message>
     <message>
-        <location line="+127"/>
+        <location line="+55"/>
+        <source>the interactive view of server &quot;%1&quot; (not the model)</source>
+        <translation>服务器“%1”的交互视图（不是模型）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Asked by:</source>
+        <translation>请求方：</translation>
+    </message>
+    <message>
+        <location line="+78"/>
         <source>&quot;Allow for this conversation&quot; and &quot;Always allow&quot; cover the commands whose first words are the words before the * (&quot;npm test*&quot; covers &quot;npm test --watch&quot;, never &quot;npm tests&quot;). A command with ; &amp; | &lt; &gt; ( ) is only covered when it is exactly this text, and one with $, backticks or wildcards never. Without a *, only this exact command.</source>
         <translation>“在本对话中允许”和“总是允许”涵盖开头几个词与 * 前的词相同的命令（“npm test*”涵盖“npm test --watch”，但绝不涵盖“npm tests”）。含有 ; &amp; | &lt; &gt; ( ) 的命令只有与此文本完全相同时才被涵盖，含有 $、反引号或通配符的命令永远不会被涵盖。没有 * 时，只涵盖这条完全相同的命令。</translation>
     </message>

@@ -108,6 +108,18 @@ QFormLayout *ApprovalDialog::setUpFacts(bool builtin, bool scoped)
     form->addRow(tr("Source:"), plainLabel(builtin ? tr("built-in tool")
                                                    : tr("server \"%1\"").arg(m_request.source),
                                            this));
+    if (m_request.origin == Engine::CallOrigin::App) {
+        // The person clicked something in the server's own view, or the view acts on its own:
+        // either way the model did not ask, and the dialog must not let it look as if it did.
+        auto asker = plainLabel(
+                tr("the interactive view of server \"%1\" (not the model)").arg(m_request.source),
+                this);
+        asker->setObjectName(QStringLiteral("askedByLabel"));
+        QFont font = asker->font();
+        font.setBold(true);
+        asker->setFont(font);
+        form->addRow(tr("Asked by:"), asker);
+    }
     const bool sameName
             = m_request.originalName.isEmpty() || m_request.originalName == m_request.toolName;
     form->addRow(tr("Tool:"),

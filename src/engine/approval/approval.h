@@ -26,6 +26,11 @@ struct ToolKey
     bool operator==(const ToolKey &) const = default;
 };
 
+// Who asked for a call: the model, or a server's interactive view (MCP Apps) — which may call
+// its own server's tools through the same gate, and must be told apart from the model in the
+// dialog and the audit log.
+enum class CallOrigin { Model, App };
+
 struct ApprovalRequest
 {
     QString toolName;     // registry name (mcp__server__tool or a built-in)
@@ -43,6 +48,7 @@ struct ApprovalRequest
     // dialog offers for "allow for this conversation" / "always" (CommandPattern::suggest).
     QString command;
     QString suggestedPattern;
+    CallOrigin origin = CallOrigin::Model;
     // Identifies the request for ApprovalGate::withdraw() (the ToolRunner's run id).
     quint64 requestId = 0;
 };
@@ -101,14 +107,18 @@ public:
         : m_decision(std::move(decision))
     {
     }
-    void requestApproval(const ApprovalRequest &,
+    void requestApproval(const ApprovalRequest &request,
                          std::function<void(ApprovalDecision)> decide) override
     {
+        m_last = request;
         decide(m_decision);
     }
+    // The last request it was asked (for tests).
+    const ApprovalRequest &lastRequest() const { return m_last; }
 
 private:
     ApprovalDecision m_decision;
+    ApprovalRequest m_last;
 };
 
 } // namespace Engine

@@ -113,7 +113,7 @@ QString AuditLog::choiceName(ApprovalChoice choice)
 
 Json AuditLog::baseRecord(const char *event, const ToolRunEvent &call) const
 {
-    return Json{{"time", utf8(QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs))},
+    Json record{{"time", utf8(QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs))},
                 {"event", event},
                 {"workspace", utf8(m_workspace)},
                 {"conversation", utf8(call.conversationId)},
@@ -123,6 +123,10 @@ Json AuditLog::baseRecord(const char *event, const ToolRunEvent &call) const
                 {"originalTool", utf8(call.originalName)},
                 {"risk", utf8(riskName(call.risk))},
                 {"argumentsSha256", utf8(argumentsHash(call.arguments))}};
+    // A call a server's interactive view asked for (MCP Apps), not the model.
+    if (call.origin == CallOrigin::App)
+        record["origin"] = "app";
+    return record;
 }
 
 void AuditLog::recordDecision(const ToolRunEvent &call, const ApprovalDecision &decision,

@@ -58,6 +58,7 @@ ToolRunEvent ToolRunner::eventFor(RunId id, const Run &run) const
     event.runId = id;
     event.conversationId = run.conversationId;
     event.arguments = run.arguments;
+    event.origin = run.origin;
     event.toolName = run.requestedName;
     if (run.tool) {
         event.toolName = run.tool->name();
@@ -135,10 +136,11 @@ QString ToolRunner::grantPattern(const Run &run, const ApprovalDecision &decisio
 }
 
 ToolRunner::RunId ToolRunner::run(const ToolCallRequest &call, const QString &conversationId,
-                                  QObject *context, Callbacks callbacks)
+                                  QObject *context, Callbacks callbacks, CallOrigin origin)
 {
     const RunId id = m_nextId++;
     Run &run = m_runs[id];
+    run.origin = origin;
     run.callbacks = std::move(callbacks);
     run.context = context;
     run.hasContext = context != nullptr;
@@ -220,6 +222,7 @@ ToolRunner::RunId ToolRunner::run(const ToolCallRequest &call, const QString &co
     request.arguments = run.arguments;
     request.hints = run.tool->hints();
     request.conversationId = conversationId;
+    request.origin = run.origin;
     request.reason = reason.value_or(QString());
     request.command = run.command;
     if (!run.command.isEmpty())

@@ -44,6 +44,7 @@ struct ToolRunEvent
     Risk risk = Risk::Dangerous;
     QString conversationId;
     Json arguments;
+    CallOrigin origin = CallOrigin::Model;
     qint64 durationMs = 0; // runFinished: since execution began (0 if it never did)
 };
 
@@ -93,8 +94,10 @@ public:
     // of structuredContent (images and other binary blocks are kept as they are).
     ToolOutput redacted(ToolOutput output) const;
 
+    // `origin` App: a server's view asks (it may only call its own server's tools; the caller
+    // checks that); the dialog and the audit log say so.
     RunId run(const ToolCallRequest &call, const QString &conversationId, QObject *context,
-              Callbacks callbacks);
+              Callbacks callbacks, CallOrigin origin = CallOrigin::Model);
     void cancel(RunId id);
     void cancelAll();
     // Forgets "allow for this conversation" grants.
@@ -133,6 +136,7 @@ private:
         QString requestedName;  // what the model called
         Json arguments;
         QString conversationId;
+        CallOrigin origin = CallOrigin::Model;
         Callbacks callbacks;
         QPointer<QObject> context;
         bool hasContext = false;
