@@ -3,19 +3,15 @@
 // one, as each method's params) and as the simple envelope. Invariants: no crash, every
 // refusal says why, an accepted message has text, and a message read back from its own 1.0
 // and 0.3 JSON is the same message.
+#include "fuzzcheck.h"
+
 #include <engine/a2a/inbound.h>
 
 #include <cstdint>
-#include <cstdlib>
 
 using namespace Engine::A2A;
 
 namespace {
-void check(bool condition)
-{
-    if (!condition)
-        std::abort();
-}
 
 void roundTrip(const Message &message)
 {

@@ -2,20 +2,16 @@
 // any bytes. Invariants: no crash; a refusal says why; a request or notification has a short
 // method and object params, a request an integer or short-string id; a response exactly one of
 // result and error; and an accepted message, written back as JSON, reads as the same message.
+#include "fuzzcheck.h"
+
 #include <mcp/apps/bridgemessage.h>
 
 #include <cstdint>
-#include <cstdlib>
 
 using namespace Mcp;
 using namespace Mcp::Apps;
 
 namespace {
-void check(bool condition)
-{
-    if (!condition)
-        std::abort();
-}
 
 Json written(const BridgeMessage &message)
 {

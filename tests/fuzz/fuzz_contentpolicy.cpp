@@ -4,23 +4,19 @@
 // order; every source in it is a keyword of ours or a cleaned origin that cleans to itself
 // (so nothing a server writes can add a directive, a keyword or a wildcard); and no request to
 // a file: url or to another view's scheme is ever allowed.
+#include "fuzzcheck.h"
+
 #include <mcp/apps/contentpolicy.h>
 #include <mcp/wire/jsonparser.h>
 
 #include <QUrl>
 
 #include <cstdint>
-#include <cstdlib>
 
 using namespace Mcp;
 using namespace Mcp::Apps;
 
 namespace {
-void check(bool condition)
-{
-    if (!condition)
-        std::abort();
-}
 
 const QStringList directives = {
         QStringLiteral("default-src"), QStringLiteral("script-src"), QStringLiteral("style-src"),

@@ -154,18 +154,18 @@ void AppBridge::handleRequest(const BridgeMessage &message)
         return respond(id, Json::object());
     if (!m_answeredInitialize)
         return respondError(id, Refused, tr("the view has not sent ui/initialize"));
-    if (method == "tools/call")
-        return callTool(id, params);
-    if (method == "resources/read")
-        return readResource(id, params);
-    if (method == "ui/open-link")
-        return openLink(id, params);
-    if (method == "ui/message")
-        return suggestMessage(id, params);
-    if (method == "ui/update-model-context")
-        return updateModelContext(id, params);
-    if (method == "ui/request-display-mode")
-        return requestDisplayMode(id, params);
+    using Handler = void (AppBridge::*)(const Json &, const Json &);
+    static const std::pair<const char *, Handler> handlers[]
+            = {{"tools/call", &AppBridge::callTool},
+               {"resources/read", &AppBridge::readResource},
+               {"ui/open-link", &AppBridge::openLink},
+               {"ui/message", &AppBridge::suggestMessage},
+               {"ui/update-model-context", &AppBridge::updateModelContext},
+               {"ui/request-display-mode", &AppBridge::requestDisplayMode}};
+    for (const auto &[name, handler] : handlers) {
+        if (method == name)
+            return (this->*handler)(id, params);
+    }
     respondError(id, MethodNotFound,
                  tr("%1 is not a method of this host")
                          .arg(QString::fromStdString(method).left(MaxLoggedChars)));

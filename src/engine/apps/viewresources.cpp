@@ -38,13 +38,7 @@ ViewResources::ViewResources(Manager *manager, QObject *parent)
     connect(manager, &Manager::serverStatusChanged, this, [this](const QString &server) {
         // A reconnect is a new client: what the old one served may have changed.
         Client *now = m_manager->client(server);
-        const QString prefix = server + QLatin1Char('\n');
-        for (auto it = m_entries.begin(); it != m_entries.end();) {
-            if (it.key().startsWith(prefix) && (*it)->client != now)
-                it = m_entries.erase(it);
-            else
-                ++it;
-        }
+        dropWhere(server, [now](const Entry &entry) { return entry.client != now; });
     });
 }
 
@@ -59,13 +53,18 @@ bool ViewResources::isCached(const QString &server, const std::string &uri) cons
 
 void ViewResources::drop(const QString &server)
 {
-    if (server.isEmpty()) {
+    if (server.isEmpty())
         m_entries.clear();
-        return;
-    }
+    else
+        dropWhere(server, [](const Entry &) { return true; });
+}
+
+void ViewResources::dropWhere(const QString &server,
+                              const std::function<bool(const Entry &)> &condition)
+{
     const QString prefix = server + QLatin1Char('\n');
     for (auto it = m_entries.begin(); it != m_entries.end();) {
-        if (it.key().startsWith(prefix))
+        if (it.key().startsWith(prefix) && condition(**it))
             it = m_entries.erase(it);
         else
             ++it;
@@ -197,24 +196,20 @@ View ViewResources::fromRead(const QString &server, const std::string &uri, cons
     }
     const Json &text = jsonMember(*item, "text");
     const Json &blob = jsonMember(*item, "blob");
+    // Base64 is 4/3 of the bytes: a blob too big is refused before it is decoded.
+    const qsizetype bytes = text.is_string() ? qsizetype(text.get_ref<const std::string &>().size())
+                            : blob.is_string()
+                                    ? qsizetype(blob.get_ref<const std::string &>().size()) / 4 * 3
+                                    : 0;
+    if (bytes > MaxViewBytes) {
+        view.error = tr("the view %1 is %2 MB, more than the %3 MB a view may be")
+                             .arg(name, megabytes(bytes), megabytes(MaxViewBytes));
+        return view;
+    }
     if (text.is_string()) {
-        const std::string &html = text.get_ref<const std::string &>();
-        if (qsizetype(html.size()) > MaxViewBytes) {
-            view.error = tr("the view %1 is %2 MB, more than the %3 MB a view may be")
-                                 .arg(name, megabytes(qsizetype(html.size())),
-                                      megabytes(MaxViewBytes));
-            return view;
-        }
-        view.html = QByteArray::fromStdString(html);
+        view.html = QByteArray::fromStdString(text.get_ref<const std::string &>());
     } else if (blob.is_string()) {
         const std::string &base64 = blob.get_ref<const std::string &>();
-        // Base64 is 4/3 of the bytes: refuse before decoding what is too big anyway.
-        if (qsizetype(base64.size()) / 4 * 3 > MaxViewBytes) {
-            view.error = tr("the view %1 is %2 MB, more than the %3 MB a view may be")
-                                 .arg(name, megabytes(qsizetype(base64.size()) / 4 * 3),
-                                      megabytes(MaxViewBytes));
-            return view;
-        }
         const auto decoded = QByteArray::fromBase64Encoding(
                 QByteArray::fromStdString(base64), QByteArray::AbortOnBase64DecodingErrors);
         if (!decoded) {

@@ -77,6 +77,7 @@ private:
     };
 
     void finish(const QString &key, View view);
+    void dropWhere(const QString &server, const std::function<bool(const Entry &)> &condition);
     void withListingMeta(Mcp::Client *client, View view, const QString &key);
 
     Mcp::Manager *m_manager;

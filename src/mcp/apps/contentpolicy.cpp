@@ -160,11 +160,15 @@ QString ContentPolicy::cleanSource(const QString &entry, QString *why)
             if (!after.startsWith(QLatin1Char(':')))
                 return drop(tr("not a host"));
             port = after.mid(1);
+            if (port.isEmpty())
+                return drop(tr("not a port"));
         }
     } else {
         if (const qsizetype colon = host.indexOf(QLatin1Char(':')); colon >= 0) {
             port = host.mid(colon + 1);
             host.truncate(colon);
+            if (port.isEmpty())
+                return drop(tr("not a port"));
         }
         const bool wildcard = host.startsWith(QLatin1String("*."));
         const QStringList labels = (wildcard ? host.mid(2) : host).split(QLatin1Char('.'));
@@ -185,9 +189,6 @@ QString ContentPolicy::cleanSource(const QString &entry, QString *why)
         if (number < 1 || number > 65535)
             return drop(tr("not a port"));
     }
-    if (port.isEmpty() && text.mid(schemeEnd + 3).contains(QLatin1Char(':'))
-        && !host.startsWith(QLatin1Char('[')))
-        return drop(tr("not a port"));
     return scheme + QLatin1String("://") + host
            + (port.isEmpty() ? QString() : QLatin1Char(':') + port) + path;
 }
