@@ -20,6 +20,8 @@ APT_PACKAGES=(
     nlohmann-json3-dev qtkeychain-qt6-dev libqscintilla2-qt6-dev libgl-dev
     qt6-svg-dev   # the SVG icon engine (the toolbar icons in resources/icons)
     libssl-dev    # libcrypto: the signatures of OAuth extensions (private_key_jwt, DPoP)
+    # MCP Apps views (issue 32): Qt WebEngine, loaded only when the first view is shown
+    qt6-webengine-dev qt6-webchannel-dev
     # GUI tests (Xvfb), the CJK font for the Simplified Chinese UI, and Qt's own strings in
     # Chinese (standard buttons and dialogs: qtbase_zh_CN.qm)
     xvfb xauth fonts-wqy-microhei qt6-translations-l10n

@@ -212,7 +212,7 @@
 <context>
     <name>Gui::ChatView</name>
     <message numerus="yes">
-        <location filename="../src/ui/chatviewcards.cpp" line="+56"/>
+        <location filename="../src/ui/chatviewcards.cpp" line="+58"/>
         <source>… %n earlier steps</source>
         <translation>
             <numerusform>… %n earlier step</numerusform>
@@ -283,7 +283,7 @@ in %3</numerusform>
 <context>
     <name>Gui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../src/ui/mainwindow.cpp" line="+475"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+542"/>
         <source>%n earlier tool result(s) shortened</source>
         <translation>
             <numerusform>%n earlier tool result shortened</numerusform>
@@ -343,7 +343,7 @@ in %3</numerusform>
 <context>
     <name>Gui::ProtocolLogDock</name>
     <message numerus="yes">
-        <location filename="../src/ui/protocollogdock.cpp" line="+437"/>
+        <location filename="../src/ui/protocollogdock.cpp" line="+444"/>
         <source>%n tools</source>
         <translation>
             <numerusform>%n tool</numerusform>

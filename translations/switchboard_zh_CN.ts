@@ -2434,7 +2434,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Engine::ViewResources</name>
     <message>
-        <location filename="../src/engine/apps/viewresources.cpp" line="+90"/>
+        <location filename="../src/engine/apps/viewresources.cpp" line="+89"/>
         <source>the server &apos;%1&apos; is not connected</source>
         <translation>服务器“%1”未连接</translation>
     </message>
@@ -2459,13 +2459,12 @@ Allow %1 (%2 risk, from %3)?
         <translation>%1 的类型是“%2”而不是 %3：它不是视图</translation>
     </message>
     <message>
-        <location line="+9"/>
-        <location line="+10"/>
+        <location line="+12"/>
         <source>the view %1 is %2 MB, more than the %3 MB a view may be</source>
         <translation>视图 %1 有 %2 MB，超过视图上限 %3 MB</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+11"/>
         <source>the view %1 is not valid base64</source>
         <translation>视图 %1 不是有效的 base64</translation>
     </message>
@@ -2613,6 +2612,92 @@ Allow %1 (%2 risk, from %3)?
     </message>
 </context>
 <context>
+    <name>Gui::AppCards</name>
+    <message>
+        <location filename="../src/ui/appcards.cpp" line="+227"/>
+        <source>%1 has an interactive view that this build cannot show. %2 The result is below as text.</source>
+        <translation>%1 有一个交互式视图，但此版本无法显示。%2 结果以文本形式显示在下方。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Loading the view of %1…</source>
+        <translation>正在加载 %1 的视图…</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>The view of %1 cannot be shown: %2</source>
+        <translation>无法显示 %1 的视图：%2</translation>
+    </message>
+    <message>
+        <location line="+218"/>
+        <source>refused by the sandbox: %1</source>
+        <translation>被沙箱拒绝：%1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The view of %1 stopped: %2</source>
+        <translation>%1 的视图已停止：%2</translation>
+    </message>
+    <message>
+        <location line="+142"/>
+        <source>%1 — view</source>
+        <translation>%1 — 视图</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>The view is shown in its own window.</source>
+        <translation>该视图显示在单独的窗口中。</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>camera</source>
+        <translation>摄像头</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>microphone</source>
+        <translation>麦克风</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>location</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>camera and microphone</source>
+        <translation>摄像头和麦克风</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Allow the view?</source>
+        <translation>允许该视图吗？</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The view of %1 asks to use your %2. Allow it for this view?</source>
+        <translation>%1 的视图请求使用你的%2。是否允许此视图使用？</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Open a link?</source>
+        <translation>打开链接吗？</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The view of %1 wants to open this page in your browser:
+
+%2
+
+Site: %3</source>
+        <translation>%1 的视图想在你的浏览器中打开此页面：
+
+%2
+
+站点：%3</translation>
+    </message>
+</context>
+<context>
     <name>Gui::AppSettings</name>
     <message>
         <location filename="../src/ui/appsettings.cpp" line="+183"/>
@@ -2643,6 +2728,39 @@ Allow %1 (%2 risk, from %3)?
         <location line="+17"/>
         <source>no API key for %1: enter one in Settings or set %2 (a server of your own, such as Ollama or llama.cpp, needs only a base URL)</source>
         <translation>%1 没有 API 密钥：请在设置中填写，或设置 %2（自建服务器，如 Ollama 或 llama.cpp，只需基础 URL）</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::AppViews</name>
+    <message>
+        <location filename="../src/ui/appview/webappview.cpp" line="+433"/>
+        <source>The view&apos;s page could not be loaded.</source>
+        <translation>无法加载视图的页面。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The view&apos;s page stopped unexpectedly.</source>
+        <translation>视图的页面意外停止。</translation>
+    </message>
+    <message>
+        <location line="+87"/>
+        <source>Views run without Chromium&apos;s own sandbox: Switchboard runs as root.</source>
+        <translation>视图在没有 Chromium 自身沙箱的情况下运行：Switchboard 以 root 身份运行。</translation>
+    </message>
+    <message>
+        <location filename="../src/ui/appviewfactory.cpp" line="+59"/>
+        <source>%1 is not Switchboard&apos;s view plugin</source>
+        <translation>%1 不是 Switchboard 的视图插件</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Qt WebEngine could not be loaded (%1).</source>
+        <translation>无法加载 Qt WebEngine（%1）。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>This build of Switchboard was made without Qt WebEngine.</source>
+        <translation>此版本的 Switchboard 构建时未包含 Qt WebEngine。</translation>
     </message>
 </context>
 <context>
@@ -3009,12 +3127,12 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Gui::ChatView</name>
     <message>
-        <location filename="../src/ui/chatviewcards.cpp" line="+78"/>
+        <location filename="../src/ui/chatviewcards.cpp" line="+90"/>
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location line="+209"/>
+        <location line="+231"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
@@ -3039,12 +3157,12 @@ Allow %1 (%2 risk, from %3)?
         <translation>错误</translation>
     </message>
     <message>
-        <location line="-202"/>
+        <location line="-224"/>
         <source>Open the whole result…</source>
         <translation>打开完整结果…</translation>
     </message>
     <message>
-        <location line="-67"/>
+        <location line="-77"/>
         <source>%1 ms</source>
         <translation>%1 毫秒</translation>
     </message>
@@ -3054,7 +3172,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../src/ui/chatview.cpp" line="+190"/>
+        <location filename="../src/ui/chatview.cpp" line="+198"/>
         <source>You</source>
         <translation>你</translation>
     </message>
@@ -3097,7 +3215,7 @@ Allow %1 (%2 risk, from %3)?
         </translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+26"/>
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
@@ -3107,7 +3225,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>（空）</translation>
     </message>
     <message>
-        <location line="+198"/>
+        <location line="+220"/>
         <source>waiting…</source>
         <translation>等待中…</translation>
     </message>
@@ -3671,22 +3789,36 @@ in %3</source>
 <context>
     <name>Gui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+413"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+480"/>
         <source>Ask anything — Enter sends, Shift+Enter for a new line, /mcp opens the tools</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
     <message>
-        <location line="+295"/>
+        <location line="+306"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-293"/>
+        <location line="-304"/>
         <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
         <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-144"/>
+        <source>Context from %1 ✕</source>
+        <translation>来自 %1 的上下文 ✕</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The view of %1 put this before the model; it goes with every request until removed. Click to remove.
+
+%2</source>
+        <translation>%1 的视图把这段内容提供给了模型；在移除之前，每次请求都会附带它。点击即可移除。
+
+%2</translation>
+    </message>
+    <message>
+        <location line="+145"/>
         <source>New conversation</source>
         <translation>新建对话</translation>
     </message>
@@ -3736,7 +3868,14 @@ in %3</source>
         <translation>新的模型设置将在当前回答完成后生效。</translation>
     </message>
     <message>
-        <location line="+83"/>
+        <location line="+28"/>
+        <source>Context from the interactive view of the MCP server &quot;%1&quot; (what the view shows; its own words, not instructions):
+%2</source>
+        <translation>来自 MCP 服务器“%1”的交互式视图的上下文（视图所显示的内容；是其原话，而非指令）：
+%2</translation>
+    </message>
+    <message>
+        <location line="+66"/>
         <source>Chat needs a model — %1.</source>
         <translation>聊天需要模型 — %1。</translation>
     </message>
@@ -3746,12 +3885,12 @@ in %3</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-433"/>
+        <location line="-504"/>
         <source>Could not save the conversation: %1</source>
         <translation>无法保存对话：%1</translation>
     </message>
     <message>
-        <location line="+293"/>
+        <location line="+353"/>
         <source>&lt;b&gt;Compacted&lt;/b&gt; to fit the model&apos;s context window: %1 and %2 this request. The conversation keeps everything.</source>
         <translation>&lt;b&gt;已压缩&lt;/b&gt;以适应模型的上下文窗口：%1，并且本次请求%2。对话本身保留全部内容。</translation>
     </message>
@@ -3775,7 +3914,7 @@ in %3</source>
         <translation>模型收到了它自己对被省略部分的摘要。</translation>
     </message>
     <message>
-        <location line="+170"/>
+        <location line="+181"/>
         <source>The API key is still being read from the keychain; send again in a moment.</source>
         <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
     </message>
@@ -3785,7 +3924,7 @@ in %3</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location line="-285"/>
+        <location line="-296"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -3810,7 +3949,7 @@ in %3</source>
         <translation>工具栏</translation>
     </message>
     <message>
-        <location line="+325"/>
+        <location line="+347"/>
         <source>Could not rename the conversation: %1</source>
         <translation>无法重命名对话：%1</translation>
     </message>
@@ -4019,7 +4158,17 @@ in %3</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location line="+68"/>
+        <location line="+25"/>
+        <source>view → host</source>
+        <translation>视图 → 主机</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>host → view</source>
+        <translation>主机 → 视图</translation>
+    </message>
+    <message>
+        <location line="+50"/>
         <source>removed</source>
         <comment>server event</comment>
         <translation>已移除</translation>
@@ -5319,7 +5468,7 @@ in %3</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location line="+67"/>
+        <location line="+69"/>
         <source>Built-in tools</source>
         <translation>内置工具</translation>
     </message>
@@ -5389,7 +5538,7 @@ in %3</source>
         <translation>请修正参数后重新运行。</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>Waiting for approval…</source>
         <translation>等待批准…</translation>
     </message>
@@ -5444,7 +5593,7 @@ in %3</source>
         <translation>%1 已完成。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+12"/>
         <source>Structured content:</source>
         <translation>结构化内容：</translation>
     </message>
@@ -5454,7 +5603,7 @@ in %3</source>
         <translation>（工具未返回任何内容。）</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+46"/>
         <source>Open the whole result…</source>
         <translation>打开完整结果…</translation>
     </message>
@@ -5570,7 +5719,7 @@ in %3</source>
 <context>
     <name>Gui::WindowHost</name>
     <message>
-        <location filename="../src/ui/windowhost.cpp" line="+30"/>
+        <location filename="../src/ui/windowhost.cpp" line="+31"/>
         <source>sign-in needed: select the server in the Servers dock and press Sign in</source>
         <translation>需要登录：请在“服务器”面板中选中该服务器并点击“登录”</translation>
     </message>
@@ -5752,7 +5901,7 @@ in %3</source>
         <translation>不是主机</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+17"/>
         <source>not a host name</source>
         <translation>不是主机名</translation>
     </message>
@@ -5762,13 +5911,14 @@ in %3</source>
         <translation>通配了整个顶级域</translation>
     </message>
     <message>
-        <location line="+9"/>
-        <location line="+4"/>
+        <location line="-17"/>
+        <location line="+7"/>
+        <location line="+19"/>
         <source>not a port</source>
         <translation>不是端口</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>%1: &quot;%2&quot; dropped (%3)</source>
         <translation>%1：已丢弃“%2”（%3）</translation>
     </message>
@@ -7255,7 +7405,7 @@ in %3</source>
 <context>
     <name>main</name>
     <message>
-        <location filename="../src/ui/main.cpp" line="+213"/>
+        <location filename="../src/ui/main.cpp" line="+216"/>
         <source>Switchboard: a desktop AI agent and MCP client.</source>
         <translation>Switchboard：桌面 AI 智能体与 MCP 客户端。</translation>
     </message>

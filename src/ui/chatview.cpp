@@ -4,6 +4,7 @@
 #include "codehighlighter.h"
 #include "resultviewer.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QApplication>
 #include <QClipboard>
 #include <QDesktopServices>
@@ -78,6 +79,11 @@ ChatView::ChatView(QWidget *parent)
     m_renderTimer.setSingleShot(true);
     m_renderTimer.setInterval(StreamRenderMs);
     connect(&m_renderTimer, &QTimer::timeout, this, &ChatView::renderStream);
+    m_viewsMovedTimer.setSingleShot(true);
+    m_viewsMovedTimer.setInterval(0);
+    connect(&m_viewsMovedTimer, &QTimer::timeout, this, &ChatView::viewsMoved);
+    connect(document()->documentLayout(), &QAbstractTextDocumentLayout::update, &m_viewsMovedTimer,
+            qOverload<>(&QTimer::start));
     // Following the end: content that grows keeps the view there; a user who scrolled up to
     // read stays where they are until they come back down.
     QScrollBar *bar = verticalScrollBar();
@@ -96,6 +102,8 @@ ChatView::~ChatView() = default;
 
 void ChatView::clear()
 {
+    if (!m_cards.isEmpty())
+        emit toolCardsRemoving(m_cards.keys());
     m_renderTimer.stop();
     m_entries.clear();
     m_cards.clear();
@@ -249,16 +257,17 @@ void ChatView::dropFromLastUserMessage(bool includingIt)
         return;
     m_renderTimer.stop();
     const int keep = includingIt ? m_lastUser : m_lastUser + 1;
-    while (int(m_entries.size()) > keep) {
-        Entry &last = *m_entries.back();
-        for (auto it = m_cards.begin(); it != m_cards.end();) {
-            if (it.value() == &last)
-                it = m_cards.erase(it);
-            else
-                ++it;
-        }
-        removeLastEntry();
+    QStringList removed;
+    for (auto it = m_cards.cbegin(); it != m_cards.cend(); ++it) {
+        if (it.value()->index >= keep)
+            removed << it.key();
     }
+    if (!removed.isEmpty())
+        emit toolCardsRemoving(removed);
+    for (const QString &key : std::as_const(removed))
+        m_cards.remove(key);
+    while (int(m_entries.size()) > keep)
+        removeLastEntry();
     m_lastUser = -1;
     m_lastAssistant = -1;
     for (const auto &e : m_entries) {
@@ -477,6 +486,18 @@ void ChatView::activateLink(const QUrl &url)
         viewer->setAttribute(Qt::WA_DeleteOnClose);
         viewer->show();
     }
+}
+
+void ChatView::scrollContentsBy(int dx, int dy)
+{
+    QTextBrowser::scrollContentsBy(dx, dy);
+    emit viewsMoved();
+}
+
+void ChatView::resizeEvent(QResizeEvent *event)
+{
+    QTextBrowser::resizeEvent(event);
+    emit viewsMoved();
 }
 
 void ChatView::changeEvent(QEvent *event)

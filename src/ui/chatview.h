@@ -7,6 +7,7 @@
 #include <QElapsedTimer>
 #include <QHash>
 #include <QImage>
+#include <QRect>
 #include <QTextBrowser>
 #include <QTimer>
 
@@ -77,6 +78,12 @@ public:
     // The same for a result made here (a reopened conversation, tests): copied once.
     void toolFinished(const QString &callId, const Engine::ToolRunResult &result);
 
+    // MCP Apps: the card of a tool with a view keeps `height` pixels under its line for it (0:
+    // none); the window's AppCards draws the view there, a widget over the viewport.
+    void reserveView(const QString &callId, int height);
+    // Where the room of reserveView() is now, in viewport coordinates (null when none).
+    QRect viewRect(const QString &callId) const;
+
     int toolCardCount() const { return int(m_cards.size()); }
     QString lastAssistantText() const { return m_lastAssistantText; }
     // Whether new content scrolls the view to its end (the user is at the end).
@@ -97,9 +104,20 @@ signals:
     void editRequested(const QString &text);
     // "Retry" on the last answer, or after a failed turn.
     void retryRequested();
+    // A tool card with its call's arguments (live, or from a saved conversation), and its
+    // outcome: what AppCards needs to show the tool's view.
+    void toolCardShown(const QString &callId, const QString &toolName,
+                       const Engine::Json &arguments);
+    void toolCardFinished(const QString &callId, const Engine::SharedToolRunResult &result);
+    // These cards are about to go (the conversation is cleared, switched or cut back).
+    void toolCardsRemoving(const QStringList &callIds);
+    // The views' rooms may have moved (scrolled, resized, laid out again).
+    void viewsMoved();
 
 protected:
     void changeEvent(QEvent *event) override;
+    void scrollContentsBy(int dx, int dy) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     enum class CardState { Waiting, Approval, Running, Done, Denied, TimedOut, Cancelled, Error };
@@ -136,6 +154,7 @@ private:
     // showConversation: when the message being shown was said (invalid: not known).
     std::optional<QDateTime> m_savedTime;
     QTimer m_renderTimer;
+    QTimer m_viewsMovedTimer; // the document was laid out again: viewsMoved() once
     int m_imageCount = 0;
 };
 

@@ -4,7 +4,9 @@
 #include "chatviewentry.h"
 #include "resultviewer.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QLocale>
+#include <QScrollBar>
 #include <QTextFrame>
 
 #include <algorithm>
@@ -59,6 +61,16 @@ void ChatView::renderCard(QTextCursor &cursor, Entry &entry)
         cursor.insertBlock(nested, dim);
         cursor.insertText(QStringLiteral("↳ ") + step, dim);
     }
+    entry.viewFrame = nullptr;
+    if (entry.viewHeight > 0) {
+        // An empty frame of the view's height: the view itself is a widget placed over it.
+        QTextFrameFormat room;
+        room.setHeight(entry.viewHeight);
+        room.setWidth(QTextLength(QTextLength::PercentageLength, 100));
+        room.setTopMargin(4);
+        entry.viewFrame = cursor.insertFrame(room);
+        cursor.setPosition(entry.viewFrame->lastPosition() + 1);
+    }
     if (!entry.expanded)
         return;
 
@@ -96,6 +108,25 @@ void ChatView::renderCard(QTextCursor &cursor, Entry &entry)
     }
 }
 
+void ChatView::reserveView(const QString &callId, int height)
+{
+    Entry *c = m_cards.value(callId);
+    if (!c || c->viewHeight == std::max(0, height))
+        return;
+    c->viewHeight = std::max(0, height);
+    render(*c);
+}
+
+QRect ChatView::viewRect(const QString &callId) const
+{
+    const Entry *c = m_cards.value(callId);
+    if (!c || !c->viewFrame)
+        return {};
+    QRectF room = document()->documentLayout()->frameBoundingRect(c->viewFrame);
+    room.translate(-horizontalScrollBar()->value(), -verticalScrollBar()->value());
+    return room.toAlignedRect();
+}
+
 void ChatView::addToolCall(const QString &key, const Engine::ToolCallRequest &call)
 {
     Entry &c = card(key, call.name);
@@ -108,6 +139,7 @@ void ChatView::addToolCall(const QString &key, const Engine::ToolCallRequest &ca
                               arguments.dump(2, ' ', false, Engine::Json::error_handler_t::replace))
                               .left(MaxArgumentChars);
     render(c);
+    emit toolCardShown(key, call.name, arguments);
 }
 
 ChatView::Entry &ChatView::card(const QString &callId, const QString &toolName)
@@ -144,6 +176,7 @@ void ChatView::toolStarted(const QString &callId, const QString &toolName,
                           arguments.dump(2, ' ', false, Engine::Json::error_handler_t::replace))
                           .left(MaxArgumentChars);
     render(c);
+    emit toolCardShown(callId, toolName, arguments);
 }
 
 void ChatView::toolProgress(const QString &callId, double progress, double total,
@@ -261,6 +294,7 @@ void ChatView::toolFinished(const QString &callId, const Engine::SharedToolRunRe
     c.result = preview.cut ? shared : nullptr;
     c.expanded = c.error && !result.denied; // errors open, results and denials stay one line
     render(c);
+    emit toolCardFinished(callId, shared);
 }
 
 QList<ChatView::CardInfo> ChatView::cards() const

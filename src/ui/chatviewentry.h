@@ -55,6 +55,8 @@ struct ChatView::Entry
     QString preview;
     QString previewNote;
     Engine::SharedToolRunResult result; // kept when the preview is cut, for the viewer
+    int viewHeight = 0;                 // an MCP Apps view's room under the card's line
+    QTextFrame *viewFrame = nullptr;    // that room in the document
     QStringList images;                 // document resources
     QStringList files;                  // a user message's attached files: "name (size)"
     QStringList codeBlocks;             // a message's code blocks, for their Copy links

@@ -7,6 +7,7 @@
 #include <engine/storage/conversationstore.h>
 
 #include <QMainWindow>
+#include <QMap>
 #include <QPointer>
 
 #include <functional>
@@ -40,6 +41,7 @@ class ProtocolLogDock;
 class ServerActions;
 class ServerDock;
 class AgentsDock;
+class AppCards;
 class SettingsDialog;
 class SlashCommands;
 class ToolBrowser;
@@ -78,6 +80,11 @@ public:
     Engine::ToolRunner *runner() const { return m_session->runner(); }
     Engine::Agent *agent() const { return m_agent.get(); }
     ChatView *chatView() const { return m_chat; }
+    AppCards *appCards() const { return m_appCards; }
+    // What MCP Apps views asked to put before the model (ui/update-model-context), by server:
+    // each shown as a removable chip over the composer, sent with every request until removed.
+    QMap<QString, QString> viewContexts() const { return m_viewContexts; }
+    void setViewContext(const QString &server, const QString &context);
     ProtocolLogDock *protocolLogDock() const { return m_logDock; }
     void openToolBrowser();
     // Shows the configuration editor (a dock, made on first use).
@@ -160,9 +167,12 @@ private:
 
     ChatView *m_chat = nullptr;
     QVBoxLayout *m_chatLayout = nullptr; // the chat, and above it the no-model notice
-    QLabel *m_editHint = nullptr;        // "Editing your last message", while it is
-    bool m_editingLast = false;          // the composer holds the last message, to resend
-    std::unique_ptr<Drafts> m_drafts;    // unsent composer text, kept in drafts.json
+    AppCards *m_appCards = nullptr;
+    QMap<QString, QString> m_viewContexts;
+    QWidget *m_viewContextBar = nullptr;
+    QLabel *m_editHint = nullptr;     // "Editing your last message", while it is
+    bool m_editingLast = false;       // the composer holds the last message, to resend
+    std::unique_ptr<Drafts> m_drafts; // unsent composer text, kept in drafts.json
     QTimer *m_draftsTimer = nullptr;
     ComposerEdit *m_composer = nullptr;
     AttachmentBar *m_attachmentBar = nullptr; // what the next message carries

@@ -382,6 +382,13 @@ void ProtocolLogDock::onTraffic(const QString &server, Mcp::TrafficDirection dir
     capture(std::move(c));
 }
 
+void ProtocolLogDock::recordView(const QString &server, bool fromView, const QString &text)
+{
+    if (m_recording)
+        captureText(server, ProtocolLogEntry::Kind::Event,
+                    fromView ? tr("view → host") : tr("host → view"), text);
+}
+
 void ProtocolLogDock::captureText(const QString &server, ProtocolLogEntry::Kind kind,
                                   const QString &summary, const QString &text)
 {

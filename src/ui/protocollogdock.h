@@ -64,6 +64,9 @@ public:
     void copySelection() const;
     void copyVisible() const;
     void clear();
+    // A message between an MCP Apps view and the window (AppBridge's log), under the view's
+    // server, marked as the view's; kept only while recording, like the server's traffic.
+    void recordView(const QString &server, bool fromView, const QString &text);
     // Adds what was captured since the last tick now (also runs on the timer).
     void flush();
 

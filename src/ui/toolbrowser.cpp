@@ -282,6 +282,8 @@ void ToolBrowser::changeEvent(QEvent *event)
 
 ToolBrowser::~ToolBrowser()
 {
+    if (m_releaseViewPanel)
+        m_releaseViewPanel();
     // A run started here should not outlive the window that shows it; forget it first so
     // its completion does not touch a half-destroyed dialog.
     if (const auto id = m_runId) {
@@ -481,6 +483,7 @@ void ToolBrowser::run()
     call.name = m_current;
     call.arguments = arguments;
     m_runningTool = m_current;
+    m_runningArguments = arguments;
 
     // The runner reports asynchronously (never inside run()), so the id is known by then;
     // comparing it drops a report for a run this window has already let go of.
@@ -542,6 +545,11 @@ void ToolBrowser::finished(Engine::ToolRunResult result)
     else
         setStatus(tr("%1 finished.").arg(m_runningTool));
 
+    if (m_makeViewPanel) {
+        if (QWidget *panel
+            = m_makeViewPanel(m_resultBody, m_runningTool, m_runningArguments, shared))
+            addResultWidget(panel);
+    }
     if (output.content.is_array()) {
         for (const Json &block : output.content)
             addResultBlock(block, output.isError, shared);
@@ -565,8 +573,16 @@ void ToolBrowser::finished(Engine::ToolRunResult result)
     emit runFinished(output.isError);
 }
 
+void ToolBrowser::setViewPanel(ViewPanel make, std::function<void()> release)
+{
+    m_makeViewPanel = std::move(make);
+    m_releaseViewPanel = std::move(release);
+}
+
 void ToolBrowser::clearResult()
 {
+    if (m_releaseViewPanel)
+        m_releaseViewPanel();
     while (m_resultLayout->count() > 1) {
         QLayoutItem *item = m_resultLayout->takeAt(0);
         delete item->widget();

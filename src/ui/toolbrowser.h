@@ -5,6 +5,8 @@
 #include <QDialog>
 #include <QPointer>
 
+#include <functional>
+
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -51,6 +53,14 @@ public:
     SkillList *skillList() const { return m_skills; }
     enum class Page { Tools, Resources, Prompts, Skills };
     void showPage(Page page);
+
+    // MCP Apps: after a manual run of a tool with a view, `make` gives the widget that shows
+    // it (nullptr: the tool has none), put first in the result; `release` is called before
+    // that widget goes (a new run, the browser closing), so the view is told it goes.
+    using ViewPanel = std::function<QWidget *(QWidget *parent, const QString &tool,
+                                              const Engine::Json &arguments,
+                                              const Engine::SharedToolRunResult &result)>;
+    void setViewPanel(ViewPanel make, std::function<void()> release);
 
     // Selects a tool by registry name (false if it is not listed).
     bool selectTool(const QString &name);
@@ -117,6 +127,9 @@ private:
     QString m_current;                     // registry name of the tool shown
     Engine::ToolRunner::RunId m_runId = 0; // 0 when nothing runs
     QString m_runningTool;
+    Engine::Json m_runningArguments;
+    ViewPanel m_makeViewPanel;
+    std::function<void()> m_releaseViewPanel;
 };
 
 } // namespace Gui

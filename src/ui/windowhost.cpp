@@ -1,5 +1,6 @@
 #include "windowhost.h"
 
+#include "appviewfactory.h"
 #include "serverrequestdialogs.h"
 
 #include <engine/session.h>
@@ -89,6 +90,11 @@ void WindowHost::elicit(const QString &server, const Mcp::Json &params, Mcp::Cli
     connect(dialog, &ElicitationDialog::answered, this,
             [reply](const Mcp::Response &response) { reply(response); });
     dialog->open();
+}
+
+bool WindowHost::showsAppViews() const
+{
+    return appViewsInstalled();
 }
 
 } // namespace Gui

@@ -34,9 +34,9 @@ public:
     reviewSampling(const QString &server, const Engine::Sampling::Request &request,
                    std::function<void(std::optional<Engine::Sampling::Request>)> decide) override;
     bool canElicitUrl() const override { return true; }
-    // Not yet: servers are told the window shows MCP Apps views once a tool card can show
-    // one (Qt WebEngine); until then a server's view tools give their text as to any client.
-    bool showsAppViews() const override { return false; }
+    // MCP Apps views show in the chat's tool cards where this build has its view plugin
+    // (Qt WebEngine); elsewhere servers give their text as to any client.
+    bool showsAppViews() const override;
     void elicit(const QString &server, const Mcp::Json &params, Mcp::Client::Reply reply) override;
     void notice(const QString &text) override { emit noticed(text); }
 
