@@ -30,6 +30,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QToolButton>
 
 namespace {
 
@@ -399,6 +400,8 @@ private slots:
         // What it may do, it can.
         QCOMPARE(r.value("appOnly").toString(), QStringLiteral("allowed"));
         QCOMPARE(r.value("ownResource").toString(), QStringLiteral("allowed"));
+        QCOMPARE(r.value("message").toString(), QStringLiteral("allowed"));
+        QCOMPARE(r.value("context").toString(), QStringLiteral("allowed"));
         QCOMPARE(r.value("seen").toObject().value("toolInput").toInt(), 1);
         Gui::MainWindow &window = *probe.setup->window;
         Gui::AppCards *cards = window.appCards();
@@ -409,6 +412,31 @@ private slots:
                      Gui::AppCards::MaxInlineHeight);
         QTest::qWait(300);
         QCOMPARE(listener.connections, 0);
+
+        // ui/message: in the message box, not sent. ui/update-model-context: a chip, and the
+        // context rides on the next request to the model; removed, it does not.
+        auto *composer = window.findChild<QPlainTextEdit *>(QStringLiteral("composer"));
+        QCOMPARE(composer->toPlainText(), QStringLiteral("from the probe view"));
+        QCOMPARE(window.viewContexts().value(QStringLiteral("probe")),
+                 QStringLiteral("the probe saw 42 things"));
+        auto *chip = window.findChild<QToolButton *>(QStringLiteral("viewContextChip"));
+        QVERIFY(chip && chip->isVisible());
+        FakeLlmServer &llm = probe.setup->llm;
+        const auto lastSystem = [&llm] {
+            return QString::fromStdString(llm.requests().constLast().dump());
+        };
+        llm.enqueue(FakeLlmServer::openAiText(QStringLiteral("Noted.")));
+        const int before = int(llm.requests().size());
+        window.submit();
+        QTRY_COMPARE_WITH_TIMEOUT(int(llm.requests().size()), before + 1, 15000);
+        QVERIFY(lastSystem().contains(QLatin1String("the probe saw 42 things")));
+        QTRY_VERIFY(!window.agent()->isBusy());
+        chip->click();
+        QVERIFY(window.viewContexts().isEmpty());
+        llm.enqueue(FakeLlmServer::openAiText(QStringLiteral("Fine.")));
+        send(window, QStringLiteral("And now?"));
+        QTRY_COMPARE_WITH_TIMEOUT(int(llm.requests().size()), before + 2, 15000);
+        QVERIFY(!lastSystem().contains(QLatin1String("the probe saw 42 things")));
     }
 
     // 10,000 messages in a burst: throttled, the window stays usable, and the view is heard

@@ -23,6 +23,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QFile>
 #include <QPlainTextEdit>
 #include <QTemporaryDir>
@@ -87,6 +88,29 @@ double windowPssMb()
     return kb / 1024.0;
 }
 
+// Runs the event loop as the application does (QTest::qWaitFor sleeps between its turns,
+// which slows Qt WebEngine's own tasks on this thread by seconds) until `done` or `ms`.
+template<typename Predicate>
+bool waitUntil(Predicate done, int ms)
+{
+    QEventLoop loop;
+    QTimer check;
+    QObject::connect(&check, &QTimer::timeout, &loop, [&] {
+        if (done())
+            loop.quit();
+    });
+    check.start(2);
+    QTimer::singleShot(ms, &loop, &QEventLoop::quit);
+    if (!done())
+        loop.exec();
+    return done();
+}
+
+void pause(int ms)
+{
+    waitUntil([] { return false; }, ms);
+}
+
 // Sends `calls` calls of get-time in one answer; the ms from each result to its view's
 // handshake, for the views that went live (in sight).
 std::vector<double> answer(Gui::MainWindow &window, FakeLlmServer &llm, int calls)
@@ -114,19 +138,19 @@ std::vector<double> answer(Gui::MainWindow &window, FakeLlmServer &llm, int call
             }
         }
     });
-    poll.start(1);
+    poll.start(10);
     auto *composer = window.findChild<QPlainTextEdit *>(QStringLiteral("composer"));
     composer->setPlainText(QStringLiteral("What time is it?"));
     window.submit();
     // Until the answer is over and the views in sight are up.
-    (void)QTest::qWaitFor(
+    (void)waitUntil(
             [&] {
                 return since.size() == calls && !done.isEmpty()
                        && int(done.size()) >= std::min(calls, cards->liveViewCount())
                        && !window.agent()->isBusy();
             },
             60000);
-    QTest::qWait(300);
+    pause(300);
     return shown;
 }
 
@@ -160,19 +184,21 @@ int main(int argc, char *argv[])
             std::fprintf(stderr, "bench_appviews: the window or the server did not start\n");
             return 1;
         }
+        window->activateWindow();
+        (void)waitUntil([&] { return window->isActiveWindow(); }, 5000);
         const std::vector<double> first = answer(*window, llm, 1);
         if (first.empty()) {
             std::fprintf(stderr, "bench_appviews: the view was never shown\n");
             return 1;
         }
         (run == 0 ? cold : warm).push_back(first.front());
-        QTest::qWait(1000);
+        pause(1000);
         pss1.push_back(windowPssMb());
         const std::vector<double> second = answer(*window, llm, 1);
         if (!second.empty())
             warm.push_back(second.front());
         answer(*window, llm, 18); // 20 views in the conversation
-        QTest::qWait(Gui::AppCards::OutOfSightMs * 2);
+        pause(Gui::AppCards::OutOfSightMs * 2);
         liveAt20 = window->appCards()->liveViewCount();
         pss20.push_back(windowPssMb());
         std::printf("run %d: first view %.1f ms (%s), next %.1f ms; PSS %.1f MB with 1 view, "
@@ -181,7 +207,7 @@ int main(int argc, char *argv[])
                     second.empty() ? -1.0 : second.front(), pss1.back(), pss20.back(), liveAt20);
         std::fflush(stdout);
         window->close();
-        QTest::qWaitFor([&] { return !window->isVisible(); }, 10000);
+        waitUntil([&] { return !window->isVisible(); }, 10000);
         window.reset();
     }
     std::printf("first view cold: %.1f ms (target <= 1500)\n", cold.front());
