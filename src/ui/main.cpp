@@ -202,9 +202,6 @@ int main(int argc, char *argv[])
     // them from /proc/<our pid>/environ); the faces read them from the snapshot.
     Engine::ProcessEnvironment::hideSecrets();
     Mcp::InboundParser::shareOneHeap(); // before Qt starts threads
-    // Qt WebEngine (MCP Apps views, a plugin loaded with the first view) draws with OpenGL
-    // contexts shared with the window's; that must be asked before the application exists.
-    QCoreApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("switchboard"));
     QApplication::setApplicationDisplayName(QStringLiteral("Switchboard"));

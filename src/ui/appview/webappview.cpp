@@ -36,6 +36,15 @@
 
 Q_LOGGING_CATEGORY(lcAppView, "switchboard.appview")
 
+// Qt WebEngine's own set-up of the OpenGL context its pages share with the window (what
+// QtWebEngineQuick::initialize() calls; exported, but private API). Asking for it with
+// Qt::AA_ShareOpenGLContexts before the application exists would start OpenGL in every
+// window, views or not (+58 MB resident here); this starts it with the first view. Qt prints
+// once that WebEngine "seems to be initialized from a plugin": it is, on purpose.
+namespace QtWebEngineCore {
+Q_DECL_IMPORT void initialize();
+}
+
 namespace {
 
 using Use = Mcp::Apps::ContentPolicy::Use;
@@ -494,6 +503,7 @@ private:
         if (m_profile)
             return m_profile;
         prepareEnvironment();
+        QtWebEngineCore::initialize();
         for (const QByteArray &name : {ShellScheme, ViewScheme}) {
             QWebEngineUrlScheme scheme(name);
             scheme.setSyntax(QWebEngineUrlScheme::Syntax::Host);
