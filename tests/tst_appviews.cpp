@@ -418,9 +418,12 @@ private slots:
         auto *composer = window.findChild<QPlainTextEdit *>(QStringLiteral("composer"));
         QCOMPARE(composer->toPlainText(), QStringLiteral("from the probe view"));
         QCOMPARE(window.viewContexts().value(QStringLiteral("probe")),
-                 QStringLiteral("the probe saw 42 things"));
+                 QStringLiteral("the probe saw <b>42</b> things"));
         auto *chip = window.findChild<QToolButton *>(QStringLiteral("viewContextChip"));
         QVERIFY(chip && chip->isVisible());
+        // The view's words are text in the tooltip, never markup.
+        QVERIFY2(chip->toolTip().contains(QLatin1String("&lt;b&gt;42&lt;/b&gt;")),
+                 qPrintable(chip->toolTip()));
         FakeLlmServer &llm = probe.setup->llm;
         const auto lastSystem = [&llm] {
             return QString::fromStdString(llm.requests().constLast().dump());
@@ -429,14 +432,14 @@ private slots:
         const int before = int(llm.requests().size());
         window.submit();
         QTRY_COMPARE_WITH_TIMEOUT(int(llm.requests().size()), before + 1, 15000);
-        QVERIFY(lastSystem().contains(QLatin1String("the probe saw 42 things")));
+        QVERIFY(lastSystem().contains(QLatin1String("the probe saw <b>42</b> things")));
         QTRY_VERIFY(!window.agent()->isBusy());
         chip->click();
         QVERIFY(window.viewContexts().isEmpty());
         llm.enqueue(FakeLlmServer::openAiText(QStringLiteral("Fine.")));
         send(window, QStringLiteral("And now?"));
         QTRY_COMPARE_WITH_TIMEOUT(int(llm.requests().size()), before + 2, 15000);
-        QVERIFY(!lastSystem().contains(QLatin1String("the probe saw 42 things")));
+        QVERIFY(!lastSystem().contains(QLatin1String("the probe saw <b>42</b> things")));
     }
 
     // 10,000 messages in a burst: throttled, the window stays usable, and the view is heard

@@ -670,6 +670,7 @@ void AppCards::askPermission(Card &card, const QString &permission,
                                 tr("The view of %1 asks to use your %2. Allow it for this view?")
                                         .arg(card.server, what),
                                 QMessageBox::Yes | QMessageBox::No, m_chat->window());
+    box->setTextFormat(Qt::PlainText);
     box->setDefaultButton(QMessageBox::No);
     box->setAttribute(Qt::WA_DeleteOnClose);
     connect(box, &QMessageBox::finished, this,
@@ -685,6 +686,7 @@ void AppCards::askOpenLink(Card &card, const QUrl &url, std::function<void(bool)
                     .arg(card.server, url.toDisplayString().left(2000), url.host()),
             QMessageBox::Open | QMessageBox::Cancel, m_chat->window());
     box->setObjectName(QStringLiteral("appViewOpenLink"));
+    box->setTextFormat(Qt::PlainText); // the URL is the view's: never rich text
     box->setDefaultButton(QMessageBox::Cancel);
     box->setAttribute(Qt::WA_DeleteOnClose);
     connect(box, &QMessageBox::finished, this, [this, decide, box, url] {

@@ -336,9 +336,13 @@ void MainWindow::setViewContext(const QString &server, const QString &context)
         auto *chip = new QToolButton(m_viewContextBar);
         chip->setObjectName(QStringLiteral("viewContextChip"));
         chip->setText(tr("Context from %1 ✕").arg(it.key()));
-        chip->setToolTip(tr("The view of %1 put this before the model; it goes with every "
-                            "request until removed. Click to remove.\n\n%2")
-                                 .arg(it.key(), it.value().left(1000)));
+        // The context is the view's text: shown as text, never as rich text.
+        chip->setToolTip(QStringLiteral("<p style='white-space:pre-wrap'>%1</p>")
+                                 .arg(tr("The view of %1 put this before the model; it goes "
+                                         "with every request until removed. Click to "
+                                         "remove.\n\n%2")
+                                              .arg(it.key(), it.value().left(1000))
+                                              .toHtmlEscaped()));
         chip->setAutoRaise(true);
         const QString name = it.key();
         connect(chip, &QToolButton::clicked, this,
