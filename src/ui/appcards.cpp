@@ -2,6 +2,7 @@
 
 #include "appviewfactory.h"
 #include "chatview.h"
+#include "chatviewentry.h"
 
 #include <engine/apps/appbridge.h>
 #include <engine/tools/toolregistry.h>
@@ -701,7 +702,7 @@ void AppCards::askOpenLink(Card &card, const QUrl &url, std::function<void(bool)
 Engine::Json AppCards::hostContext(const Card &card) const
 {
     const QPalette pal = m_chat->palette();
-    const bool dark = pal.color(QPalette::Base).lightness() < 128;
+    const bool dark = isDark(pal);
     const auto color = [&pal](QPalette::ColorRole role) {
         return pal.color(role).name().toStdString();
     };

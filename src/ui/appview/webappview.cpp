@@ -253,8 +253,6 @@ QByteArray shellDocument(const QString &viewUrl, const QStringList &permissions)
             .toUtf8();
 }
 
-class ViewPage;
-
 // A view's own interceptor: its shell, its document, and what it declared; nothing else.
 class ViewInterceptor : public QWebEngineUrlRequestInterceptor
 {
