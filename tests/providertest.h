@@ -2,6 +2,7 @@
 
 #include <engine/llm/llm.h>
 
+#include <QList>
 #include <QMap>
 #include <QStringList>
 #include <QTest>
@@ -14,6 +15,11 @@
 struct CompletionOutcome
 {
     QStringList deltas;
+    // onToolCall: each call's pieces joined, and the name it gave, by position; and the order
+    // the positions were first seen in.
+    QMap<int, QString> callArguments;
+    QMap<int, QString> callNames;
+    QList<int> callOrder;
     std::optional<Engine::CompletionResult> result;
     std::optional<Engine::CompletionError> error;
     int finals = 0;
@@ -25,6 +31,12 @@ inline Engine::LlmProvider::Callbacks recordInto(const std::shared_ptr<Completio
     c.onText = [o](const QString &d) {
         o->deltas << d;
     };
+    c.onToolCall = [o](const Engine::ToolCallDelta &d) {
+        if (!o->callOrder.contains(d.position))
+            o->callOrder << d.position;
+        o->callArguments[d.position] += d.argumentsDelta;
+        o->callNames[d.position] = d.name;
+    };
     c.onDone = [o](Engine::CompletionResult r) {
         o->result = std::move(r);
         ++o->finals;
@@ -34,6 +46,19 @@ inline Engine::LlmProvider::Callbacks recordInto(const std::shared_ptr<Completio
         ++o->finals;
     };
     return c;
+}
+
+// What onToolCall streamed is what the result holds: the same calls, in the same order, each
+// with its name and its arguments' text.
+inline void compareStreamedCalls(const CompletionOutcome &o)
+{
+    QVERIFY(o.result);
+    QCOMPARE(o.callOrder.size(), qsizetype(o.result->toolCalls.size()));
+    for (int i = 0; i < o.callOrder.size(); ++i) {
+        QCOMPARE(o.callOrder.at(i), i);
+        QCOMPARE(o.callNames.value(i), o.result->toolCalls[size_t(i)].name);
+        QCOMPARE(o.callArguments.value(i), o.result->toolCalls[size_t(i)].argumentsText);
+    }
 }
 
 // An OpenAI stream chunk: one choice with this delta (and finish reason).

@@ -9,6 +9,7 @@
 #include <engine/session.h>
 #include <engine/storage/conversationstore.h>
 #include <mcp/manager.h>
+#include <mcp/wire/jsonparser.h>
 
 #include <QDir>
 #include <QDirIterator>
@@ -725,6 +726,73 @@ private slots:
         const auto &messages = rig->agent->messages();
         QCOMPARE(messages.back().role, ChatMessage::Role::Tool);
         QVERIFY(messages.back().isError);
+    }
+
+    // A call shows while the model writes it, under the id it then runs with; a call stopped
+    // while it is written is abandoned, and its id is never given to another call.
+    void streamedCallsKeepTheirIds()
+    {
+        QTemporaryDir ws;
+        auto rig = makeRig(ApprovalChoice::AllowOnce, ws.path());
+        QVERIFY(rig);
+        FakeLlmServer::Reply calls = FakeLlmServer::openAiToolCalls(
+                {{QStringLiteral("mcp__fix__slow"), Json{{"ms", 10}}},
+                 {QStringLiteral("mcp__fix__slow"), Json{{"ms", 20}}}});
+        calls.delayBetweenEventsMs = 30;
+        rig->model->enqueue(calls);
+        rig->model->enqueue(FakeLlmServer::openAiText(QStringLiteral("Done.")));
+        QStringList order; // "stream ID" and "start ID", as they came
+        QMap<QString, QString> streamed;
+        connect(rig->agent.get(), &Agent::toolCallStreaming, this,
+                [&](const QString &id, const QString &name, const QString &delta) {
+                    QCOMPARE(name, QStringLiteral("mcp__fix__slow"));
+                    order << QStringLiteral("stream ") + id;
+                    streamed[id] += delta;
+                });
+        connect(rig->agent.get(), &Agent::toolStarted, this,
+                [&](const QString &id, const QString &, const Json &arguments) {
+                    order << QStringLiteral("start ") + id;
+                    QCOMPARE_JSON(Mcp::parseJson(streamed.value(id).toStdString()), arguments);
+                });
+        QSignalSpy abandoned(rig->agent.get(), &Agent::toolCallAbandoned);
+        QSignalSpy done(rig->agent.get(), &Agent::turnFinished);
+        QVERIFY(rig->agent->send(QStringLiteral("twice")));
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 15000);
+        QCOMPARE(streamed.size(), 2);
+        QCOMPARE(abandoned.count(), 0);
+        const QStringList ids = streamed.keys();
+        for (const QString &id : ids) {
+            const int firstStart = order.indexOf(QStringLiteral("start ") + id);
+            QVERIFY2(firstStart > 0, qPrintable(order.join(u',')));
+            QVERIFY(order.lastIndexOf(QStringLiteral("stream ") + id) < firstStart);
+            QVERIFY(order.count(QStringLiteral("stream ") + id) >= 2);
+        }
+
+        // Stopped while the model writes a call: the call is abandoned, with why.
+        FakeLlmServer::Reply slow = FakeLlmServer::openAiToolCalls(
+                {{QStringLiteral("mcp__fix__slow"), Json{{"ms", 10}}}});
+        slow.delayBetweenEventsMs = 400;
+        rig->model->enqueue(slow);
+        QSignalSpy streaming(rig->agent.get(), &Agent::toolCallStreaming);
+        QVERIFY(rig->agent->send(QStringLiteral("again")));
+        QTRY_VERIFY_WITH_TIMEOUT(streaming.count() >= 1, 10000);
+        const QString stoppedId = streaming.first().at(0).toString();
+        QVERIFY(!ids.contains(stoppedId));
+        rig->agent->cancel();
+        QCOMPARE(abandoned.count(), 1);
+        QCOMPARE(abandoned.first().at(0).toString(), stoppedId);
+        QVERIFY(!abandoned.first().at(1).toString().isEmpty());
+
+        // The next answer's call gets an id of its own.
+        rig->model->enqueue(FakeLlmServer::openAiToolCalls(
+                {{QStringLiteral("mcp__fix__slow"), Json{{"ms", 10}}}}));
+        rig->model->enqueue(FakeLlmServer::openAiText(QStringLiteral("Done again.")));
+        QSignalSpy started(rig->agent.get(), &Agent::toolStarted);
+        QVERIFY(rig->agent->send(QStringLiteral("once more")));
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 3, 15000);
+        QCOMPARE(started.count(), 1);
+        QVERIFY(started.first().at(0).toString() != stoppedId);
+        QCOMPARE(abandoned.count(), 1);
     }
 
     // A stopped answer, and one whose stream broke, stay in the conversation file as they

@@ -119,6 +119,7 @@ private slots:
         QCOMPARE_JSON(o->result->toolCalls[0].arguments, a);
         QCOMPARE(o->result->toolCalls[1].name, QStringLiteral("search_files"));
         QCOMPARE_JSON(o->result->toolCalls[1].arguments, b);
+        compareStreamedCalls(*o);
     }
 
     // A proxy that ignores "stream": true answers one Messages document: decoded the same way.

@@ -295,6 +295,36 @@ private slots:
         QCOMPARE_JSON(o->result->toolCalls[1].arguments, b);
         QCOMPARE(o->result->toolCalls[1].argumentsText, QString::fromStdString(b.dump()));
         QCOMPARE(o->result->usage.outputTokens, 7);
+        compareStreamedCalls(*o);
+    }
+
+    // Calls streamed as they are written; a server whose indices are not in order (it began
+    // index 3 before index 1) still gets positions in the order the calls began, the same
+    // order as the result's.
+    void callsStreamInTheOrderTheyBegan()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(server.listen());
+        FakeLlmServer::Reply reply;
+        const auto piece = [](int index, const char *name, const char *arguments) {
+            Json function{{"arguments", arguments}};
+            if (name)
+                function["name"] = name;
+            return openAiChunk(
+                    {{"tool_calls", Json::array({{{"index", index}, {"function", function}}})}});
+        };
+        reply.events << piece(3, "second_in_index", "{\"a\":") << piece(1, "first_in_index", "")
+                     << piece(1, nullptr, "{}") << piece(3, nullptr, "1}")
+                     << openAiChunk(Json::object(), "tool_calls") << "[DONE]";
+        server.enqueue(reply);
+        OpenAiProvider provider(config(server));
+        const auto o = completeOnce(provider, userRequest());
+        QCOMPARE(o->finals, 1);
+        QCOMPARE(o->result->toolCalls.size(), size_t(2));
+        QCOMPARE(o->result->toolCalls[0].name, QStringLiteral("second_in_index"));
+        QCOMPARE_JSON(o->result->toolCalls[0].arguments, (Json{{"a", 1}}));
+        QCOMPARE(o->result->toolCalls[1].name, QStringLiteral("first_in_index"));
+        compareStreamedCalls(*o);
     }
 
     void requestWithToolResults()

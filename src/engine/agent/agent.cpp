@@ -277,6 +277,16 @@ void Agent::sendRequest()
             emit self->textDelta(delta);
         }
     };
+    // The calls of this completion get the ids onCompletion() gives them: the next serial.
+    callbacks.onToolCall = [self](const ToolCallDelta &delta) {
+        if (!self)
+            return;
+        const QString callId
+                = QStringLiteral("turn%1-call%2").arg(self->m_turnSerial + 1).arg(delta.position);
+        if (!self->m_streamedCalls.contains(callId))
+            self->m_streamedCalls << callId;
+        emit self->toolCallStreaming(callId, delta.name, delta.argumentsDelta);
+    };
     callbacks.onDone = [self](CompletionResult result) {
         if (self) {
             self->m_cancelCompletion = nullptr;
@@ -287,6 +297,8 @@ void Agent::sendRequest()
     callbacks.onError = [self](CompletionError error) {
         if (self) {
             self->m_cancelCompletion = nullptr;
+            self->abandonStreamedCalls(error.message);
+            ++self->m_turnSerial; // the ids streamed are never used again
             self->keepInterruptedAnswer(error.message);
             self->endTurn(error.message);
         }
@@ -377,6 +389,11 @@ void Agent::onCompletion(CompletionResult result)
         if (assistant.toolCalls[i].id.isEmpty())
             assistant.toolCalls[i].id = QStringLiteral("call_%1_%2").arg(m_turns).arg(i);
     }
+    // Streamed calls the complete answer does not have (a server that changed its mind).
+    ++m_turnSerial;
+    abandonStreamedCalls(tr("The model's answer did not include this call."),
+                         int(assistant.toolCalls.size()));
+    m_streamedCalls.clear();
     append(assistant);
     if (assistant.toolCalls.empty()) {
         endTurn();
@@ -386,7 +403,6 @@ void Agent::onCompletion(CompletionResult result)
     // All calls of this turn run at once; results go back in the model's order. Each call
     // gets an id of its own (this turn, its index): the provider's id goes back on the wire
     // only, so a model that repeats an id within a turn cannot make one result stand for two.
-    ++m_turnSerial;
     m_pendingCalls.clear();
     m_results.clear();
     m_runs.clear();
@@ -525,6 +541,18 @@ void Agent::keepInterruptedAnswer(const QString &why)
     append(std::move(answer));
 }
 
+void Agent::abandonStreamedCalls(const QString &why, int first)
+{
+    if (m_streamedCalls.isEmpty())
+        return;
+    const QStringList calls = std::exchange(m_streamedCalls, {});
+    for (const QString &callId : calls) {
+        const int position = callId.section(QLatin1String("-call"), 1).toInt();
+        if (position >= first)
+            emit toolCallAbandoned(callId, why);
+    }
+}
+
 void Agent::cancel()
 {
     if (!m_busy)
@@ -533,6 +561,8 @@ void Agent::cancel()
         auto cancel = std::move(m_cancelCompletion);
         m_cancelCompletion = nullptr;
         cancel();
+        abandonStreamedCalls(tr("Stopped before the model finished writing this call."));
+        ++m_turnSerial; // the ids streamed are never used again
         keepInterruptedAnswer(tr("Stopped."));
     }
     // Cancelled calls still get results (so the conversation stays well-formed for the next

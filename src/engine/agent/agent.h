@@ -106,6 +106,13 @@ signals:
     void messageAdded(const Engine::ChatMessage &message);
     // `callId` in these signals is the agent's own id for a call (unique, "turnN-callM"),
     // not the provider's. A call waits for the approval gate (the UI shows its dialog).
+    // The model is writing a call: its name (once known) and the next piece of its arguments
+    // (the pieces joined are JSON cut anywhere). Comes before the answer is complete, so before
+    // approvalNeeded or toolStarted for the same id; when the answer is never complete (stopped,
+    // failed) or has fewer calls after all, toolCallAbandoned says so instead.
+    void toolCallStreaming(const QString &callId, const QString &toolName,
+                           const QString &argumentsDelta);
+    void toolCallAbandoned(const QString &callId, const QString &why);
     void approvalNeeded(const QString &callId, const QString &toolName);
     void toolStarted(const QString &callId, const QString &toolName, const Engine::Json &arguments);
     void toolProgress(const QString &callId, double progress, double total, const QString &message);
@@ -166,6 +173,10 @@ private:
     // What the completion in flight has streamed so far: kept as the answer, marked, when the
     // turn is stopped or fails before the model finished it.
     QString m_streamed;
+    // The calls it has begun to stream (toolCallStreaming), in the order they began.
+    QStringList m_streamedCalls;
+    // Calls that streamed but never came: toolCallAbandoned for those from `first` on.
+    void abandonStreamedCalls(const QString &why, int first = 0);
     // The bytes of whole results the conversation keeps (AgentOptions::keepResultBytes).
     qint64 m_keptResultBytes = 0;
     // The tool calls of the current model turn, in the model's order, and their results and

@@ -66,9 +66,13 @@ public:
             const qint64 index = indexOf(json);
             const QString blockType = stringAt(*block, "type");
             if (blockType == QLatin1String("tool_use")) {
+                if (!m_calls.count(index))
+                    m_order.push_back(index);
                 ToolCallRequest &call = m_calls[index];
                 call.id = stringAt(*block, "id");
                 call.name = stringAt(*block, "name");
+                if (!call.name.isEmpty())
+                    toolCallDeltas.push_back({positionOf(index), call.name, QString()});
                 // The input normally streams as input_json_delta; a non-empty one given here
                 // (some proxies) is used when no delta follows.
                 if (const auto input = block->find("input");
@@ -87,8 +91,12 @@ public:
                 appendText(stringAt(*delta, "text"));
             } else if (deltaType == QLatin1String("input_json_delta")) {
                 const qint64 index = indexOf(json);
-                if (const auto it = m_calls.find(index); it != m_calls.end())
-                    it->second.argumentsText += stringAt(*delta, "partial_json");
+                if (const auto it = m_calls.find(index); it != m_calls.end()) {
+                    const QString piece = stringAt(*delta, "partial_json");
+                    it->second.argumentsText += piece;
+                    if (!piece.isEmpty())
+                        toolCallDeltas.push_back({positionOf(index), it->second.name, piece});
+                }
             }
         } else if (type == QLatin1String("message_delta")) {
             if (const auto delta = json.find("delta"); delta != json.end() && delta->is_object()) {
@@ -153,7 +161,9 @@ public:
 
     void finish() override
     {
-        for (auto &[index, call] : m_calls) {
+        // In the order the calls began: the positions their deltas gave.
+        for (const qint64 index : m_order) {
+            ToolCallRequest &call = m_calls[index];
             if (call.argumentsText.isEmpty())
                 call.argumentsText = m_initialInput.value(index);
             if (call.argumentsText.trimmed().isEmpty()) {
@@ -168,9 +178,15 @@ public:
             result.toolCalls.push_back(std::move(call));
         }
         m_calls.clear();
+        m_order.clear();
     }
 
 private:
+    int positionOf(qint64 index) const
+    {
+        return int(std::find(m_order.begin(), m_order.end(), index) - m_order.begin());
+    }
+
     static qint64 indexOf(const Json &json)
     {
         const auto it = json.find("index");
@@ -186,6 +202,7 @@ private:
     }
 
     std::map<qint64, ToolCallRequest> m_calls;
+    std::vector<qint64> m_order; // the tool_use blocks' indices, in the order they began
     QHash<qint64, QString> m_initialInput;
 };
 

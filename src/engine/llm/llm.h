@@ -97,6 +97,17 @@ struct CompletionResult
     Usage usage;
 };
 
+// A piece of a tool call while the model still writes it. `position` is the call's place among
+// the answer's calls (0, 1, …, in the order the calls began; the order CompletionResult gives
+// them in), `name` its name once known, `argumentsDelta` the text of its arguments that came
+// with this piece (the arguments so far are every delta joined: JSON cut anywhere).
+struct ToolCallDelta
+{
+    int position = 0;
+    QString name;
+    QString argumentsDelta;
+};
+
 struct CompletionError
 {
     QString message;    // says what failed and where: "OpenAI-compatible server at …: 401 …"
@@ -142,8 +153,9 @@ public:
 
     struct Callbacks
     {
-        std::function<void(const QString &delta)> onText; // streamed text
-        std::function<void(CompletionResult)> onDone;     // exactly one of onDone/onError
+        std::function<void(const QString &delta)> onText;           // streamed text
+        std::function<void(const ToolCallDelta &delta)> onToolCall; // a call as it streams
+        std::function<void(CompletionResult)> onDone;               // exactly one of onDone/onError
         std::function<void(CompletionError)> onError;
     };
 

@@ -7,6 +7,7 @@
 #include <QNetworkRequest>
 #include <QUrl>
 
+#include <algorithm>
 #include <map>
 
 namespace Engine {
@@ -159,8 +160,10 @@ public:
 
     void finish() override
     {
+        // In the order the calls began: the positions their deltas gave.
         int n = 0;
-        for (auto &[index, call] : m_calls) {
+        for (const qint64 index : m_order) {
+            ToolCallRequest &call = m_calls[index];
             ++n;
             if (call.id.isEmpty())
                 call.id = QStringLiteral("call_%1").arg(n);
@@ -168,6 +171,7 @@ public:
             result.toolCalls.push_back(std::move(call));
         }
         m_calls.clear();
+        m_order.clear();
     }
 
 private:
@@ -194,24 +198,35 @@ private:
                     index = m_calls.empty() ? 0 : m_calls.rbegin()->first + 1;
             }
         }
+        if (!m_calls.count(index))
+            m_order.push_back(index);
         ToolCallRequest &call = m_calls[index];
         if (!id.isEmpty())
             call.id = id;
         const auto function = fragment.find("function");
         if (function == fragment.end() || !function->is_object())
             return;
+        ToolCallDelta delta;
+        delta.position = int(std::find(m_order.begin(), m_order.end(), index) - m_order.begin());
         if (const QString name = stringAt(*function, "name");
             !name.isEmpty() && call.name.isEmpty())
             call.name = name;
         if (const auto args = function->find("arguments"); args != function->end()) {
-            if (args->is_string())
-                call.argumentsText += QString::fromStdString(args->get<std::string>());
-            else if (args->is_object())
+            if (args->is_string()) {
+                delta.argumentsDelta = QString::fromStdString(args->get<std::string>());
+                call.argumentsText += delta.argumentsDelta;
+            } else if (args->is_object() && call.argumentsText.isEmpty()) {
                 call.argumentsText = QString::fromStdString(args->dump()); // sent whole, as JSON
+                delta.argumentsDelta = call.argumentsText;
+            }
         }
+        delta.name = call.name;
+        if (!delta.name.isEmpty() || !delta.argumentsDelta.isEmpty())
+            toolCallDeltas.push_back(std::move(delta));
     }
 
     std::map<qint64, ToolCallRequest> m_calls;
+    std::vector<qint64> m_order; // the calls' indices, in the order they began
 };
 
 } // namespace

@@ -72,7 +72,9 @@ struct StreamingLlmProvider::Call
     bool wholeJson = false;
     QByteArray wholeBody;
     std::optional<QString> parseError;
-    bool textDelivered = false; // once true, a retry would repeat text: never retry
+    // Once text or a piece of a tool call reached the caller, a retry would repeat it: never
+    // retry then.
+    bool textDelivered = false;
     QByteArray errorBody;
 };
 
@@ -350,6 +352,18 @@ void StreamingLlmProvider::processEvents(quint64 id)
                 const auto onText = call->callbacks.onText;
                 if (onText)
                     onText(delta);
+                call = find(id);
+                if (!call)
+                    return;
+            }
+            const std::vector<ToolCallDelta> calls
+                    = std::exchange(call->decoder->toolCallDeltas, {});
+            for (const ToolCallDelta &delta : calls) {
+                const auto onToolCall = call->callbacks.onToolCall;
+                if (!onToolCall)
+                    break;
+                call->textDelivered = true;
+                onToolCall(delta);
                 call = find(id);
                 if (!call)
                     return;

@@ -58,7 +58,8 @@ class StreamingLlmProvider : public LlmProvider
         // applies. Empty when the document is not a response this decoder knows.
         virtual std::vector<Mcp::SseEvent> eventsForWholeResponse(const Json &response) const = 0;
 
-        QStringList textDeltas; // drained by the base after each handle()
+        QStringList textDeltas;                    // drained by the base after each handle()
+        std::vector<ToolCallDelta> toolCallDeltas; // the same; a name alone counts
         CompletionResult result;
         bool complete = false;                // an explicit end marker arrived
         std::optional<CompletionError> error; // the stream carried an error
