@@ -7,6 +7,7 @@
 #include <mcp/apps/appmeta.h>
 #include <mcp/apps/bridgemessage.h>
 #include <mcp/apps/contentpolicy.h>
+#include <mcp/apps/partialinput.h>
 
 #include <QTest>
 
@@ -283,6 +284,14 @@ private slots:
 
     void bridgeMessage_data();
     void bridgeMessage();
+
+    // ui/notifications/tool-input-partial: a call's arguments cut anywhere, recovered as far
+    // as they are whole.
+    void partialArguments_data();
+    void partialArguments();
+    // Every prefix of a real call's arguments gives an object (once the brace is there), each
+    // with at least the keys of the one before, and the whole text gives the whole object.
+    void partialArgumentsGrow();
 };
 
 // Defined out of the class: Qt 6.4's moc loses a class whose body has a raw string
@@ -478,6 +487,78 @@ void tst_Apps::bridgeMessage()
     if (message.kind == BridgeMessage::Kind::Request
         || message.kind == BridgeMessage::Kind::Notification)
         QVERIFY(message.params.is_object());
+}
+
+void tst_Apps::partialArguments_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QByteArray>("expected"); // JSON, or "null"
+    const auto row = [](const char *name, const char *text, const char *expected) {
+        QTest::newRow(name) << QByteArray(text) << QByteArray(expected);
+    };
+    row("empty", "", "null");
+    row("not an object", "[1,2", "null");
+    row("prose", "Sure, here", "null");
+    row("brace", "  {", "{}");
+    row("key cut", R"({"ci)", "{}");
+    row("key whole", R"({"city")", "{}");
+    row("colon", R"({"city":)", "{}");
+    row("string cut", R"({"city":"Ber)", R"({"city":"Ber"})");
+    row("string whole", R"({"city":"Berlin")", R"({"city":"Berlin"})");
+    row("second key cut", R"({"city":"Berlin","da)", R"({"city":"Berlin"})");
+    row("number cut", R"({"n":12)", "{}");
+    row("number whole", R"({"n":12,)", R"({"n":12})");
+    row("literal cut", R"({"ok":tr)", "{}");
+    row("literal whole", R"({"ok":true})", R"({"ok":true})");
+    row("nested", R"({"a":{"b":[1,2,{"c":"x)", R"({"a":{"b":[1,2,{"c":"x"}]}})");
+    row("array open", R"({"list":[)", R"({"list":[]})");
+    row("array strings", R"({"list":["one","tw)", R"({"list":["one","tw"]})");
+    row("escape cut", R"({"s":"a\)", R"({"s":"a"})");
+    row("escape whole", R"({"s":"a\n)", R"({"s":"a\n"})");
+    row("unicode cut", R"({"s":"a\u00)", R"({"s":"a"})");
+    row("unicode whole", R"({"s":"a\u00e9)", R"({"s":"a\u00e9"})");
+    row("high surrogate alone", R"({"s":"a\ud83d)", R"({"s":"a"})");
+    row("surrogate pair", R"({"s":"\ud83d\ude00)", R"({"s":"\ud83d\ude00"})");
+    row("quote escaped", R"({"s":"say \"hi)", R"({"s":"say \"hi"})");
+    row("closed, then more", R"({"a":1} trailing)", R"({"a":1})");
+    row("byte order mark", "\xEF\xBB\xBF{\"a\":\"b", R"({"a":"b"})");
+    row("garbage value", R"({"a":1,"b":nope,"c":2})", R"({"a":1})");
+    row("whitespace", "{ \"a\" : [ 1 , 2 ", R"({"a":[1,2]})");
+    row("number then space", R"({"a":1 )", R"({"a":1})");
+}
+
+void tst_Apps::partialArguments()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QByteArray, expected);
+    const Json got = Mcp::Apps::partialArguments(std::string_view(text.constData(), text.size()));
+    const Json want = expected == "null" ? Json() : Json::parse(expected.toStdString());
+    QCOMPARE(QString::fromStdString(got.dump()), QString::fromStdString(want.dump()));
+}
+
+void tst_Apps::partialArgumentsGrow()
+{
+    const Json whole = {{"path", "notes/today.md"},
+                        {"content", "Line one\nLine \"two\" \u00e9 \U0001F600\n"},
+                        {"lines", {1, 2, 30}},
+                        {"options", {{"append", false}, {"mode", nullptr}, {"ratio", -1.5e3}}},
+                        {"empty", Json::object()}};
+    const std::string text = whole.dump(1);
+    std::size_t keys = 0;
+    for (std::size_t cut = 1; cut <= text.size(); ++cut) {
+        const Json partial = Mcp::Apps::partialArguments(std::string_view(text).substr(0, cut));
+        QVERIFY2(partial.is_object(), qPrintable(QString::number(cut)));
+        QVERIFY2(partial.size() >= keys, qPrintable(QString::number(cut)));
+        keys = partial.size();
+    }
+    QCOMPARE_JSON(Mcp::Apps::partialArguments(text), whole);
+    // Deeper than the bound: kept down to the bound, not further.
+    std::string deep = R"({"a":1,"b":)";
+    for (int i = 0; i < 2 * Mcp::Apps::MaxPartialDepth; ++i)
+        deep += '[';
+    const std::string bounded = Mcp::Apps::partialArguments(deep).dump();
+    QCOMPARE(std::count(bounded.begin(), bounded.end(), '['), Mcp::Apps::MaxPartialDepth - 1);
+    QVERIFY(bounded.starts_with(R"({"a":1,"b":[[)"));
 }
 
 QTEST_GUILESS_MAIN(tst_Apps)

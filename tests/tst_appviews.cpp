@@ -1,5 +1,6 @@
 #include "fakellmserver.h"
 #include "pinnednode.h"
+#include "providertest.h"
 #include "windowtest.h"
 
 #include <engine/apps/appbridge.h>
@@ -15,6 +16,7 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -33,6 +35,13 @@
 #include <QToolButton>
 
 namespace {
+
+#define WAIT_VERIFY(expr, ms) QVERIFY2(waitUntil([&] { return bool(expr); }, ms), #expr)
+#define WAIT_COMPARE(actual, expected, ms)                                                         \
+    do {                                                                                           \
+        waitUntil([&] { return (actual) == (expected); }, ms);                                     \
+        QCOMPARE(actual, expected);                                                                \
+    } while (false)
 
 const QString ToolName = QStringLiteral("mcp__apps__get_time");
 
@@ -69,12 +78,12 @@ QString viewText(Gui::AppView *view)
     QGuiApplication::clipboard()->clear();
     QWidget *target = pageWidget(view);
     QTest::mouseClick(target, Qt::LeftButton, {}, QPoint(target->width() - 8, 6));
-    QTest::qWait(100);
+    pause(100);
     QTest::keyClick(target, Qt::Key_A, Qt::ControlModifier);
-    QTest::qWait(50);
+    pause(50);
     QTest::keyClick(target, Qt::Key_C, Qt::ControlModifier);
     QString text;
-    const bool copied = QTest::qWaitFor(
+    const bool copied = waitUntil(
             [&] {
                 text = QGuiApplication::clipboard()->text();
                 return !text.isEmpty();
@@ -174,8 +183,10 @@ class tst_AppViews : public QObject
         QJsonObject report;
     };
 
-    // The model shows the probe view in `mode`; its report once it made it.
-    static Probe runProbe(const QString &mode, quint16 port)
+    // The model shows the probe view in `mode` (its call as `call`, by default one without
+    // arguments); its report once it made it.
+    static Probe runProbe(const QString &mode, quint16 port,
+                          std::optional<FakeLlmServer::Reply> call = std::nullopt)
     {
         Probe probe;
         auto setup = std::make_unique<Setup>();
@@ -186,16 +197,18 @@ class tst_AppViews : public QObject
                                        QStringLiteral("conversations"), servers,
                                        setup->llm.baseUrl(), QStringLiteral("probe"));
         if (!setup->window
-            || !QTest::qWaitFor([&] { return setup->window->manager()->client("other"); }, 20000))
+            || !waitUntil([&] { return setup->window->manager()->client("other"); }, 20000))
             return probe;
-        setup->llm.enqueue(FakeLlmServer::openAiToolCalls(
-                {{QStringLiteral("mcp__probe__probe_view"), nlohmann::json::object()}}));
+        setup->llm.enqueue(
+                call ? *call
+                     : FakeLlmServer::openAiToolCalls({{QStringLiteral("mcp__probe__probe_view"),
+                                                        nlohmann::json::object()}}));
         setup->llm.enqueue(FakeLlmServer::openAiText(QStringLiteral("Shown.")));
         send(*setup->window, QStringLiteral("Show the probe."));
         const QString reportFile
                 = QDir(setup->data.path()).filePath(QStringLiteral("probe.html.report"));
-        if (QTest::qWaitFor([&] { return QFile::exists(reportFile); }, 30000)) {
-            QTest::qWait(100);
+        if (waitUntil([&] { return QFile::exists(reportFile); }, 30000)) {
+            pause(100);
             probe.report
                     = QJsonDocument::fromJson(readAll(reportFile).split('\n').value(0)).object();
         }
@@ -218,15 +231,24 @@ private slots:
         auto setup = open();
         QVERIFY(setup);
         Gui::MainWindow &window = *setup->window;
-        setup->llm.enqueue(FakeLlmServer::openAiToolCalls({{ToolName, nlohmann::json::object()}}));
+        FakeLlmServer::Reply call
+                = FakeLlmServer::openAiToolCalls({{ToolName, nlohmann::json::object()}});
+        call.delayBetweenEventsMs = 150;
+        setup->llm.enqueue(call);
         setup->llm.enqueue(FakeLlmServer::openAiText(QStringLiteral("That is the time.")));
         QSignalSpy finished(window.chatView(), &Gui::ChatView::toolCardFinished);
+        QSignalSpy writing(window.chatView(), &Gui::ChatView::toolCardWriting);
         send(window, QStringLiteral("What time is it?"));
+        // While the model writes the call, its card says so; a call that asks first shows no
+        // view (nor its arguments to one) before it is allowed.
+        WAIT_VERIFY(writing.count() > 0, 15000);
+        QCOMPARE(window.chatView()->cards().value(0).state, Gui::ChatView::tr("writing…"));
+        QCOMPARE(window.appCards()->cardCount(), 0);
         // The model's call is approved like any other.
-        QTRY_VERIFY_WITH_TIMEOUT(dialogButton("allowOnceButton") || finished.count() > 0, 15000);
+        WAIT_VERIFY(dialogButton("allowOnceButton") || finished.count() > 0, 15000);
         if (finished.count() == 0)
             dialogButton("allowOnceButton")->click();
-        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 15000);
+        WAIT_COMPARE(finished.count(), 1, 15000);
         const auto result = finished.at(0).at(1).value<Engine::SharedToolRunResult>();
         QVERIFY(result);
         QVERIFY2(!result->output.isError && !result->denied,
@@ -244,8 +266,7 @@ private slots:
         QCOMPARE(cards->liveViewCount(), 0);
         return;
 #endif
-        QTRY_VERIFY_WITH_TIMEOUT(cards->bridge(callId) && cards->bridge(callId)->isInitialized(),
-                                 30000);
+        WAIT_VERIFY(cards->bridge(callId) && cards->bridge(callId)->isInitialized(), 30000);
         Gui::AppView *view = cards->liveView(callId);
         QVERIFY(view);
         QVERIFY(view->isVisible());
@@ -253,7 +274,7 @@ private slots:
 
         // The view shows the time of the result.
         QString shown;
-        QTRY_VERIFY_WITH_TIMEOUT((shown = viewText(view)).contains(time), 15000);
+        WAIT_VERIFY((shown = viewText(view)).contains(time), 15000);
         QVERIFY2(shown.contains(QLatin1String("Get Server Time")), qPrintable(shown));
         if (qEnvironmentVariableIsSet("SB_SHOT"))
             window.grab().save(qEnvironmentVariable("SB_SHOT"));
@@ -261,20 +282,20 @@ private slots:
         // Its button: a call of get-time by the view, through the gate (asked again: a call
         // the view makes is the view's, and says so), into the audit log as the view's.
         QTest::keyClick(pageWidget(view), Qt::Key_Tab);
-        QTest::qWait(100);
+        pause(100);
         QTest::keyClick(pageWidget(view), Qt::Key_Space);
-        QTRY_VERIFY_WITH_TIMEOUT(dialogButton("allowOnceButton"), 15000);
+        WAIT_VERIFY(dialogButton("allowOnceButton"), 15000);
         auto *askedBy = QApplication::activeModalWidget()->findChild<QLabel *>(
                 QStringLiteral("askedByLabel"));
         QVERIFY(askedBy);
         QVERIFY2(askedBy->text().contains(QLatin1String("apps")), qPrintable(askedBy->text()));
         dialogButton("allowOnceButton")->click();
         const QString audit = QDir(setup->data.path()).filePath(QStringLiteral("audit.jsonl"));
-        QTRY_VERIFY_WITH_TIMEOUT(readAll(audit).contains("\"origin\":\"app\""), 15000);
+        WAIT_VERIFY(readAll(audit).contains("\"origin\":\"app\""), 15000);
         QString after;
-        QTRY_VERIFY_WITH_TIMEOUT(!(after = viewText(view)).contains(time)
-                                         && after.contains(QLatin1String("Server Time")),
-                                 15000);
+        WAIT_VERIFY(!(after = viewText(view)).contains(time)
+                            && after.contains(QLatin1String("Server Time")),
+                    15000);
 
         // A new conversation takes the view down; the saved one shows it again, with the
         // saved result sent again.
@@ -284,14 +305,13 @@ private slots:
         QCOMPARE(cards->cardCount(), 0);
         auto *list = window.findChild<Gui::ConversationList *>();
         QVERIFY(list);
-        QTRY_VERIFY(list->view()->count() >= 1);
+        WAIT_VERIFY(list->view()->count() >= 1, 5000);
         emit list->openRequested(
                 list->view()->item(0)->data(Gui::ConversationList::IdRole).toString());
-        QTRY_COMPARE(cards->cardCount(), 1);
+        WAIT_COMPARE(cards->cardCount(), 1, 5000);
         const QString reopened = cards->callIds().value(0);
-        QTRY_VERIFY_WITH_TIMEOUT(
-                cards->bridge(reopened) && cards->bridge(reopened)->isInitialized(), 30000);
-        QTRY_VERIFY_WITH_TIMEOUT(viewText(cards->liveView(reopened)).contains(time), 15000);
+        WAIT_VERIFY(cards->bridge(reopened) && cards->bridge(reopened)->isInitialized(), 30000);
+        WAIT_VERIFY(viewText(cards->liveView(reopened)).contains(time), 15000);
     }
 
 #ifdef SWITCHBOARD_APPVIEW_BUILT // what a build without the view plugin cannot show
@@ -311,17 +331,17 @@ private slots:
         QSignalSpy retired(cards, &Gui::AppCards::viewRetired);
         for (int run = 1; run <= 2; ++run) {
             browser->findChild<QPushButton *>(QStringLiteral("runButton"))->click();
-            QTRY_COMPARE_WITH_TIMEOUT(finished.count(), run, 15000);
+            WAIT_COMPARE(finished.count(), run, 15000);
             const QString id = QStringLiteral("panel-%1").arg(run);
-            QTRY_VERIFY_WITH_TIMEOUT(cards->bridge(id) && cards->bridge(id)->isInitialized(),
-                                     30000);
+            WAIT_VERIFY(cards->bridge(id) && cards->bridge(id)->isInitialized(), 30000);
             Gui::AppView *view = cards->liveView(id);
             QVERIFY(view);
             QCOMPARE(view->window(), static_cast<QWidget *>(browser));
             static const QRegularExpression time(QStringLiteral("Server Time:\\s+20\\d\\d-"));
             QString shown;
-            QTRY_VERIFY2_WITH_TIMEOUT(time.match(shown = viewText(view)).hasMatch(),
-                                      qPrintable(shown), 15000);
+            QVERIFY2(
+                    waitUntil([&] { return time.match(shown = viewText(view)).hasMatch(); }, 15000),
+                    qPrintable(shown));
         }
         QCOMPARE(retired.count(), 1); // the first run's view, when the second replaced it
         QCOMPARE(cards->cardCount(), 1);
@@ -348,12 +368,12 @@ private slots:
         setup->llm.enqueue(FakeLlmServer::openAiText(QStringLiteral("Ten times.")));
         QSignalSpy finished(window.chatView(), &Gui::ChatView::toolCardFinished);
         send(window, QStringLiteral("What time is it, ten times?"));
-        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), Views, 30000);
+        WAIT_COMPARE(finished.count(), Views, 30000);
         QCOMPARE(cards->cardCount(), Views);
         const QStringList ids = cards->callIds();
         // The chat followed the answer to its end: the last card is in sight and live.
         QString last;
-        QTRY_VERIFY_WITH_TIMEOUT(
+        WAIT_VERIFY(
                 [&] {
                     for (const QString &id : ids) {
                         if (cards->liveView(id))
@@ -373,9 +393,9 @@ private slots:
         // As the person would: the chat stops following its end.
         window.chatView()->verticalScrollBar()->triggerAction(QAbstractSlider::SliderToMinimum);
         QVERIFY(!window.chatView()->followsEnd());
-        QTRY_VERIFY_WITH_TIMEOUT(
-                cards->liveView(ids.first()) && cards->bridge(ids.first())->isInitialized(), 30000);
-        QTRY_VERIFY_WITH_TIMEOUT(!cards->liveView(last), Gui::AppCards::OutOfSightMs * 4);
+        WAIT_VERIFY(cards->liveView(ids.first()) && cards->bridge(ids.first())->isInitialized(),
+                    30000);
+        WAIT_VERIFY(!cards->liveView(last), Gui::AppCards::OutOfSightMs * 4);
         QVERIFY(cards->showsStill(last));
         QVERIFY(mostLive <= Gui::AppCards::MaxLiveViews);
     }
@@ -408,9 +428,9 @@ private slots:
         // It is still there (top navigation did not take it away) and no bigger than a card
         // may be, though it asked for 10^9 px.
         QVERIFY(cards->liveView(probe.callId));
-        QTRY_COMPARE(window.chatView()->viewRect(probe.callId).height(),
-                     Gui::AppCards::MaxInlineHeight);
-        QTest::qWait(300);
+        WAIT_COMPARE(window.chatView()->viewRect(probe.callId).height(),
+                     Gui::AppCards::MaxInlineHeight, 5000);
+        pause(300);
         QCOMPARE(listener.connections, 0);
 
         // ui/message: in the message box, not sent. ui/update-model-context: a chip, and the
@@ -431,15 +451,67 @@ private slots:
         llm.enqueue(FakeLlmServer::openAiText(QStringLiteral("Noted.")));
         const int before = int(llm.requests().size());
         window.submit();
-        QTRY_COMPARE_WITH_TIMEOUT(int(llm.requests().size()), before + 1, 15000);
+        WAIT_COMPARE(int(llm.requests().size()), before + 1, 15000);
         QVERIFY(lastSystem().contains(QLatin1String("the probe saw <b>42</b> things")));
-        QTRY_VERIFY(!window.agent()->isBusy());
+        WAIT_VERIFY(!window.agent()->isBusy(), 5000);
         chip->click();
         QVERIFY(window.viewContexts().isEmpty());
         llm.enqueue(FakeLlmServer::openAiText(QStringLiteral("Fine.")));
         send(window, QStringLiteral("And now?"));
-        QTRY_COMPARE_WITH_TIMEOUT(int(llm.requests().size()), before + 2, 15000);
+        WAIT_COMPARE(int(llm.requests().size()), before + 2, 15000);
         QVERIFY(!lastSystem().contains(QLatin1String("the probe saw <b>42</b> things")));
+    }
+
+    // While the model writes a call that runs without asking, its view is there already and
+    // gets what there is of the arguments (ui/notifications/tool-input-partial), each a
+    // prefix of the next, then the whole input once, then the result.
+    void viewSeesTheCallWhileTheModelWritesIt()
+    {
+        QString text;
+        for (int i = 0; i < 40; ++i)
+            text += QStringLiteral("word%1 ").arg(i);
+        const nlohmann::json arguments{{"text", text.toStdString()}, {"n", 7}};
+        // One piece of the arguments each 100 ms: about four seconds of writing.
+        const QString whole = QString::fromStdString(arguments.dump());
+        FakeLlmServer::Reply call;
+        call.events << openAiChunk(
+                {{"tool_calls", nlohmann::json::array({{{"index", 0},
+                                                        {"id", "call_slow"},
+                                                        {"type", "function"},
+                                                        {"function",
+                                                         {{"name", "mcp__probe__probe_view"},
+                                                          {"arguments", ""}}}}})}});
+        for (int at = 0; at < whole.size(); at += 8)
+            call.events << openAiChunk(
+                    {{"tool_calls",
+                      nlohmann::json::array(
+                              {{{"index", 0},
+                                {"function", {{"arguments", whole.mid(at, 8).toStdString()}}}}})}});
+        call.events << openAiChunk(nlohmann::json::object(), "tool_calls") << "[DONE]";
+        call.delayBetweenEventsMs = 100;
+        Probe probe = runProbe(QStringLiteral("partial"), 9, call);
+        QVERIFY(probe.setup);
+        const QJsonObject &r = probe.report;
+        QVERIFY2(!r.isEmpty(), "the probe view never reported");
+        const QJsonArray partials = r.value("partials").toArray();
+        QVERIFY2(partials.size() >= 3, QJsonDocument(r).toJson().constData());
+        QString previous;
+        for (const QJsonValue &partial : partials) {
+            const QString shown = partial.toObject().value("text").toString();
+            QVERIFY2(text.startsWith(shown) && shown.size() >= previous.size(), qPrintable(shown));
+            previous = shown;
+        }
+        QVERIFY(previous.size() < text.size() || partials.size() > 1);
+        QCOMPARE(r.value("input").toObject().value("text").toString(), text);
+        QCOMPARE(r.value("input").toObject().value("n").toInt(), 7);
+        QStringList order;
+        for (const QJsonValue &step : r.value("order").toArray())
+            order << step.toString();
+        QCOMPARE(order.count(QStringLiteral("input")), 1);
+        QCOMPARE(order.count(QStringLiteral("result")), 1);
+        QCOMPARE(order.lastIndexOf(QStringLiteral("partial")) + 1,
+                 order.indexOf(QStringLiteral("input")));
+        QCOMPARE(order.constLast(), QStringLiteral("result"));
     }
 
     // 10,000 messages in a burst: throttled, the window stays usable, and the view is heard
@@ -482,7 +554,7 @@ private slots:
         if (qEnvironmentVariableIsSet("SB_SHOT"))
             own->grab().save(qEnvironmentVariable("SB_SHOT") + QStringLiteral(".full.png"));
         own->close();
-        QTRY_COMPARE(cards->displayMode(probe.callId), QStringLiteral("inline"));
+        WAIT_COMPARE(cards->displayMode(probe.callId), QStringLiteral("inline"), 5000);
         QCOMPARE(view->window(), probe.setup->window.get());
     }
 
@@ -503,7 +575,7 @@ private slots:
                                                     QStringLiteral(SWITCHBOARD_SCREENSHOT_DIR));
         QVERIFY(QDir().mkpath(folder));
         const auto save = [&](QWidget *widget, const QString &name) {
-            QTest::qWait(300); // the page's last frame
+            pause(300); // the page's last frame
             const QPixmap shot = widget->screen()->grabWindow(widget->winId());
             const QString file = QDir(folder).filePath(name + QLatin1Char('-') + lang
                                                        + QStringLiteral(".png"));
@@ -522,14 +594,13 @@ private slots:
                                                 : QString::fromUtf8("时间见上方视图。")));
             send(window, lang == QLatin1String("en") ? QStringLiteral("What time is it?")
                                                      : QString::fromUtf8("现在几点？"));
-            QTRY_VERIFY_WITH_TIMEOUT(dialogButton("allowOnceButton"), 15000);
+            WAIT_VERIFY(dialogButton("allowOnceButton"), 15000);
             dialogButton("allowOnceButton")->click();
             Gui::AppCards *cards = window.appCards();
-            QTRY_COMPARE_WITH_TIMEOUT(cards->cardCount(), 1, 15000);
+            WAIT_COMPARE(cards->cardCount(), 1, 15000);
             const QString callId = cards->callIds().value(0);
-            QTRY_VERIFY_WITH_TIMEOUT(
-                    cards->bridge(callId) && cards->bridge(callId)->isInitialized(), 30000);
-            QTRY_VERIFY_WITH_TIMEOUT(!window.agent()->isBusy(), 15000);
+            WAIT_VERIFY(cards->bridge(callId) && cards->bridge(callId)->isInitialized(), 30000);
+            WAIT_VERIFY(!window.agent()->isBusy(), 15000);
             window.chatView()->verticalScrollBar()->triggerAction(QAbstractSlider::SliderToMinimum);
             save(&window, QStringLiteral("appview-inline"));
             Gui::AppView *view = cards->liveView(callId);
@@ -537,7 +608,7 @@ private slots:
                               QPoint(pageWidget(view)->width() - 8, 6));
             QTest::keyClick(pageWidget(view), Qt::Key_Tab);
             QTest::keyClick(pageWidget(view), Qt::Key_Space);
-            QTRY_VERIFY_WITH_TIMEOUT(dialogButton("allowOnceButton"), 15000);
+            WAIT_VERIFY(dialogButton("allowOnceButton"), 15000);
             save(QApplication::activeModalWidget(), QStringLiteral("appview-approval"));
             dialogButton("denyButton")->click();
         }
@@ -594,9 +665,9 @@ private slots:
         view->resize(400, 300);
         view->show();
         if (reaches) {
-            QTRY_VERIFY_WITH_TIMEOUT(listener.connections > 0, 15000);
+            WAIT_VERIFY(listener.connections > 0, 15000);
         } else {
-            QTest::qWait(2000);
+            pause(2000);
             QCOMPARE(listener.connections, 0);
         }
         if (filter)

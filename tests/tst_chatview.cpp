@@ -25,6 +25,7 @@ class tst_ChatView : public QObject
 
 private slots:
     void toolOnlyTurnRepeatsNothing();
+    void streamedCallShowsWhileWritten();
     void savedConversationShowsCallsAndDenials();
     void stoppedAnswerReopensStopped();
     void reopenedCardHasTheWholeResult();
@@ -92,6 +93,54 @@ void tst_ChatView::toolOnlyTurnRepeatsNothing()
     QCOMPARE(view.texts(ChatView::Kind::Assistant),
              QStringList({QStringLiteral("First answer."), QStringLiteral("Let me check.")}));
     QCOMPARE(view.lastAssistantText(), QStringLiteral("Let me check."));
+}
+
+// A call's card shows while the model writes it ("writing…"), after the text before it, which
+// the complete answer then fills once (not again after the card); the pieces of its arguments
+// go on to AppCards. A call the answer never finished is "cancelled", with why.
+void tst_ChatView::streamedCallShowsWhileWritten()
+{
+    ChatView view;
+    QStringList pieces;
+    connect(&view, &ChatView::toolCardWriting, this,
+            [&](const QString &id, const QString &name, const QString &delta) {
+                pieces << id + QLatin1Char(' ') + name + QLatin1Char(' ') + delta;
+            });
+    QList<Engine::SharedToolRunResult> finished;
+    connect(&view, &ChatView::toolCardFinished, this,
+            [&](const QString &, const Engine::SharedToolRunResult &r) { finished << r; });
+    view.addUserMessage(QStringLiteral("weather?"));
+    view.appendAssistantDelta(QStringLiteral("Let me "));
+    view.appendAssistantDelta(QStringLiteral("check."));
+    view.toolCallWriting(QStringLiteral("c0"), QStringLiteral("mcp__w__show"),
+                         QStringLiteral("{\"city\":"));
+    view.toolCallWriting(QStringLiteral("c0"), QStringLiteral("mcp__w__show"),
+                         QStringLiteral("\"Berlin\"}"));
+    QCOMPARE(view.toolCardCount(), 1);
+    QCOMPARE(cardField(view, &ChatView::CardInfo::state), QStringList({ChatView::tr("writing…")}));
+    QCOMPARE(pieces, QStringList({QStringLiteral("c0 mcp__w__show {\"city\":"),
+                                  QStringLiteral("c0 mcp__w__show \"Berlin\"}")}));
+    // The complete answer: its text where it streamed, once.
+    view.finishAssistantMessage(QStringLiteral("Let me check."));
+    QCOMPARE(view.texts(ChatView::Kind::Assistant), QStringList({QStringLiteral("Let me check.")}));
+    QVERIFY(view.document()->toPlainText().indexOf(QStringLiteral("Let me check."))
+            < view.document()->toPlainText().indexOf(ChatView::tr("writing…")));
+    view.toolStarted(QStringLiteral("c0"), QStringLiteral("mcp__w__show"),
+                     Json{{"city", "Berlin"}});
+    QCOMPARE(view.toolCardCount(), 1);
+    QCOMPARE(cardField(view, &ChatView::CardInfo::state), QStringList({ChatView::tr("running…")}));
+
+    // Stopped while the next call is written.
+    view.toolCallWriting(QStringLiteral("c1"), QStringLiteral("mcp__w__show"), QStringLiteral("{"));
+    view.toolCallAbandoned(QStringLiteral("c1"), QStringLiteral("Stopped before the end."));
+    QCOMPARE(cardField(view, &ChatView::CardInfo::state),
+             QStringList({ChatView::tr("running…"), ChatView::tr("cancelled")}));
+    QCOMPARE(finished.size(), 1);
+    QVERIFY(finished.first()->cancelled);
+    view.activateLink(QUrl(QStringLiteral("sb:toggle:3"))); // user, answer, c0, c1
+    QVERIFY(view.document()->toPlainText().contains(QStringLiteral("Stopped before the end.")));
+    view.toolCallAbandoned(QStringLiteral("nothing"), QStringLiteral("no card, no change"));
+    QCOMPARE(view.toolCardCount(), 2);
 }
 
 // Reopened: each card has its tool's name and arguments, a denial reads "denied", and results

@@ -5,12 +5,40 @@
 #include <ui/mainwindow.h>
 
 #include <QDir>
+#include <QEventLoop>
 #include <QFile>
 #include <QProcessEnvironment>
 #include <QString>
 #include <QTest>
+#include <QTimer>
 
 #include <memory>
+
+// Runs the event loop as the application does until `done` or `ms` have passed; whether
+// `done`. QTest::qWaitFor and the QTRY macros sleep between their turns, which holds Qt
+// WebEngine's own tasks on this thread back by seconds: a view would not start as it does for
+// a person.
+template<typename Predicate>
+bool waitUntil(Predicate done, int ms)
+{
+    if (done())
+        return true;
+    QEventLoop loop;
+    QTimer check;
+    QObject::connect(&check, &QTimer::timeout, &loop, [&] {
+        if (done())
+            loop.quit();
+    });
+    check.start(2);
+    QTimer::singleShot(ms, &loop, &QEventLoop::quit);
+    loop.exec();
+    return done();
+}
+
+inline void pause(int ms)
+{
+    waitUntil([] { return false; }, ms);
+}
 
 // Options for a MainWindow under test: the workspace, and everything the window would
 // otherwise keep in the user's own folders (conversations, settings, audit log, keychain

@@ -978,7 +978,7 @@ Allow %1 (%2 risk, from %3)?
         </translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+58"/>
         <source>Summary so far:</source>
         <translation>目前的摘要：</translation>
     </message>
@@ -1013,7 +1013,12 @@ Allow %1 (%2 risk, from %3)?
         <translation>请总结这段对话：</translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location line="+45"/>
+        <source>The model&apos;s answer did not include this call.</source>
+        <translation>模型的回答最终没有包含这次调用。</translation>
+    </message>
+    <message>
+        <location line="+40"/>
         <source>The tool %1 is turned off for this conversation; use another tool or answer without it.</source>
         <translation>工具 %1 已在此对话中关闭；请使用其他工具，或不用它直接回答。</translation>
     </message>
@@ -1033,7 +1038,12 @@ Allow %1 (%2 risk, from %3)?
         <translation>此结果只保存了模型读到的部分：本对话保存的完整结果已达到每个对话的 %1 MB 上限（设置）。</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+57"/>
+        <source>Stopped before the model finished writing this call.</source>
+        <translation>在模型写完这次调用之前已停止。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <location line="+16"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
@@ -1042,7 +1052,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Engine::AnthropicProvider</name>
     <message>
-        <location filename="../src/engine/llm/anthropicprovider.cpp" line="+229"/>
+        <location filename="../src/engine/llm/anthropicprovider.cpp" line="+246"/>
         <source>Anthropic %1 at %2</source>
         <translation>Anthropic %1（%2）</translation>
     </message>
@@ -1776,7 +1786,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Engine::OpenAiProvider</name>
     <message>
-        <location filename="../src/engine/llm/openaiprovider.cpp" line="+226"/>
+        <location filename="../src/engine/llm/openaiprovider.cpp" line="+242"/>
         <source>OpenAI-compatible %1 at %2</source>
         <translation>OpenAI 兼容 %1（%2）</translation>
     </message>
@@ -2061,7 +2071,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Engine::StreamingLlmProvider</name>
     <message>
-        <location filename="../src/engine/llm/streamingllmprovider.cpp" line="+231"/>
+        <location filename="../src/engine/llm/streamingllmprovider.cpp" line="+233"/>
         <source>%1 at %2</source>
         <translation>%1（%2）</translation>
     </message>
@@ -2071,19 +2081,19 @@ Allow %1 (%2 risk, from %3)?
         <translation>%1 返回的 JSON 文档超过 %2 MiB</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+47"/>
         <source>%1 reported an error: %2</source>
         <translation>%1 报告错误：%2</translation>
     </message>
     <message>
-        <location line="-156"/>
-        <location line="+169"/>
+        <location line="-167"/>
+        <location line="+180"/>
         <location line="+59"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="-298"/>
+        <location line="-309"/>
         <source>the model list is not a list of models</source>
         <translation>模型列表的内容不是模型列表</translation>
     </message>
@@ -2093,7 +2103,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>%1：无法列出模型（%2）</translation>
     </message>
     <message>
-        <location line="+213"/>
+        <location line="+224"/>
         <source>the response ended before the model finished</source>
         <translation>模型尚未完成，响应就已结束</translation>
     </message>
@@ -2244,7 +2254,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Engine::ToolRunner</name>
     <message>
-        <location filename="../src/engine/approval/toolrunner.cpp" line="+152"/>
+        <location filename="../src/engine/approval/toolrunner.cpp" line="+163"/>
         <source>There is no tool named &apos;%1&apos;. Available tools: %2</source>
         <translation>没有名为“%1”的工具。可用工具：%2</translation>
     </message>
@@ -2614,7 +2624,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Gui::AppCards</name>
     <message>
-        <location filename="../src/ui/appcards.cpp" line="+227"/>
+        <location filename="../src/ui/appcards.cpp" line="+279"/>
         <source>%1 has an interactive view that this build cannot show. %2 The result is below as text.</source>
         <translation>%1 有一个交互式视图，但此版本无法显示。%2 结果以文本形式显示在下方。</translation>
     </message>
@@ -2639,7 +2649,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>%1 的视图已停止：%2</translation>
     </message>
     <message>
-        <location line="+142"/>
+        <location line="+144"/>
         <source>%1 — view</source>
         <translation>%1 — 视图</translation>
     </message>
@@ -2679,7 +2689,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>%1 的视图请求使用你的%2。是否允许此视图使用？</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>Open a link?</source>
         <translation>打开链接吗？</translation>
     </message>
@@ -2733,7 +2743,7 @@ Site: %3</source>
 <context>
     <name>Gui::AppViews</name>
     <message>
-        <location filename="../src/ui/appview/webappview.cpp" line="+433"/>
+        <location filename="../src/ui/appview/webappview.cpp" line="+441"/>
         <source>The view&apos;s page could not be loaded.</source>
         <translation>无法加载视图的页面。</translation>
     </message>
@@ -2743,12 +2753,12 @@ Site: %3</source>
         <translation>视图的页面意外停止。</translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location line="+88"/>
         <source>Views run without Chromium&apos;s own sandbox: Switchboard runs as root.</source>
         <translation>视图在没有 Chromium 自身沙箱的情况下运行：Switchboard 以 root 身份运行。</translation>
     </message>
     <message>
-        <location filename="../src/ui/appviewfactory.cpp" line="+59"/>
+        <location filename="../src/ui/appviewfactory.cpp" line="+61"/>
         <source>%1 is not Switchboard&apos;s view plugin</source>
         <translation>%1 不是 Switchboard 的视图插件</translation>
     </message>
@@ -3132,7 +3142,12 @@ Site: %3</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location line="+231"/>
+        <location line="+258"/>
+        <source>writing…</source>
+        <translation>正在编写…</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
@@ -3157,7 +3172,7 @@ Site: %3</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location line="-224"/>
+        <location line="-259"/>
         <source>Open the whole result…</source>
         <translation>打开完整结果…</translation>
     </message>
@@ -3172,7 +3187,7 @@ Site: %3</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../src/ui/chatview.cpp" line="+198"/>
+        <location filename="../src/ui/chatview.cpp" line="+201"/>
         <source>You</source>
         <translation>你</translation>
     </message>
@@ -3225,7 +3240,7 @@ Site: %3</source>
         <translation>（空）</translation>
     </message>
     <message>
-        <location line="+220"/>
+        <location line="+255"/>
         <source>waiting…</source>
         <translation>等待中…</translation>
     </message>
@@ -3789,27 +3804,27 @@ in %3</source>
 <context>
     <name>Gui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+480"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+484"/>
         <source>Ask anything — Enter sends, Shift+Enter for a new line, /mcp opens the tools</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
     <message>
-        <location line="+306"/>
+        <location line="+309"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-304"/>
+        <location line="-307"/>
         <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
         <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
     </message>
     <message>
-        <location line="-144"/>
+        <location line="-148"/>
         <source>Context from %1 ✕</source>
         <translation>来自 %1 的上下文 ✕</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>The view of %1 put this before the model; it goes with every request until removed. Click to remove.
 
 %2</source>
@@ -3818,7 +3833,7 @@ in %3</source>
 %2</translation>
     </message>
     <message>
-        <location line="+145"/>
+        <location line="+147"/>
         <source>New conversation</source>
         <translation>新建对话</translation>
     </message>
@@ -3863,7 +3878,7 @@ in %3</source>
         <translation>审计日志(&amp;A)…</translation>
     </message>
     <message>
-        <location line="+142"/>
+        <location line="+145"/>
         <source>The new model settings apply when the current answer is done.</source>
         <translation>新的模型设置将在当前回答完成后生效。</translation>
     </message>
@@ -3885,12 +3900,12 @@ in %3</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-504"/>
+        <location line="-511"/>
         <source>Could not save the conversation: %1</source>
         <translation>无法保存对话：%1</translation>
     </message>
     <message>
-        <location line="+353"/>
+        <location line="+360"/>
         <source>&lt;b&gt;Compacted&lt;/b&gt; to fit the model&apos;s context window: %1 and %2 this request. The conversation keeps everything.</source>
         <translation>&lt;b&gt;已压缩&lt;/b&gt;以适应模型的上下文窗口：%1，并且本次请求%2。对话本身保留全部内容。</translation>
     </message>
@@ -3924,7 +3939,7 @@ in %3</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location line="-296"/>
+        <location line="-299"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -3949,7 +3964,7 @@ in %3</source>
         <translation>工具栏</translation>
     </message>
     <message>
-        <location line="+347"/>
+        <location line="+350"/>
         <source>Could not rename the conversation: %1</source>
         <translation>无法重命名对话：%1</translation>
     </message>
@@ -7405,7 +7420,7 @@ in %3</source>
 <context>
     <name>main</name>
     <message>
-        <location filename="../src/ui/main.cpp" line="+216"/>
+        <location filename="../src/ui/main.cpp" line="+213"/>
         <source>Switchboard: a desktop AI agent and MCP client.</source>
         <translation>Switchboard：桌面 AI 智能体与 MCP 客户端。</translation>
     </message>

@@ -23,7 +23,6 @@
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
-#include <QEventLoop>
 #include <QFile>
 #include <QPlainTextEdit>
 #include <QTemporaryDir>
@@ -86,29 +85,6 @@ double windowPssMb()
             kb += pssKb(id);
     }
     return kb / 1024.0;
-}
-
-// Runs the event loop as the application does (QTest::qWaitFor sleeps between its turns,
-// which slows Qt WebEngine's own tasks on this thread by seconds) until `done` or `ms`.
-template<typename Predicate>
-bool waitUntil(Predicate done, int ms)
-{
-    QEventLoop loop;
-    QTimer check;
-    QObject::connect(&check, &QTimer::timeout, &loop, [&] {
-        if (done())
-            loop.quit();
-    });
-    check.start(2);
-    QTimer::singleShot(ms, &loop, &QEventLoop::quit);
-    if (!done())
-        loop.exec();
-    return done();
-}
-
-void pause(int ms)
-{
-    waitUntil([] { return false; }, ms);
 }
 
 // Sends `calls` calls of get-time in one answer; the ms from each result to its view's

@@ -8,6 +8,7 @@
 #include <engine/tools/toolregistry.h>
 
 #include <mcp/apps/contentpolicy.h>
+#include <mcp/apps/partialinput.h>
 
 #include <QApplication>
 #include <QCloseEvent>
@@ -88,6 +89,11 @@ struct AppCards::Card
     std::string uri;
     Engine::Json tool;      // name, description, inputSchema: hostContext.toolInfo
     Engine::Json arguments; // null until known
+    // While the model writes the call: the arguments' text so far, and the object last sent
+    // of it (ui/notifications/tool-input-partial).
+    QString partialText;
+    bool partialChanged = false;
+    Engine::Json partial;
     std::optional<Engine::Json> result;
     std::optional<QString> cancelled;
 
@@ -125,7 +131,11 @@ AppCards::AppCards(ChatView *chat, Mcp::Manager *manager, Engine::ToolRegistry *
     m_sweepTimer.setSingleShot(true);
     m_sweepTimer.setInterval(OutOfSightMs);
     connect(&m_sweepTimer, &QTimer::timeout, this, &AppCards::sweep);
+    m_partialTimer.setSingleShot(true);
+    m_partialTimer.setInterval(PartialInputMs);
+    connect(&m_partialTimer, &QTimer::timeout, this, &AppCards::sendPartialInputs);
     connect(chat, &ChatView::toolCardShown, this, &AppCards::cardShown);
+    connect(chat, &ChatView::toolCardWriting, this, &AppCards::cardWriting);
     connect(chat, &ChatView::toolCardFinished, this, &AppCards::cardFinished);
     connect(chat, &ChatView::toolCardsRemoving, this, &AppCards::cardsRemoving);
     connect(chat, &ChatView::viewsMoved, this, &AppCards::place);
@@ -192,6 +202,8 @@ void AppCards::cardShown(const QString &callId, const QString &toolName,
     if (Card *known = find(callId)) {
         if (known->arguments.is_null() && !arguments.is_null()) {
             known->arguments = arguments;
+            known->partialText.clear();
+            known->partialChanged = false;
             if (known->bridge)
                 known->bridge->toolInput(arguments);
         }
@@ -201,6 +213,45 @@ void AppCards::cardShown(const QString &callId, const QString &toolName,
     if (!tool || tool->isBuiltin() || !tool->appUi().hasView())
         return;
     addCard(callId, tool, arguments, m_chat->viewport());
+}
+
+void AppCards::cardWriting(const QString &callId, const QString &toolName,
+                           const QString &argumentsDelta)
+{
+    Card *card = find(callId);
+    if (!card) {
+        const std::shared_ptr<Engine::Tool> tool = m_registry->find(toolName);
+        if (!tool || tool->isBuiltin() || !tool->appUi().hasView())
+            return;
+        // A view sees the arguments of a call before it runs only when the call will run
+        // without asking; otherwise the view comes once the person has allowed the call, and
+        // a call they deny never reaches the server's page at all.
+        const QString conversation = m_hooks.conversationId ? m_hooks.conversationId() : QString();
+        if (!m_runner->runsWithoutAsking(toolName, conversation))
+            return;
+        card = &addCard(callId, tool, Engine::Json(), m_chat->viewport());
+    }
+    if (!card->arguments.is_null() || card->partialText.size() > MaxPartialInputChars)
+        return;
+    card->partialText += argumentsDelta;
+    card->partialChanged = true;
+    if (!m_partialTimer.isActive())
+        m_partialTimer.start();
+}
+
+void AppCards::sendPartialInputs()
+{
+    for (auto &[id, card] : m_cards) {
+        if (!std::exchange(card->partialChanged, false) || !card->arguments.is_null()
+            || card->partialText.size() > MaxPartialInputChars)
+            continue;
+        Engine::Json partial = Mcp::Apps::partialArguments(card->partialText.toStdString());
+        if (!partial.is_object() || partial == card->partial)
+            continue;
+        card->partial = std::move(partial);
+        if (card->bridge)
+            card->bridge->toolInputPartial(card->partial);
+    }
 }
 
 AppCards::Card &AppCards::addCard(const QString &callId, const std::shared_ptr<Engine::Tool> &tool,
@@ -505,6 +556,8 @@ void AppCards::goLive(Card &card)
     setHeight(card, card.height);
     if (!card.arguments.is_null())
         bridge->toolInput(card.arguments);
+    else if (card.partial.is_object())
+        bridge->toolInputPartial(card.partial);
     if (card.result)
         bridge->toolResult(*card.result);
     else if (card.cancelled)

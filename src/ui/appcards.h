@@ -99,6 +99,12 @@ public:
     static constexpr int InitialHeight = 160;
     static constexpr int MinHeight = 40;
     static constexpr int MaxInlineHeight = 640;
+    // While the model writes a call, its view gets what there is of the arguments at most this
+    // often (each time the whole text so far is read again), and only for arguments up to this
+    // size: past it a view waits for the whole input, as a page given megabytes of half-made
+    // JSON ten times a second would only stall.
+    static constexpr int PartialInputMs = 100;
+    static constexpr qsizetype MaxPartialInputChars = 256 * 1024;
 
 protected:
     // The chat's palette, language or width changed: live views are told (host-context-changed).
@@ -112,6 +118,8 @@ signals:
 private:
     struct Card;
     void cardShown(const QString &callId, const QString &toolName, const Engine::Json &arguments);
+    void cardWriting(const QString &callId, const QString &toolName, const QString &argumentsDelta);
+    void sendPartialInputs();
     void cardFinished(const QString &callId, const Engine::SharedToolRunResult &result);
     void cardsRemoving(const QStringList &callIds);
     void fetched(Card &card, const Engine::View &view);
@@ -141,6 +149,7 @@ private:
     Engine::ViewResources m_resources;
     std::map<QString, std::unique_ptr<Card>> m_cards;
     QTimer m_sweepTimer;
+    QTimer m_partialTimer;
     QWidget *m_parking; // views being torn down wait here, hidden, for their answer
     int m_panels = 0;
     int m_toldWidth = -1; // containerDimensions.width the views were last told

@@ -110,6 +110,7 @@ void ChatView::clear()
     m_lastUser = -1;
     m_lastAssistant = -1;
     m_streaming = -1;
+    m_answerBeforeCalls = -1;
     m_lastAssistantText.clear();
     m_imageCount = 0;
     document()->clear();
@@ -157,6 +158,8 @@ void ChatView::removeLastEntry()
     cursor.removeSelectedText();
     if (m_streaming == last.index)
         m_streaming = -1;
+    if (m_answerBeforeCalls == last.index)
+        m_answerBeforeCalls = -1;
     m_entries.pop_back();
 }
 
@@ -409,9 +412,20 @@ void ChatView::finishAssistantMessage(const QString &fullText)
     m_renderTimer.stop();
     m_renderTimer.setInterval(StreamRenderMs);
     Entry *streaming = entry(m_streaming);
+    QString whole = fullText;
+    // The answer's text was closed by the card of a call it went on to write: the complete
+    // text is that text's, and only what follows it is the entry streaming now (if any).
+    if (Entry *before = entry(std::exchange(m_answerBeforeCalls, -1));
+        before && !fullText.isEmpty()) {
+        if (!streaming) {
+            streaming = before;
+        } else if (fullText.startsWith(before->text)) {
+            whole = fullText.mid(before->text.size());
+        }
+    }
     // What streamed stands in for an empty text only while it is on screen: after a turn of
     // tool calls only, the previous answer must not be shown again.
-    const QString text = !fullText.isEmpty() ? fullText : streaming ? streaming->text : QString();
+    const QString text = !whole.isEmpty() ? whole : streaming ? streaming->text : QString();
     m_streaming = -1;
     if (text.isEmpty()) {
         if (streaming && streaming->index == int(m_entries.size()) - 1)

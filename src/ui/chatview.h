@@ -71,6 +71,12 @@ public:
     // replaces what followed (as the agent does with its history).
     void dropFromLastUserMessage(bool includingIt);
 
+    // A call the model is still writing: its card shows at once ("writing…"); the pieces of
+    // its arguments go on to AppCards (toolCardWriting). Abandoned: the answer never finished
+    // it (stopped, failed); the card says why.
+    void toolCallWriting(const QString &callId, const QString &toolName,
+                         const QString &argumentsDelta);
+    void toolCallAbandoned(const QString &callId, const QString &why);
     void toolApprovalNeeded(const QString &callId, const QString &toolName);
     void toolStarted(const QString &callId, const QString &toolName, const Engine::Json &arguments);
     void toolProgress(const QString &callId, double progress, double total, const QString &message);
@@ -109,6 +115,9 @@ signals:
     void toolCardShown(const QString &callId, const QString &toolName,
                        const Engine::Json &arguments);
     void toolCardFinished(const QString &callId, const Engine::SharedToolRunResult &result);
+    // The next piece of the arguments of a call being written (before toolCardShown for it).
+    void toolCardWriting(const QString &callId, const QString &toolName,
+                         const QString &argumentsDelta);
     // These cards are about to go (the conversation is cleared, switched or cut back).
     void toolCardsRemoving(const QStringList &callIds);
     // The views' rooms may have moved (scrolled, resized, laid out again).
@@ -120,7 +129,17 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
 
 private:
-    enum class CardState { Waiting, Approval, Running, Done, Denied, TimedOut, Cancelled, Error };
+    enum class CardState {
+        Writing,
+        Waiting,
+        Approval,
+        Running,
+        Done,
+        Denied,
+        TimedOut,
+        Cancelled,
+        Error
+    };
     static QString stateText(CardState state);
     struct Entry;
     Entry *entry(int index) const;
@@ -144,6 +163,9 @@ private:
     QHash<QString, Entry *> m_cards;
     CodeHighlighter *m_highlighter = nullptr;
     int m_streaming = -1; // the entry the answer streams into
+    // The answer's text that a call's card closed while the answer was still streaming: where
+    // the complete answer's text goes (finishAssistantMessage), -1 for none.
+    int m_answerBeforeCalls = -1;
     // The entries that carry Edit and Retry links (the last of their kind), -1 for none.
     int m_lastUser = -1;
     int m_lastAssistant = -1;

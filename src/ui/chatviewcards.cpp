@@ -146,9 +146,13 @@ ChatView::Entry &ChatView::card(const QString &callId, const QString &toolName)
 {
     if (Entry *existing = m_cards.value(callId))
         return *existing;
-    // A tool call ends the assistant text before it.
-    if (m_streaming >= 0)
+    // A tool call ends the assistant text before it. A call the answer is still writing
+    // closes it for now; the complete answer's text goes there (finishAssistantMessage).
+    if (m_streaming >= 0) {
+        const int answer = m_streaming;
         finishAssistantMessage(QString());
+        m_answerBeforeCalls = answer;
+    }
     Entry &card = appendEntry(Kind::Tool);
     card.toolName = toolName;
     card.state = CardState::Waiting;
@@ -157,9 +161,36 @@ ChatView::Entry &ChatView::card(const QString &callId, const QString &toolName)
     return card;
 }
 
+void ChatView::toolCallWriting(const QString &callId, const QString &toolName,
+                               const QString &argumentsDelta)
+{
+    const bool known = m_cards.contains(callId);
+    Entry &c = card(callId, toolName);
+    if (!known) {
+        c.state = CardState::Writing;
+        render(c);
+    } else if (c.toolName.isEmpty() && !toolName.isEmpty()) {
+        c.toolName = toolName;
+        render(c);
+    }
+    emit toolCardWriting(callId, c.toolName, argumentsDelta);
+}
+
+void ChatView::toolCallAbandoned(const QString &callId, const QString &why)
+{
+    if (!m_cards.contains(callId))
+        return;
+    auto result = std::make_shared<Engine::ToolRunResult>();
+    result->cancelled = true;
+    result->output = Engine::ToolOutput::text(why, true);
+    toolFinished(callId, Engine::SharedToolRunResult(std::move(result)));
+}
+
 void ChatView::toolApprovalNeeded(const QString &callId, const QString &toolName)
 {
     Entry &c = card(callId, toolName);
+    if (!toolName.isEmpty())
+        c.toolName = toolName;
     c.state = CardState::Approval;
     c.stateColor = QColor(0xef, 0x6c, 0x00);
     render(c);
@@ -169,6 +200,8 @@ void ChatView::toolStarted(const QString &callId, const QString &toolName,
                            const Engine::Json &arguments)
 {
     Entry &c = card(callId, toolName);
+    if (!toolName.isEmpty())
+        c.toolName = toolName;
     c.state = CardState::Running;
     c.stateColor = QColor();
     c.started.start();
@@ -311,6 +344,8 @@ QList<ChatView::CardInfo> ChatView::cards() const
 QString ChatView::stateText(CardState state)
 {
     switch (state) {
+    case CardState::Writing:
+        return tr("writing…");
     case CardState::Waiting:
         return tr("waiting…");
     case CardState::Approval:

@@ -521,6 +521,8 @@ void MainWindow::connectAgent()
                 if (m.role == Engine::ChatMessage::Role::Assistant)
                     m_chat->finishAssistantMessage(m.text);
             });
+    connect(m_agent.get(), &Engine::Agent::toolCallStreaming, m_chat, &ChatView::toolCallWriting);
+    connect(m_agent.get(), &Engine::Agent::toolCallAbandoned, m_chat, &ChatView::toolCallAbandoned);
     connect(m_agent.get(), &Engine::Agent::approvalNeeded, m_chat, &ChatView::toolApprovalNeeded);
     connect(m_agent.get(), &Engine::Agent::toolStarted, m_chat, &ChatView::toolStarted);
     connect(m_agent.get(), &Engine::Agent::toolProgress, m_chat, &ChatView::toolProgress);

@@ -122,6 +122,17 @@ bool ToolRunner::needsApproval(const Run &run) const
     return !(m_store && m_store->allows(m_storeWorkspace, run.key, run.command));
 }
 
+bool ToolRunner::runsWithoutAsking(const QString &toolName, const QString &conversationId) const
+{
+    Run probe;
+    probe.tool = m_registry->find(toolName);
+    if (!probe.tool || probe.tool->isBuiltin() || m_onlyRead)
+        return false;
+    probe.key = ToolKey::of(*probe.tool);
+    probe.conversationId = conversationId;
+    return !needsApproval(probe);
+}
+
 QString ToolRunner::grantPattern(const Run &run, const ApprovalDecision &decision)
 {
     if (run.command.isEmpty())

@@ -98,6 +98,10 @@ public:
     // checks that); the dialog and the audit log say so.
     RunId run(const ToolCallRequest &call, const QString &conversationId, QObject *context,
               Callbacks callbacks, CallOrigin origin = CallOrigin::Model);
+    // Whether a call of this server tool in this conversation would run without asking
+    // (autoApprove, a read tool, a grant): what may be shown of it before it is complete. A
+    // built-in tool, whose approval depends on its arguments, or an unknown one: false.
+    bool runsWithoutAsking(const QString &toolName, const QString &conversationId) const;
     void cancel(RunId id);
     void cancelAll();
     // Forgets "allow for this conversation" grants.
