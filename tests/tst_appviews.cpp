@@ -21,6 +21,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -561,6 +562,60 @@ private slots:
     // The pictures for docs/ (build/tests/screenshots, or SWITCHBOARD_SCREENSHOT_DIR), in
     // both languages: a view in the chat, the approval of a call its button made, and a view
     // in a window of its own.
+    // ui/request-display-mode pip: a small window that stays on top, the card saying where the
+    // view went; ui/open-link asks first, with the whole address and its site, and opens
+    // nothing on Cancel; back inline, the view is in its card again.
+    void pipAndLinksAsk()
+    {
+        openedUrls().clear();
+        // The probe waits on each question; the answers are given as a person would, while
+        // runProbe waits for its report.
+        QStringList asked;
+        QSize pipWindow; // the size of the window on top that held the view, when seen
+        QTimer answer;
+        connect(&answer, &QTimer::timeout, this, [&] {
+            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+            if (!box || box->objectName() != QLatin1String("appViewOpenLink"))
+                return;
+            if (pipWindow.isEmpty()) {
+                for (QWidget *top : QApplication::topLevelWidgets()) {
+                    auto *window = qobject_cast<Gui::MainWindow *>(top);
+                    if (!window || window->appCards()->callIds().isEmpty())
+                        continue;
+                    const QString id = window->appCards()->callIds().constFirst();
+                    Gui::AppView *view = window->appCards()->liveView(id);
+                    QWidget *own = view ? view->window() : nullptr;
+                    if (own && own != window && own->isVisible()
+                        && own->windowFlags().testFlag(Qt::WindowStaysOnTopHint))
+                        pipWindow = own->size();
+                }
+            }
+            asked << box->text();
+            box->button(asked.size() == 1 ? QMessageBox::Cancel : QMessageBox::Open)->click();
+        });
+        answer.start(50);
+        Probe probe = runProbe(QStringLiteral("modes"), 9);
+        answer.stop();
+        QVERIFY(probe.setup);
+        const QJsonObject &r = probe.report;
+        QVERIFY2(!r.isEmpty(), "the probe view never reported");
+        QCOMPARE(r.value("pip").toString(), QStringLiteral("pip"));
+        QVERIFY2(!pipWindow.isEmpty(), "no window on top held the view in pip");
+        QVERIFY(pipWindow.width() <= 480 && pipWindow.height() <= 360);
+        QCOMPARE(asked.size(), 2);
+        QVERIFY2(asked.at(0).contains(QLatin1String("https://example.com/first?q=1"))
+                         && asked.at(0).contains(QLatin1String("example.com")),
+                 qPrintable(asked.at(0)));
+        QCOMPARE(r.value("first").toString(), QStringLiteral("refused"));
+        QCOMPARE(r.value("second").toString(), QStringLiteral("allowed"));
+        QCOMPARE(openedUrls(), QList<QUrl>{QUrl(QStringLiteral("https://example.com/second"))});
+        QCOMPARE(r.value("inline").toString(), QStringLiteral("inline"));
+        Gui::AppCards *cards = probe.setup->window->appCards();
+        QCOMPARE(cards->displayMode(probe.callId), QStringLiteral("inline"));
+        QCOMPARE(cards->liveView(probe.callId)->window(),
+                 static_cast<QWidget *>(probe.setup->window.get()));
+    }
+
     void screenshots_data()
     {
         QTest::addColumn<QString>("lang");

@@ -11,6 +11,7 @@
 #include <QString>
 #include <QTest>
 #include <QTimer>
+#include <QUrl>
 
 #include <memory>
 
@@ -40,6 +41,13 @@ inline void pause(int ms)
     waitUntil([] { return false; }, ms);
 }
 
+// What windows made by testWindowOptions() would have opened in the browser, oldest first.
+inline QList<QUrl> &openedUrls()
+{
+    static QList<QUrl> urls;
+    return urls;
+}
+
 // Options for a MainWindow under test: the workspace, and everything the window would
 // otherwise keep in the user's own folders (conversations, settings, audit log, keychain
 // entries) under `dataDir` (and the trust decisions in `dataDir`/trust.json), so a test never
@@ -55,6 +63,10 @@ inline Gui::MainWindowOptions testWindowOptions(const QString &workspace, const 
     options.auditLogFile = QDir(dataDir).filePath(QStringLiteral("audit.jsonl"));
     options.keychainService = QStringLiteral("switchboard-test");
     options.trustFile = QDir(dataDir).filePath(QStringLiteral("trust.json"));
+    // A test never starts a browser: what the window would open is kept in openedUrls().
+    options.openUrl = [](const QUrl &url) {
+        openedUrls() << url;
+    };
     return options;
 }
 
