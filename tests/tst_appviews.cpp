@@ -208,8 +208,8 @@ class tst_AppViews : public QObject
         send(*setup->window, QStringLiteral("Show the probe."));
         const QString reportFile
                 = QDir(setup->data.path()).filePath(QStringLiteral("probe.html.report"));
-        if (waitUntil([&] { return QFile::exists(reportFile); }, 30000)) {
-            pause(100);
+        // The fixture writes the report as one line: whole once its newline is there.
+        if (waitUntil([&] { return readAll(reportFile).contains('\n'); }, 30000)) {
             probe.report
                     = QJsonDocument::fromJson(readAll(reportFile).split('\n').value(0)).object();
         }
@@ -431,7 +431,8 @@ private slots:
         QVERIFY(cards->liveView(probe.callId));
         WAIT_COMPARE(window.chatView()->viewRect(probe.callId).height(),
                      Gui::AppCards::MaxInlineHeight, 5000);
-        pause(300);
+        // The view reported after its fetch and image had failed: a connection they made
+        // would have been counted by then.
         QCOMPARE(listener.connections, 0);
 
         // ui/message: in the message box, not sent. ui/update-model-context: a chip, and the
