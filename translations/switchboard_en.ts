@@ -283,7 +283,7 @@ in %3</numerusform>
 <context>
     <name>Gui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../src/ui/mainwindow.cpp" line="+549"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+556"/>
         <source>%n earlier tool result(s) shortened</source>
         <translation>
             <numerusform>%n earlier tool result shortened</numerusform>

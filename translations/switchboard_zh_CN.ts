@@ -1786,7 +1786,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Engine::OpenAiProvider</name>
     <message>
-        <location filename="../src/engine/llm/openaiprovider.cpp" line="+242"/>
+        <location filename="../src/engine/llm/openaiprovider.cpp" line="+241"/>
         <source>OpenAI-compatible %1 at %2</source>
         <translation>OpenAI 兼容 %1（%2）</translation>
     </message>
@@ -2081,19 +2081,19 @@ Allow %1 (%2 risk, from %3)?
         <translation>%1 返回的 JSON 文档超过 %2 MiB</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+48"/>
         <source>%1 reported an error: %2</source>
         <translation>%1 报告错误：%2</translation>
     </message>
     <message>
-        <location line="-167"/>
-        <location line="+180"/>
+        <location line="-168"/>
+        <location line="+181"/>
         <location line="+59"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="-309"/>
+        <location line="-310"/>
         <source>the model list is not a list of models</source>
         <translation>模型列表的内容不是模型列表</translation>
     </message>
@@ -2103,7 +2103,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>%1：无法列出模型（%2）</translation>
     </message>
     <message>
-        <location line="+224"/>
+        <location line="+225"/>
         <source>the response ended before the model finished</source>
         <translation>模型尚未完成，响应就已结束</translation>
     </message>
@@ -3804,17 +3804,17 @@ in %3</source>
 <context>
     <name>Gui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+484"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+492"/>
         <source>Ask anything — Enter sends, Shift+Enter for a new line, /mcp opens the tools</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
     <message>
-        <location line="+309"/>
+        <location line="+308"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-307"/>
+        <location line="-306"/>
         <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
         <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
     </message>
@@ -3878,7 +3878,7 @@ in %3</source>
         <translation>审计日志(&amp;A)…</translation>
     </message>
     <message>
-        <location line="+145"/>
+        <location line="+144"/>
         <source>The new model settings apply when the current answer is done.</source>
         <translation>新的模型设置将在当前回答完成后生效。</translation>
     </message>
@@ -3900,12 +3900,12 @@ in %3</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-511"/>
+        <location line="-510"/>
         <source>Could not save the conversation: %1</source>
         <translation>无法保存对话：%1</translation>
     </message>
     <message>
-        <location line="+360"/>
+        <location line="+359"/>
         <source>&lt;b&gt;Compacted&lt;/b&gt; to fit the model&apos;s context window: %1 and %2 this request. The conversation keeps everything.</source>
         <translation>&lt;b&gt;已压缩&lt;/b&gt;以适应模型的上下文窗口：%1，并且本次请求%2。对话本身保留全部内容。</translation>
     </message>
@@ -3939,7 +3939,7 @@ in %3</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location line="-299"/>
+        <location line="-298"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -3964,7 +3964,7 @@ in %3</source>
         <translation>工具栏</translation>
     </message>
     <message>
-        <location line="+350"/>
+        <location line="+349"/>
         <source>Could not rename the conversation: %1</source>
         <translation>无法重命名对话：%1</translation>
     </message>
@@ -7045,6 +7045,200 @@ in %3</source>
         <location line="+6"/>
         <source>the private key is for %1, not %2</source>
         <translation>该私钥用于 %1，而不是 %2</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::Registry</name>
+    <message>
+        <location filename="../src/mcp/registry/serverjson.cpp" line="+353"/>
+        <source>&apos;%1&apos; is not an npm package name</source>
+        <translation>“%1”不是 npm 包名</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&apos;%1&apos; is not a PyPI package name</source>
+        <translation>“%1”不是 PyPI 包名</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&apos;%1&apos; is not a NuGet package id</source>
+        <translation>“%1”不是 NuGet 包 ID</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&apos;%1&apos; is not an image reference</source>
+        <translation>“%1”不是镜像引用</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&apos;%1&apos; is not an https download address</source>
+        <translation>“%1”不是 https 下载地址</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&apos;%1&apos; is not one version (a range or &quot;latest&quot; is not)</source>
+        <translation>“%1”不是单一版本（版本范围或 &quot;latest&quot; 都不是）</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>not a server.json object</source>
+        <translation>不是 server.json 对象</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&apos;%1&apos; is not a registry name (namespace/name: letters, digits, &apos;.&apos;, &apos;-&apos;, &apos;_&apos;)</source>
+        <translation>“%1”不是注册表名称（命名空间/名称：字母、数字、“.”、“-”、“_”）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <location line="+12"/>
+        <source>not an http(s) URL</source>
+        <translation>不是 http(s) URL</translation>
+    </message>
+    <message>
+        <location line="-8"/>
+        <location line="+16"/>
+        <source>must be an object</source>
+        <translation>必须是对象</translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>the registry&apos;s answer is not a JSON object</source>
+        <translation>注册表的应答不是 JSON 对象</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the registry&apos;s answer has no &quot;servers&quot; list</source>
+        <translation>注册表的应答中没有 &quot;servers&quot; 列表</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the registry&apos;s answer lists %1 servers in one page (at most %2)</source>
+        <translation>注册表的应答在一页中列出了 %1 个服务器（最多 %2 个）</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>the registry&apos;s answer has a cursor that is not one</source>
+        <translation>注册表的应答中的游标无效</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>%1: not an entry with a &quot;server&quot;</source>
+        <translation>%1：不是带有 &quot;server&quot; 的条目</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::Registry::Reader</name>
+    <message>
+        <location line="-417"/>
+        <location line="+246"/>
+        <source>missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <location line="-242"/>
+        <location line="+64"/>
+        <source>must be a string</source>
+        <translation>必须是字符串</translation>
+    </message>
+    <message>
+        <location line="-59"/>
+        <location line="+5"/>
+        <location line="+56"/>
+        <source>longer than %1 characters</source>
+        <translation>超过 %1 个字符</translation>
+    </message>
+    <message>
+        <location line="-52"/>
+        <location line="+54"/>
+        <source>holds a control character</source>
+        <translation>含有控制字符</translation>
+    </message>
+    <message>
+        <location line="-50"/>
+        <source>empty</source>
+        <translation>为空</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>must be true or false</source>
+        <translation>必须是 true 或 false</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>must be a list</source>
+        <translation>必须是列表</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+57"/>
+        <source>has more than %1 entries</source>
+        <translation>超过 %1 项</translation>
+    </message>
+    <message>
+        <location line="-15"/>
+        <source>unknown format &apos;%1&apos;</source>
+        <translation>未知格式“%1”</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <location line="+17"/>
+        <location line="+16"/>
+        <location line="+59"/>
+        <location line="+29"/>
+        <source>must be an object</source>
+        <translation>必须是对象</translation>
+    </message>
+    <message>
+        <location line="-108"/>
+        <source>not a variable name (letters, digits, &apos;_&apos;)</source>
+        <translation>不是变量名（字母、数字、“_”）</translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <source>&apos;%1&apos; is not a header name</source>
+        <translation>“%1”不是请求头名称</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&apos;%1&apos; is not an environment variable name</source>
+        <translation>“%1”不是环境变量名</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>&apos;%1&apos; is not an option name</source>
+        <translation>“%1”不是选项名</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>a positional argument needs a valueHint or a value</source>
+        <translation>位置参数需要 valueHint 或 value</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>must be &quot;positional&quot; or &quot;named&quot;, not &apos;%1&apos;</source>
+        <translation>必须是 &quot;positional&quot; 或 &quot;named&quot;，而不是“%1”</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>must be &quot;streamable-http&quot; or &quot;sse&quot;, not &apos;%1&apos;</source>
+        <translation>必须是 &quot;streamable-http&quot; 或 &quot;sse&quot;，而不是“%1”</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>must be &quot;stdio&quot;, &quot;streamable-http&quot; or &quot;sse&quot;, not &apos;%1&apos;</source>
+        <translation>必须是 &quot;stdio&quot;、&quot;streamable-http&quot; 或 &quot;sse&quot;，而不是“%1”</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <location line="+15"/>
+        <source>not an http(s) URL</source>
+        <translation>不是 http(s) URL</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>not a SHA-256 in lower-case hexadecimal</source>
+        <translation>不是小写十六进制的 SHA-256</translation>
     </message>
 </context>
 <context>
