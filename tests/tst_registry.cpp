@@ -1,5 +1,6 @@
 #include "jsontest.h"
 
+#include <mcp/registry/installplan.h>
 #include <mcp/registry/serverjson.h>
 
 #include <QTest>
@@ -24,6 +25,14 @@ private slots:
     void readsListPages();
     void refusesListAnswers_data();
     void refusesListAnswers();
+    // From an entry and the person's answers to what is written: the form's fields, the exact
+    // command line (a list; an answer is one argument whatever it holds), which values are
+    // secrets, and each wrong answer refused with what is wrong.
+    void formFields();
+    void plansPackages();
+    void plansRefuseWrongAnswers_data();
+    void plansRefuseWrongAnswers();
+    void plansRemotes();
 };
 
 namespace {
@@ -304,6 +313,143 @@ void tst_Registry::refusesListAnswers()
     QString problem;
     QVERIFY(!readListPage(Json::parse(answer.toStdString()), &problem));
     QVERIFY(problem.startsWith(QLatin1String("the registry's answer")));
+}
+
+void tst_Registry::formFields()
+{
+    const ServerJson server = *readServer(npmAndImage()).server;
+    QStringList keys;
+    for (const Field &field : fieldsOf(server.packages.at(0)))
+        keys << field.key + QLatin1Char('=') + field.label;
+    QCOMPARE(keys,
+             (QStringList{QStringLiteral("package:0=notes_dir"), QStringLiteral("package:1=--mode"),
+                          QStringLiteral("env:NOTES_TOKEN=NOTES_TOKEN"),
+                          QStringLiteral("env:LOG_LEVEL=LOG_LEVEL")}));
+    QVERIFY(fieldsOf(server.packages.at(0)).at(0).repeated);
+    // A fixed value is not asked; its variables are.
+    const QList<Field> image = fieldsOf(server.packages.at(1));
+    QCOMPARE(image.size(), 1);
+    QCOMPARE(image.at(0).key, QStringLiteral("runtime:0/source"));
+    QCOMPARE(image.at(0).input.format, Input::Format::FilePath);
+}
+
+void tst_Registry::plansPackages()
+{
+    const ServerJson server = *readServer(npmAndImage()).server;
+    QString problem;
+    const std::optional<Plan> npm = planPackage(
+            server.packages.at(0),
+            {{QStringLiteral("package:0"), QStringLiteral("/home/u/notes\n x; rm -rf ~")},
+             {QStringLiteral("env:NOTES_TOKEN"), QStringLiteral("tok-123")}},
+            &problem);
+    QVERIFY2(npm, qPrintable(problem));
+    QCOMPARE(npm->command, QStringLiteral("npx"));
+    QCOMPARE(npm->runtime, QStringLiteral("npx"));
+    QCOMPARE(npm->args,
+             (QStringList{QStringLiteral("-y"), QStringLiteral("@example/notes-server@2.3.1"),
+                          QStringLiteral("/home/u/notes"), QStringLiteral("x; rm -rf ~"),
+                          QStringLiteral("--mode"), QStringLiteral("read")}));
+    QCOMPARE(npm->env, (QList<QPair<QString, QString>>{
+                               {QStringLiteral("NOTES_TOKEN"), QStringLiteral("tok-123")},
+                               {QStringLiteral("LOG_LEVEL"), QStringLiteral("info")}}));
+    QCOMPARE(npm->secretKeys, QStringList{QStringLiteral("env:NOTES_TOKEN")});
+    QCOMPARE(npm->display(), QStringLiteral("npx -y @example/notes-server@2.3.1 /home/u/notes "
+                                            "'x; rm -rf ~' --mode read"));
+
+    const std::optional<Plan> image = planPackage(
+            server.packages.at(1), {{QStringLiteral("runtime:0/source"), QStringLiteral("/srv/n")}},
+            &problem);
+    QVERIFY2(image, qPrintable(problem));
+    QCOMPARE(image->command, QStringLiteral("docker"));
+    QCOMPARE(image->args, (QStringList{QStringLiteral("run"), QStringLiteral("-i"),
+                                       QStringLiteral("--rm"), QStringLiteral("--mount"),
+                                       QStringLiteral("type=bind,src=/srv/n,dst=/notes"),
+                                       QStringLiteral("docker.io/example/notes:2.3.1")}));
+
+    Package pypi;
+    pypi.registryType = QStringLiteral("pypi");
+    pypi.identifier = QStringLiteral("mcp-server-fetch");
+    pypi.version = QStringLiteral("2025.4.7");
+    pypi.transport.type = QStringLiteral("stdio");
+    KeyValueInput key;
+    key.name = QStringLiteral("API_KEY");
+    key.isSecret = true;
+    pypi.environmentVariables << key;
+    const std::optional<Plan> fetch = planPackage(pypi, {}, &problem);
+    QVERIFY2(fetch, qPrintable(problem));
+    QCOMPARE(fetch->command, QStringLiteral("uvx"));
+    QCOMPARE(fetch->args, QStringList{QStringLiteral("mcp-server-fetch==2025.4.7")});
+    QVERIFY(fetch->env.isEmpty()); // not required, not answered: left out
+    QVERIFY(fetch->secretKeys.isEmpty());
+}
+
+void tst_Registry::plansRefuseWrongAnswers_data()
+{
+    QTest::addColumn<int>("package");
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("answer");
+    QTest::addColumn<QString>("problem");
+    QTest::newRow("required left empty") << 0 << QStringLiteral("package:0") << QString()
+                                         << QStringLiteral("notes_dir is required");
+    QTest::newRow("not a choice") << 0 << QStringLiteral("package:1") << QStringLiteral("delete")
+                                  << QStringLiteral("--mode must be one of read, write");
+    QTest::newRow("control character")
+            << 0 << QStringLiteral("package:0") << QStringLiteral("a\u001bb")
+            << QStringLiteral("notes_dir holds a control character");
+    QTest::newRow("required variable") << 1 << QStringLiteral("runtime:0/source") << QString()
+                                       << QStringLiteral("source is required");
+}
+
+void tst_Registry::plansRefuseWrongAnswers()
+{
+    QFETCH(int, package);
+    QFETCH(QString, key);
+    QFETCH(QString, answer);
+    QFETCH(QString, problem);
+    const ServerJson server = *readServer(npmAndImage()).server;
+    QMap<QString, QString> answers{{QStringLiteral("package:0"), QStringLiteral("/notes")},
+                                   {QStringLiteral("env:NOTES_TOKEN"), QStringLiteral("t")},
+                                   {QStringLiteral("runtime:0/source"), QStringLiteral("/n")}};
+    answers[key] = answer;
+    QString why;
+    QVERIFY(!planPackage(server.packages.at(package), answers, &why));
+    QCOMPARE(why, problem);
+}
+
+void tst_Registry::plansRemotes()
+{
+    const ReadResult read = readServer(Json::parse(R"({
+      "name": "com.example/weather", "description": "Weather.", "version": "1.0.0",
+      "remotes": [{"type": "streamable-http", "url": "https://{host}/mcp",
+                   "headers": [{"name": "Authorization", "isRequired": true,
+                                "value": "Bearer {token}",
+                                "variables": {"token": {"isSecret": true, "isRequired": true}}}],
+                   "variables": {"host": {"default": "api.example.com"}}}]
+    })"));
+    QVERIFY2(read.server, qPrintable(read.problem));
+    const Remote &remote = read.server->remotes.at(0);
+    QStringList keys;
+    for (const Field &field : fieldsOf(remote))
+        keys << field.key;
+    QCOMPARE(keys, (QStringList{QStringLiteral("url/host"),
+                                QStringLiteral("header:Authorization/token")}));
+    QString problem;
+    const std::optional<Plan> plan = planRemote(
+            remote, {{QStringLiteral("header:Authorization/token"), QStringLiteral("s3cret")}},
+            &problem);
+    QVERIFY2(plan, qPrintable(problem));
+    QCOMPARE(plan->url, QStringLiteral("https://api.example.com/mcp"));
+    QCOMPARE(plan->headers, (QList<QPair<QString, QString>>{{QStringLiteral("Authorization"),
+                                                             QStringLiteral("Bearer s3cret")}}));
+    QVERIFY(plan->secretKeys.contains(QStringLiteral("header:Authorization")));
+    // A host that makes no address is refused, as is a secret left out.
+    QVERIFY(!planRemote(remote,
+                        {{QStringLiteral("url/host"), QStringLiteral("evil.example/x y")},
+                         {QStringLiteral("header:Authorization/token"), QStringLiteral("s")}},
+                        &problem));
+    QVERIFY2(problem.contains(QLatin1String("is not an address")), qPrintable(problem));
+    QVERIFY(!planRemote(remote, {}, &problem));
+    QCOMPARE(problem, QStringLiteral("token is required"));
 }
 
 QTEST_GUILESS_MAIN(tst_Registry)

@@ -7126,11 +7126,31 @@ in %3</source>
         <source>%1: not an entry with a &quot;server&quot;</source>
         <translation>%1：不是带有 &quot;server&quot; 的条目</translation>
     </message>
+    <message>
+        <location filename="../src/mcp/registry/installplan.cpp" line="+218"/>
+        <source>%1 serves MCP over HTTP from a process of its own; Switchboard installs packages that speak over stdio</source>
+        <translation>%1 通过自己的进程以 HTTP 提供 MCP；Switchboard 只安装通过 stdio 通信的包</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 names no version: Switchboard installs exact versions only</source>
+        <translation>%1 没有指明版本：Switchboard 只安装确切的版本</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>Switchboard cannot run packages from the %1 registry here (npm, PyPI and OCI images it can)</source>
+        <translation>Switchboard 在此无法运行来自 %1 注册表的包（可以运行 npm、PyPI 包和 OCI 镜像）</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <source>&apos;%1&apos; is not an address a server can be reached at</source>
+        <translation>“%1”不是可以访问服务器的地址</translation>
+    </message>
 </context>
 <context>
     <name>Mcp::Registry::Reader</name>
     <message>
-        <location line="-417"/>
+        <location filename="../src/mcp/registry/serverjson.cpp" line="-417"/>
         <location line="+246"/>
         <source>missing</source>
         <translation>缺失</translation>
@@ -7239,6 +7259,34 @@ in %3</source>
         <location line="+7"/>
         <source>not a SHA-256 in lower-case hexadecimal</source>
         <translation>不是小写十六进制的 SHA-256</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::Registry::Resolver</name>
+    <message>
+        <location filename="../src/mcp/registry/installplan.cpp" line="-238"/>
+        <source>%1 is required</source>
+        <translation>%1 为必填项</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>%1 must be one of %2</source>
+        <translation>%1 必须是以下之一：%2</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 must be a number</source>
+        <translation>%1 必须是数字</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 must be true or false</source>
+        <translation>%1 必须是 true 或 false</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 holds a control character</source>
+        <translation>%1 含有控制字符</translation>
     </message>
 </context>
 <context>
