@@ -7102,7 +7102,12 @@ in %3</source>
         <translation>必须是对象</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+44"/>
+        <source>not an entry with a &quot;server&quot;</source>
+        <translation>不是带有 &quot;server&quot; 的条目</translation>
+    </message>
+    <message>
+        <location line="+35"/>
         <source>the registry&apos;s answer is not a JSON object</source>
         <translation>注册表的应答不是 JSON 对象</translation>
     </message>
@@ -7120,11 +7125,6 @@ in %3</source>
         <location line="+13"/>
         <source>the registry&apos;s answer has a cursor that is not one</source>
         <translation>注册表的应答中的游标无效</translation>
-    </message>
-    <message>
-        <location line="+10"/>
-        <source>%1: not an entry with a &quot;server&quot;</source>
-        <translation>%1：不是带有 &quot;server&quot; 的条目</translation>
     </message>
     <message>
         <location filename="../src/mcp/registry/installplan.cpp" line="+218"/>
@@ -7150,7 +7150,7 @@ in %3</source>
 <context>
     <name>Mcp::Registry::Reader</name>
     <message>
-        <location filename="../src/mcp/registry/serverjson.cpp" line="-417"/>
+        <location filename="../src/mcp/registry/serverjson.cpp" line="-443"/>
         <location line="+246"/>
         <source>missing</source>
         <translation>缺失</translation>
@@ -7259,6 +7259,61 @@ in %3</source>
         <location line="+7"/>
         <source>not a SHA-256 in lower-case hexadecimal</source>
         <translation>不是小写十六进制的 SHA-256</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::Registry::RegistryClient</name>
+    <message>
+        <location filename="../src/mcp/registry/registryclient.cpp" line="+66"/>
+        <location line="+24"/>
+        <source>the registry at %1 sent more than %2 MiB</source>
+        <translation>位于 %1 的注册表发送了超过 %2 MiB 的数据</translation>
+    </message>
+    <message>
+        <location line="-17"/>
+        <source>the registry at %1 did not answer within %2 s</source>
+        <translation>位于 %1 的注册表在 %2 秒内没有应答</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>the registry at %1 has no such server</source>
+        <translation>位于 %1 的注册表中没有此服务器</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the registry at %1 answered HTTP %2</source>
+        <translation>位于 %1 的注册表返回了 HTTP %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the registry at %1 cannot be reached: %2</source>
+        <translation>无法访问位于 %1 的注册表：%2</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>the registry at %1 answered with something that is not JSON</source>
+        <translation>位于 %1 的注册表返回的内容不是 JSON</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <location line="+70"/>
+        <source>%1 (from %2)</source>
+        <translation>%1（来自 %2）</translation>
+    </message>
+    <message>
+        <location line="-39"/>
+        <source>the registry at %1 sent a cursor it had sent before; stopped after %2 pages</source>
+        <translation>位于 %1 的注册表发送了一个之前发送过的游标；已在 %2 页后停止</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>stopped after %1 pages of the registry at %2; search for something narrower</source>
+        <translation>已在位于 %2 的注册表的 %1 页后停止；请缩小搜索范围</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>the registry at %1 answered for %2 when asked for %3</source>
+        <translation>位于 %1 的注册表在被询问 %3 时返回了 %2</translation>
     </message>
 </context>
 <context>

@@ -446,6 +446,42 @@ ReadResult readServer(const Json &document)
     return result;
 }
 
+std::optional<Listing> readEntry(const Json &entry, QString *problem)
+{
+    const auto refuse = [problem](const QString &why) -> std::optional<Listing> {
+        if (problem)
+            *problem = why;
+        return std::nullopt;
+    };
+    const auto server = entry.is_object() ? entry.find("server") : entry.end();
+    if (!entry.is_object() || server == entry.end())
+        return refuse(tr("not an entry with a \"server\""));
+    ReadResult read = readServer(*server);
+    if (!read.server)
+        return refuse(read.problem);
+    Listing listing;
+    listing.server = std::move(*read.server);
+    const auto meta = entry.find("_meta");
+    if (meta == entry.end() || !meta->is_object())
+        return listing;
+    const auto official = meta->find("io.modelcontextprotocol.registry/official");
+    if (official == meta->end() || !official->is_object())
+        return listing;
+    Reader r;
+    const QString status = r.string(*official, "status", QString(), 16);
+    if (status == QLatin1String("deprecated") || status == QLatin1String("deleted"))
+        listing.status = status;
+    listing.statusMessage = r.string(*official, "statusMessage", QString(), 500, false, true);
+    listing.publishedAt = r.string(*official, "publishedAt", QString(), 64);
+    listing.updatedAt = r.string(*official, "updatedAt", QString(), 64);
+    if (const auto latest = official->find("isLatest");
+        latest != official->end() && latest->is_boolean())
+        listing.isLatest = latest->get<bool>();
+    if (!r.ok())
+        return refuse(QStringLiteral("_meta: ") + r.problem);
+    return listing;
+}
+
 std::optional<ListPage> readListPage(const Json &document, QString *problem)
 {
     const auto refuse = [problem](const QString &why) -> std::optional<ListPage> {
@@ -478,42 +514,12 @@ std::optional<ListPage> readListPage(const Json &document, QString *problem)
         }
     }
     for (std::size_t i = 0; i < servers->size(); ++i) {
-        const Json &entry = (*servers)[i];
-        const QString at = QStringLiteral("servers[%1]").arg(i);
-        const auto server = entry.is_object() ? entry.find("server") : entry.end();
-        if (!entry.is_object() || server == entry.end()) {
-            page.skipped << tr("%1: not an entry with a \"server\"").arg(at);
-            continue;
-        }
-        ReadResult read = readServer(*server);
-        if (!read.server) {
-            page.skipped << QStringLiteral("%1: %2").arg(at, read.problem);
-            continue;
-        }
-        Listing listing;
-        listing.server = std::move(*read.server);
-        const auto meta = entry.find("_meta");
-        if (meta != entry.end() && meta->is_object()) {
-            const auto official = meta->find("io.modelcontextprotocol.registry/official");
-            if (official != meta->end() && official->is_object()) {
-                Reader r;
-                const QString status = r.string(*official, "status", QString(), 16);
-                if (status == QLatin1String("deprecated") || status == QLatin1String("deleted"))
-                    listing.status = status;
-                listing.statusMessage
-                        = r.string(*official, "statusMessage", QString(), 500, false, true);
-                listing.publishedAt = r.string(*official, "publishedAt", QString(), 64);
-                listing.updatedAt = r.string(*official, "updatedAt", QString(), 64);
-                if (const auto latest = official->find("isLatest");
-                    latest != official->end() && latest->is_boolean())
-                    listing.isLatest = latest->get<bool>();
-                if (!r.ok()) {
-                    page.skipped << QStringLiteral("%1: _meta: %2").arg(at, r.problem);
-                    continue;
-                }
-            }
-        }
-        page.servers << std::move(listing);
+        QString why;
+        std::optional<Listing> listing = readEntry((*servers)[i], &why);
+        if (listing)
+            page.servers << std::move(*listing);
+        else
+            page.skipped << QStringLiteral("servers[%1]: %2").arg(i).arg(why);
     }
     return page;
 }

@@ -138,6 +138,9 @@ struct ReadResult
 
 // A server.json document (or the "server" member of a list entry).
 ReadResult readServer(const Json &document);
+// One entry of a list answer, or the answer of `GET /v0.1/servers/NAME/versions/V`:
+// {"server": server.json, "_meta": {…official…}}; nullopt with `problem` saying why.
+std::optional<Listing> readEntry(const Json &entry, QString *problem);
 // A list answer's page: entries that cannot be read are skipped and said so; a page that is not
 // a list answer at all is nullopt, with `problem` saying why.
 std::optional<ListPage> readListPage(const Json &document, QString *problem);

@@ -1,0 +1,198 @@
+#include "registryclient.h"
+
+#include <mcp/wire/jsonparser.h>
+
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QTimer>
+#include <QUrlQuery>
+
+#include <algorithm>
+
+namespace Mcp::Registry {
+
+RegistryClient::RegistryClient(QUrl baseUrl, QObject *parent)
+    : QObject(parent)
+    , m_base(std::move(baseUrl))
+{
+    m_network.setAutoDeleteReplies(false);
+}
+
+QString RegistryClient::where() const
+{
+    return m_base.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery);
+}
+
+QUrl RegistryClient::searchUrl(const QString &text, const QString &cursor, int limit) const
+{
+    QUrl url = m_base;
+    QString path = url.path();
+    while (path.endsWith(QLatin1Char('/')))
+        path.chop(1);
+    url.setPath(path + QStringLiteral("/v0.1/servers"));
+    QUrlQuery query;
+    if (!text.isEmpty())
+        query.addQueryItem(QStringLiteral("search"),
+                           QString::fromLatin1(QUrl::toPercentEncoding(text)));
+    query.addQueryItem(QStringLiteral("limit"), QString::number(std::clamp(limit, 1, 100)));
+    query.addQueryItem(QStringLiteral("version"), QStringLiteral("latest"));
+    if (!cursor.isEmpty())
+        query.addQueryItem(QStringLiteral("cursor"),
+                           QString::fromLatin1(QUrl::toPercentEncoding(cursor)));
+    url.setQuery(query.query(QUrl::FullyEncoded), QUrl::StrictMode);
+    return url;
+}
+
+void RegistryClient::get(const QUrl &url, std::function<void(std::variant<Json, QString>)> done)
+{
+    QNetworkRequest request(url);
+    request.setRawHeader("Accept", "application/json");
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
+                         QNetworkRequest::NoLessSafeRedirectPolicy);
+    request.setMaximumRedirectsAllowed(3);
+    request.setTransferTimeout(m_timeoutMs);
+    QNetworkReply *reply = m_network.get(request);
+    // Past the bound the reply is dropped at once, whatever it claimed to be.
+    connect(reply, &QNetworkReply::downloadProgress, this, [reply](qint64 received, qint64 total) {
+        if (received > MaxAnswerBytes || total > MaxAnswerBytes) {
+            reply->setProperty("tooBig", true);
+            reply->abort();
+        }
+    });
+    connect(reply, &QNetworkReply::finished, this, [this, reply, done = std::move(done)] {
+        reply->deleteLater();
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        if (reply->property("tooBig").toBool()) {
+            done(tr("the registry at %1 sent more than %2 MiB")
+                         .arg(where())
+                         .arg(MaxAnswerBytes / (1024 * 1024)));
+            return;
+        }
+        if (reply->error() == QNetworkReply::OperationCanceledError
+            || reply->error() == QNetworkReply::TimeoutError) {
+            done(tr("the registry at %1 did not answer within %2 s")
+                         .arg(where())
+                         .arg(m_timeoutMs / 1000.0));
+            return;
+        }
+        if (status == 404) {
+            done(tr("the registry at %1 has no such server").arg(where()));
+            return;
+        }
+        if (reply->error() != QNetworkReply::NoError || status / 100 != 2) {
+            done(status ? tr("the registry at %1 answered HTTP %2").arg(where()).arg(status)
+                        : tr("the registry at %1 cannot be reached: %2")
+                                  .arg(where(), reply->errorString()));
+            return;
+        }
+        const QByteArray body = reply->read(MaxAnswerBytes + 1);
+        if (body.size() > MaxAnswerBytes) {
+            done(tr("the registry at %1 sent more than %2 MiB")
+                         .arg(where())
+                         .arg(MaxAnswerBytes / (1024 * 1024)));
+            return;
+        }
+        Json json = parseJson(std::string_view(body.constData(), std::size_t(body.size())));
+        if (json.is_discarded() || json.is_null()) {
+            done(tr("the registry at %1 answered with something that is not JSON").arg(where()));
+            return;
+        }
+        done(std::move(json));
+    });
+}
+
+void RegistryClient::search(const QString &text, const QString &cursor, int limit,
+                            std::function<void(PageResult)> done)
+{
+    get(searchUrl(text, cursor, limit),
+        [this, done = std::move(done)](std::variant<Json, QString> answer) {
+            if (const QString *error = std::get_if<QString>(&answer)) {
+                done(*error);
+                return;
+            }
+            QString problem;
+            std::optional<ListPage> page = readListPage(std::get<Json>(answer), &problem);
+            if (!page) {
+                done(tr("%1 (from %2)").arg(problem, where()));
+                return;
+            }
+            done(std::move(*page));
+        });
+}
+
+void RegistryClient::searchAll(const QString &text, std::function<void(PageResult)> done)
+{
+    nextPage(text, QString(), ListPage(), QStringList(), std::move(done));
+}
+
+void RegistryClient::nextPage(const QString &text, const QString &cursor, ListPage collected,
+                              QStringList cursors, std::function<void(PageResult)> done)
+{
+    search(text, cursor, MaxServersPerPage,
+           [this, text, collected = std::move(collected), cursors = std::move(cursors),
+            done = std::move(done)](PageResult result) mutable {
+               if (const QString *error = std::get_if<QString>(&result)) {
+                   done(*error);
+                   return;
+               }
+               ListPage &page = std::get<ListPage>(result);
+               collected.servers << page.servers;
+               collected.skipped << page.skipped;
+               const QString next = page.nextCursor;
+               if (next.isEmpty()) {
+                   done(std::move(collected));
+                   return;
+               }
+               if (cursors.contains(next)) {
+                   collected.skipped << tr("the registry at %1 sent a cursor it had sent before; "
+                                           "stopped after %2 pages")
+                                                .arg(where())
+                                                .arg(cursors.size() + 1);
+                   done(std::move(collected));
+                   return;
+               }
+               if (cursors.size() + 1 >= MaxPages) {
+                   collected.skipped << tr("stopped after %1 pages of the registry at %2; search "
+                                           "for something narrower")
+                                                .arg(MaxPages)
+                                                .arg(where());
+                   done(std::move(collected));
+                   return;
+               }
+               cursors << next;
+               nextPage(text, next, std::move(collected), std::move(cursors), std::move(done));
+           });
+}
+
+void RegistryClient::latest(const QString &name, std::function<void(EntryResult)> done)
+{
+    QUrl url = m_base;
+    QString path = url.path();
+    while (path.endsWith(QLatin1Char('/')))
+        path.chop(1);
+    // The name's '/' is part of it: encoded, as the API asks.
+    url.setPath(path + QStringLiteral("/v0.1/servers/")
+                        + QString::fromLatin1(QUrl::toPercentEncoding(name))
+                        + QStringLiteral("/versions/latest"),
+                QUrl::StrictMode);
+    get(url, [this, name, done = std::move(done)](std::variant<Json, QString> answer) {
+        if (const QString *error = std::get_if<QString>(&answer)) {
+            done(*error);
+            return;
+        }
+        QString problem;
+        std::optional<Listing> listing = readEntry(std::get<Json>(answer), &problem);
+        if (!listing) {
+            done(tr("%1 (from %2)").arg(problem, where()));
+            return;
+        }
+        if (listing->server.name != name) {
+            done(tr("the registry at %1 answered for %2 when asked for %3")
+                         .arg(where(), listing->server.name, name));
+            return;
+        }
+        done(std::move(*listing));
+    });
+}
+
+} // namespace Mcp::Registry

@@ -1,0 +1,304 @@
+#include "postedevents.h"
+
+#include <mcp/registry/registryclient.h>
+
+#include <QHttpServer>
+#include <QHttpServerRequest>
+#include <QHttpServerResponder>
+#include <QTest>
+#include <QUrlQuery>
+
+#include <vector>
+
+using namespace Mcp;
+using namespace Mcp::Registry;
+
+// The registry's read API against a registry on 127.0.0.1 (Qt's HTTP server) that pages as the
+// official one does, and that can answer as a broken or hostile one would: each such answer
+// ends the request with a sentence naming the registry, never a crash, a hang or a page.
+class tst_RegistryClient : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void pagesThroughASearch();
+    void searchFindsByName();
+    void latestEntryOfOneServer();
+    void hostileAnswers_data();
+    void hostileAnswers();
+};
+
+namespace {
+
+// Serves /v0.1/servers (search, limit, cursor: an offset) and
+// /v0.1/servers/NAME/versions/latest from `entries`; `mode` makes it misbehave.
+struct FakeRegistry
+{
+    enum class Mode { Normal, NotJson, Huge, Crowded, RepeatingCursor, Silent, Error500 };
+    QHttpServer http;
+    quint16 port = 0;
+    std::vector<Json> entries;
+    Mode mode = Mode::Normal;
+    QStringList requests;                   // path?query of each
+    std::vector<QHttpServerResponder> held; // Silent: never answered
+
+    FakeRegistry()
+    {
+        http.setMissingHandler(
+                [this](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
+                    answer(request, std::move(responder));
+                });
+        port = http.listen(QHostAddress::LocalHost);
+    }
+
+    QUrl base() const { return QUrl(QStringLiteral("http://127.0.0.1:%1/").arg(port)); }
+
+    void answer(const QHttpServerRequest &request, QHttpServerResponder &&responder)
+    {
+        requests << request.url().toString(QUrl::RemoveScheme | QUrl::RemoveAuthority
+                                           | QUrl::FullyEncoded);
+        switch (mode) {
+        case Mode::NotJson:
+            responder.write(QByteArray("<html>Gateway</html>"), "text/html");
+            return;
+        case Mode::Huge:
+            responder.write(QByteArray("{\"servers\": [\"") + QByteArray(50 * 1024 * 1024, 'x')
+                                    + "\"]}",
+                            "application/json");
+            return;
+        case Mode::Crowded: {
+            QByteArray body = "{\"servers\": [";
+            for (int i = 0; i < 100000; ++i)
+                body += i ? ",{}" : "{}";
+            responder.write(body + "]}", "application/json");
+            return;
+        }
+        case Mode::Silent:
+            held.push_back(std::move(responder));
+            return;
+        case Mode::Error500:
+            responder.write(QHttpServerResponder::StatusCode::InternalServerError);
+            return;
+        default:
+            break;
+        }
+        const QString path = request.url().path(QUrl::FullyEncoded);
+        const QUrlQuery query(request.url());
+        if (path.startsWith(QLatin1String("/v0.1/servers/"))
+            && path.endsWith(QLatin1String("/versions/latest"))) {
+            const QString name
+                    = QUrl::fromPercentEncoding(path.mid(14, path.size() - 14 - 16).toLatin1());
+            for (const Json &entry : entries) {
+                if (entry["server"]["name"] == name.toStdString()) {
+                    responder.write(QByteArray::fromStdString(entry.dump()), "application/json");
+                    return;
+                }
+            }
+            responder.write(QHttpServerResponder::StatusCode::NotFound);
+            return;
+        }
+        if (path != QLatin1String("/v0.1/servers")) {
+            responder.write(QHttpServerResponder::StatusCode::NotFound);
+            return;
+        }
+        const QString search = QUrl::fromPercentEncoding(
+                query.queryItemValue(QStringLiteral("search"), QUrl::FullyEncoded).toLatin1());
+        const int limit = query.queryItemValue(QStringLiteral("limit")).toInt();
+        const int offset = query.queryItemValue(QStringLiteral("cursor")).toInt();
+        std::vector<const Json *> found;
+        for (const Json &entry : entries) {
+            if (QString::fromStdString(entry["server"]["name"].get<std::string>())
+                        .contains(search, Qt::CaseInsensitive))
+                found.push_back(&entry);
+        }
+        Json page{{"servers", Json::array()}, {"metadata", Json::object()}};
+        for (int i = offset; i < std::min<int>(offset + limit, int(found.size())); ++i)
+            page["servers"].push_back(*found[std::size_t(i)]);
+        page["metadata"]["count"] = page["servers"].size();
+        if (mode == Mode::RepeatingCursor)
+            page["metadata"]["nextCursor"] = "again";
+        else if (offset + limit < int(found.size()))
+            page["metadata"]["nextCursor"] = std::to_string(offset + limit);
+        responder.write(QByteArray::fromStdString(page.dump()), "application/json");
+    }
+};
+
+Json entry(const QString &name, const std::string &identifier = "@example/server")
+{
+    return {{"server",
+             {{"name", name.toStdString()},
+              {"description", "A server for the tests."},
+              {"version", "1.0.0"},
+              {"packages",
+               {{{"registryType", "npm"},
+                 {"identifier", identifier},
+                 {"version", "1.0.0"},
+                 {"transport", {{"type", "stdio"}}}}}}}},
+            {"_meta",
+             {{"io.modelcontextprotocol.registry/official",
+               {{"status", "active"}, {"isLatest", true}}}}}};
+}
+
+// What went wrong, or empty (for messages: QVERIFY2 reads its message whatever the outcome).
+template<typename Result>
+QString errorOf(const Result &result)
+{
+    const QString *error = std::get_if<QString>(&result);
+    return error ? *error : QString();
+}
+
+// Runs `start` and waits for its one callback; the number of callbacks in `calls`.
+template<typename Result, typename Start>
+std::optional<Result> once(Start start, int *calls)
+{
+    std::optional<Result> result;
+    *calls = 0;
+    start([&](Result r) {
+        ++*calls;
+        result = std::move(r);
+    });
+    if (!QTest::qWaitFor([&] { return result.has_value(); }, 20000))
+        return std::nullopt;
+    deliverPostedEvents(); // a second callback would have come by now
+    return result;
+}
+
+} // namespace
+
+void tst_RegistryClient::pagesThroughASearch()
+{
+    FakeRegistry registry;
+    QVERIFY(registry.port);
+    for (int i = 0; i < 250; ++i)
+        registry.entries.push_back(entry(QStringLiteral("io.example/server-%1").arg(i)));
+    RegistryClient client(registry.base());
+    int calls = 0;
+    const auto first = once<RegistryClient::PageResult>(
+            [&](auto done) { client.search(QString(), QString(), 30, done); }, &calls);
+    QVERIFY(first);
+    QCOMPARE(calls, 1);
+    const ListPage *page = std::get_if<ListPage>(&*first);
+    QVERIFY2(page, qPrintable(errorOf(*first)));
+    QCOMPARE(page->servers.size(), 30);
+    QCOMPARE(page->nextCursor, QStringLiteral("30"));
+    QCOMPARE(registry.requests.value(0), QStringLiteral("/v0.1/servers?limit=30&version=latest"));
+
+    registry.requests.clear();
+    const auto all = once<RegistryClient::PageResult>(
+            [&](auto done) { client.searchAll(QString(), done); }, &calls);
+    QVERIFY2(all && std::holds_alternative<ListPage>(*all), qPrintable(errorOf(*all)));
+    QCOMPARE(calls, 1);
+    QCOMPARE(std::get<ListPage>(*all).servers.size(), 250);
+    QVERIFY(std::get<ListPage>(*all).skipped.isEmpty());
+    QCOMPARE(registry.requests.size(), 3);
+    QCOMPARE(registry.requests.value(2),
+             QStringLiteral("/v0.1/servers?limit=100&version=latest&cursor=200"));
+}
+
+void tst_RegistryClient::searchFindsByName()
+{
+    FakeRegistry registry;
+    registry.entries.push_back(entry(QStringLiteral("io.github.modelcontextprotocol/server-memory"),
+                                     "@modelcontextprotocol/server-memory"));
+    registry.entries.push_back(entry(QStringLiteral("io.example/other")));
+    RegistryClient client(registry.base());
+    int calls = 0;
+    const auto found = once<RegistryClient::PageResult>(
+            [&](auto done) { client.search(QStringLiteral("memory & more"), QString(), 10, done); },
+            &calls);
+    QVERIFY2(found && std::holds_alternative<ListPage>(*found), qPrintable(errorOf(*found)));
+    // The search text is sent encoded, whatever it holds.
+    QCOMPARE(registry.requests.value(0),
+             QStringLiteral("/v0.1/servers?search=memory%20%26%20more&limit=10&version=latest"));
+    const auto memory = once<RegistryClient::PageResult>(
+            [&](auto done) { client.search(QStringLiteral("memory"), QString(), 10, done); },
+            &calls);
+    QVERIFY2(memory && std::holds_alternative<ListPage>(*memory), qPrintable(errorOf(*memory)));
+    QCOMPARE(std::get<ListPage>(*memory).servers.size(), 1);
+    QCOMPARE(std::get<ListPage>(*memory).servers.at(0).server.packages.at(0).identifier,
+             QStringLiteral("@modelcontextprotocol/server-memory"));
+}
+
+void tst_RegistryClient::latestEntryOfOneServer()
+{
+    FakeRegistry registry;
+    registry.entries.push_back(entry(QStringLiteral("io.github.modelcontextprotocol/server-memory"),
+                                     "@modelcontextprotocol/server-memory"));
+    RegistryClient client(registry.base());
+    int calls = 0;
+    const auto latest = once<RegistryClient::EntryResult>(
+            [&](auto done) {
+                client.latest(QStringLiteral("io.github.modelcontextprotocol/server-memory"), done);
+            },
+            &calls);
+    QVERIFY(latest);
+    QCOMPARE(calls, 1);
+    const Listing *listing = std::get_if<Listing>(&*latest);
+    QVERIFY2(listing, qPrintable(errorOf(*latest)));
+    QCOMPARE(listing->server.version, QStringLiteral("1.0.0"));
+    // The name's slash travels encoded.
+    QCOMPARE(registry.requests.value(0),
+             QStringLiteral("/v0.1/servers/io.github.modelcontextprotocol%2Fserver-memory/"
+                            "versions/latest"));
+    const auto missing = once<RegistryClient::EntryResult>(
+            [&](auto done) { client.latest(QStringLiteral("io.example/none"), done); }, &calls);
+    QVERIFY(missing);
+    QVERIFY(errorOf(*missing).contains(QLatin1String("has no such server")));
+}
+
+void tst_RegistryClient::hostileAnswers_data()
+{
+    QTest::addColumn<int>("mode");
+    QTest::addColumn<bool>("all");         // searchAll rather than one page
+    QTest::addColumn<QString>("expected"); // in the error, or in `skipped`
+    using M = FakeRegistry::Mode;
+    QTest::newRow("not JSON") << int(M::NotJson) << false << QStringLiteral("not JSON");
+    QTest::newRow("50 MB") << int(M::Huge) << false << QStringLiteral("more than 4 MiB");
+    QTest::newRow("100,000 entries")
+            << int(M::Crowded) << false << QStringLiteral("lists 100000 servers in one page");
+    QTest::newRow("a cursor that repeats")
+            << int(M::RepeatingCursor) << true
+            << QStringLiteral("sent a cursor it had sent before; stopped after 2 pages");
+    QTest::newRow("no answer") << int(M::Silent) << false
+                               << QStringLiteral("did not answer within 0.5 s");
+    QTest::newRow("HTTP 500") << int(M::Error500) << false << QStringLiteral("answered HTTP 500");
+    QTest::newRow("a command in an identifier")
+            << int(M::Normal) << false
+            << QStringLiteral("servers[1]: packages[0]: 'x; rm -rf ~' is not an npm package name");
+}
+
+void tst_RegistryClient::hostileAnswers()
+{
+    QFETCH(int, mode);
+    QFETCH(bool, all);
+    QFETCH(QString, expected);
+    FakeRegistry registry;
+    registry.mode = FakeRegistry::Mode(mode);
+    registry.entries.push_back(entry(QStringLiteral("io.example/fine")));
+    registry.entries.push_back(entry(QStringLiteral("io.example/evil"), "x; rm -rf ~"));
+    RegistryClient client(registry.base());
+    client.setTimeoutMs(500);
+    int calls = 0;
+    const auto result = once<RegistryClient::PageResult>(
+            [&](auto done) {
+                if (all)
+                    client.searchAll(QString(), done);
+                else
+                    client.search(QString(), QString(), 30, done);
+            },
+            &calls);
+    QVERIFY(result);
+    QCOMPARE(calls, 1);
+    QString said;
+    if (const QString *error = std::get_if<QString>(&*result))
+        said = *error;
+    else
+        said = std::get<ListPage>(*result).skipped.join(QLatin1Char('\n'));
+    QVERIFY2(said.contains(expected), qPrintable(said));
+    QVERIFY2(said.contains(QStringLiteral("127.0.0.1"))
+                     || said.startsWith(QLatin1String("servers[")),
+             qPrintable(said));
+}
+
+QTEST_GUILESS_MAIN(tst_RegistryClient)
+#include "tst_registryclient.moc"
