@@ -1,3 +1,4 @@
+#include "jsontest.h"
 #include "postedevents.h"
 
 #include <mcp/registry/registryclient.h>
@@ -5,6 +6,8 @@
 #include <QHttpServer>
 #include <QHttpServerRequest>
 #include <QHttpServerResponder>
+#include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QUrlQuery>
 
@@ -26,6 +29,8 @@ private slots:
     void latestEntryOfOneServer();
     void hostileAnswers_data();
     void hostileAnswers();
+    // switchboard-cli registry search and show, against the same registry.
+    void cliSearchesAndShows();
 };
 
 namespace {
@@ -298,6 +303,96 @@ void tst_RegistryClient::hostileAnswers()
     QVERIFY2(said.contains(QStringLiteral("127.0.0.1"))
                      || said.startsWith(QLatin1String("servers[")),
              qPrintable(said));
+}
+
+namespace {
+
+struct CliRun
+{
+    int code = -1;
+    QString out;
+    QString err;
+};
+
+// The CLI as a person runs it, while this test's event loop serves the registry.
+CliRun runCli(const QStringList &args, const QString &registry = QString())
+{
+    QTemporaryDir folder;
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("SWITCHBOARD_REGISTRY"));
+    if (!registry.isEmpty())
+        env.insert(QStringLiteral("SWITCHBOARD_REGISTRY"), registry);
+    env.insert(QStringLiteral("LANGUAGE"), QStringLiteral("en"));
+    process.setProcessEnvironment(env);
+    process.setWorkingDirectory(folder.path());
+    process.start(QStringLiteral(SWITCHBOARD_CLI), args);
+    CliRun run;
+    if (!QTest::qWaitFor([&] { return process.state() == QProcess::NotRunning; }, 30000)) {
+        process.kill();
+        process.waitForFinished();
+        return run;
+    }
+    run.code = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    run.out = QString::fromUtf8(process.readAllStandardOutput());
+    run.err = QString::fromUtf8(process.readAllStandardError());
+    return run;
+}
+
+} // namespace
+
+void tst_RegistryClient::cliSearchesAndShows()
+{
+    FakeRegistry registry;
+    Json memory = entry(QStringLiteral("io.github.modelcontextprotocol/server-memory"),
+                        "@modelcontextprotocol/server-memory");
+    memory["server"]["packages"][0]["environmentVariables"]
+            = Json::array({{{"name", "MEMORY_FILE_PATH"},
+                            {"description", "Where the graph is kept"},
+                            {"format", "filepath"}}});
+    registry.entries.push_back(memory);
+    registry.entries.push_back(entry(QStringLiteral("io.example/other")));
+    const QString base = registry.base().toString();
+
+    CliRun run = runCli({QStringLiteral("registry"), QStringLiteral("search"),
+                         QStringLiteral("memory"), QStringLiteral("--registry"), base});
+    QCOMPARE(run.code, 0);
+    QVERIFY2(run.out.startsWith(QLatin1String(
+                     "io.github.modelcontextprotocol/server-memory 1.0.0  A server for the tests.\n"
+                     "    npm @modelcontextprotocol/server-memory 1.0.0\n")),
+             qPrintable(run.out));
+    QVERIFY(!run.out.contains(QLatin1String("io.example/other")));
+
+    // The same from $SWITCHBOARD_REGISTRY, as JSON.
+    run = runCli({QStringLiteral("registry"), QStringLiteral("search"), QStringLiteral("--json")},
+                 base);
+    QCOMPARE(run.code, 0);
+    const Json listed = Json::parse(run.out.toStdString(), nullptr, false);
+    QVERIFY2(listed.is_object(), qPrintable(run.out));
+    QCOMPARE(listed["servers"].size(), std::size_t(2));
+    QCOMPARE_JSON(listed["servers"][0]["packages"][0]["identifier"],
+                  Json("@modelcontextprotocol/server-memory"));
+
+    run = runCli({QStringLiteral("registry"), QStringLiteral("show"),
+                  QStringLiteral("io.github.modelcontextprotocol/server-memory"),
+                  QStringLiteral("--registry=") + base});
+    QCOMPARE(run.code, 0);
+    QVERIFY2(run.out.contains(
+                     QLatin1String("  runs: npx -y @modelcontextprotocol/server-memory@1.0.0\n")),
+             qPrintable(run.out));
+    QVERIFY2(run.out.contains(QLatin1String("    MEMORY_FILE_PATH: Where the graph is kept")),
+             qPrintable(run.out));
+
+    // A registry that answers wrong: exit 3 and what was wrong; a bad address: a usage error.
+    registry.mode = FakeRegistry::Mode::Crowded;
+    run = runCli({QStringLiteral("registry"), QStringLiteral("search")}, base);
+    QCOMPARE(run.code, 3);
+    QVERIFY2(run.err.contains(QLatin1String("lists 100000 servers in one page")),
+             qPrintable(run.err));
+    run = runCli({QStringLiteral("registry"), QStringLiteral("search"),
+                  QStringLiteral("--registry"), QStringLiteral("file:///etc")});
+    QCOMPARE(run.code, 1);
+    QVERIFY2(run.err.contains(QLatin1String("is not a registry address")), qPrintable(run.err));
 }
 
 QTEST_GUILESS_MAIN(tst_RegistryClient)

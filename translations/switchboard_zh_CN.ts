@@ -4,7 +4,7 @@
 <context>
     <name>Cli::Application</name>
     <message>
-        <location filename="../src/cli/cli.cpp" line="+299"/>
+        <location filename="../src/cli/cli.cpp" line="+313"/>
         <source>switchboard-cli: refusing to use %1 as the workspace (it is / or your home folder: the tools could read every project and your private files there); run it in a project folder or name one with --workspace DIR</source>
         <translation>switchboard-cli：拒绝将 %1 用作工作区（它是 / 或你的主文件夹：工具将能读取其中的所有项目和你的私人文件）；请在项目文件夹中运行，或用 --workspace DIR 指定一个</translation>
     </message>
@@ -152,6 +152,66 @@
         <location line="+9"/>
         <source>serving %1 on %2</source>
         <translation>正在 %2 上提供 %1</translation>
+    </message>
+    <message>
+        <location filename="../src/cli/cliregistry.cpp" line="+69"/>
+        <source>required</source>
+        <translation>必填</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>secret</source>
+        <translation>机密</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>one of %1</source>
+        <translation>可选值：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>default %1</source>
+        <translation>默认 %1</translation>
+    </message>
+    <message>
+        <location line="+58"/>
+        <source>left out: %1</source>
+        <translation>已略去：%1</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>no server found</source>
+        <translation>未找到服务器</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>(more results: search for something narrower)</source>
+        <translation>（还有更多结果：请缩小搜索范围）</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>repository: %1</source>
+        <translation>代码仓库：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>website: %1</source>
+        <translation>网站：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>package: %1</source>
+        <translation>包：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>  runs: %1</source>
+        <translation>  运行：%1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>remote: %1 %2</source>
+        <translation>远程：%1 %2</translation>
     </message>
 </context>
 <context>

@@ -181,6 +181,20 @@ std::span<const Application::Command> Application::commands()
              "                              token: --token, $SWITCHBOARD_A2A_TOKEN or the\n"
              "                              keychain's 'a2a-serve-token'). Inbound tasks may\n"
              "                              use read-only tools only\n"},
+            {L("registry"),
+             L("search"),
+             {},
+             &Application::cmdRegistrySearch,
+             "  registry search [TEXT] [--json] [--registry URL]\n"
+             "                              servers in the MCP Registry (--registry, else\n"
+             "                              $SWITCHBOARD_REGISTRY, else the official one)\n"},
+            {L("registry"),
+             L("show"),
+             {},
+             &Application::cmdRegistryShow,
+             "  registry show NAME [--json] [--registry URL]\n"
+             "                              one server's latest entry: its packages, the\n"
+             "                              command line each runs, what it asks for\n"},
             {L("config"),
              L("check"),
              {},

@@ -10,6 +10,7 @@
 #include <QElapsedTimer>
 #include <QObject>
 #include <QStringList>
+#include <QUrl>
 
 #include <memory>
 #include <span>
@@ -109,6 +110,11 @@ private:
     int cmdAuthStatus();
     const Mcp::ServerConfig *authServer(const QString &sub, int *code);
     void authLogin(const QString &name);
+
+    // registry search, registry show (cliregistry.cpp)
+    int cmdRegistrySearch();
+    int cmdRegistryShow();
+    QUrl registryUrl();
 
     // a2a send, serve (clia2a.cpp)
     int cmdA2aSend();

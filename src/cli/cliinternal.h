@@ -3,7 +3,8 @@
 // What the files of the command line share (internal to src/cli): writing to the terminal and
 // reading an option's value. Application is declared in cli.h; its construction, global
 // options, command table and shared steps are in cli.cpp, the commands by group in
-// cliservers.cpp, clifeatures.cpp, clirun.cpp, clitrust.cpp, cliauth.cpp and clia2a.cpp.
+// cliservers.cpp, clifeatures.cpp, clirun.cpp, clitrust.cpp, cliauth.cpp, clia2a.cpp
+// and cliregistry.cpp.
 
 #include <mcp/wire/jsonparser.h>
 
