@@ -31,6 +31,9 @@ APT_PACKAGES=(
     ca-certificates
     # bwrap: the sandbox of MCP servers with "sandbox" and of the built-in bash (and its tests)
     bubblewrap
+    # a real keychain for the tests (tests/keychain-session.sh): a private D-Bus session bus
+    # with gnome-keyring's Secret Service; secret-tool looks at it from another process
+    dbus gnome-keyring libsecret-tools
 )
 # Node.js and npm come from apt only when no `node`/`npm` is on PATH: a machine may already
 # have a newer Node (e.g. 20) from elsewhere, and Debian's npm package would fight it.

@@ -1,4 +1,5 @@
 #include "fakellmserver.h"
+#include "keychaintest.h"
 #include "mcphttpserver.h"
 #include "oauthserver.h"
 #include "postedevents.h"
@@ -866,13 +867,13 @@ private slots:
             followSignIn(network, url,
                          [&](const QUrl &, const QByteArray &answer) { page = answer; });
         };
-        Gui::MainWindow window(options);
-        window.show();
-        Mcp::Manager *manager = window.manager();
+        auto window = std::make_unique<Gui::MainWindow>(options);
+        window->show();
+        Mcp::Manager *manager = window->manager();
         QTRY_COMPARE_WITH_TIMEOUT(manager->status("remote").state, Mcp::ServerState::Failed, 10000);
         QCOMPARE(browserVisits, 0); // nothing opens before the user asks
         QCOMPARE(auth.registrations, 0);
-        auto *dock = window.findChild<Gui::ServerDock *>();
+        auto *dock = window->findChild<Gui::ServerDock *>();
         QVERIFY(dock);
         dock->selectServer(QStringLiteral("remote"));
         auto *list = dock->findChild<QTreeWidget *>(QStringLiteral("serverList"));
@@ -882,7 +883,7 @@ private slots:
         auto *signInButton = dock->findChild<QToolButton *>(QStringLiteral("signInButton"));
         QVERIFY(signInButton && signInButton->isVisible() && signInButton->isEnabled());
         if (const QByteArray shots = qgetenv("SWITCHBOARD_SIGNIN_SCREENSHOT"); !shots.isEmpty())
-            window.grab().save(QString::fromLocal8Bit(shots));
+            window->grab().save(QString::fromLocal8Bit(shots));
 
         signInButton->click();
         QTRY_COMPARE_WITH_TIMEOUT(manager->status("remote").state, Mcp::ServerState::Connected,
@@ -891,7 +892,7 @@ private slots:
         QCOMPARE(auth.authorizations, 1);
         QTRY_VERIFY(page.contains("close this tab"));
         // The tokens are known secrets: a server that echoes one back shows it to no one.
-        const QStringList secrets = window.session()->secrets();
+        const QStringList secrets = window->session()->secrets();
         QVERIFY(std::any_of(secrets.cbegin(), secrets.cend(), [](const QString &value) {
             return value.startsWith(QLatin1String("access-"));
         }));
@@ -899,6 +900,23 @@ private slots:
             return value.startsWith(QLatin1String("refresh-"));
         }));
         QTRY_VERIFY(!signInButton->isVisible());
+        if (keychainRequired()) {
+            // The tokens are in the keychain: the next window connects without the browser.
+            QSignalSpy stopped(manager, &Mcp::Manager::stopped);
+            window->close();
+            QTRY_COMPARE_WITH_TIMEOUT(stopped.count(), 1, 10000);
+            window.reset();
+            window = std::make_unique<Gui::MainWindow>(options);
+            window->show();
+            manager = window->manager();
+            QTRY_COMPARE_WITH_TIMEOUT(manager->status("remote").state, Mcp::ServerState::Connected,
+                                      10000);
+            QCOMPARE(browserVisits, 1);
+            QCOMPARE(auth.authorizations, 1);
+            dock = window->findChild<Gui::ServerDock *>();
+            dock->selectServer(QStringLiteral("remote"));
+            signInButton = dock->findChild<QToolButton *>(QStringLiteral("signInButton"));
+        }
         auto *signOutButton = dock->findChild<QToolButton *>(QStringLiteral("signOutButton"));
         QTRY_VERIFY(signOutButton && signOutButton->isVisible());
 

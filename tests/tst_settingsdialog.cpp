@@ -1,4 +1,5 @@
 #include "filemode.h"
+#include "keychaintest.h"
 #include "postedevents.h"
 
 #include <engine/secrets/secretstore.h>
@@ -402,6 +403,8 @@ private slots:
         auto note = child<QLabel>(dialog.get(), "keychainNote");
         const bool keychainWorks = !note->isVisible();
         qInfo("the keychain %s", keychainWorks ? "works" : "is not available");
+        if (keychainRequired())
+            QVERIFY2(keychainWorks, qPrintable(note->text()));
         if (!keychainWorks) {
             QVERIFY2(note->text().startsWith(QLatin1String("The system keychain is not "
                                                            "available: ")),
@@ -440,6 +443,8 @@ private slots:
         QCOMPARE(read->secret, key);
         QCOMPARE(read->sessionOnly, !keychainWorks);
         QCOMPARE(store.hasSessionSecret(entry), !keychainWorks);
+        if (keychainRequired()) // really in the Secret Service, for any client to find
+            QCOMPARE(secretServiceValue(m_service, entry), std::optional<QString>(key));
 
         // Opened again, the dialog says where the key is, never showing it.
         dialog = std::make_unique<SettingsDialog>(path, &store);
@@ -461,6 +466,8 @@ private slots:
         QVERIFY(gone);
         QCOMPARE(gone->status, keychainWorks ? Engine::SecretStore::Result::NotFound
                                              : Engine::SecretStore::Result::Unavailable);
+        if (keychainRequired())
+            QCOMPARE(secretServiceValue(m_service, entry), std::nullopt);
     }
 
     void providerConfig_data()

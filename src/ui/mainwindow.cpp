@@ -120,10 +120,18 @@ void MainWindow::closeEvent(QCloseEvent *event)
                 close();
             },
             Qt::QueuedConnection);
-    // Views are told they go (and answer, or not, within a bound) before their servers stop.
-    m_appCards->closeAll([manager = QPointer<Mcp::Manager>(manager())] {
-        if (manager)
-            manager->stop();
+    // Views are told they go (and answer, or not, within a bound) before their servers stop;
+    // and tokens of a sign-in just made are in the keychain before the window goes.
+    // A keychain that does not answer keeps the window no longer than KeychainWaitMs.
+    m_appCards->closeAll([this, manager = QPointer<Mcp::Manager>(manager()),
+                          signIn = QPointer<Engine::SignIn>(m_session->signIn())] {
+        const auto stop = [manager, once = std::make_shared<bool>(false)] {
+            if (!std::exchange(*once, true) && manager)
+                manager->stop();
+        };
+        QTimer::singleShot(KeychainWaitMs, this, stop);
+        if (signIn)
+            signIn->whenSaved(stop);
     });
 }
 

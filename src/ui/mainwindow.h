@@ -103,6 +103,10 @@ public:
     void cancelEdit();
     void retryTurn();
 
+    // Closing waits this long at most for the keychain to keep the tokens of a sign-in just
+    // made (a write usually takes milliseconds; a keychain that hangs must not keep the window).
+    static constexpr int KeychainWaitMs = 5000;
+
 signals:
     // The close completed: the turn was stopped and every server process is gone. The
     // application quits on it (the window was hidden first, so Qt's last-window-closed rule
