@@ -174,7 +174,7 @@
         <translation>默认 %1</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+59"/>
         <source>left out: %1</source>
         <translation>已略去：%1</translation>
     </message>
@@ -189,7 +189,7 @@
         <translation>（还有更多结果：请缩小搜索范围）</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+38"/>
         <source>repository: %1</source>
         <translation>代码仓库：%1</translation>
     </message>
@@ -1038,7 +1038,7 @@ Allow %1 (%2 risk, from %3)?
         </translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+59"/>
         <source>Summary so far:</source>
         <translation>目前的摘要：</translation>
     </message>
@@ -1098,7 +1098,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>此结果只保存了模型读到的部分：本对话保存的完整结果已达到每个对话的 %1 MB 上限（设置）。</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+52"/>
         <source>Stopped before the model finished writing this call.</source>
         <translation>在模型写完这次调用之前已停止。</translation>
     </message>
@@ -7324,13 +7324,12 @@ in %3</source>
 <context>
     <name>Mcp::Registry::RegistryClient</name>
     <message>
-        <location filename="../src/mcp/registry/registryclient.cpp" line="+66"/>
-        <location line="+24"/>
+        <location filename="../src/mcp/registry/registryclient.cpp" line="+39"/>
         <source>the registry at %1 sent more than %2 MiB</source>
         <translation>位于 %1 的注册表发送了超过 %2 MiB 的数据</translation>
     </message>
     <message>
-        <location line="-17"/>
+        <location line="+46"/>
         <source>the registry at %1 did not answer within %2 s</source>
         <translation>位于 %1 的注册表在 %2 秒内没有应答</translation>
     </message>
@@ -7350,18 +7349,18 @@ in %3</source>
         <translation>无法访问位于 %1 的注册表：%2</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+11"/>
         <source>the registry at %1 answered with something that is not JSON</source>
         <translation>位于 %1 的注册表返回的内容不是 JSON</translation>
     </message>
     <message>
         <location line="+19"/>
-        <location line="+70"/>
+        <location line="+65"/>
         <source>%1 (from %2)</source>
         <translation>%1（来自 %2）</translation>
     </message>
     <message>
-        <location line="-39"/>
+        <location line="-34"/>
         <source>the registry at %1 sent a cursor it had sent before; stopped after %2 pages</source>
         <translation>位于 %1 的注册表发送了一个之前发送过的游标；已在 %2 页后停止</translation>
     </message>
@@ -7371,7 +7370,7 @@ in %3</source>
         <translation>已在位于 %2 的注册表的 %1 页后停止；请缩小搜索范围</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+30"/>
         <source>the registry at %1 answered for %2 when asked for %3</source>
         <translation>位于 %1 的注册表在被询问 %3 时返回了 %2</translation>
     </message>

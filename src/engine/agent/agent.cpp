@@ -281,10 +281,11 @@ void Agent::sendRequest()
     callbacks.onToolCall = [self](const ToolCallDelta &delta) {
         if (!self)
             return;
-        const QString callId
-                = QStringLiteral("turn%1-call%2").arg(self->m_turnSerial + 1).arg(delta.position);
-        if (!self->m_streamedCalls.contains(callId))
-            self->m_streamedCalls << callId;
+        QString &callId = self->m_streamedCalls[delta.position];
+        if (callId.isEmpty())
+            callId = QStringLiteral("turn%1-call%2")
+                             .arg(self->m_turnSerial + 1)
+                             .arg(delta.position);
         emit self->toolCallStreaming(callId, delta.name, delta.argumentsDelta);
     };
     callbacks.onDone = [self](CompletionResult result) {
@@ -543,14 +544,9 @@ void Agent::keepInterruptedAnswer(const QString &why)
 
 void Agent::abandonStreamedCalls(const QString &why, int first)
 {
-    if (m_streamedCalls.isEmpty())
-        return;
-    const QStringList calls = std::exchange(m_streamedCalls, {});
-    for (const QString &callId : calls) {
-        const int position = callId.section(QLatin1String("-call"), 1).toInt();
-        if (position >= first)
-            emit toolCallAbandoned(callId, why);
-    }
+    const std::map<int, QString> calls = std::exchange(m_streamedCalls, {});
+    for (auto it = calls.lower_bound(first); it != calls.end(); ++it)
+        emit toolCallAbandoned(it->second, why);
 }
 
 void Agent::cancel()

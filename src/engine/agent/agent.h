@@ -173,8 +173,8 @@ private:
     // What the completion in flight has streamed so far: kept as the answer, marked, when the
     // turn is stopped or fails before the model finished it.
     QString m_streamed;
-    // The calls it has begun to stream (toolCallStreaming), in the order they began.
-    QStringList m_streamedCalls;
+    // The calls it has begun to stream (toolCallStreaming): their ids by position.
+    std::map<int, QString> m_streamedCalls;
     // Calls that streamed but never came: toolCallAbandoned for those from `first` on.
     void abandonStreamedCalls(const QString &why, int first = 0);
     // The bytes of whole results the conversation keeps (AgentOptions::keepResultBytes).

@@ -23,13 +23,27 @@ QString RegistryClient::where() const
     return m_base.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery);
 }
 
-QUrl RegistryClient::searchUrl(const QString &text, const QString &cursor, int limit) const
+// The base URL with `path` (already encoded) after its own path.
+QUrl RegistryClient::apiUrl(const QString &path) const
 {
     QUrl url = m_base;
-    QString path = url.path();
-    while (path.endsWith(QLatin1Char('/')))
-        path.chop(1);
-    url.setPath(path + QStringLiteral("/v0.1/servers"));
+    QString base = url.path(QUrl::FullyEncoded);
+    while (base.endsWith(QLatin1Char('/')))
+        base.chop(1);
+    url.setPath(base + path, QUrl::StrictMode);
+    return url;
+}
+
+QString RegistryClient::tooBig() const
+{
+    return tr("the registry at %1 sent more than %2 MiB")
+            .arg(where())
+            .arg(MaxAnswerBytes / (1024 * 1024));
+}
+
+QUrl RegistryClient::searchUrl(const QString &text, const QString &cursor, int limit) const
+{
+    QUrl url = apiUrl(QStringLiteral("/v0.1/servers"));
     QUrlQuery query;
     if (!text.isEmpty())
         query.addQueryItem(QStringLiteral("search"),
@@ -63,9 +77,7 @@ void RegistryClient::get(const QUrl &url, std::function<void(std::variant<Json, 
         reply->deleteLater();
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         if (reply->property("tooBig").toBool()) {
-            done(tr("the registry at %1 sent more than %2 MiB")
-                         .arg(where())
-                         .arg(MaxAnswerBytes / (1024 * 1024)));
+            done(tooBig());
             return;
         }
         if (reply->error() == QNetworkReply::OperationCanceledError
@@ -87,9 +99,7 @@ void RegistryClient::get(const QUrl &url, std::function<void(std::variant<Json, 
         }
         const QByteArray body = reply->read(MaxAnswerBytes + 1);
         if (body.size() > MaxAnswerBytes) {
-            done(tr("the registry at %1 sent more than %2 MiB")
-                         .arg(where())
-                         .arg(MaxAnswerBytes / (1024 * 1024)));
+            done(tooBig());
             return;
         }
         Json json = parseJson(std::string_view(body.constData(), std::size_t(body.size())));
@@ -166,15 +176,10 @@ void RegistryClient::nextPage(const QString &text, const QString &cursor, ListPa
 
 void RegistryClient::latest(const QString &name, std::function<void(EntryResult)> done)
 {
-    QUrl url = m_base;
-    QString path = url.path();
-    while (path.endsWith(QLatin1Char('/')))
-        path.chop(1);
     // The name's '/' is part of it: encoded, as the API asks.
-    url.setPath(path + QStringLiteral("/v0.1/servers/")
-                        + QString::fromLatin1(QUrl::toPercentEncoding(name))
-                        + QStringLiteral("/versions/latest"),
-                QUrl::StrictMode);
+    const QUrl url = apiUrl(QStringLiteral("/v0.1/servers/")
+                            + QString::fromLatin1(QUrl::toPercentEncoding(name))
+                            + QStringLiteral("/versions/latest"));
     get(url, [this, name, done = std::move(done)](std::variant<Json, QString> answer) {
         if (const QString *error = std::get_if<QString>(&answer)) {
             done(*error);

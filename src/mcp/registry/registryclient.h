@@ -57,6 +57,8 @@ private:
     void nextPage(const QString &text, const QString &cursor, ListPage collected,
                   QStringList cursors, std::function<void(PageResult)> done);
     QString where() const;
+    QUrl apiUrl(const QString &path) const;
+    QString tooBig() const;
 
     QUrl m_base;
     int m_timeoutMs = DefaultTimeoutMs;
