@@ -62,6 +62,7 @@ private slots:
     void toJsonRoundTrip();
     void protocolLayerLeavesPolicyKeys();
     void oauthSettingsAreRead();
+    void secretReferencesStayAsWritten();
     void find();
 
     void loadFile();
@@ -872,6 +873,31 @@ void tst_Config::parseErrors_data()
                             "program "
                             "Switchboard starts)"})
             << QStringList();
+    QTest::newRow("a keychain secret in the command")
+            << QByteArray(R"({"mcpServers": {"s": {"command": "${secret:TOOL}"}}})")
+            << QStringList({"t.json:1:35: server 's': in 'command': a keychain secret "
+                            "('${secret:TOOL}') can be used only in a server's args, env and "
+                            "headers"})
+            << QStringList();
+    QTest::newRow("a keychain secret in the url")
+            << QByteArray(R"({"mcpServers": {"s": {"url": "https://h/${secret:PATH}"}}})")
+            << QStringList({"t.json:1:41: server 's': in 'url': a keychain secret "
+                            "('${secret:PATH}') can be used only in a server's args, env and "
+                            "headers"})
+            << QStringList();
+    QTest::newRow("a keychain secret's name with a space")
+            << QByteArray(
+                       R"({"mcpServers": {"s": {"command": "a", "env": {"K": "${secret:A B}"}}}})")
+            << QStringList({"t.json:1:53: server 's': in 'env.K': '${secret:A B}' does not name "
+                            "a keychain secret; use ${secret:NAME} (NAME: a letter or '_', then "
+                            "letters, digits, '_', '-' or '.'; at most 64 characters)"})
+            << QStringList();
+    QTest::newRow("a keychain secret with a default")
+            << QByteArray(R"({"mcpServers": {"s": {"command": "a", "args": ["${secret:A:-x}"]}}})")
+            << QStringList({"t.json:1:49: server 's': in 'args[0]': '${secret:A:-x}' does not "
+                            "name a keychain secret; use ${secret:NAME} (NAME: a letter or '_', "
+                            "then letters, digits, '_', '-' or '.'; at most 64 characters)"})
+            << QStringList();
     QTest::newRow("inheritEnv is a string")
             << QByteArray(R"({"mcpServers": {"s": {"command": "a", "inheritEnv": "yes"}}})")
             << QStringList({"t.json:1:53: server 's': 'inheritEnv' must be true or false, not a "
@@ -1256,6 +1282,55 @@ void tst_Config::oauthSettingsAreRead()
                                              QStringLiteral("t.json"), env)
                                  .servers.at(0);
     QVERIFY(!(other == server));
+}
+
+// `${secret:NAME}` in args, env and headers: left as written (nothing is read while a file is
+// parsed), listed with where each is used, and filled in only in the copy a process gets.
+void tst_Config::secretReferencesStayAsWritten()
+{
+    QProcessEnvironment env;
+    env.insert(QStringLiteral("HOST"), QStringLiteral("h.example"));
+    const QByteArray text(R"({"mcpServers": {"s": {"command": "a", )"
+                          R"("args": ["--token=${secret:GH.token-1}", "${HOST}"], )"
+                          R"("env": {"K": "x ${secret:_K} y ${secret:_K}"}}, )"
+                          R"("r": {"url": "https://${HOST}/mcp", )"
+                          R"("headers": {"Authorization": "Bearer ${secret:R_TOKEN}"}}}})");
+    const McpConfig config = ConfigLoader::parse(text, QStringLiteral("t.json"), env);
+    QCOMPARE(errorStrings(config.errors), QStringList());
+    const ServerConfig *s = config.find(QStringLiteral("s"));
+    QVERIFY(s);
+    QCOMPARE(s->args, QStringList({"--token=${secret:GH.token-1}", "h.example"}));
+    QCOMPARE(s->env.value(QStringLiteral("K")), QStringLiteral("x ${secret:_K} y ${secret:_K}"));
+    QCOMPARE(s->error, QString());
+    const QList<SecretReference> expected{{QStringLiteral("GH.token-1"), QStringLiteral("args[0]")},
+                                          {QStringLiteral("_K"), QStringLiteral("env.K")},
+                                          {QStringLiteral("_K"), QStringLiteral("env.K")}};
+    QCOMPARE(s->secretReferences, expected);
+    const ServerConfig *r = config.find(QStringLiteral("r"));
+    QVERIFY(r);
+    QCOMPARE(r->secretReferences,
+             QList<SecretReference>(
+                     {{QStringLiteral("R_TOKEN"), QStringLiteral("headers.Authorization")}}));
+
+    ConfigLoader::SecretSubstitution filled = ConfigLoader::substituteSecrets(
+            *s, {{QStringLiteral("GH.token-1"), QStringLiteral("ghp_1")},
+                 {QStringLiteral("_K"), QStringLiteral("k${secret:GH.token-1}")}});
+    QCOMPARE(filled.error, QString());
+    QCOMPARE(filled.server.args.first(), QStringLiteral("--token=ghp_1"));
+    // A value is put in as it is: a reference inside it is not read in turn.
+    QCOMPARE(filled.server.env.value(QStringLiteral("K")),
+             QStringLiteral("x k${secret:GH.token-1} y k${secret:GH.token-1}"));
+    QVERIFY(filled.server.expandedSecrets.contains(QStringLiteral("ghp_1")));
+    QVERIFY(s->expandedSecrets.isEmpty());
+    // The loaded server, whose toJson() the config editor writes back, keeps the reference.
+    QVERIFY(s->toJson()["args"][0] == json("--token=${secret:GH.token-1}"));
+
+    filled = ConfigLoader::substituteSecrets(*r, {{QStringLiteral("R_TOKEN"), QString()}});
+    QCOMPARE(filled.error,
+             QStringLiteral(
+                     "the keychain secret R_TOKEN (used in headers.Authorization) is not "
+                     "set; set it in Settings → Server secrets or with: switchboard-cli secret "
+                     "set R_TOKEN"));
 }
 
 void tst_Config::find()

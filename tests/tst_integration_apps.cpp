@@ -1,7 +1,7 @@
 #include "pinnednode.h"
+#include "quiethost.h"
 
 #include <engine/apps/viewresources.h>
-#include <engine/host.h>
 #include <engine/session.h>
 #include <engine/tools/toolregistry.h>
 
@@ -15,35 +15,6 @@
 using namespace Mcp;
 
 namespace {
-
-// A face that answers nothing; only whether it shows views matters here.
-class QuietHost : public Engine::Host
-{
-public:
-    explicit QuietHost(bool views)
-        : m_views(views)
-    {
-    }
-    void openUrl(const QUrl &) override {}
-    QString signInHint(const QString &) const override { return {}; }
-    std::optional<Engine::ProviderConfig> samplingModel() const override { return {}; }
-    void
-    reviewSampling(const QString &, const Engine::Sampling::Request &,
-                   std::function<void(std::optional<Engine::Sampling::Request>)> decide) override
-    {
-        decide(std::nullopt);
-    }
-    bool canElicitUrl() const override { return false; }
-    void elicit(const QString &, const Json &, Client::Reply reply) override
-    {
-        reply(Response::success({{"action", "decline"}}));
-    }
-    void notice(const QString &) override {}
-    bool showsAppViews() const override { return m_views; }
-
-private:
-    bool m_views;
-};
 
 constexpr const char *ViewUri = "ui://get-time/mcp-app.html";
 

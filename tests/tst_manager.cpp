@@ -131,6 +131,74 @@ private slots:
         manager.reset(); // no crash, no hang, no leak (the ASan run)
     }
 
+    // `${secret:NAME}`: read through ManagerOptions::readSecrets before each start, the values
+    // in the process only; an answer for an earlier launch is dropped; no reader, or a reader's
+    // error, fails the server saying why.
+    void secretsAreReadBeforeEachStart()
+    {
+        const QByteArray text = R"({"mcpServers": {"s": {"command": "${FIXTURE}",
+            "args": ["--env-tool"], "env": {"TOKEN": "t=${secret:TOKEN}"}}}})";
+        {
+            auto manager = makeManager();
+            manager->start(parse(text));
+            QVERIFY(waitSettled(*manager));
+            const ServerStatus status = manager->status(QStringLiteral("s"));
+            QCOMPARE(status.state, ServerState::Failed);
+            QVERIFY2(status.reason.contains(QStringLiteral("keychain secret TOKEN")),
+                     qPrintable(status.reason));
+        }
+        ManagerOptions options;
+        options.startOnThread = startOnThread();
+        options.workspaceDir = m_dir.path();
+        options.transports.stdio.shutdownStageMs = 300;
+        QList<ManagerOptions::SecretsRead> asked;
+        QStringList askedFor;
+        options.readSecrets
+                = [&](const ServerConfig &server, QObject *, ManagerOptions::SecretsRead done) {
+                      askedFor << server.args.join(u' ');
+                      asked << std::move(done);
+                  };
+        Manager manager(options);
+        manager.start(parse(text));
+        QCOMPARE(asked.size(), 1);
+        QCOMPARE(manager.status(QStringLiteral("s")).state, ServerState::Pending);
+        QVERIFY(!manager.isSettled());
+        // Changed before the keychain answered: the first answer is for a launch that is over.
+        manager.reload(parse(
+                QByteArray(text).replace("\"--env-tool\"", "\"--env-tool\", \"--tools\", \"1\"")));
+        QCOMPARE(asked.size(), 2);
+        QCOMPARE(askedFor.last(), QStringLiteral("--env-tool --tools 1"));
+        asked[0]({{QStringLiteral("TOKEN"), QStringLiteral("stale-value")}}, {});
+        QCOMPARE(manager.status(QStringLiteral("s")).state, ServerState::Pending);
+        asked[1]({{QStringLiteral("TOKEN"), QStringLiteral("fresh-value")}}, {});
+        QVERIFY(waitSettled(manager));
+        QCOMPARE(manager.status(QStringLiteral("s")).state, ServerState::Connected);
+        auto r = call(manager, QStringLiteral("s"), "get_env", Json{{"name", "TOKEN"}});
+        QVERIFY(r && !r->failed());
+        QVERIFY2(r->text().contains(QStringLiteral("t=fresh-value")), qPrintable(r->text()));
+        // The definition keeps the reference; the value is known, for the protocol log.
+        const ServerConfig *config = manager.serverConfig(QStringLiteral("s"));
+        QCOMPARE(config->env.value(QStringLiteral("TOKEN")), QStringLiteral("t=${secret:TOKEN}"));
+        QVERIFY(config->expandedSecrets.contains(QStringLiteral("fresh-value")));
+
+        // Each start reads again; a keychain that fails fails the server with its reason.
+        manager.restartServer(QStringLiteral("s"));
+        QCOMPARE(asked.size(), 3);
+        asked[2]({}, QStringLiteral("the keychain is locked"));
+        QVERIFY(waitSettled(manager));
+        QCOMPARE(manager.status(QStringLiteral("s")).state, ServerState::Failed);
+        QCOMPARE(manager.status(QStringLiteral("s")).reason,
+                 QStringLiteral("the keychain is locked"));
+        // A secret the keychain does not have: named, with where it is used.
+        manager.restartServer(QStringLiteral("s"));
+        asked[3]({}, {});
+        QVERIFY(waitSettled(manager));
+        QVERIFY2(manager.status(QStringLiteral("s"))
+                         .reason.startsWith(QStringLiteral(
+                                 "the keychain secret TOKEN (used in env.TOKEN) is not set")),
+                 qPrintable(manager.status(QStringLiteral("s")).reason));
+    }
+
     void failSoftStart()
     {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();

@@ -3,7 +3,9 @@
 #include "postedevents.h"
 
 #include <engine/secrets/secretstore.h>
+#include <engine/secrets/serversecrets.h>
 #include <ui/appsettings.h>
+#include <ui/serversecretspage.h>
 #include <ui/settingsdialog.h>
 
 #include <qt6keychain/keychain.h>
@@ -16,13 +18,16 @@
 #include <QGridLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
+#include <QTreeWidget>
 #include <QUuid>
 
 using Engine::ProviderConfig;
@@ -673,6 +678,85 @@ private slots:
         QCOMPARE(rejected.count(), 1);
     }
 
+    // The "Server secrets" page: names only, which servers read each, Add / Set / Delete acting
+    // on the keychain at once; a bad name is refused while typed; the value never shown.
+    void serverSecretsPage()
+    {
+        const QString path = file(QStringLiteral("secrets.ini"));
+        QVERIFY(AppSettings().save(path));
+        Engine::SecretStore store(m_service);
+        Engine::ServerSecrets secrets(&store, file(QStringLiteral("server-secrets.json")));
+        SettingsDialog dialog(path, &store, nullptr, &secrets,
+                              {{QStringLiteral("GH_TOKEN"), {QStringLiteral("github")}}});
+        QSignalSpy changed(&dialog, &SettingsDialog::serverSecretChanged);
+        dialog.show();
+        auto pages = child<QTabWidget>(&dialog, "settingsPages");
+        pages->setCurrentIndex(1);
+        auto list = child<QTreeWidget>(&dialog, "secretsList");
+        QCOMPARE(list->topLevelItemCount(), 1);
+        QTreeWidgetItem *gh = list->topLevelItem(0);
+        QCOMPARE(gh->text(0), QStringLiteral("GH_TOKEN"));
+        QCOMPARE(gh->text(1), QStringLiteral("github"));
+        QCOMPARE(gh->text(2), QStringLiteral("not stored"));
+        auto replace = child<QPushButton>(&dialog, "replaceSecretButton");
+        auto remove = child<QPushButton>(&dialog, "deleteSecretButton");
+        QVERIFY(!replace->isEnabled() && !remove->isEnabled());
+        list->setCurrentItem(gh);
+        QVERIFY(replace->isEnabled() && !remove->isEnabled());
+        QCOMPARE(replace->text(), QStringLiteral("&Set…"));
+
+        // Add: a name that cannot be one is refused as it is typed.
+        QTest::mouseClick(child<QPushButton>(&dialog, "addSecretButton"), Qt::LeftButton);
+        auto ask = dialog.findChild<QDialog *>(
+                QLatin1String(Gui::ServerSecretsPage::ValueDialogName));
+        QVERIFY(ask);
+        auto name = child<QLineEdit>(ask, "secretNameEdit");
+        auto value = child<QLineEdit>(ask, "secretValueEdit");
+        QCOMPARE(value->echoMode(), QLineEdit::Password);
+        auto ok = ask->findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok);
+        QTest::keyClicks(name, QStringLiteral("my token"));
+        QTest::keyClicks(value, QStringLiteral("v4lue-9f2c"));
+        QVERIFY(!ok->isEnabled());
+        QVERIFY(child<QLabel>(ask, "secretNameProblem")
+                        ->text()
+                        .contains(QStringLiteral("cannot name a secret")));
+        name->setText(QStringLiteral("NPM_TOKEN"));
+        QVERIFY(ok->isEnabled());
+        QTest::mouseClick(ok, Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(changed.size(), 1, 20000);
+        QCOMPARE(changed.first().first().toString(), QStringLiteral("NPM_TOKEN"));
+        QCOMPARE(list->topLevelItemCount(), 2);
+        QTreeWidgetItem *npm
+                = list->findItems(QStringLiteral("NPM_TOKEN"), Qt::MatchExactly).value(0);
+        QVERIFY(npm);
+        QCOMPARE(npm->text(1), QStringLiteral("no server"));
+        const QString status = child<QLabel>(&dialog, "secretsStatus")->text();
+        if (keychainRequired()) {
+            QCOMPARE(npm->text(2), QStringLiteral("in the keychain"));
+            QCOMPARE(secretServiceValue(m_service, QStringLiteral("server-secret/NPM_TOKEN")),
+                     std::optional<QString>(QStringLiteral("v4lue-9f2c")));
+        } else {
+            QCOMPARE(npm->text(2), QStringLiteral("until the app quits"));
+            QVERIFY2(status.contains(QStringLiteral("export it as an environment variable")),
+                     qPrintable(status));
+        }
+        QVERIFY(!status.contains(QStringLiteral("v4lue")));
+        QVERIFY(!bytes(file(QStringLiteral("server-secrets.json"))).contains("v4lue"));
+
+        // Delete asks first, naming who reads it.
+        list->setCurrentItem(npm);
+        QVERIFY(remove->isEnabled());
+        QTest::mouseClick(remove, Qt::LeftButton);
+        auto question = dialog.findChild<QMessageBox *>(QStringLiteral("deleteSecretQuestion"));
+        QVERIFY(question);
+        QTest::mouseClick(question->button(QMessageBox::Yes), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(changed.size(), 2, 20000);
+        QCOMPARE(list->findItems(QStringLiteral("NPM_TOKEN"), Qt::MatchExactly).size(), 0);
+        if (keychainRequired())
+            QCOMPARE(secretServiceValue(m_service, QStringLiteral("server-secret/NPM_TOKEN")),
+                     std::nullopt);
+    }
+
     void screenshot()
     {
         const QString path = file(QStringLiteral("screenshot.ini"));
@@ -689,6 +773,29 @@ private slots:
                                              : QString::fromLocal8Bit(target);
         QVERIFY(dialog.grab().save(png));
         QVERIFY(QFileInfo(png).size() > 1000);
+
+        // The "Server secrets" page, with a stored secret and one a server reads but lacks.
+        Engine::ServerSecrets secrets(&store, file(QStringLiteral("shot-secrets.json")));
+        bool stored = false;
+        secrets.set(QStringLiteral("GITHUB_TOKEN"), QStringLiteral("ghp_example"), this,
+                    [&stored](const Engine::ServerSecrets::Outcome &) { stored = true; });
+        QTRY_VERIFY_WITH_TIMEOUT(stored, 20000);
+        SettingsDialog withSecrets(path, &store, nullptr, &secrets,
+                                   {{QStringLiteral("GITHUB_TOKEN"), {QStringLiteral("github")}},
+                                    {QStringLiteral("SLACK_BOT_TOKEN"),
+                                     {QStringLiteral("slack"), QStringLiteral("slack-staging")}}});
+        withSecrets.resize(dialog.size());
+        withSecrets.show();
+        child<QTabWidget>(&withSecrets, "settingsPages")->setCurrentIndex(1);
+        QVERIFY(deliverPostedEvents());
+        const QString secretsPng = QFileInfo(png).path() + QStringLiteral("/")
+                                   + QFileInfo(png).completeBaseName()
+                                   + QStringLiteral("-secrets.png");
+        QVERIFY(withSecrets.grab().save(secretsPng));
+        bool removed = false;
+        secrets.remove(QStringLiteral("GITHUB_TOKEN"), this,
+                       [&removed](const Engine::ServerSecrets::Outcome &) { removed = true; });
+        QTRY_VERIFY_WITH_TIMEOUT(removed, 20000);
     }
 };
 

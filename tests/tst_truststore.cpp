@@ -280,6 +280,13 @@ private slots:
                 = TrustStore::requests(server("{\"url\": \"https://h/mcp?key=${URL_KEY}\", "
                                               "\"headers\": {\"Authorization\": \"Bearer ${T}\"}}"))
                           .join(QLatin1Char('\n'));
+        const QString keychain
+                = TrustStore::requests(server(R"({"command": "x", "args": ["${secret:A}"],
+                    "env": {"B": "${secret:B.b}"}})"))
+                          .join(QLatin1Char('\n'));
+        QVERIFY2(keychain.contains(QLatin1String("reads secrets from your keychain: ${secret:A} "
+                                                 "(in args[0]), ${secret:B.b} (in env.B)")),
+                 qPrintable(keychain));
         QVERIFY2(remote.contains(QLatin1String("${URL_KEY} (in url)"))
                          && remote.contains(QLatin1String("${T} (in headers.Authorization)")),
                  qPrintable(remote));

@@ -465,6 +465,17 @@ in %3</numerusform>
     </message>
 </context>
 <context>
+    <name>Gui::ServerSecretsPage</name>
+    <message numerus="yes">
+        <location filename="../src/ui/serversecretspage.cpp" line="+238"/>
+        <source>%n server(s) read it and will not start without it: %1.</source>
+        <translation>
+            <numerusform>%n server reads it and will not start without it: %1.</numerusform>
+            <numerusform>%n servers read it and will not start without it: %1.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Gui::SkillList</name>
     <message numerus="yes">
         <location filename="../src/ui/serverbrowsers.cpp" line="+52"/>

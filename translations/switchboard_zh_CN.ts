@@ -4,7 +4,7 @@
 <context>
     <name>Cli::Application</name>
     <message>
-        <location filename="../src/cli/cli.cpp" line="+313"/>
+        <location filename="../src/cli/cli.cpp" line="+328"/>
         <source>switchboard-cli: refusing to use %1 as the workspace (it is / or your home folder: the tools could read every project and your private files there); run it in a project folder or name one with --workspace DIR</source>
         <translation>switchboard-cli：拒绝将 %1 用作工作区（它是 / 或你的主文件夹：工具将能读取其中的所有项目和你的私人文件）；请在项目文件夹中运行，或用 --workspace DIR 指定一个</translation>
     </message>
@@ -212,6 +212,56 @@
         <location line="+5"/>
         <source>remote: %1 %2</source>
         <translation>远程：%1 %2</translation>
+    </message>
+    <message>
+        <location filename="../src/cli/clisecrets.cpp" line="+95"/>
+        <source>Value of %1 (not shown): </source>
+        <translation>%1 的值（不显示）：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>nothing was typed: %1 is unchanged</source>
+        <translation>未输入任何内容：%1 未改变</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>no keychain answered (%1): nothing was stored. Where there is no keychain, export the value as an environment variable and write ${%2} instead of ${secret:%2}</source>
+        <translation>没有钥匙串响应（%1）：未存储任何内容。没有钥匙串时，请将该值导出为环境变量，并用 ${%2} 代替 ${secret:%2}</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 is stored in the keychain; a server reads it as ${secret:%1}</source>
+        <translation>%1 已存入钥匙串；服务器以 ${secret:%1} 读取它</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>%1 could not be deleted: %2</source>
+        <translation>无法删除 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 is deleted from the keychain</source>
+        <translation>%1 已从钥匙串中删除</translation>
+    </message>
+    <message>
+        <location line="+45"/>
+        <source>no secrets stored; store one with: switchboard-cli secret set NAME</source>
+        <translation>尚未存储任何密钥；可用以下命令存储：switchboard-cli secret set NAME</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>used by no server</source>
+        <translation>没有服务器使用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>used by %1</source>
+        <translation>由 %1 使用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> (not stored)</source>
+        <translation>（未存储）</translation>
     </message>
 </context>
 <context>
@@ -2060,18 +2110,71 @@ Allow %1 (%2 risk, from %3)?
     </message>
 </context>
 <context>
+    <name>Engine::ServerSecrets</name>
+    <message>
+        <location filename="../src/engine/secrets/serversecrets.cpp" line="+38"/>
+        <source>%1 cannot be read: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 is larger than a list of names can be</source>
+        <translation>%1 超出了名称列表可能的大小</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 is not a list of secret names ({&quot;names&quot;: [...]})</source>
+        <translation>%1 不是密钥名称列表（{&quot;names&quot;: [...]}）</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>&apos;%1&apos; cannot name a secret: use a letter or &apos;_&apos; first, then letters, digits, &apos;_&apos;, &apos;-&apos; or &apos;.&apos; (at most %2 characters)</source>
+        <translation>“%1”不能作为密钥名称：应以字母或“_”开头，后跟字母、数字、“_”、“-”或“.”（最多 %2 个字符）</translation>
+    </message>
+    <message>
+        <location line="+45"/>
+        <source>the secret %1 would be empty</source>
+        <translation>密钥 %1 将为空</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the secret %1 is longer than %2 characters</source>
+        <translation>密钥 %1 超过 %2 个字符</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the secret %1 holds a NUL character, which no program can be given</source>
+        <translation>密钥 %1 含有 NUL 字符，无法传给任何程序</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>%1 is in the keychain, but its name could not be listed: %2</source>
+        <translation>%1 已存入钥匙串，但无法记录其名称：%2</translation>
+    </message>
+    <message>
+        <location line="+61"/>
+        <source>the secret %1 could not be read from the keychain: %2</source>
+        <translation>无法从钥匙串读取密钥 %1：%2</translation>
+    </message>
+</context>
+<context>
     <name>Engine::Session</name>
     <message>
-        <location filename="../src/engine/session.cpp" line="+67"/>
+        <location filename="../src/engine/session.cpp" line="+69"/>
         <source>Audit log: %1</source>
         <translation>审计日志：%1</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+78"/>
         <source>Instructions from the MCP server &quot;%1&quot; (the server&apos;s own words about its tools; they do not come from the user):
 %2</source>
         <translation>MCP 服务器“%1”的说明（服务器自己对其工具的描述，并非来自用户）：
 %2</translation>
+    </message>
+    <message>
+        <location line="+114"/>
+        <source>a workspace&apos;s server reads keychain secrets only once you trust it</source>
+        <translation>工作区的服务器只有在你信任它之后才能读取钥匙串中的密钥</translation>
     </message>
 </context>
 <context>
@@ -2388,7 +2491,17 @@ Allow %1 (%2 risk, from %3)?
         <translation>发送请求头 %1</translation>
     </message>
     <message>
+        <location line="+4"/>
+        <source>%1 (in %2)</source>
+        <translation>%1（在 %2 中）</translation>
+    </message>
+    <message>
         <location line="+7"/>
+        <source>reads secrets from your keychain: %1</source>
+        <translation>从你的钥匙串读取密钥：%1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>also asks to run %1 without asking</source>
         <translation>还请求不经询问即运行 %1</translation>
     </message>
@@ -3869,12 +3982,12 @@ in %3</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
     <message>
-        <location line="+308"/>
+        <location line="+326"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-306"/>
+        <location line="-324"/>
         <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
         <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
     </message>
@@ -3938,7 +4051,7 @@ in %3</source>
         <translation>审计日志(&amp;A)…</translation>
     </message>
     <message>
-        <location line="+144"/>
+        <location line="+162"/>
         <source>The new model settings apply when the current answer is done.</source>
         <translation>新的模型设置将在当前回答完成后生效。</translation>
     </message>
@@ -3960,7 +4073,7 @@ in %3</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-510"/>
+        <location line="-528"/>
         <source>Could not save the conversation: %1</source>
         <translation>无法保存对话：%1</translation>
     </message>
@@ -3989,7 +4102,7 @@ in %3</source>
         <translation>模型收到了它自己对被省略部分的摘要。</translation>
     </message>
     <message>
-        <location line="+181"/>
+        <location line="+199"/>
         <source>The API key is still being read from the keychain; send again in a moment.</source>
         <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
     </message>
@@ -3999,7 +4112,7 @@ in %3</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location line="-298"/>
+        <location line="-316"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -4024,7 +4137,7 @@ in %3</source>
         <translation>工具栏</translation>
     </message>
     <message>
-        <location line="+349"/>
+        <location line="+367"/>
         <source>Could not rename the conversation: %1</source>
         <translation>无法重命名对话：%1</translation>
     </message>
@@ -5078,14 +5191,160 @@ in %3</source>
     </message>
 </context>
 <context>
+    <name>Gui::ServerSecretsPage</name>
+    <message>
+        <location filename="../src/ui/serversecretspage.cpp" line="+33"/>
+        <source>Secrets a server reads from the system keychain: write ${secret:NAME} in its args, env or headers. Only the names are shown; the values never reach a file.</source>
+        <translation>服务器从系统钥匙串读取的密钥：在其 args、env 或 headers 中写 ${secret:NAME}。这里只显示名称；值永远不会写入文件。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Used by</source>
+        <translation>使用者</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Stored</source>
+        <translation>存储</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;Add…</source>
+        <translation>添加(&amp;A)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+85"/>
+        <source>&amp;Replace…</source>
+        <translation>替换(&amp;R)…</translation>
+    </message>
+    <message>
+        <location line="-83"/>
+        <source>&amp;Delete</source>
+        <translation>删除(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>No keychain is set up for this window.</source>
+        <translation>此窗口没有设置钥匙串。</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>no server</source>
+        <translation>没有服务器</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>not stored</source>
+        <translation>未存储</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>until the app quits</source>
+        <translation>直到应用退出</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>in the keychain</source>
+        <translation>在钥匙串中</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>No server secrets yet.</source>
+        <translation>还没有服务器密钥。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>&amp;Set…</source>
+        <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Error: %1</source>
+        <translation>错误：%1</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Add a server secret</source>
+        <translation>添加服务器密钥</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set the secret %1</source>
+        <translation>设置密钥 %1</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Value:</source>
+        <translation>值(&amp;V)：</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>A server reads it as ${secret:%1}.</source>
+        <translation>服务器以 ${secret:%1} 读取它。</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Storing %1…</source>
+        <translation>正在存储 %1…</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The keychain did not answer (%1): %2 is kept until the app quits. To keep it, export it as an environment variable and write ${%2} instead.</source>
+        <translation>钥匙串没有响应（%1）：%2 只保留到应用退出。若要长期保存，请将其导出为环境变量，并改写为 ${%2}。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 is stored in the keychain.</source>
+        <translation>%1 已存入钥匙串。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Delete the secret %1 from the keychain?</source>
+        <translation>从钥匙串中删除密钥 %1？</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>%n server(s) read it and will not start without it: %1.</source>
+        <translation>
+            <numerusform>%n 个服务器读取它，没有它将无法启动：%1。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Delete a server secret</source>
+        <translation>删除服务器密钥</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>%1 could not be deleted: %2</source>
+        <translation>无法删除 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 is deleted.</source>
+        <translation>%1 已删除。</translation>
+    </message>
+</context>
+<context>
     <name>Gui::SettingsDialog</name>
     <message>
-        <location filename="../src/ui/settingsdialog.cpp" line="+91"/>
+        <location filename="../src/ui/settingsdialog.cpp" line="+96"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location line="+80"/>
+        <location line="+94"/>
         <source>Environment variables</source>
         <translation>环境变量</translation>
     </message>
@@ -5171,8 +5430,8 @@ in %3</source>
         <translation>上下文窗口(&amp;W)：</translation>
     </message>
     <message>
-        <location line="-169"/>
-        <location line="+181"/>
+        <location line="-183"/>
+        <location line="+195"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
@@ -5222,7 +5481,17 @@ in %3</source>
         <translation>模型能看到工具结果中的图像</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-104"/>
+        <source>&amp;General</source>
+        <translation>常规(&amp;G)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Server &amp;secrets</source>
+        <translation>服务器密钥(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+101"/>
         <source>Turn off for a text-only model: each image is then named in the result&apos;s text instead</source>
         <translation>对纯文本模型请关闭：届时每张图像改为在结果文本中注明</translation>
     </message>
@@ -5368,7 +5637,7 @@ in %3</source>
         <translation>敏感文件(&amp;V)：</translation>
     </message>
     <message>
-        <location line="-308"/>
+        <location line="-322"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
@@ -5393,7 +5662,7 @@ in %3</source>
         <translation>界面</translation>
     </message>
     <message>
-        <location line="+294"/>
+        <location line="+308"/>
         <source>The system keychain is not available: %1. The key is used for this session only and not saved; set OPENAI_API_KEY / ANTHROPIC_API_KEY to keep it.</source>
         <translation>系统钥匙串不可用：%1。密钥仅用于本次会话，不会保存；如需保留，请设置 OPENAI_API_KEY / ANTHROPIC_API_KEY。</translation>
     </message>
@@ -6080,7 +6349,7 @@ in %3</source>
     <name>Mcp::ConfigLoader</name>
     <message>
         <location filename="../src/mcp/config/configpositions.cpp" line="+294"/>
-        <location filename="../src/mcp/config/configvariables.cpp" line="+145"/>
+        <location filename="../src/mcp/config/configvariables.cpp" line="+227"/>
         <source>server &apos;%1&apos;: %2</source>
         <translation>服务器 “%1”：%2</translation>
     </message>
@@ -6255,14 +6524,29 @@ in %3</source>
         <translation>无法解析：%1</translation>
     </message>
     <message>
-        <location filename="../src/mcp/config/configvariables.cpp" line="-103"/>
+        <location filename="../src/mcp/config/configvariables.cpp" line="-164"/>
         <source>unterminated &apos;${&apos;: add the closing &apos;}&apos;</source>
         <translation>“${” 未闭合：请添加结尾的 “}”</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
+        <source>a keychain secret (&apos;${%1}&apos;) can be used only in a server&apos;s args, env and headers</source>
+        <translation>钥匙串密钥（“${%1}”）只能用在服务器的 args、env 和 headers 中</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&apos;${%1}&apos; does not name a keychain secret; use ${secret:NAME} (NAME: a letter or &apos;_&apos;, then letters, digits, &apos;_&apos;, &apos;-&apos; or &apos;.&apos;; at most %2 characters)</source>
+        <translation>“${%1}”不是钥匙串密钥的名称；请使用 ${secret:NAME}（NAME：以字母或“_”开头，后跟字母、数字、“_”、“-”或“.”；最多 %2 个字符）</translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <source>&apos;${%1}&apos; is not a variable reference; use ${NAME} or ${NAME:-default} (letters, digits, &apos;_&apos;)</source>
         <translation>“${%1}” 不是变量引用；请使用 ${NAME} 或 ${NAME:-default}（字母、数字、“_”）</translation>
+    </message>
+    <message>
+        <location line="+71"/>
+        <source>the keychain secret %1 (used in %2) is not set; set it in Settings → Server secrets or with: switchboard-cli secret set %1</source>
+        <translation>钥匙串密钥 %1（用于 %2）尚未设置；请在“设置 → 服务器密钥”中设置，或运行：switchboard-cli secret set %1</translation>
     </message>
     <message>
         <location filename="../src/mcp/config/configchecks.cpp" line="+18"/>
@@ -6272,7 +6556,7 @@ in %3</source>
     </message>
     <message>
         <location line="+343"/>
-        <location line="+179"/>
+        <location line="+184"/>
         <source>an object</source>
         <extracomment>A JSON value&apos;s type, completing &quot;&apos;%1&apos; must be %2, not %3&quot;.</extracomment>
         <translation>对象</translation>
@@ -6283,11 +6567,11 @@ in %3</source>
         <translation>列表</translation>
     </message>
     <message>
-        <location line="-423"/>
+        <location line="-428"/>
         <location line="+121"/>
         <location line="+35"/>
         <location line="+72"/>
-        <location line="+197"/>
+        <location line="+202"/>
         <source>a string</source>
         <translation>字符串</translation>
     </message>
@@ -6302,7 +6586,7 @@ in %3</source>
         <translation>数字</translation>
     </message>
     <message>
-        <location line="-520"/>
+        <location line="-525"/>
         <source>&apos;%1&apos; contains the control character U+%2; names, commands, arguments and variable names must not contain control characters</source>
         <translation>“%1” 包含控制字符 U+%2；名称、命令、参数和变量名都不能包含控制字符</translation>
     </message>
@@ -6327,22 +6611,22 @@ in %3</source>
         <translation>名称 “%1” 保留给 Switchboard 的内置工具使用；请另选一个名称</translation>
     </message>
     <message>
-        <location line="+521"/>
+        <location line="+526"/>
         <source>&apos;%1&apos; must be %2, not %3</source>
         <translation>“%1” 必须是%2，而不是%3</translation>
     </message>
     <message>
-        <location line="-543"/>
+        <location line="-548"/>
         <source>a server name must not be empty</source>
         <translation>服务器名称不能为空</translation>
     </message>
     <message>
-        <location line="+516"/>
+        <location line="+521"/>
         <source>an object with &quot;command&quot; or &quot;url&quot;</source>
         <translation>包含 &quot;command&quot; 或 &quot;url&quot; 的对象</translation>
     </message>
     <message>
-        <location line="-344"/>
+        <location line="-349"/>
         <source>a string: </source>
         <translation>字符串：</translation>
     </message>
@@ -6479,12 +6763,12 @@ in %3</source>
         <translation>“%1” 不能超过 %2 秒（一天）</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+49"/>
         <source>in &apos;%1&apos;: %2</source>
         <translation>在 “%1” 中：%2</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+12"/>
         <source>a variable put the control character U+%1 into %2</source>
         <translation>某个变量将控制字符 U+%1 带入了 %2</translation>
     </message>
@@ -6558,7 +6842,7 @@ in %3</source>
         <translation>服务器 “%1”：你自己的配置（%2）已定义了同名服务器；此文件夹中的定义将被忽略（在此处重命名即可同时使用两者）</translation>
     </message>
     <message>
-        <location filename="../src/mcp/config/configvariables.cpp" line="+65"/>
+        <location filename="../src/mcp/config/configvariables.cpp" line="+32"/>
         <source>a workspace&apos;s file may not read ${%1} (in %2): it holds a secret of yours (a provider key, or a variable your own configuration lists in &quot;secretVariables&quot;); define it in your own configuration (%3) if it should have it</source>
         <translation>工作区的文件不能读取 ${%1}（用于 %2）：它保存着你的机密（提供商密钥，或你自己的配置在“secretVariables”中列出的变量）；如果该服务器应当获得它，请在你自己的配置（%3）中定义它</translation>
     </message>
@@ -6814,12 +7098,22 @@ in %3</source>
 <context>
     <name>Mcp::Manager</name>
     <message>
-        <location filename="../src/mcp/manager.cpp" line="+158"/>
+        <location filename="../src/mcp/manager.cpp" line="+160"/>
         <source>this folder&apos;s server is not trusted yet: it runs once you trust it</source>
         <translation>此文件夹的服务器尚未受信任：信任后才会运行</translation>
     </message>
     <message>
-        <location line="+137"/>
+        <location line="+15"/>
+        <source>its definition reads the keychain secret %1, and no keychain is available here</source>
+        <translation>其定义读取钥匙串密钥 %1，但这里没有可用的钥匙串</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>reading its secrets from the keychain</source>
+        <translation>正在从钥匙串读取其密钥</translation>
+    </message>
+    <message>
+        <location line="+160"/>
         <source>did not finish starting within %1 s</source>
         <translation>未能在 %1 秒内完成启动</translation>
     </message>

@@ -195,6 +195,19 @@ std::span<const Application::Command> Application::commands()
              "  registry show NAME [--json] [--registry URL]\n"
              "                              one server's latest entry: its packages, the\n"
              "                              command line each runs, what it asks for\n"},
+            {L("secret"), L("set"), L("set NAME"), &Application::cmdSecretSet,
+             "  secret set NAME             store a server's secret in the keychain (typed\n"
+             "                              without echo, or read from standard input); a\n"
+             "                              server reads it as ${secret:NAME} in args, env or\n"
+             "                              headers (exit 3: no keychain, nothing stored)\n"},
+            {L("secret"), L("delete"), L("delete NAME"), &Application::cmdSecretDelete,
+             "  secret delete NAME          delete a server's secret from the keychain\n"},
+            {L("secret"),
+             L("list"),
+             {},
+             &Application::cmdSecretList,
+             "  secret list [--json]        the secrets' names (never values) and the servers\n"
+             "                              that read each\n"},
             {L("config"),
              L("check"),
              {},
@@ -307,8 +320,10 @@ int Application::dispatch()
 
     const QString command = m_args.takeFirst();
     // Only the commands that use the workspace refuse one too broad to be a project.
-    const bool usesWorkspace = command != QLatin1String("config")
-                               || (m_args.value(0) == QLatin1String("check") && m_args.size() == 1);
+    const bool usesWorkspace
+            = (command != QLatin1String("config") && command != QLatin1String("secret")
+               && command != QLatin1String("registry"))
+              || (m_args.value(0) == QLatin1String("check") && m_args.size() == 1);
     if (implicitWorkspace && usesWorkspace && isBroadFolder(m_workspace)) {
         err(tr("switchboard-cli: refusing to use %1 as the workspace (it is / or your home "
                "folder: the tools could read every project and your private files there); run "

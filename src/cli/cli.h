@@ -116,6 +116,12 @@ private:
     int cmdRegistryShow();
     QUrl registryUrl();
 
+    // secret set, delete, list (clisecrets.cpp)
+    int cmdSecretSet();
+    int cmdSecretDelete();
+    int cmdSecretList();
+    int secretName(const QString &sub, QString *name);
+
     // a2a send, serve (clia2a.cpp)
     int cmdA2aSend();
     int cmdA2aServe();

@@ -4,7 +4,7 @@
 // reading an option's value. Application is declared in cli.h; its construction, global
 // options, command table and shared steps are in cli.cpp, the commands by group in
 // cliservers.cpp, clifeatures.cpp, clirun.cpp, clitrust.cpp, cliauth.cpp, clia2a.cpp
-// and cliregistry.cpp.
+// cliregistry.cpp and clisecrets.cpp.
 
 #include <mcp/wire/jsonparser.h>
 

@@ -6,6 +6,7 @@
 #include <engine/llm/providerconfig.h>
 #include <engine/policy/serverpolicy.h>
 #include <engine/secrets/secretstore.h>
+#include <engine/secrets/serversecrets.h>
 #include <engine/secrets/signin.h>
 #include <engine/serverrequests/sampling.h>
 
@@ -19,6 +20,7 @@
 
 #include <QPointer>
 #include <QStandardPaths>
+#include <QTimer>
 
 namespace Engine {
 
@@ -76,6 +78,11 @@ void Session::setUpHost(Mcp::ManagerOptions &options)
                                             ? QString::fromLatin1(SecretStore::DefaultService)
                                             : m_options.keychainService,
                                     this);
+    m_serverSecrets = new ServerSecrets(m_secretStore, m_options.serverSecretsFile, this);
+    options.readSecrets = [this](const Mcp::ServerConfig &server, QObject *context,
+                                 Mcp::ManagerOptions::SecretsRead done) {
+        readServerSecrets(server, context, std::move(done));
+    };
     m_signIn = new SignIn(m_secretStore, this);
     m_signIn->setOpenUrl([host](const QUrl &url) { host->openUrl(url); });
     m_signIn->setNeededHint([host](const QString &server) { return host->signInHint(server); });
@@ -244,6 +251,36 @@ void Session::setServerDisabled(const QString &name, bool disabled)
     }
 }
 
+void Session::readServerSecrets(const Mcp::ServerConfig &server, QObject *context,
+                                Mcp::ManagerOptions::SecretsRead done)
+{
+    // The Manager never starts an untrusted server; this keeps a workspace's file from reading
+    // the keychain even if that changed.
+    if (server.untrusted) {
+        QTimer::singleShot(0, context, [done = std::move(done)] {
+            done({}, tr("a workspace's server reads keychain secrets only once you trust it"));
+        });
+        return;
+    }
+    QStringList names;
+    for (const Mcp::SecretReference &reference : server.secretReferences)
+        names << reference.name;
+    m_serverSecrets->read(names, context,
+                          [this, done = std::move(done)](const QHash<QString, QString> &values,
+                                                         const QString &error) {
+                              bool added = false;
+                              for (const QString &value : values) {
+                                  if (!m_keychainValues.contains(value)) {
+                                      m_keychainValues << value;
+                                      added = true;
+                                  }
+                              }
+                              if (added)
+                                  configChanged();
+                              done(values, error);
+                          });
+}
+
 void Session::setExtraSecrets(const QStringList &values)
 {
     m_extraSecrets = values;
@@ -261,7 +298,7 @@ void Session::configChanged()
                 runner->setTimeoutForSource(server.name, server.timeoutMs);
         }
     }
-    QStringList extra = m_extraSecrets + m_peers.secrets();
+    QStringList extra = m_extraSecrets + m_peers.secrets() + m_keychainValues;
     if (m_signIn)
         extra += m_signIn->secrets();
     m_secrets = knownSecrets(m_config, m_options.environment, extra);

@@ -28,6 +28,7 @@ struct AgentOptions;
 class Host;
 class LlmProvider;
 class SecretStore;
+class ServerSecrets;
 class SignIn;
 class SkillCatalog;
 namespace Sampling {
@@ -45,6 +46,7 @@ struct SessionOptions
     QString approvalsFile;
     QString auditLogFile;
     QString eraCacheFile;        // the era each server spoke (Mcp::EraCache)
+    QString serverSecretsFile;   // the names of the servers' keychain secrets (ServerSecrets)
     Mcp::ManagerOptions manager; // workspaceDir and eraCacheFile are set from the above
     BuiltinToolsOptions builtins;
     // The face (not owned; must outlive the Session). With one, the Session keeps secrets in
@@ -150,6 +152,8 @@ public:
     AuditLog *auditLog() const { return m_audit; }
     // The keychain and the sign-in to remote servers (none without a Host).
     SecretStore *secretStore() const { return m_secretStore; }
+    // The servers' own keychain secrets (`${secret:NAME}`); none without a Host.
+    ServerSecrets *serverSecrets() const { return m_serverSecrets; }
     SignIn *signIn() const { return m_signIn; }
     Workspace *workspace() const { return m_workspace.get(); }
     TrustStore &trustStore() { return m_trust; }
@@ -157,6 +161,10 @@ public:
 private:
     // The keychain, the sign-in and the servers' request answerers, from the Host.
     void setUpHost(Mcp::ManagerOptions &options);
+    // ManagerOptions::readSecrets: a server's `${secret:NAME}` values, known as secrets from
+    // then on.
+    void readServerSecrets(const Mcp::ServerConfig &server, QObject *context,
+                           Mcp::ManagerOptions::SecretsRead done);
     void configChanged();
     void applyAgentTrust();
 
@@ -182,6 +190,8 @@ private:
     AuditLog *m_audit = nullptr;
     // Children: they outlive the Manager (destroyed above, before ~QObject).
     SecretStore *m_secretStore = nullptr;
+    ServerSecrets *m_serverSecrets = nullptr;
+    QStringList m_keychainValues; // what the servers' `${secret:NAME}` read so far
     SignIn *m_signIn = nullptr;
     Sampling::Sampler *m_sampler = nullptr;
 };

@@ -145,6 +145,8 @@ void Manager::launch(Server &server)
 {
     server.everConnected = false;
     server.status.toolCount = 0;
+    server.launchTicket = ++m_launches;
+    server.withSecrets.reset();
     if (!server.enabled) {
         setStatus(server, ServerState::Disabled);
         return;
@@ -158,6 +160,50 @@ void Manager::launch(Server &server)
                   tr("this folder's server is not trusted yet: it runs once you trust it"));
         return;
     }
+    if (!server.config.secretReferences.isEmpty()) {
+        readSecrets(server);
+        return;
+    }
+    launchNow(server);
+}
+
+void Manager::readSecrets(Server &server)
+{
+    const QString name = server.config.name;
+    if (!m_options.readSecrets) {
+        setStatus(server, ServerState::Failed,
+                  tr("its definition reads the keychain secret %1, and no keychain is "
+                     "available here")
+                          .arg(server.config.secretReferences.constFirst().name));
+        return;
+    }
+    if (server.status.state != ServerState::Restarting)
+        setStatus(server, ServerState::Pending, tr("reading its secrets from the keychain"));
+    m_options.readSecrets(
+            server.config, this,
+            [this, name, ticket = server.launchTicket](const QHash<QString, QString> &values,
+                                                       const QString &error) {
+                auto it = m_servers.find(name);
+                if (it == m_servers.end() || it->second.launchTicket != ticket || m_stopping)
+                    return;
+                Server &s = it->second;
+                ConfigLoader::SecretSubstitution filled
+                        = ConfigLoader::substituteSecrets(s.config, values);
+                if (!error.isEmpty() || !filled.error.isEmpty()) {
+                    setStatus(s, ServerState::Failed, error.isEmpty() ? filled.error : error);
+                    maybeSettled();
+                    return;
+                }
+                // The protocol log and stderr are cleaned of the values with the config's.
+                s.config.expandedSecrets = filled.server.expandedSecrets;
+                s.withSecrets = std::move(filled.server);
+                launchNow(s);
+                maybeSettled();
+            });
+}
+
+void Manager::launchNow(Server &server)
+{
     if (startingCount() >= std::max(1, m_options.maxConcurrentStarts)) {
         if (!m_waiting.contains(server.config.name))
             m_waiting << server.config.name;
@@ -215,8 +261,8 @@ Json Manager::workspaceRoots(const QString &workspaceDir)
 void Manager::spawn(Server &server)
 {
     m_waiting.removeAll(server.config.name);
-    Transport *transport
-            = createTransport(server.config, m_options.workspaceDir, m_options.transports);
+    Transport *transport = createTransport(server.withSecrets ? *server.withSecrets : server.config,
+                                           m_options.workspaceDir, m_options.transports);
     ClientOptions clientOptions;
     clientOptions.serverName = server.config.name;
     clientOptions.requestTimeoutMs = server.config.timeoutMs;

@@ -13,6 +13,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 
 namespace Mcp {
 
@@ -72,6 +73,13 @@ struct ManagerOptions
     // that a busy GUI thread (a window being built and painted) does not hold up their
     // handshake. Off for the CLI, whose thread has nothing else to do.
     bool startOnThread = false;
+    // Reads the keychain secrets a server's definition names (ServerConfig::secretReferences)
+    // before each start of it: `done` gets the values by name (a missing one left out) or why
+    // the keychain could not be read, once, unless `context` (the Manager) is gone first. Not
+    // set: such a server fails, saying so.
+    using SecretsRead
+            = std::function<void(const QHash<QString, QString> &values, const QString &error)>;
+    std::function<void(const ServerConfig &server, QObject *context, SecretsRead done)> readSecrets;
 };
 
 // What reload() will do, so a UI can say which servers restart before it applies.
@@ -154,10 +162,16 @@ private:
         bool enabled = true;
         QList<qint64> restartTimes;
         QStringList stderrTail;
+        // What spawn() starts when the definition names keychain secrets: `config` with their
+        // values in (config keeps the references, so a reload compares what was written).
+        std::optional<ServerConfig> withSecrets;
+        quint64 launchTicket = 0; // a keychain answer for an earlier launch is dropped
     };
 
     void addServer(const ServerConfig &config);
     void launch(Server &server);
+    void readSecrets(Server &server);
+    void launchNow(Server &server); // spawns, or queues behind maxConcurrentStarts
     void spawn(Server &server);
     void launchWaiting();
     int startingCount() const;
@@ -179,6 +193,7 @@ private:
     EraCache m_eras;
     std::map<QString, Server> m_servers; // sorted by name, stable addresses
     QStringList m_waiting; // servers ready to spawn once fewer than maxConcurrentStarts start
+    quint64 m_launches = 0;
     int m_retiring = 0;
     bool m_stopping = false;
     bool m_wasSettled = false;

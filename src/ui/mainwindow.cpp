@@ -577,9 +577,27 @@ void MainWindow::openSettings()
         m_settingsDialog->activateWindow();
         return;
     }
-    auto *dialog = new SettingsDialog(m_settingsFile, m_session->secretStore(), this);
+    QMap<QString, QStringList> secretUsage;
+    for (const Mcp::ServerConfig &server : m_session->config().servers) {
+        for (const Mcp::SecretReference &reference : server.secretReferences) {
+            if (!secretUsage[reference.name].contains(server.name))
+                secretUsage[reference.name] << server.name;
+        }
+    }
+    auto *dialog = new SettingsDialog(m_settingsFile, m_session->secretStore(), this,
+                                      m_session->serverSecrets(), std::move(secretUsage));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     m_settingsDialog = dialog;
+    // A server that reads the secret starts again with its new value (or fails without it).
+    connect(dialog, &SettingsDialog::serverSecretChanged, this, [this](const QString &name) {
+        for (const Mcp::ServerConfig &server : m_session->config().servers) {
+            const bool reads = std::any_of(
+                    server.secretReferences.cbegin(), server.secretReferences.cend(),
+                    [&name](const Mcp::SecretReference &r) { return r.name == name; });
+            if (reads && !server.untrusted)
+                m_session->manager()->restartServer(server.name);
+        }
+    });
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         const QString language = m_settings.language;
         m_settings = dialog->settings();

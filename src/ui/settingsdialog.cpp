@@ -1,5 +1,7 @@
 #include "settingsdialog.h"
 
+#include "serversecretspage.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -13,6 +15,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTimer>
 #include <QToolButton>
@@ -82,7 +85,9 @@ private:
     QList<QLabel *> m_labels;
 };
 
-SettingsDialog::SettingsDialog(QString settingsFile, Engine::SecretStore *secrets, QWidget *parent)
+SettingsDialog::SettingsDialog(QString settingsFile, Engine::SecretStore *secrets, QWidget *parent,
+                               Engine::ServerSecrets *serverSecrets,
+                               QMap<QString, QStringList> secretUsage)
     : QDialog(parent)
     , m_file(std::move(settingsFile))
     , m_secrets(secrets)
@@ -138,11 +143,25 @@ SettingsDialog::SettingsDialog(QString settingsFile, Engine::SecretStore *secret
     for (const SettingsForm *form : {&modelForm, &toolsForm, &interfaceForm})
         form->layout()->setColumnMinimumWidth(0, labelWidth);
 
+    auto general = new QWidget(this);
+    general->setObjectName(QStringLiteral("generalPage"));
+    auto generalLayout = new QVBoxLayout(general);
+    generalLayout->setContentsMargins(0, 0, 0, 0);
+    generalLayout->addWidget(modelGroup);
+    generalLayout->addWidget(toolsGroup);
+    generalLayout->addWidget(interfaceGroup);
+    generalLayout->addStretch(1);
+    m_pages = new QTabWidget(this);
+    m_pages->setObjectName(QStringLiteral("settingsPages"));
+    m_pages->setDocumentMode(true);
+    m_pages->addTab(general, tr("&General"));
+    auto secretsPage = new ServerSecretsPage(serverSecrets, std::move(secretUsage), this);
+    connect(secretsPage, &ServerSecretsPage::secretChanged, this,
+            &SettingsDialog::serverSecretChanged);
+    m_pages->addTab(secretsPage, tr("Server &secrets"));
+
     auto layout = new QVBoxLayout(this);
-    layout->addWidget(modelGroup);
-    layout->addWidget(toolsGroup);
-    layout->addWidget(interfaceGroup);
-    layout->addStretch(1);
+    layout->addWidget(m_pages, 1);
     layout->addWidget(m_saveError);
     layout->addWidget(m_buttons);
 

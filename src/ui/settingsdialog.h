@@ -6,6 +6,7 @@
 
 #include <QDialog>
 #include <QHash>
+#include <QMap>
 #include <QSet>
 
 class QCheckBox;
@@ -17,7 +18,12 @@ class QLineEdit;
 class QPushButton;
 class QSpinBox;
 class QTableWidget;
+class QTabWidget;
 class QToolButton;
+
+namespace Engine {
+class ServerSecrets;
+}
 
 namespace Gui {
 
@@ -34,7 +40,11 @@ class SettingsDialog : public QDialog
 {
     Q_OBJECT
 public:
-    SettingsDialog(QString settingsFile, Engine::SecretStore *secrets, QWidget *parent = nullptr);
+    // `serverSecrets` (optional): the "Server secrets" page's store, and `secretUsage` by name
+    // the servers that read each.
+    SettingsDialog(QString settingsFile, Engine::SecretStore *secrets, QWidget *parent = nullptr,
+                   Engine::ServerSecrets *serverSecrets = nullptr,
+                   QMap<QString, QStringList> secretUsage = {});
 
     // What the form holds now.
     AppSettings settings() const;
@@ -43,6 +53,11 @@ public:
 
     // "The system keychain is not available: <reason>. ..." as the dialog and the window say it.
     static QString keychainNote(const QString &reason);
+
+signals:
+    // A server secret was stored, replaced or deleted on the "Server secrets" page (at once,
+    // not on OK): the servers that read it should start again.
+    void serverSecretChanged(const QString &name);
 
 public slots:
     void accept() override;
@@ -103,6 +118,7 @@ private:
     QLineEdit *m_sensitiveFilesEdit = nullptr;
     QComboBox *m_languageCombo = nullptr;
     QLabel *m_saveError = nullptr;
+    QTabWidget *m_pages = nullptr;
     QDialogButtonBox *m_buttons = nullptr;
 };
 

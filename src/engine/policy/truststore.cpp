@@ -270,6 +270,16 @@ QStringList TrustStore::requests(const Mcp::ServerConfig &server)
             names << fromStd(name);
         result << tr("sends the headers %1").arg(names.join(QLatin1String(", ")));
     }
+    QStringList secrets;
+    for (const Mcp::SecretReference &reference : server.secretReferences) {
+        const QString item = tr("%1 (in %2)")
+                                     .arg(Mcp::ConfigLoader::secretReferenceText(reference.name),
+                                          reference.field);
+        if (!secrets.contains(item))
+            secrets << item;
+    }
+    if (!secrets.isEmpty())
+        result << tr("reads secrets from your keychain: %1").arg(secrets.join(QLatin1String(", ")));
     if (has("autoApprove") && definition["autoApprove"].is_array()
         && !definition["autoApprove"].empty()) {
         QStringList tools;

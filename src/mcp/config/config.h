@@ -2,6 +2,7 @@
 
 #include <mcp/process/sandbox.h>
 
+#include <QHash>
 #include <QList>
 #include <QMap>
 #include <QProcessEnvironment>
@@ -62,6 +63,16 @@ struct OAuthSettings
     QString privateKeyFile;    ///< client_credentials with private_key_jwt: a PEM file, expanded
 };
 
+/// A keychain secret a server's definition names: `${secret:NAME}` in args, env or headers.
+/// The reference stays in the value as written until the server starts: the Manager reads the
+/// secret then (ManagerOptions::readSecrets) and puts it into the process's copy only.
+struct SecretReference
+{
+    QString name;
+    QString field; ///< where: "args[1]", "env.GITHUB_TOKEN", "headers.Authorization"
+    bool operator==(const SecretReference &) const = default;
+};
+
 struct ServerConfig
 {
     QString name;
@@ -101,6 +112,9 @@ struct ServerConfig
     /// whole string): secrets by origin whatever their names, for Redactor::secretValues().
     /// Not compared by operator== (env and headers already are).
     QStringList expandedSecrets;
+    /// The `${secret:NAME}` references of args, env and headers, in the order written. Not
+    /// compared by operator== (the values hold the references as written).
+    QList<SecretReference> secretReferences;
 
     /// Compares the settings only: sourceFile and line say where the server was written, not
     /// how it runs, so moving a server within the file must not restart it. The definition's
@@ -194,17 +208,43 @@ QString privateVariableMessage(const QString &variable, const QString &field);
 /// Orders errors by line and column (stable), as parse() reports them.
 void sortErrors(QList<ConfigError> &errors);
 
+/// The longest name `${secret:NAME}` may give.
+inline constexpr qsizetype kMaxSecretNameLength = 64;
+/// A keychain secret's name: a letter or '_' first, then letters, digits, '_', '-' and '.';
+/// at most kMaxSecretNameLength characters.
+bool isSecretName(QStringView name);
+/// "${secret:NAME}".
+QString secretReferenceText(const QString &name);
+
 /// ${VAR} and ${VAR:-default} expansion of one string, as parse() does it.
 struct Expansion
 {
     QString value;
-    QStringList substituted;     ///< the variables' values put into `value`
+    QStringList substituted; ///< the variables' values put into `value`
+    /// The `${secret:NAME}` references (only where expandVariables() allows them), left in
+    /// `value` as written.
+    QStringList secretNames;
     QString missingVariable;     ///< first unset/empty variable without a default
     bool missingIsEmpty = false; ///< set but empty, as opposed to unset
     QString syntaxError;
     qsizetype syntaxErrorIndex = -1; ///< UTF-16 index of the offending "${"
 };
-Expansion expandVariables(const QString &text, const QProcessEnvironment &env);
+/// `allowSecrets`: `${secret:NAME}` stays as written and is listed in Expansion::secretNames;
+/// otherwise it is a syntax error saying where such references may be used.
+Expansion expandVariables(const QString &text, const QProcessEnvironment &env,
+                          bool allowSecrets = false);
+
+/// `server` with each of its secretReferences replaced by its value in `values` (by name):
+/// what the server's process gets, never what a file holds. The values are added to
+/// expandedSecrets. Fails, naming the secret and where it is used, when one is missing from
+/// `values` or empty.
+struct SecretSubstitution
+{
+    ServerConfig server;
+    QString error;
+};
+SecretSubstitution substituteSecrets(const ServerConfig &server,
+                                     const QHash<QString, QString> &values);
 
 /// A JSON configuration file other than `.mcp.json` (the A2A peers), read the way parse()
 /// reads one: size limit, NUL bytes, nesting depth and syntax errors at their line and

@@ -496,7 +496,10 @@ void ServerChecker::expandAll(const QProcessEnvironment &env)
                 continue;
             }
         }
-        const Expansion expansion = expandVariables(item.raw, env);
+        const bool secretsAllowed = item.fieldPath.startsWith(QLatin1String("args["))
+                                    || item.fieldPath.startsWith(QLatin1String("env."))
+                                    || item.fieldPath.startsWith(QLatin1String("headers."));
+        const Expansion expansion = expandVariables(item.raw, env, secretsAllowed);
         if (!expansion.syntaxError.isEmpty()) {
             const qsizetype offset
                     = m_ctx.inValue(item.pointer, item.unitOffset + expansion.syntaxErrorIndex);
@@ -505,6 +508,8 @@ void ServerChecker::expandAll(const QProcessEnvironment &env)
             continue;
         }
         *item.target = expansion.value;
+        for (const QString &secret : expansion.secretNames)
+            m_server.secretReferences.append({secret, item.fieldPath});
         const qsizetype expandedControl
                 = item.commandLine ? indexOfControlCharacter(expansion.value) : -1;
         if (expandedControl >= 0 && m_server.error.isEmpty()) {

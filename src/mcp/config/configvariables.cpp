@@ -24,9 +24,30 @@ bool isVariableName(QStringView name)
     return true;
 }
 
+constexpr QLatin1String SecretPrefix("secret:", 7);
+
 } // namespace
 
-Expansion expandVariables(const QString &text, const QProcessEnvironment &env)
+bool isSecretName(QStringView name)
+{
+    if (name.isEmpty() || name.size() > kMaxSecretNameLength)
+        return false;
+    for (qsizetype i = 0; i < name.size(); ++i) {
+        const QChar c = name.at(i);
+        const bool letter = (c >= u'A' && c <= u'Z') || (c >= u'a' && c <= u'z') || c == u'_';
+        const bool later = (c >= u'0' && c <= u'9') || c == u'-' || c == u'.';
+        if (!letter && !(i > 0 && later))
+            return false;
+    }
+    return true;
+}
+
+QString secretReferenceText(const QString &name)
+{
+    return QStringLiteral("${secret:%1}").arg(name);
+}
+
+Expansion expandVariables(const QString &text, const QProcessEnvironment &env, bool allowSecrets)
 {
     Expansion result;
     qsizetype i = 0;
@@ -44,6 +65,29 @@ Expansion expandVariables(const QString &text, const QProcessEnvironment &env)
             return result;
         }
         const QStringView inner = QStringView(text).mid(start + 2, close - start - 2);
+        if (inner.startsWith(SecretPrefix)) {
+            const QStringView secret = inner.mid(SecretPrefix.size());
+            QString problem;
+            if (!allowSecrets)
+                problem = Text::tr("a keychain secret ('${%1}') can be used only in a server's "
+                                   "args, env and headers")
+                                  .arg(quoted(inner));
+            else if (!isSecretName(secret))
+                problem = Text::tr("'${%1}' does not name a keychain secret; use "
+                                   "${secret:NAME} (NAME: a letter or '_', then letters, digits, "
+                                   "'_', '-' or '.'; at most %2 characters)")
+                                  .arg(quoted(inner))
+                                  .arg(kMaxSecretNameLength);
+            if (!problem.isEmpty()) {
+                result.syntaxError = problem;
+                result.syntaxErrorIndex = start;
+                return result;
+            }
+            result.value += QStringView(text).mid(start, close + 1 - start);
+            result.secretNames << secret.toString();
+            i = close + 1;
+            continue;
+        }
         const qsizetype dash = inner.indexOf(QLatin1String(":-"));
         const QStringView name = dash < 0 ? inner : inner.left(dash);
         if (!isVariableName(name)) {
@@ -108,6 +152,45 @@ QList<VariableReference> variableReferences(const json &definition)
             scan(value, QStringLiteral("headers.") + QString::fromStdString(name));
     }
     return found;
+}
+
+SecretSubstitution substituteSecrets(const ServerConfig &server,
+                                     const QHash<QString, QString> &values)
+{
+    SecretSubstitution result{server, {}};
+    ServerConfig &out = result.server;
+    for (const SecretReference &reference : server.secretReferences) {
+        const QString value = values.value(reference.name);
+        if (value.isEmpty()) {
+            result.error
+                    = Text::tr("the keychain secret %1 (used in %2) is not set; set it in "
+                               "Settings → Server secrets or with: switchboard-cli secret set %1")
+                              .arg(reference.name, reference.field);
+            return result;
+        }
+        const QString token = secretReferenceText(reference.name);
+        const QString &field = reference.field;
+        QString *target = nullptr;
+        if (field.startsWith(QLatin1String("args["))) {
+            const qsizetype index = field.mid(5, field.size() - 6).toLongLong();
+            if (index >= 0 && index < out.args.size())
+                target = &out.args[index];
+        } else if (field.startsWith(QLatin1String("env."))) {
+            const QString name = field.mid(4);
+            if (out.env.contains(name))
+                target = &out.env[name];
+        } else if (field.startsWith(QLatin1String("headers."))) {
+            const QString name = field.mid(8);
+            if (out.headers.contains(name))
+                target = &out.headers[name];
+        }
+        if (!target)
+            continue;
+        target->replace(token, value);
+        if (!out.expandedSecrets.contains(value))
+            out.expandedSecrets << value;
+    }
+    return result;
 }
 
 QString privateVariableMessage(const QString &variable, const QString &field)
