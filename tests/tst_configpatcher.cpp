@@ -25,6 +25,9 @@ private slots:
     void setServerDisabled();
     void missingFile();
     void truncatedAtEveryByte();
+    void addAndRemove_data();
+    void addAndRemove();
+    void addToFiles();
 
 private:
     QString writeTemp(const QByteArray &text);
@@ -351,3 +354,96 @@ void tst_ConfigPatcher::truncatedAtEveryByte()
 QTEST_GUILESS_MAIN(tst_ConfigPatcher)
 
 #include "tst_configpatcher.moc"
+
+void tst_ConfigPatcher::addAndRemove_data()
+{
+    QTest::addColumn<QByteArray>("input");
+    QTest::addColumn<QByteArray>("added");
+    QTest::addColumn<QByteArray>("removed"); // after removing "new" again: the input
+
+    QTest::newRow("empty file") << QByteArray()
+                                << q("{\n  'mcpServers': {\n    'new': {\n      'command': "
+                                     "'npx',\n      'args': [\n        '-y'\n      ]\n    }\n  "
+                                     "}\n}\n")
+                                << q("{\n  'mcpServers': {}\n}\n");
+    QTest::newRow("pretty, after the last server")
+            << q("{\n  'mcpServers': {\n    'a': {\n      'command': 'x'\n    }\n  }\n}\n")
+            << q("{\n  'mcpServers': {\n    'a': {\n      'command': 'x'\n    },\n    'new': "
+                 "{\n      'command': 'npx',\n      'args': [\n        '-y'\n      ]\n    }\n  "
+                 "}\n}\n")
+            << QByteArray();
+    QTest::newRow("four spaces and CRLF")
+            << q("{\r\n    'mcpServers': {\r\n        'a': {'command': 'x'},\r\n        'b': "
+                 "{'command': 'y'}\r\n    }\r\n}")
+            << q("{\r\n    'mcpServers': {\r\n        'a': {'command': 'x'},\r\n        'b': "
+                 "{'command': 'y'},\r\n        'new': {\r\n          'command': 'npx',\r\n  "
+                 "        'args': [\r\n            '-y'\r\n          ]\r\n        }\r\n    "
+                 "}\r\n}")
+            << QByteArray();
+    QTest::newRow("no mcpServers yet, other keys kept")
+            << q("{\n  'secretVariables': ['X']\n}\n")
+            << q("{\n  'secretVariables': ['X'],\n  'mcpServers': {\n    'new': {\n      "
+                 "'command': 'npx',\n      'args': [\n        '-y'\n      ]\n    }\n  }\n}\n")
+            << q("{\n  'secretVariables': ['X'],\n  'mcpServers': {}\n}\n");
+    QTest::newRow("an empty mcpServers")
+            << q("{'mcpServers': {}}")
+            << q("{'mcpServers': {\n  'new': {\n    'command': 'npx',\n    'args': [\n      "
+                 "'-y'\n    ]\n  }\n}}")
+            << q("{'mcpServers': {}}");
+}
+
+// A server added as the file's neighbours are written, and removed again leaving the rest as
+// it was.
+void tst_ConfigPatcher::addAndRemove()
+{
+    QFETCH(QByteArray, input);
+    QFETCH(QByteArray, added);
+    QFETCH(QByteArray, removed);
+    const nlohmann::ordered_json definition
+            = nlohmann::ordered_json::parse(R"({"command": "npx", "args": ["-y"]})");
+    QString error;
+    const std::optional<QByteArray> withNew = ConfigPatcher::withServerAdded(
+            input, QStringLiteral("f.json"), QStringLiteral("new"), definition, &error);
+    QVERIFY2(withNew, qPrintable(error));
+    QCOMPARE(*withNew, added);
+    const McpConfig config = ConfigLoader::parse(*withNew, QStringLiteral("f.json"), {});
+    QVERIFY(config.errors.isEmpty());
+    QVERIFY(config.find(QStringLiteral("new")));
+
+    // Twice: refused, naming the server.
+    QVERIFY(!ConfigPatcher::withServerAdded(*withNew, QStringLiteral("f.json"),
+                                            QStringLiteral("new"), definition, &error));
+    QVERIFY2(error.contains(QStringLiteral("already defines a server named 'new'")),
+             qPrintable(error));
+
+    const std::optional<QByteArray> without = ConfigPatcher::withServerRemoved(
+            *withNew, QStringLiteral("f.json"), QStringLiteral("new"), &error);
+    QVERIFY2(without, qPrintable(error));
+    QCOMPARE(*without, removed.isNull() ? input : removed);
+    QVERIFY(!ConfigPatcher::withServerRemoved(*without, QStringLiteral("f.json"),
+                                              QStringLiteral("new"), &error));
+    QVERIFY2(error.contains(QStringLiteral("server 'new' is not defined")), qPrintable(error));
+}
+
+// addServer() creates a missing file and its folder; a file that is not JSON (or not a config)
+// is refused and left as it is.
+void tst_ConfigPatcher::addToFiles()
+{
+    const QString fresh = m_dir.filePath(QStringLiteral("sub/folder/mcp.json"));
+    QString error;
+    QVERIFY2(ConfigPatcher::addServer(fresh, QStringLiteral("m"),
+                                      nlohmann::ordered_json{{"command", "npx"}}, &error),
+             qPrintable(error));
+    QVERIFY(ConfigLoader::loadFile(fresh, {}).find(QStringLiteral("m")));
+    QVERIFY2(ConfigPatcher::removeServer(fresh, QStringLiteral("m"), &error), qPrintable(error));
+    QVERIFY(ConfigLoader::loadFile(fresh, {}).servers.isEmpty());
+
+    for (const QByteArray &bad : {QByteArray("{\"mcpServers\": "), QByteArray("[1, 2]"),
+                                  QByteArray("{\"mcpServers\": [1]}")}) {
+        const QString path = writeTemp(bad);
+        QVERIFY(!ConfigPatcher::addServer(path, QStringLiteral("m"),
+                                          nlohmann::ordered_json{{"command", "npx"}}, &error));
+        QVERIFY2(error.contains(path), qPrintable(error));
+        QCOMPARE(readAll(path), bad);
+    }
+}

@@ -1,15 +1,12 @@
 #include "jsontest.h"
 #include "postedevents.h"
+#include "registryfixture.h"
 
 #include <mcp/registry/registryclient.h>
 
-#include <QHttpServer>
-#include <QHttpServerRequest>
-#include <QHttpServerResponder>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QUrlQuery>
 
 #include <vector>
 
@@ -34,99 +31,6 @@ private slots:
 };
 
 namespace {
-
-// Serves /v0.1/servers (search, limit, cursor: an offset) and
-// /v0.1/servers/NAME/versions/latest from `entries`; `mode` makes it misbehave.
-struct FakeRegistry
-{
-    enum class Mode { Normal, NotJson, Huge, Crowded, RepeatingCursor, Silent, Error500 };
-    QHttpServer http;
-    quint16 port = 0;
-    std::vector<Json> entries;
-    Mode mode = Mode::Normal;
-    QStringList requests;                   // path?query of each
-    std::vector<QHttpServerResponder> held; // Silent: never answered
-
-    FakeRegistry()
-    {
-        http.setMissingHandler(
-                [this](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
-                    answer(request, std::move(responder));
-                });
-        port = http.listen(QHostAddress::LocalHost);
-    }
-
-    QUrl base() const { return QUrl(QStringLiteral("http://127.0.0.1:%1/").arg(port)); }
-
-    void answer(const QHttpServerRequest &request, QHttpServerResponder &&responder)
-    {
-        requests << request.url().toString(QUrl::RemoveScheme | QUrl::RemoveAuthority
-                                           | QUrl::FullyEncoded);
-        switch (mode) {
-        case Mode::NotJson:
-            responder.write(QByteArray("<html>Gateway</html>"), "text/html");
-            return;
-        case Mode::Huge:
-            responder.write(QByteArray("{\"servers\": [\"") + QByteArray(50 * 1024 * 1024, 'x')
-                                    + "\"]}",
-                            "application/json");
-            return;
-        case Mode::Crowded: {
-            QByteArray body = "{\"servers\": [";
-            for (int i = 0; i < 100000; ++i)
-                body += i ? ",{}" : "{}";
-            responder.write(body + "]}", "application/json");
-            return;
-        }
-        case Mode::Silent:
-            held.push_back(std::move(responder));
-            return;
-        case Mode::Error500:
-            responder.write(QHttpServerResponder::StatusCode::InternalServerError);
-            return;
-        default:
-            break;
-        }
-        const QString path = request.url().path(QUrl::FullyEncoded);
-        const QUrlQuery query(request.url());
-        if (path.startsWith(QLatin1String("/v0.1/servers/"))
-            && path.endsWith(QLatin1String("/versions/latest"))) {
-            const QString name
-                    = QUrl::fromPercentEncoding(path.mid(14, path.size() - 14 - 16).toLatin1());
-            for (const Json &entry : entries) {
-                if (entry["server"]["name"] == name.toStdString()) {
-                    responder.write(QByteArray::fromStdString(entry.dump()), "application/json");
-                    return;
-                }
-            }
-            responder.write(QHttpServerResponder::StatusCode::NotFound);
-            return;
-        }
-        if (path != QLatin1String("/v0.1/servers")) {
-            responder.write(QHttpServerResponder::StatusCode::NotFound);
-            return;
-        }
-        const QString search = QUrl::fromPercentEncoding(
-                query.queryItemValue(QStringLiteral("search"), QUrl::FullyEncoded).toLatin1());
-        const int limit = query.queryItemValue(QStringLiteral("limit")).toInt();
-        const int offset = query.queryItemValue(QStringLiteral("cursor")).toInt();
-        std::vector<const Json *> found;
-        for (const Json &entry : entries) {
-            if (QString::fromStdString(entry["server"]["name"].get<std::string>())
-                        .contains(search, Qt::CaseInsensitive))
-                found.push_back(&entry);
-        }
-        Json page{{"servers", Json::array()}, {"metadata", Json::object()}};
-        for (int i = offset; i < std::min<int>(offset + limit, int(found.size())); ++i)
-            page["servers"].push_back(*found[std::size_t(i)]);
-        page["metadata"]["count"] = page["servers"].size();
-        if (mode == Mode::RepeatingCursor)
-            page["metadata"]["nextCursor"] = "again";
-        else if (offset + limit < int(found.size()))
-            page["metadata"]["nextCursor"] = std::to_string(offset + limit);
-        responder.write(QByteArray::fromStdString(page.dump()), "application/json");
-    }
-};
 
 Json entry(const QString &name, const std::string &identifier = "@example/server")
 {

@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>Cli::Application</name>
+    <message numerus="yes">
+        <location filename="../src/cli/cliinstall.cpp" line="+269"/>
+        <source>%1 connected: %n tool(s)</source>
+        <translation>
+            <numerusform>%1 connected: %n tool</numerusform>
+            <numerusform>%1 connected: %n tools</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Engine::Agent</name>
     <message numerus="yes">
         <location filename="../src/engine/agent/agent.cpp" line="+261"/>
@@ -467,7 +478,7 @@ in %3</numerusform>
 <context>
     <name>Gui::ServerSecretsPage</name>
     <message numerus="yes">
-        <location filename="../src/ui/serversecretspage.cpp" line="+238"/>
+        <location filename="../src/ui/serversecretspage.cpp" line="+233"/>
         <source>%n server(s) read it and will not start without it: %1.</source>
         <translation>
             <numerusform>%n server reads it and will not start without it: %1.</numerusform>

@@ -4,7 +4,7 @@
 <context>
     <name>Cli::Application</name>
     <message>
-        <location filename="../src/cli/cli.cpp" line="+328"/>
+        <location filename="../src/cli/cli.cpp" line="+344"/>
         <source>switchboard-cli: refusing to use %1 as the workspace (it is / or your home folder: the tools could read every project and your private files there); run it in a project folder or name one with --workspace DIR</source>
         <translation>switchboard-cli：拒绝将 %1 用作工作区（它是 / 或你的主文件夹：工具将能读取其中的所有项目和你的私人文件）；请在项目文件夹中运行，或用 --workspace DIR 指定一个</translation>
     </message>
@@ -154,17 +154,111 @@
         <translation>正在 %2 上提供 %1</translation>
     </message>
     <message>
+        <location filename="../src/cli/cliinstall.cpp" line="+81"/>
         <location filename="../src/cli/cliregistry.cpp" line="+69"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
     <message>
         <location line="+2"/>
+        <location filename="../src/cli/cliregistry.cpp" line="+2"/>
         <source>secret</source>
         <translation>机密</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+73"/>
+        <source>%1 was deleted from the registry: %2</source>
+        <translation>%1 已从注册表中删除：%2</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>%1 has no such package or remote to install (packages: %2, remotes: %3)</source>
+        <translation>%1 没有可安装的这个软件包或远程服务器（软件包：%2，远程：%3）</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>note: %1 is deprecated: %2</source>
+        <translation>注意：%1 已弃用：%2</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>install: &apos;%1&apos; is not one of what %2 asks for:
+%3</source>
+        <translation>install：“%1”不是 %2 要求填写的项目之一：
+%3</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>%1 for %2 (not shown): </source>
+        <translation>%2 的 %1（不显示）：</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <location line="+10"/>
+        <source>install: %1</source>
+        <translation>install：%1</translation>
+    </message>
+    <message>
+        <location line="-8"/>
+        <source>%1 asks for:
+%2</source>
+        <translation>%1 要求填写：
+%2</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>installed %1 into %2</source>
+        <translation>已将 %1 安装到 %2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>  secret %1 stored in the keychain</source>
+        <translation>  密钥 %1 已存入钥匙串</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>note: %1</source>
+        <translation>注意：%1</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>%1 is written, but the configuration does not load it</source>
+        <translation>%1 已写入，但配置没有加载它</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>%1 does not start yet: %2</source>
+        <translation>%1 暂时无法启动：%2</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>%1 connected: %n tool(s)</source>
+        <translation>
+            <numerusform>%1 已连接：%n 个工具</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>no server named &apos;%1&apos; in %2 or this workspace&apos;s .mcp.json</source>
+        <translation>%2 和此工作区的 .mcp.json 中都没有名为“%1”的服务器</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>removed %1 from %2</source>
+        <translation>已从 %2 移除 %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>  secret %1 deleted from the keychain</source>
+        <translation>  密钥 %1 已从钥匙串删除</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the secret %1 could not be deleted: %2</source>
+        <translation>无法删除密钥 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../src/cli/cliregistry.cpp" line="+2"/>
         <source>one of %1</source>
         <translation>可选值：%1</translation>
     </message>
@@ -204,12 +298,13 @@
         <translation>包：%1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/cli/cliinstall.cpp" line="-101"/>
+        <location filename="../src/cli/cliregistry.cpp" line="+3"/>
         <source>  runs: %1</source>
         <translation>  运行：%1</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location filename="../src/cli/cliregistry.cpp" line="+5"/>
         <source>remote: %1 %2</source>
         <translation>远程：%1 %2</translation>
     </message>
@@ -2062,6 +2157,44 @@ Allow %1 (%2 risk, from %3)?
         <location line="+3"/>
         <source>the keychain failed (error %1)</source>
         <translation>钥匙串出错（错误 %1）</translation>
+    </message>
+</context>
+<context>
+    <name>Engine::ServerInstaller</name>
+    <message>
+        <location filename="../src/engine/install/serverinstaller.cpp" line="+43"/>
+        <source>choose one package or one remote of %1 to install</source>
+        <translation>请选择 %1 的一个软件包或一个远程服务器来安装</translation>
+    </message>
+    <message>
+        <location line="+100"/>
+        <source>a server named &apos;%1&apos; exists already</source>
+        <translation>已有名为“%1”的服务器</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>npx is not installed: this server needs Node.js and npm (on Debian: sudo apt install nodejs npm)</source>
+        <translation>未安装 npx：此服务器需要 Node.js 和 npm（Debian 上：sudo apt install nodejs npm）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>uvx is not installed: this server needs uv (pipx install uv, or pip install --user uv)</source>
+        <translation>未安装 uvx：此服务器需要 uv（pipx install uv，或 pip install --user uv）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>docker is not installed: this server runs in a container (on Debian: sudo apt install docker.io)</source>
+        <translation>未安装 docker：此服务器在容器中运行（Debian 上：sudo apt install docker.io）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 is not installed</source>
+        <translation>未安装 %1</translation>
+    </message>
+    <message>
+        <location line="+76"/>
+        <source>No keychain answered, so %1 was not stored: export %2 with its value before Switchboard starts</source>
+        <translation>没有钥匙串响应，因此未存储 %1：请在启动 Switchboard 之前导出 %2 并设为其值</translation>
     </message>
 </context>
 <context>
@@ -5219,22 +5352,22 @@ in %3</source>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+85"/>
+        <location line="+81"/>
         <source>&amp;Replace…</source>
         <translation>替换(&amp;R)…</translation>
     </message>
     <message>
-        <location line="-83"/>
+        <location line="-79"/>
         <source>&amp;Delete</source>
         <translation>删除(&amp;D)</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+30"/>
         <source>No keychain is set up for this window.</source>
         <translation>此窗口没有设置钥匙串。</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+17"/>
         <source>no server</source>
         <translation>没有服务器</translation>
     </message>
@@ -5259,7 +5392,7 @@ in %3</source>
         <translation>还没有服务器密钥。</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+19"/>
         <source>&amp;Set…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
@@ -5289,7 +5422,7 @@ in %3</source>
         <translation>值(&amp;V)：</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+11"/>
         <source>A server reads it as ${secret:%1}.</source>
         <translation>服务器以 ${secret:%1} 读取它。</translation>
     </message>
@@ -6349,7 +6482,7 @@ in %3</source>
     <name>Mcp::ConfigLoader</name>
     <message>
         <location filename="../src/mcp/config/configpositions.cpp" line="+294"/>
-        <location filename="../src/mcp/config/configvariables.cpp" line="+227"/>
+        <location filename="../src/mcp/config/configvariables.cpp" line="+228"/>
         <source>server &apos;%1&apos;: %2</source>
         <translation>服务器 “%1”：%2</translation>
     </message>
@@ -6524,7 +6657,7 @@ in %3</source>
         <translation>无法解析：%1</translation>
     </message>
     <message>
-        <location filename="../src/mcp/config/configvariables.cpp" line="-164"/>
+        <location filename="../src/mcp/config/configvariables.cpp" line="-165"/>
         <source>unterminated &apos;${&apos;: add the closing &apos;}&apos;</source>
         <translation>“${” 未闭合：请添加结尾的 “}”</translation>
     </message>
@@ -6544,7 +6677,7 @@ in %3</source>
         <translation>“${%1}” 不是变量引用；请使用 ${NAME} 或 ${NAME:-default}（字母、数字、“_”）</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+72"/>
         <source>the keychain secret %1 (used in %2) is not set; set it in Settings → Server secrets or with: switchboard-cli secret set %1</source>
         <translation>钥匙串密钥 %1（用于 %2）尚未设置；请在“设置 → 服务器密钥”中设置，或运行：switchboard-cli secret set %1</translation>
     </message>
@@ -6885,32 +7018,36 @@ in %3</source>
 <context>
     <name>Mcp::ConfigPatcher</name>
     <message>
-        <location filename="../src/mcp/config/configpatcher.cpp" line="+204"/>
+        <location filename="../src/mcp/config/configpatcher.cpp" line="+205"/>
         <source>line %1, column %2</source>
         <translation>第 %1 行，第 %2 列</translation>
     </message>
     <message>
         <location line="+8"/>
+        <location line="+215"/>
         <source>Cannot change %1: %2</source>
         <translation>无法修改 %1：%2</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-211"/>
+        <location line="+215"/>
         <source>the file is larger than %1 KiB.</source>
         <translation>文件超过 %1 KiB。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-211"/>
+        <location line="+214"/>
         <source>it contains a NUL byte (%1); it must be UTF-8 text.</source>
         <translation>其中包含 NUL 字节（%1）；必须是 UTF-8 文本。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="-207"/>
+        <location line="+212"/>
         <source>it is not valid JSON (%1: %2). Fix the file first.</source>
         <translation>不是有效的 JSON（%1：%2）。请先修复该文件。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="-202"/>
         <source>it has no &quot;mcpServers&quot; object.</source>
         <translation>其中没有 &quot;mcpServers&quot; 对象。</translation>
     </message>
@@ -6946,13 +7083,34 @@ in %3</source>
     </message>
     <message>
         <location line="+3"/>
+        <location line="+198"/>
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="-184"/>
         <source>Cannot save %1: %2</source>
         <translation>无法保存 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+89"/>
+        <source>it is not a JSON object.</source>
+        <translation>它不是 JSON 对象。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>its &quot;mcpServers&quot; is not an object.</source>
+        <translation>它的 &quot;mcpServers&quot; 不是对象。</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Cannot add to %1: it already defines a server named &apos;%2&apos;.</source>
+        <translation>无法添加到 %1：其中已定义名为“%2”的服务器。</translation>
+    </message>
+    <message>
+        <location line="+74"/>
+        <source>Cannot create the folder of %1</source>
+        <translation>无法创建 %1 所在的文件夹</translation>
     </message>
 </context>
 <context>
@@ -7664,7 +7822,12 @@ in %3</source>
         <translation>已在位于 %2 的注册表的 %1 页后停止；请缩小搜索范围</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+20"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>the registry at %1 answered for %2 when asked for %3</source>
         <translation>位于 %1 的注册表在被询问 %3 时返回了 %2</translation>
     </message>

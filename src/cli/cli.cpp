@@ -195,6 +195,22 @@ std::span<const Application::Command> Application::commands()
              "  registry show NAME [--json] [--registry URL]\n"
              "                              one server's latest entry: its packages, the\n"
              "                              command line each runs, what it asks for\n"},
+            {L("install"),
+             {},
+             {},
+             &Application::cmdInstall,
+             "  install NAME [--scope user|workspace] [--set KEY=VALUE]... [--name N]\n"
+             "          [--package I | --remote I] [--no-start] [--registry URL]\n"
+             "                              install a registry entry into your mcp.json (or\n"
+             "                              the workspace's) and start it; secrets go to the\n"
+             "                              keychain; a missing secret is asked without echo\n"},
+            {L("uninstall"),
+             {},
+             {},
+             &Application::cmdUninstall,
+             "  uninstall NAME              remove a server from your mcp.json (else the\n"
+             "                              workspace's) with the keychain secrets its install\n"
+             "                              made\n"},
             {L("secret"), L("set"), L("set NAME"), &Application::cmdSecretSet,
              "  secret set NAME             store a server's secret in the keychain (typed\n"
              "                              without echo, or read from standard input); a\n"
@@ -322,7 +338,7 @@ int Application::dispatch()
     // Only the commands that use the workspace refuse one too broad to be a project.
     const bool usesWorkspace
             = (command != QLatin1String("config") && command != QLatin1String("secret")
-               && command != QLatin1String("registry"))
+               && command != QLatin1String("registry") && command != QLatin1String("uninstall"))
               || (m_args.value(0) == QLatin1String("check") && m_args.size() == 1);
     if (implicitWorkspace && usesWorkspace && isBroadFolder(m_workspace)) {
         err(tr("switchboard-cli: refusing to use %1 as the workspace (it is / or your home "

@@ -116,6 +116,11 @@ private:
     int cmdRegistryShow();
     QUrl registryUrl();
 
+    // install, uninstall (cliinstall.cpp)
+    int cmdInstall();
+    int cmdUninstall();
+    void startInstalled(const QString &name);
+
     // secret set, delete, list (clisecrets.cpp)
     int cmdSecretSet();
     int cmdSecretDelete();

@@ -22,10 +22,7 @@ namespace Cli {
 using namespace Internal;
 using Mcp::Json;
 
-namespace {
-
-// One line typed at the terminal, not shown while typed. Nothing on end of input.
-std::optional<QString> readHidden(const QString &prompt)
+std::optional<QString> Internal::readHidden(const QString &prompt)
 {
     std::fputs(prompt.toLocal8Bit().constData(), stderr);
     std::fflush(stderr);
@@ -51,6 +48,8 @@ std::optional<QString> readHidden(const QString &prompt)
         line.pop_back();
     return QString::fromStdString(line);
 }
+
+namespace {
 
 // All of standard input, less one final line break ("echo $TOKEN |" adds one). At most
 // ServerSecrets::MaxValueChars characters and a few more: set() says it is too long.

@@ -6,6 +6,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QSaveFile>
 
 #include <functional>
@@ -204,6 +205,33 @@ QString position(std::string_view text, size_t offset)
     return ConfigPatcher::tr("line %1, column %2").arg(line).arg(column);
 }
 
+std::optional<Json> parsedObject(std::string_view text, const QString &fileName, QString *error)
+{
+    auto fail = [&](const QString &why) -> std::optional<Json> {
+        if (error)
+            *error = ConfigPatcher::tr("Cannot change %1: %2").arg(displayName(fileName), why);
+        return std::nullopt;
+    };
+    if (text.size() > size_t(ConfigLoader::kMaxConfigBytes))
+        return fail(ConfigPatcher::tr("the file is larger than %1 KiB.")
+                            .arg(ConfigLoader::kMaxConfigBytes / 1024));
+    if (const size_t nul = text.find('\0'); nul != std::string_view::npos)
+        return fail(ConfigPatcher::tr("it contains a NUL byte (%1); it must be UTF-8 text.")
+                            .arg(position(text, nul)));
+    JsonParseError parseError;
+    Json root = parseJson(text, &parseError);
+    if (root.is_discarded())
+        return fail(ConfigPatcher::tr("it is not valid JSON (%1: %2). Fix the file first.")
+                            .arg(position(text, parseError.offset),
+                                 QString::fromStdString(parseError.message)));
+    if (!root.is_object())
+        return fail(ConfigPatcher::tr("it is not a JSON object."));
+    const auto servers = root.find("mcpServers");
+    if (servers != root.end() && !servers->is_object())
+        return fail(ConfigPatcher::tr("its \"mcpServers\" is not an object."));
+    return root;
+}
+
 std::optional<Located> locate(const Scanner &scanner, std::string_view text,
                               const QString &fileName, const QString &server, QString *error)
 {
@@ -212,21 +240,11 @@ std::optional<Located> locate(const Scanner &scanner, std::string_view text,
             *error = ConfigPatcher::tr("Cannot change %1: %2").arg(displayName(fileName), why);
         return std::nullopt;
     };
-    if (text.size() > size_t(ConfigLoader::kMaxConfigBytes))
-        return fail(ConfigPatcher::tr("the file is larger than %1 KiB.")
-                            .arg(ConfigLoader::kMaxConfigBytes / 1024));
-    // The parser stops at a NUL byte and would accept "{}\0garbage"; so would the scanner not.
-    if (const size_t nul = text.find('\0'); nul != std::string_view::npos)
-        return fail(ConfigPatcher::tr("it contains a NUL byte (%1); it must be UTF-8 text.")
-                            .arg(position(text, nul)));
-
     Located located;
-    JsonParseError parseError;
-    located.root = parseJson(text, &parseError);
-    if (located.root.is_discarded())
-        return fail(ConfigPatcher::tr("it is not valid JSON (%1: %2). Fix the file first.")
-                            .arg(position(text, parseError.offset),
-                                 QString::fromStdString(parseError.message)));
+    std::optional<Json> parsed = parsedObject(text, fileName, error);
+    if (!parsed)
+        return std::nullopt;
+    located.root = std::move(*parsed);
     const Json *servers = nullptr;
     if (located.root.is_object()) {
         const auto it = located.root.find("mcpServers");
@@ -373,7 +391,160 @@ bool editFile(const QString &filePath, QString *error,
     return writeConfig(filePath, *edited, error);
 }
 
+// `value` as JSON, 2-space indented, each line after the first starting with `indent`.
+std::string indentedJson(const nlohmann::ordered_json &value, std::string_view indent,
+                         const std::string &newline)
+{
+    const std::string pretty = value.dump(2, ' ', false, Json::error_handler_t::replace);
+    std::string out;
+    for (const char c : pretty) {
+        if (c == '\n')
+            out += newline + std::string(indent);
+        else
+            out += c;
+    }
+    return out;
+}
+
+// Adds `"key": value` as the last member of `object`, whose own key starts at `ownerKey` (the
+// line it is on gives the indentation). `value(indent)` writes the value for members indented
+// by `indent`.
+std::string addMember(std::string_view text, const Scanner &scanner,
+                      const Scanner::Container &object, size_t ownerKey, const std::string &keyJson,
+                      const std::function<std::string(std::string_view indent)> &value)
+{
+    const std::string newline = lineEnding(text);
+    std::string result(text);
+    if (!object.members.empty()) {
+        const Scanner::Member &last = object.members.back();
+        std::string separator;
+        if (object.members.size() >= 2)
+            separator = std::string(scanner.slice(
+                    object.members[object.members.size() - 2].valueEnd, last.keyBegin));
+        else if (const std::string_view lead = scanner.slice(object.open + 1, last.keyBegin);
+                 !lead.empty())
+            separator = "," + std::string(lead);
+        else
+            separator = ", ";
+        const std::string_view indent = scanner.lineIndent(last.keyBegin);
+        result.insert(last.valueEnd,
+                      separator + keyJson + std::string(scanner.slice(last.keyEnd, last.valueBegin))
+                              + value(indent));
+        return result;
+    }
+    const std::string outer(scanner.lineIndent(ownerKey));
+    const std::string inner = outer + "  ";
+    result.replace(object.open + 1, object.close - object.open - 1,
+                   newline + inner + keyJson + ": " + value(inner) + newline + outer);
+    return result;
+}
+
 } // namespace
+
+std::optional<QByteArray> ConfigPatcher::withServerAdded(const QByteArray &text,
+                                                         const QString &fileName,
+                                                         const QString &server,
+                                                         const nlohmann::ordered_json &definition,
+                                                         QString *error)
+{
+    const std::string name = server.toStdString();
+    const std::string keyJson = Json(name).dump();
+    if (QByteArray(text).trimmed().isEmpty()) {
+        const nlohmann::ordered_json document{{"mcpServers", {{name, definition}}}};
+        const std::string created
+                = document.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+        return QByteArray(created.data(), qsizetype(created.size()));
+    }
+    const std::string_view view(text.constData(), size_t(text.size()));
+    std::optional<Json> root = parsedObject(view, fileName, error);
+    if (!root)
+        return std::nullopt;
+    Json expected = *root;
+    if (expected.contains("mcpServers") && expected["mcpServers"].contains(name)) {
+        if (error)
+            *error = tr("Cannot add to %1: it already defines a server named '%2'.")
+                             .arg(displayName(fileName), server);
+        return std::nullopt;
+    }
+    const std::string newline = lineEnding(view);
+    const Scanner scanner(view);
+    const Scanner::Container top = scanner.readObject(scanner.rootBegin());
+    std::string edited;
+    if (const Scanner::Member *servers = top.find("mcpServers")) {
+        const Scanner::Container list = scanner.readObject(servers->valueBegin);
+        edited = addMember(
+                view, scanner, list, servers->keyBegin, keyJson,
+                [&](std::string_view indent) { return indentedJson(definition, indent, newline); });
+    } else {
+        const nlohmann::ordered_json wrapped{{name, definition}};
+        edited = addMember(
+                view, scanner, top, top.open, "\"mcpServers\"",
+                [&](std::string_view indent) { return indentedJson(wrapped, indent, newline); });
+    }
+    expected["mcpServers"][name]
+            = Json::parse(definition.dump(-1, ' ', false, Json::error_handler_t::replace));
+    if (!verify(edited, expected, fileName, error))
+        return std::nullopt;
+    return QByteArray(edited.data(), qsizetype(edited.size()));
+}
+
+std::optional<QByteArray> ConfigPatcher::withServerRemoved(const QByteArray &text,
+                                                           const QString &fileName,
+                                                           const QString &server, QString *error)
+{
+    const std::string_view view(text.constData(), size_t(text.size()));
+    const Scanner scanner(view);
+    std::optional<Located> located = locate(scanner, view, fileName, server, error);
+    if (!located)
+        return std::nullopt;
+    const Scanner::Container list = scanner.readObject(located->mcpServersMember.valueBegin);
+    size_t index = 0;
+    while (index < list.members.size()
+           && list.members[index].keyBegin != located->serverMember.keyBegin)
+        ++index;
+    std::string edited(view);
+    if (list.members.size() == 1) {
+        edited.erase(list.open + 1, list.close - list.open - 1);
+    } else if (index == 0) {
+        edited.erase(list.members[0].keyBegin, list.members[1].keyBegin - list.members[0].keyBegin);
+    } else {
+        edited.erase(list.members[index - 1].valueEnd,
+                     list.members[index].valueEnd - list.members[index - 1].valueEnd);
+    }
+    Json expected = located->root;
+    expected["mcpServers"].erase(server.toStdString());
+    if (!verify(edited, expected, fileName, error))
+        return std::nullopt;
+    return QByteArray(edited.data(), qsizetype(edited.size()));
+}
+
+bool ConfigPatcher::addServer(const QString &filePath, const QString &server,
+                              const nlohmann::ordered_json &definition, QString *error)
+{
+    const ConfigLoader::FileContents contents = ConfigLoader::readFile(filePath);
+    if (!contents.error.isEmpty()) {
+        if (error)
+            *error = tr("Cannot read %1: %2").arg(displayName(filePath), contents.error);
+        return false;
+    }
+    const std::optional<QByteArray> edited
+            = withServerAdded(contents.bytes, filePath, server, definition, error);
+    if (!edited)
+        return false;
+    if (!contents.exists && !QDir().mkpath(QFileInfo(filePath).absolutePath())) {
+        if (error)
+            *error = tr("Cannot create the folder of %1").arg(displayName(filePath));
+        return false;
+    }
+    return writeConfig(filePath, *edited, error);
+}
+
+bool ConfigPatcher::removeServer(const QString &filePath, const QString &server, QString *error)
+{
+    return editFile(filePath, error, [&](const QByteArray &text) {
+        return withServerRemoved(text, filePath, server, error);
+    });
+}
 
 std::optional<QByteArray> ConfigPatcher::withServerDisabled(const QByteArray &text,
                                                             const QString &fileName,

@@ -4,6 +4,8 @@
 #include <QCoreApplication>
 #include <QString>
 
+#include <nlohmann/json.hpp>
+
 #include <optional>
 
 namespace Mcp {
@@ -27,6 +29,25 @@ public:
     /// The same edit on text (e.g. the config editor pane's unsaved buffer). `fileName` is
     /// only used in error messages. std::nullopt (and *error) if the edit is refused; the text
     /// unchanged if nothing needed changing.
+    /// Adds `mcpServers.<server>` with `definition` (written 2-space indented, its members in
+    /// their order, as the file's
+    /// neighbours are punctuated), creating "mcpServers" (or the whole document, when `text`
+    /// is empty) where missing. Refused when the server exists already.
+    static std::optional<QByteArray> withServerAdded(const QByteArray &text,
+                                                     const QString &fileName, const QString &server,
+                                                     const nlohmann::ordered_json &definition,
+                                                     QString *error = nullptr);
+    /// Removes `mcpServers.<server>` and its separator; refused when there is no such server.
+    static std::optional<QByteArray> withServerRemoved(const QByteArray &text,
+                                                       const QString &fileName,
+                                                       const QString &server,
+                                                       QString *error = nullptr);
+    /// The same on a file: a missing file is created (with its folder) by addServer().
+    static bool addServer(const QString &filePath, const QString &server,
+                          const nlohmann::ordered_json &definition, QString *error = nullptr);
+    static bool removeServer(const QString &filePath, const QString &server,
+                             QString *error = nullptr);
+
     static std::optional<QByteArray> withServerDisabled(const QByteArray &text,
                                                         const QString &fileName,
                                                         const QString &server, bool disabled,

@@ -182,7 +182,7 @@ void RegistryClient::latest(const QString &name, std::function<void(EntryResult)
                             + QStringLiteral("/versions/latest"));
     get(url, [this, name, done = std::move(done)](std::variant<Json, QString> answer) {
         if (const QString *error = std::get_if<QString>(&answer)) {
-            done(*error);
+            done(tr("%1: %2").arg(name, *error));
             return;
         }
         QString problem;

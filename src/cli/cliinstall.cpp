@@ -1,0 +1,306 @@
+// switchboard-cli install, uninstall: a server from the MCP Registry into a configuration file,
+// and out again.
+#include "cli.h"
+#include "cliinternal.h"
+#include "terminalgate.h"
+
+#include <engine/install/serverinstaller.h>
+#include <engine/secrets/serversecrets.h>
+
+#include <mcp/config/configpatcher.h>
+#include <mcp/registry/registryclient.h>
+
+#include <QDir>
+#include <QFileInfo>
+#include <QTimer>
+#include <QUrl>
+
+namespace Cli {
+
+using namespace Internal;
+using namespace Mcp::Registry;
+using Mcp::Json;
+
+namespace {
+
+// The first package Switchboard can run (stdio from npm, PyPI or an OCI image), else -1.
+int runnablePackage(const ServerJson &server)
+{
+    for (int i = 0; i < server.packages.size(); ++i) {
+        const Package &package = server.packages.at(i);
+        const bool known = package.registryType == QLatin1String("npm")
+                           || package.registryType == QLatin1String("pypi")
+                           || package.registryType == QLatin1String("oci");
+        if (known && package.transport.type == QLatin1String("stdio"))
+            return i;
+    }
+    return -1;
+}
+
+QString fieldsList(const QList<Field> &fields)
+{
+    QStringList lines;
+    for (const Field &field : fields) {
+        QString line = QStringLiteral("  --set %1=…").arg(field.label);
+        QStringList notes;
+        if (field.input.isRequired)
+            notes << Application::tr("required");
+        if (field.input.isSecret)
+            notes << Application::tr("secret");
+        if (!notes.isEmpty())
+            line += QStringLiteral(" (%1)").arg(notes.join(QLatin1String(", ")));
+        lines << line;
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+} // namespace
+
+// install NAME [--scope user|workspace] [--name N] [--package I|--remote I] [--set KEY=VALUE]...
+// [--no-start]
+int Application::cmdInstall()
+{
+    const QUrl base = registryUrl();
+    if (base.isEmpty())
+        return Usage;
+    QString scope = QStringLiteral("user");
+    QString serverName;
+    int package = -1;
+    int remote = -1;
+    QStringList sets;
+    QStringList positional;
+    bool start = true;
+    for (int i = 0; i < m_args.size(); ++i) {
+        QString value;
+        if (takeValue(m_args, i, QStringLiteral("--scope"), &value)) {
+            scope = value;
+        } else if (takeValue(m_args, i, QStringLiteral("--name"), &value)) {
+            serverName = value;
+        } else if (takeValue(m_args, i, QStringLiteral("--set"), &value)) {
+            sets << value;
+        } else if (takeValue(m_args, i, QStringLiteral("--package"), &value)) {
+            package = value.toInt() - 1;
+            if (package < 0)
+                return usageError(QStringLiteral("--package takes a number from 1"));
+        } else if (takeValue(m_args, i, QStringLiteral("--remote"), &value)) {
+            remote = value.toInt() - 1;
+            if (remote < 0)
+                return usageError(QStringLiteral("--remote takes a number from 1"));
+        } else if (m_args.at(i) == QLatin1String("--no-start")) {
+            start = false;
+        } else if (m_args.at(i).startsWith(QLatin1Char('-'))) {
+            return usageError(QStringLiteral("install: unknown option '%1'").arg(m_args.at(i)));
+        } else {
+            positional << m_args.at(i);
+        }
+    }
+    if (positional.size() != 1)
+        return usageError(QStringLiteral("install takes one NAME (a registry entry)"));
+    if (scope != QLatin1String("user") && scope != QLatin1String("workspace"))
+        return usageError(QStringLiteral("--scope takes user or workspace"));
+    if (package >= 0 && remote >= 0)
+        return usageError(QStringLiteral("install: --package or --remote, not both"));
+    const QString entry = positional.constFirst();
+    if (entry.endsWith(QLatin1String(".mcpb"), Qt::CaseInsensitive))
+        return usageError(QStringLiteral("install: MCP bundles (.mcpb) cannot be installed yet; "
+                                         "name a registry entry"));
+
+    // Loaded first: the secrets go through the session's keychain, and the name must be free.
+    loadConfig();
+    const QString file = scope == QLatin1String("user")
+                                 ? Mcp::ConfigLoader::userConfigPath()
+                                 : QDir(m_workspace).filePath(QStringLiteral(".mcp.json"));
+    auto *client = new RegistryClient(base, this);
+    client->latest(entry, [=, this](RegistryClient::EntryResult result) {
+        if (const QString *error = std::get_if<QString>(&result)) {
+            err(*error);
+            finish(ServerFailed);
+            return;
+        }
+        const Listing &listing = std::get<Listing>(result);
+        if (listing.status == QLatin1String("deleted")) {
+            err(tr("%1 was deleted from the registry: %2").arg(entry, listing.statusMessage));
+            finish(ServerFailed);
+            return;
+        }
+        Engine::InstallRequest request;
+        request.server = listing.server;
+        request.registry = base.toString();
+        request.file = file;
+        request.name = serverName.isEmpty()
+                               ? Engine::ServerInstaller::suggestedName(listing.server.name)
+                               : serverName;
+        request.package = package;
+        request.remote = remote;
+        if (package < 0 && remote < 0) {
+            request.package = runnablePackage(listing.server);
+            if (request.package < 0 && !listing.server.remotes.isEmpty())
+                request.remote = 0;
+        }
+        if (request.package >= listing.server.packages.size()
+            || request.remote >= listing.server.remotes.size()
+            || (request.package < 0 && request.remote < 0)) {
+            err(tr("%1 has no such package or remote to install (packages: %2, remotes: %3)")
+                        .arg(entry)
+                        .arg(listing.server.packages.size())
+                        .arg(listing.server.remotes.size()));
+            finish(Usage);
+            return;
+        }
+        if (listing.status == QLatin1String("deprecated"))
+            err(tr("note: %1 is deprecated: %2").arg(entry, listing.statusMessage));
+        const QList<Field> fields = Engine::ServerInstaller::fields(request);
+        for (const QString &set : sets) {
+            const qsizetype equals = set.indexOf(QLatin1Char('='));
+            const QString key = set.left(equals);
+            const auto field = std::find_if(fields.cbegin(), fields.cend(), [&](const Field &f) {
+                return f.key == key || f.label == key;
+            });
+            if (equals <= 0 || field == fields.cend()) {
+                err(tr("install: '%1' is not one of what %2 asks for:\n%3")
+                            .arg(key, entry, fieldsList(fields)));
+                finish(Usage);
+                return;
+            }
+            request.answers[field->key] = set.mid(equals + 1);
+        }
+        // A secret that is asked for and not given is asked for at the terminal, unseen.
+        for (const Field &field : fields) {
+            if (field.input.isSecret && field.input.isRequired
+                && request.answers.value(field.key).isEmpty()
+                && TerminalApprovalGate::hasTerminal()) {
+                if (const auto typed
+                    = readHidden(tr("%1 for %2 (not shown): ").arg(field.label, request.name)))
+                    request.answers[field.key] = *typed;
+            }
+        }
+        QString problem;
+        if (!Engine::ServerInstaller::preview(request, &problem)) {
+            err(tr("install: %1").arg(problem));
+            if (!fields.isEmpty())
+                err(tr("%1 asks for:\n%2").arg(entry, fieldsList(fields)));
+            finish(Usage);
+            return;
+        }
+        auto *installer = new Engine::ServerInstaller(m_session->serverSecrets(), this);
+        installer->install(
+                request, this, [this, request, start](const Engine::InstallOutcome &outcome) {
+                    if (!outcome.ok) {
+                        err(tr("install: %1").arg(outcome.error));
+                        finish(Usage);
+                        return;
+                    }
+                    out(tr("installed %1 into %2")
+                                .arg(request.name, QDir::toNativeSeparators(request.file))
+                        + QLatin1Char('\n'));
+                    out(tr("  runs: %1").arg(outcome.display) + QLatin1Char('\n'));
+                    for (const QString &secret : outcome.storedSecrets)
+                        out(tr("  secret %1 stored in the keychain").arg(secret)
+                            + QLatin1Char('\n'));
+                    for (const QString &note : outcome.notes)
+                        err(tr("note: %1").arg(note));
+                    if (!start) {
+                        finish(Ok);
+                        return;
+                    }
+                    // Not from inside the keychain's answer: the session that made it is replaced.
+                    QTimer::singleShot(0, this,
+                                       [this, name = request.name] { startInstalled(name); });
+                });
+    });
+    return -1;
+}
+
+// Starts the server just installed (trusting it, if it went into the workspace's file: the
+// person asked for it) and says whether it connected.
+void Application::startInstalled(const QString &name)
+{
+    m_session.reset();
+    loadConfig();
+    if (!m_session->config().find(name)) {
+        err(tr("%1 is written, but the configuration does not load it").arg(name));
+        finish(InvalidConfig);
+        return;
+    }
+    if (m_session->config().find(name)->untrusted)
+        m_session->trust({name});
+    startServers({name});
+    whenSettled([this, name] {
+        const Mcp::ServerStatus status = m_session->manager()->status(name);
+        if (status.state != Mcp::ServerState::Connected) {
+            err(tr("%1 does not start yet: %2").arg(name, status.reason));
+            finish(ServerFailed);
+            return;
+        }
+        out(tr("%1 connected: %n tool(s)", nullptr, status.toolCount).arg(name)
+            + QLatin1Char('\n'));
+        finish(Ok);
+    });
+}
+
+// uninstall NAME: the entry out of your file (else the workspace's), and the keychain
+// secrets the install made for it ("NAME.…") that no other server reads.
+int Application::cmdUninstall()
+{
+    if (m_args.size() != 1 || m_args.constFirst().startsWith(QLatin1Char('-')))
+        return usageError(QStringLiteral("uninstall takes one server NAME"));
+    const QString name = m_args.takeFirst();
+    loadConfig();
+    QString file;
+    for (const QString &candidate : {Mcp::ConfigLoader::userConfigPath(),
+                                     QDir(m_workspace).filePath(QStringLiteral(".mcp.json"))}) {
+        const Mcp::ConfigLoader::FileContents contents = Mcp::ConfigLoader::readFile(candidate);
+        const Json root = Json::parse(contents.bytes.toStdString(), nullptr, false);
+        if (root.is_object() && root.contains("mcpServers") && root["mcpServers"].is_object()
+            && root["mcpServers"].contains(name.toStdString())) {
+            file = candidate;
+            break;
+        }
+    }
+    if (file.isEmpty()) {
+        err(tr("no server named '%1' in %2 or this workspace's .mcp.json")
+                    .arg(name, QDir::toNativeSeparators(Mcp::ConfigLoader::userConfigPath())));
+        return Usage;
+    }
+    QStringList secrets;
+    for (const Mcp::ServerConfig &server : m_session->config().servers) {
+        if (server.name != name)
+            continue;
+        for (const Mcp::SecretReference &reference : server.secretReferences) {
+            if (reference.name.startsWith(name + QLatin1Char('.'))
+                && !secrets.contains(reference.name))
+                secrets << reference.name;
+        }
+    }
+    for (const Mcp::ServerConfig &server : m_session->config().servers) {
+        if (server.name == name)
+            continue;
+        for (const Mcp::SecretReference &reference : server.secretReferences)
+            secrets.removeAll(reference.name);
+    }
+    QString error;
+    if (!Mcp::ConfigPatcher::removeServer(file, name, &error)) {
+        err(error);
+        return InvalidConfig;
+    }
+    out(tr("removed %1 from %2").arg(name, QDir::toNativeSeparators(file)) + QLatin1Char('\n'));
+    if (secrets.isEmpty() || !m_session->serverSecrets())
+        return Ok;
+    auto left = std::make_shared<qsizetype>(secrets.size());
+    for (const QString &secret : std::as_const(secrets)) {
+        m_session->serverSecrets()->remove(
+                secret, this, [this, secret, left](const Engine::ServerSecrets::Outcome &outcome) {
+                    if (outcome.ok)
+                        out(tr("  secret %1 deleted from the keychain").arg(secret)
+                            + QLatin1Char('\n'));
+                    else
+                        err(tr("the secret %1 could not be deleted: %2")
+                                    .arg(secret, outcome.error));
+                    if (--*left == 0)
+                        finish(Ok);
+                });
+    }
+    return -1;
+}
+
+} // namespace Cli

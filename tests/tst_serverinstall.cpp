@@ -1,0 +1,371 @@
+#include "keychaintest.h"
+#include "pinnednode.h"
+#include "registryfixture.h"
+
+#include <engine/install/serverinstaller.h>
+#include <engine/secrets/secretstore.h>
+#include <engine/secrets/serversecrets.h>
+
+#include <mcp/config/config.h>
+#include <mcp/registry/serverjson.h>
+
+#include <QDirIterator>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using Engine::InstallOutcome;
+using Engine::InstallRequest;
+using Engine::ServerInstaller;
+using Mcp::Json;
+
+// Installing a server from the MCP Registry: the registry on 127.0.0.1 serves real server.json
+// documents (tests/fixtures/registry); `switchboard-cli install` writes the definition into the
+// user's mcp.json and starts it; the real @modelcontextprotocol/server-memory (run by npx from
+// the pinned node_modules) is installed and its tools called; secret answers go to the keychain
+// and never into a file (where no keychain answers: a ${VAR} reference and a note); hostile
+// entries and answers are refused with nothing written. Run plainly and, as
+// tst_serverinstall_keychain, against gnome-keyring.
+class tst_ServerInstall : public QObject
+{
+    Q_OBJECT
+
+    // Under the build folder, so that npx finds the pinned packages of the source tree.
+    QTemporaryDir m_dir{QStringLiteral(SWITCHBOARD_BINARY_DIR "/install-XXXXXX")};
+    FakeRegistry m_registry;
+    const QString m_service
+            = QStringLiteral("switchboard-test-install-%1").arg(QCoreApplication::applicationPid());
+
+    QString userConfig() const
+    {
+        return m_dir.filePath(QStringLiteral("config/switchboard/mcp.json"));
+    }
+    QString workspace() const { return m_dir.filePath(QStringLiteral("ws")); }
+
+    QProcessEnvironment environment() const
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("config")));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), m_dir.filePath(QStringLiteral("data")));
+        env.insert(QStringLiteral("SWITCHBOARD_KEYCHAIN_SERVICE"), m_service);
+        env.insert(QStringLiteral("SWITCHBOARD_REGISTRY"), m_registry.base().toString());
+        // npx runs the servers on the pinned Node.
+        env.insert(QStringLiteral("PATH"), QFileInfo(PinnedNode::program()).path()
+                                                   + QLatin1Char(':')
+                                                   + env.value(QStringLiteral("PATH")));
+        env.insert(QStringLiteral("npm_config_offline"), QStringLiteral("true"));
+        return env;
+    }
+
+    struct Run
+    {
+        int code = -1;
+        QString out;
+        QString err;
+    };
+    Run cli(const QStringList &args) const
+    {
+        QProcess process;
+        process.setProcessEnvironment(environment());
+        process.setWorkingDirectory(workspace());
+        process.start(QStringLiteral(SWITCHBOARD_CLI),
+                      QStringList{QStringLiteral("--workspace"), workspace()} + args);
+        process.closeWriteChannel();
+        // The registry answers from this thread: wait on its event loop, not in waitForFinished.
+        if (!QTest::qWaitFor([&] { return process.state() == QProcess::NotRunning; }, 120000)) {
+            process.kill();
+            process.waitForFinished();
+        }
+        return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+                QString::fromUtf8(process.readAllStandardOutput()),
+                QString::fromUtf8(process.readAllStandardError())};
+    }
+
+    static QByteArray contents(const QString &path)
+    {
+        QFile file(path);
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    }
+
+    // Every file under the run's folder whose bytes hold `value`.
+    QStringList filesHolding(const QString &value) const
+    {
+        QStringList found;
+        QDirIterator it(m_dir.path(), QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            QFile file(it.next());
+            if (file.open(QIODevice::ReadOnly) && file.readAll().contains(value.toUtf8()))
+                found << file.fileName();
+        }
+        return found;
+    }
+
+    static Mcp::Registry::ServerJson entryNamed(const QString &name)
+    {
+        for (const Json &entry : RegistryFixture::realEntries()) {
+            if (entry["server"]["name"] == name.toStdString()) {
+                QString problem;
+                const auto listing = Mcp::Registry::readEntry(entry, &problem);
+                return listing ? listing->server : Mcp::Registry::ServerJson{};
+            }
+        }
+        return {};
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        QVERIFY(m_registry.port);
+        m_registry.entries = RegistryFixture::realEntries();
+        QCOMPARE(m_registry.entries.size(), size_t(4));
+        QVERIFY(QDir().mkpath(workspace()));
+    }
+
+    void names_data()
+    {
+        QTest::addColumn<QString>("registryName");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("server- prefix") << "io.github.modelcontextprotocol/server-memory"
+                                        << "memory";
+        QTest::newRow("-mcp-server suffix") << "io.github.github/github-mcp-server"
+                                            << "github";
+        QTest::newRow("mcp- prefix") << "com.example/mcp-Weather"
+                                     << "weather";
+        QTest::newRow("odd characters") << "com.example/a b+c"
+                                        << "a_b_c";
+        QTest::newRow("reserved") << "com.example/builtin"
+                                  << "builtin-server";
+    }
+    void names()
+    {
+        QFETCH(QString, registryName);
+        QFETCH(QString, expected);
+        QCOMPARE(ServerInstaller::suggestedName(registryName), expected);
+        QCOMPARE(ServerInstaller::nameProblem(expected, {}), QString());
+        QVERIFY(ServerInstaller::nameProblem(expected, {expected})
+                        .contains(QStringLiteral("exists already")));
+        QVERIFY(!ServerInstaller::nameProblem(QStringLiteral("a/b"), {}).isEmpty());
+        QCOMPARE(ServerInstaller::secretName(QStringLiteral("github"),
+                                             QStringLiteral("GITHUB_PERSONAL_ACCESS_TOKEN")),
+                 QStringLiteral("github.GITHUB_PERSONAL_ACCESS_TOKEN"));
+        QVERIFY(Mcp::ConfigLoader::isSecretName(
+                ServerInstaller::secretName(QStringLiteral("9x"), QStringLiteral("a b"))));
+    }
+
+    // What the dialog shows before anything is written: the command line with the secret as a
+    // reference, never the value; a runtime not on PATH named with how to install it.
+    void previewAndRuntimes()
+    {
+        InstallRequest request;
+        request.server = entryNamed(QStringLiteral("io.github.github/github-mcp-server"));
+        request.name = QStringLiteral("github");
+        request.remote = 0;
+        request.answers[QStringLiteral("header:Authorization/token")] = QStringLiteral("ghp_x1");
+        QString problem;
+        const auto remote = ServerInstaller::preview(request, &problem);
+        QVERIFY2(remote, qPrintable(problem));
+        QCOMPARE(remote->url, QStringLiteral("https://api.githubcopilot.com/mcp/"));
+        QCOMPARE(remote->headers.value(0).second, QStringLiteral("Bearer ${secret:github.token}"));
+
+        request.remote = -1;
+        request.package = 0;
+        QVERIFY(!ServerInstaller::preview(request, &problem));
+        QVERIFY2(problem.contains(QStringLiteral("GITHUB_PERSONAL_ACCESS_TOKEN is required")),
+                 qPrintable(problem));
+
+        const QByteArray path = qgetenv("PATH");
+        QTemporaryDir empty;
+        qputenv("PATH", empty.path().toUtf8());
+        const QString npx = ServerInstaller::missingRuntime(QStringLiteral("npx"));
+        const QString uvx = ServerInstaller::missingRuntime(QStringLiteral("uvx"));
+        const QString docker = ServerInstaller::missingRuntime(QStringLiteral("docker"));
+        qputenv("PATH", path);
+        QVERIFY2(npx.contains(QStringLiteral("Node.js")), qPrintable(npx));
+        QVERIFY2(uvx.contains(QStringLiteral("uv")), qPrintable(uvx));
+        QVERIFY2(docker.contains(QStringLiteral("docker.io")), qPrintable(docker));
+        QCOMPARE(ServerInstaller::missingRuntime(QStringLiteral("sh")), QString());
+    }
+
+    // The acceptance: the registry's entry of @modelcontextprotocol/server-memory installed by
+    // the CLI into the user's file, started, its tools called, and uninstalled again.
+    void cliInstallsMemoryAndCallsIt()
+    {
+        const QString memoryFile = m_dir.filePath(QStringLiteral("memory.jsonl"));
+        Run run = cli({QStringLiteral("install"),
+                       QStringLiteral("io.github.modelcontextprotocol/server-memory"),
+                       QStringLiteral("--set"), QStringLiteral("MEMORY_FILE_PATH=") + memoryFile});
+        QVERIFY2(run.code == 0, qPrintable(run.out + run.err));
+        QVERIFY2(run.out.contains(QStringLiteral(
+                         "runs: npx -y @modelcontextprotocol/server-memory@2026.8.31")),
+                 qPrintable(run.out));
+        QVERIFY2(run.out.contains(QStringLiteral("memory connected: 9 tools")),
+                 qPrintable(run.out));
+        const Mcp::McpConfig written = Mcp::ConfigLoader::loadFile(userConfig(), {});
+        QVERIFY(written.errors.isEmpty());
+        const Mcp::ServerConfig *memory = written.find(QStringLiteral("memory"));
+        QVERIFY(memory);
+        QCOMPARE(memory->command, QStringLiteral("npx"));
+        QCOMPARE(memory->args,
+                 QStringList({"-y", "@modelcontextprotocol/server-memory@2026.8.31"}));
+        QCOMPARE(memory->env.value(QStringLiteral("MEMORY_FILE_PATH")), memoryFile);
+        QVERIFY(memory->definition["installedFrom"]["name"]
+                == "io.github.modelcontextprotocol/server-memory");
+
+        run = cli({QStringLiteral("call"), QStringLiteral("memory"),
+                   QStringLiteral("create_entities"),
+                   QStringLiteral(R"({"entities": [{"name": "Switchboard", "entityType": "app",
+                                  "observations": ["installed from the registry"]}]})"),
+                   QStringLiteral("--approve"), QStringLiteral("yes")});
+        QVERIFY2(run.code == 0, qPrintable(run.out + run.err));
+        run = cli({QStringLiteral("call"), QStringLiteral("memory"), QStringLiteral("read_graph")});
+        QVERIFY2(run.code == 0 && run.out.contains(QStringLiteral("installed from the registry")),
+                 qPrintable(run.out + run.err));
+        QVERIFY(contents(memoryFile).contains("Switchboard"));
+
+        // Installed twice under the same name: refused, the file as it was.
+        const QByteArray before = contents(userConfig());
+        run = cli({QStringLiteral("install"),
+                   QStringLiteral("io.github.modelcontextprotocol/server-memory")});
+        QCOMPARE(run.code, 1);
+        QVERIFY2(run.err.contains(QStringLiteral("a server named 'memory' exists already")),
+                 qPrintable(run.err));
+        QCOMPARE(contents(userConfig()), before);
+
+        run = cli({QStringLiteral("uninstall"), QStringLiteral("memory")});
+        QVERIFY2(run.code == 0, qPrintable(run.out + run.err));
+        QVERIFY(!Mcp::ConfigLoader::loadFile(userConfig(), {}).find(QStringLiteral("memory")));
+    }
+
+    // A secret answer: into the keychain and read as ${secret:NAME}; where no keychain answers,
+    // nothing secret is kept: ${VAR} and a note naming the variable. Never in a file.
+    void secretAnswersStayOutOfFiles()
+    {
+        const QString token = QStringLiteral("ghp_5e1d9c2b7a4f3e8d");
+        Run run = cli(
+                {QStringLiteral("install"), QStringLiteral("io.github.github/github-mcp-server"),
+                 QStringLiteral("--set"), QStringLiteral("GITHUB_PERSONAL_ACCESS_TOKEN=") + token,
+                 QStringLiteral("--no-start")});
+        QVERIFY2(run.code == 0, qPrintable(run.out + run.err));
+        const Mcp::ServerConfig *github = nullptr;
+        const Mcp::McpConfig written = Mcp::ConfigLoader::loadFile(userConfig(), {});
+        github = written.find(QStringLiteral("github"));
+        QVERIFY2(github, qPrintable(contents(userConfig())));
+        QCOMPARE(github->command, QStringLiteral("docker"));
+        QVERIFY(!run.out.contains(token) && !run.err.contains(token));
+        if (keychainRequired()) {
+            QCOMPARE(github->env.value(QStringLiteral("GITHUB_PERSONAL_ACCESS_TOKEN")),
+                     QStringLiteral("${secret:github.GITHUB_PERSONAL_ACCESS_TOKEN}"));
+            QCOMPARE(secretServiceValue(
+                             m_service,
+                             QStringLiteral("server-secret/github.GITHUB_PERSONAL_ACCESS_TOKEN")),
+                     std::optional<QString>(token));
+            const Run listed = cli({QStringLiteral("secret"), QStringLiteral("list")});
+            QVERIFY2(listed.out.contains(
+                             QStringLiteral("github.GITHUB_PERSONAL_ACCESS_TOKEN  used by github")),
+                     qPrintable(listed.out));
+        } else {
+            QVERIFY(github->definition["env"]["GITHUB_PERSONAL_ACCESS_TOKEN"]
+                    == Json("${GITHUB_PERSONAL_ACCESS_TOKEN}"));
+            QVERIFY2(run.err.contains(QStringLiteral("export GITHUB_PERSONAL_ACCESS_TOKEN")),
+                     qPrintable(run.err));
+        }
+        QCOMPARE(filesHolding(token), QStringList());
+
+        run = cli({QStringLiteral("uninstall"), QStringLiteral("github")});
+        QVERIFY2(run.code == 0, qPrintable(run.out + run.err));
+        if (keychainRequired()) {
+            QVERIFY2(run.out.contains(QStringLiteral("secret github.GITHUB_PERSONAL_ACCESS_TOKEN "
+                                                     "deleted from the keychain")),
+                     qPrintable(run.out));
+            QCOMPARE(secretServiceValue(
+                             m_service,
+                             QStringLiteral("server-secret/github.GITHUB_PERSONAL_ACCESS_TOKEN")),
+                     std::nullopt);
+        }
+        QVERIFY(!Mcp::ConfigLoader::loadFile(userConfig(), {}).find(QStringLiteral("github")));
+
+        // The remote of the same entry: a header with the token as a variable.
+        run = cli({QStringLiteral("install"), QStringLiteral("io.github.github/github-mcp-server"),
+                   QStringLiteral("--remote"), QStringLiteral("1"), QStringLiteral("--set"),
+                   QStringLiteral("token=") + token, QStringLiteral("--no-start"),
+                   QStringLiteral("--scope"), QStringLiteral("workspace")});
+        QVERIFY2(run.code == 0, qPrintable(run.out + run.err));
+        const Json remote = Json::parse(
+                contents(QDir(workspace()).filePath(QStringLiteral(".mcp.json"))).toStdString(),
+                nullptr, false);
+        QVERIFY(remote["mcpServers"]["github"]["type"] == "http");
+        QVERIFY(remote["mcpServers"]["github"]["url"] == "https://api.githubcopilot.com/mcp/");
+        QVERIFY(remote["mcpServers"]["github"]["headers"]["Authorization"]
+                == (keychainRequired() ? "Bearer ${secret:github.token}"
+                                       : "Bearer ${GITHUB_TOKEN}"));
+        QCOMPARE(filesHolding(token), QStringList());
+        QVERIFY(cli({QStringLiteral("uninstall"), QStringLiteral("github")}).code == 0);
+    }
+
+    // Hostile or wrong answers and entries: refused with why, nothing written.
+    void refusedWithNothingWritten_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("a required answer missing")
+                << QStringList{"io.github.modelcontextprotocol/server-filesystem"} << 1
+                << "allowed_directory is required";
+        QTest::newRow("an answer it does not ask for")
+                << QStringList{"io.github.modelcontextprotocol/server-memory", "--set", "EVIL=1"}
+                << 1 << "'EVIL' is not one of what";
+        QTest::newRow("a control character")
+                << QStringList{"io.github.modelcontextprotocol/server-memory", "--set",
+                               "MEMORY_FILE_PATH=a\x1b[2Jb"}
+                << 1 << "holds a control character";
+        QTest::newRow("not in the registry")
+                << QStringList{"io.example/nothing"} << 3 << "io.example/nothing: the registry at";
+        QTest::newRow("a name that cannot be one")
+                << QStringList{"io.github.modelcontextprotocol/server-memory", "--name", "a b"} << 1
+                << "a server name may only contain";
+        QTest::newRow("no such remote")
+                << QStringList{"io.github.modelcontextprotocol/server-memory", "--remote", "1"} << 1
+                << "no such package or remote";
+    }
+    void refusedWithNothingWritten()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, code);
+        QFETCH(QString, says);
+        const QByteArray before = contents(userConfig());
+        const Run run = cli(QStringList{QStringLiteral("install")} + args);
+        QCOMPARE(run.code, code);
+        QVERIFY2(run.err.contains(says), qPrintable(run.err));
+        QCOMPARE(contents(userConfig()), before);
+    }
+
+    // A registry answering an identifier with a shell command in it: refused by the reader.
+    void hostileRegistryEntryIsRefused()
+    {
+        FakeRegistry hostile;
+        Json entry;
+        for (const Json &real : RegistryFixture::realEntries()) {
+            if (real["server"]["name"] == "io.github.modelcontextprotocol/server-memory")
+                entry = real;
+        }
+        entry["server"]["packages"][0]["identifier"] = "x; rm -rf ~";
+        hostile.entries.push_back(entry);
+        QProcessEnvironment env = environment();
+        env.insert(QStringLiteral("SWITCHBOARD_REGISTRY"), hostile.base().toString());
+        QProcess process;
+        process.setProcessEnvironment(env);
+        process.start(QStringLiteral(SWITCHBOARD_CLI),
+                      {QStringLiteral("--workspace"), workspace(), QStringLiteral("install"),
+                       QStringLiteral("io.github.modelcontextprotocol/server-memory")});
+        QVERIFY(QTest::qWaitFor([&] { return process.state() == QProcess::NotRunning; }, 60000));
+        const QString err = QString::fromUtf8(process.readAllStandardError());
+        QVERIFY2(process.exitCode() != 0 && err.contains(QStringLiteral("x; rm -rf ~")),
+                 qPrintable(err));
+        QVERIFY(!Mcp::ConfigLoader::loadFile(userConfig(), {}).find(QStringLiteral("memory")));
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_ServerInstall)
+#include "tst_serverinstall.moc"
