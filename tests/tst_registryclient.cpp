@@ -4,6 +4,9 @@
 
 #include <mcp/registry/registryclient.h>
 
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -28,6 +31,9 @@ private slots:
     void hostileAnswers();
     // switchboard-cli registry search and show, against the same registry.
     void cliSearchesAndShows();
+    // Answers saved for offline browsing, used when the registry cannot be asked.
+    void savedAnswersWhenTheRegistryCannotBeAsked();
+    void cliUsesTheSettingAndSavedAnswers();
 };
 
 namespace {
@@ -128,6 +134,58 @@ void tst_RegistryClient::searchFindsByName()
              QStringLiteral("@modelcontextprotocol/server-memory"));
 }
 
+void tst_RegistryClient::savedAnswersWhenTheRegistryCannotBeAsked()
+{
+    FakeRegistry registry;
+    registry.entries = RegistryFixture::realEntries();
+    QTemporaryDir cache;
+    RegistryClient client(registry.base());
+    client.setCacheDir(cache.path());
+    client.setTimeoutMs(500);
+    int calls = 0;
+    const auto search = [&] {
+        return once<RegistryClient::PageResult>(
+                [&](auto done) {
+                    client.search(QStringLiteral("modelcontextprotocol"), QString(), 30, done);
+                },
+                &calls);
+    };
+    const auto latest = [&](const QString &name) {
+        return once<RegistryClient::EntryResult>([&](auto done) { client.latest(name, done); },
+                                                 &calls);
+    };
+    auto live = search();
+    QVERIFY2(live && std::holds_alternative<ListPage>(*live), qPrintable(errorOf(*live)));
+    QVERIFY(!std::get<ListPage>(*live).fromCache.isValid());
+    const auto memory = QStringLiteral("io.github.modelcontextprotocol/server-memory");
+    auto entry = latest(memory);
+    QVERIFY2(entry && std::holds_alternative<Listing>(*entry), qPrintable(errorOf(*entry)));
+
+    for (const FakeRegistry::Mode mode :
+         {FakeRegistry::Mode::Error500, FakeRegistry::Mode::Silent, FakeRegistry::Mode::NotJson}) {
+        registry.mode = mode;
+        const auto saved = search();
+        QVERIFY2(saved && std::holds_alternative<ListPage>(*saved), qPrintable(errorOf(*saved)));
+        QCOMPARE(calls, 1);
+        QVERIFY(std::get<ListPage>(*saved).fromCache.isValid());
+        QCOMPARE(std::get<ListPage>(*saved).servers.size(),
+                 std::get<ListPage>(*live).servers.size());
+        entry = latest(memory);
+        QVERIFY2(entry && std::holds_alternative<Listing>(*entry), qPrintable(errorOf(*entry)));
+        QVERIFY(std::get<Listing>(*entry).fromCache.isValid());
+        QCOMPARE(std::get<Listing>(*entry).server.name, memory);
+        // Nothing saved for this one: the failure itself.
+        const auto other = latest(QStringLiteral("io.example/never-asked"));
+        QVERIFY(other && std::holds_alternative<QString>(*other));
+    }
+    // "No such server" is an answer, not a failure: never replaced by a saved one.
+    registry.mode = FakeRegistry::Mode::Normal;
+    registry.entries.clear();
+    entry = latest(memory);
+    QVERIFY(entry && errorOf(*entry).contains(QStringLiteral("has no such server")));
+    QVERIFY(QDir(cache.path()).entryList(QDir::Files).size() >= 2);
+}
+
 void tst_RegistryClient::latestEntryOfOneServer()
 {
     FakeRegistry registry;
@@ -219,7 +277,9 @@ struct CliRun
 };
 
 // The CLI as a person runs it, while this test's event loop serves the registry.
-CliRun runCli(const QStringList &args, const QString &registry = QString())
+// `setting`: the window's "registryUrl" in the CLI's settings.ini (none when empty).
+CliRun runCli(const QStringList &args, const QString &registry = QString(),
+              const QString &setting = QString())
 {
     QTemporaryDir folder;
     QProcess process;
@@ -228,6 +288,19 @@ CliRun runCli(const QStringList &args, const QString &registry = QString())
     if (!registry.isEmpty())
         env.insert(QStringLiteral("SWITCHBOARD_REGISTRY"), registry);
     env.insert(QStringLiteral("LANGUAGE"), QStringLiteral("en"));
+    // The CLI's settings and saved answers are this run's, kept across its invocations.
+    static QTemporaryDir home;
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral("config")));
+    env.insert(QStringLiteral("XDG_CACHE_HOME"), home.filePath(QStringLiteral("cache")));
+    env.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data")));
+    const QString settings = home.filePath(QStringLiteral("config/switchboard/settings.ini"));
+    QFile::remove(settings);
+    if (!setting.isEmpty()) {
+        QDir().mkpath(QFileInfo(settings).path());
+        QFile file(settings);
+        if (file.open(QIODevice::WriteOnly))
+            file.write("[General]\nregistryUrl=" + setting.toUtf8() + "\n");
+    }
     process.setProcessEnvironment(env);
     process.setWorkingDirectory(folder.path());
     process.start(QStringLiteral(SWITCHBOARD_CLI), args);
@@ -297,6 +370,30 @@ void tst_RegistryClient::cliSearchesAndShows()
                   QStringLiteral("--registry"), QStringLiteral("file:///etc")});
     QCOMPARE(run.code, 1);
     QVERIFY2(run.err.contains(QLatin1String("is not a registry address")), qPrintable(run.err));
+}
+
+// The window's setting names the registry when neither --registry nor $SWITCHBOARD_REGISTRY
+// does; a registry that cannot be asked is answered from what the CLI saved, saying so.
+void tst_RegistryClient::cliUsesTheSettingAndSavedAnswers()
+{
+    FakeRegistry registry;
+    registry.entries = RegistryFixture::realEntries();
+    CliRun run = runCli(
+            {QStringLiteral("registry"), QStringLiteral("search"), QStringLiteral("memory")},
+            QString(), registry.base().toString());
+    QCOMPARE(run.code, 0);
+    QVERIFY2(run.out.contains(QLatin1String("io.github.modelcontextprotocol/server-memory")),
+             qPrintable(run.out + run.err));
+    QVERIFY(run.err.isEmpty());
+    registry.mode = FakeRegistry::Mode::Error500;
+    run = runCli({QStringLiteral("registry"), QStringLiteral("search"), QStringLiteral("memory")},
+                 QString(), registry.base().toString());
+    QCOMPARE(run.code, 0);
+    QVERIFY2(run.out.contains(QLatin1String("io.github.modelcontextprotocol/server-memory")),
+             qPrintable(run.out + run.err));
+    QVERIFY2(run.err.contains(QLatin1String("the registry could not be asked: this is what it "
+                                            "answered on")),
+             qPrintable(run.err));
 }
 
 QTEST_GUILESS_MAIN(tst_RegistryClient)

@@ -48,6 +48,7 @@ class tst_ServerInstall : public QObject
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("config")));
         env.insert(QStringLiteral("XDG_DATA_HOME"), m_dir.filePath(QStringLiteral("data")));
+        env.insert(QStringLiteral("XDG_CACHE_HOME"), m_dir.filePath(QStringLiteral("cache")));
         env.insert(QStringLiteral("SWITCHBOARD_KEYCHAIN_SERVICE"), m_service);
         env.insert(QStringLiteral("SWITCHBOARD_REGISTRY"), m_registry.base().toString());
         // npx runs the servers on the pinned Node.

@@ -133,9 +133,12 @@ private slots:
         settings.toolSearchThreshold = 0;
         settings.modelSeesImages = false;
         settings.pinnedTools = {QStringLiteral("mcp__gh__create_issue"), QStringLiteral("bash")};
+        settings.registryUrl = QStringLiteral("https://registry.example.com/mcp");
         QString error;
         QVERIFY2(settings.save(path, &error), qPrintable(error));
         QCOMPARE(AppSettings::load(path), settings);
+        // Where the CLI finds it too.
+        QVERIFY(bytes(path).contains("registryUrl=https://registry.example.com/mcp"));
         QVERIFY(bytes(path).contains("claude-test"));
         QVERIFY(bytes(path).contains("[bash]\nsandbox=off"));
         QVERIFY(bytes(path).contains("[servers]\nmaxConcurrentStarts=3"));
@@ -371,9 +374,20 @@ private slots:
         baseUrl->setText(QStringLiteral("http://127.0.0.1:8000/v1"));
         QVERIFY(!error->isVisible());
         QVERIFY(ok->isEnabled());
+        // The MCP Registry's address is checked the same way.
+        auto registry = child<QLineEdit>(&dialog, "registryUrlEdit");
+        auto registryError = child<QLabel>(&dialog, "registryUrlError");
+        registry->setText(QStringLiteral("file:///etc"));
+        QVERIFY(registryError->isVisible());
+        QVERIFY(registryError->text().startsWith(QLatin1String("MCP Registry:")));
+        QVERIFY(!ok->isEnabled());
+        registry->setText(QStringLiteral("https://mcp.example.com"));
+        QVERIFY(!registryError->isVisible());
+        QVERIFY(ok->isEnabled());
         ok->click();
         QTRY_COMPARE(accepted.count(), 1);
         QCOMPARE(AppSettings::load(path).baseUrl, QStringLiteral("http://127.0.0.1:8000/v1"));
+        QCOMPARE(AppSettings::load(path).registryUrl, QStringLiteral("https://mcp.example.com"));
     }
 
     // Whether or not this machine has a keychain (CI under CTest has no D-Bus session, so
@@ -664,6 +678,7 @@ private slots:
                  << child<QWidget>(&dialog, "pinnedToolsEdit")
                  << child<QWidget>(&dialog, "bashSandboxCombo")
                  << child<QWidget>(&dialog, "sensitiveFilesEdit")
+                 << child<QWidget>(&dialog, "registryUrlEdit")
                  << child<QWidget>(&dialog, "languageCombo");
         for (QWidget *next : std::as_const(expected)) {
             QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);

@@ -4,7 +4,7 @@
 <context>
     <name>Cli::Application</name>
     <message numerus="yes">
-        <location filename="../src/cli/cliinstall.cpp" line="+269"/>
+        <location filename="../src/cli/cliinstall.cpp" line="+236"/>
         <source>%1 connected: %n tool(s)</source>
         <translation>
             <numerusform>%1 connected: %n tool</numerusform>

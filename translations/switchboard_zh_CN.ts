@@ -154,8 +154,8 @@
         <translation>正在 %2 上提供 %1</translation>
     </message>
     <message>
-        <location filename="../src/cli/cliinstall.cpp" line="+81"/>
-        <location filename="../src/cli/cliregistry.cpp" line="+69"/>
+        <location filename="../src/cli/cliinstall.cpp" line="+47"/>
+        <location filename="../src/cli/cliregistry.cpp" line="+70"/>
         <source>required</source>
         <translation>必填</translation>
     </message>
@@ -166,7 +166,7 @@
         <translation>机密</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+74"/>
         <source>%1 was deleted from the registry: %2</source>
         <translation>%1 已从注册表中删除：%2</translation>
     </message>
@@ -268,7 +268,12 @@
         <translation>默认 %1</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+53"/>
+        <source>the registry could not be asked: this is what it answered on %1</source>
+        <translation>无法访问注册表：以下是它在 %1 的回答</translation>
+    </message>
+    <message>
+        <location line="+25"/>
         <source>left out: %1</source>
         <translation>已略去：%1</translation>
     </message>
@@ -283,7 +288,7 @@
         <translation>（还有更多结果：请缩小搜索范围）</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+39"/>
         <source>repository: %1</source>
         <translation>代码仓库：%1</translation>
     </message>
@@ -309,7 +314,7 @@
         <translation>远程：%1 %2</translation>
     </message>
     <message>
-        <location filename="../src/cli/clisecrets.cpp" line="+95"/>
+        <location filename="../src/cli/clisecrets.cpp" line="+94"/>
         <source>Value of %1 (not shown): </source>
         <translation>%1 的值（不显示）：</translation>
     </message>
@@ -2162,12 +2167,12 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Engine::ServerInstaller</name>
     <message>
-        <location filename="../src/engine/install/serverinstaller.cpp" line="+43"/>
+        <location filename="../src/engine/install/serverinstaller.cpp" line="+44"/>
         <source>choose one package or one remote of %1 to install</source>
         <translation>请选择 %1 的一个软件包或一个远程服务器来安装</translation>
     </message>
     <message>
-        <location line="+100"/>
+        <location line="+99"/>
         <source>a server named &apos;%1&apos; exists already</source>
         <translation>已有名为“%1”的服务器</translation>
     </message>
@@ -3016,7 +3021,7 @@ Site: %3</source>
 <context>
     <name>Gui::AppSettings</name>
     <message>
-        <location filename="../src/ui/appsettings.cpp" line="+183"/>
+        <location filename="../src/ui/appsettings.cpp" line="+193"/>
         <source>could not write the settings file %1</source>
         <translation>无法写入设置文件 %1</translation>
     </message>
@@ -5472,12 +5477,12 @@ in %3</source>
 <context>
     <name>Gui::SettingsDialog</name>
     <message>
-        <location filename="../src/ui/settingsdialog.cpp" line="+96"/>
+        <location filename="../src/ui/settingsdialog.cpp" line="+98"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location line="+94"/>
+        <location line="+95"/>
         <source>Environment variables</source>
         <translation>环境变量</translation>
     </message>
@@ -5563,8 +5568,8 @@ in %3</source>
         <translation>上下文窗口(&amp;W)：</translation>
     </message>
     <message>
-        <location line="-183"/>
-        <location line="+195"/>
+        <location line="-184"/>
+        <location line="+196"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
@@ -5614,7 +5619,7 @@ in %3</source>
         <translation>模型能看到工具结果中的图像</translation>
     </message>
     <message>
-        <location line="-104"/>
+        <location line="-105"/>
         <source>&amp;General</source>
         <translation>常规(&amp;G)</translation>
     </message>
@@ -5624,7 +5629,7 @@ in %3</source>
         <translation>服务器密钥(&amp;S)</translation>
     </message>
     <message>
-        <location line="+101"/>
+        <location line="+102"/>
         <source>Turn off for a text-only model: each image is then named in the result&apos;s text instead</source>
         <translation>对纯文本模型请关闭：届时每张图像改为在结果文本中注明</translation>
     </message>
@@ -5770,7 +5775,12 @@ in %3</source>
         <translation>敏感文件(&amp;V)：</translation>
     </message>
     <message>
-        <location line="-322"/>
+        <location line="+196"/>
+        <source>MCP Registry: %1</source>
+        <translation>MCP 注册表：%1</translation>
+    </message>
+    <message>
+        <location line="-519"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
@@ -5795,12 +5805,22 @@ in %3</source>
         <translation>界面</translation>
     </message>
     <message>
-        <location line="+308"/>
+        <location line="+309"/>
+        <source>Where &quot;Add server…&quot; searches for servers: the official MCP Registry unless you name another (your company&apos;s own)</source>
+        <translation>“添加服务器…”在哪里搜索服务器：除非你指定其他注册表（例如你公司自己的），否则使用官方 MCP 注册表</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>MCP Re&amp;gistry:</source>
+        <translation>MCP 注册表(&amp;G)：</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>The system keychain is not available: %1. The key is used for this session only and not saved; set OPENAI_API_KEY / ANTHROPIC_API_KEY to keep it.</source>
         <translation>系统钥匙串不可用：%1。密钥仅用于本次会话，不会保存；如需保留，请设置 OPENAI_API_KEY / ANTHROPIC_API_KEY。</translation>
     </message>
     <message>
-        <location line="+120"/>
+        <location line="+121"/>
         <source>Reading the keychain…</source>
         <translation>正在读取钥匙串…</translation>
     </message>
@@ -7023,31 +7043,28 @@ in %3</source>
         <translation>第 %1 行，第 %2 列</translation>
     </message>
     <message>
-        <location line="+8"/>
-        <location line="+215"/>
+        <location line="+7"/>
+        <location line="+28"/>
         <source>Cannot change %1: %2</source>
         <translation>无法修改 %1：%2</translation>
     </message>
     <message>
-        <location line="-211"/>
-        <location line="+215"/>
+        <location line="-24"/>
         <source>the file is larger than %1 KiB.</source>
         <translation>文件超过 %1 KiB。</translation>
     </message>
     <message>
-        <location line="-211"/>
-        <location line="+214"/>
+        <location line="+3"/>
         <source>it contains a NUL byte (%1); it must be UTF-8 text.</source>
         <translation>其中包含 NUL 字节（%1）；必须是 UTF-8 文本。</translation>
     </message>
     <message>
-        <location line="-207"/>
-        <location line="+212"/>
+        <location line="+5"/>
         <source>it is not valid JSON (%1: %2). Fix the file first.</source>
         <translation>不是有效的 JSON（%1：%2）。请先修复该文件。</translation>
     </message>
     <message>
-        <location line="-202"/>
+        <location line="+31"/>
         <source>it has no &quot;mcpServers&quot; object.</source>
         <translation>其中没有 &quot;mcpServers&quot; 对象。</translation>
     </message>
@@ -7083,17 +7100,17 @@ in %3</source>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+198"/>
+        <location line="+169"/>
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location line="-184"/>
+        <location line="-155"/>
         <source>Cannot save %1: %2</source>
         <translation>无法保存 %1：%2</translation>
     </message>
     <message>
-        <location line="+89"/>
+        <location line="-144"/>
         <source>it is not a JSON object.</source>
         <translation>它不是 JSON 对象。</translation>
     </message>
@@ -7103,12 +7120,12 @@ in %3</source>
         <translation>它的 &quot;mcpServers&quot; 不是对象。</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+234"/>
         <source>Cannot add to %1: it already defines a server named &apos;%2&apos;.</source>
         <translation>无法添加到 %1：其中已定义名为“%2”的服务器。</translation>
     </message>
     <message>
-        <location line="+74"/>
+        <location line="+71"/>
         <source>Cannot create the folder of %1</source>
         <translation>无法创建 %1 所在的文件夹</translation>
     </message>
@@ -7776,12 +7793,12 @@ in %3</source>
 <context>
     <name>Mcp::Registry::RegistryClient</name>
     <message>
-        <location filename="../src/mcp/registry/registryclient.cpp" line="+39"/>
+        <location filename="../src/mcp/registry/registryclient.cpp" line="+46"/>
         <source>the registry at %1 sent more than %2 MiB</source>
         <translation>位于 %1 的注册表发送了超过 %2 MiB 的数据</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+115"/>
         <source>the registry at %1 did not answer within %2 s</source>
         <translation>位于 %1 的注册表在 %2 秒内没有应答</translation>
     </message>
@@ -7807,7 +7824,7 @@ in %3</source>
     </message>
     <message>
         <location line="+19"/>
-        <location line="+65"/>
+        <location line="+71"/>
         <source>%1 (from %2)</source>
         <translation>%1（来自 %2）</translation>
     </message>

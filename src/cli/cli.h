@@ -15,6 +15,10 @@
 #include <memory>
 #include <span>
 
+namespace Mcp::Registry {
+class RegistryClient;
+}
+
 namespace Cli {
 
 // switchboard-cli: the command-line face of Switchboard. Its commands, output formats and exit
@@ -115,6 +119,8 @@ private:
     int cmdRegistrySearch();
     int cmdRegistryShow();
     QUrl registryUrl();
+    Mcp::Registry::RegistryClient *newRegistryClient(const QUrl &base);
+    void noteCached(const QDateTime &savedAt);
 
     // install, uninstall (cliinstall.cpp)
     int cmdInstall();

@@ -110,7 +110,7 @@ int Application::cmdInstall()
     const QString file = scope == QLatin1String("user")
                                  ? Mcp::ConfigLoader::userConfigPath()
                                  : QDir(m_workspace).filePath(QStringLiteral(".mcp.json"));
-    auto *client = new RegistryClient(base, this);
+    RegistryClient *client = newRegistryClient(base);
     client->latest(entry, [=, this](RegistryClient::EntryResult result) {
         if (const QString *error = std::get_if<QString>(&result)) {
             err(*error);
@@ -118,6 +118,7 @@ int Application::cmdInstall()
             return;
         }
         const Listing &listing = std::get<Listing>(result);
+        noteCached(listing.fromCache);
         if (listing.status == QLatin1String("deleted")) {
             err(tr("%1 was deleted from the registry: %2").arg(entry, listing.statusMessage));
             finish(ServerFailed);

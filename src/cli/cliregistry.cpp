@@ -5,6 +5,7 @@
 #include <mcp/registry/installplan.h>
 #include <mcp/registry/registryclient.h>
 
+#include <QLocale>
 #include <QUrl>
 
 namespace Cli {
@@ -83,7 +84,8 @@ QString fieldLine(const Field &field)
 
 } // namespace
 
-// --registry URL, else $SWITCHBOARD_REGISTRY, else the official registry; empty when the
+// --registry URL, else $SWITCHBOARD_REGISTRY, else the window's setting, else the official
+// registry; empty when the
 // address given is not one (a usage error was printed).
 QUrl Application::registryUrl()
 {
@@ -100,6 +102,8 @@ QUrl Application::registryUrl()
     if (given.isEmpty())
         given = qEnvironmentVariable("SWITCHBOARD_REGISTRY");
     if (given.isEmpty())
+        given = RegistryClient::configuredBaseUrl();
+    if (given.isEmpty())
         given = QString::fromLatin1(RegistryClient::DefaultBaseUrl);
     const QUrl url(given, QUrl::StrictMode);
     const QString scheme = url.scheme().toLower();
@@ -111,6 +115,21 @@ QUrl Application::registryUrl()
     return url;
 }
 
+// A client that keeps what it reads for offline use, and says when it answers from there.
+RegistryClient *Application::newRegistryClient(const QUrl &base)
+{
+    auto *client = new RegistryClient(base, this);
+    client->setCacheDir(RegistryClient::defaultCacheDir());
+    return client;
+}
+
+void Application::noteCached(const QDateTime &savedAt)
+{
+    if (savedAt.isValid())
+        err(tr("the registry could not be asked: this is what it answered on %1")
+                    .arg(QLocale().toString(savedAt, QLocale::ShortFormat)));
+}
+
 int Application::cmdRegistrySearch()
 {
     const QUrl base = registryUrl();
@@ -120,7 +139,7 @@ int Application::cmdRegistrySearch()
     if (m_args.size() > 1 || (!m_args.isEmpty() && m_args.first().startsWith(QLatin1Char('-'))))
         return usageError(QStringLiteral("registry search takes TEXT [--json] [--registry URL]"));
     const QString text = m_args.value(0);
-    auto *client = new RegistryClient(base, this);
+    auto *client = newRegistryClient(base);
     client->search(
             text, QString(), RegistryClient::DefaultPageSize,
             [this](RegistryClient::PageResult result) {
@@ -130,6 +149,7 @@ int Application::cmdRegistrySearch()
                     return;
                 }
                 const ListPage &page = std::get<ListPage>(result);
+                noteCached(page.fromCache);
                 for (const QString &skipped : page.skipped)
                     err(tr("left out: %1").arg(skipped));
                 if (m_json) {
@@ -172,7 +192,7 @@ int Application::cmdRegistryShow()
     m_json = m_args.removeAll(QStringLiteral("--json")) > 0;
     if (m_args.size() != 1 || m_args.first().startsWith(QLatin1Char('-')))
         return usageError(QStringLiteral("registry show takes NAME [--json] [--registry URL]"));
-    auto *client = new RegistryClient(base, this);
+    auto *client = newRegistryClient(base);
     client->latest(m_args.first(), [this](RegistryClient::EntryResult result) {
         if (const QString *error = std::get_if<QString>(&result)) {
             err(*error);
@@ -180,6 +200,7 @@ int Application::cmdRegistryShow()
             return;
         }
         const Listing &listing = std::get<Listing>(result);
+        noteCached(listing.fromCache);
         const ServerJson &s = listing.server;
         if (m_json) {
             out(jsonText(listingJson(listing), 2) + QLatin1Char('\n'));

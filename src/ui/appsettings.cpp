@@ -2,6 +2,8 @@
 
 #include <engine/storage/privatefiles.h>
 
+#include <mcp/registry/registryclient.h>
+
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -125,6 +127,9 @@ AppSettings AppSettings::load(const QString &file)
             && input <= MaxPricePerMillion && output <= MaxPricePerMillion)
             result.prices.insert(it.key().trimmed(), {input, output});
     }
+    result.registryUrl = settings.value(QLatin1String(Mcp::Registry::RegistryClient::SettingsKey))
+                                 .toString()
+                                 .trimmed();
     // Absent: the defaults. Present, even empty: what the user chose.
     if (settings.contains(SensitiveFilesKey)) {
         QStringList patterns;
@@ -171,6 +176,11 @@ bool AppSettings::save(const QString &file, QString *error) const
         settings.remove(SensitiveFilesKey);
     else
         settings.setValue(SensitiveFilesKey, sensitiveFiles);
+    if (registryUrl.trimmed().isEmpty())
+        settings.remove(QLatin1String(Mcp::Registry::RegistryClient::SettingsKey));
+    else
+        settings.setValue(QLatin1String(Mcp::Registry::RegistryClient::SettingsKey),
+                          registryUrl.trimmed());
     QJsonObject priceTable;
     for (auto it = prices.cbegin(); it != prices.cend(); ++it)
         priceTable.insert(it.key(), QJsonArray{it->inputPerMillion, it->outputPerMillion});

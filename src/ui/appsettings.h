@@ -89,6 +89,9 @@ struct AppSettings
     // Wildcards for files the read tools ask about before touching them (a secret's usual
     // homes); see Engine::Workspace::setSensitivePatterns.
     QStringList sensitiveFiles = Engine::Workspace::defaultSensitivePatterns();
+    // "registryUrl": the MCP Registry "Add server…" searches (a company's own); empty: the
+    // official one (Mcp::Registry::RegistryClient::DefaultBaseUrl). The CLI reads it too.
+    QString registryUrl;
     // "model/prices": what a model's tokens cost, in US dollars per million, as the user typed
     // them (prices change; none are built in). A model without a row shows tokens only.
     struct Price

@@ -2,6 +2,8 @@
 
 #include "serversecretspage.h"
 
+#include <mcp/registry/registryclient.h>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -171,7 +173,8 @@ SettingsDialog::SettingsDialog(QString settingsFile, Engine::SecretStore *secret
             m_seesImagesCheck,  m_pricesTable,        m_addPriceButton,     m_removePriceButton,
             m_toolTimeoutSpin,  m_observationSpin,    m_keepResultSpin,     m_keepConversationSpin,
             m_startsSpin,       m_inboundSpin,        m_toolSearchSpin,     m_pinnedEdit,
-            m_bashSandboxCombo, m_sensitiveFilesEdit, m_languageCombo,      m_buttons};
+            m_bashSandboxCombo, m_sensitiveFilesEdit, m_registryEdit,       m_languageCombo,
+            m_buttons};
     for (qsizetype i = 1; i < tabOrder.size(); ++i)
         setTabOrder(tabOrder.at(i - 1), tabOrder.at(i));
 
@@ -425,6 +428,18 @@ void SettingsDialog::setUpToolsForm(const AppSettings &current, SettingsForm &to
     toolsForm.addRow(tr("&Pinned tools:"), m_pinnedEdit);
     toolsForm.addRow(tr("Sand&box for bash:"), m_bashSandboxCombo);
     toolsForm.addRow(tr("Sensiti&ve files:"), m_sensitiveFilesEdit);
+    m_registryEdit = new QLineEdit(current.registryUrl, this);
+    m_registryEdit->setObjectName(QStringLiteral("registryUrlEdit"));
+    m_registryEdit->setPlaceholderText(
+            QString::fromLatin1(Mcp::Registry::RegistryClient::DefaultBaseUrl));
+    m_registryEdit->setToolTip(tr("Where \"Add server…\" searches for servers: the official MCP "
+                                  "Registry unless you name another (your company's own)"));
+    m_registryError = noteLabel(QStringLiteral("registryUrlError"), this);
+    setErrorColor(m_registryError);
+    m_registryError->hide();
+    toolsForm.addRow(tr("MCP Re&gistry:"), m_registryEdit);
+    toolsForm.addNote(m_registryError);
+    connect(m_registryEdit, &QLineEdit::textChanged, this, &SettingsDialog::validate);
 }
 
 QString SettingsDialog::keychainNote(const QString &reason)
@@ -476,6 +491,7 @@ AppSettings SettingsDialog::settings() const
     }
     result.sensitiveFiles = m_sensitiveFilesEdit->text().split(
             QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
+    result.registryUrl = m_registryEdit->text().trimmed();
     return result;
 }
 
@@ -605,9 +621,13 @@ bool SettingsDialog::validate()
                                     : AppSettings::checkBaseUrl(m_baseUrlEdit->text());
     m_baseUrlError->setText(problem.isEmpty() ? QString() : tr("Base URL: %1").arg(problem));
     m_baseUrlError->setVisible(!problem.isEmpty());
-    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(problem.isEmpty());
+    const QString registry = AppSettings::checkBaseUrl(m_registryEdit->text());
+    m_registryError->setText(registry.isEmpty() ? QString() : tr("MCP Registry: %1").arg(registry));
+    m_registryError->setVisible(!registry.isEmpty());
+    const bool ok = problem.isEmpty() && registry.isEmpty();
+    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(ok);
     growToFit();
-    return problem.isEmpty();
+    return ok;
 }
 
 void SettingsDialog::forgetKey()
@@ -622,7 +642,7 @@ void SettingsDialog::accept()
     if (m_pendingJobs > 0)
         return;
     if (!validate()) {
-        m_baseUrlEdit->setFocus();
+        (m_registryError->isVisible() ? m_registryEdit : m_baseUrlEdit)->setFocus();
         return;
     }
     const AppSettings result = settings();

@@ -116,6 +116,8 @@ private:
     QToolButton *m_removePriceButton = nullptr;
     QComboBox *m_bashSandboxCombo = nullptr;
     QLineEdit *m_sensitiveFilesEdit = nullptr;
+    QLineEdit *m_registryEdit = nullptr;
+    QLabel *m_registryError = nullptr;
     QComboBox *m_languageCombo = nullptr;
     QLabel *m_saveError = nullptr;
     QTabWidget *m_pages = nullptr;

@@ -2,8 +2,15 @@
 
 #include <mcp/wire/jsonparser.h>
 
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QNetworkReply>
 #include <QNetworkRequest>
+#include <QSaveFile>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QTimer>
 #include <QUrlQuery>
 
@@ -57,7 +64,65 @@ QUrl RegistryClient::searchUrl(const QString &text, const QString &cursor, int l
     return url;
 }
 
-void RegistryClient::get(const QUrl &url, std::function<void(std::variant<Json, QString>)> done)
+QString RegistryClient::defaultCacheDir()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::CacheLocation)
+           + QStringLiteral("/registry");
+}
+
+QString RegistryClient::configuredBaseUrl()
+{
+    const QString file = QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation)
+                         + QStringLiteral("/settings.ini");
+    if (!QFileInfo(file).isFile())
+        return {};
+    return QSettings(file, QSettings::IniFormat)
+            .value(QLatin1String(SettingsKey))
+            .toString()
+            .trimmed();
+}
+
+QString RegistryClient::cacheFile(const QUrl &url) const
+{
+    const QByteArray key = QCryptographicHash::hash(url.toString(QUrl::FullyEncoded).toUtf8(),
+                                                    QCryptographicHash::Sha256)
+                                   .toHex();
+    return m_cacheDir + QLatin1Char('/') + QString::fromLatin1(key.left(40))
+           + QStringLiteral(".json");
+}
+
+void RegistryClient::save(const QUrl &url, const Json &answer) const
+{
+    const std::string text = answer.dump(-1, ' ', false, Json::error_handler_t::replace);
+    const QByteArray body(text.data(), qsizetype(text.size()));
+    if (m_cacheDir.isEmpty() || !QDir().mkpath(m_cacheDir))
+        return;
+    QSaveFile file(cacheFile(url));
+    if (!file.open(QIODevice::WriteOnly) || file.write(body) != body.size() || !file.commit())
+        return;
+    QFileInfoList files
+            = QDir(m_cacheDir).entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Time);
+    while (files.size() > MaxCacheFiles)
+        QFile::remove(files.takeLast().absoluteFilePath());
+}
+
+std::optional<std::pair<Json, QDateTime>> RegistryClient::saved(const QUrl &url) const
+{
+    if (m_cacheDir.isEmpty())
+        return std::nullopt;
+    QFile file(cacheFile(url));
+    if (!file.open(QIODevice::ReadOnly))
+        return std::nullopt;
+    const QByteArray body = file.read(MaxAnswerBytes + 1);
+    if (body.size() > MaxAnswerBytes)
+        return std::nullopt;
+    Json json = parseJson(std::string_view(body.constData(), std::size_t(body.size())));
+    if (json.is_discarded() || json.is_null())
+        return std::nullopt;
+    return std::pair{std::move(json), QFileInfo(file).lastModified()};
+}
+
+void RegistryClient::get(const QUrl &url, std::function<void(Answer, QDateTime)> done)
 {
     QNetworkRequest request(url);
     request.setRawHeader("Accept", "application/json");
@@ -73,8 +138,21 @@ void RegistryClient::get(const QUrl &url, std::function<void(std::variant<Json, 
             reply->abort();
         }
     });
-    connect(reply, &QNetworkReply::finished, this, [this, reply, done = std::move(done)] {
+    // A failure other than "no such server" falls back on the answer saved last time.
+    auto finished = [this, url, done = std::move(done)](Answer answer, bool notFound) {
+        if (std::holds_alternative<QString>(answer) && !notFound) {
+            if (auto kept = saved(url)) {
+                done(std::move(kept->first), kept->second);
+                return;
+            }
+        }
+        done(std::move(answer), QDateTime());
+    };
+    connect(reply, &QNetworkReply::finished, this, [this, url, reply, finished] {
         reply->deleteLater();
+        const auto done = [&finished](Answer answer) {
+            finished(std::move(answer), false);
+        };
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         if (reply->property("tooBig").toBool()) {
             done(tooBig());
@@ -88,7 +166,7 @@ void RegistryClient::get(const QUrl &url, std::function<void(std::variant<Json, 
             return;
         }
         if (status == 404) {
-            done(tr("the registry at %1 has no such server").arg(where()));
+            finished(tr("the registry at %1 has no such server").arg(where()), true);
             return;
         }
         if (reply->error() != QNetworkReply::NoError || status / 100 != 2) {
@@ -114,20 +192,23 @@ void RegistryClient::get(const QUrl &url, std::function<void(std::variant<Json, 
 void RegistryClient::search(const QString &text, const QString &cursor, int limit,
                             std::function<void(PageResult)> done)
 {
-    get(searchUrl(text, cursor, limit),
-        [this, done = std::move(done)](std::variant<Json, QString> answer) {
-            if (const QString *error = std::get_if<QString>(&answer)) {
-                done(*error);
-                return;
-            }
-            QString problem;
-            std::optional<ListPage> page = readListPage(std::get<Json>(answer), &problem);
-            if (!page) {
-                done(tr("%1 (from %2)").arg(problem, where()));
-                return;
-            }
-            done(std::move(*page));
-        });
+    const QUrl url = searchUrl(text, cursor, limit);
+    get(url, [this, url, done = std::move(done)](Answer answer, const QDateTime &cachedAt) {
+        if (const QString *error = std::get_if<QString>(&answer)) {
+            done(*error);
+            return;
+        }
+        QString problem;
+        std::optional<ListPage> page = readListPage(std::get<Json>(answer), &problem);
+        if (!page) {
+            done(tr("%1 (from %2)").arg(problem, where()));
+            return;
+        }
+        if (!cachedAt.isValid()) // only what could be read is kept
+            save(url, std::get<Json>(answer));
+        page->fromCache = cachedAt;
+        done(std::move(*page));
+    });
 }
 
 void RegistryClient::searchAll(const QString &text, std::function<void(PageResult)> done)
@@ -147,6 +228,9 @@ void RegistryClient::nextPage(const QString &text, const QString &cursor, ListPa
                }
                ListPage &page = std::get<ListPage>(result);
                collected.servers << page.servers;
+               if (page.fromCache.isValid()
+                   && (!collected.fromCache.isValid() || page.fromCache < collected.fromCache))
+                   collected.fromCache = page.fromCache;
                collected.skipped << page.skipped;
                const QString next = page.nextCursor;
                if (next.isEmpty()) {
@@ -180,7 +264,7 @@ void RegistryClient::latest(const QString &name, std::function<void(EntryResult)
     const QUrl url = apiUrl(QStringLiteral("/v0.1/servers/")
                             + QString::fromLatin1(QUrl::toPercentEncoding(name))
                             + QStringLiteral("/versions/latest"));
-    get(url, [this, name, done = std::move(done)](std::variant<Json, QString> answer) {
+    get(url, [this, url, name, done = std::move(done)](Answer answer, const QDateTime &cachedAt) {
         if (const QString *error = std::get_if<QString>(&answer)) {
             done(tr("%1: %2").arg(name, *error));
             return;
@@ -196,6 +280,9 @@ void RegistryClient::latest(const QString &name, std::function<void(EntryResult)
                          .arg(where(), listing->server.name, name));
             return;
         }
+        if (!cachedAt.isValid())
+            save(url, std::get<Json>(answer));
+        listing->fromCache = cachedAt;
         done(std::move(*listing));
     });
 }

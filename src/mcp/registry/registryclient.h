@@ -2,12 +2,15 @@
 
 #include <mcp/registry/serverjson.h>
 
+#include <QDateTime>
 #include <QNetworkAccessManager>
 #include <QObject>
 #include <QPointer>
 #include <QUrl>
 
 #include <functional>
+#include <optional>
+#include <utility>
 #include <variant>
 
 class QNetworkReply;
@@ -37,6 +40,21 @@ public:
     QUrl baseUrl() const { return m_base; }
     void setTimeoutMs(int ms) { m_timeoutMs = ms; }
 
+    // Offline browsing: each answer read is saved in `dir` (one file per request, at most
+    // MaxCacheFiles, the oldest dropped); when the registry cannot be asked (unreachable, too
+    // slow, broken), the saved answer is used instead and ListPage/Listing::fromCache says
+    // when it was saved. A missing server (HTTP 404) is never answered from the cache. Empty:
+    // nothing is saved.
+    void setCacheDir(const QString &dir) { m_cacheDir = dir; }
+    static constexpr int MaxCacheFiles = 200;
+    // QStandardPaths::CacheLocation + "/registry".
+    static QString defaultCacheDir();
+
+    // The base URL a person chose in the window's settings (settings.ini's "registryUrl"),
+    // else empty. The CLI's order: --registry, then $SWITCHBOARD_REGISTRY, then this.
+    static constexpr const char *SettingsKey = "registryUrl";
+    static QString configuredBaseUrl();
+
     // A page's servers, or what went wrong (a sentence naming the registry).
     using PageResult = std::variant<ListPage, QString>;
     using EntryResult = std::variant<Listing, QString>;
@@ -53,7 +71,12 @@ public:
     QUrl searchUrl(const QString &text, const QString &cursor, int limit) const;
 
 private:
-    void get(const QUrl &url, std::function<void(std::variant<Json, QString>)> done);
+    using Answer = std::variant<Json, QString>;
+    // `cachedAt` valid: the registry could not be asked and this is its answer from then.
+    void get(const QUrl &url, std::function<void(Answer, QDateTime cachedAt)> done);
+    void save(const QUrl &url, const Json &answer) const;
+    std::optional<std::pair<Json, QDateTime>> saved(const QUrl &url) const;
+    QString cacheFile(const QUrl &url) const;
     void nextPage(const QString &text, const QString &cursor, ListPage collected,
                   QStringList cursors, std::function<void(PageResult)> done);
     QString where() const;
@@ -62,6 +85,7 @@ private:
 
     QUrl m_base;
     int m_timeoutMs = DefaultTimeoutMs;
+    QString m_cacheDir;
     QNetworkAccessManager m_network;
 };
 

@@ -2,6 +2,7 @@
 
 #include <mcp/wire/jsonrpc.h>
 
+#include <QDateTime>
 #include <QList>
 #include <QMap>
 #include <QString>
@@ -110,6 +111,9 @@ struct Listing
     QString publishedAt;
     QString updatedAt;
     bool isLatest = true;
+    // Set by RegistryClient when the registry could not be asked and this is the answer it
+    // gave before (saved for offline browsing): when it was saved.
+    QDateTime fromCache;
 };
 
 // One page of `GET /v0.1/servers`.
@@ -118,6 +122,7 @@ struct ListPage
     QList<Listing> servers;
     QStringList skipped; // entries left out, each with why ("servers[3]: packages[0]…: …")
     QString nextCursor;  // empty: the last page
+    QDateTime fromCache; // as Listing::fromCache
 };
 
 // Bounds on what is read. The schema's own where it has them (name 200, description and
