@@ -617,12 +617,7 @@ private slots:
                  static_cast<QWidget *>(probe.setup->window.get()));
     }
 
-    void screenshots_data()
-    {
-        QTest::addColumn<QString>("lang");
-        QTest::newRow("en") << QStringLiteral("en");
-        QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
-    }
+    void screenshots_data() { addLanguageRows(); }
     void screenshots()
     {
         QFETCH(QString, lang);

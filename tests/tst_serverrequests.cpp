@@ -271,12 +271,7 @@ private slots:
     }
 
     // Pictures of each, in both languages (docs/ keeps copies).
-    void screenshots_data()
-    {
-        QTest::addColumn<QString>("lang");
-        QTest::newRow("en") << QStringLiteral("en");
-        QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
-    }
+    void screenshots_data() { addLanguageRows(); }
 
     void screenshots()
     {

@@ -36,6 +36,14 @@ bool waitUntil(Predicate done, int ms)
     return done();
 }
 
+// The rows of a test run once per language (screenshots): "lang" = "en", "zh_CN".
+inline void addLanguageRows()
+{
+    QTest::addColumn<QString>("lang");
+    QTest::newRow("en") << QStringLiteral("en");
+    QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
+}
+
 inline void pause(int ms)
 {
     waitUntil([] { return false; }, ms);

@@ -199,6 +199,17 @@
     </message>
 </context>
 <context>
+    <name>Gui::AddServerDialog</name>
+    <message numerus="yes">
+        <location filename="../src/ui/addserverdialog.cpp" line="+241"/>
+        <source>%n server(s).</source>
+        <translation>
+            <numerusform>%n server.</numerusform>
+            <numerusform>%n servers.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Gui::ApprovalDialog</name>
     <message numerus="yes">
         <location filename="../src/ui/approvaldialog.cpp" line="+187"/>
@@ -294,7 +305,7 @@ in %3</numerusform>
 <context>
     <name>Gui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../src/ui/mainwindow.cpp" line="+556"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+564"/>
         <source>%n earlier tool result(s) shortened</source>
         <translation>
             <numerusform>%n earlier tool result shortened</numerusform>
@@ -422,7 +433,7 @@ in %3</numerusform>
 <context>
     <name>Gui::ServerDock</name>
     <message numerus="yes">
-        <location filename="../src/ui/serverdock.cpp" line="+293"/>
+        <location filename="../src/ui/serverdock.cpp" line="+300"/>
         <source>%n connected</source>
         <comment>servers</comment>
         <translation>
@@ -467,7 +478,7 @@ in %3</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+118"/>
+        <location line="+120"/>
         <source>restarted %n time(s) after a crash</source>
         <translation>
             <numerusform>restarted once after a crash</numerusform>

@@ -2310,7 +2310,7 @@ Allow %1 (%2 risk, from %3)?
 %2</translation>
     </message>
     <message>
-        <location line="+114"/>
+        <location line="+119"/>
         <source>a workspace&apos;s server reads keychain secrets only once you trust it</source>
         <translation>工作区的服务器只有在你信任它之后才能读取钥匙串中的密钥</translation>
     </message>
@@ -2793,6 +2793,156 @@ Allow %1 (%2 risk, from %3)?
         <location line="+7"/>
         <source>the view %1 is empty</source>
         <translation>视图 %1 为空</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::AddServerDialog</name>
+    <message>
+        <location filename="../src/ui/addserverdialog.cpp" line="+54"/>
+        <source>Add a server</source>
+        <translation>添加服务器</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Search the MCP Registry</source>
+        <translation>搜索 MCP 注册表</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&amp;More results</source>
+        <translation>更多结果(&amp;M)</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Choose a server to see what it runs and what it asks for.</source>
+        <translation>选择一个服务器，查看它运行什么以及需要填写什么。</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Your configuration (%1)</source>
+        <translation>你的配置（%1）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>This workspace (%1)</source>
+        <translation>此工作区（%1）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Install &amp;as:</source>
+        <translation>安装方式(&amp;A)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Add &amp;to:</source>
+        <translation>添加到(&amp;T)：</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>&amp;Install</source>
+        <translation>安装(&amp;I)</translation>
+    </message>
+    <message>
+        <location line="+53"/>
+        <source>Searching…</source>
+        <translation>正在搜索…</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Offline: the registry could not be asked; these are its results from %1.</source>
+        <translation>离线：无法访问注册表；以下是它在 %1 的结果。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>[deprecated]</source>
+        <translation>[已弃用]</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>No server found.</source>
+        <translation>没有找到服务器。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n server(s).</source>
+        <translation>
+            <numerusform>%n 个服务器。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>%1, version %2</source>
+        <translation>%1，版本 %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Source: %1</source>
+        <translation>源代码：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Website: %1</source>
+        <translation>网站：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Deprecated: %1</source>
+        <translation>已弃用：%1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>remote: %1</source>
+        <translation>远程：%1</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>one per line</source>
+        <translation>每行一个</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Kept in the system keychain, never in a file</source>
+        <translation>保存在系统钥匙串中，从不写入文件</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>(secret)</source>
+        <translation>（密钥）</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>It asks for nothing.</source>
+        <translation>它不需要填写任何内容。</translation>
+    </message>
+    <message>
+        <location line="+48"/>
+        <source>Runs: %1</source>
+        <translation>运行：%1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Connects to: %1</source>
+        <translation>连接到：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Environment: %1=%2</source>
+        <translation>环境变量：%1=%2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Header: %1: %2</source>
+        <translation>请求头：%1: %2</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Installing…</source>
+        <translation>正在安装…</translation>
     </message>
 </context>
 <context>
@@ -4115,22 +4265,22 @@ in %3</source>
 <context>
     <name>Gui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+492"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+499"/>
         <source>Ask anything — Enter sends, Shift+Enter for a new line, /mcp opens the tools</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
     <message>
-        <location line="+326"/>
+        <location line="+327"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-324"/>
+        <location line="-325"/>
         <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
         <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
     </message>
     <message>
-        <location line="-148"/>
+        <location line="-151"/>
         <source>Context from %1 ✕</source>
         <translation>来自 %1 的上下文 ✕</translation>
     </message>
@@ -4144,7 +4294,7 @@ in %3</source>
 %2</translation>
     </message>
     <message>
-        <location line="+147"/>
+        <location line="+150"/>
         <source>New conversation</source>
         <translation>新建对话</translation>
     </message>
@@ -4189,6 +4339,11 @@ in %3</source>
         <translation>审计日志(&amp;A)…</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>&amp;Add server…</source>
+        <translation>添加服务器(&amp;A)…</translation>
+    </message>
+    <message>
         <location line="+162"/>
         <source>The new model settings apply when the current answer is done.</source>
         <translation>新的模型设置将在当前回答完成后生效。</translation>
@@ -4211,12 +4366,12 @@ in %3</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-528"/>
+        <location line="-532"/>
         <source>Could not save the conversation: %1</source>
         <translation>无法保存对话：%1</translation>
     </message>
     <message>
-        <location line="+359"/>
+        <location line="+363"/>
         <source>&lt;b&gt;Compacted&lt;/b&gt; to fit the model&apos;s context window: %1 and %2 this request. The conversation keeps everything.</source>
         <translation>&lt;b&gt;已压缩&lt;/b&gt;以适应模型的上下文窗口：%1，并且本次请求%2。对话本身保留全部内容。</translation>
     </message>
@@ -4250,12 +4405,12 @@ in %3</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location line="-316"/>
+        <location line="-317"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
@@ -4275,7 +4430,12 @@ in %3</source>
         <translation>工具栏</translation>
     </message>
     <message>
-        <location line="+367"/>
+        <location line="+388"/>
+        <source>Installed %1 into %2; it is starting.</source>
+        <translation>已将 %1 安装到 %2，正在启动。</translation>
+    </message>
+    <message>
+        <location line="+24"/>
         <source>Could not rename the conversation: %1</source>
         <translation>无法重命名对话：%1</translation>
     </message>
@@ -5024,7 +5184,7 @@ in %3</source>
 <context>
     <name>Gui::ServerDock</name>
     <message>
-        <location filename="../src/ui/serverdock.cpp" line="+267"/>
+        <location filename="../src/ui/serverdock.cpp" line="+274"/>
         <source>starting</source>
         <comment>server state</comment>
         <translation>启动中</translation>
@@ -5129,6 +5289,16 @@ in %3</source>
         <location line="+0"/>
         <source>Reason</source>
         <translation>原因</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Add server…</source>
+        <translation>添加服务器(&amp;A)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Find a server in the MCP Registry and install it</source>
+        <translation>在 MCP 注册表中查找并安装服务器</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -5775,12 +5945,12 @@ in %3</source>
         <translation>敏感文件(&amp;V)：</translation>
     </message>
     <message>
-        <location line="+196"/>
+        <location line="+195"/>
         <source>MCP Registry: %1</source>
         <translation>MCP 注册表：%1</translation>
     </message>
     <message>
-        <location line="-519"/>
+        <location line="-518"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
@@ -7798,7 +7968,7 @@ in %3</source>
         <translation>位于 %1 的注册表发送了超过 %2 MiB 的数据</translation>
     </message>
     <message>
-        <location line="+115"/>
+        <location line="+117"/>
         <source>the registry at %1 did not answer within %2 s</source>
         <translation>位于 %1 的注册表在 %2 秒内没有应答</translation>
     </message>

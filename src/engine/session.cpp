@@ -163,6 +163,11 @@ Session::~Session()
     m_inboundRunner->cancelAll();
 }
 
+Mcp::McpConfig Session::readConfig() const
+{
+    return loadConfig(m_options.workspace, m_options.configFile, m_options.environment);
+}
+
 void Session::load()
 {
     m_trustError.clear();

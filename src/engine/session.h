@@ -76,6 +76,9 @@ public:
     // Reads the trust file and the configuration. Problems are in configErrors() and
     // trustError(); servers with problems are left out, the rest can start.
     void load();
+    // The configuration as the files say now (not applied): what apply() takes after a file
+    // was changed outside the config editor (a server installed).
+    Mcp::McpConfig readConfig() const;
     // The configuration as loaded or last applied, untrusted servers marked.
     const Mcp::McpConfig &config() const { return m_config; }
     const QList<Mcp::ConfigError> &configErrors() const { return m_config.errors; }

@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "addserverdialog.h"
 #include "agentsdock.h"
 #include "appcards.h"
 #include "attachmentbar.h"
@@ -30,6 +31,9 @@
 #include <engine/secrets/processenvironment.h>
 #include <engine/secrets/secretstore.h>
 #include <engine/secrets/signin.h>
+
+#include <mcp/config/config.h>
+#include <mcp/registry/registryclient.h>
 
 #include <QAction>
 #include <QCloseEvent>
@@ -395,6 +399,7 @@ void MainWindow::setUpDocks()
             = new ServerActions(m_session.get(), m_dock,
                                 {m_options.workspace, m_options.configFile, m_settingsFile}, this);
     connect(m_servers, &ServerActions::notice, m_chat, &ChatView::addNotice);
+    connect(m_dock, &ServerDock::addServerRequested, this, [this] { openAddServer(); });
     // Above what the next message carries.
     m_chatLayout->insertWidget(m_chatLayout->indexOf(m_attachmentBar), m_servers->toolWarning());
 
@@ -459,6 +464,8 @@ void MainWindow::setUpMenus()
                                                 QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M),
                                                 this, &MainWindow::editConfiguration);
     m_editConfigAction->setObjectName(QStringLiteral("editConfigurationAction"));
+    m_addServerAction = m_toolsMenu->addAction(QString(), this, [this] { openAddServer(); });
+    m_addServerAction->setObjectName(QStringLiteral("addServerAction"));
     m_toolsMenu->addAction(m_logDock->toggleViewAction());
     m_auditAction = m_toolsMenu->addAction(QString(), this, &MainWindow::openAuditLog);
     m_auditAction->setObjectName(QStringLiteral("auditLogAction"));
@@ -504,6 +511,7 @@ void MainWindow::retranslateUi()
     m_browseAction->setText(tr("&Tool browser…"));
     m_editConfigAction->setText(tr("Edit &configuration…"));
     m_auditAction->setText(tr("&Audit log…"));
+    m_addServerAction->setText(tr("&Add server…"));
     m_helpMenu->setTitle(tr("&Help"));
     m_shortcutsAction->setText(tr("&Keyboard shortcuts"));
     m_aboutAction->setText(tr("&About Switchboard"));
@@ -857,6 +865,51 @@ void MainWindow::editConfiguration()
 ConfigEditorPane *MainWindow::configEditor() const
 {
     return m_servers->configEditor();
+}
+
+AddServerDialog *MainWindow::addServerDialog() const
+{
+    return m_addServerDialog;
+}
+
+void MainWindow::openAddServer(const QString &search)
+{
+    if (m_addServerDialog) {
+        m_addServerDialog->raise();
+        m_addServerDialog->activateWindow();
+        return;
+    }
+    AddServerDialog::Options options;
+    options.registry
+            = QUrl(m_settings.registryUrl.isEmpty()
+                           ? QString::fromLatin1(Mcp::Registry::RegistryClient::DefaultBaseUrl)
+                           : m_settings.registryUrl);
+    options.cacheDir = Mcp::Registry::RegistryClient::defaultCacheDir();
+    options.userFile = Mcp::ConfigLoader::userConfigPath();
+    if (!m_options.workspace.isEmpty() && m_options.configFile.isEmpty())
+        options.workspaceFile = QDir(m_options.workspace).filePath(QStringLiteral(".mcp.json"));
+    for (const Mcp::ServerConfig &server : m_session->config().servers)
+        options.existingNames << server.name;
+    options.secrets = m_session->serverSecrets();
+    options.search = search;
+    auto *dialog = new AddServerDialog(options, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    m_addServerDialog = dialog;
+    connect(dialog, &AddServerDialog::installed, this,
+            [this](const QString &name, const QString &file, bool workspace,
+                   const QStringList &notes) {
+                applyConfig(m_session->readConfig());
+                // The person chose to put it into this folder's file: that is their trust.
+                if (workspace)
+                    for (const QString &error : m_session->trust({name}))
+                        m_chat->addNotice(error.toHtmlEscaped(), true);
+                m_chat->addNotice(tr("Installed %1 into %2; it is starting.")
+                                          .arg(name, QDir::toNativeSeparators(file))
+                                          .toHtmlEscaped());
+                for (const QString &note : notes)
+                    m_chat->addNotice(note.toHtmlEscaped(), true);
+            });
+    dialog->open();
 }
 
 Mcp::ReloadPlan MainWindow::applyConfig(const Mcp::McpConfig &config)

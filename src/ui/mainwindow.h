@@ -48,6 +48,7 @@ class ToolBrowser;
 class UiApprovalGate;
 class UsageLabel;
 class WindowHost;
+class AddServerDialog;
 
 struct MainWindowOptions
 {
@@ -97,6 +98,10 @@ public:
     // Tools → Audit log…: the non-modal table of approval decisions and tool runs.
     void openAuditLog();
     AuditLogDialog *auditLogDialog() const;
+    // Tools → Add server… (and the Servers dock's button): the MCP Registry's dialog; `search`
+    // is its first search. What it installs is started.
+    void openAddServer(const QString &search = QString());
+    AddServerDialog *addServerDialog() const;
     // Sends the composer's text (or opens the tool browser for "/mcp").
     void submit();
     void editLastMessage(const QString &text);
@@ -165,6 +170,7 @@ private:
     QString m_settingsFile;
     AppSettings m_settings;
     QPointer<SettingsDialog> m_settingsDialog;
+    QPointer<AddServerDialog> m_addServerDialog;
     int m_providerGeneration = 0; // a key read for older settings is ignored
     bool m_readingKey = false;
     bool m_applyPending = false; // settings saved during a turn: applied when it ends
@@ -202,6 +208,7 @@ private:
     QAction *m_browseAction = nullptr;
     QAction *m_editConfigAction = nullptr;
     QAction *m_auditAction = nullptr;
+    QAction *m_addServerAction = nullptr;
     QAction *m_shortcutsAction = nullptr;
     QAction *m_aboutAction = nullptr;
     bool m_closing = false;        // close requested, servers stopping

@@ -184,6 +184,13 @@ ServerDock::ServerDock(Mcp::Manager *manager, QWidget *parent)
     });
     connect(m_list, &QTreeWidget::itemActivated, this, &ServerDock::showStderr);
     layout->addWidget(m_list);
+    m_addButton = new QPushButton(content);
+    m_addButton->setObjectName(QStringLiteral("addServerButton"));
+    connect(m_addButton, &QPushButton::clicked, this, &ServerDock::addServerRequested);
+    auto addRow = new QHBoxLayout;
+    addRow->addWidget(m_addButton);
+    addRow->addStretch(1);
+    layout->addLayout(addRow);
     setWidget(content);
 
     m_stderrFlush.setSingleShot(true);
@@ -313,6 +320,8 @@ void ServerDock::changeEvent(QEvent *event)
 void ServerDock::retranslateUi()
 {
     m_list->setHeaderLabels({tr("Server"), tr("State"), tr("Tools"), tr("Reason")});
+    m_addButton->setText(tr("&Add server…"));
+    m_addButton->setToolTip(tr("Find a server in the MCP Registry and install it"));
     m_signInAction->setText(tr("Sign in"));
     m_signInAction->setToolTip(tr("Sign in to the selected server in your browser"));
     m_signOutAction->setText(tr("Sign out"));

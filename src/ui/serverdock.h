@@ -85,6 +85,8 @@ signals:
     void offerChanged(const QString &server, bool offered);
     // The user turned a server's instructions (in the model's system prompt) on or off.
     void instructionsChanged(const QString &server, bool used);
+    // "Add server…" under the list: the window opens its dialog.
+    void addServerRequested();
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -117,6 +119,7 @@ private:
     QSet<QString> m_instructionsOff;
     QHash<QString, QString> m_lastLog; // by server: its last log line
     QTreeWidget *m_list = nullptr;
+    QPushButton *m_addButton = nullptr;
     QLabel *m_titleLabel = nullptr;
     TrustBanner *m_trustBanner = nullptr;
     QHash<QString, QTreeWidgetItem *> m_rows;

@@ -1,0 +1,214 @@
+#include "pinnednode.h"
+#include "postedevents.h"
+#include "registryfixture.h"
+#include "windowtest.h"
+
+#include <ui/addserverdialog.h>
+#include <ui/language.h>
+
+#include <mcp/config/config.h>
+#include <mcp/config/configpatcher.h>
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDirIterator>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QTemporaryDir>
+#include <QTest>
+
+using Mcp::Json;
+
+// "Add server…" in the window, against a registry on 127.0.0.1 serving real server.json
+// documents (tests/fixtures/registry): results as the person types (one search per pause, not
+// per key), the install form of the chosen entry, the command line before anything is written,
+// and Install: the real @modelcontextprotocol/server-memory (npx, from the source tree's pinned
+// packages) written into the person's mcp.json, started, and its tools called. Screenshots of
+// the search and the form in both languages.
+class tst_AddServer : public QObject
+{
+    Q_OBJECT
+
+    // Under the build folder, so that npx finds the pinned packages of the source tree.
+    QTemporaryDir m_dir{QStringLiteral(SWITCHBOARD_BINARY_DIR "/addserver-XXXXXX")};
+    FakeRegistry m_registry;
+
+    QString workspace() const { return m_dir.filePath(QStringLiteral("ws")); }
+    QString userConfig() const
+    {
+        return m_dir.filePath(QStringLiteral("config/switchboard/mcp.json"));
+    }
+
+    std::unique_ptr<Gui::MainWindow> openWindow(const QString &name)
+    {
+        Gui::MainWindowOptions options
+                = testWindowOptions(workspace(), m_dir.filePath(QStringLiteral("data")),
+                                    QStringLiteral("conversations-") + name);
+        QDir().mkpath(QFileInfo(options.settingsFile).path());
+        QFile settings(options.settingsFile);
+        if (!settings.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            return nullptr;
+        settings.write("[General]\nregistryUrl=" + m_registry.base().toString().toUtf8() + "\n");
+        settings.close();
+        auto window = std::make_unique<Gui::MainWindow>(options);
+        window->resize(1100, 720);
+        window->show();
+        return window;
+    }
+
+    template<typename T>
+    static T *child(QWidget *parent, const QString &name)
+    {
+        return parent->findChild<T *>(name);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        QVERIFY(m_registry.port);
+        m_registry.entries = RegistryFixture::realEntries();
+        QVERIFY(QDir().mkpath(workspace()));
+        // The person's own folders are this run's; npx runs servers on the pinned Node, offline.
+        qputenv("XDG_CONFIG_HOME", m_dir.filePath(QStringLiteral("config")).toUtf8());
+        qputenv("XDG_CACHE_HOME", m_dir.filePath(QStringLiteral("cache")).toUtf8());
+        qputenv("XDG_DATA_HOME", m_dir.filePath(QStringLiteral("xdgdata")).toUtf8());
+        qputenv("PATH", (QFileInfo(PinnedNode::program()).path() + QLatin1Char(':')).toUtf8()
+                                + qgetenv("PATH"));
+        qputenv("npm_config_offline", "true");
+        qunsetenv("OPENAI_API_KEY");
+        qunsetenv("ANTHROPIC_API_KEY");
+        QCOMPARE(Mcp::ConfigLoader::userConfigPath(), userConfig());
+    }
+
+    // The acceptance: server-memory from the registry, through the dialog, into the person's
+    // mcp.json, started, its tools called; nothing else written.
+    void installFromTheDialog()
+    {
+        auto window = openWindow(QStringLiteral("install"));
+        QVERIFY(window);
+        // The Servers dock's button opens it, as Tools → Add server… does.
+        auto *add = child<QPushButton>(window.get(), QStringLiteral("addServerButton"));
+        QVERIFY(add && add->isVisible());
+        add->click();
+        Gui::AddServerDialog *dialog = window->addServerDialog();
+        QVERIFY(dialog);
+        QVERIFY(waitUntil([&] { return dialog->resultCount() == 4; }, 10000));
+
+        // Typing "memory" key by key searches once, after the pause.
+        m_registry.requests.clear();
+        auto *search = child<QLineEdit>(dialog, QStringLiteral("registrySearchEdit"));
+        QTest::keyClicks(search, QStringLiteral("memory"));
+        QVERIFY(waitUntil([&] { return dialog->resultCount() == 1; }, 10000));
+        QCOMPARE(m_registry.requests.size(), 1);
+        QVERIFY2(m_registry.requests.first().contains(QLatin1String("search=memory")),
+                 qPrintable(m_registry.requests.first()));
+
+        auto *results = child<QListWidget>(dialog, QStringLiteral("registryResults"));
+        results->setCurrentRow(0);
+        QVERIFY(child<QLabel>(dialog, QStringLiteral("serverTitle"))->text() == "Memory");
+        auto *install = child<QPushButton>(dialog, QStringLiteral("installButton"));
+        QCOMPARE(dialog->preview(),
+                 QStringLiteral("Runs: npx -y @modelcontextprotocol/server-memory@2026.8.31"));
+        QVERIFY(install->isEnabled());
+        const QString memoryFile = m_dir.filePath(QStringLiteral("memory.jsonl"));
+        auto *path = child<QLineEdit>(dialog, QStringLiteral("answer:env:MEMORY_FILE_PATH"));
+        QVERIFY(path);
+        QTest::keyClicks(path, memoryFile);
+        // A name that is taken or cannot be one stops Install, saying why.
+        auto *name = child<QLineEdit>(dialog, QStringLiteral("serverNameEdit"));
+        QCOMPARE(name->text(), QStringLiteral("memory"));
+        name->setText(QStringLiteral("a b"));
+        QVERIFY(!install->isEnabled());
+        QVERIFY(child<QLabel>(dialog, QStringLiteral("installProblem"))
+                        ->text()
+                        .contains(QLatin1String("a server name may only contain")));
+        name->setText(QStringLiteral("memory"));
+        QVERIFY(install->isEnabled());
+        QVERIFY(!QFile::exists(userConfig())); // nothing is written before Install
+
+        install->click();
+        QVERIFY(waitUntil([&] { return !window->addServerDialog(); }, 20000));
+        const Mcp::McpConfig written = Mcp::ConfigLoader::loadFile(userConfig(), {});
+        const Mcp::ServerConfig *memory = written.find(QStringLiteral("memory"));
+        QVERIFY2(memory, QFile(userConfig()).exists() ? "no memory in mcp.json" : "no mcp.json");
+        QCOMPARE(memory->env.value(QStringLiteral("MEMORY_FILE_PATH")), memoryFile);
+        QVERIFY(waitUntil([&] { return window->manager()->client(QStringLiteral("memory")); },
+                          30000));
+        QCOMPARE(window->manager()->status(QStringLiteral("memory")).toolCount, 9);
+        Mcp::Client *client = window->manager()->client(QStringLiteral("memory"));
+        std::optional<Mcp::ToolResult> result;
+        client->callTool("create_entities",
+                         Json::parse(R"({"entities": [{"name": "Switchboard", "entityType": "app",
+                                     "observations": ["installed from the dialog"]}]})"),
+                         this, [&result](Mcp::ToolResult r) { result = std::move(r); });
+        QVERIFY(waitUntil([&] { return result.has_value(); }, 10000));
+        QVERIFY2(!result->failed(), qPrintable(result->text()));
+        QFile stored(memoryFile);
+        QVERIFY(stored.open(QIODevice::ReadOnly));
+        QVERIFY(stored.readAll().contains("installed from the dialog"));
+        window.reset();
+        QVERIFY(Mcp::ConfigPatcher::removeServer(userConfig(), QStringLiteral("memory")));
+    }
+
+    // A registry that fails: the dialog says why in its status line, lists nothing, and stays.
+    void failingRegistrySaysSo()
+    {
+        FakeRegistry broken;
+        broken.mode = FakeRegistry::Mode::Crowded;
+        Gui::AddServerDialog::Options options;
+        options.registry = broken.base();
+        options.userFile = userConfig();
+        Gui::AddServerDialog dialog(options);
+        dialog.show();
+        auto *status = child<QLabel>(&dialog, QStringLiteral("registryStatus"));
+        QVERIFY(waitUntil([&] { return status->text().contains(QLatin1String("100000")); }, 10000));
+        QCOMPARE(dialog.resultCount(), 0);
+        QVERIFY(dialog.isVisible());
+    }
+
+    void screenshots_data() { addLanguageRows(); }
+
+    // The search with results, and the install form of an entry with a secret.
+    void screenshots()
+    {
+        QFETCH(QString, lang);
+        Gui::installLanguage(lang);
+        Gui::AddServerDialog::Options options;
+        options.registry = m_registry.base();
+        options.userFile = QStringLiteral("~/.config/switchboard/mcp.json");
+        options.workspaceFile = QStringLiteral("~/projects/site/.mcp.json");
+        Gui::AddServerDialog dialog(options);
+        dialog.resize(960, 620);
+        dialog.show();
+        QVERIFY(waitUntil([&] { return dialog.resultCount() == 4; }, 10000));
+        const QString dir
+                = qEnvironmentVariable("SWITCHBOARD_SCREENSHOT_DIR",
+                                       QStringLiteral(SWITCHBOARD_BINARY_DIR "/tests/screenshots"));
+        QVERIFY(QDir().mkpath(dir));
+        auto *results = child<QListWidget>(&dialog, QStringLiteral("registryResults"));
+        results->setCurrentRow(0); // the GitHub server: a package with a secret
+        QVERIFY(deliverPostedEvents());
+        QVERIFY(dialog.grab().save(
+                QDir(dir).filePath(QStringLiteral("add-server-search-%1.png").arg(lang))));
+        auto *token = child<QLineEdit>(&dialog,
+                                       QStringLiteral("answer:env:GITHUB_PERSONAL_ACCESS_TOKEN"));
+        QVERIFY(token);
+        QCOMPARE(token->echoMode(), QLineEdit::Password);
+        token->setText(QStringLiteral("ghp_example"));
+        QVERIFY(dialog.preview().contains(QLatin1String("docker run -i --rm")));
+        QVERIFY2(dialog.preview().contains(QLatin1String("GITHUB_PERSONAL_ACCESS_TOKEN=${secret:"
+                                                         "github.GITHUB_PERSONAL_ACCESS_TOKEN}")),
+                 qPrintable(dialog.preview()));
+        QVERIFY(!dialog.preview().contains(QLatin1String("ghp_example")));
+        QVERIFY(deliverPostedEvents());
+        QVERIFY(dialog.grab().save(
+                QDir(dir).filePath(QStringLiteral("add-server-form-%1.png").arg(lang))));
+        Gui::installLanguage(QStringLiteral("en"));
+    }
+};
+
+QTEST_MAIN(tst_AddServer)
+#include "tst_addserver.moc"
