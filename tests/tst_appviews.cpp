@@ -617,7 +617,10 @@ private slots:
                  static_cast<QWidget *>(probe.setup->window.get()));
     }
 
-    void screenshots_data() { addLanguageRows(); }
+    void screenshots_data()
+    {
+        addLanguageRows();
+    }
     void screenshots()
     {
         QFETCH(QString, lang);
