@@ -22,6 +22,8 @@ APT_PACKAGES=(
     libssl-dev    # libcrypto: the signatures of OAuth extensions (private_key_jwt, DPoP)
     # MCP Apps views (issue 32): Qt WebEngine, loaded only when the first view is shown
     qt6-webengine-dev qt6-webchannel-dev
+    # MCP Bundles (.mcpb, issue 33): their zip read with QuaZip, never by hand
+    libquazip1-qt6-dev
     # GUI tests (Xvfb), the CJK font for the Simplified Chinese UI, and Qt's own strings in
     # Chinese (standard buttons and dialogs: qtbase_zh_CN.qm)
     xvfb xauth fonts-wqy-microhei qt6-translations-l10n

@@ -2818,7 +2818,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>选择一个服务器，查看它运行什么以及需要填写什么。</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+24"/>
         <source>Your configuration (%1)</source>
         <translation>你的配置（%1）</translation>
     </message>
@@ -2828,7 +2828,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>此工作区（%1）</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+6"/>
         <source>Install &amp;as:</source>
         <translation>安装方式(&amp;A)：</translation>
     </message>
@@ -2853,12 +2853,12 @@ Allow %1 (%2 risk, from %3)?
         <translation>正在搜索…</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>Offline: the registry could not be asked; these are its results from %1.</source>
         <translation>离线：无法访问注册表；以下是它在 %1 的结果。</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+19"/>
         <source>[deprecated]</source>
         <translation>[已弃用]</translation>
     </message>
@@ -2930,7 +2930,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>连接到：%1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Environment: %1=%2</source>
         <translation>环境变量：%1=%2</translation>
     </message>
@@ -6588,6 +6588,408 @@ in %3</source>
         <location line="+14"/>
         <source>%1: &quot;%2&quot; dropped (%3)</source>
         <translation>%1：已丢弃“%2”（%3）</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::Bundles</name>
+    <message>
+        <location filename="../src/mcp/bundles/bundle.cpp" line="+76"/>
+        <source>it holds more than %1 files</source>
+        <translation>它包含超过 %1 个文件</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>the entry &apos;%1&apos;: %2</source>
+        <translation>条目“%1”：%2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the entry &apos;%1&apos; has an empty or &apos;.&apos; part</source>
+        <translation>条目“%1”含有空的或“.”路径段</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the entry &apos;%1&apos; is a symbolic link</source>
+        <translation>条目“%1”是符号链接</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the entry &apos;%1&apos; is not a file or a folder</source>
+        <translation>条目“%1”不是文件或文件夹</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the entry &apos;%1&apos; declares a negative size</source>
+        <translation>条目“%1”声明了负数大小</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the entry &apos;%1&apos; unpacks to more than %2 MiB</source>
+        <translation>条目“%1”解压后超过 %2 MiB</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>it unpacks to more than %1 MiB</source>
+        <translation>它解压后超过 %1 MiB</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>the entry &apos;%1&apos; is in it twice</source>
+        <translation>条目“%1”出现了两次</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>it inflates %1 times (a zip bomb?)</source>
+        <translation>它膨胀了 %1 倍（压缩炸弹？）</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>its signature block is cut short</source>
+        <translation>它的签名块不完整</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>its signature block&apos;s length is wrong</source>
+        <translation>它的签名块长度不对</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>its signature is not a PKCS#7 signature</source>
+        <translation>它的签名不是 PKCS#7 签名</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>its signature is not a detached PKCS#7 signature</source>
+        <translation>它的签名不是分离式 PKCS#7 签名</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>its signature cannot be checked (out of memory)</source>
+        <translation>无法检查它的签名（内存不足）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>its signature does not match its contents: it was changed after it was signed</source>
+        <translation>它的签名与内容不符：签名后被修改过</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>its signature names no certificate</source>
+        <translation>它的签名没有指明证书</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>%1 is not a file</source>
+        <translation>%1 不是文件</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+8"/>
+        <source>%1 is larger than %2 MiB</source>
+        <translation>%1 大于 %2 MiB</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>%1 cannot be read: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <location line="+25"/>
+        <location line="+47"/>
+        <source>The bundle is refused: %1.</source>
+        <translation>已拒绝该扩展包：%1。</translation>
+    </message>
+    <message>
+        <location line="-65"/>
+        <source>The bundle is refused: it is not a zip file.</source>
+        <translation>已拒绝该扩展包：它不是 zip 文件。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The bundle is refused: its zip directory cannot be read.</source>
+        <translation>已拒绝该扩展包：无法读取它的 zip 目录。</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>The bundle is refused: it has no manifest.json at its top.</source>
+        <translation>已拒绝该扩展包：其顶层没有 manifest.json。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The bundle is refused: its manifest.json cannot be read.</source>
+        <translation>已拒绝该扩展包：无法读取它的 manifest.json。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The bundle is refused: its manifest.json is larger than 1 MiB.</source>
+        <translation>已拒绝该扩展包：它的 manifest.json 大于 1 MiB。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The bundle is refused: its manifest.json is not JSON (%1).</source>
+        <translation>已拒绝该扩展包：它的 manifest.json 不是 JSON（%1）。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The bundle is refused: manifest.json: %1.</source>
+        <translation>已拒绝该扩展包：manifest.json：%1。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The bundle is refused: its entry point %1 is not a file in it.</source>
+        <translation>已拒绝该扩展包：其入口 %1 不是包中的文件。</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>%1 exists already</source>
+        <translation>%1 已存在</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <location line="+15"/>
+        <source>%1 cannot be created</source>
+        <translation>无法创建 %1</translation>
+    </message>
+    <message>
+        <location line="-10"/>
+        <source>the bundle is not a zip file</source>
+        <translation>该扩展包不是 zip 文件</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>the folder of %1 cannot be created</source>
+        <translation>无法创建 %1 所在的文件夹</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 cannot be found in the zip</source>
+        <translation>在 zip 中找不到 %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 cannot be read from the zip</source>
+        <translation>无法从 zip 中读取 %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 cannot be written</source>
+        <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>%1 unpacks to more than it declares</source>
+        <translation>%1 解压后的大小超过其声明</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 cannot be written: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 is damaged in the zip (its checksum does not match)</source>
+        <translation>%1 在 zip 中已损坏（校验和不符）</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 cannot be moved into place</source>
+        <translation>无法将 %1 移动到位</translation>
+    </message>
+    <message>
+        <location filename="../src/mcp/bundles/manifest.cpp" line="+291"/>
+        <source>the path is empty</source>
+        <translation>路径为空</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the path is too long or holds a control character</source>
+        <translation>路径过长或含有控制字符</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&apos;%1&apos; holds a backslash</source>
+        <translation>“%1”含有反斜杠</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&apos;%1&apos; is an absolute path</source>
+        <translation>“%1”是绝对路径</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&apos;%1&apos; leads out of the bundle (&apos;..&apos;)</source>
+        <translation>“%1”指向扩展包之外（“..”）</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>manifest.json is not a JSON object</source>
+        <translation>manifest.json 不是 JSON 对象</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>manifest.json nests deeper than %1 levels</source>
+        <translation>manifest.json 嵌套超过 %1 层</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>is required</source>
+        <translation>是必填项</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&apos;%1&apos; is not a version this reads (0.2, 0.3, 0.4)</source>
+        <translation>“%1”不是可读取的版本（0.2、0.3、0.4）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&apos;%1&apos; is not a name a bundle&apos;s folder can have (letters, digits, &apos;.&apos;, &apos;_&apos;, &apos;-&apos;; at most %2)</source>
+        <translation>“%1”不能用作扩展包的文件夹名（字母、数字、“.”、“_”、“-”；最多 %2 个）</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>&apos;%1&apos; is not one of node, python, binary, uv</source>
+        <translation>“%1”不是 node、python、binary、uv 之一</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>must be an object</source>
+        <translation>必须是对象</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>&apos;%1&apos; is not one of darwin, win32, linux</source>
+        <translation>“%1”不是 darwin、win32、linux 之一</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>has more than %1 entries</source>
+        <translation>超过 %1 项</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>%1 runs on %2 only, not on %3</source>
+        <translation>%1 只能在 %2 上运行，不能在 %3 上运行</translation>
+    </message>
+    <message>
+        <location line="+58"/>
+        <source>%1 is required</source>
+        <translation>%1 是必填项</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 holds a control character</source>
+        <translation>%1 含有控制字符</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 must be a number</source>
+        <translation>%1 必须是数字</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 must be between %2 and %3</source>
+        <translation>%1 必须在 %2 和 %3 之间</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1 must be true or false</source>
+        <translation>%1 必须是 true 或 false</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>%1 names no command to start</source>
+        <translation>%1 没有指明要启动的命令</translation>
+    </message>
+</context>
+<context>
+    <name>Mcp::Bundles::Reader</name>
+    <message>
+        <location line="-506"/>
+        <source>&apos;%1&apos; is required</source>
+        <translation>“%1”是必填项</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <location line="+69"/>
+        <location line="+31"/>
+        <source>must be a string</source>
+        <translation>必须是字符串</translation>
+    </message>
+    <message>
+        <location line="-95"/>
+        <source>is longer than %1 characters</source>
+        <translation>超过 %1 个字符</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>holds a control character</source>
+        <translation>含有控制字符</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>must not be empty</source>
+        <translation>不能为空</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>&apos;%1&apos; is not an http(s) address</source>
+        <translation>“%1”不是 http(s) 地址</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>must be a list</source>
+        <translation>必须是列表</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+49"/>
+        <source>has more than %1 entries</source>
+        <translation>超过 %1 项</translation>
+    </message>
+    <message>
+        <location line="-37"/>
+        <location line="+69"/>
+        <location line="+15"/>
+        <source>must be an object</source>
+        <translation>必须是对象</translation>
+    </message>
+    <message>
+        <location line="-64"/>
+        <location line="+31"/>
+        <location line="+94"/>
+        <source>is too long or holds a control character</source>
+        <translation>过长或含有控制字符</translation>
+    </message>
+    <message>
+        <location line="-103"/>
+        <source>is not an environment variable&apos;s name</source>
+        <translation>不是环境变量名</translation>
+    </message>
+    <message>
+        <location line="+48"/>
+        <source>is not a key a ${user_config.KEY} placeholder can name</source>
+        <translation>不是 ${user_config.KEY} 占位符可以引用的键</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>&apos;%1&apos; is not one of string, number, boolean, directory, file</source>
+        <translation>“%1”不是 string、number、boolean、directory、file 之一</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>must be true or false</source>
+        <translation>必须是 true 或 false</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>must be a number</source>
+        <translation>必须是数字</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>must be a string, a number, true or false</source>
+        <translation>必须是字符串、数字、true 或 false</translation>
     </message>
 </context>
 <context>

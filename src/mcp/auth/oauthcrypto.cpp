@@ -1,5 +1,7 @@
 #include "oauthcrypto.h"
 
+#include <mcp/wire/opensslhandle.h>
+
 #include <QCoreApplication>
 #include <QCryptographicHash>
 
@@ -17,16 +19,11 @@ namespace {
 
 constexpr int Es256Half = 32; // bytes of R and of S in an ES256 signature
 
-template<typename T, void (*Free)(T *)>
-struct Deleter
-{
-    void operator()(T *p) const { Free(p); }
-};
-using Key = std::unique_ptr<EVP_PKEY, Deleter<EVP_PKEY, EVP_PKEY_free>>;
-using Bio = std::unique_ptr<BIO, Deleter<BIO, BIO_free_all>>;
-using Bignum = std::unique_ptr<BIGNUM, Deleter<BIGNUM, BN_free>>;
-using DigestContext = std::unique_ptr<EVP_MD_CTX, Deleter<EVP_MD_CTX, EVP_MD_CTX_free>>;
-using EcdsaSignature = std::unique_ptr<ECDSA_SIG, Deleter<ECDSA_SIG, ECDSA_SIG_free>>;
+using Key = OpenSslHandle<EVP_PKEY, EVP_PKEY_free>;
+using Bio = OpenSslHandle<BIO, BIO_free_all>;
+using Bignum = OpenSslHandle<BIGNUM, BN_free>;
+using DigestContext = OpenSslHandle<EVP_MD_CTX, EVP_MD_CTX_free>;
+using EcdsaSignature = OpenSslHandle<ECDSA_SIG, ECDSA_SIG_free>;
 
 QString tr(const char *text)
 {
