@@ -1,3 +1,4 @@
+#include "bundlefixture.h"
 #include "pinnednode.h"
 
 #include <mcp/bundles/bundle.h>
@@ -108,16 +109,9 @@ private slots:
     {
         QVERIFY(m_dir.isValid());
         // Packed as a bundle's author would: mcpb pack on the fixture folder.
-        const QString source = m_dir.filePath(QStringLiteral("key-echo"));
-        QVERIFY(QDir().mkpath(source + QStringLiteral("/server")));
-        for (const char *file : {"manifest.json", "server/index.js"})
-            QVERIFY(QFile::copy(QStringLiteral(SWITCHBOARD_SOURCE_DIR "/tests/fixtures/bundle/")
-                                        + QLatin1String(file),
-                                source + QLatin1Char('/') + QLatin1String(file)));
-        m_packed = m_dir.filePath(QStringLiteral("key-echo.mcpb"));
         QString output;
-        QVERIFY2(mcpb({QStringLiteral("pack"), source, m_packed}, m_dir.path(), &output),
-                 qPrintable(output));
+        m_packed = packFixtureBundle(m_dir.path(), &output);
+        QVERIFY2(!m_packed.isEmpty(), qPrintable(output));
     }
 
     // The packed bundle read whole: its manifest, entries, no signature.
@@ -132,7 +126,7 @@ private slots:
         QCOMPARE(m.authorName, QStringLiteral("Switchboard tests"));
         QCOMPARE(m.serverType, QStringLiteral("node"));
         QCOMPARE(m.entryPoint, QStringLiteral("server/index.js"));
-        QCOMPARE(m.tools.size(), 2);
+        QCOMPARE(m.tools.size(), 3);
         QCOMPARE(m.prompts.size(), 1);
         QCOMPARE(m.userConfig.size(), 3);
         const auto apiKey

@@ -1,3 +1,4 @@
+#include "bundlefixture.h"
 #include "keychaintest.h"
 #include "pinnednode.h"
 #include "registryfixture.h"
@@ -9,6 +10,7 @@
 #include <mcp/config/config.h>
 #include <mcp/registry/serverjson.h>
 
+#include <QCryptographicHash>
 #include <QDirIterator>
 #include <QFile>
 #include <QProcess>
@@ -303,6 +305,77 @@ private slots:
                                        : "Bearer ${GITHUB_TOKEN}"));
         QCOMPARE(filesHolding(token), QStringList());
         QVERIFY(cli({QStringLiteral("uninstall"), QStringLiteral("github")}).code == 0);
+    }
+
+    // The acceptance for bundles: one packed by the pinned @anthropic-ai/mcpb from a small Node
+    // server with a sensitive user_config field, installed from the CLI; the server gets the
+    // value (its key_sha256 tool says the digest of what it was given); the value is in no file
+    // under the config and data folders; uninstall removes the entry, the folder and the secret.
+    void cliInstallsABundle()
+    {
+        QString output;
+        const QString packed = packFixtureBundle(m_dir.path(), &output);
+        QVERIFY2(!packed.isEmpty(), qPrintable(output));
+
+        const QString key = QStringLiteral("kx-3e9a1f7c2d5b");
+        Run run = cli({QStringLiteral("install"), packed, QStringLiteral("--set"),
+                       QStringLiteral("api_key=") + key, QStringLiteral("--set"),
+                       QStringLiteral("folder=") + workspace()});
+        QVERIFY2(run.out.contains(QLatin1String("Key Echo 1.0.0 by Switchboard tests")),
+                 qPrintable(run.out));
+        QVERIFY2(run.out.contains(QLatin1String("not signed: nothing says who made it")),
+                 qPrintable(run.out));
+        const QString folder
+                = m_dir.filePath(QStringLiteral("data/switchboard/extensions/key-echo"));
+        QVERIFY2(QFileInfo(folder + QStringLiteral("/server/index.js")).isFile(),
+                 qPrintable(run.out + run.err));
+        const Mcp::McpConfig written = Mcp::ConfigLoader::loadFile(userConfig(), {});
+        const Mcp::ServerConfig *echo = written.find(QStringLiteral("key-echo"));
+        QVERIFY2(echo, qPrintable(contents(userConfig())));
+        QCOMPARE(echo->args.first(), folder + QStringLiteral("/server/index.js"));
+        QVERIFY(echo->definition["installedFrom"]["bundle"] == "key-echo");
+        QStringList callArgs{QStringLiteral("call"), QStringLiteral("key-echo"),
+                             QStringLiteral("key_sha256")};
+        if (keychainRequired()) {
+            QVERIFY2(run.code == 0, qPrintable(run.out + run.err));
+            QVERIFY2(run.out.contains(QLatin1String("key-echo connected: 3 tools")),
+                     qPrintable(run.out));
+            QCOMPARE(echo->env.value(QStringLiteral("KEY_ECHO_API_KEY")),
+                     QStringLiteral("${secret:key-echo.api_key}"));
+            QCOMPARE(
+                    secretServiceValue(m_service, QStringLiteral("server-secret/key-echo.api_key")),
+                    std::optional<QString>(key));
+            run = cli(callArgs);
+        } else {
+            // No keychain: nothing kept; the person exports the variable the note names.
+            QCOMPARE(run.code, 3);
+            QVERIFY2(run.err.contains(QLatin1String("export KEY_ECHO_API_KEY")),
+                     qPrintable(run.err));
+            QProcess process;
+            QProcessEnvironment withKey = environment();
+            withKey.insert(QStringLiteral("KEY_ECHO_API_KEY"), key);
+            process.setProcessEnvironment(withKey);
+            process.start(QStringLiteral(SWITCHBOARD_CLI),
+                          QStringList{QStringLiteral("--workspace"), workspace()} + callArgs);
+            QVERIFY(QTest::qWaitFor([&] { return process.state() == QProcess::NotRunning; },
+                                    60000));
+            run = {process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
+                   QString::fromUtf8(process.readAllStandardError())};
+        }
+        QVERIFY2(run.code == 0, qPrintable(run.out + run.err));
+        const QString digest = QString::fromLatin1(
+                QCryptographicHash::hash(key.toUtf8(), QCryptographicHash::Sha256).toHex());
+        QVERIFY2(run.out.contains(digest), qPrintable(run.out + run.err));
+        QCOMPARE(filesHolding(key), QStringList());
+
+        run = cli({QStringLiteral("uninstall"), QStringLiteral("key-echo")});
+        QVERIFY2(run.code == 0, qPrintable(run.out + run.err));
+        QVERIFY(!QFileInfo::exists(folder));
+        QVERIFY(!Mcp::ConfigLoader::loadFile(userConfig(), {}).find(QStringLiteral("key-echo")));
+        if (keychainRequired())
+            QCOMPARE(
+                    secretServiceValue(m_service, QStringLiteral("server-secret/key-echo.api_key")),
+                    std::nullopt);
     }
 
     // Hostile or wrong answers and entries: refused with why, nothing written.

@@ -4,7 +4,7 @@
 <context>
     <name>Cli::Application</name>
     <message numerus="yes">
-        <location filename="../src/cli/cliinstall.cpp" line="+236"/>
+        <location filename="../src/cli/cliinstall.cpp" line="+334"/>
         <source>%1 connected: %n tool(s)</source>
         <translation>
             <numerusform>%1 connected: %n tool</numerusform>

@@ -4,7 +4,7 @@
 <context>
     <name>Cli::Application</name>
     <message>
-        <location filename="../src/cli/cli.cpp" line="+344"/>
+        <location filename="../src/cli/cli.cpp" line="+346"/>
         <source>switchboard-cli: refusing to use %1 as the workspace (it is / or your home folder: the tools could read every project and your private files there); run it in a project folder or name one with --workspace DIR</source>
         <translation>switchboard-cli：拒绝将 %1 用作工作区（它是 / 或你的主文件夹：工具将能读取其中的所有项目和你的私人文件）；请在项目文件夹中运行，或用 --workspace DIR 指定一个</translation>
     </message>
@@ -154,7 +154,7 @@
         <translation>正在 %2 上提供 %1</translation>
     </message>
     <message>
-        <location filename="../src/cli/cliinstall.cpp" line="+47"/>
+        <location filename="../src/cli/cliinstall.cpp" line="+49"/>
         <location filename="../src/cli/cliregistry.cpp" line="+70"/>
         <source>required</source>
         <translation>必填</translation>
@@ -166,7 +166,7 @@
         <translation>机密</translation>
     </message>
     <message>
-        <location line="+74"/>
+        <location line="+77"/>
         <source>%1 was deleted from the registry: %2</source>
         <translation>%1 已从注册表中删除：%2</translation>
     </message>
@@ -189,17 +189,19 @@
     </message>
     <message>
         <location line="+13"/>
+        <location line="+102"/>
         <source>%1 for %2 (not shown): </source>
         <translation>%2 的 %1（不显示）：</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="-96"/>
         <location line="+10"/>
+        <location line="+98"/>
         <source>install: %1</source>
         <translation>install：%1</translation>
     </message>
     <message>
-        <location line="-8"/>
+        <location line="-106"/>
         <source>%1 asks for:
 %2</source>
         <translation>%1 要求填写：
@@ -207,21 +209,64 @@
     </message>
     <message>
         <location line="+12"/>
+        <location line="+98"/>
         <source>installed %1 into %2</source>
         <translation>已将 %1 安装到 %2</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-93"/>
+        <location line="+97"/>
         <source>  secret %1 stored in the keychain</source>
         <translation>  密钥 %1 已存入钥匙串</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-94"/>
+        <location line="+96"/>
         <source>note: %1</source>
         <translation>注意：%1</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="-72"/>
+        <source>%1 %2 by %3</source>
+        <translation>%1 %2，作者 %3</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>  signed by %1 (%2)</source>
+        <translation>  由 %1 签名（%2）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>  signed by %1 with a certificate of its own (self-signed): nobody vouches for it</source>
+        <translation>  由 %1 用自己的证书签名（自签名）：没有人为它担保</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>  signed by %1, whose certificate this system does not trust</source>
+        <translation>  由 %1 签名，但本系统不信任其证书</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>  not signed: nothing says who made it</source>
+        <translation>  未签名：无法得知是谁制作的</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>  tools: %1</source>
+        <translation>  工具：%1</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>install: &apos;%1&apos; is not one of what %2 asks for: %3</source>
+        <translation>install：“%1”不是 %2 要求填写的项目之一：%3</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>nothing</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location line="+48"/>
         <source>%1 is written, but the configuration does not load it</source>
         <translation>%1 已写入，但配置没有加载它</translation>
     </message>
@@ -243,12 +288,22 @@
         <translation>%2 和此工作区的 .mcp.json 中都没有名为“%1”的服务器</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+32"/>
         <source>removed %1 from %2</source>
         <translation>已从 %2 移除 %1</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+3"/>
+        <source>  removed %1</source>
+        <translation>  已移除 %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 could not be removed</source>
+        <translation>无法移除 %1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>  secret %1 deleted from the keychain</source>
         <translation>  密钥 %1 已从钥匙串删除</translation>
     </message>
@@ -303,7 +358,8 @@
         <translation>包：%1</translation>
     </message>
     <message>
-        <location filename="../src/cli/cliinstall.cpp" line="-101"/>
+        <location filename="../src/cli/cliinstall.cpp" line="-207"/>
+        <location line="+97"/>
         <location filename="../src/cli/cliregistry.cpp" line="+3"/>
         <source>  runs: %1</source>
         <translation>  运行：%1</translation>
@@ -1813,6 +1869,29 @@ Allow %1 (%2 risk, from %3)?
     </message>
 </context>
 <context>
+    <name>Engine::BundleInstaller</name>
+    <message>
+        <location filename="../src/engine/install/bundleinstaller.cpp" line="+56"/>
+        <source>node is not installed: this extension needs Node.js (on Debian: sudo apt install nodejs)</source>
+        <translation>未安装 node：此扩展需要 Node.js（Debian 上：sudo apt install nodejs）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>python3 is not installed: this extension needs Python (on Debian: sudo apt install python3)</source>
+        <translation>未安装 python3：此扩展需要 Python（Debian 上：sudo apt install python3）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>uv is not installed: this extension needs it (pipx install uv)</source>
+        <translation>未安装 uv：此扩展需要它（pipx install uv）</translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>%1 is installed already (%2): uninstall it first</source>
+        <translation>%1 已安装（%2）：请先卸载</translation>
+    </message>
+</context>
+<context>
     <name>Engine::CommandPattern</name>
     <message>
         <location filename="../src/engine/policy/commandpattern.cpp" line="+73"/>
@@ -2172,7 +2251,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>请选择 %1 的一个软件包或一个远程服务器来安装</translation>
     </message>
     <message>
-        <location line="+99"/>
+        <location line="+98"/>
         <source>a server named &apos;%1&apos; exists already</source>
         <translation>已有名为“%1”的服务器</translation>
     </message>
@@ -2197,7 +2276,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>未安装 %1</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+107"/>
         <source>No keychain answered, so %1 was not stored: export %2 with its value before Switchboard starts</source>
         <translation>没有钥匙串响应，因此未存储 %1：请在启动 Switchboard 之前导出 %2 并设为其值</translation>
     </message>
@@ -6593,7 +6672,7 @@ in %3</source>
 <context>
     <name>Mcp::Bundles</name>
     <message>
-        <location filename="../src/mcp/bundles/bundle.cpp" line="+76"/>
+        <location filename="../src/mcp/bundles/bundle.cpp" line="+72"/>
         <source>it holds more than %1 files</source>
         <translation>它包含超过 %1 个文件</translation>
     </message>
@@ -8123,7 +8202,7 @@ in %3</source>
 <context>
     <name>Mcp::OAuth::SigningKey</name>
     <message>
-        <location filename="../src/mcp/auth/oauthcrypto.cpp" line="+92"/>
+        <location filename="../src/mcp/auth/oauthcrypto.cpp" line="+89"/>
         <source>the private key is not a PEM private key</source>
         <translation>该私钥不是 PEM 格式的私钥</translation>
     </message>

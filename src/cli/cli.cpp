@@ -199,11 +199,13 @@ std::span<const Application::Command> Application::commands()
              {},
              {},
              &Application::cmdInstall,
-             "  install NAME [--scope user|workspace] [--set KEY=VALUE]... [--name N]\n"
+             "  install NAME|FILE.mcpb [--scope user|workspace] [--set KEY=VALUE]... [--name N]\n"
              "          [--package I | --remote I] [--no-start] [--registry URL]\n"
              "                              install a registry entry into your mcp.json (or\n"
              "                              the workspace's) and start it; secrets go to the\n"
-             "                              keychain; a missing secret is asked without echo\n"},
+             "                              keychain; a missing secret is asked without echo;\n"
+             "                              an MCP Bundle (.mcpb) is checked, extracted and\n"
+             "                              added to your mcp.json\n"},
             {L("uninstall"),
              {},
              {},

@@ -126,6 +126,7 @@ private:
     int cmdInstall();
     int cmdUninstall();
     void startInstalled(const QString &name);
+    int installBundle(const QString &path, const QStringList &sets, bool start);
 
     // secret set, delete, list (clisecrets.cpp)
     int cmdSecretSet();

@@ -4,9 +4,11 @@
 #include "cliinternal.h"
 #include "terminalgate.h"
 
+#include <engine/install/bundleinstaller.h>
 #include <engine/install/serverinstaller.h>
 #include <engine/secrets/serversecrets.h>
 
+#include <mcp/bundles/bundle.h>
 #include <mcp/config/configpatcher.h>
 #include <mcp/registry/registryclient.h>
 
@@ -101,9 +103,12 @@ int Application::cmdInstall()
     if (package >= 0 && remote >= 0)
         return usageError(QStringLiteral("install: --package or --remote, not both"));
     const QString entry = positional.constFirst();
-    if (entry.endsWith(QLatin1String(".mcpb"), Qt::CaseInsensitive))
-        return usageError(QStringLiteral("install: MCP bundles (.mcpb) cannot be installed yet; "
-                                         "name a registry entry"));
+    if (entry.endsWith(QLatin1String(".mcpb"), Qt::CaseInsensitive)) {
+        if (scope != QLatin1String("user"))
+            return usageError(QStringLiteral("install: an extension (.mcpb) goes into your own "
+                                             "configuration, not a workspace's"));
+        return installBundle(entry, sets, start);
+    }
 
     // Loaded first: the secrets go through the session's keychain, and the name must be free.
     loadConfig();
@@ -212,6 +217,99 @@ int Application::cmdInstall()
     return -1;
 }
 
+// install FILE.mcpb: what it is and who signed it, its answers (--set KEY=VALUE; a sensitive
+// one asked without echo at a terminal), then installed and started.
+int Application::installBundle(const QString &path, const QStringList &sets, bool start)
+{
+    const Mcp::Bundles::OpenResult opened = Mcp::Bundles::openBundle(path);
+    if (!opened.bundle) {
+        err(opened.problem);
+        return Usage;
+    }
+    const Mcp::Bundles::Bundle &bundle = *opened.bundle;
+    const Mcp::Bundles::Manifest &m = bundle.manifest;
+    out(tr("%1 %2 by %3").arg(m.title(), m.version, m.authorName) + QLatin1Char('\n'));
+    out(QStringLiteral("  %1\n").arg(m.description.simplified()));
+    using Status = Mcp::Bundles::Signature::Status;
+    switch (bundle.signature.status) {
+    case Status::Signed:
+        out(tr("  signed by %1 (%2)").arg(bundle.signature.signer, bundle.signature.issuer)
+            + QLatin1Char('\n'));
+        break;
+    case Status::SelfSigned:
+        out(tr("  signed by %1 with a certificate of its own (self-signed): nobody vouches for it")
+                    .arg(bundle.signature.signer)
+            + QLatin1Char('\n'));
+        break;
+    case Status::Untrusted:
+        out(tr("  signed by %1, whose certificate this system does not trust")
+                    .arg(bundle.signature.signer)
+            + QLatin1Char('\n'));
+        break;
+    default:
+        out(tr("  not signed: nothing says who made it") + QLatin1Char('\n'));
+        break;
+    }
+    QStringList tools;
+    for (const auto &[name, description] : m.tools)
+        tools << name;
+    if (!tools.isEmpty())
+        out(tr("  tools: %1").arg(tools.join(QLatin1String(", "))) + QLatin1Char('\n'));
+    Engine::BundleInstaller::Request request;
+    request.bundle = bundle;
+    request.file = Mcp::ConfigLoader::userConfigPath();
+    for (const QString &set : sets) {
+        const qsizetype equals = set.indexOf(QLatin1Char('='));
+        const QString key = set.left(equals);
+        const bool known = std::any_of(m.userConfig.cbegin(), m.userConfig.cend(),
+                                       [&key](const auto &o) { return o.key == key; });
+        if (equals <= 0 || !known) {
+            QStringList keys;
+            for (const Mcp::Bundles::UserConfigOption &option : m.userConfig)
+                keys << option.key + (option.required ? QStringLiteral(" (required)") : QString());
+            err(tr("install: '%1' is not one of what %2 asks for: %3")
+                        .arg(key, m.title(),
+                             keys.isEmpty() ? tr("nothing") : keys.join(QLatin1String(", "))));
+            return Usage;
+        }
+        request.answers[key] = set.mid(equals + 1);
+    }
+    for (const Mcp::Bundles::UserConfigOption &option : m.userConfig) {
+        if (option.sensitive && option.required && request.answers.value(option.key).isEmpty()
+            && TerminalApprovalGate::hasTerminal()) {
+            if (const auto typed
+                = readHidden(tr("%1 for %2 (not shown): ")
+                                     .arg(option.title.isEmpty() ? option.key : option.title,
+                                          m.title())))
+                request.answers[option.key] = typed->trimmed();
+        }
+    }
+    loadConfig();
+    auto *installer = new Engine::BundleInstaller(m_session->serverSecrets(), this);
+    const QString name = Engine::ServerInstaller::suggestedName(m.name);
+    installer->install(
+            request, this, [this, request, name, start](const Engine::InstallOutcome &outcome) {
+                if (!outcome.ok) {
+                    err(tr("install: %1").arg(outcome.error));
+                    finish(Usage);
+                    return;
+                }
+                out(tr("installed %1 into %2").arg(name, QDir::toNativeSeparators(request.file))
+                    + QLatin1Char('\n'));
+                out(tr("  runs: %1").arg(outcome.display) + QLatin1Char('\n'));
+                for (const QString &secret : outcome.storedSecrets)
+                    out(tr("  secret %1 stored in the keychain").arg(secret) + QLatin1Char('\n'));
+                for (const QString &note : outcome.notes)
+                    err(tr("note: %1").arg(note));
+                if (!start) {
+                    finish(Ok);
+                    return;
+                }
+                QTimer::singleShot(0, this, [this, name] { startInstalled(name); });
+            });
+    return -1;
+}
+
 // Starts the server just installed (trusting it, if it went into the workspace's file: the
 // person asked for it) and says whether it connected.
 void Application::startInstalled(const QString &name)
@@ -279,12 +377,25 @@ int Application::cmdUninstall()
         for (const Mcp::SecretReference &reference : server.secretReferences)
             secrets.removeAll(reference.name);
     }
+    // An extension's folder goes too (only one under the extensions folder, named as a bundle).
+    const Mcp::ConfigLoader::FileContents contents = Mcp::ConfigLoader::readFile(file);
+    const Json root = Json::parse(contents.bytes.toStdString(), nullptr, false);
+    const QString folder
+            = root.is_object()
+                      ? Engine::BundleInstaller::folderOf(root["mcpServers"][name.toStdString()])
+                      : QString();
     QString error;
     if (!Mcp::ConfigPatcher::removeServer(file, name, &error)) {
         err(error);
         return InvalidConfig;
     }
     out(tr("removed %1 from %2").arg(name, QDir::toNativeSeparators(file)) + QLatin1Char('\n'));
+    if (!folder.isEmpty() && QFileInfo(folder).isDir()) {
+        if (QDir(folder).removeRecursively())
+            out(tr("  removed %1").arg(QDir::toNativeSeparators(folder)) + QLatin1Char('\n'));
+        else
+            err(tr("%1 could not be removed").arg(QDir::toNativeSeparators(folder)));
+    }
     if (secrets.isEmpty() || !m_session->serverSecrets())
         return Ok;
     auto left = std::make_shared<qsizetype>(secrets.size());

@@ -109,7 +109,6 @@ struct ServerInstaller::Job
     QPointer<QObject> context;
     std::function<void(const InstallOutcome &)> done;
     QMap<QString, QString> written; // the answers as written: secrets as references
-    QStringList pending;            // secret answers not stored yet
     QList<Field> fields;
     InstallOutcome outcome;
 };
@@ -237,49 +236,93 @@ void ServerInstaller::install(InstallRequest request, QObject *context,
         return;
     }
     job->written = job->request.answers;
-    job->pending = secretAnswers(*checked, job->request.answers);
     if (const QString missing = missingRuntime(checked->runtime); !missing.isEmpty())
         job->outcome.notes << missing;
-    QTimer::singleShot(0, this, [this, job] { storeNext(job); });
+    QList<SecretAnswer> secrets;
+    for (const QString &key : secretAnswers(*checked, job->request.answers)) {
+        const auto found = std::find_if(job->fields.cbegin(), job->fields.cend(),
+                                        [&key](const Field &f) { return f.key == key; });
+        const Field field = found == job->fields.cend() ? Field{key, key, {}, false} : *found;
+        secrets << SecretAnswer{key, field.label, job->request.answers.value(key).trimmed(),
+                                secretName(job->request.name, field.label),
+                                variableName(job->request.name, field)};
+    }
+    storeSecretAnswers(m_secrets, this, secrets, [this, job](const StoredAnswers &stored) {
+        for (auto it = stored.references.cbegin(); it != stored.references.cend(); ++it)
+            job->written[it.key()] = it.value();
+        job->outcome.storedSecrets = stored.stored;
+        job->outcome.notes << stored.notes;
+        finish(job);
+    });
 }
 
-// Each secret answer in turn: into the keychain, or (none answering) a ${VAR} to export.
-void ServerInstaller::storeNext(const std::shared_ptr<Job> &job)
+void storeSecretAnswers(ServerSecrets *secrets, QObject *context, QList<SecretAnswer> answers,
+                        std::function<void(const StoredAnswers &)> done)
 {
-    if (job->pending.isEmpty()) {
-        finish(job);
-        return;
-    }
-    const QString key = job->pending.takeFirst();
-    const auto found = std::find_if(job->fields.cbegin(), job->fields.cend(),
-                                    [&key](const Field &f) { return f.key == key; });
-    const Field field = found == job->fields.cend() ? Field{key, key, {}, false} : *found;
-    const QString name = secretName(job->request.name, field.label);
-    const auto instead = [this, job, field] {
-        const QString variable = variableName(job->request.name, field);
-        job->written[field.key] = QStringLiteral("${%1}").arg(variable);
-        job->outcome.notes
-                << tr("No keychain answered, so %1 was not stored: export %2 with its value "
-                      "before Switchboard starts")
-                           .arg(field.label, variable);
-        storeNext(job);
+    struct Pending
+    {
+        QPointer<ServerSecrets> secrets;
+        QPointer<QObject> context;
+        QList<SecretAnswer> left;
+        StoredAnswers result;
+        std::function<void(const StoredAnswers &)> done;
+        std::function<void()> next;
     };
-    if (!m_secrets) {
-        instead();
+    auto pending = std::make_shared<Pending>();
+    pending->secrets = secrets;
+    pending->context = context;
+    pending->left = std::move(answers);
+    pending->done = std::move(done);
+    // Each in turn: into the keychain, or (none answering) a ${VAR} to export.
+    pending->next = [weak = std::weak_ptr<Pending>(pending)] {
+        const std::shared_ptr<Pending> p = weak.lock();
+        if (!p)
+            return;
+        if (p->left.isEmpty()) {
+            auto done = std::move(p->done);
+            const StoredAnswers result = p->result;
+            p->next = nullptr; // ends the cycle that keeps `p`
+            if (p->context)
+                done(result);
+            return;
+        }
+        const SecretAnswer answer = p->left.takeFirst();
+        const auto instead = [p, answer] {
+            p->result.references.insert(answer.key, QStringLiteral("${%1}").arg(answer.variable));
+            p->result.notes << ServerInstaller::tr("No keychain answered, so %1 was not stored: "
+                                                   "export %2 with its value before Switchboard "
+                                                   "starts")
+                                       .arg(answer.label, answer.variable);
+            p->next();
+        };
+        if (!p->secrets) {
+            instead();
+            return;
+        }
+        p->secrets->set(answer.secretName, answer.value, p->secrets,
+                        [p, answer, instead](const ServerSecrets::Outcome &outcome) {
+                            if (outcome.ok && !outcome.sessionOnly) {
+                                p->result.references.insert(
+                                        answer.key,
+                                        Mcp::ConfigLoader::secretReferenceText(answer.secretName));
+                                p->result.stored << answer.secretName;
+                                p->next();
+                                return;
+                            }
+                            if (outcome.sessionOnly && p->secrets)
+                                forgetSecrets(p->secrets, {answer.secretName});
+                            instead();
+                        });
+    };
+    QTimer::singleShot(0, context, [pending] { pending->next(); });
+}
+
+void forgetSecrets(ServerSecrets *secrets, const QStringList &names)
+{
+    if (!secrets)
         return;
-    }
-    m_secrets->set(name, job->request.answers.value(key).trimmed(), this,
-                   [this, job, key, name, instead](const ServerSecrets::Outcome &outcome) {
-                       if (outcome.ok && !outcome.sessionOnly) {
-                           job->written[key] = Mcp::ConfigLoader::secretReferenceText(name);
-                           job->outcome.storedSecrets << name;
-                           storeNext(job);
-                           return;
-                       }
-                       if (outcome.sessionOnly && m_secrets) // nothing secret is kept anywhere
-                           m_secrets->remove(name, this, [](const ServerSecrets::Outcome &) {});
-                       instead();
-                   });
+    for (const QString &name : names)
+        secrets->remove(name, secrets, [](const ServerSecrets::Outcome &) {});
 }
 
 void ServerInstaller::finish(const std::shared_ptr<Job> &job)
@@ -298,10 +341,7 @@ void ServerInstaller::finish(const std::shared_ptr<Job> &job)
     }
     if (!outcome.ok) {
         // Nothing of a failed install stays behind.
-        for (const QString &name : std::as_const(outcome.storedSecrets)) {
-            if (m_secrets)
-                m_secrets->remove(name, this, [](const ServerSecrets::Outcome &) {});
-        }
+        forgetSecrets(m_secrets, outcome.storedSecrets);
         outcome.storedSecrets.clear();
     }
     if (job->context)

@@ -43,6 +43,31 @@ struct InstallOutcome
     QStringList storedSecrets;         // the keychain entries made
 };
 
+// A secret answer of an install form: kept as the server secret `secretName` in the keychain,
+// or, where no keychain answers, left to the environment variable `variable` (the person is
+// told to export it).
+struct SecretAnswer
+{
+    QString key;   // the form's key for it
+    QString label; // as the person knows it
+    QString value;
+    QString secretName;
+    QString variable;
+};
+struct StoredAnswers
+{
+    QMap<QString, QString> references; // by key: ${secret:NAME} or ${VAR}, what is written
+    QStringList stored;                // the keychain entries made
+    QStringList notes;                 // a variable to export, for each not stored
+};
+// Stores each answer in turn through `secrets` (null: none is stored); `done` once, from the
+// event loop, unless `context` is gone. A value the keychain keeps only for this session is
+// removed again: nothing secret is kept anywhere but the keychain.
+void storeSecretAnswers(ServerSecrets *secrets, QObject *context, QList<SecretAnswer> answers,
+                        std::function<void(const StoredAnswers &)> done);
+// Deletes server secrets an install made (it failed, or the server is uninstalled).
+void forgetSecrets(ServerSecrets *secrets, const QStringList &names);
+
 // Turns a registry entry into a server of a configuration file: the answers are checked
 // (Mcp::Registry::planPackage / planRemote), each secret answer goes to the keychain as a
 // server secret named "<server>.<field>" and the definition reads it as ${secret:NAME} (where no
@@ -82,7 +107,6 @@ public:
 
 private:
     struct Job;
-    void storeNext(const std::shared_ptr<Job> &job);
     void finish(const std::shared_ptr<Job> &job);
 
     QPointer<ServerSecrets> m_secrets;

@@ -1,0 +1,50 @@
+#pragma once
+
+#include <engine/install/serverinstaller.h>
+
+#include <mcp/bundles/bundle.h>
+
+#include <QObject>
+#include <QPointer>
+
+namespace Engine {
+
+class ServerSecrets;
+
+// Installs an MCP Bundle that Mcp::Bundles::openBundle() accepted: the answers to its
+// user_config checked, sensitive ones into the keychain as "<name>.<key>" (or, with no keychain,
+// a ${VAR} to export), the bundle extracted into extensions/<name>/ under the data folder
+// (never over another extension), and a server added to the person's mcp.json with
+// "installedFrom": {"bundle": name, "version", "sha256", "signature"}. A failure leaves
+// nothing behind. Uninstalling removes the entry, the folder and those secrets.
+class BundleInstaller : public QObject
+{
+    Q_OBJECT
+public:
+    explicit BundleInstaller(ServerSecrets *secrets, QObject *parent = nullptr);
+
+    // QStandardPaths::AppDataLocation + "/extensions".
+    static QString defaultExtensionsDir();
+    // The program a bundle's server type needs when it is not on PATH, with how to install it.
+    static QString missingRuntime(const Mcp::Bundles::Manifest &manifest);
+
+    struct Request
+    {
+        Mcp::Bundles::Bundle bundle;
+        QMap<QString, QString> answers; // by user_config key
+        QString file;                   // the mcp.json the server is added to
+        QString extensionsDir;          // empty: defaultExtensionsDir()
+    };
+    // `done` once, from the event loop, unless `context` is gone.
+    void install(Request request, QObject *context,
+                 std::function<void(const InstallOutcome &)> done);
+
+    // The folder an installed bundle's definition names (its "installedFrom" bundle, inside
+    // `extensionsDir`), or empty when it is not one of ours.
+    static QString folderOf(const nlohmann::json &definition, const QString &extensionsDir = {});
+
+private:
+    QPointer<ServerSecrets> m_secrets;
+};
+
+} // namespace Engine
