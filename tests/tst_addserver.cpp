@@ -1,20 +1,28 @@
+#include "bundlefixture.h"
 #include "pinnednode.h"
 #include "postedevents.h"
 #include "registryfixture.h"
 #include "windowtest.h"
 
 #include <ui/addserverdialog.h>
+#include <ui/installbundledialog.h>
 #include <ui/language.h>
 
+#include <mcp/bundles/bundle.h>
 #include <mcp/config/config.h>
 #include <mcp/config/configpatcher.h>
 
 #include <QApplication>
 #include <QComboBox>
+#include <QCryptographicHash>
 #include <QDirIterator>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMessageBox>
+#include <QMimeData>
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QTest>
@@ -153,6 +161,89 @@ private slots:
         QVERIFY(Mcp::ConfigPatcher::removeServer(userConfig(), QStringLiteral("memory")));
     }
 
+    // An MCP Bundle from the window: File → Install extension… with the packed fixture (here
+    // through installExtension(), as the file dialog would), its confirmation and user_config
+    // form, Install: extracted, added to the person's mcp.json, started, and the server has the
+    // key (no keychain runs here: the note says to export the variable, which this test did).
+    // A hostile bundle is refused in a message with the reason; a dropped .mcpb opens the same
+    // confirmation.
+    void installsABundleFromTheWindow()
+    {
+        QString output;
+        const QString packed = packFixtureBundle(m_dir.path(), &output);
+        QVERIFY2(!packed.isEmpty(), qPrintable(output));
+        const QString key = QStringLiteral("kw-5c1e8a2f9d");
+        qputenv("KEY_ECHO_API_KEY", key.toUtf8());
+        auto window = openWindow(QStringLiteral("bundle"));
+        QVERIFY(window);
+        window->installExtension(packed);
+        Gui::InstallBundleDialog *dialog = window->installBundleDialog();
+        QVERIFY(dialog);
+        QVERIFY(child<QLabel>(dialog, QStringLiteral("bundleSignature"))
+                        ->text()
+                        .startsWith(QLatin1String("Not signed")));
+        auto *install = child<QPushButton>(dialog, QStringLiteral("installBundleButton"));
+        QVERIFY(!install->isEnabled());
+        QCOMPARE(dialog->problem(), QStringLiteral("API key is required"));
+        auto *apiKey = child<QLineEdit>(dialog, QStringLiteral("option:api_key"));
+        QCOMPARE(apiKey->echoMode(), QLineEdit::Password);
+        QTest::keyClicks(apiKey, key);
+        auto *limit = child<QLineEdit>(dialog, QStringLiteral("option:limit"));
+        limit->setText(QStringLiteral("1000"));
+        QCOMPARE(dialog->problem(), QStringLiteral("Limit must be between 1 and 100"));
+        limit->setText(QStringLiteral("5"));
+        QVERIFY(install->isEnabled());
+        install->click();
+        QVERIFY(waitUntil([&] { return !window->installBundleDialog(); }, 20000));
+        QVERIFY(waitUntil([&] { return window->manager()->client(QStringLiteral("key-echo")); },
+                          20000));
+        Mcp::Client *client = window->manager()->client(QStringLiteral("key-echo"));
+        std::optional<Mcp::ToolResult> result;
+        client->callTool("key_sha256", Json::object(), this,
+                         [&result](Mcp::ToolResult r) { result = std::move(r); });
+        QVERIFY(waitUntil([&] { return result.has_value(); }, 10000));
+        QCOMPARE(result->text(),
+                 QString::fromLatin1(
+                         QCryptographicHash::hash(key.toUtf8(), QCryptographicHash::Sha256)
+                                 .toHex()));
+        QFile written(userConfig());
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        QVERIFY(!written.readAll().contains(key.toUtf8()));
+
+        // Refused: a zip whose manifest's name was turned into a path leading out.
+        QFile packedFile(packed);
+        QVERIFY(packedFile.open(QIODevice::ReadOnly));
+        QByteArray hostile = packedFile.readAll();
+        QVERIFY(hostile.count("manifest.json") == 2); // its local header and the directory
+        hostile.replace("manifest.json", "../x/evil.txt");
+        const QString hostilePath = m_dir.filePath(QStringLiteral("hostile.mcpb"));
+        QFile hostileFile(hostilePath);
+        QVERIFY(hostileFile.open(QIODevice::WriteOnly));
+        hostileFile.write(hostile);
+        hostileFile.close();
+        window->installExtension(hostilePath);
+        auto *box = window->findChild<QMessageBox *>(QStringLiteral("bundleRefusedBox"));
+        QVERIFY(box);
+        QVERIFY2(box->text().startsWith(QLatin1String("The bundle is refused")),
+                 qPrintable(box->text()));
+        box->close();
+
+        // Dropped on the window: the same confirmation.
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(packed)});
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton,
+                              Qt::NoModifier);
+        QApplication::sendEvent(window.get(), &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(window.get(), &drop);
+        QVERIFY(waitUntil([&] { return window->installBundleDialog() != nullptr; }, 5000));
+        window->installBundleDialog()->reject();
+        window.reset();
+        qunsetenv("KEY_ECHO_API_KEY");
+        QVERIFY(Mcp::ConfigPatcher::removeServer(userConfig(), QStringLiteral("key-echo")));
+    }
+
     // A registry that fails: the dialog says why in its status line, lists nothing, and stays.
     void failingRegistrySaysSo()
     {
@@ -206,6 +297,24 @@ private slots:
         QVERIFY(deliverPostedEvents());
         QVERIFY(dialog.grab().save(
                 QDir(dir).filePath(QStringLiteral("add-server-form-%1.png").arg(lang))));
+
+        // A bundle's confirmation with its user_config form.
+        QString output;
+        QTemporaryDir packing;
+        const QString packed = packFixtureBundle(packing.path(), &output);
+        QVERIFY2(!packed.isEmpty(), qPrintable(output));
+        const Mcp::Bundles::OpenResult opened = Mcp::Bundles::openBundle(packed);
+        QVERIFY(opened.bundle);
+        Gui::InstallBundleDialog::Options bundleOptions;
+        bundleOptions.bundle = *opened.bundle;
+        bundleOptions.userFile = QStringLiteral("~/.config/switchboard/mcp.json");
+        bundleOptions.extensionsDir = QStringLiteral("~/.local/share/switchboard/extensions");
+        Gui::InstallBundleDialog confirm(bundleOptions);
+        confirm.show();
+        child<QLineEdit>(&confirm, QStringLiteral("option:api_key"))->setText(QStringLiteral("x"));
+        QVERIFY(deliverPostedEvents());
+        QVERIFY(confirm.grab().save(
+                QDir(dir).filePath(QStringLiteral("install-bundle-%1.png").arg(lang))));
         Gui::installLanguage(QStringLiteral("en"));
     }
 };

@@ -4342,24 +4342,107 @@ in %3</source>
     </message>
 </context>
 <context>
+    <name>Gui::InstallBundleDialog</name>
+    <message>
+        <location filename="../src/ui/installbundledialog.cpp" line="+54"/>
+        <source>Install %1</source>
+        <translation>安装 %1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>by %1</source>
+        <translation>作者：%1</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Signed by %1 (certified by %2).</source>
+        <translation>由 %1 签名（由 %2 认证）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Signed by &quot;%1&quot; with a certificate of its own: nobody vouches for who that is.</source>
+        <translation>由“%1”用自己的证书签名：没有人能证明其身份。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Signed by &quot;%1&quot;, whose certificate this system does not trust.</source>
+        <translation>由“%1”签名，但本系统不信任其证书。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Not signed: nothing says who made this file. Install it only if you trust where it came from.</source>
+        <translation>未签名：无法得知是谁制作了此文件。只有在你信任其来源时才安装。</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Tools: %1</source>
+        <translation>工具：%1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Prompts: %1</source>
+        <translation>提示词：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Runs with %1; unpacked into %2.</source>
+        <translation>使用 %1 运行；解压到 %2。</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>one per line</source>
+        <translation>每行一个</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Kept in the system keychain, never in a file</source>
+        <translation>保存在系统钥匙串中，从不写入文件</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <source>It asks for nothing.</source>
+        <translation>它不需要填写任何内容。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&amp;Install</source>
+        <translation>安装(&amp;I)</translation>
+    </message>
+    <message>
+        <location line="+59"/>
+        <source>Installing…</source>
+        <translation>正在安装…</translation>
+    </message>
+</context>
+<context>
     <name>Gui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+499"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+509"/>
         <source>Ask anything — Enter sends, Shift+Enter for a new line, /mcp opens the tools</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
     <message>
-        <location line="+327"/>
+        <location line="+328"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-325"/>
+        <location line="-326"/>
         <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
         <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
     </message>
     <message>
-        <location line="-151"/>
+        <location line="-154"/>
         <source>Context from %1 ✕</source>
         <translation>来自 %1 的上下文 ✕</translation>
     </message>
@@ -4373,7 +4456,7 @@ in %3</source>
 %2</translation>
     </message>
     <message>
-        <location line="+150"/>
+        <location line="+153"/>
         <source>New conversation</source>
         <translation>新建对话</translation>
     </message>
@@ -4391,6 +4474,11 @@ in %3</source>
         <location line="+1"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Install extension…</source>
+        <translation>安装扩展(&amp;I)…</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -4445,12 +4533,12 @@ in %3</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-532"/>
+        <location line="-536"/>
         <source>Could not save the conversation: %1</source>
         <translation>无法保存对话：%1</translation>
     </message>
     <message>
-        <location line="+363"/>
+        <location line="+367"/>
         <source>&lt;b&gt;Compacted&lt;/b&gt; to fit the model&apos;s context window: %1 and %2 this request. The conversation keeps everything.</source>
         <translation>&lt;b&gt;已压缩&lt;/b&gt;以适应模型的上下文窗口：%1，并且本次请求%2。对话本身保留全部内容。</translation>
     </message>
@@ -4509,12 +4597,23 @@ in %3</source>
         <translation>工具栏</translation>
     </message>
     <message>
-        <location line="+388"/>
+        <location line="+385"/>
+        <location line="+7"/>
+        <source>Install an extension</source>
+        <translation>安装扩展</translation>
+    </message>
+    <message>
+        <location line="-6"/>
+        <source>MCP Bundles (*.mcpb *.dxt)</source>
+        <translation>MCP 扩展包 (*.mcpb *.dxt)</translation>
+    </message>
+    <message>
+        <location line="-14"/>
         <source>Installed %1 into %2; it is starting.</source>
         <translation>已将 %1 安装到 %2，正在启动。</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+111"/>
         <source>Could not rename the conversation: %1</source>
         <translation>无法重命名对话：%1</translation>
     </message>
@@ -6820,7 +6919,7 @@ in %3</source>
         <translation>已拒绝该扩展包：其入口 %1 不是包中的文件。</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+39"/>
         <source>%1 exists already</source>
         <translation>%1 已存在</translation>
     </message>

@@ -12,6 +12,7 @@
 #include "drafts.h"
 #include "helpdialogs.h"
 #include "icons.h"
+#include "installbundledialog.h"
 #include "language.h"
 #include "modelpicker.h"
 #include "protocollogdock.h"
@@ -32,6 +33,7 @@
 #include <engine/secrets/secretstore.h>
 #include <engine/secrets/signin.h>
 
+#include <mcp/bundles/bundle.h>
 #include <mcp/config/config.h>
 #include <mcp/registry/registryclient.h>
 
@@ -40,12 +42,16 @@
 #include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSplitter>
@@ -69,6 +75,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget *parent)
     resize(1100, 720);
     setUpEngine();
     setUpWidgets();
+    setAcceptDrops(true); // a .mcpb dropped on the window installs it
     refreshConversations();
     applySettings(false);
     m_drafts->load();
@@ -429,6 +436,9 @@ void MainWindow::setUpMenus()
     m_fileMenu = menuBar()->addMenu(QString());
     m_newAction = m_fileMenu->addAction(icon(QStringLiteral("new")), QString(), QKeySequence::New,
                                         this, &MainWindow::newConversation);
+    m_installExtensionAction
+            = m_fileMenu->addAction(QString(), this, [this] { installExtension(); });
+    m_installExtensionAction->setObjectName(QStringLiteral("installExtensionAction"));
     m_fileMenu->addSeparator();
     m_settingsAction
             = m_fileMenu->addAction(icon(QStringLiteral("settings")), QString(),
@@ -505,6 +515,7 @@ void MainWindow::retranslateUi()
     m_fileMenu->setTitle(tr("&File"));
     m_newAction->setText(tr("&New conversation"));
     m_settingsAction->setText(tr("&Settings…"));
+    m_installExtensionAction->setText(tr("&Install extension…"));
     m_quitAction->setText(tr("&Quit"));
     m_viewMenu->setTitle(tr("&View"));
     m_toolsMenu->setTitle(tr("&Tools"));
@@ -867,6 +878,85 @@ ConfigEditorPane *MainWindow::configEditor() const
     return m_servers->configEditor();
 }
 
+InstallBundleDialog *MainWindow::installBundleDialog() const
+{
+    return m_installBundleDialog;
+}
+
+// A dialog already open comes to the front instead of a second one.
+static bool raiseOpen(QDialog *dialog)
+{
+    if (!dialog)
+        return false;
+    dialog->raise();
+    dialog->activateWindow();
+    return true;
+}
+
+// An installer wrote `name` into `file`: the configuration is read again (so it starts) and the
+// chat says so, with what the person must know.
+void MainWindow::serverInstalled(const QString &name, const QString &file, const QStringList &notes)
+{
+    applyConfig(m_session->readConfig());
+    m_chat->addNotice(tr("Installed %1 into %2; it is starting.")
+                              .arg(name, QDir::toNativeSeparators(file))
+                              .toHtmlEscaped());
+    for (const QString &note : notes)
+        m_chat->addNotice(note.toHtmlEscaped(), true);
+}
+
+void MainWindow::installExtension(const QString &given)
+{
+    if (raiseOpen(m_installBundleDialog))
+        return;
+    QString path = given;
+    if (path.isEmpty()) {
+        path = QFileDialog::getOpenFileName(this, tr("Install an extension"), QString(),
+                                            tr("MCP Bundles (*.mcpb *.dxt)"));
+        if (path.isEmpty())
+            return;
+    }
+    const Mcp::Bundles::OpenResult opened = Mcp::Bundles::openBundle(path);
+    if (!opened.bundle) {
+        auto *box = new QMessageBox(QMessageBox::Warning, tr("Install an extension"),
+                                    opened.problem, QMessageBox::Ok, this);
+        box->setObjectName(QStringLiteral("bundleRefusedBox"));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+        return;
+    }
+    InstallBundleDialog::Options options;
+    options.bundle = *opened.bundle;
+    options.userFile = Mcp::ConfigLoader::userConfigPath();
+    options.secrets = m_session->serverSecrets();
+    auto *dialog = new InstallBundleDialog(options, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    m_installBundleDialog = dialog;
+    connect(dialog, &InstallBundleDialog::installed, this, &MainWindow::serverInstalled);
+    dialog->open();
+}
+
+// A .mcpb file dropped anywhere on the window installs it (after its confirmation).
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.size() == 1 && urls.first().isLocalFile()
+        && urls.first().toLocalFile().endsWith(QLatin1String(".mcpb"), Qt::CaseInsensitive))
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.size() != 1 || !urls.first().isLocalFile())
+        return;
+    event->acceptProposedAction();
+    // After the drop has finished: a dialog opened inside it would hold the drag.
+    QMetaObject::invokeMethod(
+            this, [this, path = urls.first().toLocalFile()] { installExtension(path); },
+            Qt::QueuedConnection);
+}
+
 AddServerDialog *MainWindow::addServerDialog() const
 {
     return m_addServerDialog;
@@ -874,11 +964,8 @@ AddServerDialog *MainWindow::addServerDialog() const
 
 void MainWindow::openAddServer(const QString &search)
 {
-    if (m_addServerDialog) {
-        m_addServerDialog->raise();
-        m_addServerDialog->activateWindow();
+    if (raiseOpen(m_addServerDialog))
         return;
-    }
     AddServerDialog::Options options;
     options.registry
             = QUrl(m_settings.registryUrl.isEmpty()
@@ -898,16 +985,11 @@ void MainWindow::openAddServer(const QString &search)
     connect(dialog, &AddServerDialog::installed, this,
             [this](const QString &name, const QString &file, bool workspace,
                    const QStringList &notes) {
-                applyConfig(m_session->readConfig());
+                serverInstalled(name, file, notes);
                 // The person chose to put it into this folder's file: that is their trust.
                 if (workspace)
                     for (const QString &error : m_session->trust({name}))
                         m_chat->addNotice(error.toHtmlEscaped(), true);
-                m_chat->addNotice(tr("Installed %1 into %2; it is starting.")
-                                          .arg(name, QDir::toNativeSeparators(file))
-                                          .toHtmlEscaped());
-                for (const QString &note : notes)
-                    m_chat->addNotice(note.toHtmlEscaped(), true);
             });
     dialog->open();
 }

@@ -49,6 +49,7 @@ class UiApprovalGate;
 class UsageLabel;
 class WindowHost;
 class AddServerDialog;
+class InstallBundleDialog;
 
 struct MainWindowOptions
 {
@@ -101,6 +102,10 @@ public:
     // Tools → Add server… (and the Servers dock's button): the MCP Registry's dialog; `search`
     // is its first search. What it installs is started.
     void openAddServer(const QString &search = QString());
+    // File → Install extension… (a file dialog), or a .mcpb dropped on the window: the bundle
+    // is checked (refused with the reason), then confirmed in its dialog and installed.
+    void installExtension(const QString &path = QString());
+    InstallBundleDialog *installBundleDialog() const;
     AddServerDialog *addServerDialog() const;
     // Sends the composer's text (or opens the tool browser for "/mcp").
     void submit();
@@ -122,8 +127,11 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
     void closeEvent(QCloseEvent *event) override;
     void changeEvent(QEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
 
 private:
+    void serverInstalled(const QString &name, const QString &file, const QStringList &notes);
     void setUpEngine();
     void setUpWidgets();
     QWidget *setUpChatPane();
@@ -171,6 +179,7 @@ private:
     AppSettings m_settings;
     QPointer<SettingsDialog> m_settingsDialog;
     QPointer<AddServerDialog> m_addServerDialog;
+    QPointer<InstallBundleDialog> m_installBundleDialog;
     int m_providerGeneration = 0; // a key read for older settings is ignored
     bool m_readingKey = false;
     bool m_applyPending = false; // settings saved during a turn: applied when it ends
@@ -209,6 +218,7 @@ private:
     QAction *m_editConfigAction = nullptr;
     QAction *m_auditAction = nullptr;
     QAction *m_addServerAction = nullptr;
+    QAction *m_installExtensionAction = nullptr;
     QAction *m_shortcutsAction = nullptr;
     QAction *m_aboutAction = nullptr;
     bool m_closing = false;        // close requested, servers stopping

@@ -299,6 +299,23 @@ OpenResult readBundle(const QByteArray &file)
     return result;
 }
 
+QByteArray entryData(const Bundle &bundle, const QString &path, qint64 maxBytes)
+{
+    const bool listed = std::any_of(bundle.entries.cbegin(), bundle.entries.cend(),
+                                    [&path](const EntryInfo &e) { return e.name == path; });
+    if (!listed)
+        return {};
+    QByteArray zipBytes = bundle.zip;
+    QBuffer buffer(&zipBytes);
+    QuaZip zip(&buffer);
+    if (!zip.open(QuaZip::mdUnzip) || !zip.setCurrentFile(path))
+        return {};
+    QuaZipFile file(&zip);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return file.read(maxBytes);
+}
+
 bool extract(const Bundle &bundle, const QString &dir, QString *problem)
 {
     const auto fail = [problem](const QString &why) {

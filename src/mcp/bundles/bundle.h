@@ -79,6 +79,9 @@ struct OpenResult
 OpenResult openBundle(const QString &path);
 OpenResult readBundle(const QByteArray &file);
 
+// One file of the bundle (its icon), at most `maxBytes`; empty when there is no such file.
+QByteArray entryData(const Bundle &bundle, const QString &path, qint64 maxBytes);
+
 // Unpacks `bundle` into `dir`, which must not exist: into a sibling folder first, renamed at
 // the end, so a failure leaves nothing. Sizes are enforced on the bytes actually inflated, not
 // only on what the zip declares.
