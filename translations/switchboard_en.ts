@@ -4,7 +4,7 @@
 <context>
     <name>Cli::Application</name>
     <message numerus="yes">
-        <location filename="../src/cli/cliinstall.cpp" line="+334"/>
+        <location filename="../src/cli/cliinstall.cpp" line="+331"/>
         <source>%1 connected: %n tool(s)</source>
         <translation>
             <numerusform>%1 connected: %n tool</numerusform>
@@ -201,7 +201,7 @@
 <context>
     <name>Gui::AddServerDialog</name>
     <message numerus="yes">
-        <location filename="../src/ui/addserverdialog.cpp" line="+241"/>
+        <location filename="../src/ui/addserverdialog.cpp" line="+233"/>
         <source>%n server(s).</source>
         <translation>
             <numerusform>%n server.</numerusform>
@@ -489,7 +489,7 @@ in %3</numerusform>
 <context>
     <name>Gui::ServerSecretsPage</name>
     <message numerus="yes">
-        <location filename="../src/ui/serversecretspage.cpp" line="+233"/>
+        <location filename="../src/ui/serversecretspage.cpp" line="+224"/>
         <source>%n server(s) read it and will not start without it: %1.</source>
         <translation>
             <numerusform>%n server reads it and will not start without it: %1.</numerusform>

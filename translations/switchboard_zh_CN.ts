@@ -166,7 +166,7 @@
         <translation>机密</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+74"/>
         <source>%1 was deleted from the registry: %2</source>
         <translation>%1 已从注册表中删除：%2</translation>
     </message>
@@ -323,12 +323,12 @@
         <translation>默认 %1</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+56"/>
         <source>the registry could not be asked: this is what it answered on %1</source>
         <translation>无法访问注册表：以下是它在 %1 的回答</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+39"/>
         <source>left out: %1</source>
         <translation>已略去：%1</translation>
     </message>
@@ -343,7 +343,7 @@
         <translation>（还有更多结果：请缩小搜索范围）</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+36"/>
         <source>repository: %1</source>
         <translation>代码仓库：%1</translation>
     </message>
@@ -2877,7 +2877,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Gui::AddServerDialog</name>
     <message>
-        <location filename="../src/ui/addserverdialog.cpp" line="+54"/>
+        <location filename="../src/ui/addserverdialog.cpp" line="+46"/>
         <source>Add a server</source>
         <translation>添加服务器</translation>
     </message>
@@ -4344,7 +4344,7 @@ in %3</source>
 <context>
     <name>Gui::InstallBundleDialog</name>
     <message>
-        <location filename="../src/ui/installbundledialog.cpp" line="+54"/>
+        <location filename="../src/ui/installbundledialog.cpp" line="+46"/>
         <source>Install %1</source>
         <translation>安装 %1</translation>
     </message>
@@ -5679,12 +5679,12 @@ in %3</source>
 <context>
     <name>Gui::ServerSecretsPage</name>
     <message>
-        <location filename="../src/ui/serversecretspage.cpp" line="+33"/>
+        <location filename="../src/ui/serversecretspage.cpp" line="+35"/>
         <source>Secrets a server reads from the system keychain: write ${secret:NAME} in its args, env or headers. Only the names are shown; the values never reach a file.</source>
         <translation>服务器从系统钥匙串读取的密钥：在其 args、env 或 headers 中写 ${secret:NAME}。这里只显示名称；值永远不会写入文件。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+8"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
@@ -5705,17 +5705,17 @@ in %3</source>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+81"/>
+        <location line="+77"/>
         <source>&amp;Replace…</source>
         <translation>替换(&amp;R)…</translation>
     </message>
     <message>
-        <location line="-79"/>
+        <location line="-75"/>
         <source>&amp;Delete</source>
         <translation>删除(&amp;D)</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+26"/>
         <source>No keychain is set up for this window.</source>
         <translation>此窗口没有设置钥匙串。</translation>
     </message>
@@ -5765,7 +5765,7 @@ in %3</source>
         <translation>设置密钥 %1</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+13"/>
         <source>&amp;Name:</source>
         <translation>名称(&amp;N)：</translation>
     </message>

@@ -2,6 +2,7 @@
 
 #include <mcp/config/config.h>
 #include <mcp/manager.h>
+#include <mcp/registry/serverjson.h>
 
 #include <engine/agent/agent.h>
 #include <engine/serverrequests/elicitation.h>
@@ -14,6 +15,7 @@
 
 #include <memory>
 #include <span>
+#include <variant>
 
 namespace Mcp::Registry {
 class RegistryClient;
@@ -120,7 +122,11 @@ private:
     int cmdRegistryShow();
     QUrl registryUrl();
     Mcp::Registry::RegistryClient *newRegistryClient(const QUrl &base);
-    void noteCached(const QDateTime &savedAt);
+    // The registry's answer; or null, after saying why and ending with exit 3. An answer the
+    // registry gave before (it could not be asked now) is said to be one.
+    // (ListPage or Listing; defined in cliregistry.cpp.)
+    template<typename Answer>
+    const Answer *answered(const std::variant<Answer, QString> &result);
 
     // install, uninstall (cliinstall.cpp)
     int cmdInstall();

@@ -117,13 +117,10 @@ int Application::cmdInstall()
                                  : QDir(m_workspace).filePath(QStringLiteral(".mcp.json"));
     RegistryClient *client = newRegistryClient(base);
     client->latest(entry, [=, this](RegistryClient::EntryResult result) {
-        if (const QString *error = std::get_if<QString>(&result)) {
-            err(*error);
-            finish(ServerFailed);
+        const Listing *answer = answered(result);
+        if (!answer)
             return;
-        }
-        const Listing &listing = std::get<Listing>(result);
-        noteCached(listing.fromCache);
+        const Listing &listing = *answer;
         if (listing.status == QLatin1String("deleted")) {
             err(tr("%1 was deleted from the registry: %2").arg(entry, listing.statusMessage));
             finish(ServerFailed);

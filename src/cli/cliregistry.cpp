@@ -123,12 +123,32 @@ RegistryClient *Application::newRegistryClient(const QUrl &base)
     return client;
 }
 
-void Application::noteCached(const QDateTime &savedAt)
+namespace {
+
+// Says so when the registry could not be asked and `savedAt` is when it answered.
+void noteCached(const QDateTime &savedAt)
 {
     if (savedAt.isValid())
-        err(tr("the registry could not be asked: this is what it answered on %1")
+        err(Application::tr("the registry could not be asked: this is what it answered on %1")
                     .arg(QLocale().toString(savedAt, QLocale::ShortFormat)));
 }
+
+} // namespace
+
+template<typename Answer>
+const Answer *Application::answered(const std::variant<Answer, QString> &result)
+{
+    if (const QString *error = std::get_if<QString>(&result)) {
+        err(*error);
+        finish(ServerFailed);
+        return nullptr;
+    }
+    const Answer &answer = std::get<Answer>(result);
+    noteCached(answer.fromCache);
+    return &answer;
+}
+template const ListPage *Application::answered(const std::variant<ListPage, QString> &);
+template const Listing *Application::answered(const std::variant<Listing, QString> &);
 
 int Application::cmdRegistrySearch()
 {
@@ -143,13 +163,10 @@ int Application::cmdRegistrySearch()
     client->search(
             text, QString(), RegistryClient::DefaultPageSize,
             [this](RegistryClient::PageResult result) {
-                if (const QString *error = std::get_if<QString>(&result)) {
-                    err(*error);
-                    finish(ServerFailed);
+                const ListPage *answer = answered(result);
+                if (!answer)
                     return;
-                }
-                const ListPage &page = std::get<ListPage>(result);
-                noteCached(page.fromCache);
+                const ListPage &page = *answer;
                 for (const QString &skipped : page.skipped)
                     err(tr("left out: %1").arg(skipped));
                 if (m_json) {
@@ -194,13 +211,10 @@ int Application::cmdRegistryShow()
         return usageError(QStringLiteral("registry show takes NAME [--json] [--registry URL]"));
     auto *client = newRegistryClient(base);
     client->latest(m_args.first(), [this](RegistryClient::EntryResult result) {
-        if (const QString *error = std::get_if<QString>(&result)) {
-            err(*error);
-            finish(ServerFailed);
+        const Listing *answer = answered(result);
+        if (!answer)
             return;
-        }
-        const Listing &listing = std::get<Listing>(result);
-        noteCached(listing.fromCache);
+        const Listing &listing = *answer;
         const ServerJson &s = listing.server;
         if (m_json) {
             out(jsonText(listingJson(listing), 2) + QLatin1Char('\n'));

@@ -160,8 +160,9 @@ int Application::cmdSecretList()
     Engine::ServerSecrets *secrets = m_session->serverSecrets();
     if (!secrets->indexError().isEmpty())
         err(secrets->indexError());
+    const QStringList stored = secrets->names(); // reads the index file
     QMap<QString, QStringList> users;
-    for (const QString &name : secrets->names())
+    for (const QString &name : stored)
         users[name];
     for (const Mcp::ServerConfig &server : m_session->config().servers) {
         for (const Mcp::SecretReference &reference : server.secretReferences) {
@@ -169,7 +170,6 @@ int Application::cmdSecretList()
                 users[reference.name] << server.name;
         }
     }
-    const QStringList stored = secrets->names();
     if (json) {
         Json list = Json::array();
         for (auto it = users.cbegin(); it != users.cend(); ++it) {

@@ -1,5 +1,7 @@
 #include "addserverdialog.h"
 
+#include "textlabel.h"
+
 #include <mcp/registry/registryclient.h>
 
 #include <QCheckBox>
@@ -26,16 +28,6 @@ using Mcp::Registry::Listing;
 using Mcp::Registry::RegistryClient;
 
 namespace {
-
-QLabel *wrapped(QWidget *parent, const QString &objectName = QString())
-{
-    auto label = new QLabel(parent);
-    label->setObjectName(objectName);
-    label->setWordWrap(true);
-    label->setTextFormat(Qt::PlainText);
-    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    return label;
-}
 
 // "npm @x/y 1.0.0", "remote: https://…" — how one way of running the entry reads in the list.
 QString packageText(const Mcp::Registry::Package &package)
@@ -66,7 +58,7 @@ AddServerDialog::AddServerDialog(Options options, QWidget *parent)
     m_list->setUniformItemSizes(false);
     m_list->setTextElideMode(Qt::ElideRight);
     m_list->setSpacing(2);
-    m_searchStatus = wrapped(this, QStringLiteral("registryStatus"));
+    m_searchStatus = textLabel(this, QString(), QStringLiteral("registryStatus"));
     m_moreButton = new QPushButton(tr("&More results"), this);
     m_moreButton->setObjectName(QStringLiteral("moreResultsButton"));
     m_moreButton->hide();
@@ -80,17 +72,17 @@ AddServerDialog::AddServerDialog(Options options, QWidget *parent)
 
     // ---- right: the chosen entry and its form
     m_details = new QStackedWidget(this);
-    auto nothing = wrapped(this);
+    auto nothing = textLabel(this);
     nothing->setText(tr("Choose a server to see what it runs and what it asks for."));
     nothing->setAlignment(Qt::AlignCenter);
     m_details->addWidget(nothing);
     auto page = new QWidget(this);
-    m_title = wrapped(page, QStringLiteral("serverTitle"));
+    m_title = textLabel(page, QString(), QStringLiteral("serverTitle"));
     QFont bold = m_title->font();
     bold.setBold(true);
     bold.setPointSizeF(bold.pointSizeF() * 1.15);
     m_title->setFont(bold);
-    m_about = wrapped(page, QStringLiteral("serverAbout"));
+    m_about = textLabel(page, QString(), QStringLiteral("serverAbout"));
     m_wayCombo = new QComboBox(page);
     m_wayCombo->setObjectName(QStringLiteral("installWayCombo"));
     m_formHost = new QWidget(page);
@@ -111,9 +103,9 @@ AddServerDialog::AddServerDialog(Options options, QWidget *parent)
         m_scopeCombo->addItem(
                 tr("This workspace (%1)").arg(QDir::toNativeSeparators(m_options.workspaceFile)),
                 m_options.workspaceFile);
-    m_preview = wrapped(page, QStringLiteral("installPreview"));
+    m_preview = textLabel(page, QString(), QStringLiteral("installPreview"));
     m_preview->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_problem = wrapped(page, QStringLiteral("installProblem"));
+    m_problem = textLabel(page, QString(), QStringLiteral("installProblem"));
     auto placement = new QFormLayout;
     placement->addRow(tr("Install &as:"), m_wayCombo);
     placement->addRow(tr("&Name:"), m_nameEdit);
@@ -324,7 +316,7 @@ void AddServerDialog::buildForm()
         rowLayout->setContentsMargins(0, 0, 0, 0);
         rowLayout->addWidget(editor);
         if (!input.description.isEmpty()) {
-            auto note = wrapped(row);
+            auto note = textLabel(row);
             note->setText(input.description);
             note->setForegroundRole(QPalette::PlaceholderText);
             rowLayout->addWidget(note);
@@ -333,7 +325,7 @@ void AddServerDialog::buildForm()
         m_answers << Answer{field, editor};
     }
     if (m_answers.isEmpty()) {
-        auto none = wrapped(m_formHost);
+        auto none = textLabel(m_formHost);
         none->setText(tr("It asks for nothing."));
         m_form->addRow(none);
     }

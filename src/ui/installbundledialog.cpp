@@ -1,5 +1,7 @@
 #include "installbundledialog.h"
 
+#include "textlabel.h"
+
 #include <engine/install/bundleinstaller.h>
 
 #include <QCheckBox>
@@ -21,16 +23,6 @@ using Mcp::Bundles::Signature;
 using Mcp::Bundles::UserConfigOption;
 
 namespace {
-
-QLabel *wrapped(QWidget *parent, const QString &text, const QString &objectName = QString())
-{
-    auto label = new QLabel(text, parent);
-    label->setObjectName(objectName);
-    label->setWordWrap(true);
-    label->setTextFormat(Qt::PlainText);
-    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    return label;
-}
 
 // The bundle's icon (a PNG inside it, at most 1 MiB), or a null pixmap.
 QPixmap iconOf(const Mcp::Bundles::Bundle &bundle)
@@ -58,7 +50,7 @@ InstallBundleDialog::InstallBundleDialog(Options options, QWidget *parent)
     icon->setPixmap(pixmap);
     icon->setVisible(!pixmap.isNull());
     auto title
-            = wrapped(this, tr("%1 %2").arg(m.title(), m.version), QStringLiteral("bundleTitle"));
+            = textLabel(this, tr("%1 %2").arg(m.title(), m.version), QStringLiteral("bundleTitle"));
     QFont bold = title->font();
     bold.setBold(true);
     bold.setPointSizeF(bold.pointSizeF() * 1.15);
@@ -70,7 +62,7 @@ InstallBundleDialog::InstallBundleDialog(Options options, QWidget *parent)
     head->addWidget(icon, 0, Qt::AlignTop);
     auto headText = new QVBoxLayout;
     headText->addWidget(title);
-    headText->addWidget(wrapped(this, byline));
+    headText->addWidget(textLabel(this, byline));
     head->addLayout(headText, 1);
 
     // Who vouches for it, plainly.
@@ -94,7 +86,7 @@ InstallBundleDialog::InstallBundleDialog(Options options, QWidget *parent)
                       "where it came from.");
         break;
     }
-    auto signatureLabel = wrapped(this, signedBy, QStringLiteral("bundleSignature"));
+    auto signatureLabel = textLabel(this, signedBy, QStringLiteral("bundleSignature"));
     if (signature.status != Signature::Status::Signed) {
         QFont font = signatureLabel->font();
         font.setBold(true);
@@ -184,7 +176,7 @@ InstallBundleDialog::InstallBundleDialog(Options options, QWidget *parent)
         cellLayout->setContentsMargins(0, 0, 0, 0);
         cellLayout->addWidget(row);
         if (!option.description.isEmpty()) {
-            auto note = wrapped(cell, option.description);
+            auto note = textLabel(cell, option.description);
             note->setForegroundRole(QPalette::PlaceholderText);
             cellLayout->addWidget(note);
         }
@@ -192,13 +184,13 @@ InstallBundleDialog::InstallBundleDialog(Options options, QWidget *parent)
         m_answers << Answer{option, editor};
     }
     if (m_answers.isEmpty())
-        form->addRow(wrapped(formHost, tr("It asks for nothing.")));
+        form->addRow(textLabel(formHost, tr("It asks for nothing.")));
     auto scroll = new QScrollArea(this);
     scroll->setWidget(formHost);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
 
-    m_problem = wrapped(this, QString(), QStringLiteral("bundleProblem"));
+    m_problem = textLabel(this, QString(), QStringLiteral("bundleProblem"));
     auto buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
     m_installButton = buttons->addButton(tr("&Install"), QDialogButtonBox::AcceptRole);
     m_installButton->setObjectName(QStringLiteral("installBundleButton"));
@@ -208,7 +200,7 @@ InstallBundleDialog::InstallBundleDialog(Options options, QWidget *parent)
     auto layout = new QVBoxLayout(this);
     layout->addLayout(head);
     layout->addWidget(signatureLabel);
-    layout->addWidget(wrapped(this, offers, QStringLiteral("bundleOffers")));
+    layout->addWidget(textLabel(this, offers, QStringLiteral("bundleOffers")));
     layout->addWidget(scroll, 1);
     layout->addWidget(m_problem);
     layout->addWidget(buttons);

@@ -1,5 +1,7 @@
 #include "serversecretspage.h"
 
+#include "textlabel.h"
+
 #include <engine/secrets/serversecrets.h>
 
 #include <QDialog>
@@ -29,12 +31,10 @@ ServerSecretsPage::ServerSecretsPage(Engine::ServerSecrets *secrets,
     , m_usage(std::move(usage))
 {
     setObjectName(QStringLiteral("serverSecretsPage"));
-    auto intro = new QLabel(
-            tr("Secrets a server reads from the system keychain: write ${secret:NAME} in its "
-               "args, env or headers. Only the names are shown; the values never reach a file."),
-            this);
-    intro->setWordWrap(true);
-    intro->setTextFormat(Qt::PlainText);
+    auto intro = textLabel(
+            this, tr("Secrets a server reads from the system keychain: write ${secret:NAME} in "
+                     "its args, env or headers. Only the names are shown; the values never reach "
+                     "a file."));
 
     m_list = new QTreeWidget(this);
     m_list->setObjectName(QStringLiteral("secretsList"));
@@ -58,11 +58,7 @@ ServerSecretsPage::ServerSecretsPage(Engine::ServerSecrets *secrets,
     buttons->addWidget(m_deleteButton);
     buttons->addStretch(1);
 
-    m_status = new QLabel(this);
-    m_status->setObjectName(QStringLiteral("secretsStatus"));
-    m_status->setWordWrap(true);
-    m_status->setTextFormat(Qt::PlainText);
-    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status = textLabel(this, QString(), QStringLiteral("secretsStatus"));
 
     auto layout = new QVBoxLayout(this);
     layout->addWidget(intro);
@@ -157,13 +153,8 @@ void ServerSecretsPage::askValue(const QString &name)
     valueEdit->setObjectName(QStringLiteral("secretValueEdit"));
     valueEdit->setEchoMode(QLineEdit::Password);
     valueEdit->setMaxLength(int(Engine::ServerSecrets::MaxValueChars));
-    auto problem = new QLabel(dialog);
-    problem->setObjectName(QStringLiteral("secretNameProblem"));
-    problem->setWordWrap(true);
-    problem->setTextFormat(Qt::PlainText);
-    auto usedAs = new QLabel(dialog);
-    usedAs->setWordWrap(true);
-    usedAs->setTextFormat(Qt::PlainText);
+    auto problem = textLabel(dialog, QString(), QStringLiteral("secretNameProblem"));
+    auto usedAs = textLabel(dialog);
     auto buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, dialog);
     auto form = new QFormLayout(dialog);
     form->addRow(tr("&Name:"), nameEdit);
