@@ -10,10 +10,15 @@
 // The test bundle: tests/fixtures/bundle (a dependency-free Node MCP server with a sensitive
 // user_config field) copied into `dir`/key-echo and packed, as its author would, by the pinned
 // @anthropic-ai/mcpb into `dir`/key-echo.mcpb. The file's path, or empty with mcpb's output in
-// `output`.
-inline QString packFixtureBundle(const QString &dir, QString *output = nullptr)
+// `output`. Another `version` than the fixture's 1.0.0 is written into its manifest and packed
+// as key-echo-VERSION.mcpb (an update).
+inline QString packFixtureBundle(const QString &dir, QString *output = nullptr,
+                                 const QString &version = QStringLiteral("1.0.0"))
 {
-    const QString source = QDir(dir).filePath(QStringLiteral("key-echo"));
+    const bool fixture = version == QLatin1String("1.0.0");
+    const QString base
+            = fixture ? QStringLiteral("key-echo") : QStringLiteral("key-echo-") + version;
+    const QString source = QDir(dir).filePath(base);
     if (!QDir().mkpath(source + QStringLiteral("/server")))
         return {};
     for (const char *file : {"manifest.json", "server/index.js"}) {
@@ -22,7 +27,18 @@ inline QString packFixtureBundle(const QString &dir, QString *output = nullptr)
                          source + QLatin1Char('/') + QLatin1String(file)))
             return {};
     }
-    const QString packed = QDir(dir).filePath(QStringLiteral("key-echo.mcpb"));
+    if (!fixture) {
+        QFile manifest(source + QStringLiteral("/manifest.json"));
+        if (!manifest.open(QIODevice::ReadOnly))
+            return {};
+        QByteArray text = manifest.readAll();
+        manifest.close();
+        text.replace("\"version\": \"1.0.0\"", "\"version\": \"" + version.toUtf8() + '"');
+        if (!manifest.open(QIODevice::WriteOnly | QIODevice::Truncate)
+            || manifest.write(text) != text.size())
+            return {};
+    }
+    const QString packed = QDir(dir).filePath(base + QStringLiteral(".mcpb"));
     QProcess mcpb;
     mcpb.setWorkingDirectory(dir);
     mcpb.setProcessChannelMode(QProcess::MergedChannels);

@@ -5,19 +5,25 @@
 #include "windowtest.h"
 
 #include <ui/addserverdialog.h>
+#include <ui/installactions.h>
 #include <ui/installbundledialog.h>
 #include <ui/language.h>
+#include <ui/serverdock.h>
+
+#include <engine/install/bundleinstaller.h>
 
 #include <mcp/bundles/bundle.h>
 #include <mcp/config/config.h>
 #include <mcp/config/configpatcher.h>
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QCryptographicHash>
 #include <QDirIterator>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFileDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -26,6 +32,7 @@
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 
 using Mcp::Json;
 
@@ -64,6 +71,23 @@ class tst_AddServer : public QObject
         window->resize(1100, 720);
         window->show();
         return window;
+    }
+
+    // What the installed key-echo server says its key's SHA-256 is (empty: no answer).
+    QString keyDigest(Gui::MainWindow &window)
+    {
+        std::optional<Mcp::ToolResult> result;
+        Mcp::Client *client = window.manager()->client(QStringLiteral("key-echo"));
+        if (!client)
+            return {};
+        client->callTool("key_sha256", Json::object(), this,
+                         [&result](Mcp::ToolResult r) { result = std::move(r); });
+        return waitUntil([&] { return result.has_value(); }, 10000) ? result->text() : QString();
+    }
+    static QString digestOf(const QString &key)
+    {
+        return QString::fromLatin1(
+                QCryptographicHash::hash(key.toUtf8(), QCryptographicHash::Sha256).toHex());
     }
 
     template<typename T>
@@ -197,15 +221,7 @@ private slots:
         QVERIFY(waitUntil([&] { return !window->installBundleDialog(); }, 20000));
         QVERIFY(waitUntil([&] { return window->manager()->client(QStringLiteral("key-echo")); },
                           20000));
-        Mcp::Client *client = window->manager()->client(QStringLiteral("key-echo"));
-        std::optional<Mcp::ToolResult> result;
-        client->callTool("key_sha256", Json::object(), this,
-                         [&result](Mcp::ToolResult r) { result = std::move(r); });
-        QVERIFY(waitUntil([&] { return result.has_value(); }, 10000));
-        QCOMPARE(result->text(),
-                 QString::fromLatin1(
-                         QCryptographicHash::hash(key.toUtf8(), QCryptographicHash::Sha256)
-                                 .toHex()));
+        QCOMPARE(keyDigest(*window), digestOf(key));
         QFile written(userConfig());
         QVERIFY(written.open(QIODevice::ReadOnly));
         QVERIFY(!written.readAll().contains(key.toUtf8()));
@@ -228,7 +244,8 @@ private slots:
                  qPrintable(box->text()));
         box->close();
 
-        // Dropped on the window: the same confirmation.
+        // Dropped on the window: the same confirmation; here, since this version is installed
+        // already, the reason it cannot update it.
         QMimeData mime;
         mime.setUrls({QUrl::fromLocalFile(packed)});
         QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton,
@@ -237,11 +254,159 @@ private slots:
         QVERIFY(enter.isAccepted());
         QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
         QApplication::sendEvent(window.get(), &drop);
-        QVERIFY(waitUntil([&] { return window->installBundleDialog() != nullptr; }, 5000));
-        window->installBundleDialog()->reject();
+        QVERIFY(waitUntil([&] { return window->installActions()->messageBox() != nullptr; }, 5000));
+        QVERIFY2(window->installActions()->messageBox()->text().contains(
+                         QLatin1String("Key Echo 1.0.0 is installed; this file holds version "
+                                       "1.0.0, which is not newer")),
+                 qPrintable(window->installActions()->messageBox()->text()));
         window.reset();
         qunsetenv("KEY_ECHO_API_KEY");
         QVERIFY(Mcp::ConfigPatcher::removeServer(userConfig(), QStringLiteral("key-echo")));
+        QVERIFY(QDir(Engine::BundleInstaller::defaultExtensionsDir() + QStringLiteral("/key-echo"))
+                        .removeRecursively());
+    }
+
+    // From the Servers dock: Update… asks for the newer .mcpb and opens its confirmation with
+    // the answers kept (the version it goes from and to in the title); Update swaps it in and
+    // the server restarts with the same settings. Uninstall… asks (naming the file, the folder
+    // and, with a check box, the secrets only it reads) and removes it all.
+    void updatesAndUninstallsFromTheDock()
+    {
+        const QString folder = m_dir.filePath(QStringLiteral("update"));
+        QVERIFY(QDir().mkpath(folder));
+        QString output;
+        const QString older = packFixtureBundle(folder, &output);
+        QVERIFY2(!older.isEmpty(), qPrintable(output));
+        const QString newer = packFixtureBundle(folder, &output, QStringLiteral("1.1.0"));
+        QVERIFY2(!newer.isEmpty(), qPrintable(output));
+        const QString key = QStringLiteral("ku-77d0c4e1");
+        qputenv("KEY_ECHO_API_KEY", key.toUtf8());
+        // A server of the person's own, whose secret only it reads.
+        QVERIFY(Mcp::ConfigPatcher::addServer(
+                userConfig(), QStringLiteral("plain"),
+                nlohmann::ordered_json::parse(R"({"command": "true", "disabled": true,
+                                                  "env": {"T": "${secret:plain.token}"}})")));
+        auto window = openWindow(QStringLiteral("update"));
+        QVERIFY(window);
+        window->installExtension(older);
+        Gui::InstallBundleDialog *dialog = window->installBundleDialog();
+        QVERIFY(dialog);
+        QTest::keyClicks(child<QLineEdit>(dialog, QStringLiteral("option:api_key")), key);
+        child<QLineEdit>(dialog, QStringLiteral("option:limit"))->setText(QStringLiteral("7"));
+        child<QPushButton>(dialog, QStringLiteral("installBundleButton"))->click();
+        QVERIFY(waitUntil([&] { return window->manager()->client(QStringLiteral("key-echo")); },
+                          20000));
+        const QString extension
+                = Engine::BundleInstaller::defaultExtensionsDir() + QStringLiteral("/key-echo");
+        QVERIFY(QFileInfo(extension).isDir());
+
+        auto *dock = window->findChild<Gui::ServerDock *>();
+        dock->selectServer(QStringLiteral("key-echo"));
+        auto *update = child<QToolButton>(dock, QStringLiteral("updateServerButton"));
+        QVERIFY(update->isEnabled());
+        update->click();
+        auto *files = window->findChild<QFileDialog *>(QStringLiteral("updateFileDialog"));
+        QVERIFY(files);
+        emit files->fileSelected(newer);
+        files->close();
+        Gui::InstallBundleDialog *confirm = window->installActions()->bundleDialog();
+        QVERIFY(confirm);
+        QCOMPARE(child<QLabel>(confirm, QStringLiteral("bundleTitle"))->text(),
+                 QStringLiteral("Key Echo: 1.0.0 → 1.1.0"));
+        QCOMPARE(child<QLineEdit>(confirm, QStringLiteral("option:limit"))->text(),
+                 QStringLiteral("7"));
+        QVERIFY(child<QLineEdit>(confirm, QStringLiteral("option:api_key"))->text().isEmpty());
+        QCOMPARE(confirm->problem(), QString());
+        child<QPushButton>(confirm, QStringLiteral("installBundleButton"))->click();
+        QVERIFY(waitUntil([&] { return !window->installActions()->bundleDialog(); }, 20000));
+        const Mcp::McpConfig updated = Mcp::ConfigLoader::loadFile(userConfig(), {});
+        const Mcp::ServerConfig *echo = updated.find(QStringLiteral("key-echo"));
+        QVERIFY(echo);
+        QVERIFY(echo->definition["installedFrom"]["version"] == "1.1.0");
+        QCOMPARE(echo->env.value(QStringLiteral("KEY_ECHO_LIMIT")), QStringLiteral("7"));
+        QVERIFY(waitUntil(
+                [&] {
+                    const Mcp::ServerConfig *running
+                            = window->manager()->serverConfig(QStringLiteral("key-echo"));
+                    return running && running->definition == echo->definition
+                           && window->manager()->client(QStringLiteral("key-echo"));
+                },
+                20000));
+        QCOMPARE(keyDigest(*window), digestOf(key));
+
+        // The same version again: refused, saying why.
+        window->installActions()->update(QStringLiteral("key-echo"), newer);
+        QMessageBox *refused = window->installActions()->messageBox();
+        QVERIFY(refused);
+        QVERIFY2(refused->text().contains(QLatin1String("which is not newer")),
+                 qPrintable(refused->text()));
+        refused->close();
+
+        // Uninstall: asked, then the entry and the folder are gone and the server stopped.
+        child<QToolButton>(dock, QStringLiteral("uninstallServerButton"))->click();
+        QMessageBox *ask = window->installActions()->messageBox();
+        QVERIFY(ask);
+        QCOMPARE(ask->objectName(), QStringLiteral("uninstallBox"));
+        QVERIFY2(ask->informativeText().contains(extension), qPrintable(ask->informativeText()));
+        QVERIFY(!ask->checkBox()); // its key is an exported variable: no secret of its own
+        child<QPushButton>(ask, QStringLiteral("uninstallButton"))->click();
+        QVERIFY(waitUntil(
+                [&] { return !window->manager()->serverConfig(QStringLiteral("key-echo")); },
+                10000));
+        QVERIFY(!QFileInfo::exists(extension));
+        QVERIFY(!Mcp::ConfigLoader::loadFile(userConfig(), {}).find(QStringLiteral("key-echo")));
+
+        // A server of the person's own: its secret is named, to be deleted too.
+        dock->selectServer(QStringLiteral("plain"));
+        QVERIFY(!update->isEnabled()); // no install made it: nothing to update from
+        child<QToolButton>(dock, QStringLiteral("uninstallServerButton"))->click();
+        ask = window->installActions()->messageBox();
+        QVERIFY(ask && ask->checkBox());
+        QCOMPARE(ask->checkBox()->text(),
+                 QStringLiteral("Also delete its secrets from the keychain: plain.token"));
+        QVERIFY(ask->checkBox()->isChecked());
+        child<QPushButton>(ask, QStringLiteral("uninstallButton"))->click();
+        QVERIFY(waitUntil([&] { return !window->manager()->serverConfig(QStringLiteral("plain")); },
+                          10000));
+
+        // A registry server of an older version: Update… shows what will run, then it does.
+        QVERIFY(Mcp::ConfigPatcher::addServer(userConfig(), QStringLiteral("memory"),
+                                              nlohmann::ordered_json::parse(R"({"command": "npx",
+                    "args": ["-y", "@modelcontextprotocol/server-memory@2025.9.25"],
+                    "installedFrom": {"name": "io.github.modelcontextprotocol/server-memory",
+                                      "version": "2025.9.25",
+                                      "package": "npm @modelcontextprotocol/server-memory"}})")));
+        window->applyConfig(Mcp::ConfigLoader::loadFile(userConfig(), {}));
+        QVERIFY(waitUntil([&] { return window->manager()->serverConfig(QStringLiteral("memory")); },
+                          10000));
+        dock->selectServer(QStringLiteral("memory"));
+        QVERIFY(update->isEnabled());
+        update->click();
+        QVERIFY(waitUntil(
+                [&] {
+                    QMessageBox *box = window->installActions()->messageBox();
+                    return box && box->objectName() == QLatin1String("updateBox");
+                },
+                10000));
+        ask = window->installActions()->messageBox();
+        QCOMPARE(ask->text(), QStringLiteral("Update memory from 2025.9.25 to 2026.8.31?"));
+        QVERIFY2(ask->informativeText().contains(
+                         QLatin1String("npx -y @modelcontextprotocol/server-memory@2026.8.31")),
+                 qPrintable(ask->informativeText()));
+        child<QPushButton>(ask, QStringLiteral("updateButton"))->click();
+        QVERIFY(waitUntil(
+                [&] {
+                    Mcp::Client *memory = window->manager()->client(QStringLiteral("memory"));
+                    return memory && memory->tools().size() == 9;
+                },
+                30000));
+        QVERIFY(Mcp::ConfigLoader::loadFile(userConfig(), {})
+                        .find(QStringLiteral("memory"))
+                        ->definition["installedFrom"]["version"]
+                == "2026.8.31");
+        window.reset();
+        QVERIFY(Mcp::ConfigPatcher::removeServer(userConfig(), QStringLiteral("memory")));
+        qunsetenv("KEY_ECHO_API_KEY");
     }
 
     // A registry that fails: the dialog says why in its status line, lists nothing, and stays.

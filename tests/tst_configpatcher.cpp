@@ -28,6 +28,7 @@ private slots:
     void addAndRemove_data();
     void addAndRemove();
     void addToFiles();
+    void replace();
 
 private:
     QString writeTemp(const QByteArray &text);
@@ -423,6 +424,31 @@ void tst_ConfigPatcher::addAndRemove()
     QVERIFY(!ConfigPatcher::withServerRemoved(*without, QStringLiteral("f.json"),
                                               QStringLiteral("new"), &error));
     QVERIFY2(error.contains(QStringLiteral("server 'new' is not defined")), qPrintable(error));
+}
+
+// An update replaces a server's value where it stands: its neighbours, the comments-free layout
+// around it and the line endings stay; a server that is not there is refused.
+void tst_ConfigPatcher::replace()
+{
+    const QByteArray input = q("{\r\n    'mcpServers': {\r\n        'a': {'command': 'old'},\r\n"
+                               "        'b': {'url': 'http://h'}\r\n    }\r\n}\r\n");
+    const nlohmann::ordered_json definition
+            = nlohmann::ordered_json::parse(R"({"command": "new", "args": ["-y"]})");
+    QString error;
+    const std::optional<QByteArray> replaced = ConfigPatcher::withServerReplaced(
+            input, QStringLiteral("f.json"), QStringLiteral("a"), definition, &error);
+    QVERIFY2(replaced, qPrintable(error));
+    QCOMPARE(*replaced,
+             q("{\r\n    'mcpServers': {\r\n        'a': {\r\n          'command': 'new',\r\n"
+               "          'args': [\r\n            '-y'\r\n          ]\r\n        },\r\n"
+               "        'b': {'url': 'http://h'}\r\n    }\r\n}\r\n"));
+    QVERIFY(!ConfigPatcher::withServerReplaced(input, QStringLiteral("f.json"), QStringLiteral("c"),
+                                               definition, &error));
+    QVERIFY2(error.contains(QStringLiteral("server 'c' is not defined")), qPrintable(error));
+
+    const QString path = writeTemp(input);
+    QVERIFY(ConfigPatcher::replaceServer(path, QStringLiteral("a"), definition, &error));
+    QCOMPARE(readAll(path), *replaced);
 }
 
 // addServer() creates a missing file and its folder; a file that is not JSON (or not a config)

@@ -205,11 +205,13 @@ private slots:
         QVERIFY(restart && toggle && button(dock, "stderrButton") && log);
         QVERIFY(!restart->isEnabled()); // nothing selected yet
         // The same commands as a context menu (Sign in / Sign out only where they apply), and
-        // Log level and Use its instructions.
+        // Log level, Use its instructions, Update… and Uninstall….
         const QList<QAction *> menu = list(dock)->actions();
         QCOMPARE(std::count_if(menu.cbegin(), menu.cend(),
                                [](const QAction *action) { return action->isVisible(); }),
-                 6);
+                 8);
+        // Neither server was installed: nothing to update them from.
+        QVERIFY(!button(dock, "updateServerButton")->isEnabled());
         QVERIFY(std::any_of(menu.cbegin(), menu.cend(), [](const QAction *action) {
             return action->objectName() == QLatin1String("logLevelAction") && action->menu();
         }));

@@ -3,11 +3,13 @@
 #include "pinnednode.h"
 #include "registryfixture.h"
 
+#include <engine/install/installedserver.h>
 #include <engine/install/serverinstaller.h>
 #include <engine/secrets/secretstore.h>
 #include <engine/secrets/serversecrets.h>
 
 #include <mcp/config/config.h>
+#include <mcp/config/configpatcher.h>
 #include <mcp/registry/serverjson.h>
 
 #include <QCryptographicHash>
@@ -29,6 +31,18 @@ using Mcp::Json;
 // and never into a file (where no keychain answers: a ${VAR} reference and a note); hostile
 // entries and answers are refused with nothing written. Run plainly and, as
 // tst_serverinstall_keychain, against gnome-keyring.
+namespace {
+
+// JSON with single quotes reads better in C++ literals: every ' becomes ".
+std::string q(const char *text)
+{
+    std::string result(text);
+    std::replace(result.begin(), result.end(), '\'', '"');
+    return result;
+}
+
+} // namespace
+
 class tst_ServerInstall : public QObject
 {
     Q_OBJECT
@@ -157,6 +171,65 @@ private slots:
                 ServerInstaller::secretName(QStringLiteral("9x"), QStringLiteral("a b"))));
     }
 
+    // An update of a registry package changes only the argument naming its version (an
+    // image's tag), and refuses what it cannot do that way, saying what to do instead.
+    void updatedDefinitions()
+    {
+        Engine::InstalledServer memory;
+        memory.name = QStringLiteral("memory");
+        memory.registryName = QStringLiteral("io.github.modelcontextprotocol/server-memory");
+        memory.version = QStringLiteral("2025.1.1");
+        memory.package = QStringLiteral("npm @modelcontextprotocol/server-memory");
+        memory.definition = nlohmann::ordered_json::parse(q(
+                "{'command': 'npx', 'args': ['-y', '@modelcontextprotocol/server-memory@2025.1.1'],"
+                " 'env': {'MEMORY_FILE_PATH': '/x'}, 'timeout': 9000, 'installedFrom': {}}"));
+        const Mcp::Registry::ServerJson latest = entryNamed(memory.registryName);
+        QString problem;
+        const auto updated = ServerInstaller::updatedDefinition(memory, latest, &problem);
+        QVERIFY2(updated, qPrintable(problem));
+        QVERIFY((*updated)["args"][1] == "@modelcontextprotocol/server-memory@2026.8.31");
+        QVERIFY((*updated)["env"]["MEMORY_FILE_PATH"] == "/x");
+        QVERIFY((*updated)["timeout"] == 9000);
+        QVERIFY((*updated)["installedFrom"]["version"] == "2026.8.31");
+
+        const auto refused = [&](Engine::InstalledServer installed,
+                                 const Mcp::Registry::ServerJson &entry) {
+            problem.clear();
+            return ServerInstaller::updatedDefinition(installed, entry, &problem) ? QString()
+                                                                                  : problem;
+        };
+        Engine::InstalledServer same = memory;
+        same.version = QStringLiteral("2026.8.31");
+        QVERIFY(refused(same, latest).contains(QStringLiteral("there is nothing to update")));
+        Engine::InstalledServer remote = memory;
+        remote.package.clear();
+        QVERIFY(refused(remote, latest).contains(QStringLiteral("whoever runs it updates it")));
+        Engine::InstalledServer gone = memory;
+        gone.package = QStringLiteral("npm @example/other");
+        QVERIFY(refused(gone, latest).contains(QStringLiteral("no longer has the npm package")));
+        Engine::InstalledServer edited = memory;
+        edited.definition["args"] = nlohmann::ordered_json::array({"-y", "something-else"});
+        QVERIFY(refused(edited, latest).contains(QStringLiteral("no longer names")));
+
+        // An image: its tag changes; a variable the new version requires must have a value.
+        Engine::InstalledServer github;
+        github.name = QStringLiteral("github");
+        github.registryName = QStringLiteral("io.github.github/github-mcp-server");
+        github.version = QStringLiteral("0.19.0");
+        github.package = QStringLiteral("oci ghcr.io/github/github-mcp-server:0.19.0");
+        github.definition = nlohmann::ordered_json::parse(
+                q("{'command': 'docker', 'args': ['run', '-i', '--rm', '-e', "
+                  "'GITHUB_PERSONAL_ACCESS_TOKEN', 'ghcr.io/github/github-mcp-server:0.19.0'], "
+                  "'env': {'GITHUB_PERSONAL_ACCESS_TOKEN': '${secret:github.x}'}}"));
+        const Mcp::Registry::ServerJson image = entryNamed(github.registryName);
+        const auto retagged = ServerInstaller::updatedDefinition(github, image, &problem);
+        QVERIFY2(retagged, qPrintable(problem));
+        QVERIFY((*retagged)["args"][5] == "ghcr.io/github/github-mcp-server:0.20.1");
+        github.definition.erase("env");
+        QVERIFY(refused(github, image)
+                        .contains(QStringLiteral("asks for GITHUB_PERSONAL_ACCESS_TOKEN")));
+    }
+
     // What the dialog shows before anything is written: the command line with the secret as a
     // reference, never the value; a runtime not on PATH named with how to install it.
     void previewAndRuntimes()
@@ -239,6 +312,54 @@ private slots:
         run = cli({QStringLiteral("uninstall"), QStringLiteral("memory")});
         QVERIFY2(run.code == 0, qPrintable(run.out + run.err));
         QVERIFY(!Mcp::ConfigLoader::loadFile(userConfig(), {}).find(QStringLiteral("memory")));
+    }
+
+    // An older version installed (the registry listed it then), then `update`: the registry's
+    // latest replaces the version in its command line, the answers stay, and it starts; a
+    // second update has nothing to do. `update` of a server no install made says what to do.
+    void cliUpdatesFromTheRegistry()
+    {
+        Json *entry = nullptr;
+        for (Json &candidate : m_registry.entries) {
+            if (candidate["server"]["name"] == "io.github.modelcontextprotocol/server-memory")
+                entry = &candidate;
+        }
+        QVERIFY(entry);
+        const Json latest = *entry;
+        (*entry)["server"]["version"] = "2025.9.25";
+        (*entry)["server"]["packages"][0]["version"] = "2025.9.25";
+        const QString memoryFile = m_dir.filePath(QStringLiteral("memory-update.jsonl"));
+        Run run = cli({QStringLiteral("install"),
+                       QStringLiteral("io.github.modelcontextprotocol/server-memory"),
+                       QStringLiteral("--set"), QStringLiteral("MEMORY_FILE_PATH=") + memoryFile,
+                       QStringLiteral("--no-start")});
+        *entry = latest;
+        QVERIFY2(run.code == 0, qPrintable(run.out + run.err));
+        QVERIFY2(run.out.contains(QStringLiteral("server-memory@2025.9.25")), qPrintable(run.out));
+
+        run = cli({QStringLiteral("update"), QStringLiteral("memory")});
+        QVERIFY2(run.code == 0, qPrintable(run.out + run.err));
+        QVERIFY2(run.out.contains(QStringLiteral("updated memory from 2025.9.25 to 2026.8.31")),
+                 qPrintable(run.out));
+        QVERIFY2(run.out.contains(QStringLiteral("memory connected: 9 tools")),
+                 qPrintable(run.out + run.err));
+        const Mcp::McpConfig written = Mcp::ConfigLoader::loadFile(userConfig(), {});
+        const Mcp::ServerConfig *memory = written.find(QStringLiteral("memory"));
+        QVERIFY(memory);
+        QCOMPARE(memory->args,
+                 QStringList({"-y", "@modelcontextprotocol/server-memory@2026.8.31"}));
+        QCOMPARE(memory->env.value(QStringLiteral("MEMORY_FILE_PATH")), memoryFile);
+        QVERIFY(memory->definition["installedFrom"]["version"] == "2026.8.31");
+
+        run = cli({QStringLiteral("update"), QStringLiteral("memory")});
+        QCOMPARE(run.code, 1);
+        QVERIFY2(run.err.contains(QStringLiteral("there is nothing to update")),
+                 qPrintable(run.err));
+
+        QVERIFY(cli({QStringLiteral("uninstall"), QStringLiteral("memory")}).code == 0);
+        run = cli({QStringLiteral("update"), QStringLiteral("memory")});
+        QCOMPARE(run.code, 1);
+        QVERIFY2(run.err.contains(QStringLiteral("no server named 'memory'")), qPrintable(run.err));
     }
 
     // A secret answer: into the keychain and read as ${secret:NAME}; where no keychain answers,
@@ -366,6 +487,40 @@ private slots:
         const QString digest = QString::fromLatin1(
                 QCryptographicHash::hash(key.toUtf8(), QCryptographicHash::Sha256).toHex());
         QVERIFY2(run.out.contains(digest), qPrintable(run.out + run.err));
+        QCOMPARE(filesHolding(key), QStringList());
+
+        // A newer version updates it: the answers and the entry's own settings are kept, the
+        // secret still reaches the server, and the same version again is refused.
+        QString error;
+        QVERIFY2(Mcp::ConfigPatcher::setServerDisabled(userConfig(), QStringLiteral("key-echo"),
+                                                       true, &error),
+                 qPrintable(error));
+        const QString newer = packFixtureBundle(m_dir.path(), &output, QStringLiteral("1.1.0"));
+        QVERIFY2(!newer.isEmpty(), qPrintable(output));
+        run = cli({QStringLiteral("install"), newer, QStringLiteral("--no-start")});
+        QVERIFY2(run.code == 0, qPrintable(run.out + run.err));
+        QVERIFY2(run.out.contains(QLatin1String("updating key-echo from 1.0.0 to 1.1.0")),
+                 qPrintable(run.out));
+        const Mcp::McpConfig updated = Mcp::ConfigLoader::loadFile(userConfig(), {});
+        const Mcp::ServerConfig *echo2 = updated.find(QStringLiteral("key-echo"));
+        QVERIFY2(echo2, qPrintable(contents(userConfig())));
+        QVERIFY(echo2->disabled);
+        QVERIFY(echo2->definition["installedFrom"]["version"] == "1.1.0");
+        QCOMPARE(echo2->args, echo->args);
+        QCOMPARE(echo2->env, echo->env);
+        QVERIFY(QFileInfo(folder + QStringLiteral("/server/index.js")).isFile());
+        QCOMPARE(QDir(m_dir.filePath(QStringLiteral("data/switchboard/extensions")))
+                         .entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+                 QStringList{QStringLiteral("key-echo")});
+        QVERIFY(Mcp::ConfigPatcher::setServerDisabled(userConfig(), QStringLiteral("key-echo"),
+                                                      false, &error));
+        if (keychainRequired()) {
+            run = cli(callArgs);
+            QVERIFY2(run.code == 0 && run.out.contains(digest), qPrintable(run.out + run.err));
+        }
+        run = cli({QStringLiteral("install"), newer});
+        QCOMPARE(run.code, 1);
+        QVERIFY2(run.err.contains(QLatin1String("which is not newer")), qPrintable(run.err));
         QCOMPARE(filesHolding(key), QStringList());
 
         run = cli({QStringLiteral("uninstall"), QStringLiteral("key-echo")});

@@ -4,7 +4,7 @@
 <context>
     <name>Cli::Application</name>
     <message numerus="yes">
-        <location filename="../src/cli/cliinstall.cpp" line="+331"/>
+        <location filename="../src/cli/cliinstall.cpp" line="+358"/>
         <source>%1 connected: %n tool(s)</source>
         <translation>
             <numerusform>%1 connected: %n tool</numerusform>
@@ -305,7 +305,7 @@ in %3</numerusform>
 <context>
     <name>Gui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../src/ui/mainwindow.cpp" line="+575"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+605"/>
         <source>%n earlier tool result(s) shortened</source>
         <translation>
             <numerusform>%n earlier tool result shortened</numerusform>
@@ -433,7 +433,7 @@ in %3</numerusform>
 <context>
     <name>Gui::ServerDock</name>
     <message numerus="yes">
-        <location filename="../src/ui/serverdock.cpp" line="+300"/>
+        <location filename="../src/ui/serverdock.cpp" line="+322"/>
         <source>%n connected</source>
         <comment>servers</comment>
         <translation>
@@ -478,7 +478,7 @@ in %3</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+120"/>
+        <location line="+127"/>
         <source>restarted %n time(s) after a crash</source>
         <translation>
             <numerusform>restarted once after a crash</numerusform>

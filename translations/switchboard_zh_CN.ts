@@ -4,7 +4,7 @@
 <context>
     <name>Cli::Application</name>
     <message>
-        <location filename="../src/cli/cli.cpp" line="+346"/>
+        <location filename="../src/cli/cli.cpp" line="+355"/>
         <source>switchboard-cli: refusing to use %1 as the workspace (it is / or your home folder: the tools could read every project and your private files there); run it in a project folder or name one with --workspace DIR</source>
         <translation>switchboard-cli：拒绝将 %1 用作工作区（它是 / 或你的主文件夹：工具将能读取其中的所有项目和你的私人文件）；请在项目文件夹中运行，或用 --workspace DIR 指定一个</translation>
     </message>
@@ -154,7 +154,7 @@
         <translation>正在 %2 上提供 %1</translation>
     </message>
     <message>
-        <location filename="../src/cli/cliinstall.cpp" line="+49"/>
+        <location filename="../src/cli/cliinstall.cpp" line="+50"/>
         <location filename="../src/cli/cliregistry.cpp" line="+70"/>
         <source>required</source>
         <translation>必填</translation>
@@ -189,19 +189,20 @@
     </message>
     <message>
         <location line="+13"/>
-        <location line="+102"/>
+        <location line="+118"/>
         <source>%1 for %2 (not shown): </source>
         <translation>%2 的 %1（不显示）：</translation>
     </message>
     <message>
-        <location line="-96"/>
+        <location line="-112"/>
         <location line="+10"/>
-        <location line="+98"/>
+        <location line="+89"/>
+        <location line="+27"/>
         <source>install: %1</source>
         <translation>install：%1</translation>
     </message>
     <message>
-        <location line="-106"/>
+        <location line="-124"/>
         <source>%1 asks for:
 %2</source>
         <translation>%1 要求填写：
@@ -209,24 +210,24 @@
     </message>
     <message>
         <location line="+12"/>
-        <location line="+98"/>
+        <location line="+120"/>
         <source>installed %1 into %2</source>
         <translation>已将 %1 安装到 %2</translation>
     </message>
     <message>
-        <location line="-93"/>
-        <location line="+97"/>
+        <location line="-115"/>
+        <location line="+119"/>
         <source>  secret %1 stored in the keychain</source>
         <translation>  密钥 %1 已存入钥匙串</translation>
     </message>
     <message>
-        <location line="-94"/>
-        <location line="+96"/>
+        <location line="-116"/>
+        <location line="+118"/>
         <source>note: %1</source>
         <translation>注意：%1</translation>
     </message>
     <message>
-        <location line="-72"/>
+        <location line="-94"/>
         <source>%1 %2 by %3</source>
         <translation>%1 %2，作者 %3</translation>
     </message>
@@ -266,7 +267,26 @@
         <translation>无</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+15"/>
+        <source>updating %1 from %2 to %3; its settings are kept</source>
+        <translation>正在将 %1 从 %2 更新到 %3；其设置保持不变</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <location line="+88"/>
+        <location line="+16"/>
+        <location line="+24"/>
+        <location line="+5"/>
+        <source>update: %1</source>
+        <translation>update：%1</translation>
+    </message>
+    <message>
+        <location line="-128"/>
+        <source>updated %1 to %2 in %3</source>
+        <translation>已将 %3 中的 %1 更新到 %2</translation>
+    </message>
+    <message>
+        <location line="+30"/>
         <source>%1 is written, but the configuration does not load it</source>
         <translation>%1 已写入，但配置没有加载它</translation>
     </message>
@@ -283,34 +303,20 @@
         </translation>
     </message>
     <message>
+        <location line="+62"/>
+        <source>update: %1 was not installed from the MCP Registry or an extension; edit its definition in %2 instead</source>
+        <translation>update：%1 不是从 MCP Registry 或扩展安装的；请改为在 %2 中编辑其定义</translation>
+    </message>
+    <message>
         <location line="+26"/>
-        <source>no server named &apos;%1&apos; in %2 or this workspace&apos;s .mcp.json</source>
-        <translation>%2 和此工作区的 .mcp.json 中都没有名为“%1”的服务器</translation>
+        <source>updated %1 from %2 to %3 in %4</source>
+        <translation>已将 %4 中的 %1 从 %2 更新到 %3</translation>
     </message>
     <message>
-        <location line="+32"/>
-        <source>removed %1 from %2</source>
-        <translation>已从 %2 移除 %1</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>  removed %1</source>
-        <translation>  已移除 %1</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>%1 could not be removed</source>
-        <translation>无法移除 %1</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>  secret %1 deleted from the keychain</source>
-        <translation>  密钥 %1 已从钥匙串删除</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>the secret %1 could not be deleted: %2</source>
-        <translation>无法删除密钥 %1：%2</translation>
+        <location line="+33"/>
+        <location line="+6"/>
+        <source>uninstall: %1</source>
+        <translation>uninstall：%1</translation>
     </message>
     <message>
         <location filename="../src/cli/cliregistry.cpp" line="+2"/>
@@ -358,8 +364,9 @@
         <translation>包：%1</translation>
     </message>
     <message>
-        <location filename="../src/cli/cliinstall.cpp" line="-207"/>
-        <location line="+97"/>
+        <location filename="../src/cli/cliinstall.cpp" line="-285"/>
+        <location line="+119"/>
+        <location line="+135"/>
         <location filename="../src/cli/cliregistry.cpp" line="+3"/>
         <source>  runs: %1</source>
         <translation>  运行：%1</translation>
@@ -1871,7 +1878,17 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Engine::BundleInstaller</name>
     <message>
-        <location filename="../src/engine/install/bundleinstaller.cpp" line="+56"/>
+        <location filename="../src/engine/install/bundleinstaller.cpp" line="+54"/>
+        <source>%1 could not be moved aside</source>
+        <translation>无法将 %1 移到一旁</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>the new version could not be put in %1</source>
+        <translation>无法将新版本放入 %1</translation>
+    </message>
+    <message>
+        <location line="+32"/>
         <source>node is not installed: this extension needs Node.js (on Debian: sudo apt install nodejs)</source>
         <translation>未安装 node：此扩展需要 Node.js（Debian 上：sudo apt install nodejs）</translation>
     </message>
@@ -1886,7 +1903,17 @@ Allow %1 (%2 risk, from %3)?
         <translation>未安装 uv：此扩展需要它（pipx install uv）</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+59"/>
+        <source>%1 was not installed from the extension %2</source>
+        <translation>%1 不是从扩展 %2 安装的</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 %2 is installed; this file holds version %3, which is not newer</source>
+        <translation>已安装 %1 %2；此文件的版本为 %3，并不更新</translation>
+    </message>
+    <message>
+        <location line="+31"/>
         <source>%1 is installed already (%2): uninstall it first</source>
         <translation>%1 已安装（%2）：请先卸载</translation>
     </message>
@@ -2062,6 +2089,44 @@ Allow %1 (%2 risk, from %3)?
         <location filename="../src/engine/serverrequests/elicitation.cpp" line="+44"/>
         <source> [… cut]</source>
         <translation> [… 已截断]</translation>
+    </message>
+</context>
+<context>
+    <name>Engine::InstalledServer</name>
+    <message>
+        <location filename="../src/engine/install/installedserver.cpp" line="+97"/>
+        <source>no server named &apos;%1&apos; in %2</source>
+        <translation>%2 中没有名为“%1”的服务器</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source> or </source>
+        <translation> 或 </translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>removed %1 from %2</source>
+        <translation>已从 %2 中移除 %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>removed %1</source>
+        <translation>已移除 %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 could not be removed</source>
+        <translation>无法移除 %1</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>secret %1 deleted from the keychain</source>
+        <translation>已从钥匙串删除密钥 %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the secret %1 could not be deleted: %2</source>
+        <translation>无法删除密钥 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -2246,7 +2311,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Engine::ServerInstaller</name>
     <message>
-        <location filename="../src/engine/install/serverinstaller.cpp" line="+44"/>
+        <location filename="../src/engine/install/serverinstaller.cpp" line="+47"/>
         <source>choose one package or one remote of %1 to install</source>
         <translation>请选择 %1 的一个软件包或一个远程服务器来安装</translation>
     </message>
@@ -2279,6 +2344,46 @@ Allow %1 (%2 risk, from %3)?
         <location line="+107"/>
         <source>No keychain answered, so %1 was not stored: export %2 with its value before Switchboard starts</source>
         <translation>没有钥匙串响应，因此未存储 %1：请在启动 Switchboard 之前导出 %2 并设为其值</translation>
+    </message>
+    <message>
+        <location line="+56"/>
+        <source>%1 was not installed from the registry entry %2</source>
+        <translation>%1 不是从注册表条目 %2 安装的</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 %2 is installed, and the registry&apos;s latest version is %3: there is nothing to update</source>
+        <translation>已安装 %1 %2，注册表的最新版本是 %3：没有可更新的内容</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 is a remote server: whoever runs it updates it; there is nothing to install here</source>
+        <translation>%1 是远程服务器：由运行它的一方负责更新；这里没有需要安装的内容</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>uninstall it and install it again</source>
+        <translation>请卸载后重新安装</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>version %1 of %2 no longer has the %3 package %4: %5</source>
+        <translation>%2 的 %1 版本已不再提供 %3 包 %4：%5</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Switchboard cannot update a %1 package</source>
+        <translation>Switchboard 无法更新 %1 包</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>the definition of %1 no longer names %2 (was it edited?): %3</source>
+        <translation>%1 的定义中已不再包含 %2（是否被手动编辑过？）：%3</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>version %1 of %2 asks for %3, which %4 has no value for: %5</source>
+        <translation>%2 的 %1 版本需要 %3，而 %4 中没有它的值：%5</translation>
     </message>
 </context>
 <context>
@@ -4342,19 +4447,112 @@ in %3</source>
     </message>
 </context>
 <context>
+    <name>Gui::InstallActions</name>
+    <message>
+        <location filename="../src/ui/installactions.cpp" line="+50"/>
+        <source>%1 is not defined in a configuration file</source>
+        <translation>%1 不是在配置文件中定义的</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Servers</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <location line="+27"/>
+        <source>Uninstall %1</source>
+        <translation>卸载 %1</translation>
+    </message>
+    <message>
+        <location line="-26"/>
+        <source>Uninstall %1?</source>
+        <translation>卸载 %1？</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Its entry is removed from %1.</source>
+        <translation>其条目将从 %1 中移除。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Its files in %1 are deleted.</source>
+        <translation>其位于 %1 的文件将被删除。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Also delete its secrets from the keychain: %1</source>
+        <translation>同时从钥匙串删除其密钥：%1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&amp;Uninstall</source>
+        <translation>卸载(&amp;U)</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>The newer version of %1</source>
+        <translation>%1 的新版本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>MCP Bundles (*.mcpb *.dxt)</source>
+        <translation>MCP 扩展包 (*.mcpb *.dxt)</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <location line="+14"/>
+        <location line="+27"/>
+        <source>Update %1</source>
+        <translation>更新 %1</translation>
+    </message>
+    <message>
+        <location line="-40"/>
+        <source>%1 was not installed from the MCP Registry or an extension; edit its definition in %2 instead.</source>
+        <translation>%1 不是从 MCP Registry 或扩展安装的；请改为在 %2 中编辑其定义。</translation>
+    </message>
+    <message>
+        <location line="+59"/>
+        <source>Update %1 from %2 to %3?</source>
+        <translation>将 %1 从 %2 更新到 %3？</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>It will run: %1
+Its answers and settings are kept.</source>
+        <translation>将运行：%1
+其回答和设置保持不变。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Update</source>
+        <translation>更新(&amp;U)</translation>
+    </message>
+</context>
+<context>
     <name>Gui::InstallBundleDialog</name>
     <message>
-        <location filename="../src/ui/installbundledialog.cpp" line="+46"/>
+        <location filename="../src/ui/installbundledialog.cpp" line="+49"/>
         <source>Install %1</source>
         <translation>安装 %1</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+0"/>
+        <source>Update %1</source>
+        <translation>更新 %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1: %2 → %3</source>
+        <translation>%1：%2 → %3</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>by %1</source>
         <translation>作者：%1</translation>
     </message>
@@ -4394,17 +4592,22 @@ in %3</source>
         <translation>使用 %1 运行；解压到 %2。</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+24"/>
         <source>one per line</source>
         <translation>每行一个</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>Kept in the system keychain, never in a file</source>
         <translation>保存在系统钥匙串中，从不写入文件</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+2"/>
+        <source>as it is (type to replace)</source>
+        <translation>保持不变（输入以替换）</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
@@ -4419,15 +4622,25 @@ in %3</source>
         <translation>安装(&amp;I)</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+0"/>
+        <source>&amp;Update</source>
+        <translation>更新(&amp;U)</translation>
+    </message>
+    <message>
+        <location line="+62"/>
         <source>Installing…</source>
         <translation>正在安装…</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Updating…</source>
+        <translation>正在更新…</translation>
     </message>
 </context>
 <context>
     <name>Gui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+509"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+539"/>
         <source>Ask anything — Enter sends, Shift+Enter for a new line, /mcp opens the tools</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
@@ -4442,7 +4655,7 @@ in %3</source>
         <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
     </message>
     <message>
-        <location line="-154"/>
+        <location line="-182"/>
         <source>Context from %1 ✕</source>
         <translation>来自 %1 的上下文 ✕</translation>
     </message>
@@ -4456,7 +4669,12 @@ in %3</source>
 %2</translation>
     </message>
     <message>
-        <location line="+153"/>
+        <location line="+74"/>
+        <source>Updated %1; it is restarting.</source>
+        <translation>已更新 %1；正在重新启动。</translation>
+    </message>
+    <message>
+        <location line="+107"/>
         <source>New conversation</source>
         <translation>新建对话</translation>
     </message>
@@ -4533,12 +4751,12 @@ in %3</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-536"/>
+        <location line="-564"/>
         <source>Could not save the conversation: %1</source>
         <translation>无法保存对话：%1</translation>
     </message>
     <message>
-        <location line="+367"/>
+        <location line="+395"/>
         <source>&lt;b&gt;Compacted&lt;/b&gt; to fit the model&apos;s context window: %1 and %2 this request. The conversation keeps everything.</source>
         <translation>&lt;b&gt;已压缩&lt;/b&gt;以适应模型的上下文窗口：%1，并且本次请求%2。对话本身保留全部内容。</translation>
     </message>
@@ -4613,7 +4831,7 @@ in %3</source>
         <translation>已将 %1 安装到 %2，正在启动。</translation>
     </message>
     <message>
-        <location line="+111"/>
+        <location line="+123"/>
         <source>Could not rename the conversation: %1</source>
         <translation>无法重命名对话：%1</translation>
     </message>
@@ -5362,7 +5580,7 @@ in %3</source>
 <context>
     <name>Gui::ServerDock</name>
     <message>
-        <location filename="../src/ui/serverdock.cpp" line="+274"/>
+        <location filename="../src/ui/serverdock.cpp" line="+296"/>
         <source>starting</source>
         <comment>server state</comment>
         <translation>启动中</translation>
@@ -5520,6 +5738,26 @@ in %3</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>&amp;Update…</source>
+        <translation>更新(&amp;U)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Install the newer version of the selected server (from the MCP Registry, or an extension&apos;s newer file), keeping its settings</source>
+        <translation>安装所选服务器的新版本（来自 MCP Registry，或扩展的新文件），并保留其设置</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>U&amp;ninstall…</source>
+        <translation>卸载(&amp;N)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove the selected server from its configuration file, with an extension&apos;s files</source>
+        <translation>从配置文件中移除所选服务器，并删除扩展的文件</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Open log</source>
         <translation>打开日志</translation>
     </message>
@@ -5550,18 +5788,18 @@ in %3</source>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+325"/>
+        <location line="+331"/>
         <source>Copy all</source>
         <translation>全部复制</translation>
     </message>
     <message>
-        <location line="-323"/>
-        <location line="+342"/>
+        <location line="-329"/>
+        <location line="+348"/>
         <source>stderr — %1</source>
         <translation>stderr — %1</translation>
     </message>
     <message>
-        <location line="-280"/>
+        <location line="-286"/>
         <source>Waiting for the browser: sign in there</source>
         <translation>正在等待浏览器：请在浏览器中登录</translation>
     </message>
@@ -5653,7 +5891,7 @@ in %3</source>
         <translation>停止所选服务器并保持停止</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+32"/>
         <source>log level: %1</source>
         <translation>日志级别：%1</translation>
     </message>
@@ -7850,12 +8088,12 @@ in %3</source>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+169"/>
+        <location line="+191"/>
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location line="-155"/>
+        <location line="-177"/>
         <source>Cannot save %1: %2</source>
         <translation>无法保存 %1：%2</translation>
     </message>
@@ -7875,7 +8113,7 @@ in %3</source>
         <translation>无法添加到 %1：其中已定义名为“%2”的服务器。</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+93"/>
         <source>Cannot create the folder of %1</source>
         <translation>无法创建 %1 所在的文件夹</translation>
     </message>

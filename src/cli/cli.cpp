@@ -212,7 +212,15 @@ std::span<const Application::Command> Application::commands()
              &Application::cmdUninstall,
              "  uninstall NAME              remove a server from your mcp.json (else the\n"
              "                              workspace's) with the keychain secrets its install\n"
-             "                              made\n"},
+             "                              made and an extension's folder\n"},
+            {L("update"),
+             {},
+             {},
+             &Application::cmdUpdate,
+             "  update NAME [FILE.mcpb] [--set KEY=VALUE]... [--no-start] [--registry URL]\n"
+             "                              a registry server to the registry's latest\n"
+             "                              version, an extension to the newer one in FILE;\n"
+             "                              its answers and settings are kept\n"},
             {L("secret"), L("set"), L("set NAME"), &Application::cmdSecretSet,
              "  secret set NAME             store a server's secret in the keychain (typed\n"
              "                              without echo, or read from standard input); a\n"
@@ -340,7 +348,8 @@ int Application::dispatch()
     // Only the commands that use the workspace refuse one too broad to be a project.
     const bool usesWorkspace
             = (command != QLatin1String("config") && command != QLatin1String("secret")
-               && command != QLatin1String("registry") && command != QLatin1String("uninstall"))
+               && command != QLatin1String("registry") && command != QLatin1String("uninstall")
+               && command != QLatin1String("update"))
               || (m_args.value(0) == QLatin1String("check") && m_args.size() == 1);
     if (implicitWorkspace && usesWorkspace && isBroadFolder(m_workspace)) {
         err(tr("switchboard-cli: refusing to use %1 as the workspace (it is / or your home "

@@ -5,6 +5,7 @@
 #include <mcp/registry/serverjson.h>
 
 #include <engine/agent/agent.h>
+#include <engine/install/installedserver.h>
 #include <engine/serverrequests/elicitation.h>
 #include <engine/session.h>
 
@@ -131,6 +132,8 @@ private:
     // install, uninstall (cliinstall.cpp)
     int cmdInstall();
     int cmdUninstall();
+    int cmdUpdate();
+    std::optional<Engine::InstalledServer> findInstalled(const QString &name, const char *command);
     void startInstalled(const QString &name);
     int installBundle(const QString &path, const QStringList &sets, bool start);
 

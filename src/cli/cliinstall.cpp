@@ -5,6 +5,7 @@
 #include "terminalgate.h"
 
 #include <engine/install/bundleinstaller.h>
+#include <engine/install/installedserver.h>
 #include <engine/install/serverinstaller.h>
 #include <engine/secrets/serversecrets.h>
 
@@ -271,8 +272,24 @@ int Application::installBundle(const QString &path, const QStringList &sets, boo
         }
         request.answers[key] = set.mid(equals + 1);
     }
+    loadConfig();
+    // A bundle installed already: a newer version updates it, keeping its answers.
+    const std::optional<Engine::InstalledServer> installed
+            = Engine::BundleInstaller::findInstalled(m.name, {request.file}, m_session->config());
+    if (installed) {
+        if (const QString problem = Engine::BundleInstaller::updateProblem(m, *installed);
+            !problem.isEmpty()) {
+            err(tr("install: %1").arg(problem));
+            return Usage;
+        }
+        out(tr("updating %1 from %2 to %3; its settings are kept")
+                    .arg(installed->name, installed->version, m.version)
+            + QLatin1Char('\n'));
+    }
     for (const Mcp::Bundles::UserConfigOption &option : m.userConfig) {
-        if (option.sensitive && option.required && request.answers.value(option.key).isEmpty()
+        const bool answered = !request.answers.value(option.key).isEmpty()
+                              || (installed && installed->userConfig.contains(option.key));
+        if (option.sensitive && option.required && !answered
             && TerminalApprovalGate::hasTerminal()) {
             if (const auto typed
                 = readHidden(tr("%1 for %2 (not shown): ")
@@ -281,29 +298,39 @@ int Application::installBundle(const QString &path, const QStringList &sets, boo
                 request.answers[option.key] = typed->trimmed();
         }
     }
-    loadConfig();
     auto *installer = new Engine::BundleInstaller(m_session->serverSecrets(), this);
-    const QString name = Engine::ServerInstaller::suggestedName(m.name);
-    installer->install(
-            request, this, [this, request, name, start](const Engine::InstallOutcome &outcome) {
-                if (!outcome.ok) {
-                    err(tr("install: %1").arg(outcome.error));
-                    finish(Usage);
-                    return;
-                }
-                out(tr("installed %1 into %2").arg(name, QDir::toNativeSeparators(request.file))
-                    + QLatin1Char('\n'));
-                out(tr("  runs: %1").arg(outcome.display) + QLatin1Char('\n'));
-                for (const QString &secret : outcome.storedSecrets)
-                    out(tr("  secret %1 stored in the keychain").arg(secret) + QLatin1Char('\n'));
-                for (const QString &note : outcome.notes)
-                    err(tr("note: %1").arg(note));
-                if (!start) {
-                    finish(Ok);
-                    return;
-                }
-                QTimer::singleShot(0, this, [this, name] { startInstalled(name); });
-            });
+    const QString name
+            = installed ? installed->name : Engine::ServerInstaller::suggestedName(m.name);
+    const QString file = installed ? installed->file : request.file;
+    const bool update = installed.has_value();
+    auto done = [this, file, name, start, update,
+                 version = m.version](const Engine::InstallOutcome &outcome) {
+        if (!outcome.ok) {
+            err((update ? tr("update: %1") : tr("install: %1")).arg(outcome.error));
+            finish(Usage);
+            return;
+        }
+        if (update)
+            out(tr("updated %1 to %2 in %3").arg(name, version, QDir::toNativeSeparators(file))
+                + QLatin1Char('\n'));
+        else
+            out(tr("installed %1 into %2").arg(name, QDir::toNativeSeparators(file))
+                + QLatin1Char('\n'));
+        out(tr("  runs: %1").arg(outcome.display) + QLatin1Char('\n'));
+        for (const QString &secret : outcome.storedSecrets)
+            out(tr("  secret %1 stored in the keychain").arg(secret) + QLatin1Char('\n'));
+        for (const QString &note : outcome.notes)
+            err(tr("note: %1").arg(note));
+        if (!start) {
+            finish(Ok);
+            return;
+        }
+        QTimer::singleShot(0, this, [this, name] { startInstalled(name); });
+    };
+    if (installed)
+        installer->update(request, *installed, this, done);
+    else
+        installer->install(request, this, done);
     return -1;
 }
 
@@ -334,81 +361,137 @@ void Application::startInstalled(const QString &name)
     });
 }
 
-// uninstall NAME: the entry out of your file (else the workspace's), and the keychain
-// secrets the install made for it ("NAME.…") that no other server reads.
+// `name` in your mcp.json, else the workspace's; else says so, after "`command`: ".
+std::optional<Engine::InstalledServer> Application::findInstalled(const QString &name,
+                                                                  const char *command)
+{
+    loadConfig();
+    QString error;
+    std::optional<Engine::InstalledServer> server = Engine::InstalledServer::find(
+            name,
+            {Mcp::ConfigLoader::userConfigPath(),
+             QDir(m_workspace).filePath(QStringLiteral(".mcp.json"))},
+            m_session->config(), {}, &error);
+    if (!server)
+        err(QLatin1String(command) + QStringLiteral(": ") + error);
+    return server;
+}
+
+// update NAME [FILE.mcpb] [--set KEY=VALUE]... [--no-start]: a registry server to the
+// registry's latest version, an extension to the newer version in FILE; settings kept.
+int Application::cmdUpdate()
+{
+    const QUrl base = registryUrl();
+    if (base.isEmpty())
+        return Usage;
+    QStringList sets;
+    QStringList positional;
+    bool start = true;
+    for (int i = 0; i < m_args.size(); ++i) {
+        QString value;
+        if (takeValue(m_args, i, QStringLiteral("--set"), &value))
+            sets << value;
+        else if (m_args.at(i) == QLatin1String("--no-start"))
+            start = false;
+        else if (m_args.at(i).startsWith(QLatin1Char('-')))
+            return usageError(QStringLiteral("update: unknown option '%1'").arg(m_args.at(i)));
+        else
+            positional << m_args.at(i);
+    }
+    if (positional.isEmpty() || positional.size() > 2)
+        return usageError(QStringLiteral("update takes a server NAME (and, for an extension, "
+                                         "the newer FILE.mcpb)"));
+    const QString name = positional.constFirst();
+    const std::optional<Engine::InstalledServer> installed = findInstalled(name, "update");
+    if (!installed)
+        return Usage;
+    if (installed->fromBundle()) {
+        if (positional.size() != 2)
+            return usageError(QStringLiteral("update: %1 is an extension; name the file of its "
+                                             "newer version: update %1 FILE.mcpb")
+                                      .arg(name));
+        const Mcp::Bundles::OpenResult opened = Mcp::Bundles::openBundle(positional.at(1));
+        if (!opened.bundle) {
+            err(opened.problem);
+            return Usage;
+        }
+        if (const QString problem
+            = Engine::BundleInstaller::updateProblem(opened.bundle->manifest, *installed);
+            !problem.isEmpty()) {
+            err(tr("update: %1").arg(problem));
+            return Usage;
+        }
+        m_session.reset();
+        return installBundle(positional.at(1), sets, start);
+    }
+    if (!installed->fromRegistry()) {
+        err(tr("update: %1 was not installed from the MCP Registry or an extension; edit its "
+               "definition in %2 instead")
+                    .arg(name, QDir::toNativeSeparators(installed->file)));
+        return Usage;
+    }
+    if (positional.size() != 1 || !sets.isEmpty())
+        return usageError(QStringLiteral("update: a registry server takes only its NAME (its "
+                                         "answers are kept)"));
+    RegistryClient *client = newRegistryClient(base);
+    client->latest(installed->registryName, [=, this](RegistryClient::EntryResult result) {
+        const Listing *answer = answered(result);
+        if (!answer)
+            return;
+        QString problem;
+        const std::optional<nlohmann::ordered_json> definition
+                = Engine::ServerInstaller::updatedDefinition(*installed, answer->server, &problem);
+        if (!definition) {
+            err(tr("update: %1").arg(problem));
+            finish(Usage);
+            return;
+        }
+        if (!Mcp::ConfigPatcher::replaceServer(installed->file, name, *definition, &problem)) {
+            err(tr("update: %1").arg(problem));
+            finish(InvalidConfig);
+            return;
+        }
+        out(tr("updated %1 from %2 to %3 in %4")
+                    .arg(name, installed->version, answer->server.version,
+                         QDir::toNativeSeparators(installed->file))
+            + QLatin1Char('\n'));
+        QStringList words{QString::fromStdString((*definition).value("command", std::string()))};
+        for (const auto &arg : (*definition)["args"])
+            if (arg.is_string())
+                words << QString::fromStdString(arg.get<std::string>());
+        out(tr("  runs: %1").arg(words.join(QLatin1Char(' '))) + QLatin1Char('\n'));
+        if (!start) {
+            finish(Ok);
+            return;
+        }
+        QTimer::singleShot(0, this, [this, name] { startInstalled(name); });
+    });
+    return -1;
+}
+
+// uninstall NAME: the entry out of your file (else the workspace's), an extension's folder,
+// and the keychain secrets the install made for it ("NAME.…") that no other server reads.
 int Application::cmdUninstall()
 {
     if (m_args.size() != 1 || m_args.constFirst().startsWith(QLatin1Char('-')))
         return usageError(QStringLiteral("uninstall takes one server NAME"));
     const QString name = m_args.takeFirst();
-    loadConfig();
-    QString file;
-    for (const QString &candidate : {Mcp::ConfigLoader::userConfigPath(),
-                                     QDir(m_workspace).filePath(QStringLiteral(".mcp.json"))}) {
-        const Mcp::ConfigLoader::FileContents contents = Mcp::ConfigLoader::readFile(candidate);
-        const Json root = Json::parse(contents.bytes.toStdString(), nullptr, false);
-        if (root.is_object() && root.contains("mcpServers") && root["mcpServers"].is_object()
-            && root["mcpServers"].contains(name.toStdString())) {
-            file = candidate;
-            break;
-        }
-    }
-    if (file.isEmpty()) {
-        err(tr("no server named '%1' in %2 or this workspace's .mcp.json")
-                    .arg(name, QDir::toNativeSeparators(Mcp::ConfigLoader::userConfigPath())));
+    const std::optional<Engine::InstalledServer> server = findInstalled(name, "uninstall");
+    if (!server)
         return Usage;
-    }
-    QStringList secrets;
-    for (const Mcp::ServerConfig &server : m_session->config().servers) {
-        if (server.name != name)
-            continue;
-        for (const Mcp::SecretReference &reference : server.secretReferences) {
-            if (reference.name.startsWith(name + QLatin1Char('.'))
-                && !secrets.contains(reference.name))
-                secrets << reference.name;
-        }
-    }
-    for (const Mcp::ServerConfig &server : m_session->config().servers) {
-        if (server.name == name)
-            continue;
-        for (const Mcp::SecretReference &reference : server.secretReferences)
-            secrets.removeAll(reference.name);
-    }
-    // An extension's folder goes too (only one under the extensions folder, named as a bundle).
-    const Mcp::ConfigLoader::FileContents contents = Mcp::ConfigLoader::readFile(file);
-    const Json root = Json::parse(contents.bytes.toStdString(), nullptr, false);
-    const QString folder
-            = root.is_object()
-                      ? Engine::BundleInstaller::folderOf(root["mcpServers"][name.toStdString()])
-                      : QString();
-    QString error;
-    if (!Mcp::ConfigPatcher::removeServer(file, name, &error)) {
-        err(error);
-        return InvalidConfig;
-    }
-    out(tr("removed %1 from %2").arg(name, QDir::toNativeSeparators(file)) + QLatin1Char('\n'));
-    if (!folder.isEmpty() && QFileInfo(folder).isDir()) {
-        if (QDir(folder).removeRecursively())
-            out(tr("  removed %1").arg(QDir::toNativeSeparators(folder)) + QLatin1Char('\n'));
-        else
-            err(tr("%1 could not be removed").arg(QDir::toNativeSeparators(folder)));
-    }
-    if (secrets.isEmpty() || !m_session->serverSecrets())
-        return Ok;
-    auto left = std::make_shared<qsizetype>(secrets.size());
-    for (const QString &secret : std::as_const(secrets)) {
-        m_session->serverSecrets()->remove(
-                secret, this, [this, secret, left](const Engine::ServerSecrets::Outcome &outcome) {
-                    if (outcome.ok)
-                        out(tr("  secret %1 deleted from the keychain").arg(secret)
-                            + QLatin1Char('\n'));
-                    else
-                        err(tr("the secret %1 could not be deleted: %2")
-                                    .arg(secret, outcome.error));
-                    if (--*left == 0)
-                        finish(Ok);
-                });
-    }
+    Engine::uninstall(*server, true, m_session->serverSecrets(), this,
+                      [this](const Engine::UninstallOutcome &outcome) {
+                          if (!outcome.ok) {
+                              err(tr("uninstall: %1").arg(outcome.error));
+                              finish(InvalidConfig);
+                              return;
+                          }
+                          for (const QString &line : outcome.done)
+                              out(line + QLatin1Char('\n'));
+                          for (const QString &problem : outcome.problems)
+                              err(problem);
+                          finish(outcome.problems.isEmpty() ? Ok : InvalidConfig);
+                      });
     return -1;
 }
 

@@ -43,14 +43,20 @@ InstallBundleDialog::InstallBundleDialog(Options options, QWidget *parent)
 {
     setObjectName(QStringLiteral("installBundleDialog"));
     const Mcp::Bundles::Manifest &m = m_options.bundle.manifest;
-    setWindowTitle(tr("Install %1").arg(m.title()));
+    const bool update = m_options.installed.has_value();
+    const QMap<QString, QString> kept
+            = update ? m_options.installed->userConfig : QMap<QString, QString>();
+    setWindowTitle(update ? tr("Update %1").arg(m.title()) : tr("Install %1").arg(m.title()));
 
     auto icon = new QLabel(this);
     const QPixmap pixmap = iconOf(m_options.bundle);
     icon->setPixmap(pixmap);
     icon->setVisible(!pixmap.isNull());
-    auto title
-            = textLabel(this, tr("%1 %2").arg(m.title(), m.version), QStringLiteral("bundleTitle"));
+    auto title = textLabel(
+            this,
+            update ? tr("%1: %2 → %3").arg(m.title(), m_options.installed->version, m.version)
+                   : tr("%1 %2").arg(m.title(), m.version),
+            QStringLiteral("bundleTitle"));
     QFont bold = title->font();
     bold.setBold(true);
     bold.setPointSizeF(bold.pointSizeF() * 1.15);
@@ -121,7 +127,8 @@ InstallBundleDialog::InstallBundleDialog(Options options, QWidget *parent)
         QWidget *row = nullptr;
         if (option.type == UserConfigOption::Type::Boolean) {
             auto box = new QCheckBox(formHost);
-            box->setChecked(option.defaults.value(0) == QLatin1String("true"));
+            box->setChecked(kept.value(option.key, option.defaults.value(0))
+                            == QLatin1String("true"));
             connect(box, &QCheckBox::toggled, this, &InstallBundleDialog::check);
             editor = row = box;
         } else if (option.multiple) {
@@ -130,6 +137,7 @@ InstallBundleDialog::InstallBundleDialog(Options options, QWidget *parent)
                                               ? tr("one per line")
                                               : option.defaults.join(QLatin1Char('\n')));
             lines->setFixedHeight(lines->fontMetrics().lineSpacing() * 4);
+            lines->setPlainText(kept.value(option.key));
             connect(lines, &QPlainTextEdit::textChanged, this, &InstallBundleDialog::check);
             editor = row = lines;
         } else {
@@ -138,6 +146,10 @@ InstallBundleDialog::InstallBundleDialog(Options options, QWidget *parent)
             if (option.sensitive) {
                 line->setEchoMode(QLineEdit::Password);
                 line->setToolTip(tr("Kept in the system keychain, never in a file"));
+                if (kept.contains(option.key))
+                    line->setPlaceholderText(tr("as it is (type to replace)"));
+            } else {
+                line->setText(kept.value(option.key));
             }
             connect(line, &QLineEdit::textChanged, this, &InstallBundleDialog::check);
             editor = row = line;
@@ -192,7 +204,8 @@ InstallBundleDialog::InstallBundleDialog(Options options, QWidget *parent)
 
     m_problem = textLabel(this, QString(), QStringLiteral("bundleProblem"));
     auto buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
-    m_installButton = buttons->addButton(tr("&Install"), QDialogButtonBox::AcceptRole);
+    m_installButton = buttons->addButton(update ? tr("&Update") : tr("&Install"),
+                                         QDialogButtonBox::AcceptRole);
     m_installButton->setObjectName(QStringLiteral("installBundleButton"));
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_installButton, &QPushButton::clicked, this, &InstallBundleDialog::install);
@@ -208,9 +221,11 @@ InstallBundleDialog::InstallBundleDialog(Options options, QWidget *parent)
     check();
 }
 
-QMap<QString, QString> InstallBundleDialog::answers() const
+QMap<QString, QString> InstallBundleDialog::answers(bool withKept) const
 {
     QMap<QString, QString> out;
+    if (withKept && m_options.installed)
+        out = m_options.installed->userConfig;
     for (const Answer &answer : m_answers) {
         QString value;
         if (auto line = qobject_cast<QLineEdit *>(answer.editor))
@@ -233,7 +248,7 @@ QString InstallBundleDialog::problem() const
 void InstallBundleDialog::check()
 {
     QString problem;
-    Mcp::Bundles::resolveCommand(m_options.bundle.manifest, QStringLiteral("/"), answers(), {},
+    Mcp::Bundles::resolveCommand(m_options.bundle.manifest, QStringLiteral("/"), answers(true), {},
                                  &problem);
     QStringList notes;
     if (!problem.isEmpty())
@@ -251,24 +266,31 @@ void InstallBundleDialog::install()
         return;
     m_busy = true;
     m_installButton->setEnabled(false);
-    m_problem->setText(tr("Installing…"));
+    m_problem->setText(m_options.installed ? tr("Updating…") : tr("Installing…"));
     Engine::BundleInstaller::Request request;
     request.bundle = m_options.bundle;
     request.answers = answers();
     request.file = m_options.userFile;
     request.extensionsDir = m_options.extensionsDir;
     auto installer = new Engine::BundleInstaller(m_options.secrets, this);
-    installer->install(request, this, [this](const Engine::InstallOutcome &outcome) {
+    auto done = [this](const Engine::InstallOutcome &outcome) {
         m_busy = false;
         if (!outcome.ok) {
             check();
             m_problem->setText(outcome.error);
             return;
         }
-        emit installed(Engine::ServerInstaller::suggestedName(m_options.bundle.manifest.name),
-                       m_options.userFile, outcome.notes);
+        if (m_options.installed)
+            emit updated(m_options.installed->name, m_options.installed->file, outcome.notes);
+        else
+            emit installed(Engine::ServerInstaller::suggestedName(m_options.bundle.manifest.name),
+                           m_options.userFile, outcome.notes);
         accept();
-    });
+    };
+    if (m_options.installed)
+        installer->update(request, *m_options.installed, this, done);
+    else
+        installer->install(request, this, done);
 }
 
 } // namespace Gui

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <engine/install/installedserver.h>
+
 #include <mcp/bundles/bundle.h>
 
 #include <QDialog>
@@ -30,6 +32,9 @@ public:
         QString userFile;      // the person's mcp.json
         QString extensionsDir; // empty: BundleInstaller::defaultExtensionsDir()
         Engine::ServerSecrets *secrets = nullptr;
+        // Set for an update (Engine::BundleInstaller::updateProblem() found none): the server
+        // of the older version, whose answers fill the form (a secret kept unless typed anew).
+        std::optional<Engine::InstalledServer> installed;
     };
     explicit InstallBundleDialog(Options options, QWidget *parent = nullptr);
 
@@ -39,9 +44,11 @@ public:
 
 signals:
     void installed(const QString &name, const QString &file, const QStringList &notes);
+    void updated(const QString &name, const QString &file, const QStringList &notes);
 
 private:
-    QMap<QString, QString> answers() const;
+    // What the form holds; `withKept`: with an update's earlier answers where a field is empty.
+    QMap<QString, QString> answers(bool withKept = false) const;
     void check();
     void install();
 

@@ -12,6 +12,7 @@
 #include "drafts.h"
 #include "helpdialogs.h"
 #include "icons.h"
+#include "installactions.h"
 #include "installbundledialog.h"
 #include "language.h"
 #include "modelpicker.h"
@@ -28,6 +29,7 @@
 #include "usagelabel.h"
 #include "windowhost.h"
 
+#include <engine/install/bundleinstaller.h>
 #include <engine/llm/providerconfig.h>
 #include <engine/secrets/processenvironment.h>
 #include <engine/secrets/secretstore.h>
@@ -407,6 +409,34 @@ void MainWindow::setUpDocks()
                                 {m_options.workspace, m_options.configFile, m_settingsFile}, this);
     connect(m_servers, &ServerActions::notice, m_chat, &ChatView::addNotice);
     connect(m_dock, &ServerDock::addServerRequested, this, [this] { openAddServer(); });
+    InstallActions::Options installs;
+    installs.registry = [this] {
+        return registryUrl();
+    };
+    installs.cacheDir = Mcp::Registry::RegistryClient::defaultCacheDir();
+    m_installs = new InstallActions(m_session.get(), installs, this);
+    connect(m_dock, &ServerDock::updateRequested, m_installs,
+            [this](const QString &name) { m_installs->update(name); });
+    connect(m_dock, &ServerDock::uninstallRequested, m_installs, &InstallActions::uninstall);
+    connect(m_installs, &InstallActions::uninstalled, this,
+            [this](const QString &, const QStringList &done, const QStringList &problems) {
+                applyConfig(m_session->readConfig());
+                for (const QString &line : done)
+                    m_chat->addNotice(line.toHtmlEscaped());
+                for (const QString &problem : problems)
+                    m_chat->addNotice(problem.toHtmlEscaped(), true);
+            });
+    connect(m_installs, &InstallActions::updated, this,
+            [this](const QString &name, const QStringList &notes, bool trustAgain) {
+                applyConfig(m_session->readConfig());
+                // The person chose the new definition of a server this folder's file holds.
+                if (trustAgain)
+                    for (const QString &error : m_session->trust({name}))
+                        m_chat->addNotice(error.toHtmlEscaped(), true);
+                m_chat->addNotice(tr("Updated %1; it is restarting.").arg(name).toHtmlEscaped());
+                for (const QString &note : notes)
+                    m_chat->addNotice(note.toHtmlEscaped(), true);
+            });
     // Above what the next message carries.
     m_chatLayout->insertWidget(m_chatLayout->indexOf(m_attachmentBar), m_servers->toolWarning());
 
@@ -925,6 +955,14 @@ void MainWindow::installExtension(const QString &given)
         box->open();
         return;
     }
+    // An older version installed already: this one updates it.
+    if (const std::optional<Engine::InstalledServer> installed
+        = Engine::BundleInstaller::findInstalled(opened.bundle->manifest.name,
+                                                 {Mcp::ConfigLoader::userConfigPath()},
+                                                 m_session->config())) {
+        m_installs->update(installed->name, path);
+        return;
+    }
     InstallBundleDialog::Options options;
     options.bundle = *opened.bundle;
     options.userFile = Mcp::ConfigLoader::userConfigPath();
@@ -957,6 +995,13 @@ void MainWindow::dropEvent(QDropEvent *event)
             Qt::QueuedConnection);
 }
 
+QUrl MainWindow::registryUrl() const
+{
+    return QUrl(m_settings.registryUrl.isEmpty()
+                        ? QString::fromLatin1(Mcp::Registry::RegistryClient::DefaultBaseUrl)
+                        : m_settings.registryUrl);
+}
+
 AddServerDialog *MainWindow::addServerDialog() const
 {
     return m_addServerDialog;
@@ -967,10 +1012,7 @@ void MainWindow::openAddServer(const QString &search)
     if (raiseOpen(m_addServerDialog))
         return;
     AddServerDialog::Options options;
-    options.registry
-            = QUrl(m_settings.registryUrl.isEmpty()
-                           ? QString::fromLatin1(Mcp::Registry::RegistryClient::DefaultBaseUrl)
-                           : m_settings.registryUrl);
+    options.registry = registryUrl();
     options.cacheDir = Mcp::Registry::RegistryClient::defaultCacheDir();
     options.userFile = Mcp::ConfigLoader::userConfigPath();
     if (!m_options.workspace.isEmpty() && m_options.configFile.isEmpty())

@@ -49,6 +49,7 @@ class UiApprovalGate;
 class UsageLabel;
 class WindowHost;
 class AddServerDialog;
+class InstallActions;
 class InstallBundleDialog;
 
 struct MainWindowOptions
@@ -106,6 +107,8 @@ public:
     // is checked (refused with the reason), then confirmed in its dialog and installed.
     void installExtension(const QString &path = QString());
     InstallBundleDialog *installBundleDialog() const;
+    // The Servers dock's Update… and Uninstall….
+    InstallActions *installActions() const { return m_installs; }
     AddServerDialog *addServerDialog() const;
     // Sends the composer's text (or opens the tool browser for "/mcp").
     void submit();
@@ -132,6 +135,7 @@ protected:
 
 private:
     void serverInstalled(const QString &name, const QString &file, const QStringList &notes);
+    QUrl registryUrl() const; // the setting, else the official registry
     void setUpEngine();
     void setUpWidgets();
     QWidget *setUpChatPane();
@@ -179,6 +183,7 @@ private:
     AppSettings m_settings;
     QPointer<SettingsDialog> m_settingsDialog;
     QPointer<AddServerDialog> m_addServerDialog;
+    InstallActions *m_installs = nullptr;
     QPointer<InstallBundleDialog> m_installBundleDialog;
     int m_providerGeneration = 0; // a key read for older settings is ignored
     bool m_readingKey = false;

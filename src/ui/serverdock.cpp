@@ -90,6 +90,18 @@ ServerDock::ServerDock(Mcp::Manager *manager, QWidget *parent)
     m_toggleAction = new QAction(this);
     m_stderrAction = new QAction(this);
     m_logAction = new QAction(this);
+    m_updateAction = new QAction(this);
+    m_updateAction->setObjectName(QStringLiteral("updateServerAction"));
+    m_uninstallAction = new QAction(this);
+    m_uninstallAction->setObjectName(QStringLiteral("uninstallServerAction"));
+    connect(m_updateAction, &QAction::triggered, this, [this] {
+        if (const QString name = selectedServer(); !name.isEmpty())
+            emit updateRequested(name);
+    });
+    connect(m_uninstallAction, &QAction::triggered, this, [this] {
+        if (const QString name = selectedServer(); !name.isEmpty())
+            emit uninstallRequested(name);
+    });
     // How much of its own log a server sends (notifications/message): Client::setLogLevel.
     m_levelAction = new QAction(this);
     m_levelAction->setObjectName(QStringLiteral("logLevelAction"));
@@ -167,7 +179,8 @@ ServerDock::ServerDock(Mcp::Manager *manager, QWidget *parent)
         m_list->header()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
     m_list->setContextMenuPolicy(Qt::ActionsContextMenu);
     m_list->addActions({m_signInAction, m_signOutAction, m_restartAction, m_toggleAction,
-                        m_stderrAction, m_logAction, m_levelAction, m_instructionsAction});
+                        m_stderrAction, m_logAction, m_levelAction, m_instructionsAction,
+                        m_updateAction, m_uninstallAction});
     connect(m_list, &QTreeWidget::itemSelectionChanged, this, &ServerDock::updateActions);
     connect(m_list, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem *item, int column) {
         if (column != ToolsColumn)
@@ -189,6 +202,15 @@ ServerDock::ServerDock(Mcp::Manager *manager, QWidget *parent)
     connect(m_addButton, &QPushButton::clicked, this, &ServerDock::addServerRequested);
     auto addRow = new QHBoxLayout;
     addRow->addWidget(m_addButton);
+    for (const auto &[action, objectName] :
+         {std::pair{m_updateAction, "updateServerButton"},
+          std::pair{m_uninstallAction, "uninstallServerButton"}}) {
+        auto *button = new QToolButton(content);
+        button->setObjectName(QLatin1String(objectName));
+        button->setDefaultAction(action);
+        button->setToolButtonStyle(Qt::ToolButtonTextOnly);
+        addRow->addWidget(button);
+    }
     addRow->addStretch(1);
     layout->addLayout(addRow);
     setWidget(content);
@@ -330,6 +352,13 @@ void ServerDock::retranslateUi()
     m_restartAction->setToolTip(tr("Stop the selected server and start it again"));
     m_stderrAction->setText(tr("Show stderr"));
     m_stderrAction->setToolTip(tr("Show the last lines the selected server wrote to stderr"));
+    m_updateAction->setText(tr("&Update…"));
+    m_updateAction->setToolTip(tr("Install the newer version of the selected server (from the "
+                                  "MCP Registry, or an extension's newer file), keeping its "
+                                  "settings"));
+    m_uninstallAction->setText(tr("U&ninstall…"));
+    m_uninstallAction->setToolTip(tr("Remove the selected server from its configuration file, "
+                                     "with an extension's files"));
     m_logAction->setText(tr("Open log"));
     m_logAction->setToolTip(tr("Show the selected server's protocol traffic"));
     m_instructionsAction->setText(tr("Use its instructions"));
@@ -584,6 +613,12 @@ void ServerDock::updateActions()
                                         : tr("Stop the selected server and keep it stopped"));
     m_stderrAction->setEnabled(any);
     m_logAction->setEnabled(any);
+    // Only what an install made can be updated; anything in a configuration file removed.
+    const Mcp::ServerConfig *config
+            = any && m_manager ? m_manager->serverConfig(selectedServer()) : nullptr;
+    m_updateAction->setEnabled(config && config->definition.is_object()
+                               && config->definition.contains("installedFrom"));
+    m_uninstallAction->setEnabled(config && !config->sourceFile.isEmpty());
     const Mcp::Client *client = any && m_manager ? m_manager->client(selectedServer()) : nullptr;
     m_levelAction->setEnabled(client && client->serverCapabilities().contains("logging"));
     const QString level = client ? QString::fromStdString(client->logLevel()) : QString();

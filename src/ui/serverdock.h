@@ -87,6 +87,9 @@ signals:
     void instructionsChanged(const QString &server, bool used);
     // "Add server…" under the list: the window opens its dialog.
     void addServerRequested();
+    // "Update…" and "Uninstall…" of the selected server: the window asks and does it.
+    void updateRequested(const QString &server);
+    void uninstallRequested(const QString &server);
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -132,6 +135,8 @@ private:
     QAction *m_toggleAction = nullptr;
     QAction *m_stderrAction = nullptr;
     QAction *m_logAction = nullptr;
+    QAction *m_updateAction = nullptr;
+    QAction *m_uninstallAction = nullptr;
 
     QDialog *m_stderrDialog = nullptr; // created on first use, then hidden and reused
     QPlainTextEdit *m_stderrView = nullptr;

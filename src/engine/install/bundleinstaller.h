@@ -1,5 +1,6 @@
 #pragma once
 
+#include <engine/install/installedserver.h>
 #include <engine/install/serverinstaller.h>
 
 #include <mcp/bundles/bundle.h>
@@ -39,11 +40,33 @@ public:
     void install(Request request, QObject *context,
                  std::function<void(const InstallOutcome &)> done);
 
+    // Replaces `installed`, a server of an older version of the same bundle: the answers it
+    // was installed with are kept (those in `request.answers` replace them; a sensitive one
+    // given anew replaces its keychain entry), and so are the entry's other settings (disabled,
+    // timeouts, approvals); the new version is unpacked beside the old one and swapped in only
+    // when whole. A failure leaves the old version as it was. `request.file` is not used.
+    void update(Request request, const InstalledServer &installed, QObject *context,
+                std::function<void(const InstallOutcome &)> done);
+    // Why `manifest` cannot update `installed` (another extension, a version not newer), or
+    // empty.
+    static QString updateProblem(const Mcp::Bundles::Manifest &manifest,
+                                 const InstalledServer &installed);
+    // The server of `files` installed from the bundle named `bundle`, if any.
+    static std::optional<InstalledServer> findInstalled(const QString &bundle,
+                                                        const QStringList &files,
+                                                        const Mcp::McpConfig &config,
+                                                        const QString &extensionsDir = {});
+
     // The folder an installed bundle's definition names (its "installedFrom" bundle, inside
     // `extensionsDir`), or empty when it is not one of ours.
     static QString folderOf(const nlohmann::json &definition, const QString &extensionsDir = {});
 
+    struct Job; // one install or update under way
+
 private:
+    void store(const std::shared_ptr<Job> &job);
+    void finish(const std::shared_ptr<Job> &job, const StoredAnswers &stored);
+
     QPointer<ServerSecrets> m_secrets;
 };
 

@@ -1,5 +1,7 @@
 #include "serverinstaller.h"
 
+#include "installedserver.h"
+
 #include <engine/secrets/serversecrets.h>
 
 #include <mcp/config/config.h>
@@ -7,6 +9,7 @@
 
 #include <QStandardPaths>
 #include <QTimer>
+#include <QVersionNumber>
 
 #include <memory>
 
@@ -323,6 +326,107 @@ void forgetSecrets(ServerSecrets *secrets, const QStringList &names)
         return;
     for (const QString &name : names)
         secrets->remove(name, secrets, [](const ServerSecrets::Outcome &) {});
+}
+
+namespace {
+
+// An image reference without its tag ("ghcr.io/o/i:1.2" → "ghcr.io/o/i").
+QString untagged(const QString &image)
+{
+    const qsizetype colon = image.lastIndexOf(QLatin1Char(':'));
+    return colon > image.lastIndexOf(QLatin1Char('/')) ? image.left(colon) : image;
+}
+
+} // namespace
+
+std::optional<OrderedJson>
+ServerInstaller::updatedDefinition(const InstalledServer &installed,
+                                   const Mcp::Registry::ServerJson &latest, QString *problem)
+{
+    const auto refuse = [problem](const QString &why) -> std::optional<OrderedJson> {
+        *problem = why;
+        return std::nullopt;
+    };
+    if (installed.registryName != latest.name)
+        return refuse(tr("%1 was not installed from the registry entry %2")
+                              .arg(installed.name, latest.name));
+    const QVersionNumber was = QVersionNumber::fromString(installed.version);
+    const QVersionNumber now = QVersionNumber::fromString(latest.version);
+    if (installed.version == latest.version || (!was.isNull() && !now.isNull() && now <= was))
+        return refuse(tr("%1 %2 is installed, and the registry's latest version is %3: there is "
+                         "nothing to update")
+                              .arg(installed.name, installed.version, latest.version));
+    const qsizetype space = installed.package.indexOf(QLatin1Char(' '));
+    if (space <= 0)
+        return refuse(tr("%1 is a remote server: whoever runs it updates it; there is nothing "
+                         "to install here")
+                              .arg(installed.name));
+    const QString type = installed.package.left(space);
+    const QString identifier = installed.package.mid(space + 1);
+    const bool oci = type == QLatin1String("oci");
+    const Mcp::Registry::Package *package = nullptr;
+    for (const Mcp::Registry::Package &candidate : latest.packages) {
+        if (candidate.registryType == type
+            && (oci ? untagged(candidate.identifier) == untagged(identifier)
+                    : candidate.identifier == identifier))
+            package = &candidate;
+    }
+    const QString again = tr("uninstall it and install it again");
+    if (!package)
+        return refuse(tr("version %1 of %2 no longer has the %3 package %4: %5")
+                              .arg(latest.version, latest.name, type, identifier, again));
+    if (const QString bad = Mcp::Registry::checkPackageIdentity(
+                package->registryType, package->identifier, package->version);
+        !bad.isEmpty())
+        return refuse(bad);
+    OrderedJson definition = installed.definition;
+    QString prefix; // what the argument naming the package starts with
+    QString replacement;
+    if (type == QLatin1String("npm")) {
+        prefix = identifier + QLatin1Char('@');
+        replacement = identifier + QLatin1Char('@') + package->version;
+    } else if (type == QLatin1String("pypi")) {
+        prefix = identifier + QLatin1String("==");
+        replacement = identifier + QLatin1String("==") + package->version;
+    } else if (oci) {
+        prefix = identifier;
+        replacement = package->identifier;
+    } else {
+        return refuse(tr("Switchboard cannot update a %1 package").arg(type));
+    }
+    bool replaced = false;
+    if (definition.contains("args") && definition["args"].is_array()) {
+        for (auto &arg : definition["args"]) {
+            if (!arg.is_string())
+                continue;
+            const QString text = QString::fromStdString(arg.get<std::string>());
+            if (oci ? text == identifier : text.startsWith(prefix)) {
+                arg = replacement.toStdString();
+                replaced = true;
+                break;
+            }
+        }
+    }
+    if (!replaced)
+        return refuse(tr("the definition of %1 no longer names %2 (was it edited?): %3")
+                              .arg(installed.name, identifier, again));
+    // A variable the new version needs that the entry has no value for.
+    QStringList missing;
+    for (const Mcp::Registry::KeyValueInput &variable : package->environmentVariables) {
+        const bool has = definition.contains("env") && definition["env"].is_object()
+                         && definition["env"].contains(variable.name.toStdString());
+        if (variable.isRequired && variable.value.isEmpty() && variable.defaultValue.isEmpty()
+            && !has)
+            missing << variable.name;
+    }
+    if (!missing.isEmpty())
+        return refuse(tr("version %1 of %2 asks for %3, which %4 has no value for: %5")
+                              .arg(latest.version, latest.name, missing.join(QLatin1String(", ")),
+                                   installed.name, again));
+    definition["installedFrom"]["version"] = latest.version.toStdString();
+    definition["installedFrom"]["package"]
+            = (type + QLatin1Char(' ') + package->identifier).toStdString();
+    return definition;
 }
 
 void ServerInstaller::finish(const std::shared_ptr<Job> &job)

@@ -17,6 +17,7 @@
 namespace Engine {
 
 class ServerSecrets;
+struct InstalledServer;
 
 // One install of a registry entry: which of its packages or remotes, the answers to its form,
 // and where the definition goes.
@@ -100,6 +101,16 @@ public:
     // `problem` saying why it cannot be.
     static std::optional<Mcp::Registry::Plan> preview(const InstallRequest &request,
                                                       QString *problem);
+
+    // `installed` (a registry package) at `latest`'s version: the argument naming the package's
+    // version (`npx -y ID@V`, `uvx ID==V`, an image's tag) changed, everything else (the
+    // answers, the entry's settings) as it was, "installedFrom" saying the new version. Nullopt
+    // with `problem` when there is nothing to update (the same version, a remote), or the new
+    // version cannot be had that way (the package gone, a required variable the entry lacks, an
+    // entry edited so that it no longer names its package): then it is installed again.
+    static std::optional<nlohmann::ordered_json>
+    updatedDefinition(const InstalledServer &installed, const Mcp::Registry::ServerJson &latest,
+                      QString *problem);
 
     // `done` once, from the event loop, unless `context` is gone.
     void install(InstallRequest request, QObject *context,

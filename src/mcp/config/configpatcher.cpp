@@ -518,6 +518,28 @@ std::optional<QByteArray> ConfigPatcher::withServerRemoved(const QByteArray &tex
     return QByteArray(edited.data(), qsizetype(edited.size()));
 }
 
+std::optional<QByteArray>
+ConfigPatcher::withServerReplaced(const QByteArray &text, const QString &fileName,
+                                  const QString &server, const nlohmann::ordered_json &definition,
+                                  QString *error)
+{
+    const std::string_view view(text.constData(), size_t(text.size()));
+    const Scanner scanner(view);
+    std::optional<Located> located = locate(scanner, view, fileName, server, error);
+    if (!located)
+        return std::nullopt;
+    const Scanner::Member &member = located->serverMember;
+    std::string edited(view);
+    edited.replace(member.valueBegin, member.valueEnd - member.valueBegin,
+                   indentedJson(definition, scanner.lineIndent(member.keyBegin), lineEnding(view)));
+    Json expected = located->root;
+    expected["mcpServers"][server.toStdString()]
+            = Json::parse(definition.dump(-1, ' ', false, Json::error_handler_t::replace));
+    if (!verify(edited, expected, fileName, error))
+        return std::nullopt;
+    return QByteArray(edited.data(), qsizetype(edited.size()));
+}
+
 bool ConfigPatcher::addServer(const QString &filePath, const QString &server,
                               const nlohmann::ordered_json &definition, QString *error)
 {
@@ -543,6 +565,14 @@ bool ConfigPatcher::removeServer(const QString &filePath, const QString &server,
 {
     return editFile(filePath, error, [&](const QByteArray &text) {
         return withServerRemoved(text, filePath, server, error);
+    });
+}
+
+bool ConfigPatcher::replaceServer(const QString &filePath, const QString &server,
+                                  const nlohmann::ordered_json &definition, QString *error)
+{
+    return editFile(filePath, error, [&](const QByteArray &text) {
+        return withServerReplaced(text, filePath, server, definition, error);
     });
 }
 

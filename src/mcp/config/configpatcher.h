@@ -42,11 +42,18 @@ public:
                                                        const QString &fileName,
                                                        const QString &server,
                                                        QString *error = nullptr);
+    /// Replaces the value of `mcpServers.<server>` with `definition` (an update of an installed
+    /// server), where it stands; refused when there is no such server.
+    static std::optional<QByteArray>
+    withServerReplaced(const QByteArray &text, const QString &fileName, const QString &server,
+                       const nlohmann::ordered_json &definition, QString *error = nullptr);
     /// The same on a file: a missing file is created (with its folder) by addServer().
     static bool addServer(const QString &filePath, const QString &server,
                           const nlohmann::ordered_json &definition, QString *error = nullptr);
     static bool removeServer(const QString &filePath, const QString &server,
                              QString *error = nullptr);
+    static bool replaceServer(const QString &filePath, const QString &server,
+                              const nlohmann::ordered_json &definition, QString *error = nullptr);
 
     static std::optional<QByteArray> withServerDisabled(const QByteArray &text,
                                                         const QString &fileName,
