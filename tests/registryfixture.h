@@ -27,6 +27,7 @@ struct FakeRegistry
     std::vector<Json> entries;
     Mode mode = Mode::Normal;
     QStringList requests;                   // path?query of each
+    QHash<QString, QByteArray> files;       // by path: served as they are (a bundle download)
     std::vector<QHttpServerResponder> held; // Silent: never answered
 
     FakeRegistry()
@@ -70,6 +71,10 @@ struct FakeRegistry
             break;
         }
         const QString path = request.url().path(QUrl::FullyEncoded);
+        if (files.contains(path)) {
+            responder.write(files.value(path), "application/octet-stream");
+            return;
+        }
         const QUrlQuery query(request.url());
         if (path.startsWith(QLatin1String("/v0.1/servers/"))
             && path.endsWith(QLatin1String("/versions/latest"))) {

@@ -409,6 +409,68 @@ private slots:
         qunsetenv("KEY_ECHO_API_KEY");
     }
 
+    // A registry entry that is an MCP Bundle: Download… fetches it, checks its SHA-256, and the
+    // bundle's own confirmation opens on the file; a download that is not the file the entry
+    // names is refused in the dialog's status line.
+    void installsABundleFromTheRegistry()
+    {
+        const QString folder = m_dir.filePath(QStringLiteral("registry-bundle"));
+        QVERIFY(QDir().mkpath(folder));
+        QString output;
+        const QString packed = packFixtureBundle(folder, &output);
+        QVERIFY2(!packed.isEmpty(), qPrintable(output));
+        QFile file(packed);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray bytes = file.readAll();
+        const std::string sha
+                = QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex().toStdString();
+        m_registry.files.insert(QStringLiteral("/dl/key-echo.mcpb"), bytes);
+        m_registry.files.insert(QStringLiteral("/dl/changed.mcpb"), bytes + "x");
+        const std::vector<Json> kept = m_registry.entries;
+        for (const char *name : {"key-echo", "changed"}) {
+            const std::string url
+                    = m_registry.base().toString().toStdString() + "dl/" + name + ".mcpb";
+            m_registry.entries.push_back(Json{
+                    {"server",
+                     {{"name", std::string("io.example/bundle-") + name},
+                      {"description", "Key Echo as a bundle"},
+                      {"version", "1.0.0"},
+                      {"packages", Json::array({Json{{"registryType", "mcpb"},
+                                                     {"identifier", url},
+                                                     {"fileSha256", sha},
+                                                     {"transport", {{"type", "stdio"}}}}})}}}});
+        }
+        auto window = openWindow(QStringLiteral("registry-bundle"));
+        QVERIFY(window);
+        window->openAddServer(QStringLiteral("bundle-"));
+        Gui::AddServerDialog *dialog = window->addServerDialog();
+        QVERIFY(dialog);
+        QVERIFY(waitUntil([&] { return dialog->resultCount() == 2; }, 10000));
+        auto *results = child<QListWidget>(dialog, QStringLiteral("registryResults"));
+        auto *install = child<QPushButton>(dialog, QStringLiteral("installButton"));
+        auto *problem = child<QLabel>(dialog, QStringLiteral("installProblem"));
+        results->setCurrentRow(1); // changed
+        QVERIFY2(dialog->preview().startsWith(QLatin1String("Downloads: http://127.0.0.1")),
+                 qPrintable(dialog->preview()));
+        QCOMPARE(install->text(), QStringLiteral("&Download…"));
+        install->click();
+        QVERIFY(waitUntil(
+                [&] { return problem->text().contains(QLatin1String("is not the file")); }, 10000));
+        QVERIFY(window->addServerDialog());
+
+        results->setCurrentRow(0);
+        QVERIFY(install->isEnabled());
+        install->click();
+        QVERIFY(waitUntil([&] { return window->installBundleDialog() != nullptr; }, 10000));
+        QVERIFY(!window->addServerDialog());
+        QCOMPARE(
+                child<QLabel>(window->installBundleDialog(), QStringLiteral("bundleTitle"))->text(),
+                QStringLiteral("Key Echo 1.0.0"));
+        window->installBundleDialog()->reject();
+        window.reset();
+        m_registry.entries = kept;
+    }
+
     // A registry that fails: the dialog says why in its status line, lists nothing, and stays.
     void failingRegistrySaysSo()
     {

@@ -245,6 +245,11 @@ void tst_Registry::packageIdentity_data()
     row("nuget", "Example Server", "1.0.0", false);
     row("mcpb", "https://github.com/o/r/releases/download/v1/s.mcpb", "", true);
     row("mcpb", "file:///etc/passwd", "", false);
+    // Plain http only to this machine (the download is checked against its SHA-256 anyway).
+    row("mcpb", "http://127.0.0.1:8080/s.mcpb", "", true);
+    row("mcpb", "http://localhost/s.mcpb", "", true);
+    row("mcpb", "http://127.0.0.1.example.com/s.mcpb", "", false);
+    row("mcpb", "http://10.0.0.1/s.mcpb", "", false);
     row("cargo", "anything; goes", "1.0.0", true); // read, never installed
 }
 

@@ -533,6 +533,77 @@ private slots:
                     std::nullopt);
     }
 
+    // A registry entry whose package is an MCP Bundle: downloaded from where the entry says,
+    // its SHA-256 checked, then installed as the file would be. A download that is not the file
+    // the entry names, or an entry that names no digest, is refused with nothing kept.
+    void cliInstallsABundleFromTheRegistry()
+    {
+        QString output;
+        const QString folder = m_dir.filePath(QStringLiteral("registry-bundle"));
+        QVERIFY(QDir().mkpath(folder));
+        const QString packed = packFixtureBundle(folder, &output);
+        QVERIFY2(!packed.isEmpty(), qPrintable(output));
+        QFile file(packed);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray bytes = file.readAll();
+        const QString sha = QString::fromLatin1(
+                QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
+        m_registry.files.insert(QStringLiteral("/downloads/key-echo.mcpb"), bytes);
+        m_registry.files.insert(QStringLiteral("/downloads/other.mcpb"), bytes + "x");
+        const auto entry = [this](const QString &name, const QString &path, const QString &sha) {
+            Json package{
+                    {"registryType", "mcpb"},
+                    {"identifier", m_registry.base().resolved(QUrl(path)).toString().toStdString()},
+                    {"transport", {{"type", "stdio"}}}};
+            if (!sha.isEmpty())
+                package["fileSha256"] = sha.toStdString();
+            return Json{{"server",
+                         {{"name", name.toStdString()},
+                          {"description", "Key Echo as a bundle"},
+                          {"version", "1.0.0"},
+                          {"packages", Json::array({package})}}}};
+        };
+        m_registry.entries.push_back(entry(QStringLiteral("io.example/key-echo"),
+                                           QStringLiteral("/downloads/key-echo.mcpb"), sha));
+        m_registry.entries.push_back(entry(QStringLiteral("io.example/changed"),
+                                           QStringLiteral("/downloads/other.mcpb"), sha));
+        m_registry.entries.push_back(entry(QStringLiteral("io.example/unchecked"),
+                                           QStringLiteral("/downloads/key-echo.mcpb"), {}));
+        const QString extension
+                = m_dir.filePath(QStringLiteral("data/switchboard/extensions/key-echo"));
+        const QString downloads = m_dir.filePath(QStringLiteral("cache/switchboard/bundles"));
+
+        Run run = cli({QStringLiteral("install"), QStringLiteral("io.example/changed"),
+                       QStringLiteral("--set"), QStringLiteral("api_key=k")});
+        QCOMPARE(run.code, 3);
+        QVERIFY2(run.err.contains(QLatin1String("is not the file the registry names")),
+                 qPrintable(run.err));
+        QVERIFY(!QFileInfo::exists(extension));
+        QCOMPARE(QDir(downloads).entryList(QDir::Files | QDir::Hidden), QStringList());
+        run = cli({QStringLiteral("install"), QStringLiteral("io.example/unchecked")});
+        QCOMPARE(run.code, 3);
+        QVERIFY2(run.err.contains(QLatin1String("names no SHA-256")), qPrintable(run.err));
+
+        run = cli({QStringLiteral("install"), QStringLiteral("io.example/key-echo"),
+                   QStringLiteral("--set"), QStringLiteral("api_key=kr-0a1b2c"),
+                   QStringLiteral("--no-start")});
+        QVERIFY2(run.code == 0, qPrintable(run.out + run.err));
+        QVERIFY2(run.out.contains(QLatin1String("its SHA-256 is the one the registry names")),
+                 qPrintable(run.out));
+        QVERIFY2(run.out.contains(QLatin1String("Key Echo 1.0.0 by Switchboard tests")),
+                 qPrintable(run.out));
+        QVERIFY(QFileInfo(extension + QStringLiteral("/server/index.js")).isFile());
+        QCOMPARE(QDir(downloads).entryList(QDir::Files),
+                 QStringList{sha + QStringLiteral(".mcpb")});
+        const Mcp::McpConfig written = Mcp::ConfigLoader::loadFile(userConfig(), {});
+        const Mcp::ServerConfig *echo = written.find(QStringLiteral("key-echo"));
+        QVERIFY(echo);
+        QVERIFY(echo->definition["installedFrom"]["sha256"] == sha.toStdString());
+        QCOMPARE(filesHolding(QStringLiteral("kr-0a1b2c")), QStringList());
+        QVERIFY(cli({QStringLiteral("uninstall"), QStringLiteral("key-echo")}).code == 0);
+        QVERIFY(!QFileInfo::exists(extension));
+    }
+
     // Hostile or wrong answers and entries: refused with why, nothing written.
     void refusedWithNothingWritten_data()
     {

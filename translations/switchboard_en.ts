@@ -4,7 +4,7 @@
 <context>
     <name>Cli::Application</name>
     <message numerus="yes">
-        <location filename="../src/cli/cliinstall.cpp" line="+358"/>
+        <location filename="../src/cli/cliinstall.cpp" line="+392"/>
         <source>%1 connected: %n tool(s)</source>
         <translation>
             <numerusform>%1 connected: %n tool</numerusform>
@@ -201,7 +201,7 @@
 <context>
     <name>Gui::AddServerDialog</name>
     <message numerus="yes">
-        <location filename="../src/ui/addserverdialog.cpp" line="+233"/>
+        <location filename="../src/ui/addserverdialog.cpp" line="+235"/>
         <source>%n server(s).</source>
         <translation>
             <numerusform>%n server.</numerusform>

@@ -154,7 +154,7 @@
         <translation>正在 %2 上提供 %1</translation>
     </message>
     <message>
-        <location filename="../src/cli/cliinstall.cpp" line="+50"/>
+        <location filename="../src/cli/cliinstall.cpp" line="+53"/>
         <location filename="../src/cli/cliregistry.cpp" line="+70"/>
         <source>required</source>
         <translation>必填</translation>
@@ -181,7 +181,12 @@
         <translation>注意：%1 已弃用：%2</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+4"/>
+        <source>install: %1 is an MCP Bundle: it goes into your own configuration, under its own name</source>
+        <translation>install：%1 是 MCP 扩展包：它会以自己的名称装入你自己的配置</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>install: &apos;%1&apos; is not one of what %2 asks for:
 %3</source>
         <translation>install：“%1”不是 %2 要求填写的项目之一：
@@ -189,20 +194,21 @@
     </message>
     <message>
         <location line="+13"/>
-        <location line="+118"/>
+        <location line="+137"/>
         <source>%1 for %2 (not shown): </source>
         <translation>%2 的 %1（不显示）：</translation>
     </message>
     <message>
-        <location line="-112"/>
+        <location line="-131"/>
         <location line="+10"/>
-        <location line="+89"/>
+        <location line="+34"/>
+        <location line="+74"/>
         <location line="+27"/>
         <source>install: %1</source>
         <translation>install：%1</translation>
     </message>
     <message>
-        <location line="-124"/>
+        <location line="-143"/>
         <source>%1 asks for:
 %2</source>
         <translation>%1 要求填写：
@@ -210,24 +216,34 @@
     </message>
     <message>
         <location line="+12"/>
-        <location line="+120"/>
+        <location line="+139"/>
         <source>installed %1 into %2</source>
         <translation>已将 %1 安装到 %2</translation>
     </message>
     <message>
-        <location line="-115"/>
-        <location line="+119"/>
+        <location line="-134"/>
+        <location line="+138"/>
         <source>  secret %1 stored in the keychain</source>
         <translation>  密钥 %1 已存入钥匙串</translation>
     </message>
     <message>
-        <location line="-116"/>
-        <location line="+118"/>
+        <location line="-135"/>
+        <location line="+137"/>
         <source>note: %1</source>
         <translation>注意：%1</translation>
     </message>
     <message>
-        <location line="-94"/>
+        <location line="-120"/>
+        <source>downloading %1</source>
+        <translation>正在下载 %1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>  its SHA-256 is the one the registry names</source>
+        <translation>  其 SHA-256 与注册表所列一致</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>%1 %2 by %3</source>
         <translation>%1 %2，作者 %3</translation>
     </message>
@@ -273,15 +289,14 @@
     </message>
     <message>
         <location line="+24"/>
-        <location line="+88"/>
-        <location line="+16"/>
+        <location line="+112"/>
         <location line="+24"/>
         <location line="+5"/>
         <source>update: %1</source>
         <translation>update：%1</translation>
     </message>
     <message>
-        <location line="-128"/>
+        <location line="-136"/>
         <source>updated %1 to %2 in %3</source>
         <translation>已将 %3 中的 %1 更新到 %2</translation>
     </message>
@@ -303,7 +318,7 @@
         </translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+70"/>
         <source>update: %1 was not installed from the MCP Registry or an extension; edit its definition in %2 instead</source>
         <translation>update：%1 不是从 MCP Registry 或扩展安装的；请改为在 %2 中编辑其定义</translation>
     </message>
@@ -313,8 +328,7 @@
         <translation>已将 %4 中的 %1 从 %2 更新到 %3</translation>
     </message>
     <message>
-        <location line="+33"/>
-        <location line="+6"/>
+        <location line="+31"/>
         <source>uninstall: %1</source>
         <translation>uninstall：%1</translation>
     </message>
@@ -364,9 +378,9 @@
         <translation>包：%1</translation>
     </message>
     <message>
-        <location filename="../src/cli/cliinstall.cpp" line="-285"/>
-        <location line="+119"/>
-        <location line="+135"/>
+        <location filename="../src/cli/cliinstall.cpp" line="-304"/>
+        <location line="+138"/>
+        <location line="+143"/>
         <location filename="../src/cli/cliregistry.cpp" line="+3"/>
         <source>  runs: %1</source>
         <translation>  运行：%1</translation>
@@ -1876,6 +1890,56 @@ Allow %1 (%2 risk, from %3)?
     </message>
 </context>
 <context>
+    <name>Engine::BundleDownload</name>
+    <message>
+        <location filename="../src/engine/install/bundledownload.cpp" line="+30"/>
+        <source>%1 is not an MCP Bundle</source>
+        <translation>%1 不是 MCP 扩展包</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 names no SHA-256 of the file: Switchboard installs a download only when it can check it</source>
+        <translation>%1 未给出文件的 SHA-256：Switchboard 只安装能够校验的下载</translation>
+    </message>
+    <message>
+        <location line="+42"/>
+        <source>%1 cannot be created</source>
+        <translation>无法创建 %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+24"/>
+        <location line="+32"/>
+        <source>%1 cannot be written: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <location line="-38"/>
+        <source>%1 is larger than %2 MiB</source>
+        <translation>%1 大于 %2 MiB</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>%1 did not answer within %2 s</source>
+        <translation>%1 在 %2 秒内没有响应</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 answered HTTP %2</source>
+        <translation>%1 返回了 HTTP %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 cannot be fetched: %2</source>
+        <translation>无法获取 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is not the file the registry names: its SHA-256 is %2, not %3</source>
+        <translation>%1 不是注册表所列的文件：其 SHA-256 为 %2，而不是 %3</translation>
+    </message>
+</context>
+<context>
     <name>Engine::BundleInstaller</name>
     <message>
         <location filename="../src/engine/install/bundleinstaller.cpp" line="+54"/>
@@ -1913,7 +1977,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>已安装 %1 %2；此文件的版本为 %3，并不更新</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+46"/>
         <source>%1 is installed already (%2): uninstall it first</source>
         <translation>%1 已安装（%2）：请先卸载</translation>
     </message>
@@ -2982,7 +3046,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Gui::AddServerDialog</name>
     <message>
-        <location filename="../src/ui/addserverdialog.cpp" line="+46"/>
+        <location filename="../src/ui/addserverdialog.cpp" line="+48"/>
         <source>Add a server</source>
         <translation>添加服务器</translation>
     </message>
@@ -3028,11 +3092,12 @@ Allow %1 (%2 risk, from %3)?
     </message>
     <message>
         <location line="+19"/>
+        <location line="+259"/>
         <source>&amp;Install</source>
         <translation>安装(&amp;I)</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="-206"/>
         <source>Searching…</source>
         <translation>正在搜索…</translation>
     </message>
@@ -3104,7 +3169,21 @@ Allow %1 (%2 risk, from %3)?
         <translation>它不需要填写任何内容。</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+53"/>
+        <source>Downloads: %1
+SHA-256: %2
+Then the bundle&apos;s own confirmation shows what it is and asks for its settings.</source>
+        <translation>下载：%1
+SHA-256：%2
+随后扩展包自己的确认窗口会说明它是什么，并询问其设置。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Download…</source>
+        <translation>下载(&amp;D)…</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>Runs: %1</source>
         <translation>运行：%1</translation>
     </message>
@@ -3124,7 +3203,22 @@ Allow %1 (%2 risk, from %3)?
         <translation>请求头：%1: %2</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+18"/>
+        <source>Downloading…</source>
+        <translation>正在下载…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Downloading… %1 of %2 KiB</source>
+        <translation>正在下载… %1 / %2 KiB</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Downloading… %1 KiB</source>
+        <translation>正在下载… %1 KiB</translation>
+    </message>
+    <message>
+        <location line="+31"/>
         <source>Installing…</source>
         <translation>正在安装…</translation>
     </message>
@@ -4831,7 +4925,7 @@ Its answers and settings are kept.</source>
         <translation>已将 %1 安装到 %2，正在启动。</translation>
     </message>
     <message>
-        <location line="+123"/>
+        <location line="+128"/>
         <source>Could not rename the conversation: %1</source>
         <translation>无法重命名对话：%1</translation>
     </message>
@@ -8567,7 +8661,7 @@ Its answers and settings are kept.</source>
 <context>
     <name>Mcp::Registry</name>
     <message>
-        <location filename="../src/mcp/registry/serverjson.cpp" line="+353"/>
+        <location filename="../src/mcp/registry/serverjson.cpp" line="+354"/>
         <source>&apos;%1&apos; is not an npm package name</source>
         <translation>“%1”不是 npm 包名</translation>
     </message>
@@ -8587,7 +8681,7 @@ Its answers and settings are kept.</source>
         <translation>“%1”不是镜像引用</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+9"/>
         <source>&apos;%1&apos; is not an https download address</source>
         <translation>“%1”不是 https 下载地址</translation>
     </message>
@@ -8667,7 +8761,7 @@ Its answers and settings are kept.</source>
 <context>
     <name>Mcp::Registry::Reader</name>
     <message>
-        <location filename="../src/mcp/registry/serverjson.cpp" line="-443"/>
+        <location filename="../src/mcp/registry/serverjson.cpp" line="-449"/>
         <location line="+246"/>
         <source>missing</source>
         <translation>缺失</translation>

@@ -136,6 +136,7 @@ private:
     std::optional<Engine::InstalledServer> findInstalled(const QString &name, const char *command);
     void startInstalled(const QString &name);
     int installBundle(const QString &path, const QStringList &sets, bool start);
+    void downloadBundle(const Mcp::Registry::Package &package, const QStringList &sets, bool start);
 
     // secret set, delete, list (clisecrets.cpp)
     int cmdSecretSet();

@@ -4,6 +4,7 @@
 #include "cliinternal.h"
 #include "terminalgate.h"
 
+#include <engine/install/bundledownload.h>
 #include <engine/install/bundleinstaller.h>
 #include <engine/install/installedserver.h>
 #include <engine/install/serverinstaller.h>
@@ -26,14 +27,16 @@ using Mcp::Json;
 
 namespace {
 
-// The first package Switchboard can run (stdio from npm, PyPI or an OCI image), else -1.
+// The first package Switchboard can run (stdio from npm, PyPI, an OCI image or an MCP Bundle),
+// else -1.
 int runnablePackage(const ServerJson &server)
 {
     for (int i = 0; i < server.packages.size(); ++i) {
         const Package &package = server.packages.at(i);
         const bool known = package.registryType == QLatin1String("npm")
                            || package.registryType == QLatin1String("pypi")
-                           || package.registryType == QLatin1String("oci");
+                           || package.registryType == QLatin1String("oci")
+                           || package.registryType == QLatin1String("mcpb");
         if (known && package.transport.type == QLatin1String("stdio"))
             return i;
     }
@@ -153,6 +156,18 @@ int Application::cmdInstall()
         }
         if (listing.status == QLatin1String("deprecated"))
             err(tr("note: %1 is deprecated: %2").arg(entry, listing.statusMessage));
+        if (request.package >= 0
+            && listing.server.packages.at(request.package).registryType == QLatin1String("mcpb")) {
+            if (scope != QLatin1String("user") || !serverName.isEmpty()) {
+                err(tr("install: %1 is an MCP Bundle: it goes into your own configuration, "
+                       "under its own name")
+                            .arg(entry));
+                finish(Usage);
+                return;
+            }
+            downloadBundle(listing.server.packages.at(request.package), sets, start);
+            return;
+        }
         const QList<Field> fields = Engine::ServerInstaller::fields(request);
         for (const QString &set : sets) {
             const qsizetype equals = set.indexOf(QLatin1Char('='));
@@ -213,6 +228,25 @@ int Application::cmdInstall()
                 });
     });
     return -1;
+}
+
+// A registry package of type mcpb: downloaded (its SHA-256 checked), then installed as
+// `install FILE.mcpb` would.
+void Application::downloadBundle(const Package &package, const QStringList &sets, bool start)
+{
+    out(tr("downloading %1").arg(package.identifier) + QLatin1Char('\n'));
+    auto *download = new Engine::BundleDownload(this);
+    download->fetch(package, Engine::BundleDownload::defaultDir(), this,
+                    [this, sets, start](const Engine::BundleDownload::Result &result) {
+                        if (!result.error.isEmpty()) {
+                            err(tr("install: %1").arg(result.error));
+                            finish(ServerFailed);
+                            return;
+                        }
+                        out(tr("  its SHA-256 is the one the registry names") + QLatin1Char('\n'));
+                        if (const int code = installBundle(result.file, sets, start); code >= 0)
+                            finish(code);
+                    });
 }
 
 // install FILE.mcpb: what it is and who signed it, its answers (--set KEY=VALUE; a sensitive

@@ -2,6 +2,8 @@
 
 #include "textlabel.h"
 
+#include <engine/install/bundledownload.h>
+
 #include <mcp/registry/registryclient.h>
 
 #include <QCheckBox>
@@ -364,8 +366,30 @@ Engine::InstallRequest AddServerDialog::request() const
     return request;
 }
 
+const Mcp::Registry::Package *AddServerDialog::chosenBundle() const
+{
+    const Engine::InstallRequest req = request();
+    if (req.package < 0 || req.package >= req.server.packages.size())
+        return nullptr;
+    const int row = m_list->currentRow();
+    const Mcp::Registry::Package &package = m_results.at(row).server.packages.at(req.package);
+    return package.registryType == QLatin1String("mcpb") ? &package : nullptr;
+}
+
 void AddServerDialog::updatePreview()
 {
+    // A bundle: it names itself and asks its own questions once downloaded.
+    if (const Mcp::Registry::Package *bundle = chosenBundle()) {
+        const QString problem = Engine::BundleDownload::problem(*bundle);
+        m_preview->setText(tr("Downloads: %1\nSHA-256: %2\nThen the bundle's own confirmation "
+                              "shows what it is and asks for its settings.")
+                                   .arg(bundle->identifier, bundle->fileSha256));
+        m_problem->setText(problem);
+        m_installButton->setText(tr("&Download…"));
+        m_installButton->setEnabled(problem.isEmpty() && !m_busy);
+        return;
+    }
+    m_installButton->setText(tr("&Install"));
     const Engine::InstallRequest req = request();
     QString problem;
     const std::optional<Mcp::Registry::Plan> plan = Engine::ServerInstaller::preview(req, &problem);
@@ -394,8 +418,42 @@ void AddServerDialog::updatePreview()
     m_installButton->setEnabled(plan && problem.isEmpty() && !m_busy);
 }
 
+void AddServerDialog::download(const Mcp::Registry::Package &package)
+{
+    m_busy = true;
+    m_installButton->setEnabled(false);
+    m_problem->setText(tr("Downloading…"));
+    auto *download = new Engine::BundleDownload(this);
+    connect(download, &Engine::BundleDownload::progress, this,
+            [this](qint64 received, qint64 total) {
+                m_problem->setText(total > 0 ? tr("Downloading… %1 of %2 KiB")
+                                                       .arg(received / 1024)
+                                                       .arg(total / 1024)
+                                             : tr("Downloading… %1 KiB").arg(received / 1024));
+            });
+    download->fetch(package,
+                    m_options.downloadDir.isEmpty() ? Engine::BundleDownload::defaultDir()
+                                                    : m_options.downloadDir,
+                    this, [this, download](const Engine::BundleDownload::Result &result) {
+                        download->deleteLater();
+                        m_busy = false;
+                        if (!result.error.isEmpty()) {
+                            updatePreview();
+                            m_problem->setText(result.error);
+                            return;
+                        }
+                        accept();
+                        emit bundleDownloaded(result.file);
+                    });
+}
+
 void AddServerDialog::install()
 {
+    if (const Mcp::Registry::Package *bundle = chosenBundle()) {
+        if (!m_busy && Engine::BundleDownload::problem(*bundle).isEmpty())
+            download(*bundle);
+        return;
+    }
     const Engine::InstallRequest req = request();
     QString problem;
     if (m_busy || !Engine::ServerInstaller::preview(req, &problem))

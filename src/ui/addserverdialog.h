@@ -48,6 +48,7 @@ public:
         QString workspaceFile; // the workspace's .mcp.json; empty: none to offer
         QStringList existingNames;
         Engine::ServerSecrets *secrets = nullptr;
+        QString downloadDir; // where a bundle is downloaded; empty: BundleDownload::defaultDir()
         // The first search (links pass a name); empty: everything.
         QString search;
     };
@@ -64,6 +65,9 @@ signals:
     // person asked for it). `notes`: what they must know (a variable to export, a runtime).
     void installed(const QString &name, const QString &file, bool workspace,
                    const QStringList &notes);
+    // An MCP Bundle from the registry, downloaded and checked: the window opens its own
+    // confirmation (Gui::InstallBundleDialog) on `file`.
+    void bundleDownloaded(const QString &file);
 
 private:
     void search();
@@ -72,7 +76,10 @@ private:
     void buildForm();
     void updatePreview();
     Engine::InstallRequest request() const;
+    // The chosen package when it is an MCP Bundle (downloaded, then confirmed as a file).
+    const Mcp::Registry::Package *chosenBundle() const;
     void install();
+    void download(const Mcp::Registry::Package &package);
 
     struct Answer
     {

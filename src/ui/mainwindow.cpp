@@ -1024,6 +1024,11 @@ void MainWindow::openAddServer(const QString &search)
     auto *dialog = new AddServerDialog(options, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     m_addServerDialog = dialog;
+    // After the dialog is gone: the bundle's confirmation opens on the file it fetched.
+    connect(dialog, &AddServerDialog::bundleDownloaded, this, [this](const QString &file) {
+        QMetaObject::invokeMethod(
+                this, [this, file] { installExtension(file); }, Qt::QueuedConnection);
+    });
     connect(dialog, &AddServerDialog::installed, this,
             [this](const QString &name, const QString &file, bool workspace,
                    const QStringList &notes) {

@@ -1,6 +1,7 @@
 #include "serverjson.h"
 
 #include <QCoreApplication>
+#include <QHostAddress>
 #include <QRegularExpression>
 #include <QUrl>
 
@@ -361,7 +362,13 @@ QString checkPackageIdentity(const QString &registryType, const QString &identif
         if (identifier.size() > 512 || !matches(identifier, oci))
             return tr("'%1' is not an image reference").arg(identifier.left(200));
     } else if (type == QLatin1String("mcpb")) {
-        if (!isHttpUrl(identifier, true))
+        // https, or plain http to this machine (a registry being tried out here): what is
+        // fetched is checked against the entry's SHA-256 in any case.
+        const QUrl url(identifier);
+        const bool loopback
+                = url.host() == QLatin1String("localhost") || QHostAddress(url.host()).isLoopback();
+        if (identifier.size() > MaxStringLength
+            || !(isHttpUrl(identifier, true) || (loopback && isHttpUrl(identifier, false))))
             return tr("'%1' is not an https download address").arg(identifier.left(200));
     }
     if (!version.isEmpty()
