@@ -268,6 +268,7 @@ dpkg-deb --contents "$deb" >"$TMP/contents"
 for f in usr/bin/switchboard-cli usr/bin/switchboard usr/lib/switchboard/switchboard_appview.so \
          usr/share/applications/switchboard.desktop \
          usr/share/metainfo/io.github.switchboard.Switchboard.metainfo.xml \
+         usr/share/mime/packages/switchboard-mcpb.xml \
          usr/share/icons/hicolor/scalable/apps/switchboard.svg; do
     grep -Eq "[[:space:]]\./$f\$" "$TMP/contents" \
         || { cat "$TMP/contents" >&2; fail ".deb has no $f"; }

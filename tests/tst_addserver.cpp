@@ -8,6 +8,7 @@
 #include <ui/installactions.h>
 #include <ui/installbundledialog.h>
 #include <ui/language.h>
+#include <ui/linkreceiver.h>
 #include <ui/serverdock.h>
 
 #include <engine/install/bundleinstaller.h>
@@ -29,6 +30,7 @@
 #include <QListWidget>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QProcess>
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QTest>
@@ -71,6 +73,21 @@ class tst_AddServer : public QObject
         window->resize(1100, 720);
         window->show();
         return window;
+    }
+
+    // The fixture bundle packed in a folder of its own, `name`: its bytes (empty on failure,
+    // with mcpb's output logged) and in `packed` its path.
+    QByteArray packIn(const QString &name, QString *packed)
+    {
+        const QString folder = m_dir.filePath(name);
+        QString output;
+        *packed = QDir().mkpath(folder) ? packFixtureBundle(folder, &output) : QString();
+        QFile file(*packed);
+        if (packed->isEmpty() || !file.open(QIODevice::ReadOnly)) {
+            qWarning("%s", qPrintable(output));
+            return {};
+        }
+        return file.readAll();
     }
 
     // What the installed key-echo server says its key's SHA-256 is (empty: no answer).
@@ -414,14 +431,9 @@ private slots:
     // names is refused in the dialog's status line.
     void installsABundleFromTheRegistry()
     {
-        const QString folder = m_dir.filePath(QStringLiteral("registry-bundle"));
-        QVERIFY(QDir().mkpath(folder));
-        QString output;
-        const QString packed = packFixtureBundle(folder, &output);
-        QVERIFY2(!packed.isEmpty(), qPrintable(output));
-        QFile file(packed);
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        const QByteArray bytes = file.readAll();
+        QString packed;
+        const QByteArray bytes = packIn(QStringLiteral("registry-bundle"), &packed);
+        QVERIFY(!bytes.isEmpty());
         const std::string sha
                 = QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex().toStdString();
         m_registry.files.insert(QStringLiteral("/dl/key-echo.mcpb"), bytes);
@@ -469,6 +481,85 @@ private slots:
         window->installBundleDialog()->reject();
         window.reset();
         m_registry.entries = kept;
+    }
+
+    // Links: a registry entry by name opens "Add server…" on it; a download is asked first,
+    // then fetched, checked and confirmed; a file opens its confirmation; anything else says
+    // why. `switchboard --install LINK` hands the link to the Switchboard already running.
+    void installsFromLinks()
+    {
+        auto window = openWindow(QStringLiteral("links"));
+        QVERIFY(window);
+        window->openInstallLink(QStringLiteral(
+                "switchboard://install?name=io.github.modelcontextprotocol%2Fserver-memory"));
+        Gui::AddServerDialog *dialog = window->addServerDialog();
+        QVERIFY(dialog);
+        QVERIFY(waitUntil(
+                [&] {
+                    return child<QLabel>(dialog, QStringLiteral("serverTitle"))->text()
+                           == QLatin1String("Memory");
+                },
+                10000));
+        QCOMPARE(dialog->preview(),
+                 QStringLiteral("Runs: npx -y @modelcontextprotocol/server-memory@2026.8.31"));
+        dialog->close();
+
+        window->openInstallLink(
+                QStringLiteral("switchboard://install?name=a/b&registry=http://evil.example"));
+        auto *box = window->findChild<QMessageBox *>(QStringLiteral("installLinkBox"));
+        QVERIFY(box);
+        QVERIFY2(box->text().startsWith(QLatin1String("This link cannot be installed: ")),
+                 qPrintable(box->text()));
+        box->close();
+        // Closed from here, outside an event loop: deleted by hand, as QTest::qWait would.
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+        QVERIFY(!window->findChild<QMessageBox *>(QStringLiteral("installLinkBox")));
+
+        QString packed;
+        const QByteArray bytes = packIn(QStringLiteral("links"), &packed);
+        QVERIFY(!bytes.isEmpty());
+        m_registry.files.insert(QStringLiteral("/links/key-echo.mcpb"), bytes);
+        const QUrl download
+                = m_registry.base().resolved(QUrl(QStringLiteral("links/key-echo.mcpb")));
+        window->openInstallLink(
+                QStringLiteral("switchboard://install?bundle=%1&sha256=%2")
+                        .arg(QString::fromLatin1(QUrl::toPercentEncoding(download.toString())),
+                             QString::fromLatin1(
+                                     QCryptographicHash::hash(bytes, QCryptographicHash::Sha256)
+                                             .toHex())));
+        box = window->findChild<QMessageBox *>(QStringLiteral("installLinkBox"));
+        QVERIFY(box);
+        QVERIFY2(box->text().contains(download.toString()), qPrintable(box->text()));
+        QVERIFY(!window->installBundleDialog()); // nothing fetched before the person says so
+        child<QPushButton>(box, QStringLiteral("downloadButton"))->click();
+        QVERIFY(waitUntil([&] { return window->installBundleDialog() != nullptr; }, 10000));
+        window->installBundleDialog()->close();
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+        QVERIFY(!window->installBundleDialog());
+
+        window->openInstallLink(QUrl::fromLocalFile(packed).toString());
+        QVERIFY(window->installBundleDialog());
+        window->installBundleDialog()->close();
+
+        // A second `switchboard --install …` hands its link over and exits.
+        const QString socket = QStringLiteral("switchboard-links-test-%1")
+                                       .arg(QCoreApplication::applicationPid());
+        qputenv("SWITCHBOARD_LINK_SOCKET", socket.toUtf8());
+        Gui::LinkReceiver receiver;
+        QVERIFY(receiver.listening());
+        QStringList received;
+        connect(&receiver, &Gui::LinkReceiver::received, this,
+                [&received](const QString &link) { received << link; });
+        QProcess second;
+        second.start(
+                QStringLiteral(SWITCHBOARD_GUI),
+                {QStringLiteral("--install"), QStringLiteral("switchboard://install?name=a/b")});
+        QVERIFY(waitUntil([&] { return second.state() == QProcess::NotRunning; }, 20000));
+        QCOMPARE(second.exitCode(), 0);
+        QVERIFY(second.readAllStandardOutput().contains("handed to the Switchboard"));
+        QVERIFY(waitUntil([&] { return !received.isEmpty(); }, 5000));
+        QCOMPARE(received, QStringList{QStringLiteral("switchboard://install?name=a/b")});
+        qunsetenv("SWITCHBOARD_LINK_SOCKET");
     }
 
     // A registry that fails: the dialog says why in its status line, lists nothing, and stays.

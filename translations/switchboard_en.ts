@@ -201,7 +201,7 @@
 <context>
     <name>Gui::AddServerDialog</name>
     <message numerus="yes">
-        <location filename="../src/ui/addserverdialog.cpp" line="+235"/>
+        <location filename="../src/ui/addserverdialog.cpp" line="+244"/>
         <source>%n server(s).</source>
         <translation>
             <numerusform>%n server.</numerusform>
@@ -305,7 +305,7 @@ in %3</numerusform>
 <context>
     <name>Gui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../src/ui/mainwindow.cpp" line="+605"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+607"/>
         <source>%n earlier tool result(s) shortened</source>
         <translation>
             <numerusform>%n earlier tool result shortened</numerusform>

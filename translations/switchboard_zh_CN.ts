@@ -2156,6 +2156,54 @@ Allow %1 (%2 risk, from %3)?
     </message>
 </context>
 <context>
+    <name>Engine::InstallLink</name>
+    <message>
+        <location filename="../src/engine/install/installlink.cpp" line="+36"/>
+        <source>the install link is longer than %1 characters</source>
+        <translation>安装链接超过 %1 个字符</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the install link holds a control character</source>
+        <translation>安装链接含有控制字符</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&apos;%1&apos; is not an MCP Bundle (.mcpb) nor a switchboard:// link</source>
+        <translation>“%1”既不是 MCP 扩展包（.mcpb），也不是 switchboard:// 链接</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1: no such file</source>
+        <translation>%1：没有这个文件</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&apos;%1&apos; is not an install link (switchboard://install?…)</source>
+        <translation>“%1”不是安装链接（switchboard://install?…）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>the install link has a parameter &apos;%1&apos; it may not have (name, or bundle and sha256)</source>
+        <translation>安装链接含有不允许的参数“%1”（只能是 name，或 bundle 与 sha256）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the install link gives &apos;%1&apos; twice</source>
+        <translation>安装链接两次给出“%1”</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the install link names neither one registry entry (name=) nor one bundle (bundle=)</source>
+        <translation>安装链接既没有指明一个注册表条目（name=），也没有指明一个扩展包（bundle=）</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&apos;%1&apos; is not the name of a registry entry</source>
+        <translation>“%1”不是注册表条目的名称</translation>
+    </message>
+</context>
+<context>
     <name>Engine::InstalledServer</name>
     <message>
         <location filename="../src/engine/install/installedserver.cpp" line="+97"/>
@@ -3092,12 +3140,12 @@ Allow %1 (%2 risk, from %3)?
     </message>
     <message>
         <location line="+19"/>
-        <location line="+259"/>
+        <location line="+268"/>
         <source>&amp;Install</source>
         <translation>安装(&amp;I)</translation>
     </message>
     <message>
-        <location line="-206"/>
+        <location line="-215"/>
         <source>Searching…</source>
         <translation>正在搜索…</translation>
     </message>
@@ -3112,7 +3160,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>[已弃用]</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+20"/>
         <source>No server found.</source>
         <translation>没有找到服务器。</translation>
     </message>
@@ -4734,7 +4782,7 @@ Its answers and settings are kept.</source>
 <context>
     <name>Gui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+539"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+541"/>
         <source>Ask anything — Enter sends, Shift+Enter for a new line, /mcp opens the tools</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
@@ -4925,7 +4973,38 @@ Its answers and settings are kept.</source>
         <translation>已将 %1 安装到 %2，正在启动。</translation>
     </message>
     <message>
-        <location line="+128"/>
+        <location line="+81"/>
+        <source>Install from a link</source>
+        <translation>从链接安装</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>This link cannot be installed: %1</source>
+        <translation>无法安装此链接：%1</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>A link asks to download an extension from %1:
+%2
+
+It is checked against the SHA-256 the link gives; then it shows what it is, and nothing is installed until you choose Install.</source>
+        <translation>一个链接请求从 %1 下载扩展：
+%2
+
+下载后会用链接给出的 SHA-256 校验；随后显示它是什么，在你选择“安装”之前不会安装任何东西。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;Download</source>
+        <translation>下载(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Downloading %1…</source>
+        <translation>正在下载 %1…</translation>
+    </message>
+    <message>
+        <location line="+67"/>
         <source>Could not rename the conversation: %1</source>
         <translation>无法重命名对话：%1</translation>
     </message>
@@ -9332,7 +9411,7 @@ Its answers and settings are kept.</source>
 <context>
     <name>main</name>
     <message>
-        <location filename="../src/ui/main.cpp" line="+213"/>
+        <location filename="../src/ui/main.cpp" line="+215"/>
         <source>Switchboard: a desktop AI agent and MCP client.</source>
         <translation>Switchboard：桌面 AI 智能体与 MCP 客户端。</translation>
     </message>
@@ -9372,7 +9451,22 @@ Its answers and settings are kept.</source>
         <translation>打开已保存的对话 ID。</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+4"/>
+        <source>Open the install dialog for LINK: an .mcpb file, or switchboard://install?name=ENTRY (the MCP Registry) or ?bundle=URL&amp;sha256=HEX. Nothing is installed without your Install.</source>
+        <translation>为 LINK 打开安装对话框：一个 .mcpb 文件，或 switchboard://install?name=ENTRY（MCP Registry），或 ?bundle=URL&amp;sha256=HEX。未经你点击“安装”，不会安装任何东西。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>As --install (what a browser or file manager hands over).</source>
+        <translation>同 --install（浏览器或文件管理器传来的内容）。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The link was handed to the Switchboard already running.</source>
+        <translation>链接已交给正在运行的 Switchboard。</translation>
+    </message>
+    <message>
+        <location line="+87"/>
         <source>Choose a workspace folder</source>
         <translation>选择工作区文件夹</translation>
     </message>

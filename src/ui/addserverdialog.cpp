@@ -229,6 +229,15 @@ void AddServerDialog::showResults(const QList<Listing> &servers, bool append)
             item->setForeground(palette().color(QPalette::Disabled, QPalette::Text));
         m_results << listing;
     }
+    // A link (or a name typed whole) names one entry: it is chosen.
+    if (m_list->currentRow() < 0) {
+        for (int row = 0; row < m_results.size(); ++row) {
+            if (m_results.at(row).server.name == m_searchEdit->text().trimmed()) {
+                m_list->setCurrentRow(row);
+                break;
+            }
+        }
+    }
     m_moreButton->setVisible(!m_nextCursor.isEmpty());
     m_searchStatus->setText(m_results.isEmpty()
                                     ? tr("No server found.")

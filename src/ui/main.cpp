@@ -1,9 +1,11 @@
 #include "appsettings.h"
 #include "icons.h"
 #include "language.h"
+#include "linkreceiver.h"
 #include "mainwindow.h"
 #include "toolbrowser.h"
 
+#include <engine/install/installlink.h>
 #include <engine/secrets/processenvironment.h>
 #include <engine/storage/privatefiles.h>
 #include <mcp/manager.h>
@@ -246,9 +248,34 @@ int main(int argc, char *argv[])
             QStringLiteral("conversation"),
             QApplication::translate("main", "Open the saved conversation ID."),
             QStringLiteral("ID"));
+    const QCommandLineOption installOption(
+            QStringLiteral("install"),
+            QApplication::translate("main", "Open the install dialog for LINK: an .mcpb file, or "
+                                            "switchboard://install?name=ENTRY (the MCP Registry) "
+                                            "or ?bundle=URL&sha256=HEX. Nothing is installed "
+                                            "without your Install."),
+            QStringLiteral("LINK"));
     parser.addOptions({workspaceOption, configOption, langOption, screenshotOption,
-                       reportStartupOption, reportToolsOption, conversationOption});
+                       reportStartupOption, reportToolsOption, conversationOption, installOption});
+    parser.addPositionalArgument(
+            QStringLiteral("link"),
+            QApplication::translate("main", "As --install (what a browser or file manager "
+                                            "hands over)."),
+            QStringLiteral("[link]"));
     parser.process(app);
+
+    // An install link goes to the Switchboard already running, if there is one.
+    QString link = parser.value(installOption);
+    for (const QString &argument : parser.positionalArguments()) {
+        if (link.isEmpty() && Engine::InstallLink::looksLikeOne(argument))
+            link = argument;
+    }
+    if (!link.isEmpty() && Gui::LinkReceiver::forward(link)) {
+        std::printf("%s\n", qPrintable(QApplication::translate(
+                                    "main", "The link was handed to the Switchboard already "
+                                            "running.")));
+        return 0;
+    }
 
     // --lang wins; else the language chosen in Settings; else the system's.
     QString lang;
@@ -289,6 +316,10 @@ int main(int argc, char *argv[])
         if (parser.isSet(reportToolsOption))
             reportTools(window.get(), sinceMain);
         window->show();
+        if (!link.isEmpty()) {
+            Gui::MainWindow *shown = window.get();
+            QTimer::singleShot(0, shown, [shown, link] { shown->openInstallLink(link); });
+        }
         if (parser.isSet(screenshotOption)) {
             Gui::MainWindow *shown = window.get();
             const QString file = parser.value(screenshotOption);
@@ -307,6 +338,13 @@ int main(int argc, char *argv[])
         }
         return true;
     };
+
+    // Links handed over later by `switchboard --install …` open in this window.
+    Gui::LinkReceiver links;
+    QObject::connect(&links, &Gui::LinkReceiver::received, &app, [&window](const QString &given) {
+        if (window)
+            window->openInstallLink(given);
+    });
 
     const QString current = QDir::currentPath();
     const bool broad = current == QDir::rootPath()

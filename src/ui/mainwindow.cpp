@@ -29,7 +29,9 @@
 #include "usagelabel.h"
 #include "windowhost.h"
 
+#include <engine/install/bundledownload.h>
 #include <engine/install/bundleinstaller.h>
+#include <engine/install/installlink.h>
 #include <engine/llm/providerconfig.h>
 #include <engine/secrets/processenvironment.h>
 #include <engine/secrets/secretstore.h>
@@ -1000,6 +1002,57 @@ QUrl MainWindow::registryUrl() const
     return QUrl(m_settings.registryUrl.isEmpty()
                         ? QString::fromLatin1(Mcp::Registry::RegistryClient::DefaultBaseUrl)
                         : m_settings.registryUrl);
+}
+
+void MainWindow::openInstallLink(const QString &given)
+{
+    raise();
+    activateWindow();
+    QString problem;
+    const std::optional<Engine::InstallLink> link = Engine::InstallLink::parse(given, &problem);
+    const auto say = [this](const QString &text, QMessageBox::Icon icon) {
+        auto *box = new QMessageBox(icon, tr("Install from a link"), text, QMessageBox::Ok, this);
+        box->setObjectName(QStringLiteral("installLinkBox"));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+        return box;
+    };
+    if (!link) {
+        say(tr("This link cannot be installed: %1").arg(problem), QMessageBox::Warning);
+        return;
+    }
+    switch (link->kind) {
+    case Engine::InstallLink::Kind::File:
+        installExtension(link->file);
+        return;
+    case Engine::InstallLink::Kind::Registry:
+        openAddServer(link->name);
+        return;
+    case Engine::InstallLink::Kind::Download:
+        break;
+    }
+    // A download: asked first, since the link came from a page, not from the person.
+    const Mcp::Registry::Package package = link->download;
+    QMessageBox *ask = say(tr("A link asks to download an extension from %1:\n%2\n\nIt is "
+                              "checked against the SHA-256 the link gives; then it shows what it "
+                              "is, and nothing is installed until you choose Install.")
+                                   .arg(QUrl(package.identifier).host(), package.identifier),
+                           QMessageBox::Question);
+    ask->setStandardButtons(QMessageBox::Cancel);
+    QPushButton *download = ask->addButton(tr("&Download"), QMessageBox::AcceptRole);
+    download->setObjectName(QStringLiteral("downloadButton"));
+    connect(download, &QPushButton::clicked, this, [this, package, say] {
+        m_chat->addNotice(tr("Downloading %1…").arg(package.identifier).toHtmlEscaped());
+        auto *fetch = new Engine::BundleDownload(this);
+        fetch->fetch(package, Engine::BundleDownload::defaultDir(), this,
+                     [this, fetch, say](const Engine::BundleDownload::Result &result) {
+                         fetch->deleteLater();
+                         if (result.error.isEmpty())
+                             installExtension(result.file);
+                         else
+                             say(result.error, QMessageBox::Warning);
+                     });
+    });
 }
 
 AddServerDialog *MainWindow::addServerDialog() const

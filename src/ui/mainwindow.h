@@ -107,6 +107,11 @@ public:
     // is checked (refused with the reason), then confirmed in its dialog and installed.
     void installExtension(const QString &path = QString());
     InstallBundleDialog *installBundleDialog() const;
+    // `switchboard --install LINK` and a link handed over by a browser (Engine::InstallLink): a
+    // bundle's confirmation, "Add server…" on a registry entry, or (asked first) a bundle
+    // downloaded and checked, then confirmed. A link that is not one says why. Nothing is
+    // installed without the person's Install.
+    void openInstallLink(const QString &link);
     // The Servers dock's Update… and Uninstall….
     InstallActions *installActions() const { return m_installs; }
     AddServerDialog *addServerDialog() const;
