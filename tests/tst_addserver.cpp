@@ -9,6 +9,7 @@
 #include <ui/installbundledialog.h>
 #include <ui/language.h>
 #include <ui/linkreceiver.h>
+#include <ui/registryicons.h>
 #include <ui/serverdock.h>
 
 #include <engine/install/bundleinstaller.h>
@@ -18,6 +19,7 @@
 #include <mcp/config/configpatcher.h>
 
 #include <QApplication>
+#include <QBuffer>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCryptographicHash>
@@ -560,6 +562,60 @@ private slots:
         QVERIFY(waitUntil([&] { return !received.isEmpty(); }, 5000));
         QCOMPARE(received, QStringList{QStringLiteral("switchboard://install?name=a/b")});
         qunsetenv("SWITCHBOARD_LINK_SOCKET");
+    }
+
+    // Each listed entry's icon is fetched from where the entry says; a picture too large, one
+    // with too many pixels, an SVG or something that is no picture leaves it without one.
+    void showsIcons()
+    {
+        const auto png = [](int side) {
+            QImage image(side, side, QImage::Format_RGB32);
+            image.fill(Qt::darkCyan);
+            QByteArray bytes;
+            QBuffer buffer(&bytes);
+            buffer.open(QIODevice::WriteOnly);
+            image.save(&buffer, "PNG");
+            return bytes;
+        };
+        m_registry.files.insert(QStringLiteral("/icons/ok.png"), png(48));
+        m_registry.files.insert(QStringLiteral("/icons/huge.png"), png(5000));
+        m_registry.files.insert(QStringLiteral("/icons/heavy.png"),
+                                png(48) + QByteArray(300 * 1024, 'x'));
+        m_registry.files.insert(QStringLiteral("/icons/vector.png"),
+                                QByteArray("<svg xmlns='http://www.w3.org/2000/svg'/>"));
+        const std::vector<Json> kept = m_registry.entries;
+        for (const char *name : {"ok", "huge", "heavy", "vector"}) {
+            const std::string src
+                    = m_registry.base().toString().toStdString() + "icons/" + name + ".png";
+            m_registry.entries.push_back(
+                    Json{{"server",
+                          {{"name", std::string("io.example/icon-") + name},
+                           {"description", "An entry with an icon"},
+                           {"version", "1.0.0"},
+                           {"icons", Json::array({Json{{"src", src}, {"mimeType", "image/png"}}})},
+                           {"remotes", Json::array({Json{{"type", "streamable-http"},
+                                                         {"url", "https://example.com/mcp"}}})}}}});
+        }
+        Gui::AddServerDialog::Options options;
+        options.registry = m_registry.base();
+        options.userFile = userConfig();
+        options.search = QStringLiteral("icon-");
+        Gui::AddServerDialog dialog(options);
+        dialog.show();
+        QVERIFY(waitUntil([&] { return dialog.resultCount() == 4; }, 10000));
+        QVERIFY(waitUntil([&] { return !dialog.resultIcon(0).isNull(); }, 10000));
+        QCOMPARE(dialog.resultIcon(0).availableSizes().value(0), QSize(48, 48));
+        // The others are all asked for, and give none.
+        QVERIFY(waitUntil(
+                [&] { return m_registry.requests.filter(QStringLiteral("/icons/")).size() >= 4; },
+                10000));
+        waitUntil([] { return false; }, 300);
+        for (int row = 1; row < 4; ++row)
+            QVERIFY2(dialog.resultIcon(row).isNull(), qPrintable(QString::number(row)));
+        QCOMPARE(Gui::RegistryIcons::decode(png(48)).size(), QSize(48, 48));
+        QVERIFY(Gui::RegistryIcons::decode(png(5000)).isNull());
+        QVERIFY(Gui::RegistryIcons::decode("<svg xmlns='http://www.w3.org/2000/svg'/>").isNull());
+        m_registry.entries = kept;
     }
 
     // A registry that fails: the dialog says why in its status line, lists nothing, and stays.

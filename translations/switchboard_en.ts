@@ -201,7 +201,7 @@
 <context>
     <name>Gui::AddServerDialog</name>
     <message numerus="yes">
-        <location filename="../src/ui/addserverdialog.cpp" line="+244"/>
+        <location filename="../src/ui/addserverdialog.cpp" line="+275"/>
         <source>%n server(s).</source>
         <translation>
             <numerusform>%n server.</numerusform>

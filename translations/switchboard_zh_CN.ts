@@ -3094,7 +3094,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Gui::AddServerDialog</name>
     <message>
-        <location filename="../src/ui/addserverdialog.cpp" line="+48"/>
+        <location filename="../src/ui/addserverdialog.cpp" line="+49"/>
         <source>Add a server</source>
         <translation>添加服务器</translation>
     </message>
@@ -3104,7 +3104,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>搜索 MCP 注册表</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+14"/>
         <source>&amp;More results</source>
         <translation>更多结果(&amp;M)</translation>
     </message>
@@ -3140,12 +3140,12 @@ Allow %1 (%2 risk, from %3)?
     </message>
     <message>
         <location line="+19"/>
-        <location line="+268"/>
+        <location line="+293"/>
         <source>&amp;Install</source>
         <translation>安装(&amp;I)</translation>
     </message>
     <message>
-        <location line="-215"/>
+        <location line="-229"/>
         <source>Searching…</source>
         <translation>正在搜索…</translation>
     </message>
@@ -3160,7 +3160,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>[已弃用]</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+34"/>
         <source>No server found.</source>
         <translation>没有找到服务器。</translation>
     </message>
@@ -8740,7 +8740,7 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
 <context>
     <name>Mcp::Registry</name>
     <message>
-        <location filename="../src/mcp/registry/serverjson.cpp" line="+354"/>
+        <location filename="../src/mcp/registry/serverjson.cpp" line="+364"/>
         <source>&apos;%1&apos; is not an npm package name</source>
         <translation>“%1”不是 npm 包名</translation>
     </message>
@@ -8760,7 +8760,7 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
         <translation>“%1”不是镜像引用</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+4"/>
         <source>&apos;%1&apos; is not an https download address</source>
         <translation>“%1”不是 https 下载地址</translation>
     </message>
@@ -8792,7 +8792,7 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
         <translation>必须是对象</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+45"/>
         <source>not an entry with a &quot;server&quot;</source>
         <translation>不是带有 &quot;server&quot; 的条目</translation>
     </message>
@@ -8840,7 +8840,7 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
 <context>
     <name>Mcp::Registry::Reader</name>
     <message>
-        <location filename="../src/mcp/registry/serverjson.cpp" line="-449"/>
+        <location filename="../src/mcp/registry/serverjson.cpp" line="-445"/>
         <location line="+246"/>
         <source>missing</source>
         <translation>缺失</translation>

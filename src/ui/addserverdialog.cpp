@@ -1,5 +1,6 @@
 #include "addserverdialog.h"
 
+#include "registryicons.h"
 #include "textlabel.h"
 
 #include <engine/install/bundledownload.h>
@@ -55,6 +56,11 @@ AddServerDialog::AddServerDialog(Options options, QWidget *parent)
     m_searchEdit->setPlaceholderText(tr("Search the MCP Registry"));
     m_searchEdit->setClearButtonEnabled(true);
     m_list = new QListWidget(this);
+    m_list->setIconSize(QSize(IconSide, IconSide));
+    m_icons = new RegistryIcons(this);
+    QPixmap blank(IconSide, IconSide);
+    blank.fill(Qt::transparent);
+    m_blankIcon = QIcon(blank);
     m_list->setObjectName(QStringLiteral("registryResults"));
     m_list->setWordWrap(true);
     m_list->setUniformItemSizes(false);
@@ -169,6 +175,17 @@ AddServerDialog::AddServerDialog(Options options, QWidget *parent)
     search();
 }
 
+QIcon AddServerDialog::resultIcon(int row) const
+{
+    const QListWidgetItem *item = m_list->item(row);
+    return item && item->icon().cacheKey() != m_blankIcon.cacheKey() ? item->icon() : QIcon();
+}
+
+int AddServerDialog::iconsPending() const
+{
+    return m_icons->pending();
+}
+
 int AddServerDialog::resultCount() const
 {
     return int(m_results.size());
@@ -225,6 +242,20 @@ void AddServerDialog::showResults(const QList<Listing> &servers, bool append)
                                                 + s.description.simplified(),
                                         m_list);
         item->setToolTip(s.description);
+        // Its icon, once fetched (only for what is listed); a blank one keeps the rows aligned.
+        item->setIcon(m_blankIcon);
+        const bool dark = palette().color(QPalette::Window).lightness() < 128;
+        if (const QString src = RegistryIcons::chooseIcon(s, dark); !src.isEmpty()) {
+            item->setData(IconSourceRole, src);
+            m_icons->request(src, this, [this, src](const QIcon &icon) {
+                if (icon.isNull())
+                    return;
+                for (int row = 0; row < m_list->count(); ++row) {
+                    if (m_list->item(row)->data(IconSourceRole).toString() == src)
+                        m_list->item(row)->setIcon(icon);
+                }
+            });
+        }
         if (listing.status == QLatin1String("deprecated"))
             item->setForeground(palette().color(QPalette::Disabled, QPalette::Text));
         m_results << listing;

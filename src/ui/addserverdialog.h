@@ -5,6 +5,7 @@
 #include <mcp/registry/serverjson.h>
 
 #include <QDialog>
+#include <QIcon>
 #include <QList>
 #include <QPointer>
 #include <QTimer>
@@ -27,6 +28,8 @@ class RegistryClient;
 }
 
 namespace Gui {
+
+class RegistryIcons;
 
 // "Add server…": searches an MCP Registry as the person types (debounced, a page at a time,
 // deprecated entries marked and deleted ones left out), shows the chosen entry (title, name,
@@ -53,6 +56,12 @@ public:
         QString search;
     };
     static constexpr int SearchDelayMs = 300;
+    static constexpr int IconSide = 32;
+    // On a result: the address of the icon fetched for it.
+    static constexpr int IconSourceRole = Qt::UserRole + 1;
+    // For tests: the icons that have arrived, by result row (null: none).
+    QIcon resultIcon(int row) const;
+    int iconsPending() const;
 
     explicit AddServerDialog(Options options, QWidget *parent = nullptr);
 
@@ -98,6 +107,8 @@ private:
 
     QLineEdit *m_searchEdit = nullptr;
     QListWidget *m_list = nullptr;
+    RegistryIcons *m_icons = nullptr;
+    QIcon m_blankIcon;
     QLabel *m_searchStatus = nullptr;
     QPushButton *m_moreButton = nullptr;
     QStackedWidget *m_details = nullptr;

@@ -43,6 +43,16 @@ bool isHttpUrl(const QString &text, bool httpsOnly)
            && (scheme == QLatin1String("https") || (!httpsOnly && scheme == QLatin1String("http")));
 }
 
+// What Switchboard fetches itself (a bundle, an icon): https, or plain http to this machine (a
+// registry being tried out here).
+bool isFetchable(const QString &text)
+{
+    const QUrl url(text);
+    const bool loopback
+            = url.host() == QLatin1String("localhost") || QHostAddress(url.host()).isLoopback();
+    return isHttpUrl(text, true) || (loopback && isHttpUrl(text, false));
+}
+
 // Reads one document; the first problem stops it.
 class Reader
 {
@@ -362,13 +372,8 @@ QString checkPackageIdentity(const QString &registryType, const QString &identif
         if (identifier.size() > 512 || !matches(identifier, oci))
             return tr("'%1' is not an image reference").arg(identifier.left(200));
     } else if (type == QLatin1String("mcpb")) {
-        // https, or plain http to this machine (a registry being tried out here): what is
-        // fetched is checked against the entry's SHA-256 in any case.
-        const QUrl url(identifier);
-        const bool loopback
-                = url.host() == QLatin1String("localhost") || QHostAddress(url.host()).isLoopback();
-        if (identifier.size() > MaxStringLength
-            || !(isHttpUrl(identifier, true) || (loopback && isHttpUrl(identifier, false))))
+        // What is fetched is checked against the entry's SHA-256 in any case.
+        if (identifier.size() > MaxStringLength || !isFetchable(identifier))
             return tr("'%1' is not an https download address").arg(identifier.left(200));
     }
     if (!version.isEmpty()
@@ -426,8 +431,9 @@ ReadResult readServer(const Json &document)
             icon.mimeType = r.string(item, "mimeType", at, 32);
             icon.sizes = r.strings(item, "sizes", at, 16);
             icon.theme = r.string(item, "theme", at, 16);
-            // Only https pictures are fetched (the schema says so); others are left out.
-            if (r.ok() && isHttpUrl(icon.src, true))
+            // Only https pictures are fetched (the schema says so; or http on this machine);
+            // others are left out.
+            if (r.ok() && isFetchable(icon.src))
                 s.icons << icon;
         }
     }
