@@ -231,6 +231,9 @@ private slots:
         auto *apiKey = child<QLineEdit>(dialog, QStringLiteral("option:api_key"));
         QCOMPARE(apiKey->echoMode(), QLineEdit::Password);
         QTest::keyClicks(apiKey, key);
+        // The default as it will be used, not as the manifest writes it ("${HOME}").
+        QCOMPARE(child<QLineEdit>(dialog, QStringLiteral("option:folder"))->placeholderText(),
+                 QDir::homePath());
         auto *limit = child<QLineEdit>(dialog, QStringLiteral("option:limit"));
         limit->setText(QStringLiteral("1000"));
         QCOMPARE(dialog->problem(), QStringLiteral("Limit must be between 1 and 100"));

@@ -133,16 +133,18 @@ InstallBundleDialog::InstallBundleDialog(Options options, QWidget *parent)
             editor = row = box;
         } else if (option.multiple) {
             auto lines = new QPlainTextEdit(formHost);
-            lines->setPlaceholderText(option.defaults.isEmpty()
-                                              ? tr("one per line")
-                                              : option.defaults.join(QLatin1Char('\n')));
+            lines->setPlaceholderText(
+                    option.defaults.isEmpty()
+                            ? tr("one per line")
+                            : Mcp::Bundles::expandPlaces(option.defaults.join(QLatin1Char('\n'))));
             lines->setFixedHeight(lines->fontMetrics().lineSpacing() * 4);
             lines->setPlainText(kept.value(option.key));
             connect(lines, &QPlainTextEdit::textChanged, this, &InstallBundleDialog::check);
             editor = row = lines;
         } else {
             auto line = new QLineEdit(formHost);
-            line->setPlaceholderText(option.defaults.value(0));
+            // The default as it will be used: "${HOME}" as the home folder it names.
+            line->setPlaceholderText(Mcp::Bundles::expandPlaces(option.defaults.value(0)));
             if (option.sensitive) {
                 line->setEchoMode(QLineEdit::Password);
                 line->setToolTip(tr("Kept in the system keychain, never in a file"));

@@ -47,6 +47,11 @@ bool swapIn(const InstalledServer &installed, const Mcp::Bundles::Bundle &bundle
     const QString aside = target.dir().filePath(QStringLiteral(".old-") + target.fileName());
     QDir(staging).removeRecursively(); // what an update that was cut short left
     QDir(aside).removeRecursively();
+    if (!QDir().mkpath(target.path())) {
+        *problem = BundleInstaller::tr("%1 cannot be created")
+                           .arg(QDir::toNativeSeparators(target.path()));
+        return false;
+    }
     if (!Mcp::Bundles::extract(bundle, staging, problem))
         return false;
     const bool hadFolder = QFileInfo(dir).isDir();

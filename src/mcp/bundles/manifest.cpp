@@ -432,6 +432,37 @@ QString compatibilityProblem(const Manifest &manifest, const QString &platform)
     return {};
 }
 
+namespace {
+
+// What the fixed placeholders stand for.
+QMap<QString, QString> fixedPlaces(const QString &dirname)
+{
+    const QString home = QDir::homePath();
+    const auto folder = [&home](QStandardPaths::StandardLocation location, const char *fallback) {
+        const QString path = QStandardPaths::writableLocation(location);
+        return path.isEmpty() ? home + QLatin1Char('/') + QLatin1String(fallback) : path;
+    };
+    return {{QStringLiteral("__dirname"), dirname},
+            {QStringLiteral("HOME"), home},
+            {QStringLiteral("DOCUMENTS"), folder(QStandardPaths::DocumentsLocation, "Documents")},
+            {QStringLiteral("DESKTOP"), folder(QStandardPaths::DesktopLocation, "Desktop")},
+            {QStringLiteral("DOWNLOADS"), folder(QStandardPaths::DownloadLocation, "Downloads")},
+            {QStringLiteral("/"), QStringLiteral("/")},
+            {QStringLiteral("pathSeparator"), QStringLiteral("/")}};
+}
+
+} // namespace
+
+QString expandPlaces(QString text, const QString &dirname)
+{
+    const QMap<QString, QString> fixed = fixedPlaces(dirname);
+    for (auto it = fixed.cbegin(); it != fixed.cend(); ++it) {
+        if (!dirname.isEmpty() || it.key() != QLatin1String("__dirname"))
+            text.replace(QStringLiteral("${%1}").arg(it.key()), it.value());
+    }
+    return text;
+}
+
 std::optional<Command>
 resolveCommand(const Manifest &manifest, const QString &dirname,
                const QMap<QString, QString> &answers,
@@ -451,21 +482,9 @@ resolveCommand(const Manifest &manifest, const QString &dirname,
             command.env << variable;
         }
     }
-    const QString home = QDir::homePath();
-    const auto folder = [&home](QStandardPaths::StandardLocation location, const char *fallback) {
-        const QString path = QStandardPaths::writableLocation(location);
-        return path.isEmpty() ? home + QLatin1Char('/') + QLatin1String(fallback) : path;
-    };
-    const QMap<QString, QString> fixed{
-            {QStringLiteral("__dirname"), dirname},
-            {QStringLiteral("HOME"), home},
-            {QStringLiteral("DOCUMENTS"), folder(QStandardPaths::DocumentsLocation, "Documents")},
-            {QStringLiteral("DESKTOP"), folder(QStandardPaths::DesktopLocation, "Desktop")},
-            {QStringLiteral("DOWNLOADS"), folder(QStandardPaths::DownloadLocation, "Downloads")},
-            {QStringLiteral("/"), QStringLiteral("/")},
-            {QStringLiteral("pathSeparator"), QStringLiteral("/")}};
     // The manifest's own defaults may name the fixed places ("${HOME}"); answers are taken as
     // typed.
+    const QMap<QString, QString> fixed = fixedPlaces(dirname);
     const auto expandFixed = [&fixed](QString text) {
         for (auto it = fixed.cbegin(); it != fixed.cend(); ++it)
             text.replace(QStringLiteral("${%1}").arg(it.key()), it.value());

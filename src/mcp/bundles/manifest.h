@@ -94,6 +94,10 @@ QString compatibilityProblem(const Manifest &manifest, const QString &platform =
 // no backslash, no ".." and no control character. Empty when it is one, else why not.
 QString pathProblem(const QString &path);
 
+// `text` with the fixed places put in: ${HOME}, ${DOCUMENTS}, ${DESKTOP}, ${DOWNLOADS}, ${/},
+// ${pathSeparator}, and ${__dirname} when `dirname` is given.
+QString expandPlaces(QString text, const QString &dirname = {});
+
 // The server's command for `platform` with the placeholders put in: ${__dirname} (the folder
 // the bundle was extracted to), ${HOME}, ${DOCUMENTS}, ${DESKTOP}, ${DOWNLOADS}, ${/} and
 // ${pathSeparator}, and ${user_config.KEY} from `answers` (a value the person left empty takes
