@@ -7,7 +7,9 @@
 #include <mcp/registry/serverjson.h>
 #include <mcp/wire/jsonparser.h>
 
+#include <QHostAddress>
 #include <QRegularExpression>
+#include <QUrl>
 
 #include <cstdint>
 
@@ -34,8 +36,14 @@ void checkServer(const ServerJson &server)
     }
     for (const Remote &remote : server.remotes)
         check(remote.transport.url.startsWith(QLatin1String("http"), Qt::CaseInsensitive));
-    for (const Icon &icon : server.icons)
-        check(icon.src.startsWith(QLatin1String("https://"), Qt::CaseInsensitive));
+    // Fetched only over https, or http to this machine.
+    for (const Icon &icon : server.icons) {
+        const QUrl url(icon.src);
+        check(url.scheme() == QLatin1String("https")
+              || (url.scheme() == QLatin1String("http")
+                  && (url.host() == QLatin1String("localhost")
+                      || QHostAddress(url.host()).isLoopback())));
+    }
 }
 
 } // namespace
