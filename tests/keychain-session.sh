@@ -29,6 +29,20 @@ XDG_CONFIG_HOME=$home/.config XDG_RUNTIME_DIR=$home/run \
         # The password only unlocks this throwaway keyring.
         printf "switchboard-test" | gnome-keyring-daemon --unlock --components=secrets \
             >/dev/null || { echo "keychain-session: gnome-keyring-daemon did not start" >&2; exit 1; }
+        # The daemon takes its name on the bus a moment after it answers. A call before that
+        # makes D-Bus start a second daemon for the name, which can hang for D-Bus'"'"'s 25 s
+        # timeout (a keychain read or write lost, a test failing one run in a few under load).
+        tries=0
+        until dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+                org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null \
+                | grep -q "boolean true"; do
+            tries=$((tries + 1))
+            if [ "$tries" -gt 100 ]; then
+                echo "keychain-session: the Secret Service did not appear on the bus" >&2
+                exit 1
+            fi
+            sleep 0.1
+        done
         SWITCHBOARD_REQUIRE_KEYCHAIN=1 exec "$@"
     ' keychain-session "$@" || status=$?
 exit "$status"
