@@ -489,11 +489,8 @@ int Application::cmdUpdate()
                     .arg(name, installed->version, answer->server.version,
                          QDir::toNativeSeparators(installed->file))
             + QLatin1Char('\n'));
-        QStringList words{QString::fromStdString((*definition).value("command", std::string()))};
-        for (const auto &arg : (*definition)["args"])
-            if (arg.is_string())
-                words << QString::fromStdString(arg.get<std::string>());
-        out(tr("  runs: %1").arg(words.join(QLatin1Char(' '))) + QLatin1Char('\n'));
+        out(tr("  runs: %1").arg(Engine::ServerInstaller::commandLine(*definition))
+            + QLatin1Char('\n'));
         if (!start) {
             finish(Ok);
             return;

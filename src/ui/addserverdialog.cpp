@@ -406,9 +406,8 @@ Engine::InstallRequest AddServerDialog::request() const
     return request;
 }
 
-const Mcp::Registry::Package *AddServerDialog::chosenBundle() const
+const Mcp::Registry::Package *AddServerDialog::chosenBundle(const Engine::InstallRequest &req) const
 {
-    const Engine::InstallRequest req = request();
     if (req.package < 0 || req.package >= req.server.packages.size())
         return nullptr;
     const int row = m_list->currentRow();
@@ -418,8 +417,9 @@ const Mcp::Registry::Package *AddServerDialog::chosenBundle() const
 
 void AddServerDialog::updatePreview()
 {
+    const Engine::InstallRequest req = request();
     // A bundle: it names itself and asks its own questions once downloaded.
-    if (const Mcp::Registry::Package *bundle = chosenBundle()) {
+    if (const Mcp::Registry::Package *bundle = chosenBundle(req)) {
         const QString problem = Engine::BundleDownload::problem(*bundle);
         m_preview->setText(tr("Downloads: %1\nSHA-256: %2\nThen the bundle's own confirmation "
                               "shows what it is and asks for its settings.")
@@ -430,7 +430,6 @@ void AddServerDialog::updatePreview()
         return;
     }
     m_installButton->setText(tr("&Install"));
-    const Engine::InstallRequest req = request();
     QString problem;
     const std::optional<Mcp::Registry::Plan> plan = Engine::ServerInstaller::preview(req, &problem);
     QStringList names = m_options.existingNames;
@@ -489,12 +488,12 @@ void AddServerDialog::download(const Mcp::Registry::Package &package)
 
 void AddServerDialog::install()
 {
-    if (const Mcp::Registry::Package *bundle = chosenBundle()) {
+    const Engine::InstallRequest req = request();
+    if (const Mcp::Registry::Package *bundle = chosenBundle(req)) {
         if (!m_busy && Engine::BundleDownload::problem(*bundle).isEmpty())
             download(*bundle);
         return;
     }
-    const Engine::InstallRequest req = request();
     QString problem;
     if (m_busy || !Engine::ServerInstaller::preview(req, &problem))
         return;

@@ -86,7 +86,7 @@ private:
     void updatePreview();
     Engine::InstallRequest request() const;
     // The chosen package when it is an MCP Bundle (downloaded, then confirmed as a file).
-    const Mcp::Registry::Package *chosenBundle() const;
+    const Mcp::Registry::Package *chosenBundle(const Engine::InstallRequest &req) const;
     void install();
     void download(const Mcp::Registry::Package &package);
 

@@ -191,10 +191,6 @@ void InstallActions::updateFromRegistry(const InstalledServer &server)
             tell(title, problem, false);
             return;
         }
-        QStringList words{QString::fromStdString(definition->value("command", std::string()))};
-        for (const auto &arg : (*definition)["args"])
-            if (arg.is_string())
-                words << QString::fromStdString(arg.get<std::string>());
         auto *box
                 = new QMessageBox(QMessageBox::Question, title,
                                   tr("Update %1 from %2 to %3?")
@@ -203,7 +199,7 @@ void InstallActions::updateFromRegistry(const InstalledServer &server)
         box->setObjectName(QStringLiteral("updateBox"));
         box->setAttribute(Qt::WA_DeleteOnClose);
         box->setInformativeText(tr("It will run: %1\nIts answers and settings are kept.")
-                                        .arg(words.join(QLatin1Char(' '))));
+                                        .arg(Engine::ServerInstaller::commandLine(*definition)));
         QPushButton *go = box->addButton(tr("&Update"), QMessageBox::AcceptRole);
         go->setObjectName(QStringLiteral("updateButton"));
         m_box = box;

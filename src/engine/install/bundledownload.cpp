@@ -49,14 +49,15 @@ void BundleDownload::fetch(const Mcp::Registry::Package &package, const QString 
         std::function<void(const Result &)> done;
         QCryptographicHash hash{QCryptographicHash::Sha256};
         std::unique_ptr<QSaveFile> file;
-        QString url;
+        QString url; // as messages name it: at most 200 characters
         QString failure;
         qint64 received = 0;
     };
     auto job = std::make_shared<Job>();
     job->context = context;
     job->done = std::move(done);
-    job->url = package.identifier;
+    job->url = package.identifier.size() > 200 ? package.identifier.left(199) + QChar(0x2026)
+                                               : package.identifier;
     const auto finish = [job](const QString &file, const QString &error) {
         if (job->context)
             job->done(Result{file, error});

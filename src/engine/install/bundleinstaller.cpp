@@ -112,21 +112,14 @@ QString BundleInstaller::missingRuntime(const Mcp::Bundles::Manifest &manifest)
     return {};
 }
 
-QString BundleInstaller::folderOf(const nlohmann::json &definition, const QString &extensionsDir)
+QString BundleInstaller::folderOf(const QString &bundle, const QString &extensionsDir)
 {
-    if (!definition.is_object() || !definition.contains("installedFrom")
-        || !definition["installedFrom"].is_object()
-        || !definition["installedFrom"].contains("bundle")
-        || !definition["installedFrom"]["bundle"].is_string())
-        return {};
-    const QString name
-            = QString::fromStdString(definition["installedFrom"]["bundle"].get<std::string>());
     // Only a name a bundle may have: never a path that leads elsewhere.
-    if (name.isEmpty() || name.contains(u'/') || name.contains(u'\\') || name.startsWith(u'.')
-        || name.size() > Mcp::Bundles::MaxNameLength)
+    if (bundle.isEmpty() || bundle.contains(u'/') || bundle.contains(u'\\')
+        || bundle.startsWith(u'.') || bundle.size() > Mcp::Bundles::MaxNameLength)
         return {};
     const QString root = extensionsDir.isEmpty() ? defaultExtensionsDir() : extensionsDir;
-    return QDir(root).filePath(name);
+    return QDir(root).filePath(bundle);
 }
 
 struct BundleInstaller::Job
@@ -146,21 +139,15 @@ std::optional<InstalledServer> BundleInstaller::findInstalled(const QString &bun
                                                               const Mcp::McpConfig &config,
                                                               const QString &extensionsDir)
 {
-    for (const QString &file : files) {
-        const OrderedJson root = OrderedJson::parse(
-                Mcp::ConfigLoader::readFile(file).bytes.toStdString(), nullptr, false);
-        if (!root.is_object() || !root.contains("mcpServers") || !root["mcpServers"].is_object())
-            continue;
-        for (const auto &[name, definition] : root["mcpServers"].items()) {
-            if (definition.is_object() && definition.contains("installedFrom")
-                && definition["installedFrom"].is_object()
-                && definition["installedFrom"].value("bundle", std::string())
-                           == bundle.toStdString())
-                return InstalledServer::find(QString::fromStdString(name), {file}, config,
-                                             extensionsDir);
-        }
-    }
-    return std::nullopt;
+    const std::string wanted = bundle.toStdString();
+    return InstalledServer::findWhere(
+            files,
+            [&wanted](const QString &, const OrderedJson &definition) {
+                return definition.contains("installedFrom")
+                       && definition["installedFrom"].is_object()
+                       && definition["installedFrom"].value("bundle", std::string()) == wanted;
+            },
+            config, extensionsDir);
 }
 
 QString BundleInstaller::updateProblem(const Mcp::Bundles::Manifest &manifest,

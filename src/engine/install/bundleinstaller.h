@@ -57,9 +57,9 @@ public:
                                                         const Mcp::McpConfig &config,
                                                         const QString &extensionsDir = {});
 
-    // The folder an installed bundle's definition names (its "installedFrom" bundle, inside
-    // `extensionsDir`), or empty when it is not one of ours.
-    static QString folderOf(const nlohmann::json &definition, const QString &extensionsDir = {});
+    // The folder of the installed bundle `bundle` (an "installedFrom" bundle name) inside
+    // `extensionsDir`, or empty when that is no bundle's name.
+    static QString folderOf(const QString &bundle, const QString &extensionsDir = {});
 
     struct Job; // one install or update under way
 

@@ -43,6 +43,12 @@ struct InstalledServer
                                                const Mcp::McpConfig &config,
                                                const QString &extensionsDir = {},
                                                QString *error = nullptr);
+
+    // The first entry of `files` that `which` (its name, its definition) picks.
+    using Which = std::function<bool(const QString &, const nlohmann::ordered_json &)>;
+    static std::optional<InstalledServer> findWhere(const QStringList &files, const Which &which,
+                                                    const Mcp::McpConfig &config,
+                                                    const QString &extensionsDir = {});
 };
 
 struct UninstallOutcome

@@ -339,6 +339,20 @@ QString untagged(const QString &image)
 
 } // namespace
 
+QString ServerInstaller::commandLine(const OrderedJson &definition)
+{
+    if (!definition.is_object())
+        return {};
+    if (definition.contains("url") && definition["url"].is_string())
+        return QString::fromStdString(definition["url"].get<std::string>());
+    QStringList words{QString::fromStdString(definition.value("command", std::string()))};
+    if (definition.contains("args") && definition["args"].is_array())
+        for (const auto &arg : definition["args"])
+            if (arg.is_string())
+                words << QString::fromStdString(arg.get<std::string>());
+    return words.join(QLatin1Char(' '));
+}
+
 std::optional<OrderedJson>
 ServerInstaller::updatedDefinition(const InstalledServer &installed,
                                    const Mcp::Registry::ServerJson &latest, QString *problem)

@@ -112,6 +112,9 @@ public:
     updatedDefinition(const InstalledServer &installed, const Mcp::Registry::ServerJson &latest,
                       QString *problem);
 
+    // What `definition` runs, as one line ("npx -y ID@V"), or the URL it reaches.
+    static QString commandLine(const nlohmann::ordered_json &definition);
+
     // `done` once, from the event loop, unless `context` is gone.
     void install(InstallRequest request, QObject *context,
                  std::function<void(const InstallOutcome &)> done);
