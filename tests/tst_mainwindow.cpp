@@ -50,6 +50,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTableWidget>
@@ -547,7 +548,7 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(!window.agent());
-        QVERIFY(window.findChild<QLabel *>(QStringLiteral("noModelNotice")));
+        QVERIFY(window.findChild<QWidget *>(QStringLiteral("noModelNotice")));
         // The folder's name; the platform adds "— Switchboard" (not twice).
         QCOMPARE(window.windowTitle(), QDir(workspace.path()).dirName());
         auto *list = window.findChild<QListWidget *>(QStringLiteral("conversationList"));
@@ -881,7 +882,9 @@ private slots:
                             ->text(Gui::ServerDock::ReasonColumn)
                             .contains(QLatin1String("press Sign in")));
         auto *signInButton = dock->findChild<QToolButton *>(QStringLiteral("signInButton"));
-        QVERIFY(signInButton && signInButton->isVisible() && signInButton->isEnabled());
+        QVERIFY(signInButton);
+        // The dock's toolbar shows it at its next layout.
+        QTRY_VERIFY(signInButton->isVisible() && signInButton->isEnabled());
         if (const QByteArray shots = qgetenv("SWITCHBOARD_SIGNIN_SCREENSHOT"); !shots.isEmpty())
             window->grab().save(QString::fromLocal8Bit(shots));
 
@@ -1275,12 +1278,22 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(!window.agent());
-        QVERIFY(window.findChild<QLabel *>(QStringLiteral("noModelNotice")));
+        auto *notice = window.findChild<QWidget *>(QStringLiteral("noModelNotice"));
+        QVERIFY(notice);
+        // Its button opens Settings.
+        auto *setUp = notice->findChild<QPushButton *>(QStringLiteral("setUpModelButton"));
+        QVERIFY(setUp);
+        setUp->click();
+        QTRY_VERIFY(window.findChild<Gui::SettingsDialog *>()
+                    && window.findChild<Gui::SettingsDialog *>()->isVisible());
+        window.findChild<Gui::SettingsDialog *>()->reject();
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+        QTRY_VERIFY(!window.findChild<Gui::SettingsDialog *>());
         FakeLlmServer model(FakeLlmServer::Dialect::OpenAi);
         QVERIFY(model.listen());
         saveSettings(window, model.baseUrl(), QStringLiteral("scripted"), 60);
         QTRY_VERIFY_WITH_TIMEOUT(window.agent(), 10000);
-        QTRY_VERIFY(!window.findChild<QLabel *>(QStringLiteral("noModelNotice")));
+        QTRY_VERIFY(!window.findChild<QWidget *>(QStringLiteral("noModelNotice")));
     }
 
     void renameConversation()
@@ -1622,6 +1635,81 @@ private slots:
         QCOMPARE(setup->window->size(), QSize(900, 640));
     }
 
+    // The chat is the centre: on a first launch the side panels are narrow and the chat keeps
+    // at least 60 % of a 1024×700 window; at 1600×1000 its text stays a readable column,
+    // centred. Each side panel hides with its key, and the window remembers it.
+    void layoutKeepsTheChatCentral()
+    {
+        QTemporaryDir workspace, data;
+        for (const QSize size : {QSize(1024, 700), QSize(1600, 1000)}) {
+            QFile::remove(QDir(data.path()).filePath(QStringLiteral("settings.ini")));
+            Gui::MainWindow window(testWindowOptions(workspace.path(), data.path()));
+            window.resize(size);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QTRY_COMPARE(window.size(), size);
+            QCoreApplication::processEvents();
+            auto *serverDock = window.findChild<QDockWidget *>(QStringLiteral("serverDock"));
+            auto *pane = window.findChild<QWidget *>(QStringLiteral("conversationPane"));
+            QVERIFY(serverDock && serverDock->isVisible() && pane && pane->isVisible());
+            // The first layout is made once the docks have their places (queued after show).
+            QTest::qWait(200);
+            window.grab().save(m_data.filePath(QStringLiteral("layout-%1.png").arg(size.width())));
+            const int chat = window.chatWidth();
+            QVERIFY2(chat * 100 >= size.width() * 60,
+                     qPrintable(QStringLiteral("the chat is %1 px of %2 (list %3, dock %4)")
+                                        .arg(chat)
+                                        .arg(size.width())
+                                        .arg(pane->width())
+                                        .arg(serverDock->width())));
+            Gui::ChatView *view = window.chatView();
+            const int readable
+                    = view->fontMetrics().averageCharWidth() * Gui::ChatView::ReadableColumnChars;
+            QVERIFY2(view->columnWidth() <= readable + 1,
+                     qPrintable(QStringLiteral("%1 > %2").arg(view->columnWidth()).arg(readable)));
+            if (size.width() == 1600) {
+                // Wider than the column: centred, with the same room on each side.
+                QVERIFY(view->columnWidth() > readable - 4);
+                const int right
+                        = view->viewport()->width() - view->columnLeft() - view->columnWidth();
+                QVERIFY(std::abs(view->columnLeft() - right) <= 1);
+                QVERIFY(view->columnLeft() > 50);
+            }
+            window.close();
+        }
+
+        // Ctrl+B hides the conversations, Ctrl+Shift+S the servers, Ctrl+Shift+A the agents; a
+        // new window has them so.
+        {
+            Gui::MainWindow window(testWindowOptions(workspace.path(), data.path()));
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            window.activateWindow();
+            QVERIFY(QTest::qWaitForWindowActive(&window));
+            auto *composer = window.findChild<QPlainTextEdit *>(QStringLiteral("composer"));
+            QTest::keyClick(composer, Qt::Key_B, Qt::ControlModifier);
+            QTest::keyClick(composer, Qt::Key_S, Qt::ControlModifier | Qt::ShiftModifier);
+            QTest::keyClick(composer, Qt::Key_A, Qt::ControlModifier | Qt::ShiftModifier);
+            QTRY_VERIFY(
+                    !window.findChild<QWidget *>(QStringLiteral("conversationPane"))->isVisible());
+            QTRY_VERIFY(
+                    !window.findChild<QDockWidget *>(QStringLiteral("serverDock"))->isVisible());
+            QTRY_VERIFY(window.chatWidth() > window.width() * 9 / 10);
+            window.close();
+        }
+        Gui::MainWindow window(testWindowOptions(workspace.path(), data.path()));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(!window.findChild<QWidget *>(QStringLiteral("conversationPane"))->isVisible());
+        QVERIFY(!window.findChild<QDockWidget *>(QStringLiteral("serverDock"))->isVisible());
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QTest::keyClick(window.findChild<QPlainTextEdit *>(QStringLiteral("composer")), Qt::Key_B,
+                        Qt::ControlModifier);
+        QTRY_VERIFY(window.findChild<QWidget *>(QStringLiteral("conversationPane"))->isVisible());
+        window.close();
+    }
+
     // Unsaved edits in the config editor are not lost to a close: a question first; Cancel
     // keeps the window, "Discard and close" closes it (and the file is untouched).
     void closeWithUnsavedConfigEditsAsks()
@@ -1746,7 +1834,8 @@ private slots:
         QMessageBox *box = nullptr;
         QTRY_VERIFY((box = window.findChild<QMessageBox *>(QStringLiteral("shortcutsDialog"))));
         const QString text = box->text();
-        for (const char *action : {"settingsAction", "quitAction", "editConfigurationAction"}) {
+        for (const char *action : {"settingsAction", "quitAction", "editConfigurationAction",
+                                   "conversationsAction", "agentsDockAction"}) {
             const QString keys = window.findChild<QAction *>(QLatin1String(action))
                                          ->shortcut()
                                          .toString(QKeySequence::NativeText);
@@ -1766,7 +1855,8 @@ private slots:
         // View shows and hides the docks and the toolbar.
         auto *viewMenu = window.findChild<QMenu *>(QStringLiteral("viewMenu"));
         QVERIFY(viewMenu);
-        QCOMPARE(viewMenu->actions().size(), 4); // servers, protocol log, agents, toolbar
+        // conversations, servers, agents, protocol log, toolbar
+        QCOMPARE(viewMenu->actions().size(), 5);
         QVERIFY(viewMenu->actions().contains(
                 window.findChild<QAction *>(QStringLiteral("agentsDockAction"))));
     }

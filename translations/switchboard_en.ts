@@ -305,7 +305,7 @@ in %3</numerusform>
 <context>
     <name>Gui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../src/ui/mainwindow.cpp" line="+607"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+673"/>
         <source>%n earlier tool result(s) shortened</source>
         <translation>
             <numerusform>%n earlier tool result shortened</numerusform>
@@ -324,7 +324,7 @@ in %3</numerusform>
 <context>
     <name>Gui::ModelPicker</name>
     <message numerus="yes">
-        <location filename="../src/ui/modelpicker.cpp" line="+81"/>
+        <location filename="../src/ui/modelpicker.cpp" line="+84"/>
         <source>The model that answers (%n models listed by the provider)</source>
         <translation>
             <numerusform>The model that answers (%n model listed by the provider)</numerusform>
@@ -433,7 +433,7 @@ in %3</numerusform>
 <context>
     <name>Gui::ServerDock</name>
     <message numerus="yes">
-        <location filename="../src/ui/serverdock.cpp" line="+322"/>
+        <location filename="../src/ui/serverdock.cpp" line="+320"/>
         <source>%n connected</source>
         <comment>servers</comment>
         <translation>

@@ -328,7 +328,7 @@
         <translation>已将 %4 中的 %1 从 %2 更新到 %3</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+28"/>
         <source>uninstall: %1</source>
         <translation>uninstall：%1</translation>
     </message>
@@ -378,9 +378,9 @@
         <translation>包：%1</translation>
     </message>
     <message>
-        <location filename="../src/cli/cliinstall.cpp" line="-304"/>
+        <location filename="../src/cli/cliinstall.cpp" line="-301"/>
         <location line="+138"/>
-        <location line="+143"/>
+        <location line="+139"/>
         <location filename="../src/cli/cliregistry.cpp" line="+3"/>
         <source>  runs: %1</source>
         <translation>  运行：%1</translation>
@@ -1902,7 +1902,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>%1 未给出文件的 SHA-256：Switchboard 只安装能够校验的下载</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+43"/>
         <source>%1 cannot be created</source>
         <translation>无法创建 %1</translation>
     </message>
@@ -1942,7 +1942,12 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Engine::BundleInstaller</name>
     <message>
-        <location filename="../src/engine/install/bundleinstaller.cpp" line="+54"/>
+        <location filename="../src/engine/install/bundleinstaller.cpp" line="+51"/>
+        <source>%1 cannot be created</source>
+        <translation>无法创建 %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>%1 could not be moved aside</source>
         <translation>无法将 %1 移到一旁</translation>
     </message>
@@ -1967,7 +1972,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>未安装 uv：此扩展需要它（pipx install uv）</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+46"/>
         <source>%1 was not installed from the extension %2</source>
         <translation>%1 不是从扩展 %2 安装的</translation>
     </message>
@@ -2206,7 +2211,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Engine::InstalledServer</name>
     <message>
-        <location filename="../src/engine/install/installedserver.cpp" line="+97"/>
+        <location filename="../src/engine/install/installedserver.cpp" line="+117"/>
         <source>no server named &apos;%1&apos; in %2</source>
         <translation>%2 中没有名为“%1”的服务器</translation>
     </message>
@@ -2458,7 +2463,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>没有钥匙串响应，因此未存储 %1：请在启动 Switchboard 之前导出 %2 并设为其值</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+70"/>
         <source>%1 was not installed from the registry entry %2</source>
         <translation>%1 不是从注册表条目 %2 安装的</translation>
     </message>
@@ -3231,7 +3236,7 @@ SHA-256：%2
         <translation>下载(&amp;D)…</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+12"/>
         <source>Runs: %1</source>
         <translation>运行：%1</translation>
     </message>
@@ -3274,7 +3279,7 @@ SHA-256：%2
 <context>
     <name>Gui::AgentsDock</name>
     <message>
-        <location filename="../src/ui/agentsdock.cpp" line="+141"/>
+        <location filename="../src/ui/agentsdock.cpp" line="+143"/>
         <location line="+28"/>
         <source>Configure a model first (Settings): inbound tasks need one.</source>
         <translation>请先配置模型（设置）：入站任务需要模型。</translation>
@@ -3974,7 +3979,7 @@ Site: %3</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../src/ui/chatview.cpp" line="+201"/>
+        <location filename="../src/ui/chatview.cpp" line="+227"/>
         <source>You</source>
         <translation>你</translation>
     </message>
@@ -4524,8 +4529,8 @@ in %3</source>
     </message>
     <message>
         <location line="+0"/>
-        <source>Stop editing the last message</source>
-        <translation>停止编辑上一条消息</translation>
+        <source>Stop the reply, or stop editing the last message</source>
+        <translation>停止回复，或停止编辑上一条消息</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -4556,6 +4561,26 @@ in %3</source>
         <location line="+1"/>
         <source>Settings</source>
         <translation>设置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show or hide the conversations</source>
+        <translation>显示或隐藏对话列表</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show or hide the servers</source>
+        <translation>显示或隐藏服务器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show or hide the agents</source>
+        <translation>显示或隐藏智能体</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show or hide the protocol log</source>
+        <translation>显示或隐藏协议日志</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -4654,7 +4679,7 @@ in %3</source>
         <translation>%1 不是从 MCP Registry 或扩展安装的；请改为在 %2 中编辑其定义。</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+55"/>
         <source>Update %1 from %2 to %3?</source>
         <translation>将 %1 从 %2 更新到 %3？</translation>
     </message>
@@ -4734,12 +4759,12 @@ Its answers and settings are kept.</source>
         <translation>使用 %1 运行；解压到 %2。</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+25"/>
         <source>one per line</source>
         <translation>每行一个</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Kept in the system keychain, never in a file</source>
         <translation>保存在系统钥匙串中，从不写入文件</translation>
     </message>
@@ -4782,22 +4807,22 @@ Its answers and settings are kept.</source>
 <context>
     <name>Gui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+541"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+606"/>
         <source>Ask anything — Enter sends, Shift+Enter for a new line, /mcp opens the tools</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
     <message>
-        <location line="+328"/>
+        <location line="+345"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-326"/>
+        <location line="-343"/>
         <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
         <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
     </message>
     <message>
-        <location line="-182"/>
+        <location line="-203"/>
         <source>Context from %1 ✕</source>
         <translation>来自 %1 的上下文 ✕</translation>
     </message>
@@ -4811,14 +4836,19 @@ Its answers and settings are kept.</source>
 %2</translation>
     </message>
     <message>
-        <location line="+74"/>
+        <location line="+76"/>
         <source>Updated %1; it is restarting.</source>
         <translation>已更新 %1；正在重新启动。</translation>
     </message>
     <message>
-        <location line="+107"/>
+        <location line="+126"/>
         <source>New conversation</source>
         <translation>新建对话</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Conversations</source>
+        <translation>对话(&amp;C)</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -4883,22 +4913,22 @@ Its answers and settings are kept.</source>
 %2</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+82"/>
         <source>Chat needs a model — %1.</source>
         <translation>聊天需要模型 — %1。</translation>
     </message>
     <message>
-        <location line="-39"/>
+        <location line="-54"/>
         <source>Model: %1</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-564"/>
+        <location line="-592"/>
         <source>Could not save the conversation: %1</source>
         <translation>无法保存对话：%1</translation>
     </message>
     <message>
-        <location line="+395"/>
+        <location line="+422"/>
         <source>&lt;b&gt;Compacted&lt;/b&gt; to fit the model&apos;s context window: %1 and %2 this request. The conversation keeps everything.</source>
         <translation>&lt;b&gt;已压缩&lt;/b&gt;以适应模型的上下文窗口：%1，并且本次请求%2。对话本身保留全部内容。</translation>
     </message>
@@ -4922,7 +4952,7 @@ Its answers and settings are kept.</source>
         <translation>模型收到了它自己对被省略部分的摘要。</translation>
     </message>
     <message>
-        <location line="+199"/>
+        <location line="+215"/>
         <source>The API key is still being read from the keychain; send again in a moment.</source>
         <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
     </message>
@@ -4932,7 +4962,7 @@ Its answers and settings are kept.</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location line="-317"/>
+        <location line="-333"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -4957,7 +4987,7 @@ Its answers and settings are kept.</source>
         <translation>工具栏</translation>
     </message>
     <message>
-        <location line="+385"/>
+        <location line="+401"/>
         <location line="+7"/>
         <source>Install an extension</source>
         <translation>安装扩展</translation>
@@ -5042,7 +5072,7 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
 <context>
     <name>Gui::ModelPicker</name>
     <message>
-        <location filename="../src/ui/modelpicker.cpp" line="+46"/>
+        <location filename="../src/ui/modelpicker.cpp" line="+49"/>
         <source>no model</source>
         <translation>没有模型</translation>
     </message>
@@ -5080,6 +5110,11 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
         <location line="+10"/>
         <source>&lt;b&gt;Chat needs a model&lt;/b&gt; — %1. Servers, tools and manual runs work without one.</source>
         <translation>&lt;b&gt;聊天需要模型&lt;/b&gt; — %1。服务器、工具和手动运行无需模型即可使用。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Set up a model…</source>
+        <translation>设置模型…</translation>
     </message>
 </context>
 <context>
@@ -5753,7 +5788,7 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
 <context>
     <name>Gui::ServerDock</name>
     <message>
-        <location filename="../src/ui/serverdock.cpp" line="+296"/>
+        <location filename="../src/ui/serverdock.cpp" line="+294"/>
         <source>starting</source>
         <comment>server state</comment>
         <translation>启动中</translation>
@@ -7461,7 +7496,7 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
         <translation>%1 只能在 %2 上运行，不能在 %3 上运行</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+77"/>
         <source>%1 is required</source>
         <translation>%1 是必填项</translation>
     </message>
@@ -7494,7 +7529,7 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
 <context>
     <name>Mcp::Bundles::Reader</name>
     <message>
-        <location line="-506"/>
+        <location line="-525"/>
         <source>&apos;%1&apos; is required</source>
         <translation>“%1”是必填项</translation>
     </message>

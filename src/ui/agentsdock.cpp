@@ -38,6 +38,7 @@ AgentsDock::AgentsDock(Engine::Session *session, Engine::ConversationStore *stor
     auto *layout = new QVBoxLayout(body);
 
     m_peersLabel = new QLabel(body);
+    m_peersLabel->setWordWrap(true); // a narrow dock wraps it rather than widening
     layout->addWidget(m_peersLabel);
     m_peers = new QTreeWidget(body);
     m_peers->setObjectName(QStringLiteral("agentsPeerView"));
@@ -83,6 +84,7 @@ AgentsDock::AgentsDock(Engine::Session *session, Engine::ConversationStore *stor
     });
 
     m_tasksLabel = new QLabel(body);
+    m_tasksLabel->setWordWrap(true); // a narrow dock wraps it rather than widening
     layout->addWidget(m_tasksLabel);
     m_tasks = new QTreeWidget(body);
     m_tasks->setObjectName(QStringLiteral("agentsTaskView"));

@@ -3,6 +3,8 @@
 #include <engine/a2a/server.h>
 #include <engine/llm/providerconfig.h>
 
+#include "sidepanel.h"
+
 #include <QDockWidget>
 #include <QHash>
 #include <QPointer>
@@ -40,6 +42,8 @@ public:
 
     AgentsDock(Engine::Session *session, Engine::ConversationStore *store,
                QWidget *parent = nullptr);
+    // Narrow at first (sidepanel.h): the chat is the centre of the window.
+    QSize sizeHint() const override { return sidePanelHint(QDockWidget::sizeHint()); }
     ~AgentsDock() override;
 
     // The model inbound tasks use; none: serving is off and cannot be switched on.

@@ -302,6 +302,8 @@ const QString NotOfferedToolsKey = QStringLiteral("offering/notOfferedTools");
 const QString InstructionsOffKey = QStringLiteral("instructions/off");
 const QString GeometryKey = QStringLiteral("window/geometry");
 const QString WindowStateKey = QStringLiteral("window/state");
+const QString ListShownKey = QStringLiteral("window/conversationsShown");
+const QString ListWidthKey = QStringLiteral("window/conversationsWidth");
 
 QSet<QString> readSet(const QSettings &settings, const QString &key)
 {
@@ -349,8 +351,11 @@ bool AppSettings::saveInstructionsOff(const QString &file, const QSet<QString> &
 AppSettings::WindowState AppSettings::loadWindowState(const QString &file)
 {
     const QSettings settings(file, QSettings::IniFormat);
-    return {settings.value(GeometryKey).toByteArray(),
-            settings.value(WindowStateKey).toByteArray()};
+    WindowState window{settings.value(GeometryKey).toByteArray(),
+                       settings.value(WindowStateKey).toByteArray()};
+    window.listShown = settings.value(ListShownKey, true).toBool();
+    window.listWidth = std::clamp(settings.value(ListWidthKey, 0).toInt(), 0, 4000);
+    return window;
 }
 
 void AppSettings::saveWindowState(const QString &file, const WindowState &window)
@@ -360,6 +365,8 @@ void AppSettings::saveWindowState(const QString &file, const WindowState &window
         QSettings settings(file, QSettings::IniFormat);
         settings.setValue(GeometryKey, window.geometry);
         settings.setValue(WindowStateKey, window.state);
+        settings.setValue(ListShownKey, window.listShown);
+        settings.setValue(ListWidthKey, window.listWidth);
     }
     Engine::PrivateFiles::restrict(file); // it may have just been created
 }

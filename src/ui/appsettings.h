@@ -156,6 +156,8 @@ struct AppSettings
     {
         QByteArray geometry;
         QByteArray state;
+        bool listShown = true; // the conversation pane
+        int listWidth = 0;     // its width; 0: not known
     };
     static WindowState loadWindowState(const QString &file);
     static void saveWindowState(const QString &file, const WindowState &window);

@@ -24,6 +24,8 @@ constexpr int StreamRenderMs = 50;
 constexpr int StreamRenderCostFactor = 4;
 // Within this many pixels of the end counts as "at the end" (a wheel step is larger).
 constexpr int FollowSlackPx = 24;
+// Around the text; the sides grow to centre the readable column.
+constexpr int DocumentMarginPx = 10;
 // Images in results are shown at most this large.
 constexpr int MaxImageSide = 256;
 } // namespace
@@ -71,7 +73,7 @@ ChatView::ChatView(QWidget *parent)
     setFrameShape(QFrame::NoFrame);
     // A long code line wraps instead of widening the chat.
     setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
-    document()->setDocumentMargin(10);
+    document()->setDocumentMargin(DocumentMarginPx);
     m_highlighter = new CodeHighlighter(document());
     m_highlighter->setDark(isDark(palette()));
     connect(this, &QTextBrowser::anchorClicked, this, &ChatView::activateLink);
@@ -114,7 +116,31 @@ void ChatView::clear()
     m_lastAssistantText.clear();
     m_imageCount = 0;
     document()->clear();
+    updateColumn();
     m_followEnd = true;
+}
+
+int ChatView::columnLeft() const
+{
+    return int(document()->rootFrame()->frameFormat().leftMargin());
+}
+
+int ChatView::columnWidth() const
+{
+    return viewport()->width() - columnLeft()
+           - int(document()->rootFrame()->frameFormat().rightMargin());
+}
+
+void ChatView::updateColumn()
+{
+    const int readable = fontMetrics().averageCharWidth() * ReadableColumnChars;
+    const int side = std::max(DocumentMarginPx, (viewport()->width() - readable) / 2);
+    QTextFrameFormat format = document()->rootFrame()->frameFormat();
+    if (int(format.leftMargin()) == side && int(format.rightMargin()) == side)
+        return;
+    format.setLeftMargin(side);
+    format.setRightMargin(side);
+    document()->rootFrame()->setFrameFormat(format);
 }
 
 ChatView::Entry *ChatView::entry(int index) const
@@ -510,6 +536,7 @@ void ChatView::scrollContentsBy(int dx, int dy)
 
 void ChatView::resizeEvent(QResizeEvent *event)
 {
+    updateColumn(); // before the base lays the document out at the new width
     QTextBrowser::resizeEvent(event);
     emit viewsMoved();
 }

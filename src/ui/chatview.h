@@ -38,6 +38,9 @@ public:
     enum class Kind { User, Assistant, Tool, Notice };
     // An agent tool's card (spawn_subagent, delegate_agent) keeps this many steps.
     static constexpr int MaxSteps = 30;
+    // The text's column is at most this many average characters wide (a line stays readable),
+    // centred when the view is wider.
+    static constexpr int ReadableColumnChars = 96;
 
     // What a tool card shows (for tests and for the window's own checks).
     struct CardInfo
@@ -89,6 +92,11 @@ public:
     void reserveView(const QString &callId, int height);
     // Where the room of reserveView() is now, in viewport coordinates (null when none).
     QRect viewRect(const QString &callId) const;
+
+    // The width the messages are laid out in (the readable column, or less when the view is
+    // narrower), and where it starts: the view's inner margin, more when it is centred.
+    int columnWidth() const;
+    int columnLeft() const;
 
     int toolCardCount() const { return int(m_cards.size()); }
     QString lastAssistantText() const { return m_lastAssistantText; }
@@ -158,6 +166,8 @@ private:
     void renderStream();
     void scrollToEndLater();
     void restyle();
+    // The root frame's side margins centre the column in the view's width.
+    void updateColumn();
 
     std::vector<std::unique_ptr<Entry>> m_entries;
     QHash<QString, Entry *> m_cards;

@@ -21,6 +21,10 @@ public:
         const QAction *settings = nullptr;
         const QAction *shortcuts = nullptr;
         const QAction *quit = nullptr;
+        const QAction *conversations = nullptr;
+        const QAction *servers = nullptr;
+        const QAction *agents = nullptr;
+        const QAction *protocolLog = nullptr;
     };
     static void showShortcuts(QWidget *parent, const Actions &actions);
     static void showAbout(QWidget *parent);

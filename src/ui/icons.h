@@ -14,7 +14,8 @@ bool svgIconsAvailable();
 void setSvgIconsAvailableForTesting(std::optional<bool> available);
 
 // The application's own icons, from resources/icons (embedded under ":/icons"): "tools",
-// "servers", "settings", "config", "log", "new", "send", "stop", and "switchboard" (the app).
+// "servers", "conversations", "settings", "config", "log", "new", "send", "stop", and "switchboard"
+// (the app).
 inline QIcon icon(const QString &name)
 {
     return svgIconsAvailable() ? QIcon(QStringLiteral(":/icons/%1.svg").arg(name)) : QIcon();

@@ -49,6 +49,7 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
@@ -58,6 +59,7 @@
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScreen>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTimer>
@@ -76,7 +78,11 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget *parent)
     setObjectName(QStringLiteral("mainWindow"));
     // The folder only: the platform adds the application's name ("ws — Switchboard").
     setWindowTitle(QDir(m_options.workspace).dirName());
-    resize(1100, 720);
+    // At first launch; a smaller screen gets most of itself.
+    QSize size(1100, 720);
+    if (const QScreen *screen = QGuiApplication::primaryScreen())
+        size = size.boundedTo(screen->availableSize() * 0.9);
+    resize(size);
     setUpEngine();
     setUpWidgets();
     setAcceptDrops(true); // a .mcpb dropped on the window installs it
@@ -154,14 +160,47 @@ void MainWindow::closeEvent(QCloseEvent *event)
 // runs (as Qt's own geometry and state blobs).
 void MainWindow::saveWindowState()
 {
-    AppSettings::saveWindowState(m_settingsFile, {saveGeometry(), saveState()});
+    AppSettings::WindowState window{saveGeometry(), saveState()};
+    window.listShown = !m_conversationPane->isHidden();
+    window.listWidth = m_conversationPane->isHidden() ? m_listWidth : m_conversationPane->width();
+    AppSettings::saveWindowState(m_settingsFile, window);
 }
 
 void MainWindow::restoreWindowState()
 {
     const AppSettings::WindowState window = AppSettings::loadWindowState(m_settingsFile);
+    if (window.state.isEmpty()) {
+        m_defaultLayoutPending = true; // at the first show, at the size the window has then
+        return;
+    }
     restoreGeometry(window.geometry);
     restoreState(window.state);
+    m_conversationsAction->setChecked(window.listShown);
+    if (window.listWidth > 0) {
+        m_listWidth = window.listWidth;
+        m_splitter->setSizes({window.listWidth, std::max(1, width() - window.listWidth)});
+    }
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    // Once the docks are laid out at the window's size: resizeDocks() needs that.
+    if (std::exchange(m_defaultLayoutPending, false))
+        QTimer::singleShot(0, this, &MainWindow::defaultLayout);
+}
+
+void MainWindow::defaultLayout()
+{
+    const int total = width();
+    m_listWidth = std::clamp(total * 14 / 100, 140, 240);
+    m_splitter->setSizes({m_listWidth, std::max(1, m_splitter->width() - m_listWidth)});
+    resizeDocks({m_dock}, {std::clamp(total * 21 / 100, 200, 320)}, Qt::Horizontal);
+}
+
+int MainWindow::chatWidth() const
+{
+    return m_splitter->widget(1)->width();
 }
 
 void MainWindow::setUpEngine()
@@ -221,12 +260,17 @@ void MainWindow::setUpWidgets()
 {
     m_chat = new ChatView(this);
     QWidget *chatPane = setUpChatPane();
-    auto *splitter = new QSplitter(this);
-    splitter->addWidget(setUpConversationPane());
-    splitter->addWidget(chatPane);
-    splitter->setStretchFactor(1, 1);
-    splitter->setSizes({220, 880});
-    setCentralWidget(splitter);
+    m_splitter = new QSplitter(this);
+    m_splitter->setObjectName(QStringLiteral("mainSplitter"));
+    m_splitter->setChildrenCollapsible(false); // hidden with its action, never squeezed to 0
+    // The window's room goes to the chat, not to the docks beside it.
+    m_splitter->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+    m_conversationPane = setUpConversationPane();
+    m_splitter->addWidget(m_conversationPane);
+    m_splitter->addWidget(chatPane);
+    m_splitter->setStretchFactor(0, 0);
+    m_splitter->setStretchFactor(1, 1); // a wider window widens the chat
+    setCentralWidget(m_splitter);
     setUpDocks();
     for (const QString &notice : std::as_const(m_startupNotices))
         m_chat->addNotice(notice.toHtmlEscaped(), true);
@@ -392,6 +436,8 @@ QWidget *MainWindow::setUpConversationPane()
     m_newButton->setObjectName(QStringLiteral("newConversationButton"));
     connect(m_newButton, &QPushButton::clicked, this, &MainWindow::newConversation);
     auto *listPane = new QWidget(this);
+    listPane->setObjectName(QStringLiteral("conversationPane"));
+    listPane->setMinimumWidth(140);
     auto *listLayout = new QVBoxLayout(listPane);
     listLayout->setContentsMargins(0, 0, 0, 0);
     listLayout->addWidget(m_newButton);
@@ -490,12 +536,27 @@ void MainWindow::setUpMenus()
         quitKeys << QKeySequence(Qt::CTRL | Qt::Key_Q);
     m_quitAction->setShortcuts(quitKeys);
 
-    // The docks' own actions follow their titles (Servers, Protocol log).
+    // The side panels, each shown and hidden with a key; the docks' own actions follow their
+    // titles (Servers, Agents, Protocol log).
     m_viewMenu = menuBar()->addMenu(QString());
     m_viewMenu->setObjectName(QStringLiteral("viewMenu"));
+    m_conversationsAction = m_viewMenu->addAction(icon(QStringLiteral("conversations")), QString());
+    m_conversationsAction->setObjectName(QStringLiteral("conversationsAction"));
+    m_conversationsAction->setCheckable(true);
+    m_conversationsAction->setChecked(true);
+    m_conversationsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+    connect(m_conversationsAction, &QAction::toggled, this, [this](bool shown) {
+        if (!shown && m_conversationPane->isVisible())
+            m_listWidth = m_conversationPane->width();
+        m_conversationPane->setVisible(shown);
+    });
+    m_viewMenu->addAction(m_conversationsAction);
+    m_dock->toggleViewAction()->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     m_viewMenu->addAction(m_dock->toggleViewAction());
-    m_viewMenu->addAction(m_logDock->toggleViewAction());
+    m_agentsDock->toggleViewAction()->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
     m_viewMenu->addAction(m_agentsDock->toggleViewAction());
+    m_logDock->toggleViewAction()->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
+    m_viewMenu->addAction(m_logDock->toggleViewAction());
 
     m_toolsMenu = menuBar()->addMenu(QString());
     m_browseAction = m_toolsMenu->addAction(icon(QStringLiteral("tools")), QString(),
@@ -515,7 +576,10 @@ void MainWindow::setUpMenus()
     m_helpMenu = menuBar()->addMenu(QString());
     m_shortcutsAction = m_helpMenu->addAction(QString(), QKeySequence::HelpContents, this, [this] {
         HelpDialogs::showShortcuts(this, {m_newAction, m_browseAction, m_editConfigAction,
-                                          m_settingsAction, m_shortcutsAction, m_quitAction});
+                                          m_settingsAction, m_shortcutsAction, m_quitAction,
+                                          m_conversationsAction, m_dock->toggleViewAction(),
+                                          m_agentsDock->toggleViewAction(),
+                                          m_logDock->toggleViewAction()});
     });
     m_shortcutsAction->setObjectName(QStringLiteral("shortcutsAction"));
     m_aboutAction
@@ -527,6 +591,7 @@ void MainWindow::setUpMenus()
     m_toolbar->setObjectName(QStringLiteral("mainToolBar"));
     if (!svgIconsAvailable()) // no SVG plugin: words rather than blank buttons
         m_toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_toolbar->addAction(m_conversationsAction);
     m_toolbar->addAction(m_browseAction);
     m_toolbar->addAction(m_editConfigAction);
     m_toolbar->addAction(m_dock->toggleViewAction());
@@ -543,6 +608,7 @@ void MainWindow::retranslateUi()
     m_editHint->setText(tr("Editing your last message: Enter sends it in place of the old one "
                            "and what followed, Esc cancels."));
     m_newButton->setText(tr("New conversation"));
+    m_conversationsAction->setText(tr("&Conversations"));
     m_attachmentBar->retranslateUi();
     m_fileMenu->setTitle(tr("&File"));
     m_newAction->setText(tr("&New conversation"));
@@ -766,6 +832,7 @@ void MainWindow::setProvider(const QString &storedKey, const QString &keychainEr
         delete m_noModelNotice; // one at a time, the current reason
         // Above the chat, not in it: a state of the window, gone when a model is set.
         m_noModelNotice = new NoModelNotice(whyNot, keychainError, this);
+        connect(m_noModelNotice, &NoModelNotice::setUpRequested, this, &MainWindow::openSettings);
         m_chatLayout->insertWidget(0, m_noModelNotice);
         return;
     }
@@ -787,8 +854,23 @@ bool MainWindow::eventFilter(QObject *watched, QEvent *event)
             cancelEdit();
             return true;
         }
+        if (key->key() == Qt::Key_Escape && m_agent && m_agent->isBusy()) {
+            m_agent->cancel(); // Esc stops the reply, as Stop does
+            return true;
+        }
     }
     return QMainWindow::eventFilter(watched, event);
+}
+
+// Esc that no widget took (the chat, the lists): stops the reply, as Stop does.
+void MainWindow::keyPressEvent(QKeyEvent *event)
+{
+    if (event->key() == Qt::Key_Escape && event->modifiers() == Qt::NoModifier && m_agent
+        && m_agent->isBusy()) {
+        m_agent->cancel();
+        return;
+    }
+    QMainWindow::keyPressEvent(event);
 }
 
 void MainWindow::submit()

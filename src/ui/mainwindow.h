@@ -19,6 +19,7 @@ class QHBoxLayout;
 class QLabel;
 class QMenu;
 class QPlainTextEdit;
+class QSplitter;
 class QToolButton;
 class QUrl;
 class QPushButton;
@@ -117,6 +118,8 @@ public:
     AddServerDialog *addServerDialog() const;
     // Sends the composer's text (or opens the tool browser for "/mcp").
     void submit();
+    // The width the chat pane has, between the side panels (for tests of the layout).
+    int chatWidth() const;
     void editLastMessage(const QString &text);
     void cancelEdit();
     void retryTurn();
@@ -134,6 +137,8 @@ signals:
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
     void closeEvent(QCloseEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
+    void showEvent(QShowEvent *event) override;
     void changeEvent(QEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
@@ -163,6 +168,9 @@ private:
     void connectAgent();
     void saveWindowState();
     void restoreWindowState();
+    // First launch: the side panels narrow (a share of the width, within bounds), the chat
+    // the rest.
+    void defaultLayout();
     // Applies m_settings: the tool timeout, then the provider and agent (after reading the
     // key from the keychain if the settings name a provider; later if a turn is running).
     void applySettings(bool announce);
@@ -208,6 +216,11 @@ private:
     QPushButton *m_sendButton = nullptr;
     ModelPicker *m_modelPicker = nullptr;
     ConversationList *m_conversations = nullptr;
+    QSplitter *m_splitter = nullptr;          // the conversation pane | the chat
+    QWidget *m_conversationPane = nullptr;    // the list and New conversation
+    QAction *m_conversationsAction = nullptr; // View → Conversations: shows or hides the pane
+    bool m_defaultLayoutPending = false;      // no saved layout: defaultLayout() at the first show
+    int m_listWidth = 0;                      // the pane's width, kept while it is hidden
     ServerDock *m_dock = nullptr;
     AgentsDock *m_agentsDock = nullptr;
     ProtocolLogDock *m_logDock = nullptr;

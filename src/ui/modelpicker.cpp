@@ -4,7 +4,10 @@
 
 #include <engine/llm/llm.h>
 
+#include <QHBoxLayout>
+#include <QLabel>
 #include <QLocale>
+#include <QPushButton>
 #include <QSignalBlocker>
 
 namespace Gui {
@@ -85,7 +88,7 @@ void ModelPicker::setProvider(Engine::LlmProvider *provider)
 }
 
 NoModelNotice::NoModelNotice(const QString &whyNot, const QString &keychainError, QWidget *parent)
-    : QLabel(parent)
+    : QFrame(parent)
 {
     setObjectName(QStringLiteral("noModelNotice"));
     QString notice = tr("<b>Chat needs a model</b> — %1. Servers, tools and manual runs work "
@@ -93,12 +96,20 @@ NoModelNotice::NoModelNotice(const QString &whyNot, const QString &keychainError
                              .arg(whyNot.toHtmlEscaped());
     if (!keychainError.isEmpty())
         notice += QLatin1Char(' ') + SettingsDialog::keychainNote(keychainError).toHtmlEscaped();
-    setText(notice);
-    setTextFormat(Qt::RichText);
-    setWordWrap(true);
+    auto *text = new QLabel(notice, this);
+    text->setObjectName(QStringLiteral("noModelText"));
+    text->setTextFormat(Qt::RichText);
+    text->setWordWrap(true);
+    auto *setUp = new QPushButton(tr("Set up a model…"), this);
+    setUp->setObjectName(QStringLiteral("setUpModelButton"));
+    setUp->setDefault(false);
+    connect(setUp, &QPushButton::clicked, this, &NoModelNotice::setUpRequested);
+    auto *layout = new QHBoxLayout(this);
+    layout->setContentsMargins(8, 8, 8, 8);
+    layout->addWidget(text, 1);
+    layout->addWidget(setUp, 0, Qt::AlignVCenter);
     setAutoFillBackground(true);
     setBackgroundRole(QPalette::AlternateBase);
-    setMargin(8);
 }
 
 } // namespace Gui

@@ -1,7 +1,7 @@
 #pragma once
 
 #include <QComboBox>
-#include <QLabel>
+#include <QFrame>
 
 #include <functional>
 
@@ -42,12 +42,16 @@ private:
 };
 
 // "Chat needs a model — why", above the chat while there is none (with why the keychain
-// could not give the key, if it could not).
-class NoModelNotice : public QLabel
+// could not give the key, if it could not), and a "Set up a model…" button that opens
+// Settings.
+class NoModelNotice : public QFrame
 {
     Q_OBJECT
 public:
     NoModelNotice(const QString &whyNot, const QString &keychainError, QWidget *parent = nullptr);
+
+signals:
+    void setUpRequested();
 };
 
 } // namespace Gui

@@ -23,6 +23,7 @@
 #include <QScrollBar>
 #include <QSignalBlocker>
 #include <QStyle>
+#include <QToolBar>
 #include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -141,30 +142,33 @@ ServerDock::ServerDock(Mcp::Manager *manager, QWidget *parent)
     auto *layout = new QVBoxLayout(content);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->setSpacing(2);
-    auto *buttons = new QHBoxLayout;
-    const std::pair<QAction *, const char *> buttonActions[]
-            = {{m_signInAction, "signInButton"},   {m_signOutAction, "signOutButton"},
-               {m_restartAction, "restartButton"}, {m_toggleAction, "toggleButton"},
-               {m_stderrAction, "stderrButton"},   {m_logAction, "logButton"}};
-    for (const auto &[action, objectName] : buttonActions) {
-        auto *button = new QToolButton(content);
-        button->setObjectName(QLatin1String(objectName));
-        button->setDefaultAction(action);
-        button->setToolButtonStyle(Qt::ToolButtonTextOnly);
-        // Shown only when they apply (the button does not follow its action's visibility).
-        if (action == m_signInAction || action == m_signOutAction) {
-            button->setVisible(false);
-            QAction *shown = action;
-            connect(shown, &QAction::changed, button,
-                    [button, shown] { button->setVisible(shown->isVisible()); });
-        }
-        buttons->addWidget(button);
-    }
-    buttons->addStretch();
+    // A toolbar rather than a row of buttons: in a narrow dock what does not fit goes behind
+    // its » menu instead of widening the dock.
+    const auto actionBar
+            = [content](const char *name,
+                        std::initializer_list<std::pair<QAction *, const char *>> actions) {
+                  auto *bar = new QToolBar(content);
+                  bar->setObjectName(QLatin1String(name));
+                  bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+                  bar->setFloatable(false);
+                  bar->setMovable(false);
+                  for (const auto &[action, objectName] : actions) {
+                      bar->addAction(action);
+                      bar->widgetForAction(action)->setObjectName(QLatin1String(objectName));
+                  }
+                  return bar;
+              };
+    // Sign in and Sign out show only when they apply (their actions' visibility).
+    QToolBar *buttons = actionBar("serverActionsBar", {{m_signInAction, "signInButton"},
+                                                       {m_signOutAction, "signOutButton"},
+                                                       {m_restartAction, "restartButton"},
+                                                       {m_toggleAction, "toggleButton"},
+                                                       {m_stderrAction, "stderrButton"},
+                                                       {m_logAction, "logButton"}});
     m_trustBanner = new TrustBanner(content);
     m_trustBanner->hide();
     layout->addWidget(m_trustBanner);
-    layout->addLayout(buttons);
+    layout->addWidget(buttons);
 
     m_list = new QTreeWidget(content);
     m_list->setObjectName(QStringLiteral("serverList"));
@@ -202,16 +206,10 @@ ServerDock::ServerDock(Mcp::Manager *manager, QWidget *parent)
     connect(m_addButton, &QPushButton::clicked, this, &ServerDock::addServerRequested);
     auto addRow = new QHBoxLayout;
     addRow->addWidget(m_addButton);
-    for (const auto &[action, objectName] :
-         {std::pair{m_updateAction, "updateServerButton"},
-          std::pair{m_uninstallAction, "uninstallServerButton"}}) {
-        auto *button = new QToolButton(content);
-        button->setObjectName(QLatin1String(objectName));
-        button->setDefaultAction(action);
-        button->setToolButtonStyle(Qt::ToolButtonTextOnly);
-        addRow->addWidget(button);
-    }
-    addRow->addStretch(1);
+    addRow->addWidget(
+            actionBar("installActionsBar", {{m_updateAction, "updateServerButton"},
+                                            {m_uninstallAction, "uninstallServerButton"}}),
+            1);
     layout->addLayout(addRow);
     setWidget(content);
 

@@ -2,6 +2,8 @@
 
 #include <mcp/wire/jsonrpc.h>
 
+#include "sidepanel.h"
+
 #include <QDockWidget>
 #include <QHash>
 #include <QIcon>
@@ -49,6 +51,8 @@ public:
     static constexpr int StateRole = Qt::UserRole + 1;
 
     explicit ServerDock(Mcp::Manager *manager, QWidget *parent = nullptr);
+    // Narrow at first (sidepanel.h): the chat is the centre of the window.
+    QSize sizeHint() const override { return sidePanelHint(QDockWidget::sizeHint()); }
     // Whose instructions are off (as the window keeps them), for the check mark.
     void setInstructionsOff(const QSet<QString> &servers);
     ~ServerDock() override;
