@@ -4,6 +4,7 @@
 #include "filemode.h"
 
 #include <engine/storage/conversationstore.h>
+#include <engine/storage/searchtext.h>
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
@@ -49,6 +50,9 @@ private slots:
     void damagedIndexIsIgnored_data();
     void damagedIndexIsIgnored();
     void truncateKeepsTheFirstMessages();
+    void searchFindsWordsInMessages();
+    void searchIndexFollowsTheFiles();
+    void searchIsBounded();
 };
 
 namespace {
@@ -860,6 +864,116 @@ void tst_ConversationStore::truncateKeepsTheFirstMessages()
     QCOMPARE(loaded->messages.size(), size_t(3));
     QCOMPARE(loaded->skippedLines, 2); // the negative and the string one
     QCOMPARE(ConversationStore(dir.path()).list().at(0).messageCount, 3);
+}
+
+// Search looks in what the user and the assistant wrote (not tool results), ASCII letters in
+// either case, Chinese as typed; a hit names the message and shows its line.
+void tst_ConversationStore::searchFindsWordsInMessages()
+{
+    QTemporaryDir dir;
+    ConversationStore store(dir.path());
+    const QString a = store.create(QStringLiteral("fruit"), QString());
+    const QString b = store.create(QStringLiteral("other"), QString());
+    QVERIFY(store.append(a,
+                         textMessage(ChatMessage::Role::User, QStringLiteral("I like banana7."))));
+    QVERIFY(store.append(a, textMessage(ChatMessage::Role::Assistant,
+                                        QStringLiteral("First line\nNeedle-250 is here\n"
+                                                       "香蕉 and banana7 again"))));
+    ChatMessage tool = textMessage(ChatMessage::Role::Tool, QStringLiteral("toolonly result"));
+    tool.toolCallId = QStringLiteral("c1");
+    QVERIFY(store.append(a, tool));
+    QVERIFY(store.append(b, textMessage(ChatMessage::Role::User, QStringLiteral("nothing here"))));
+
+    QList<SearchHit> hits = store.search(QStringLiteral("BANANA7"));
+    QCOMPARE(hits.size(), 1);
+    QCOMPARE(hits[0].id, a);
+    QCOMPARE(hits[0].message, 0);
+    QCOMPARE(hits[0].line, QStringLiteral("I like banana7."));
+    QCOMPARE(hits[0].count, 2);
+    hits = store.search(QStringLiteral("  needle-250 "));
+    QCOMPARE(hits.size(), 1);
+    QCOMPARE(hits[0].message, 1);
+    QCOMPARE(hits[0].line, QStringLiteral("Needle-250 is here"));
+    hits = store.search(QStringLiteral("香蕉"));
+    QCOMPARE(hits.size(), 1);
+    QCOMPARE(hits[0].line, QStringLiteral("香蕉 and banana7 again"));
+    QVERIFY(store.search(QStringLiteral("toolonly")).isEmpty());
+    QVERIFY(store.search(QStringLiteral("banana7.\u0000First")).isEmpty()); // never across
+    QVERIFY(store.search(QString()).isEmpty());
+    QCOMPARE(store.search(QStringLiteral("here")).size(), 2); // newest first
+    QCOMPARE(store.search(QStringLiteral("here")).at(0).id, b);
+    QCOMPARE(store.search(QStringLiteral("here"), 1).size(), 1);
+
+    // An edit that drops the answer drops its words.
+    QVERIFY(store.truncate(a, 1));
+    QVERIFY(store.search(QStringLiteral("needle-250")).isEmpty());
+    QCOMPARE(store.search(QStringLiteral("banana7")).at(0).count, 1);
+}
+
+// search.idx is written beside index.json and read by the next store; a file changed behind
+// the store's back, or a damaged search.idx, costs reading the files again, never a wrong hit.
+void tst_ConversationStore::searchIndexFollowsTheFiles()
+{
+    QTemporaryDir dir;
+    QString id;
+    {
+        ConversationStore store(dir.path());
+        id = store.create(QStringLiteral("t"), QString());
+        QVERIFY(store.append(id, textMessage(ChatMessage::Role::User, QStringLiteral("alpha1"))));
+        QCOMPARE(store.search(QStringLiteral("alpha1")).size(), 1);
+        store.flush();
+    }
+    QVERIFY(QFileInfo::exists(QDir(dir.path()).filePath(QStringLiteral("search.idx"))));
+    {
+        ConversationStore store(dir.path());
+        QCOMPARE(store.search(QStringLiteral("alpha1")).size(), 1);
+        // Another writer appends: the next search sees it.
+        ConversationStore other(dir.path());
+        QVERIFY(other.append(id,
+                             textMessage(ChatMessage::Role::Assistant, QStringLiteral("beta2"))));
+        QCOMPARE(store.search(QStringLiteral("beta2")).size(), 1);
+        store.flush();
+        other.flush();
+    }
+    // A damaged search index: read again from the files.
+    const QString index = QDir(dir.path()).filePath(QStringLiteral("search.idx"));
+    QByteArray bytes = readFile(index);
+    QVERIFY(bytes.size() > 20);
+    for (const QByteArray &damaged : {QByteArray("garbage"), bytes.left(bytes.size() / 2),
+                                      QByteArray(bytes).replace("beta2", "gamma")}) {
+        writeFile(index, damaged);
+        ConversationStore store(dir.path());
+        QCOMPARE(store.search(QStringLiteral("beta2")).size(), 1);
+        QCOMPARE(store.search(QStringLiteral("alpha1")).size(), 1);
+    }
+}
+
+// Each message is searched in its first 16 KiB, a conversation in its first 512 KiB; a cut
+// line says so.
+void tst_ConversationStore::searchIsBounded()
+{
+    QTemporaryDir dir;
+    ConversationStore store(dir.path());
+    const QString id = store.create(QStringLiteral("big"), QString());
+    const QString long1 = QString(300, u'a') + QStringLiteral(" target1 ") + QString(300, u'b');
+    QVERIFY(store.append(id, textMessage(ChatMessage::Role::User, long1)));
+    const QList<SearchHit> hits = store.search(QStringLiteral("target1"));
+    QCOMPARE(hits.size(), 1);
+    QVERIFY(hits[0].line.startsWith(QChar(0x2026)) && hits[0].line.endsWith(QChar(0x2026)));
+    QVERIFY(hits[0].line.size() <= SearchText::MaxLineChars + 2);
+    QVERIFY(hits[0].line.contains(QLatin1String("target1")));
+
+    const QString late = QString(SearchText::MaxMessageBytes, u'x') + QStringLiteral(" late1");
+    QVERIFY(store.append(id, textMessage(ChatMessage::Role::Assistant, late)));
+    QVERIFY(store.search(QStringLiteral("late1")).isEmpty());
+    QCOMPARE(store.search(QStringLiteral("xxxx")).size(), 1);
+    for (int i = 0; i < 40; ++i)
+        QVERIFY(store.append(id, textMessage(ChatMessage::Role::User, QString(16000, u'y'))));
+    QVERIFY(store.append(id, textMessage(ChatMessage::Role::User, QStringLiteral("after1"))));
+    QVERIFY(store.search(QStringLiteral("after1")).isEmpty());
+    // Read from the file, the same bounds hold.
+    QVERIFY(ConversationStore(dir.path()).search(QStringLiteral("after1")).isEmpty());
+    QCOMPARE(ConversationStore(dir.path()).search(QStringLiteral("target1")).size(), 1);
 }
 
 int main(int argc, char *argv[])

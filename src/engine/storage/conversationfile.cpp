@@ -103,6 +103,8 @@ bool scan(const QByteArray &data, const QString &path, bool keepMessages, ScanRe
         } else if (type == QLatin1String("message")) {
             if (std::optional<ChatMessage> message = messageFromLine(
                         json, keepMessages ? QFileInfo(path).absolutePath() : QString())) {
+                if (result.text)
+                    result.text->add(result.messageCount, *message);
                 ++result.messageCount;
                 if (keepMessages) {
                     message->time
@@ -122,6 +124,8 @@ bool scan(const QByteArray &data, const QString &path, bool keepMessages, ScanRe
             result.messageCount = int(keep);
             if (keepMessages)
                 result.messages.resize(keep);
+            if (result.text)
+                result.text->truncate(int(keep));
         } else {
             // A write cut short by a crash, a garbled edit, or a record from a newer version.
             ++result.skippedLines;

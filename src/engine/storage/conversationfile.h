@@ -5,6 +5,8 @@
 // files (conversationblobs.cpp); the store itself is conversationstore.cpp, and what list()
 // remembers in index.json is conversationindex.cpp.
 
+#include "searchtext.h"
+
 #include <engine/llm/llm.h>
 
 #include <QByteArray>
@@ -12,6 +14,7 @@
 #include <QLoggingCategory>
 #include <QString>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,6 +54,7 @@ struct ScanResult
     QString origin;
     QDateTime created;
     std::vector<ChatMessage> messages; // only if asked for
+    std::shared_ptr<SearchText> text;  // only if set before: what search looks in
     int messageCount = 0;
     int skippedLines = 0;
 };

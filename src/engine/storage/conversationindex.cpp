@@ -6,6 +6,7 @@
 
 #include <mcp/wire/jsonparser.h>
 
+#include <QDataStream>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstring>
 #include <string_view>
 #include <utility>
 
@@ -24,6 +26,30 @@ namespace {
 
 const char kIndexName[] = "index.json";
 constexpr int kIndexVersion = 1;
+const char kSearchIndexName[] = "search.idx";
+
+// A 64-bit digest of search.idx's contents, to tell a damaged file (a cut-short write, a
+// flipped byte) from a good one: not a defence against someone who can write the folder
+// (they can write the conversations as well), only fast (several GB/s: this file may hold
+// tens of MB that the first search reads).
+quint64 digestOf(const QByteArray &bytes)
+{
+    constexpr quint64 Multiplier = 0x9E3779B97F4A7C15ULL;
+    quint64 hash = quint64(bytes.size()) * Multiplier;
+    const char *data = bytes.constData();
+    const qsizetype words = bytes.size() / 8;
+    for (qsizetype i = 0; i < words; ++i) {
+        quint64 word;
+        std::memcpy(&word, data + i * 8, 8);
+        hash = (hash ^ word) * Multiplier;
+        hash ^= hash >> 29;
+    }
+    for (qsizetype i = words * 8; i < bytes.size(); ++i)
+        hash = (hash ^ quint64(quint8(data[i]))) * Multiplier;
+    return hash ^ (hash >> 32);
+}
+constexpr quint32 kSearchMagic = 0x53425358; // "SBSX"
+constexpr quint32 kSearchVersion = 1;
 // Many appends in a row (a streamed turn with tool rounds) save the index once.
 constexpr int kIndexSaveDelayMs = 250;
 
@@ -34,8 +60,14 @@ QString ConversationStore::indexPath() const
     return m_folder + u'/' + QLatin1String(kIndexName);
 }
 
+QString ConversationStore::searchIndexPath() const
+{
+    return m_folder + u'/' + QLatin1String(kSearchIndexName);
+}
+
 void ConversationStore::noteAppended(const QString &id, qint64 bytes, Record record,
-                                     const QString &title, int messageCount)
+                                     const QString &title, int messageCount,
+                                     const ChatMessage *message)
 {
     const auto it = m_listCache.find(id);
     if (it == m_listCache.end())
@@ -51,8 +83,19 @@ void ConversationStore::noteAppended(const QString &id, qint64 bytes, Record rec
     it->size = file.size();
     it->modified = file.lastModified();
     it->info->updated = it->modified;
+    // The text is replaced by a changed copy: the worker may be writing the old one.
+    const auto changedText = [&it, this](const auto &change) {
+        if (!it->text)
+            return; // list() reads the file for it
+        auto text = std::make_shared<SearchText>(*it->text);
+        change(*text);
+        it->text = std::move(text);
+        m_searchChanged = true;
+    };
     switch (record) {
     case Record::Message:
+        if (message)
+            changedText([&](SearchText &text) { text.add(it->info->messageCount, *message); });
         ++it->info->messageCount;
         break;
     case Record::Title:
@@ -60,6 +103,7 @@ void ConversationStore::noteAppended(const QString &id, qint64 bytes, Record rec
         break;
     case Record::Truncate:
         it->info->messageCount = std::min(it->info->messageCount, messageCount);
+        changedText([&](SearchText &text) { text.truncate(messageCount); });
         break;
     }
     indexChanged();
@@ -85,6 +129,75 @@ void ConversationStore::saveQueuedIndex() const
         if (!PrivateFiles::write(path, bytes, &error))
             qCWarning(lcConversations) << "cannot save the conversation index:" << error;
     });
+    if (!std::exchange(m_searchChanged, false))
+        return;
+    // The texts as they are now (shared, never changed), written out on the worker.
+    struct Saved
+    {
+        QString id;
+        qint64 size;
+        qint64 modified;
+        std::shared_ptr<const SearchText> text;
+    };
+    std::vector<Saved> saved;
+    for (auto it = m_listCache.cbegin(); it != m_listCache.cend(); ++it) {
+        if (it->text)
+            saved.push_back({it.key(), it->size, it->modified.toMSecsSinceEpoch(), it->text});
+    }
+    m_worker.start([path = searchIndexPath(), saved = std::move(saved)] {
+        QByteArray payload;
+        QDataStream out(&payload, QIODevice::WriteOnly);
+        out.setVersion(QDataStream::Qt_6_0);
+        out << quint32(saved.size());
+        for (const Saved &entry : saved) {
+            out << entry.id << entry.size << entry.modified;
+            entry.text->write(out);
+        }
+        // A digest of it, so that a damaged file is never believed.
+        QByteArray bytes;
+        QDataStream file(&bytes, QIODevice::WriteOnly);
+        file.setVersion(QDataStream::Qt_6_0);
+        file << kSearchMagic << kSearchVersion << payload << digestOf(payload);
+        QString error;
+        if (!PrivateFiles::write(path, bytes, &error))
+            qCWarning(lcConversations) << "cannot save the search index:" << error;
+    });
+}
+
+// Reads search.idx once, after index.json: a text is believed only for an entry whose file
+// has the size and time it was written for; anything odd costs reading the files again.
+void ConversationStore::loadSearchIndex() const
+{
+    QFile file(searchIndexPath());
+    if (!file.open(QIODevice::ReadOnly) || file.size() > kMaxFileBytes)
+        return;
+    QDataStream stream(&file);
+    stream.setVersion(QDataStream::Qt_6_0);
+    quint32 magic = 0, version = 0;
+    QByteArray payload;
+    quint64 digest = 0;
+    stream >> magic >> version;
+    if (stream.status() != QDataStream::Ok || magic != kSearchMagic || version != kSearchVersion)
+        return;
+    stream >> payload >> digest;
+    if (stream.status() != QDataStream::Ok || digest != digestOf(payload))
+        return;
+    QDataStream in(payload);
+    in.setVersion(QDataStream::Qt_6_0);
+    quint32 count = 0;
+    in >> count;
+    for (quint32 i = 0; i < count; ++i) {
+        QString id;
+        qint64 size = 0, modified = 0;
+        in >> id >> size >> modified;
+        auto text = std::make_shared<SearchText>();
+        if (in.status() != QDataStream::Ok || !text->read(in))
+            return; // the rest cannot be trusted either
+        const auto it = m_listCache.find(id);
+        if (it != m_listCache.end() && it->size == size
+            && it->modified.toMSecsSinceEpoch() == modified)
+            it->text = std::move(text);
+    }
 }
 
 QByteArray ConversationStore::indexBytes() const
@@ -159,6 +272,7 @@ void ConversationStore::loadIndex() const
         }
         m_listCache.insert(id, entry);
     }
+    loadSearchIndex();
 }
 
 QList<ConversationInfo> ConversationStore::list() const
@@ -175,13 +289,16 @@ QList<ConversationInfo> ConversationStore::list() const
             continue;
         CacheEntry entry = m_listCache.value(id);
         if (entry.size != fileInfo.size()
-            || entry.modified.toMSecsSinceEpoch() != fileInfo.lastModified().toMSecsSinceEpoch()) {
+            || entry.modified.toMSecsSinceEpoch() != fileInfo.lastModified().toMSecsSinceEpoch()
+            || (entry.info && !entry.text)) {
             changed = true;
             entry.size = fileInfo.size();
             entry.modified = fileInfo.lastModified();
             entry.info.reset();
+            entry.text.reset();
             QString error;
             ScanResult scanned;
+            scanned.text = std::make_shared<SearchText>();
             const std::optional<QByteArray> data = readFile(fileInfo.filePath(), &error);
             if (data && scan(*data, fileInfo.filePath(), /*keepMessages=*/false, scanned, &error)) {
                 entry.info = ConversationInfo{id,
@@ -191,6 +308,8 @@ QList<ConversationInfo> ConversationStore::list() const
                                               fileInfo.lastModified(),
                                               scanned.messageCount,
                                               scanned.origin};
+                entry.text = std::move(scanned.text);
+                m_searchChanged = true;
             } else {
                 qCWarning(lcConversations) << "skipping conversation:" << error;
             }
@@ -201,7 +320,9 @@ QList<ConversationInfo> ConversationStore::list() const
     }
     if (changed || cache.size() != m_listCache.size())
         indexChanged();
-    m_listCache = cache; // forgets removed files
+    if (cache.size() != m_listCache.size())
+        m_searchChanged = true; // a file is gone
+    m_listCache = cache;        // forgets removed files
 
     std::sort(result.begin(), result.end(),
               [](const ConversationInfo &a, const ConversationInfo &b) {
@@ -212,6 +333,25 @@ QList<ConversationInfo> ConversationStore::list() const
                   return a.id < b.id;
               });
     return result;
+}
+
+QList<SearchHit> ConversationStore::search(const QString &text, int limit) const
+{
+    QList<SearchHit> hits;
+    const SearchPattern pattern(text);
+    if (pattern.isEmpty())
+        return hits;
+    for (const ConversationInfo &info : list()) {
+        const CacheEntry entry = m_listCache.value(info.id);
+        if (!entry.text)
+            continue;
+        if (const std::optional<SearchText::Match> match = entry.text->find(pattern)) {
+            hits.append({info.id, match->message, match->line, match->count});
+            if (hits.size() >= limit)
+                break;
+        }
+    }
+    return hits;
 }
 
 } // namespace Engine

@@ -333,7 +333,7 @@ bool ConversationStore::append(const QString &id, const ChatMessage &message, QS
               + ",\"message\":" + toBytes(dumpJson(json)) + "}\n";
     if (!appendLine(id, line, error))
         return false;
-    noteAppended(id, line.size(), Record::Message, QString());
+    noteAppended(id, line.size(), Record::Message, QString(), 0, &message);
     emit conversationsChanged();
     return true;
 }
@@ -374,8 +374,10 @@ bool ConversationStore::remove(const QString &id, QString *error)
         return false;
     }
     closeFile(id); // Windows cannot delete an open file
-    if (m_listCache.remove(id) > 0)
+    if (m_listCache.remove(id) > 0) {
+        m_searchChanged = true;
         indexChanged();
+    }
     QFile file(filePath(id));
     if (!file.remove()) {
         if (error) {

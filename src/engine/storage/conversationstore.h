@@ -19,6 +19,8 @@ class QFile;
 
 namespace Engine {
 
+class SearchText;
+
 /// A whole conversation as read back from its file.
 struct Conversation
 {
@@ -46,6 +48,15 @@ struct ConversationInfo
     QString origin; ///< as Conversation::origin
 };
 
+/// A conversation whose messages hold what was searched for.
+struct SearchHit
+{
+    QString id;
+    int message = -1; ///< the first match's message (as load() numbers them)
+    QString line;     ///< its line, cut around the match
+    int count = 0;    ///< how many matches the conversation has (at most 999)
+};
+
 /// Persists conversations so that a crash loses no completed message: one append-only JSONL file
 /// per conversation, `<folder>/<id>.jsonl`. Line 1 is a header
 /// `{"type":"conversation","version":1,"id","title","created","workspace"}`, then one
@@ -60,8 +71,10 @@ struct ConversationInfo
 /// `<folder>/index.json` remembers what list() shows (title, workspace, dates, message count)
 /// with each file's size and modification time, so listing reads that one small file and a
 /// stat per conversation, and reads a conversation file only when it changed behind the
-/// store's back. Owned by whoever shows or records conversations (the main window, the CLI's
-/// `run`); files stay open between appends.
+/// store's back. `<folder>/search.idx` keeps beside it the text search() looks in (the user's
+/// and the assistant's messages, bounded: SearchText), checked against the same size and time
+/// and updated on each append. Owned by whoever shows or records conversations (the main window,
+/// the CLI's `run`); files stay open between appends.
 class ConversationStore : public QObject
 {
     Q_OBJECT
@@ -91,6 +104,9 @@ public:
     std::optional<Conversation> load(const QString &id, QString *error = nullptr) const;
     /// Every readable conversation, most recently updated first.
     QList<ConversationInfo> list() const;
+    /// The conversations (most recently updated first, as list()) whose messages contain `text`
+    /// (ASCII letters in either case), at most `limit`.
+    QList<SearchHit> search(const QString &text, int limit = 200) const;
     /// Appends a title record (the file is never rewritten).
     bool rename(const QString &id, const QString &title, QString *error = nullptr);
     /// Keeps only the first `messageCount` messages (an edited or retried turn replaces what
@@ -100,8 +116,9 @@ public:
 
     /// Where the conversation with this id is (or would be) stored.
     QString filePath(const QString &id) const;
-    /// Where list() keeps what it learnt from the files.
+    /// Where list() keeps what it learnt from the files, and search() the messages' text.
     QString indexPath() const;
+    QString searchIndexPath() const;
 
     /// Returns once everything appended so far is synced to disk and the index is saved (the
     /// destructor does the same).
@@ -122,9 +139,10 @@ private:
     // Keeps the list's entry for `id` in step with what this store just wrote, so the next
     // list() does not read the file again.
     void noteAppended(const QString &id, qint64 bytes, Record record, const QString &title = {},
-                      int messageCount = 0);
+                      int messageCount = 0, const ChatMessage *message = nullptr);
     void queueSync(const QString &id);
     void loadIndex() const;
+    void loadSearchIndex() const;
     void indexChanged() const;
     void saveQueuedIndex() const;
     QByteArray indexBytes() const;
@@ -139,10 +157,13 @@ private:
         qint64 size = -1;
         QDateTime modified;
         std::optional<ConversationInfo> info; // nullopt: unreadable header
+        // What search() looks in; replaced, never changed, so that the worker may write it.
+        std::shared_ptr<const SearchText> text;
     };
     mutable QHash<QString, CacheEntry> m_listCache;
     mutable bool m_indexLoaded = false;
     mutable bool m_indexSaveQueued = false;
+    mutable bool m_searchChanged = false; // search.idx is written with the next index save
 
     // The worker: one thread, so syncs and index saves happen in the order they were asked.
     mutable QThreadPool m_worker;
