@@ -1,5 +1,7 @@
 #include "fakellmserver.h"
 
+#include <engine/storage/conversationstore.h>
+
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -226,6 +228,66 @@ private slots:
 
     // A cloned repository's .mcp.json runs nothing until the user trusts it: not on
     // `servers`, `tools`, `call` or `run`; a marker file its command would create stays absent.
+    // `conversations` lists this workspace's conversations (--all: every one), newest first;
+    // --search finds words in their messages and shows the line; --json says the same.
+    void conversationsListsAndSearches()
+    {
+        Engine::ConversationStore store(
+                m_home.filePath(QStringLiteral("data/switchboard/conversations")));
+        const auto said
+                = [&](const QString &id, Engine::ChatMessage::Role role, const QString &text) {
+                      Engine::ChatMessage message;
+                      message.role = role;
+                      message.text = text;
+                      QVERIFY(store.append(id, message));
+                  };
+        const QString older = store.create(QStringLiteral("Fruit"), m_ws.path());
+        said(older, Engine::ChatMessage::Role::User, QStringLiteral("Where is banana7?"));
+        QTest::qWait(20); // a later modification time
+        const QString newer = store.create(QStringLiteral("Plans"), m_ws.path());
+        said(newer, Engine::ChatMessage::Role::Assistant,
+             QStringLiteral("Step one\nthen banana7 twice: banana7"));
+        QTemporaryDir elsewhere;
+        const QString other = store.create(QStringLiteral("Else"), elsewhere.path());
+        said(other, Engine::ChatMessage::Role::User, QStringLiteral("banana7 elsewhere"));
+        store.flush();
+
+        Run run = cli({QStringLiteral("conversations")});
+        QCOMPARE(run.code, 0);
+        QStringList lines = run.out.split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 2);
+        QVERIFY(lines[0].startsWith(newer) && lines[0].endsWith(QLatin1String("Plans")));
+        QVERIFY(lines[1].startsWith(older) && lines[1].contains(QLatin1String("1 message")));
+
+        run = cli({QStringLiteral("conversations"), QStringLiteral("--search"),
+                   QStringLiteral("BANANA7")});
+        QCOMPARE(run.code, 0);
+        lines = run.out.split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 4);
+        QVERIFY(lines[0].startsWith(newer));
+        QCOMPARE(lines[1].trimmed(), QStringLiteral("#1: then banana7 twice: banana7 (2 matches)"));
+        QCOMPARE(lines[3].trimmed(), QStringLiteral("#1: Where is banana7? (1 match)"));
+
+        run = cli({QStringLiteral("conversations"), QStringLiteral("--all"),
+                   QStringLiteral("--json"), QStringLiteral("--search"),
+                   QStringLiteral("banana7")});
+        QCOMPARE(run.code, 0);
+        const nlohmann::json list = nlohmann::json::parse(run.out.toStdString());
+        QCOMPARE(int(list.size()), 3);
+        QCOMPARE(QString::fromStdString(list[0]["id"]), other);
+        QCOMPARE(QString::fromStdString(list[0]["match"]["line"]),
+                 QStringLiteral("banana7 elsewhere"));
+        QCOMPARE(list[1]["match"]["count"].get<int>(), 2);
+
+        run = cli({QStringLiteral("conversations"), QStringLiteral("--search"),
+                   QStringLiteral("kiwi")});
+        QCOMPARE(run.code, 0);
+        QVERIFY(run.out.isEmpty());
+        QVERIFY(run.err.contains(QLatin1String("no conversation of this workspace says 'kiwi'")));
+        QCOMPARE(cli({QStringLiteral("conversations"), QStringLiteral("--search")}).code, 1);
+        QCOMPARE(cli({QStringLiteral("conversations"), QStringLiteral("--bogus")}).code, 1);
+    }
+
     void untrustedWorkspaceRunsNothing()
     {
         QTemporaryDir ws;

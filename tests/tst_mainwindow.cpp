@@ -11,6 +11,7 @@
 #include <ui/chatview.h>
 #include <ui/configeditorpane.h>
 #include <ui/conversationlist.h>
+#include <ui/findbar.h>
 #include <ui/icons.h>
 #include <ui/language.h>
 #include <ui/mainwindow.h>
@@ -655,6 +656,84 @@ private slots:
         QVERIFY(!list->isVisible());
         QVERIFY(empty->isVisible());
         QVERIFY(empty->text().contains(QStringLiteral("nothing-like-this")));
+    }
+
+    // The conversation list finds words inside messages and shows the line; opening the hit
+    // finds it in the chat. Ctrl+F finds in the open conversation: every match highlighted,
+    // "2 of 3", Enter and Shift+Enter step through (wrapping), Esc closes the bar only.
+    void searchFindsWordsInMessages()
+    {
+        QTemporaryDir workspace, data;
+        qunsetenv("OPENAI_API_KEY");
+        qunsetenv("OPENAI_BASE_URL");
+        qunsetenv("ANTHROPIC_API_KEY");
+        const Gui::MainWindowOptions options = testWindowOptions(workspace.path(), data.path());
+        QString fruit;
+        {
+            ConversationStore store(options.conversationFolder);
+            fruit = store.create(QStringLiteral("Shopping"), options.workspace);
+            ChatMessage asked;
+            asked.text = QStringLiteral("Where do I find banana7?");
+            ChatMessage answered;
+            answered.role = ChatMessage::Role::Assistant;
+            answered.text = QStringLiteral("Intro line.\n\nThe **banana7** shelf is left; "
+                                           "BANANA7 is cheap.\n\nNeedle-250 closes it.");
+            QVERIFY(store.append(fruit, asked) && store.append(fruit, answered));
+            const QString plain = store.create(QStringLiteral("Other"), options.workspace);
+            asked.text = QStringLiteral("nothing to see");
+            QVERIFY(store.append(plain, asked));
+        }
+        Gui::MainWindow window(options);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto *list = window.findChild<QListWidget *>(QStringLiteral("conversationList"));
+        auto *search = window.findChild<QLineEdit *>(QStringLiteral("conversationSearch"));
+        QCOMPARE(list->count(), 2);
+        QTest::keyClicks(search, QStringLiteral("needle-250"));
+        QCOMPARE(list->count(), 1);
+        QCOMPARE(list->item(0)->text(), QStringLiteral("Shopping"));
+        QCOMPARE(list->item(0)->data(Gui::ConversationList::LineRole).toString(),
+                 QStringLiteral("Needle-250 closes it."));
+        search->clear();
+        QTest::keyClicks(search, QStringLiteral("banana7"));
+        QCOMPARE(list->count(), 1);
+        QVERIFY(list->item(0)
+                        ->data(Gui::ConversationList::LineRole)
+                        .toString()
+                        .contains(QLatin1String("banana7")));
+
+        // Opening the hit opens the conversation with the chat finding it.
+        QTest::mouseClick(list->viewport(), Qt::LeftButton, {},
+                          list->visualItemRect(list->item(0)).center());
+        auto *bar = window.findChild<Gui::FindBar *>(QStringLiteral("findBar"));
+        QVERIFY(bar);
+        QTRY_VERIFY(bar->isVisible());
+        Gui::ChatView *chat = window.chatView();
+        QCOMPARE(chat->findCount(), 3);
+        QCOMPARE(bar->status(), QStringLiteral("1 of 3"));
+        QCOMPARE(chat->extraSelections().size(), 3);
+        auto *text = bar->findChild<QLineEdit *>(QStringLiteral("findText"));
+        QTest::keyClick(text, Qt::Key_Return);
+        QCOMPARE(bar->status(), QStringLiteral("2 of 3"));
+        QCOMPARE(chat->textCursor().block().text().contains(QLatin1String("shelf")), true);
+        QTest::keyClick(text, Qt::Key_Return, Qt::ShiftModifier);
+        QTest::keyClick(text, Qt::Key_Return, Qt::ShiftModifier);
+        QCOMPARE(bar->status(), QStringLiteral("3 of 3")); // wrapped
+        bar->findChild<QCheckBox *>(QStringLiteral("findCase"))->setChecked(true);
+        QCOMPARE(chat->findCount(), 2);
+        QTest::keyClick(text, Qt::Key_Escape);
+        QVERIFY(!bar->isVisible());
+        QVERIFY(chat->extraSelections().isEmpty());
+
+        // Ctrl+F from anywhere in the window; a word not there says so.
+        window.findChild<QAction *>(QStringLiteral("findAction"))->trigger();
+        QTRY_VERIFY(bar->isVisible() && window.focusWidget() == text);
+        text->setText(QStringLiteral("kiwi"));
+        QCOMPARE(bar->status(), QStringLiteral("No matches"));
+        text->setText(QStringLiteral("NEEDLE-250"));
+        QCOMPARE(bar->status(), QStringLiteral("No matches")); // Match case is still on
+        bar->findChild<QCheckBox *>(QStringLiteral("findCase"))->setChecked(false);
+        QCOMPARE(bar->status(), QStringLiteral("1 of 1"));
     }
 
     // "Today 14:03", "Yesterday 09:12", a weekday within the week, else the date.
@@ -1855,8 +1934,8 @@ private slots:
         // View shows and hides the docks and the toolbar.
         auto *viewMenu = window.findChild<QMenu *>(QStringLiteral("viewMenu"));
         QVERIFY(viewMenu);
-        // conversations, servers, agents, protocol log, toolbar
-        QCOMPARE(viewMenu->actions().size(), 5);
+        // conversations, find, servers, agents, protocol log, toolbar
+        QCOMPARE(viewMenu->actions().size(), 6);
         QVERIFY(viewMenu->actions().contains(
                 window.findChild<QAction *>(QStringLiteral("agentsDockAction"))));
     }

@@ -11,6 +11,22 @@
             <numerusform>%1 connected: %n tools</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <location filename="../src/cli/cliconversations.cpp" line="+70"/>
+        <source>%n message(s)</source>
+        <translation>
+            <numerusform>%n message</numerusform>
+            <numerusform>%n messages</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+6"/>
+        <source>    #%1: %2 (%n match(es))</source>
+        <translation>
+            <numerusform>    #%1: %2 (%n match)</numerusform>
+            <numerusform>    #%1: %2 (%n matches)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>Engine::Agent</name>
@@ -288,7 +304,7 @@
 <context>
     <name>Gui::ConversationList</name>
     <message numerus="yes">
-        <location filename="../src/ui/conversationlist.cpp" line="+241"/>
+        <location filename="../src/ui/conversationlist.cpp" line="+271"/>
         <source>%1
 %n message(s), last %2
 in %3</source>
@@ -305,7 +321,7 @@ in %3</numerusform>
 <context>
     <name>Gui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../src/ui/mainwindow.cpp" line="+673"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+685"/>
         <source>%n earlier tool result(s) shortened</source>
         <translation>
             <numerusform>%n earlier tool result shortened</numerusform>

@@ -4,7 +4,7 @@
 <context>
     <name>Cli::Application</name>
     <message>
-        <location filename="../src/cli/cli.cpp" line="+355"/>
+        <location filename="../src/cli/cli.cpp" line="+363"/>
         <source>switchboard-cli: refusing to use %1 as the workspace (it is / or your home folder: the tools could read every project and your private files there); run it in a project folder or name one with --workspace DIR</source>
         <translation>switchboard-cli：拒绝将 %1 用作工作区（它是 / 或你的主文件夹：工具将能读取其中的所有项目和你的私人文件）；请在项目文件夹中运行，或用 --workspace DIR 指定一个</translation>
     </message>
@@ -439,6 +439,55 @@
         <location line="+1"/>
         <source> (not stored)</source>
         <translation>（未存储）</translation>
+    </message>
+    <message>
+        <location filename="../src/cli/cliconversations.cpp" line="+28"/>
+        <source>conversations: unexpected argument &apos;%1&apos;</source>
+        <translation>conversations：意外的参数“%1”</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>conversations: --search needs the text to look for</source>
+        <translation>conversations：--search 需要要查找的文字</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+39"/>
+        <source>%n message(s)</source>
+        <translation>
+            <numerusform>%n 条消息</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>(untitled)</source>
+        <translation>（无标题）</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>    #%1: %2 (%n match(es))</source>
+        <translation>
+            <numerusform>    #%1：%2（%n 处匹配）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>no saved conversations</source>
+        <translation>没有已保存的对话</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no saved conversations in %1 (--all lists every workspace&apos;s)</source>
+        <translation>%1 中没有已保存的对话（--all 列出所有工作区的对话）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>no conversation says &apos;%1&apos;</source>
+        <translation>没有对话提到“%1”</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no conversation of this workspace says &apos;%1&apos;</source>
+        <translation>此工作区没有对话提到“%1”</translation>
     </message>
 </context>
 <context>
@@ -2100,7 +2149,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>对话文件 %1 的格式版本为 %2，此版本的 Switchboard 无法读取。</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+47"/>
         <source>The conversation file %1 is empty.</source>
         <translation>对话文件 %1 为空。</translation>
     </message>
@@ -2147,7 +2196,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>随此对话保存的完整结果已丢失或被改动；只显示模型读到的部分。</translation>
     </message>
     <message>
-        <location filename="../src/engine/storage/conversationstore.cpp" line="+116"/>
+        <location filename="../src/engine/storage/conversationstore.cpp" line="+118"/>
         <source>Cannot delete the conversation file %1: %2</source>
         <translation>无法删除对话文件 %1：%2</translation>
     </message>
@@ -3979,7 +4028,7 @@ Site: %3</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../src/ui/chatview.cpp" line="+227"/>
+        <location filename="../src/ui/chatview.cpp" line="+297"/>
         <source>You</source>
         <translation>你</translation>
     </message>
@@ -4350,7 +4399,7 @@ Site: %3</source>
 <context>
     <name>Gui::ConversationList</name>
     <message>
-        <location filename="../src/ui/conversationlist.cpp" line="+146"/>
+        <location filename="../src/ui/conversationlist.cpp" line="+152"/>
         <source>Search conversations</source>
         <translation>搜索对话</translation>
     </message>
@@ -4381,8 +4430,8 @@ Site: %3</source>
         <translation>%1 %2</translation>
     </message>
     <message>
-        <location line="+29"/>
-        <location line="+15"/>
+        <location line="+51"/>
+        <location line="+17"/>
         <source>(untitled)</source>
         <translation>（无标题）</translation>
     </message>
@@ -4498,6 +4547,49 @@ in %3</source>
         <location line="+18"/>
         <source>$%1 (%2) could not be started</source>
         <translation>无法启动 $%1（%2）</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::FindBar</name>
+    <message>
+        <location filename="../src/ui/findbar.cpp" line="+110"/>
+        <source>No matches</source>
+        <translation>无匹配</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 of %2+</source>
+        <translation>第 %1 处，共 %2+ 处</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 of %2</source>
+        <translation>第 %1 处，共 %2 处</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Find in this conversation</source>
+        <translation>在此对话中查找</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Previous match (Shift+Enter)</source>
+        <translation>上一处（Shift+Enter）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Next match (Enter, F3)</source>
+        <translation>下一处（Enter、F3）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Match case</source>
+        <translation>区分大小写</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Close (Esc)</source>
+        <translation>关闭（Esc）</translation>
     </message>
 </context>
 <context>
@@ -4807,22 +4899,22 @@ Its answers and settings are kept.</source>
 <context>
     <name>Gui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+606"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+617"/>
         <source>Ask anything — Enter sends, Shift+Enter for a new line, /mcp opens the tools</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
     <message>
-        <location line="+345"/>
+        <location line="+346"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-343"/>
+        <location line="-344"/>
         <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
         <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
     </message>
     <message>
-        <location line="-203"/>
+        <location line="-211"/>
         <source>Context from %1 ✕</source>
         <translation>来自 %1 的上下文 ✕</translation>
     </message>
@@ -4836,12 +4928,12 @@ Its answers and settings are kept.</source>
 %2</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+81"/>
         <source>Updated %1; it is restarting.</source>
         <translation>已更新 %1；正在重新启动。</translation>
     </message>
     <message>
-        <location line="+126"/>
+        <location line="+129"/>
         <source>New conversation</source>
         <translation>新建对话</translation>
     </message>
@@ -4849,6 +4941,11 @@ Its answers and settings are kept.</source>
         <location line="+1"/>
         <source>&amp;Conversations</source>
         <translation>对话(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Find in conversation…</source>
+        <translation>在对话中查找(&amp;F)…</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -4923,12 +5020,12 @@ Its answers and settings are kept.</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-592"/>
+        <location line="-603"/>
         <source>Could not save the conversation: %1</source>
         <translation>无法保存对话：%1</translation>
     </message>
     <message>
-        <location line="+422"/>
+        <location line="+433"/>
         <source>&lt;b&gt;Compacted&lt;/b&gt; to fit the model&apos;s context window: %1 and %2 this request. The conversation keeps everything.</source>
         <translation>&lt;b&gt;已压缩&lt;/b&gt;以适应模型的上下文窗口：%1，并且本次请求%2。对话本身保留全部内容。</translation>
     </message>
@@ -5044,7 +5141,7 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
         <translation>无法删除对话：%1</translation>
     </message>
     <message>
-        <location line="+80"/>
+        <location line="+81"/>
         <source>Could not save the settings: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>

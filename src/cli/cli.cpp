@@ -141,6 +141,14 @@ std::span<const Application::Command> Application::commands()
              "server);\n"
              "                              above --tool-search N tools (default 40, 0: off) the\n"
              "                              model finds the servers' tools with search_tools\n"},
+            {L("conversations"),
+             {},
+             {},
+             &Application::cmdConversations,
+             "  conversations [--search TEXT] [--all] [--json]\n"
+             "                              this workspace's saved conversations (--all: every\n"
+             "                              workspace's), newest first; --search: those whose\n"
+             "                              messages say TEXT, with the line that does\n"},
             {L("trust"),
              {},
              {},

@@ -100,6 +100,9 @@ private:
     bool serverArguments(const QString &command, int count, const QString &usage,
                          QStringList *positional);
 
+    // conversations (cliconversations.cpp)
+    int cmdConversations();
+
     // run (clirun.cpp)
     int cmdRun();
     void startRun();

@@ -115,6 +115,9 @@ void ChatView::clear()
     m_answerBeforeCalls = -1;
     m_lastAssistantText.clear();
     m_imageCount = 0;
+    m_findMatches.clear();
+    m_findCurrent = -1;
+    setExtraSelections({});
     document()->clear();
     updateColumn();
     m_followEnd = true;
@@ -129,6 +132,73 @@ int ChatView::columnWidth() const
 {
     return viewport()->width() - columnLeft()
            - int(document()->rootFrame()->frameFormat().rightMargin());
+}
+
+int ChatView::findAll(const QString &text, bool caseSensitive)
+{
+    m_findMatches.clear();
+    m_findCurrent = -1;
+    if (!text.isEmpty()) {
+        const QTextDocument::FindFlags flags
+                = caseSensitive ? QTextDocument::FindCaseSensitively : QTextDocument::FindFlags();
+        // The first match at or after the top of what is on screen becomes the current one.
+        const int firstShown = cursorForPosition(QPoint(0, 0)).position();
+        QTextCursor at(document());
+        while (m_findMatches.size() < MaxFindMatches) {
+            at = document()->find(text, at, flags);
+            if (at.isNull())
+                break;
+            if (m_findCurrent < 0 && at.selectionStart() >= firstShown)
+                m_findCurrent = int(m_findMatches.size());
+            m_findMatches.append(at);
+        }
+        if (m_findCurrent < 0 && !m_findMatches.isEmpty())
+            m_findCurrent = 0;
+    }
+    showFindMatches();
+    return int(m_findMatches.size());
+}
+
+int ChatView::findNext(bool backward)
+{
+    if (m_findMatches.isEmpty())
+        return 0;
+    const int count = int(m_findMatches.size());
+    m_findCurrent = (m_findCurrent + (backward ? count - 1 : 1)) % count;
+    showFindMatches();
+    return m_findCurrent + 1;
+}
+
+void ChatView::clearFind()
+{
+    findAll(QString());
+}
+
+// Every match in the highlight colour's pale form, the current one as a selection, shown.
+void ChatView::showFindMatches()
+{
+    QList<QTextEdit::ExtraSelection> selections;
+    QColor all = palette().color(QPalette::Highlight);
+    all.setAlpha(70);
+    for (int i = 0; i < m_findMatches.size(); ++i) {
+        QTextEdit::ExtraSelection selection;
+        selection.cursor = m_findMatches.at(i);
+        if (i == m_findCurrent) {
+            selection.format.setBackground(palette().color(QPalette::Highlight));
+            selection.format.setForeground(palette().color(QPalette::HighlightedText));
+        } else {
+            selection.format.setBackground(all);
+        }
+        selections.append(selection);
+    }
+    setExtraSelections(selections);
+    if (m_findCurrent >= 0) {
+        m_followEnd = false; // reading a match, not the end
+        QTextCursor current = m_findMatches.at(m_findCurrent);
+        current.clearSelection();
+        setTextCursor(current);
+        ensureCursorVisible();
+    }
 }
 
 void ChatView::updateColumn()

@@ -113,6 +113,17 @@ public:
     // The code blocks' texts, in the order they were shown (what their Copy links copy).
     QStringList codeBlocks() const;
 
+    // Find in the conversation (Ctrl+F): every match of `text` (case as typed or not)
+    // highlighted, and the first at or after what is on screen made current and scrolled to.
+    // The number of matches (at most MaxFindMatches); an empty text clears the highlights.
+    static constexpr int MaxFindMatches = 10000;
+    int findAll(const QString &text, bool caseSensitive = false);
+    // The next (or previous) match, wrapping around; its 1-based number, 0 when there is none.
+    int findNext(bool backward = false);
+    int findCount() const { return int(m_findMatches.size()); }
+    int findCurrent() const { return m_findCurrent + 1; }
+    void clearFind();
+
 signals:
     // "Edit" on the last user message: its text, to be edited and sent again.
     void editRequested(const QString &text);
@@ -168,6 +179,7 @@ private:
     void restyle();
     // The root frame's side margins centre the column in the view's width.
     void updateColumn();
+    void showFindMatches();
 
     std::vector<std::unique_ptr<Entry>> m_entries;
     QHash<QString, Entry *> m_cards;
@@ -188,6 +200,8 @@ private:
     QTimer m_renderTimer;
     QTimer m_viewsMovedTimer; // the document was laid out again: viewsMoved() once
     int m_imageCount = 0;
+    QList<QTextCursor> m_findMatches; // findAll's, in document order
+    int m_findCurrent = -1;
 };
 
 } // namespace Gui

@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QDir>
+#include <QHash>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -30,7 +31,10 @@ public:
         QStyleOptionViewItem opt = option;
         initStyleOption(&opt, index);
         const QString title = opt.text;
-        const QString when = index.data(ConversationList::WhenRole).toString();
+        // Searching, the line that matched; else when it was last used.
+        const QString matched = index.data(ConversationList::LineRole).toString();
+        const QString when
+                = matched.isEmpty() ? index.data(ConversationList::WhenRole).toString() : matched;
         opt.text.clear();
         const QWidget *widget = opt.widget;
         QStyle *style = widget ? widget->style() : QApplication::style();
@@ -61,8 +65,10 @@ public:
         painter->setPen(dim);
         line.translate(0, line.height());
         line.setHeight(smallMetrics.height());
-        painter->drawText(line, Qt::AlignLeft | Qt::AlignVCenter,
-                          smallMetrics.elidedText(when, Qt::ElideMiddle, line.width()));
+        painter->drawText(
+                line, Qt::AlignLeft | Qt::AlignVCenter,
+                smallMetrics.elidedText(when, matched.isEmpty() ? Qt::ElideMiddle : Qt::ElideRight,
+                                        line.width()));
         painter->restore();
     }
 
@@ -199,11 +205,15 @@ QString ConversationList::describeTime(const QDateTime &when, const QDateTime &n
     return locale.toString(local.date(), QLocale::ShortFormat);
 }
 
-bool ConversationList::matches(const Engine::ConversationInfo &info, const QStringList &words) const
+bool ConversationList::inScope(const Engine::ConversationInfo &info) const
 {
-    if (!m_allWorkspaces->isChecked() && !m_workspace.isEmpty()
-        && QDir::cleanPath(info.workspace) != m_workspace)
-        return false;
+    return m_allWorkspaces->isChecked() || m_workspace.isEmpty()
+           || QDir::cleanPath(info.workspace) == m_workspace;
+}
+
+bool ConversationList::titleMatches(const Engine::ConversationInfo &info,
+                                    const QStringList &words) const
+{
     for (const QString &word : words) {
         if (!info.title.contains(word, Qt::CaseInsensitive)
             && !(m_allWorkspaces->isChecked()
@@ -213,6 +223,17 @@ bool ConversationList::matches(const Engine::ConversationInfo &info, const QStri
     return true;
 }
 
+void ConversationList::setTextSearch(TextSearch search)
+{
+    m_textSearch = std::move(search);
+    rebuild();
+}
+
+QString ConversationList::searchText() const
+{
+    return m_search->text().trimmed();
+}
+
 void ConversationList::rebuild()
 {
     const QSignalBlocker blocker(m_list); // filling in is not renaming
@@ -220,8 +241,15 @@ void ConversationList::rebuild()
     const QStringList words = m_search->text().split(u' ', Qt::SkipEmptyParts);
     const QDateTime now = QDateTime::currentDateTime();
     const bool all = m_allWorkspaces->isChecked();
+    // The title's words, or the phrase in a message.
+    QHash<QString, Engine::SearchHit> hits;
+    if (!words.isEmpty() && m_textSearch) {
+        for (const Engine::SearchHit &hit : m_textSearch(searchText()))
+            hits.insert(hit.id, hit);
+    }
     for (const Engine::ConversationInfo &info : std::as_const(m_conversations)) {
-        if (!matches(info, words))
+        const auto hit = hits.constFind(info.id);
+        if (!inScope(info) || (!titleMatches(info, words) && hit == hits.cend()))
             continue;
         auto *item
                 = new QListWidgetItem(info.title.isEmpty() ? tr("(untitled)") : info.title, m_list);
@@ -229,6 +257,8 @@ void ConversationList::rebuild()
         item->setData(IdRole, info.id);
         item->setData(TitleRole, info.title);
         item->setData(WorkspaceRole, info.workspace);
+        if (hit != hits.cend())
+            item->setData(LineRole, hit->line);
         QString when = describeTime(info.updated, now);
         if (info.origin == QLatin1String("a2a-inbound"))
             when = tr("%1 · asked by a remote agent").arg(when);

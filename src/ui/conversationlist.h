@@ -7,6 +7,8 @@
 #include <QString>
 #include <QWidget>
 
+#include <functional>
+
 class QCheckBox;
 class QLabel;
 class QLineEdit;
@@ -17,7 +19,8 @@ namespace Gui {
 
 /// The conversation list beside the chat: the conversations of this workspace (or of all of
 /// them), newest first, each with its title and when it was last used, a search box over
-/// titles and workspaces, rename in place and delete. Shows what it is given
+/// titles, workspaces and (setTextSearch) what the messages say, with the line that says it,
+/// rename in place and delete. Shows what it is given
 /// (setConversations); opening, renaming and deleting are the window's (signals).
 class ConversationList : public QWidget
 {
@@ -28,6 +31,7 @@ public:
         TitleRole,     // the stored title, before an edit
         WhenRole,      // the second line: when, and (listing all workspaces) where
         WorkspaceRole, // the workspace folder
+        LineRole,      // searching: the line of a message that matched, else empty
     };
 
     explicit ConversationList(QWidget *parent = nullptr);
@@ -37,6 +41,11 @@ public:
     void setConversations(const QList<Engine::ConversationInfo> &conversations);
     /// The open conversation stands out; an empty id selects none.
     void setCurrent(const QString &id);
+    /// What the search box finds in messages (Engine::ConversationStore::search).
+    using TextSearch = std::function<QList<Engine::SearchHit>(const QString &text)>;
+    void setTextSearch(TextSearch search);
+    /// The search box's text, trimmed.
+    QString searchText() const;
 
     QListWidget *view() const { return m_list; }
 
@@ -54,7 +63,8 @@ protected:
 private:
     void retranslateUi();
     void rebuild();
-    bool matches(const Engine::ConversationInfo &info, const QStringList &words) const;
+    bool inScope(const Engine::ConversationInfo &info) const;
+    bool titleMatches(const Engine::ConversationInfo &info, const QStringList &words) const;
     void showContextMenu(const QPoint &pos);
     void itemEdited(QListWidgetItem *item);
 
@@ -65,6 +75,7 @@ private:
     QList<Engine::ConversationInfo> m_conversations;
     QString m_workspace;
     QString m_current;
+    TextSearch m_textSearch;
 };
 
 } // namespace Gui

@@ -10,6 +10,7 @@
 #include "configeditorpane.h"
 #include "conversationlist.h"
 #include "drafts.h"
+#include "findbar.h"
 #include "helpdialogs.h"
 #include "icons.h"
 #include "installactions.h"
@@ -342,6 +343,8 @@ QWidget *MainWindow::setUpChatPane()
     m_chatLayout = new QVBoxLayout(chatPane);
     m_chatLayout->setContentsMargins(0, 0, 0, 0);
     m_chatLayout->addWidget(m_chat, 1);
+    m_findBar = new FindBar(m_chat, this);
+    m_chatLayout->addWidget(m_findBar);
     m_editHint = new QLabel(this);
     m_editHint->setObjectName(QStringLiteral("editHint"));
     m_editHint->setWordWrap(true);
@@ -424,9 +427,14 @@ QWidget *MainWindow::setUpConversationPane()
 {
     m_conversations = new ConversationList(this);
     m_conversations->setWorkspace(m_options.workspace);
+    m_conversations->setTextSearch([this](const QString &text) { return m_store->search(text); });
     connect(m_conversations, &ConversationList::openRequested, this, [this](const QString &id) {
         if (id != openConversationId())
             openConversation(id);
+        // Found by what a message says: the chat finds it too.
+        const QString searched = m_conversations->searchText();
+        if (!searched.isEmpty() && id == openConversationId())
+            m_findBar->open(searched);
     });
     connect(m_conversations, &ConversationList::renameRequested, this,
             &MainWindow::renameConversation);
@@ -551,6 +559,9 @@ void MainWindow::setUpMenus()
         m_conversationPane->setVisible(shown);
     });
     m_viewMenu->addAction(m_conversationsAction);
+    m_findAction = m_viewMenu->addAction(QString(), QKeySequence::Find, this,
+                                         [this] { m_findBar->open(); });
+    m_findAction->setObjectName(QStringLiteral("findAction"));
     m_dock->toggleViewAction()->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     m_viewMenu->addAction(m_dock->toggleViewAction());
     m_agentsDock->toggleViewAction()->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
@@ -609,6 +620,7 @@ void MainWindow::retranslateUi()
                            "and what followed, Esc cancels."));
     m_newButton->setText(tr("New conversation"));
     m_conversationsAction->setText(tr("&Conversations"));
+    m_findAction->setText(tr("&Find in conversation…"));
     m_attachmentBar->retranslateUi();
     m_fileMenu->setTitle(tr("&File"));
     m_newAction->setText(tr("&New conversation"));
@@ -1230,6 +1242,7 @@ void MainWindow::openConversation(const QString &id)
     }
     switchDraft(id);
     m_chat->showConversation(conversation->messages);
+    m_findBar->refresh();
     m_usageLabel->reset();
     m_conversations->setCurrent(id);
     if (m_agent) {

@@ -35,6 +35,7 @@ class ChatView;
 class ComposerEdit;
 class ConfigEditorPane;
 class ConversationList;
+class FindBar;
 class Drafts;
 class ModelPicker;
 class NoModelNotice;
@@ -216,8 +217,10 @@ private:
     QPushButton *m_sendButton = nullptr;
     ModelPicker *m_modelPicker = nullptr;
     ConversationList *m_conversations = nullptr;
-    QSplitter *m_splitter = nullptr;          // the conversation pane | the chat
-    QWidget *m_conversationPane = nullptr;    // the list and New conversation
+    QSplitter *m_splitter = nullptr;       // the conversation pane | the chat
+    QWidget *m_conversationPane = nullptr; // the list and New conversation
+    FindBar *m_findBar = nullptr;          // Ctrl+F, under the chat
+    QAction *m_findAction = nullptr;
     QAction *m_conversationsAction = nullptr; // View → Conversations: shows or hides the pane
     bool m_defaultLayoutPending = false;      // no saved layout: defaultLayout() at the first show
     int m_listWidth = 0;                      // the pane's width, kept while it is hidden
