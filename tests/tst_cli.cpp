@@ -288,6 +288,81 @@ private slots:
         QCOMPARE(cli({QStringLiteral("conversations"), QStringLiteral("--bogus")}).code, 1);
     }
 
+    // `export ID` writes the conversation as Markdown, one self-contained HTML page (no
+    // script, everything said escaped, tool calls collapsible, images inline) or JSON.
+    void exportWritesMarkdownHtmlAndJson()
+    {
+        Engine::ConversationStore store(
+                m_home.filePath(QStringLiteral("data/switchboard/conversations")));
+        const QString id = store.create(QStringLiteral("Export <me>"), m_ws.path());
+        Engine::ChatMessage asked;
+        asked.text = QStringLiteral("Look: <script>alert(1)</script> %1 %2");
+        // A 1×1 PNG.
+        const QByteArray png = QByteArray::fromBase64("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJ"
+                                                      "AAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU"
+                                                      "5ErkJggg==");
+        asked.attachments.push_back({QStringLiteral("red.png"), QStringLiteral("image/png"), png});
+        Engine::ChatMessage answer;
+        answer.role = Engine::ChatMessage::Role::Assistant;
+        answer.text = QStringLiteral("Here:\n```sh\necho ```hi```\n```\nDone.");
+        Engine::ToolCallRequest call;
+        call.id = QStringLiteral("c1");
+        call.name = QStringLiteral("fix_echo");
+        call.arguments = {{"text", "</pre><b>x</b>"}};
+        answer.toolCalls.push_back(call);
+        Engine::ChatMessage result;
+        result.role = Engine::ChatMessage::Role::Tool;
+        result.toolCallId = QStringLiteral("c1");
+        result.toolName = QStringLiteral("fix_echo");
+        result.text = QStringLiteral("echoed </details> back");
+        QVERIFY(store.append(id, asked) && store.append(id, answer) && store.append(id, result));
+        store.flush();
+
+        Run run = cli({QStringLiteral("export"), id});
+        QCOMPARE(run.code, 0);
+        QVERIFY(run.out.startsWith(QLatin1String("# Export <me>")));
+        QVERIFY(run.out.contains(QLatin1String("**You**")));
+        QVERIFY(run.out.contains(QLatin1String("![red.png](data:image/png;base64,")));
+        QVERIFY(run.out.contains(QLatin1String("<summary>Tool call fix_echo</summary>")));
+        QVERIFY(run.out.contains(QLatin1String("```text\nechoed </details> back\n```")));
+
+        const QString page = m_home.filePath(QStringLiteral("page.html"));
+        run = cli({QStringLiteral("export"), id.left(8), QStringLiteral("--format"),
+                   QStringLiteral("html"), QStringLiteral("--output"), page});
+        QCOMPARE(run.code, 0);
+        QFile file(page);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString html = QString::fromUtf8(file.readAll());
+        QVERIFY(html.contains(QLatin1String("Content-Security-Policy")));
+        QVERIFY(!html.contains(QLatin1String("<script")));
+        QVERIFY(html.contains(QLatin1String("&lt;script&gt;alert(1)&lt;/script&gt; %1 %2")));
+        QVERIFY(html.contains(QLatin1String("<title>Export &lt;me&gt;</title>")));
+        QVERIFY(html.contains(QLatin1String("<img alt=\"red.png\" src=\"data:image/png;base64,")));
+        QVERIFY(html.contains(QLatin1String("<summary>Tool call fix_echo</summary>")));
+        QVERIFY(html.contains(QLatin1String("&lt;/pre&gt;&lt;b&gt;x&lt;/b&gt;")));
+        QVERIFY(html.contains(QLatin1String("echoed &lt;/details&gt; back")));
+        QVERIFY(html.contains(QLatin1String("<pre>echo ```hi```</pre>")));
+
+        run = cli(
+                {QStringLiteral("export"), id, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(run.code, 0);
+        const nlohmann::json document = nlohmann::json::parse(run.out.toStdString());
+        QCOMPARE(QString::fromStdString(document["format"]),
+                 QStringLiteral("switchboard-conversation"));
+        QCOMPARE(int(document["messages"].size()), 3);
+        QCOMPARE(QString::fromStdString(document["messages"][2]["text"]),
+                 QStringLiteral("echoed </details> back"));
+
+        QCOMPARE(cli({QStringLiteral("export"), id, QStringLiteral("--format"),
+                      QStringLiteral("pdf")})
+                         .code,
+                 1);
+        run = cli({QStringLiteral("export"), QStringLiteral("no-such-id")});
+        QCOMPARE(run.code, 1);
+        QVERIFY(run.err.contains(QLatin1String("no saved conversation has the ID no-such-id")));
+        QCOMPARE(cli({QStringLiteral("export")}).code, 1);
+    }
+
     void untrustedWorkspaceRunsNothing()
     {
         QTemporaryDir ws;

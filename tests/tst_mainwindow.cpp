@@ -33,6 +33,7 @@
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QImage>
 #include <QLabel>
@@ -734,6 +735,77 @@ private slots:
         QCOMPARE(bar->status(), QStringLiteral("No matches")); // Match case is still on
         bar->findChild<QCheckBox *>(QStringLiteral("findCase"))->setChecked(false);
         QCOMPARE(bar->status(), QStringLiteral("1 of 1"));
+    }
+
+    // File → Export conversation writes the open one (the menu asks where); "Fork" on the
+    // user's first message makes a new conversation with that exchange only, opened in place,
+    // the original unchanged.
+    void exportAndFork()
+    {
+        QTemporaryDir workspace, data;
+        qunsetenv("OPENAI_API_KEY");
+        qunsetenv("OPENAI_BASE_URL");
+        qunsetenv("ANTHROPIC_API_KEY");
+        Gui::MainWindowOptions options = testWindowOptions(workspace.path(), data.path());
+        QString id;
+        {
+            ConversationStore store(options.conversationFolder);
+            id = store.create(QStringLiteral("Two questions"), options.workspace);
+            for (const auto &[role, text] :
+                 {std::pair{ChatMessage::Role::User, QStringLiteral("first question")},
+                  std::pair{ChatMessage::Role::Assistant, QStringLiteral("first answer")},
+                  std::pair{ChatMessage::Role::User, QStringLiteral("second question")},
+                  std::pair{ChatMessage::Role::Assistant, QStringLiteral("second answer")}}) {
+                ChatMessage message;
+                message.role = role;
+                message.text = text;
+                QVERIFY(store.append(id, message));
+            }
+        }
+        options.conversationId = id;
+        Gui::MainWindow window(options);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+        auto *menu = window.findChild<QMenu *>(QStringLiteral("exportMenu"));
+        QVERIFY(menu);
+        QCOMPARE(menu->actions().size(), 3);
+        window.findChild<QAction *>(QStringLiteral("exportHtmlAction"))->trigger();
+        QFileDialog *dialog = nullptr;
+        QTRY_VERIFY((dialog = window.findChild<QFileDialog *>(QStringLiteral("exportDialog"))));
+        QCOMPARE(dialog->defaultSuffix(), QStringLiteral("html"));
+        QVERIFY(dialog->selectedFiles().value(0).endsWith(QLatin1String("Two questions.html")));
+        dialog->reject();
+        const QString page = QDir(data.path()).filePath(QStringLiteral("out.html"));
+        window.exportConversation(Engine::ConversationExport::Format::Html, page);
+        QFile file(page);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray html = file.readAll();
+        QVERIFY(html.contains("second answer") && html.contains("<title>Two questions</title>"));
+        QVERIFY(window.chatView()->toPlainText().contains(QStringLiteral("Exported to")));
+
+        // Fork at the first question: a conversation with its exchange only.
+        QStringList forks;
+        for (QTextBlock block = window.chatView()->document()->begin(); block.isValid();
+             block = block.next()) {
+            for (auto it = block.begin(); !it.atEnd(); ++it) {
+                const QString href = it.fragment().charFormat().anchorHref();
+                if (href.startsWith(QLatin1String("sb:fork:")))
+                    forks << href;
+            }
+        }
+        QCOMPARE(forks.size(), 2);
+        window.chatView()->activateLink(QUrl(forks.first()));
+        ConversationStore store(options.conversationFolder);
+        QTRY_COMPARE(store.list().size(), 2);
+        const ConversationInfo newest = store.list().first();
+        QVERIFY(newest.id != id);
+        QCOMPARE(newest.title, QStringLiteral("Two questions (fork)"));
+        QCOMPARE(newest.messageCount, 2);
+        QCOMPARE(window.chatView()->texts(Gui::ChatView::Kind::User),
+                 QStringList{QStringLiteral("first question")});
+        QCOMPARE(store.load(id)->messages.size(), size_t(4)); // the original is unchanged
+        QCOMPARE(store.load(newest.id)->messages.at(1).text, QStringLiteral("first answer"));
     }
 
     // "Today 14:03", "Yesterday 09:12", a weekday within the week, else the date.

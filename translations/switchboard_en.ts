@@ -12,7 +12,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/cli/cliconversations.cpp" line="+70"/>
+        <location filename="../src/cli/cliconversations.cpp" line="+73"/>
         <source>%n message(s)</source>
         <translation>
             <numerusform>%n message</numerusform>
@@ -25,6 +25,14 @@
         <translation>
             <numerusform>    #%1: %2 (%n match)</numerusform>
             <numerusform>    #%1: %2 (%n matches)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+50"/>
+        <source>export: %1 starts %n conversation ID(s); give more of it</source>
+        <translation>
+            <numerusform>export: %1 starts %n conversation ID; give more of it</numerusform>
+            <numerusform>export: %1 starts %n conversation IDs; give more of it</numerusform>
         </translation>
     </message>
 </context>
@@ -196,6 +204,25 @@
     </message>
 </context>
 <context>
+    <name>Engine::ConversationExport</name>
+    <message numerus="yes">
+        <location filename="../src/engine/storage/conversationexport.cpp" line="+88"/>
+        <source>Workspace: `%1` · started %2 · %n message(s)</source>
+        <translation>
+            <numerusform>Workspace: `%1` · started %2 · %n message</numerusform>
+            <numerusform>Workspace: `%1` · started %2 · %n messages</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+103"/>
+        <source>Workspace: %1 · started %2 · %n message(s)</source>
+        <translation>
+            <numerusform>Workspace: %1 · started %2 · %n message</numerusform>
+            <numerusform>Workspace: %1 · started %2 · %n messages</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Engine::ToolOutput</name>
     <message numerus="yes">
         <location filename="../src/engine/tools/tool.cpp" line="+43"/>
@@ -321,7 +348,7 @@ in %3</numerusform>
 <context>
     <name>Gui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../src/ui/mainwindow.cpp" line="+685"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+717"/>
         <source>%n earlier tool result(s) shortened</source>
         <translation>
             <numerusform>%n earlier tool result shortened</numerusform>

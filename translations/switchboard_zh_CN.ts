@@ -4,7 +4,7 @@
 <context>
     <name>Cli::Application</name>
     <message>
-        <location filename="../src/cli/cli.cpp" line="+363"/>
+        <location filename="../src/cli/cli.cpp" line="+370"/>
         <source>switchboard-cli: refusing to use %1 as the workspace (it is / or your home folder: the tools could read every project and your private files there); run it in a project folder or name one with --workspace DIR</source>
         <translation>switchboard-cli：拒绝将 %1 用作工作区（它是 / 或你的主文件夹：工具将能读取其中的所有项目和你的私人文件）；请在项目文件夹中运行，或用 --workspace DIR 指定一个</translation>
     </message>
@@ -441,7 +441,7 @@
         <translation>（未存储）</translation>
     </message>
     <message>
-        <location filename="../src/cli/cliconversations.cpp" line="+28"/>
+        <location filename="../src/cli/cliconversations.cpp" line="+31"/>
         <source>conversations: unexpected argument &apos;%1&apos;</source>
         <translation>conversations：意外的参数“%1”</translation>
     </message>
@@ -488,6 +488,48 @@
         <location line="+1"/>
         <source>no conversation of this workspace says &apos;%1&apos;</source>
         <translation>此工作区没有对话提到“%1”</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>export: unexpected argument &apos;%1&apos;</source>
+        <translation>export：意外的参数“%1”</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>export needs the ID of a conversation (switchboard-cli conversations lists them)</source>
+        <translation>export 需要对话的 ID（switchboard-cli conversations 会列出它们）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>export: --format is md, html or json, not &apos;%1&apos;</source>
+        <translation>export：--format 只能是 md、html 或 json，而不是“%1”</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>export: no saved conversation has the ID %1</source>
+        <translation>export：没有 ID 为 %1 的已保存对话</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>export: %1 starts %n conversation ID(s); give more of it</source>
+        <translation>
+            <numerusform>export：有 %n 个对话 ID 以 %1 开头；请给出更长的部分</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>export: %1</source>
+        <translation>export：%1</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>export: cannot write %1: %2</source>
+        <translation>export：无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>exported %1 to %2</source>
+        <translation>已将 %1 导出到 %2</translation>
     </message>
 </context>
 <context>
@@ -2137,6 +2179,77 @@ Allow %1 (%2 risk, from %3)?
     </message>
 </context>
 <context>
+    <name>Engine::ConversationExport</name>
+    <message>
+        <location filename="../src/engine/storage/conversationexport.cpp" line="+25"/>
+        <source>You</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Tool result</source>
+        <translation>工具结果</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>System</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <location line="+44"/>
+        <source>%1 (denied)</source>
+        <translation>%1（已拒绝）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 (error)</source>
+        <translation>%1（出错）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <location line="+70"/>
+        <source>(untitled)</source>
+        <translation>（无标题）</translation>
+    </message>
+    <message numerus="yes">
+        <location line="-68"/>
+        <source>Workspace: `%1` · started %2 · %n message(s)</source>
+        <translation>
+            <numerusform>工作区：`%1` · 开始于 %2 · %n 条消息</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <location line="+119"/>
+        <source>Result of %1</source>
+        <translation>%1 的结果</translation>
+    </message>
+    <message>
+        <location line="-104"/>
+        <location line="+92"/>
+        <source>Attached: %1 (%2 bytes)</source>
+        <translation>附件：%1（%2 字节）</translation>
+    </message>
+    <message>
+        <location line="-84"/>
+        <location line="+113"/>
+        <source>Tool call %1</source>
+        <translation>工具调用 %1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="-41"/>
+        <source>Workspace: %1 · started %2 · %n message(s)</source>
+        <translation>
+            <numerusform>工作区：%1 · 开始于 %2 · %n 条消息</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Engine::ConversationStore</name>
     <message>
         <location filename="../src/engine/storage/conversationfile.cpp" line="+81"/>
@@ -2196,7 +2309,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>随此对话保存的完整结果已丢失或被改动；只显示模型读到的部分。</translation>
     </message>
     <message>
-        <location filename="../src/engine/storage/conversationstore.cpp" line="+118"/>
+        <location filename="../src/engine/storage/conversationstore.cpp" line="+147"/>
         <source>Cannot delete the conversation file %1: %2</source>
         <translation>无法删除对话文件 %1：%2</translation>
     </message>
@@ -4043,7 +4156,12 @@ Site: %3</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+4"/>
+        <source>Fork</source>
+        <translation>分支</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
@@ -4899,22 +5017,22 @@ Its answers and settings are kept.</source>
 <context>
     <name>Gui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+617"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+635"/>
         <source>Ask anything — Enter sends, Shift+Enter for a new line, /mcp opens the tools</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
     <message>
-        <location line="+346"/>
+        <location line="+360"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-344"/>
+        <location line="-358"/>
         <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
         <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
     </message>
     <message>
-        <location line="-211"/>
+        <location line="-225"/>
         <source>Context from %1 ✕</source>
         <translation>来自 %1 的上下文 ✕</translation>
     </message>
@@ -4933,7 +5051,7 @@ Its answers and settings are kept.</source>
         <translation>已更新 %1；正在重新启动。</translation>
     </message>
     <message>
-        <location line="+129"/>
+        <location line="+143"/>
         <source>New conversation</source>
         <translation>新建对话</translation>
     </message>
@@ -4969,6 +5087,26 @@ Its answers and settings are kept.</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>&amp;Export conversation</source>
+        <translation>导出对话(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>As &amp;Markdown…</source>
+        <translation>导出为 &amp;Markdown…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>As &amp;HTML page…</source>
+        <translation>导出为 &amp;HTML 页面…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>As &amp;JSON…</source>
+        <translation>导出为 &amp;JSON…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
@@ -5020,12 +5158,12 @@ Its answers and settings are kept.</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-603"/>
+        <location line="-632"/>
         <source>Could not save the conversation: %1</source>
         <translation>无法保存对话：%1</translation>
     </message>
     <message>
-        <location line="+433"/>
+        <location line="+462"/>
         <source>&lt;b&gt;Compacted&lt;/b&gt; to fit the model&apos;s context window: %1 and %2 this request. The conversation keeps everything.</source>
         <translation>&lt;b&gt;已压缩&lt;/b&gt;以适应模型的上下文窗口：%1，并且本次请求%2。对话本身保留全部内容。</translation>
     </message>
@@ -5132,6 +5270,51 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
     </message>
     <message>
         <location line="+67"/>
+        <source>Nothing to export yet: send a message or open a conversation.</source>
+        <translation>还没有可导出的内容：请发送消息或打开一个对话。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>conversation</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Export conversation</source>
+        <translation>导出对话</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Could not export to %1: %2</source>
+        <translation>无法导出到 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Exported to %1.</source>
+        <translation>已导出到 %1。</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>%1 (fork)</source>
+        <translation>%1（分支）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>(untitled)</source>
+        <translation>（无标题）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Could not fork the conversation: %1</source>
+        <translation>无法创建对话分支：%1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>A fork of “%1”: what you say next goes here; the original is unchanged.</source>
+        <translation>这是“%1”的分支：接下来的内容会保存在这里，原对话保持不变。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Could not rename the conversation: %1</source>
         <translation>无法重命名对话：%1</translation>
     </message>

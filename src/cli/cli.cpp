@@ -149,6 +149,13 @@ std::span<const Application::Command> Application::commands()
              "                              this workspace's saved conversations (--all: every\n"
              "                              workspace's), newest first; --search: those whose\n"
              "                              messages say TEXT, with the line that does\n"},
+            {L("export"),
+             {},
+             {},
+             &Application::cmdExport,
+             "  export ID [--format md|html|json] [--output FILE]\n"
+             "                              a saved conversation as Markdown (the default), one\n"
+             "                              self-contained HTML page or JSON; ID or its start\n"},
             {L("trust"),
              {},
              {},

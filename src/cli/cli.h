@@ -100,8 +100,9 @@ private:
     bool serverArguments(const QString &command, int count, const QString &usage,
                          QStringList *positional);
 
-    // conversations (cliconversations.cpp)
+    // conversations, export (cliconversations.cpp)
     int cmdConversations();
+    int cmdExport();
 
     // run (clirun.cpp)
     int cmdRun();

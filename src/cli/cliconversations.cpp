@@ -2,12 +2,15 @@
 #include "cli.h"
 #include "cliinternal.h"
 
+#include <engine/storage/conversationexport.h>
 #include <engine/storage/conversationstore.h>
 
 #include <QDir>
 #include <QHash>
+#include <QSaveFile>
 
 #include <climits>
+#include <cstdio>
 
 namespace Cli {
 
@@ -88,6 +91,65 @@ int Application::cmdConversations()
         err(all ? tr("no conversation says '%1'").arg(search)
                 : tr("no conversation of this workspace says '%1'").arg(search));
     }
+    return Ok;
+}
+
+int Application::cmdExport()
+{
+    QString id, formatName = QStringLiteral("md"), output;
+    for (int i = 0; i < m_args.size(); ++i) {
+        const QString &arg = m_args.at(i);
+        if (takeValue(m_args, i, QStringLiteral("--format"), &formatName)
+            || takeValue(m_args, i, QStringLiteral("--output"), &output))
+            continue;
+        if (arg.startsWith(QLatin1String("--")) || !id.isEmpty())
+            return usageError(tr("export: unexpected argument '%1'").arg(arg));
+        id = arg;
+    }
+    if (id.isEmpty())
+        return usageError(tr("export needs the ID of a conversation (switchboard-cli "
+                             "conversations lists them)"));
+    const std::optional<Engine::ConversationExport::Format> format
+            = Engine::ConversationExport::formatNamed(formatName);
+    if (!format)
+        return usageError(tr("export: --format is md, html or json, not '%1'").arg(formatName));
+    const Engine::ConversationStore store;
+    // The whole ID, or the start of one that no other conversation shares.
+    QStringList matching;
+    for (const Engine::ConversationInfo &info : store.list()) {
+        if (info.id == id) {
+            matching = {id};
+            break;
+        }
+        if (info.id.startsWith(id))
+            matching << info.id;
+    }
+    if (matching.size() != 1) {
+        err(matching.isEmpty() ? tr("export: no saved conversation has the ID %1").arg(id)
+                               : tr("export: %1 starts %n conversation ID(s); give more of it",
+                                    nullptr, int(matching.size()))
+                                         .arg(id));
+        return Usage;
+    }
+    QString error;
+    const std::optional<Engine::Conversation> conversation = store.load(matching.first(), &error);
+    if (!conversation) {
+        err(tr("export: %1").arg(error));
+        return ServerFailed;
+    }
+    const QByteArray bytes = Engine::ConversationExport::exported(*conversation, *format);
+    if (output.isEmpty()) {
+        std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
+        std::fflush(stdout);
+        return Ok;
+    }
+    QSaveFile file(output);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
+        err(tr("export: cannot write %1: %2")
+                    .arg(QDir::toNativeSeparators(output), file.errorString()));
+        return ServerFailed;
+    }
+    err(tr("exported %1 to %2").arg(conversation->title, QDir::toNativeSeparators(output)));
     return Ok;
 }
 

@@ -307,6 +307,11 @@ void ChatView::renderHeader(QTextCursor &cursor, const Entry &entry)
     cursor.insertText(QStringLiteral("  ") + when + QStringLiteral("  "), dim);
     cursor.insertText(tr("Copy"),
                       linkFormat(palette(), QStringLiteral("sb:copy:%1").arg(entry.index)));
+    if (entry.kind == Kind::User) {
+        cursor.insertText(QStringLiteral("  "), dim);
+        cursor.insertText(tr("Fork"),
+                          linkFormat(palette(), QStringLiteral("sb:fork:%1").arg(entry.index)));
+    }
     // While a saved conversation is filled in, links wait for the last entries (below).
     if (m_batch)
         return;
@@ -574,6 +579,12 @@ void ChatView::activateLink(const QUrl &url)
         emit editRequested(target->text);
     } else if (action == QLatin1String("retry")) {
         emit retryRequested();
+    } else if (action == QLatin1String("fork") && target->kind == Kind::User) {
+        // Which of the user's messages: the same count in the saved conversation.
+        int ordinal = 0;
+        for (int i = 0; i < target->index; ++i)
+            ordinal += m_entries[size_t(i)]->kind == Kind::User ? 1 : 0;
+        emit forkRequested(ordinal);
     } else if (action == QLatin1String("code") && parts.size() == 3) {
         const int block = parts.at(2).toInt(&ok);
         if (ok && block >= 0 && block < target->codeBlocks.size())

@@ -106,7 +106,7 @@ public:
     // The texts of one kind of entry, oldest first (the assistant's as Markdown source).
     QStringList texts(Kind kind) const;
     QList<CardInfo> cards() const;
-    // What a click on one of the view's own links does: "sb:copy:N" (message N),
+    // What a click on one of the view's own links does: "sb:copy:N" (message N), "sb:fork:N",
     // "sb:code:N:K" (its code block K), "sb:toggle:N" (a card), "sb:whole:N" (a card's whole
     // result); http(s) links open in the browser; anything else is ignored.
     void activateLink(const QUrl &url);
@@ -129,6 +129,9 @@ signals:
     void editRequested(const QString &text);
     // "Retry" on the last answer, or after a failed turn.
     void retryRequested();
+    // "Fork" on the user's message number `ordinal` (0: the first they sent): a new
+    // conversation with everything up to that exchange's answer.
+    void forkRequested(int ordinal);
     // A tool card with its call's arguments (live, or from a saved conversation), and its
     // outcome: what AppCards needs to show the tool's view.
     void toolCardShown(const QString &callId, const QString &toolName,

@@ -60,8 +60,11 @@
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
+#include <QSaveFile>
 #include <QScreen>
 #include <QSplitter>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
@@ -386,6 +389,7 @@ QWidget *MainWindow::setUpChatPane()
     m_appCards = new AppCards(m_chat, manager(), registry(), runner(), std::move(hooks), this);
     connect(m_chat, &ChatView::editRequested, this, &MainWindow::editLastMessage);
     connect(m_chat, &ChatView::retryRequested, this, &MainWindow::retryTurn);
+    connect(m_chat, &ChatView::forkRequested, this, &MainWindow::forkConversation);
     return chatPane;
 }
 
@@ -525,6 +529,20 @@ void MainWindow::setUpMenus()
     m_installExtensionAction
             = m_fileMenu->addAction(QString(), this, [this] { installExtension(); });
     m_installExtensionAction->setObjectName(QStringLiteral("installExtensionAction"));
+    // File → Export conversation: the open one, as Markdown, HTML or JSON.
+    m_exportMenu = m_fileMenu->addMenu(QString());
+    m_exportMenu->setObjectName(QStringLiteral("exportMenu"));
+    using Engine::ConversationExport::Format;
+    for (const auto &[format, name] : {std::pair{Format::Markdown, "exportMarkdownAction"},
+                                       std::pair{Format::Html, "exportHtmlAction"},
+                                       std::pair{Format::Json, "exportJsonAction"}}) {
+        QAction *action = m_exportMenu->addAction(
+                QString(), this, [this, format = format] { exportConversation(format); });
+        action->setObjectName(QLatin1String(name));
+        action->setData(int(format));
+    }
+    connect(m_fileMenu, &QMenu::aboutToShow, this,
+            [this] { m_exportMenu->setEnabled(!openConversationId().isEmpty()); });
     m_fileMenu->addSeparator();
     m_settingsAction
             = m_fileMenu->addAction(icon(QStringLiteral("settings")), QString(),
@@ -626,6 +644,20 @@ void MainWindow::retranslateUi()
     m_newAction->setText(tr("&New conversation"));
     m_settingsAction->setText(tr("&Settings…"));
     m_installExtensionAction->setText(tr("&Install extension…"));
+    m_exportMenu->setTitle(tr("&Export conversation"));
+    for (QAction *action : m_exportMenu->actions()) {
+        switch (Engine::ConversationExport::Format(action->data().toInt())) {
+        case Engine::ConversationExport::Format::Markdown:
+            action->setText(tr("As &Markdown…"));
+            break;
+        case Engine::ConversationExport::Format::Html:
+            action->setText(tr("As &HTML page…"));
+            break;
+        case Engine::ConversationExport::Format::Json:
+            action->setText(tr("As &JSON…"));
+            break;
+        }
+    }
     m_quitAction->setText(tr("&Quit"));
     m_viewMenu->setTitle(tr("&View"));
     m_toolsMenu->setTitle(tr("&Tools"));
@@ -1197,6 +1229,93 @@ void MainWindow::refreshConversations()
 {
     m_conversations->setCurrent(openConversationId());
     m_conversations->setConversations(m_store->list());
+}
+
+void MainWindow::exportConversation(Engine::ConversationExport::Format format, const QString &file)
+{
+    const QString id = openConversationId();
+    if (id.isEmpty()) {
+        m_chat->addNotice(tr("Nothing to export yet: send a message or open a conversation."),
+                          true);
+        return;
+    }
+    if (file.isEmpty()) {
+        // Asked where, without waiting for the answer.
+        const std::optional<Engine::Conversation> shown = m_store->load(id);
+        QString name = shown && !shown->title.isEmpty() ? shown->title : tr("conversation");
+        name.replace(QRegularExpression(QStringLiteral(R"([/\\:*?"<>|\x00-\x1f])")),
+                     QStringLiteral("_"));
+        auto *dialog = new QFileDialog(
+                this, tr("Export conversation"),
+                QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+                        .filePath(name.left(80) + u'.'
+                                  + Engine::ConversationExport::suffix(format)));
+        dialog->setObjectName(QStringLiteral("exportDialog"));
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->setAcceptMode(QFileDialog::AcceptSave);
+        dialog->setDefaultSuffix(Engine::ConversationExport::suffix(format));
+        connect(dialog, &QFileDialog::fileSelected, this,
+                [this, format](const QString &chosen) { exportConversation(format, chosen); });
+        dialog->open();
+        return;
+    }
+    QString error;
+    const std::optional<Engine::Conversation> conversation = m_store->load(id, &error);
+    QSaveFile out(file);
+    if (conversation) {
+        const QByteArray bytes = Engine::ConversationExport::exported(*conversation, format);
+        if (!out.open(QIODevice::WriteOnly) || out.write(bytes) != bytes.size() || !out.commit())
+            error = out.errorString();
+    }
+    if (!error.isEmpty()) {
+        m_chat->addNotice(tr("Could not export to %1: %2")
+                                  .arg(QDir::toNativeSeparators(file), error)
+                                  .toHtmlEscaped(),
+                          true);
+        return;
+    }
+    m_chat->addNotice(tr("Exported to %1.").arg(QDir::toNativeSeparators(file)).toHtmlEscaped());
+}
+
+// "Fork" on the user's message number `ordinal`: a new conversation with that exchange and
+// everything before it, opened in its place.
+void MainWindow::forkConversation(int ordinal)
+{
+    const QString id = openConversationId();
+    if (id.isEmpty() || (m_agent && m_agent->isBusy()))
+        return;
+    QString error;
+    const std::optional<Engine::Conversation> source = m_store->load(id, &error);
+    int count = 0;
+    if (source) {
+        // Up to (not including) the user's next message: the exchange keeps its answer.
+        int users = 0;
+        count = int(source->messages.size());
+        for (int i = 0; i < int(source->messages.size()); ++i) {
+            if (source->messages[size_t(i)].role == Engine::ChatMessage::Role::User
+                && users++ == ordinal + 1) {
+                count = i;
+                break;
+            }
+        }
+    }
+    const QString copy
+            = source ? m_store->fork(
+                      id, count,
+                      tr("%1 (fork)")
+                              .arg(source->title.isEmpty() ? tr("(untitled)") : source->title),
+                      &error)
+                     : QString();
+    if (copy.isEmpty()) {
+        m_chat->addNotice(tr("Could not fork the conversation: %1").arg(error).toHtmlEscaped(),
+                          true);
+        return;
+    }
+    refreshConversations();
+    openConversation(copy);
+    m_chat->addNotice(tr("A fork of “%1”: what you say next goes here; the original is unchanged.")
+                              .arg(source->title)
+                              .toHtmlEscaped());
 }
 
 void MainWindow::renameConversation(const QString &id, const QString &title)

@@ -4,6 +4,7 @@
 
 #include <engine/agent/agent.h>
 #include <engine/session.h>
+#include <engine/storage/conversationexport.h>
 #include <engine/storage/conversationstore.h>
 
 #include <QMainWindow>
@@ -119,6 +120,10 @@ public:
     AddServerDialog *addServerDialog() const;
     // Sends the composer's text (or opens the tool browser for "/mcp").
     void submit();
+    // File → Export conversation: the open one in `format` to `file` (empty: a save dialog
+    // asks where, not waiting for the answer); the chat says where it went, or why not.
+    void exportConversation(Engine::ConversationExport::Format format,
+                            const QString &file = QString());
     // The width the chat pane has, between the side panels (for tests of the layout).
     int chatWidth() const;
     void editLastMessage(const QString &text);
@@ -159,6 +164,7 @@ private:
     void openConversation(const QString &id);
     QString openConversationId() const;
     void renameConversation(const QString &id, const QString &title);
+    void forkConversation(int ordinal);
     void deleteConversation(const QString &id);
     void newConversation();
     void switchDraft(const QString &id);
@@ -245,6 +251,7 @@ private:
     QAction *m_auditAction = nullptr;
     QAction *m_addServerAction = nullptr;
     QAction *m_installExtensionAction = nullptr;
+    QMenu *m_exportMenu = nullptr;
     QAction *m_shortcutsAction = nullptr;
     QAction *m_aboutAction = nullptr;
     bool m_closing = false;        // close requested, servers stopping

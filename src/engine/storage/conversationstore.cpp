@@ -325,11 +325,17 @@ bool ConversationStore::appendLine(const QString &id, const QByteArray &line, QS
 
 bool ConversationStore::append(const QString &id, const ChatMessage &message, QString *error)
 {
+    return appendMessage(id, message, nowText(), error);
+}
+
+bool ConversationStore::appendMessage(const QString &id, const ChatMessage &message,
+                                      const QString &time, QString *error)
+{
     Json json = message.toJson();
     if (!moveBlobsOut(m_folder, message, json, error))
         return false;
     const QByteArray line
-            = "{\"type\":\"message\",\"time\":" + toBytes(dumpJson(Json(nowText().toStdString())))
+            = "{\"type\":\"message\",\"time\":" + toBytes(dumpJson(Json(time.toStdString())))
               + ",\"message\":" + toBytes(dumpJson(json)) + "}\n";
     if (!appendLine(id, line, error))
         return false;
@@ -364,6 +370,29 @@ bool ConversationStore::truncate(const QString &id, int messageCount, QString *e
     noteAppended(id, line.size(), Record::Truncate, QString(), std::max(0, messageCount));
     emit conversationsChanged();
     return true;
+}
+
+QString ConversationStore::fork(const QString &id, int messageCount, const QString &title,
+                                QString *error)
+{
+    const std::optional<Conversation> source = load(id, error);
+    if (!source)
+        return {};
+    const QString copy = create(title, source->workspace, error);
+    if (copy.isEmpty())
+        return {};
+    const size_t count = std::min(source->messages.size(), size_t(std::max(0, messageCount)));
+    for (size_t i = 0; i < count; ++i) {
+        const ChatMessage &message = source->messages[i];
+        const QString time = message.time.isValid()
+                                     ? message.time.toUTC().toString(Qt::ISODateWithMs)
+                                     : nowText();
+        if (!appendMessage(copy, message, time, error)) {
+            remove(copy);
+            return {};
+        }
+    }
+    return copy;
 }
 
 bool ConversationStore::remove(const QString &id, QString *error)

@@ -113,6 +113,10 @@ public:
     /// followed): appends a truncate record, so the file still holds everything ever said.
     bool truncate(const QString &id, int messageCount, QString *error = nullptr);
     bool remove(const QString &id, QString *error = nullptr);
+    /// A new conversation (same workspace, `title`) with the first `messageCount` messages of
+    /// `id` as they were said (their times kept); its id, or empty (and *error).
+    QString fork(const QString &id, int messageCount, const QString &title,
+                 QString *error = nullptr);
 
     /// Where the conversation with this id is (or would be) stored.
     QString filePath(const QString &id) const;
@@ -134,6 +138,8 @@ signals:
 private:
     enum class Record { Message, Title, Truncate };
     bool appendLine(const QString &id, const QByteArray &line, QString *error);
+    bool appendMessage(const QString &id, const ChatMessage &message, const QString &time,
+                       QString *error);
     QFile *openForAppend(const QString &id, QString *error, bool *addedNewline);
     void closeFile(const QString &id);
     // Keeps the list's entry for `id` in step with what this store just wrote, so the next
