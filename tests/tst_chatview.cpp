@@ -25,6 +25,7 @@ class tst_ChatView : public QObject
 
 private slots:
     void toolOnlyTurnRepeatsNothing();
+    void cardsNameTheServersTool();
     void streamedCallShowsWhileWritten();
     void savedConversationShowsCallsAndDenials();
     void stoppedAnswerReopensStopped();
@@ -93,6 +94,26 @@ void tst_ChatView::toolOnlyTurnRepeatsNothing()
     QCOMPARE(view.texts(ChatView::Kind::Assistant),
              QStringList({QStringLiteral("First answer."), QStringLiteral("Let me check.")}));
     QCOMPARE(view.lastAssistantText(), QStringLiteral("Let me check."));
+}
+
+// A card names a server's tool as the server does ("get-sum"), through the window's namer;
+// without one (or for a tool it does not know), the registry name read as "server › tool".
+void tst_ChatView::cardsNameTheServersTool()
+{
+    ChatView view;
+    view.setToolNamer([](const QString &name) {
+        return name == QLatin1String("mcp__everything__get_sum")
+                       ? QStringLiteral("everything › get-sum")
+                       : QString();
+    });
+    view.toolStarted(QStringLiteral("t1"), QStringLiteral("mcp__everything__get_sum"),
+                     Json{{"a", 1}});
+    view.toolStarted(QStringLiteral("t2"), QStringLiteral("mcp__gone__old_tool"), Json::object());
+    const QString text = view.toPlainText();
+    QVERIFY2(text.contains(QStringLiteral("everything › get-sum")), qPrintable(text));
+    QVERIFY(!text.contains(QStringLiteral("get_sum")));
+    QVERIFY(text.contains(QStringLiteral("gone › old_tool")));
+    QCOMPARE(view.toolTitle(QStringLiteral("read_file")), QStringLiteral("read_file"));
 }
 
 // A call's card shows while the model writes it ("writing…"), after the text before it, which

@@ -15,6 +15,7 @@
 #include <ui/icons.h>
 #include <ui/language.h>
 #include <ui/mainwindow.h>
+#include <ui/modelpicker.h>
 #include <ui/resultviewer.h>
 #include <ui/serverdock.h>
 #include <ui/settingsdialog.h>
@@ -1440,6 +1441,11 @@ private slots:
         window.findChild<Gui::SettingsDialog *>()->reject();
         QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
         QTRY_VERIFY(!window.findChild<Gui::SettingsDialog *>());
+        // A reason that ends its own sentence is not given a second full stop.
+        const Gui::NoModelNotice ended(QStringLiteral("the keychain has no key for \"x\"."),
+                                       QString());
+        const QString said = ended.findChild<QLabel *>(QStringLiteral("noModelText"))->text();
+        QVERIFY2(said.contains(QStringLiteral("&quot;x&quot;. Servers")), qPrintable(said));
         FakeLlmServer model(FakeLlmServer::Dialect::OpenAi);
         QVERIFY(model.listen());
         saveSettings(window, model.baseUrl(), QStringLiteral("scripted"), 60);
@@ -1641,6 +1647,36 @@ private slots:
         const QStringList notices = chat->texts(Gui::ChatView::Kind::Notice);
         QVERIFY2(notices.contains(QStringLiteral("Stopped.")), qPrintable(notices.join(u'|')));
         QVERIFY2(!linkOf(*chat, QStringLiteral("retry")).isEmpty(), qPrintable(notices.join(u'|')));
+    }
+
+    // Esc stops a reply, as Stop does: in the composer, and in the chat; the conversation
+    // says "Stopped." and keeps what was shown.
+    void escapeStopsAReply()
+    {
+        auto setup = open();
+        QVERIFY(setup);
+        int stops = 0;
+        for (const char *where : {"composer", "chatView"}) {
+            FakeLlmServer::Reply partial
+                    = FakeLlmServer::openAiText(QStringLiteral("Thinking."), 1);
+            partial.events = partial.events.mid(0, 2);
+            partial.holdOpenAfterEvents = true;
+            setup->model.enqueue(partial);
+            send(*setup->window, QStringLiteral("go on"));
+            QTRY_VERIFY_WITH_TIMEOUT(setup->window->chatView()
+                                             ->texts(Gui::ChatView::Kind::Assistant)
+                                             .contains(QStringLiteral("Thinking.")),
+                                     10000);
+            QVERIFY(setup->window->agent()->isBusy());
+            QTest::keyClick(setup->window->findChild<QWidget *>(QLatin1String(where)),
+                            Qt::Key_Escape);
+            QTRY_VERIFY_WITH_TIMEOUT(!setup->window->agent()->isBusy(), 10000);
+            ++stops;
+            QCOMPARE(setup->window->chatView()
+                             ->texts(Gui::ChatView::Kind::Notice)
+                             .count(QStringLiteral("Stopped.")),
+                     stops);
+        }
     }
 
     // A 3 MB result the model asked for: the model reads its share, and the reopened

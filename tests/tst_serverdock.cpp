@@ -301,6 +301,31 @@ private slots:
         QVERIFY(shutdown(*manager));
     }
 
+    // A connected server's row shows a log line only when it needs attention (a warning or
+    // worse): "[info] Roots updated" is the protocol log's, not the row's.
+    void rowShowsWarningsNotChatter()
+    {
+        auto manager = makeManager();
+        ServerDock dock(manager.get());
+        manager->start(parse("{'mcpServers': {'good': {'command': '${FIXTURE}'}}}"));
+        QTRY_COMPARE(stateText(dock, "good"), QStringLiteral("connected"));
+        const auto logs = [&](const char *level, const char *text) {
+            emit manager->serverNotification(QStringLiteral("good"),
+                                             QStringLiteral("notifications/message"),
+                                             Json{{"level", level}, {"data", text}});
+        };
+        logs("info", "Roots updated");
+        logs("debug", "tick");
+        QCOMPARE(text(dock, "good", ServerDock::ReasonColumn), QString());
+        logs("warning", "disk almost full");
+        QCOMPARE(text(dock, "good", ServerDock::ReasonColumn),
+                 QStringLiteral("[warning] disk almost full"));
+        logs("info", "Roots updated");
+        QCOMPARE(text(dock, "good", ServerDock::ReasonColumn),
+                 QStringLiteral("[warning] disk almost full"));
+        QVERIFY(shutdown(*manager));
+    }
+
     void forgetsADestroyedManager()
     {
         auto manager = makeManager();

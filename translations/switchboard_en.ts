@@ -348,7 +348,7 @@ in %3</numerusform>
 <context>
     <name>Gui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../src/ui/mainwindow.cpp" line="+717"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+724"/>
         <source>%n earlier tool result(s) shortened</source>
         <translation>
             <numerusform>%n earlier tool result shortened</numerusform>
@@ -554,7 +554,7 @@ in %3</numerusform>
 <context>
     <name>Gui::TrustBanner</name>
     <message numerus="yes">
-        <location filename="../src/ui/trustbanner.cpp" line="+164"/>
+        <location filename="../src/ui/trustbanner.cpp" line="+165"/>
         <source>This folder&apos;s .mcp.json wants to start %n server(s)</source>
         <translation>
             <numerusform>This folder&apos;s .mcp.json wants to start %n server</numerusform>

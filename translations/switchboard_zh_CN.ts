@@ -4141,7 +4141,7 @@ Site: %3</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../src/ui/chatview.cpp" line="+297"/>
+        <location filename="../src/ui/chatview.cpp" line="+308"/>
         <source>You</source>
         <translation>你</translation>
     </message>
@@ -5017,7 +5017,7 @@ Its answers and settings are kept.</source>
 <context>
     <name>Gui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+635"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+642"/>
         <source>Ask anything — Enter sends, Shift+Enter for a new line, /mcp opens the tools</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
@@ -5158,12 +5158,12 @@ Its answers and settings are kept.</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-632"/>
+        <location line="-639"/>
         <source>Could not save the conversation: %1</source>
         <translation>无法保存对话：%1</translation>
     </message>
     <message>
-        <location line="+462"/>
+        <location line="+469"/>
         <source>&lt;b&gt;Compacted&lt;/b&gt; to fit the model&apos;s context window: %1 and %2 this request. The conversation keeps everything.</source>
         <translation>&lt;b&gt;已压缩&lt;/b&gt;以适应模型的上下文窗口：%1，并且本次请求%2。对话本身保留全部内容。</translation>
     </message>
@@ -5387,7 +5387,7 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
 <context>
     <name>Gui::NoModelNotice</name>
     <message>
-        <location line="+10"/>
+        <location line="+14"/>
         <source>&lt;b&gt;Chat needs a model&lt;/b&gt; — %1. Servers, tools and manual runs work without one.</source>
         <translation>&lt;b&gt;聊天需要模型&lt;/b&gt; — %1。服务器、工具和手动运行无需模型即可使用。</translation>
     </message>
@@ -6171,8 +6171,8 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
     </message>
     <message>
         <location line="+0"/>
-        <source>Reason</source>
-        <translation>原因</translation>
+        <source>Details</source>
+        <translation>详情</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -6276,18 +6276,18 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
     </message>
     <message>
         <location line="+3"/>
-        <location line="+331"/>
+        <location line="+343"/>
         <source>Copy all</source>
         <translation>全部复制</translation>
     </message>
     <message>
-        <location line="-329"/>
-        <location line="+348"/>
+        <location line="-341"/>
+        <location line="+360"/>
         <source>stderr — %1</source>
         <translation>stderr — %1</translation>
     </message>
     <message>
-        <location line="-286"/>
+        <location line="-298"/>
         <source>Waiting for the browser: sign in there</source>
         <translation>正在等待浏览器：请在浏览器中登录</translation>
     </message>
@@ -6379,7 +6379,7 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
         <translation>停止所选服务器并保持停止</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+34"/>
         <source>log level: %1</source>
         <translation>日志级别：%1</translation>
     </message>
@@ -7217,7 +7217,7 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
 <context>
     <name>Gui::TrustBanner</name>
     <message numerus="yes">
-        <location filename="../src/ui/trustbanner.cpp" line="+164"/>
+        <location filename="../src/ui/trustbanner.cpp" line="+165"/>
         <source>This folder&apos;s .mcp.json wants to start %n server(s)</source>
         <translation>
             <numerusform>此文件夹的 .mcp.json 要启动 %n 个服务器</numerusform>

@@ -123,6 +123,17 @@ void ChatView::clear()
     m_followEnd = true;
 }
 
+void ChatView::setToolNamer(std::function<QString(const QString &)> namer)
+{
+    m_toolNamer = std::move(namer);
+}
+
+QString ChatView::toolTitle(const QString &registryName) const
+{
+    const QString named = m_toolNamer ? m_toolNamer(registryName) : QString();
+    return named.isEmpty() ? displayToolName(registryName) : named;
+}
+
 int ChatView::columnLeft() const
 {
     return int(document()->rootFrame()->frameFormat().leftMargin());
@@ -602,8 +613,8 @@ void ChatView::activateLink(const QUrl &url)
         if (!m_followEnd)
             verticalScrollBar()->setValue(scroll);
     } else if (action == QLatin1String("whole") && target->result) {
-        auto *viewer = new ResultViewer(displayToolName(target->toolName),
-                                        resultText(*target->result), window(), target->result);
+        auto *viewer = new ResultViewer(toolTitle(target->toolName), resultText(*target->result),
+                                        window(), target->result);
         viewer->setAttribute(Qt::WA_DeleteOnClose);
         viewer->show();
     }

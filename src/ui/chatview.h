@@ -11,6 +11,7 @@
 #include <QTextBrowser>
 #include <QTimer>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -97,6 +98,11 @@ public:
     // narrower), and where it starts: the view's inner margin, more when it is centred.
     int columnWidth() const;
     int columnLeft() const;
+
+    // How a card names a registry tool ("everything › get-sum": the server's own name for it);
+    // empty from `namer` (or none set): the registry name, read as "server › tool".
+    void setToolNamer(std::function<QString(const QString &)> namer);
+    QString toolTitle(const QString &registryName) const;
 
     int toolCardCount() const { return int(m_cards.size()); }
     QString lastAssistantText() const { return m_lastAssistantText; }
@@ -203,6 +209,7 @@ private:
     QTimer m_renderTimer;
     QTimer m_viewsMovedTimer; // the document was laid out again: viewsMoved() once
     int m_imageCount = 0;
+    std::function<QString(const QString &)> m_toolNamer;
     QList<QTextCursor> m_findMatches; // findAll's, in document order
     int m_findCurrent = -1;
 };

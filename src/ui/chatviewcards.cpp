@@ -39,7 +39,7 @@ void ChatView::renderCard(QTextCursor &cursor, Entry &entry)
     title.setFontWeight(QFont::DemiBold);
     title.setForeground(pal.color(QPalette::Text));
     cursor.insertText((entry.expanded ? QStringLiteral("▾ ") : QStringLiteral("▸ "))
-                              + displayToolName(entry.toolName),
+                              + toolTitle(entry.toolName),
                       title);
     QTextCharFormat state;
     state.setForeground(entry.stateColor.isValid() ? entry.stateColor : dimColor(pal));

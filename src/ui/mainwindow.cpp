@@ -390,6 +390,13 @@ QWidget *MainWindow::setUpChatPane()
     connect(m_chat, &ChatView::editRequested, this, &MainWindow::editLastMessage);
     connect(m_chat, &ChatView::retryRequested, this, &MainWindow::retryTurn);
     connect(m_chat, &ChatView::forkRequested, this, &MainWindow::forkConversation);
+    // A server's tool by the server's own name ("get-sum", not the registry's "get_sum").
+    m_chat->setToolNamer([this](const QString &name) {
+        const std::shared_ptr<Engine::Tool> tool = registry()->find(name);
+        return tool && !tool->isBuiltin()
+                       ? tool->source() + QStringLiteral(" › ") + tool->originalName()
+                       : QString();
+    });
     return chatPane;
 }
 

@@ -91,9 +91,13 @@ NoModelNotice::NoModelNotice(const QString &whyNot, const QString &keychainError
     : QFrame(parent)
 {
     setObjectName(QStringLiteral("noModelNotice"));
+    // The sentence ends here, not in `whyNot` too ("… \"<key>\".。").
+    QString why = whyNot.trimmed();
+    while (why.endsWith(u'.') || why.endsWith(QChar(0x3002)))
+        why.chop(1);
     QString notice = tr("<b>Chat needs a model</b> — %1. Servers, tools and manual runs work "
                         "without one.")
-                             .arg(whyNot.toHtmlEscaped());
+                             .arg(why.toHtmlEscaped());
     if (!keychainError.isEmpty())
         notice += QLatin1Char(' ') + SettingsDialog::keychainNote(keychainError).toHtmlEscaped();
     auto *text = new QLabel(notice, this);

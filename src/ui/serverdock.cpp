@@ -339,7 +339,7 @@ void ServerDock::changeEvent(QEvent *event)
 
 void ServerDock::retranslateUi()
 {
-    m_list->setHeaderLabels({tr("Server"), tr("State"), tr("Tools"), tr("Reason")});
+    m_list->setHeaderLabels({tr("Server"), tr("State"), tr("Tools"), tr("Details")});
     m_addButton->setText(tr("&Add server…"));
     m_addButton->setToolTip(tr("Find a server in the MCP Registry and install it"));
     m_signInAction->setText(tr("Sign in"));
@@ -639,6 +639,8 @@ void ServerDock::setLogLevel(const QString &server, const QString &level)
         return;
     // 2025-11-25: logging/setLevel; 2026-07-28: the level rides on each request from now on.
     client->setLogLevel(level.toStdString(), this, [this, server, level](Mcp::Response response) {
+        if (response.ok())
+            m_watchedLogs.insert(server); // asked for: its log lines show in the row
         m_lastLog[server] = response.ok()
                                     ? tr("log level: %1").arg(level)
                                     : tr("log level not set: %1")
@@ -656,6 +658,16 @@ void ServerDock::onLogMessage(const QString &server, const Mcp::Json &params)
                                  ? QString::fromStdString(data.get<std::string>())
                                  : QString::fromStdString(data.dump(
                                          -1, ' ', false, Mcp::Json::error_handler_t::replace));
+    // The row is for what needs attention: a warning or worse, unless the person chose the
+    // server's log level (then what they asked for). The rest is in the protocol log.
+    const auto rank = [](const QString &name) {
+        const auto *found
+                = std::find_if(std::begin(Mcp::LogLevels), std::end(Mcp::LogLevels),
+                               [&name](const char *l) { return name == QLatin1String(l); });
+        return int(found - std::begin(Mcp::LogLevels));
+    };
+    if (!m_watchedLogs.contains(server) && rank(level) < rank(QStringLiteral("warning")))
+        return;
     QString line = QStringLiteral("[%1] ").arg(level.isEmpty() ? QStringLiteral("?") : level);
     if (!logger.isEmpty())
         line += logger + QStringLiteral(": ");

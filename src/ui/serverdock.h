@@ -125,6 +125,7 @@ private:
     QAction *m_instructionsAction = nullptr;
     QSet<QString> m_instructionsOff;
     QHash<QString, QString> m_lastLog; // by server: its last log line
+    QSet<QString> m_watchedLogs;       // servers whose log level the person set
     QTreeWidget *m_list = nullptr;
     QPushButton *m_addButton = nullptr;
     QLabel *m_titleLabel = nullptr;

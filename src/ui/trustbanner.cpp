@@ -57,7 +57,8 @@ TrustBanner::TrustBanner(QWidget *parent)
     m_details = new QPlainTextEdit(this);
     m_details->setObjectName(QStringLiteral("trustDetails"));
     m_details->setReadOnly(true);
-    m_details->setWordWrapMode(QTextOption::WrapAnywhere);
+    // At spaces where it can ("(sandboxed)" stays whole), anywhere within a long word.
+    m_details->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
     m_details->setMaximumHeight(200);
     m_details->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     connect(m_list, &QTreeWidget::itemChanged, this, &TrustBanner::updateButtons);
