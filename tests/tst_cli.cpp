@@ -243,7 +243,6 @@ private slots:
                   };
         const QString older = store.create(QStringLiteral("Fruit"), m_ws.path());
         said(older, Engine::ChatMessage::Role::User, QStringLiteral("Where is banana7?"));
-        QTest::qWait(20); // a later modification time
         const QString newer = store.create(QStringLiteral("Plans"), m_ws.path());
         said(newer, Engine::ChatMessage::Role::Assistant,
              QStringLiteral("Step one\nthen banana7 twice: banana7"));
@@ -251,6 +250,15 @@ private slots:
         const QString other = store.create(QStringLiteral("Else"), elsewhere.path());
         said(other, Engine::ChatMessage::Role::User, QStringLiteral("banana7 elsewhere"));
         store.flush();
+        // Newest first: older, then newer, then other, an hour apart.
+        const QDateTime now = QDateTime::currentDateTime();
+        int hoursAgo = 3;
+        for (const QString &id : {older, newer, other}) {
+            QFile file(store.filePath(id));
+            QVERIFY(file.open(QIODevice::ReadWrite));
+            QVERIFY(file.setFileTime(now.addSecs(-3600 * hoursAgo--),
+                                     QFileDevice::FileModificationTime));
+        }
 
         Run run = cli({QStringLiteral("conversations")});
         QCOMPARE(run.code, 0);

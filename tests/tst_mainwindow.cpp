@@ -1840,15 +1840,13 @@ private slots:
             auto *pane = window.findChild<QWidget *>(QStringLiteral("conversationPane"));
             QVERIFY(serverDock && serverDock->isVisible() && pane && pane->isVisible());
             // The first layout is made once the docks have their places (queued after show).
-            QTest::qWait(200);
+            QTRY_VERIFY2(window.chatWidth() * 100 >= size.width() * 60,
+                         qPrintable(QStringLiteral("the chat is %1 px of %2 (list %3, dock %4)")
+                                            .arg(window.chatWidth())
+                                            .arg(size.width())
+                                            .arg(pane->width())
+                                            .arg(serverDock->width())));
             window.grab().save(m_data.filePath(QStringLiteral("layout-%1.png").arg(size.width())));
-            const int chat = window.chatWidth();
-            QVERIFY2(chat * 100 >= size.width() * 60,
-                     qPrintable(QStringLiteral("the chat is %1 px of %2 (list %3, dock %4)")
-                                        .arg(chat)
-                                        .arg(size.width())
-                                        .arg(pane->width())
-                                        .arg(serverDock->width())));
             Gui::ChatView *view = window.chatView();
             const int readable
                     = view->fontMetrics().averageCharWidth() * Gui::ChatView::ReadableColumnChars;

@@ -37,14 +37,15 @@ int Application::cmdConversations()
     const auto here = [&](const Engine::ConversationInfo &info) {
         return all || QDir::cleanPath(info.workspace) == workspace;
     };
+    const QList<Engine::ConversationInfo> conversations = store.list();
     QHash<QString, Engine::SearchHit> hits;
     if (!search.isEmpty()) {
-        for (const Engine::SearchHit &hit : store.search(search, INT_MAX))
+        for (const Engine::SearchHit &hit : store.search(search, conversations, INT_MAX))
             hits.insert(hit.id, hit);
     }
     Json list = Json::array();
     int shown = 0;
-    for (const Engine::ConversationInfo &info : store.list()) {
+    for (const Engine::ConversationInfo &info : conversations) {
         if (!here(info) || (!search.isEmpty() && !hits.contains(info.id)))
             continue;
         ++shown;

@@ -234,6 +234,15 @@ QString ConversationList::searchText() const
     return m_search->text().trimmed();
 }
 
+QString ConversationList::titleOf(const QString &id) const
+{
+    for (const Engine::ConversationInfo &info : m_conversations) {
+        if (info.id == id)
+            return info.title;
+    }
+    return QString();
+}
+
 void ConversationList::rebuild()
 {
     const QSignalBlocker blocker(m_list); // filling in is not renaming
@@ -244,7 +253,7 @@ void ConversationList::rebuild()
     // The title's words, or the phrase in a message.
     QHash<QString, Engine::SearchHit> hits;
     if (!words.isEmpty() && m_textSearch) {
-        for (const Engine::SearchHit &hit : m_textSearch(searchText()))
+        for (const Engine::SearchHit &hit : m_textSearch(searchText(), m_conversations))
             hits.insert(hit.id, hit);
     }
     for (const Engine::ConversationInfo &info : std::as_const(m_conversations)) {

@@ -41,11 +41,15 @@ public:
     void setConversations(const QList<Engine::ConversationInfo> &conversations);
     /// The open conversation stands out; an empty id selects none.
     void setCurrent(const QString &id);
-    /// What the search box finds in messages (Engine::ConversationStore::search).
-    using TextSearch = std::function<QList<Engine::SearchHit>(const QString &text)>;
+    /// What the search box finds in messages among the conversations it was given
+    /// (Engine::ConversationStore::search).
+    using TextSearch = std::function<QList<Engine::SearchHit>(
+            const QString &text, const QList<Engine::ConversationInfo> &among)>;
     void setTextSearch(TextSearch search);
     /// The search box's text, trimmed.
     QString searchText() const;
+    /// The stored title of conversation `id` as last given (setConversations), or empty.
+    QString titleOf(const QString &id) const;
 
     QListWidget *view() const { return m_list; }
 

@@ -45,7 +45,7 @@ FindBar::FindBar(ChatView *chat, QWidget *parent)
     m_close->setObjectName(QStringLiteral("findClose"));
     m_close->setAutoRaise(true);
     m_close->setText(QStringLiteral("✕"));
-    connect(m_close, &QToolButton::clicked, this, &FindBar::close);
+    connect(m_close, &QToolButton::clicked, this, &FindBar::closeBar);
 
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(4, 2, 4, 2);
@@ -94,7 +94,7 @@ void FindBar::step(bool backward)
     showStatus();
 }
 
-void FindBar::close()
+void FindBar::closeBar()
 {
     m_chat->clearFind();
     hide();
@@ -136,7 +136,7 @@ void FindBar::changeEvent(QEvent *event)
 void FindBar::keyPressEvent(QKeyEvent *event)
 {
     if (event->key() == Qt::Key_Escape) {
-        close();
+        closeBar();
         return; // taken: Esc here never stops a reply
     }
     if (event->key() == Qt::Key_F3) {

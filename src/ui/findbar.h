@@ -35,7 +35,7 @@ protected:
 private:
     void find();
     void step(bool backward);
-    void close();
+    void closeBar();
     void showStatus();
     void retranslateUi();
 

@@ -267,8 +267,6 @@ void MainWindow::setUpWidgets()
     m_splitter = new QSplitter(this);
     m_splitter->setObjectName(QStringLiteral("mainSplitter"));
     m_splitter->setChildrenCollapsible(false); // hidden with its action, never squeezed to 0
-    // The window's room goes to the chat, not to the docks beside it.
-    m_splitter->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
     m_conversationPane = setUpConversationPane();
     m_splitter->addWidget(m_conversationPane);
     m_splitter->addWidget(chatPane);
@@ -438,7 +436,10 @@ QWidget *MainWindow::setUpConversationPane()
 {
     m_conversations = new ConversationList(this);
     m_conversations->setWorkspace(m_options.workspace);
-    m_conversations->setTextSearch([this](const QString &text) { return m_store->search(text); });
+    m_conversations->setTextSearch(
+            [this](const QString &text, const QList<Engine::ConversationInfo> &among) {
+                return m_store->search(text, among);
+            });
     connect(m_conversations, &ConversationList::openRequested, this, [this](const QString &id) {
         if (id != openConversationId())
             openConversation(id);
@@ -1248,8 +1249,9 @@ void MainWindow::exportConversation(Engine::ConversationExport::Format format, c
     }
     if (file.isEmpty()) {
         // Asked where, without waiting for the answer.
-        const std::optional<Engine::Conversation> shown = m_store->load(id);
-        QString name = shown && !shown->title.isEmpty() ? shown->title : tr("conversation");
+        QString name = m_conversations->titleOf(id);
+        if (name.isEmpty())
+            name = tr("conversation");
         name.replace(QRegularExpression(QStringLiteral(R"([/\\:*?"<>|\x00-\x1f])")),
                      QStringLiteral("_"));
         auto *dialog = new QFileDialog(
@@ -1308,7 +1310,7 @@ void MainWindow::forkConversation(int ordinal)
     }
     const QString copy
             = source ? m_store->fork(
-                      id, count,
+                      *source, count,
                       tr("%1 (fork)")
                               .arg(source->title.isEmpty() ? tr("(untitled)") : source->title),
                       &error)

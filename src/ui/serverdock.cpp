@@ -660,13 +660,9 @@ void ServerDock::onLogMessage(const QString &server, const Mcp::Json &params)
                                          -1, ' ', false, Mcp::Json::error_handler_t::replace));
     // The row is for what needs attention: a warning or worse, unless the person chose the
     // server's log level (then what they asked for). The rest is in the protocol log.
-    const auto rank = [](const QString &name) {
-        const auto *found
-                = std::find_if(std::begin(Mcp::LogLevels), std::end(Mcp::LogLevels),
-                               [&name](const char *l) { return name == QLatin1String(l); });
-        return int(found - std::begin(Mcp::LogLevels));
-    };
-    if (!m_watchedLogs.contains(server) && rank(level) < rank(QStringLiteral("warning")))
+    // (A level that is not one is shown: the server meant something by it.)
+    const int rank = Mcp::logLevelRank(level.toStdString());
+    if (!m_watchedLogs.contains(server) && rank >= 0 && rank < Mcp::logLevelRank("warning"))
         return;
     QString line = QStringLiteral("[%1] ").arg(level.isEmpty() ? QStringLiteral("?") : level);
     if (!logger.isEmpty())

@@ -337,11 +337,17 @@ QList<ConversationInfo> ConversationStore::list() const
 
 QList<SearchHit> ConversationStore::search(const QString &text, int limit) const
 {
+    return search(text, list(), limit);
+}
+
+QList<SearchHit> ConversationStore::search(const QString &text,
+                                           const QList<ConversationInfo> &listed, int limit) const
+{
     QList<SearchHit> hits;
     const SearchPattern pattern(text);
     if (pattern.isEmpty())
         return hits;
-    for (const ConversationInfo &info : list()) {
+    for (const ConversationInfo &info : listed) {
         const CacheEntry entry = m_listCache.value(info.id);
         if (!entry.text)
             continue;

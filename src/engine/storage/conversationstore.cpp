@@ -372,18 +372,15 @@ bool ConversationStore::truncate(const QString &id, int messageCount, QString *e
     return true;
 }
 
-QString ConversationStore::fork(const QString &id, int messageCount, const QString &title,
+QString ConversationStore::fork(const Conversation &source, int messageCount, const QString &title,
                                 QString *error)
 {
-    const std::optional<Conversation> source = load(id, error);
-    if (!source)
-        return {};
-    const QString copy = create(title, source->workspace, error);
+    const QString copy = create(title, source.workspace, error);
     if (copy.isEmpty())
         return {};
-    const size_t count = std::min(source->messages.size(), size_t(std::max(0, messageCount)));
+    const size_t count = std::min(source.messages.size(), size_t(std::max(0, messageCount)));
     for (size_t i = 0; i < count; ++i) {
-        const ChatMessage &message = source->messages[i];
+        const ChatMessage &message = source.messages[i];
         const QString time = message.time.isValid()
                                      ? message.time.toUTC().toString(Qt::ISODateWithMs)
                                      : nowText();

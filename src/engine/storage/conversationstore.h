@@ -107,6 +107,10 @@ public:
     /// The conversations (most recently updated first, as list()) whose messages contain `text`
     /// (ASCII letters in either case), at most `limit`.
     QList<SearchHit> search(const QString &text, int limit = 200) const;
+    /// The same among `listed` (what list() returned lately), without looking at the files again:
+    /// for a search box that searches on each keystroke.
+    QList<SearchHit> search(const QString &text, const QList<ConversationInfo> &listed,
+                            int limit = 200) const;
     /// Appends a title record (the file is never rewritten).
     bool rename(const QString &id, const QString &title, QString *error = nullptr);
     /// Keeps only the first `messageCount` messages (an edited or retried turn replaces what
@@ -114,8 +118,9 @@ public:
     bool truncate(const QString &id, int messageCount, QString *error = nullptr);
     bool remove(const QString &id, QString *error = nullptr);
     /// A new conversation (same workspace, `title`) with the first `messageCount` messages of
-    /// `id` as they were said (their times kept); its id, or empty (and *error).
-    QString fork(const QString &id, int messageCount, const QString &title,
+    /// `source` (as load() gave it) as they were said (their times kept); its id, or empty (and
+    /// *error).
+    QString fork(const Conversation &source, int messageCount, const QString &title,
                  QString *error = nullptr);
 
     /// Where the conversation with this id is (or would be) stored.

@@ -15,6 +15,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -61,6 +62,16 @@ struct ClientOptions
 // The syslog levels a server logs at, least severe first (logging, both eras).
 inline constexpr const char *LogLevels[]
         = {"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"};
+
+// Where `level` stands in LogLevels (0 for "debug"), or -1 when it is not a log level.
+inline int logLevelRank(std::string_view level)
+{
+    for (int i = 0; i < int(std::size(LogLevels)); ++i) {
+        if (level == LogLevels[i])
+            return i;
+    }
+    return -1;
+}
 
 struct Progress
 {

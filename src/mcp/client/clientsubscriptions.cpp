@@ -227,7 +227,7 @@ void Client::watchResource(const std::string &uri, bool watch, QObject *context,
 
 void Client::setLogLevel(const std::string &level, QObject *context, Callback callback)
 {
-    if (std::find(std::begin(LogLevels), std::end(LogLevels), level) == std::end(LogLevels)) {
+    if (logLevelRank(level) < 0) {
         respondLater(std::move(callback), context, context != nullptr,
                      Response::failure(ErrorCode::InvalidParams, "not a log level: " + level));
         return;
