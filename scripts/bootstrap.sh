@@ -24,6 +24,8 @@ APT_PACKAGES=(
     qt6-webengine-dev qt6-webchannel-dev
     # MCP Bundles (.mcpb, issue 33): their zip read with QuaZip, never by hand
     libquazip1-qt6-dev
+    # the diffs shown before a file is written (issue 34): dtl, header only
+    libdtl-dev
     # GUI tests (Xvfb), the CJK font for the Simplified Chinese UI, and Qt's own strings in
     # Chinese (standard buttons and dialogs: qtbase_zh_CN.qm)
     xvfb xauth fonts-wqy-microhei qt6-translations-l10n

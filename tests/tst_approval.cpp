@@ -1,5 +1,6 @@
 #include "jsontest.h"
 #include "postedevents.h"
+#include "runtool.h"
 
 #include <engine/approval/approval.h>
 #include <engine/approval/approvalstore.h>
@@ -131,25 +132,6 @@ public:
 class tst_Approval : public QObject
 {
     Q_OBJECT
-
-    static std::optional<ToolRunResult> runAndWait(ToolRunner &runner, const QString &name,
-                                                   const QString &conversation
-                                                   = QStringLiteral("c1"),
-                                                   const Json &arguments = Json::object())
-    {
-        std::optional<ToolRunResult> result;
-        ToolCallRequest call;
-        call.id = QStringLiteral("1");
-        call.name = name;
-        call.arguments = arguments;
-        ToolRunner::Callbacks callbacks;
-        callbacks.onDone = [&](ToolRunResult r) {
-            result = std::move(r);
-        };
-        runner.run(call, conversation, nullptr, std::move(callbacks));
-        (void)QTest::qWaitFor([&] { return result.has_value(); }, 5000);
-        return result;
-    }
 
 private slots:
     // Structural: Tool::execute is protected and ToolRunner is its only caller in src/.

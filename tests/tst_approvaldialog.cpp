@@ -1,8 +1,10 @@
 #include "postedevents.h"
 #include <ui/approvaldialog.h>
+#include <ui/palettecolors.h>
 #include <ui/uiapprovalgate.h>
 
 #include <QApplication>
+#include <QDir>
 #include <QFontDatabase>
 #include <QLabel>
 #include <QLineEdit>
@@ -10,7 +12,11 @@
 #include <QPointer>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QTest>
+#include <QTextBlock>
+#include <QTextLayout>
 
 #include <map>
 #include <memory>
@@ -61,6 +67,10 @@ private slots:
     void serverNamedBuiltinIsAServer();
     void queuePositionIsShown();
     void gateWithdrawsQueuedAndShown();
+
+    void diffComesBeforeTheArguments();
+    void changeWithoutDiffSaysWhy();
+    void darkPaletteKeepsColoursReadable();
 
 private:
     static ApprovalRequest request(const QString &tool,
@@ -687,6 +697,142 @@ void tst_ApprovalDialog::gateWithdrawsQueuedAndShown()
     QCOMPARE(decided["one"].size(), size_t(1));
     QCOMPARE(decided["two"].size(), size_t(1));
     QCOMPARE(gate.pendingCount(), 0);
+}
+
+namespace {
+
+// The background the highlighter gave the first line of `view` that starts with `prefix`.
+QColor lineBackground(QPlainTextEdit *view, const QString &prefix)
+{
+    for (QTextBlock block = view->document()->begin(); block.isValid(); block = block.next()) {
+        if (!block.text().startsWith(prefix))
+            continue;
+        for (const QTextLayout::FormatRange &range : block.layout()->formats()) {
+            if (range.format.hasProperty(QTextFormat::BackgroundBrush))
+                return range.format.background().color();
+        }
+        return QColor();
+    }
+    return QColor();
+}
+
+void saveScreenshot(QWidget *widget, const QString &name)
+{
+    const QString folder = QStringLiteral(QT_TESTCASE_BUILDDIR "/screenshots");
+    QDir().mkpath(folder);
+    QVERIFY(widget->grab().save(QDir(folder).filePath(name)));
+}
+
+} // namespace
+
+// write_file and edit_file (and a server's tool that names a file and its new content) show
+// what will change as a unified diff against the file on disk, coloured; the arguments as the
+// model wrote them are one click away.
+void tst_ApprovalDialog::diffComesBeforeTheArguments()
+{
+    ApprovalRequest r = request(QStringLiteral("edit_file"), Engine::Risk::Mutating);
+    r.arguments = Json{{"path", "notes.txt"}, {"old_string", "two"}, {"new_string", "2"}};
+    r.change = std::make_shared<const Engine::FileChange>(Engine::FileChange::between(
+            QStringLiteral("notes.txt"), QByteArray("one\ntwo\nthree\n"),
+            QByteArray("one\n2\nthree\n")));
+    QWidget window;
+    window.resize(900, 700);
+    window.show();
+    auto dialog = new ApprovalDialog(r, &window);
+    dialog->open();
+    QVERIFY(QTest::qWaitForWindowExposed(dialog));
+    auto heading = dialog->findChild<QLabel *>(QStringLiteral("changeHeading"));
+    QVERIFY(heading);
+    QCOMPARE(heading->text(), QStringLiteral("Changes to notes.txt: +1 −1"));
+    auto tabs = dialog->findChild<QTabWidget *>(QStringLiteral("changeTabs"));
+    auto diff = dialog->findChild<QPlainTextEdit *>(QStringLiteral("diffView"));
+    auto arguments = dialog->findChild<QPlainTextEdit *>(QStringLiteral("argumentsView"));
+    QVERIFY(tabs && diff && arguments);
+    QCOMPARE(tabs->currentWidget(), diff);
+    QVERIFY(diff->isVisible() && !arguments->isVisible());
+    QCOMPARE(diff->toPlainText(),
+             QStringLiteral("--- a/notes.txt\n+++ b/notes.txt\n@@ -1,3 +1,3 @@\n"
+                            " one\n-two\n+2\n three\n"));
+    QCOMPARE(lineBackground(diff, QStringLiteral("+2")), Gui::addedBackground(diff->palette()));
+    QCOMPARE(lineBackground(diff, QStringLiteral("-two")), Gui::removedBackground(diff->palette()));
+    QVERIFY(!lineBackground(diff, QStringLiteral(" one")).isValid());
+    saveScreenshot(dialog, QStringLiteral("approval-diff.png"));
+
+    // One click: the raw arguments.
+    QTabBar *bar = tabs->tabBar();
+    QTest::mouseClick(bar, Qt::LeftButton, {}, bar->tabRect(1).center());
+    QCOMPARE(tabs->currentWidget(), arguments);
+    QTRY_VERIFY(arguments->isVisible());
+    QVERIFY(arguments->toPlainText().contains(QLatin1String("\"old_string\": \"two\"")));
+    // Escape still denies.
+    Recorder rec;
+    rec.attach(dialog);
+    QTest::keyClick(dialog, Qt::Key_Escape);
+    QCOMPARE(rec.decisions.size(), std::size_t(1));
+    QVERIFY(rec.decisions[0].choice == ApprovalChoice::Deny);
+}
+
+void tst_ApprovalDialog::changeWithoutDiffSaysWhy()
+{
+    ApprovalRequest r = request(QStringLiteral("write_file"), Engine::Risk::Mutating);
+    r.change = std::make_shared<const Engine::FileChange>(Engine::FileChange::between(
+            QStringLiteral("logo.png"), QByteArray("\x89PNG\0\0", 6), QByteArray("text\n")));
+    ApprovalDialog dialog(r);
+    auto heading = dialog.findChild<QLabel *>(QStringLiteral("changeHeading"));
+    auto diff = dialog.findChild<QPlainTextEdit *>(QStringLiteral("diffView"));
+    QVERIFY(heading && diff);
+    QVERIFY2(heading->text().contains(QLatin1String("logo.png")), qPrintable(heading->text()));
+    QVERIFY2(diff->toPlainText().contains(QLatin1String("Binary")),
+             qPrintable(diff->toPlainText()));
+
+    r.change = std::make_shared<const Engine::FileChange>(Engine::FileChange::unknown(
+            QStringLiteral("a.txt"), QStringLiteral("'old_string' was not found in 'a.txt'")));
+    ApprovalDialog failing(r);
+    QCOMPARE(failing.findChild<QPlainTextEdit *>(QStringLiteral("diffView"))->toPlainText(),
+             QStringLiteral("'old_string' was not found in 'a.txt'"));
+    // Without a change the dialog is as it was: the arguments alone.
+    ApprovalDialog plain(request(QStringLiteral("write_file")));
+    QVERIFY(!plain.findChild<QTabWidget *>(QStringLiteral("changeTabs")));
+}
+
+// On a dark palette the risk colour and the diff's lines stay readable: the colours come from
+// the palette, never a fixed dark red on a dark window.
+void tst_ApprovalDialog::darkPaletteKeepsColoursReadable()
+{
+    QPalette dark;
+    dark.setColor(QPalette::Window, QColor(0x20, 0x22, 0x25));
+    dark.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
+    dark.setColor(QPalette::Base, QColor(0x18, 0x19, 0x1b));
+    dark.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
+    dark.setColor(QPalette::Button, QColor(0x2a, 0x2c, 0x30));
+    dark.setColor(QPalette::ButtonText, QColor(0xe8, 0xe8, 0xe8));
+    dark.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));
+    const QPalette before = QApplication::palette();
+    QApplication::setPalette(dark);
+    ApprovalRequest r = request(QStringLiteral("edit_file"));
+    r.change = std::make_shared<const Engine::FileChange>(Engine::FileChange::between(
+            QStringLiteral("notes.txt"), QByteArray("a\nb\n"), QByteArray("a\nc\n")));
+    {
+        ApprovalDialog dialog(r);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        const auto contrast = [](const QColor &a, const QColor &b) {
+            return std::abs(a.lightness() - b.lightness());
+        };
+        auto risk = dialog.findChild<QLabel *>(QStringLiteral("riskLabel"));
+        const QColor riskColor = risk->palette().color(QPalette::WindowText);
+        QVERIFY2(contrast(riskColor, dark.color(QPalette::Window)) >= 100,
+                 qPrintable(riskColor.name()));
+        QVERIFY(riskColor.red() > riskColor.green() + 60); // still red
+        auto diff = dialog.findChild<QPlainTextEdit *>(QStringLiteral("diffView"));
+        const QColor added = lineBackground(diff, QStringLiteral("+c"));
+        QVERIFY(added.isValid());
+        // A tint of the dark base: the light text on it keeps its contrast.
+        QVERIFY2(contrast(added, dark.color(QPalette::Text)) >= 120, qPrintable(added.name()));
+        QVERIFY(added.green() > added.red());
+        saveScreenshot(&dialog, QStringLiteral("approval-diff-dark.png"));
+    }
+    QApplication::setPalette(before);
 }
 
 QTEST_MAIN(tst_ApprovalDialog)

@@ -3,6 +3,7 @@
 
 #include "postedevents.h"
 #include <ui/chatview.h>
+#include <ui/palettecolors.h>
 #include <ui/resultviewer.h>
 
 #include <QApplication>
@@ -40,6 +41,7 @@ private slots:
     void longCodeLineWraps();
     void inlineCodeIsMonospace();
     void darkPaletteRedrawsTheColours();
+    void cardShowsTheFileChange();
 
 private:
     static QStringList cardField(const ChatView &view, QString ChatView::CardInfo::*field)
@@ -205,6 +207,57 @@ void tst_ChatView::savedConversationShowsCallsAndDenials()
              QStringList({ChatView::tr("done"), ChatView::tr("denied")}));
     QCOMPARE(view.texts(ChatView::Kind::Assistant), QStringList({QStringLiteral("Done.")}));
     QCOMPARE(view.texts(ChatView::Kind::User), QStringList({QStringLiteral("clean up")}));
+}
+
+// A write's card says which file changed and how (+1 −1), and opened shows the diff on its
+// colours; the same after the conversation is saved and reopened.
+void tst_ChatView::cardShowsTheFileChange()
+{
+    const Engine::FileChange change = Engine::FileChange::between(
+            QStringLiteral("notes.txt"), QByteArray("one\ntwo\n"), QByteArray("one\n2\n"));
+    const auto check = [](ChatView &view) {
+        QVERIFY(view.document()->toPlainText().contains(QStringLiteral("notes.txt +1 −1")));
+        QVERIFY(!view.document()->toPlainText().contains(QLatin1String("+2")));
+        view.activateLink(QUrl(QStringLiteral("sb:toggle:1")));
+        const QString text = view.document()->toPlainText();
+        QVERIFY2(text.contains(QLatin1String("-two\n+2")), qPrintable(text));
+        QColor added;
+        for (QTextBlock block = view.document()->begin(); block.isValid(); block = block.next()) {
+            if (block.text() == QLatin1String("+2"))
+                added = block.blockFormat().background().color();
+        }
+        QCOMPARE(added, Gui::addedBackground(view.palette()));
+    };
+    ChatMessage asked = message(ChatMessage::Role::Assistant, QString());
+    asked.toolCalls.push_back(
+            {QStringLiteral("w1"), QStringLiteral("edit_file"),
+             Json{{"path", "notes.txt"}, {"old_string", "two"}, {"new_string", "2"}}, QString()});
+    {
+        ChatView view;
+        view.addUserMessage(QStringLiteral("fix it"));
+        view.toolStarted(QStringLiteral("w1"), QStringLiteral("edit_file"),
+                         asked.toolCalls[0].arguments);
+        Engine::ToolRunResult result;
+        result.output = Engine::ToolOutput::text(QStringLiteral("Edited notes.txt"));
+        result.ran = true;
+        result.change = std::make_shared<const Engine::FileChange>(change);
+        view.toolFinished(QStringLiteral("w1"), result);
+        check(view);
+    }
+    // Saved with the conversation (ChatMessage::change) and read back.
+    std::vector<ChatMessage> messages;
+    messages.push_back(message(ChatMessage::Role::User, QStringLiteral("fix it")));
+    messages.push_back(asked);
+    ChatMessage done = message(ChatMessage::Role::Tool, QStringLiteral("Edited notes.txt"));
+    done.toolCallId = QStringLiteral("w1");
+    done.toolName = QStringLiteral("edit_file");
+    done.change = change.toJson();
+    const std::optional<ChatMessage> reread = ChatMessage::fromJson(done.toJson());
+    QVERIFY(reread);
+    messages.push_back(*reread);
+    ChatView reopened;
+    reopened.showConversation(messages);
+    check(reopened);
 }
 
 // A stopped answer reopens as it was left: the text that had streamed, then "Stopped." and

@@ -1,6 +1,7 @@
 #include "fakellmserver.h"
 
 #include <engine/storage/conversationstore.h>
+#include <engine/tools/filechange.h>
 
 #include <QDir>
 #include <QFile>
@@ -323,6 +324,9 @@ private slots:
         result.toolCallId = QStringLiteral("c1");
         result.toolName = QStringLiteral("fix_echo");
         result.text = QStringLiteral("echoed </details> back");
+        result.change = Engine::FileChange::between(QStringLiteral("notes.txt"), QByteArray("a\n"),
+                                                    QByteArray("<b>\n"))
+                                .toJson();
         QVERIFY(store.append(id, asked) && store.append(id, answer) && store.append(id, result));
         store.flush();
 
@@ -333,6 +337,7 @@ private slots:
         QVERIFY(run.out.contains(QLatin1String("![red.png](data:image/png;base64,")));
         QVERIFY(run.out.contains(QLatin1String("<summary>Tool call fix_echo</summary>")));
         QVERIFY(run.out.contains(QLatin1String("```text\nechoed </details> back\n```")));
+        QVERIFY(run.out.contains(QLatin1String("```diff\n--- a/notes.txt\n")));
 
         const QString page = m_home.filePath(QStringLiteral("page.html"));
         run = cli({QStringLiteral("export"), id.left(8), QStringLiteral("--format"),
@@ -350,6 +355,8 @@ private slots:
         QVERIFY(html.contains(QLatin1String("&lt;/pre&gt;&lt;b&gt;x&lt;/b&gt;")));
         QVERIFY(html.contains(QLatin1String("echoed &lt;/details&gt; back")));
         QVERIFY(html.contains(QLatin1String("<pre>echo ```hi```</pre>")));
+        QVERIFY(html.contains(QLatin1String("<pre class=\"diff\">--- a/notes.txt")));
+        QVERIFY(html.contains(QLatin1String("-a\n+&lt;b&gt;\n")));
 
         run = cli(
                 {QStringLiteral("export"), id, QStringLiteral("--format"), QStringLiteral("json")});

@@ -12,7 +12,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/cli/cliconversations.cpp" line="+73"/>
+        <location filename="../src/cli/cliconversations.cpp" line="+74"/>
         <source>%n message(s)</source>
         <translation>
             <numerusform>%n message</numerusform>
@@ -149,7 +149,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/engine/tools/writefiletool.cpp" line="+57"/>
+        <location filename="../src/engine/tools/writefiletool.cpp" line="+69"/>
         <source>%n bytes</source>
         <translation>
             <numerusform>%n byte</numerusform>
@@ -173,7 +173,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/engine/tools/editfiletool.cpp" line="+100"/>
+        <location filename="../src/engine/tools/editfiletool.cpp" line="+114"/>
         <source>&apos;old_string&apos; occurs %n times in &apos;%1&apos;; include more surrounding lines to make it unique, or set replace_all to true</source>
         <translation>
             <numerusform>&apos;old_string&apos; occurs %n time in &apos;%1&apos;; include more surrounding lines to make it unique, or set replace_all to true</numerusform>
@@ -181,7 +181,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+13"/>
+        <location line="+51"/>
         <source>Edited %1: replaced %n occurrence(s), the first at line %2.</source>
         <translation>
             <numerusform>Edited %1: replaced %n occurrence, the first at line %2.</numerusform>
@@ -206,7 +206,7 @@
 <context>
     <name>Engine::ConversationExport</name>
     <message numerus="yes">
-        <location filename="../src/engine/storage/conversationexport.cpp" line="+88"/>
+        <location filename="../src/engine/storage/conversationexport.cpp" line="+96"/>
         <source>Workspace: `%1` · started %2 · %n message(s)</source>
         <translation>
             <numerusform>Workspace: `%1` · started %2 · %n message</numerusform>
@@ -214,11 +214,38 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+103"/>
+        <location line="+105"/>
         <source>Workspace: %1 · started %2 · %n message(s)</source>
         <translation>
             <numerusform>Workspace: %1 · started %2 · %n message</numerusform>
             <numerusform>Workspace: %1 · started %2 · %n messages</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Engine::FileChange</name>
+    <message numerus="yes">
+        <location filename="../src/engine/tools/filechange.cpp" line="+243"/>
+        <source>Too different to compare: %n lines changed.</source>
+        <translation>
+            <numerusform>Too different to compare: %n line changed.</numerusform>
+            <numerusform>Too different to compare: %n lines changed.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+13"/>
+        <source>… %n more lines not shown</source>
+        <translation>
+            <numerusform>… %n more line not shown</numerusform>
+            <numerusform>… %n more lines not shown</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+145"/>
+        <source>new file, %n line(s)</source>
+        <translation>
+            <numerusform>new file, %n line</numerusform>
+            <numerusform>new file, %n lines</numerusform>
         </translation>
     </message>
 </context>
@@ -255,7 +282,7 @@
 <context>
     <name>Gui::ApprovalDialog</name>
     <message numerus="yes">
-        <location filename="../src/ui/approvaldialog.cpp" line="+187"/>
+        <location filename="../src/ui/approvaldialog.cpp" line="+209"/>
         <source>… (%n more characters not shown)</source>
         <translation>
             <numerusform>… (%n more character not shown)</numerusform>
@@ -277,11 +304,19 @@
 <context>
     <name>Gui::ChatView</name>
     <message numerus="yes">
-        <location filename="../src/ui/chatviewcards.cpp" line="+58"/>
+        <location filename="../src/ui/chatviewcards.cpp" line="+63"/>
         <source>… %n earlier steps</source>
         <translation>
             <numerusform>… %n earlier step</numerusform>
             <numerusform>… %n earlier steps</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+85"/>
+        <source>… %n more lines</source>
+        <translation>
+            <numerusform>… %n more line</numerusform>
+            <numerusform>… %n more lines</numerusform>
         </translation>
     </message>
 </context>
@@ -331,7 +366,7 @@
 <context>
     <name>Gui::ConversationList</name>
     <message numerus="yes">
-        <location filename="../src/ui/conversationlist.cpp" line="+271"/>
+        <location filename="../src/ui/conversationlist.cpp" line="+280"/>
         <source>%1
 %n message(s), last %2
 in %3</source>
@@ -348,7 +383,7 @@ in %3</numerusform>
 <context>
     <name>Gui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../src/ui/mainwindow.cpp" line="+724"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+725"/>
         <source>%n earlier tool result(s) shortened</source>
         <translation>
             <numerusform>%n earlier tool result shortened</numerusform>

@@ -451,7 +451,7 @@
         <translation>conversations：--search 需要要查找的文字</translation>
     </message>
     <message numerus="yes">
-        <location line="+39"/>
+        <location line="+40"/>
         <source>%n message(s)</source>
         <translation>
             <numerusform>%n 条消息</numerusform>
@@ -1406,7 +1406,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>此调用完成前，用户已停止本轮。</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+43"/>
         <source>Only the model&apos;s share of this result was kept with the conversation: the whole result (%1 MB) is larger than the %2 MB kept for one result (Settings).</source>
         <translation>此结果只保存了模型读到的部分：完整结果（%1 MB）超过了单个结果可保存的 %2 MB（设置）。</translation>
     </message>
@@ -1806,7 +1806,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>在工作区中创建文件，或替换其全部内容。会自动创建缺失的父目录。写入是原子的：文件要么保持旧内容，要么是新内容，绝不会只写入一部分。内容按给定的原样以 UTF-8 写入。要修改现有文件的一部分，请优先使用 edit_file。</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+44"/>
         <source>&apos;%1&apos; is a directory</source>
         <translation>“%1”是目录</translation>
     </message>
@@ -1842,34 +1842,34 @@ Allow %1 (%2 risk, from %3)?
         <translation>替换工作区中某个文件里的文本。`old_string` 必须与文件内容完全一致，包括空白和缩进（不含 read_file 的行号前缀），并且除非 `replace_all` 为 true，否则必须恰好出现一次；请包含足够多的上下文行以使其唯一。文件会被原子地重写。编辑前请先读取该文件。</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+71"/>
         <source>&apos;old_string&apos; is empty; to create or replace a whole file use write_file</source>
         <translation>“old_string”为空；要创建或替换整个文件，请使用 write_file</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>&apos;old_string&apos; and &apos;new_string&apos; are the same; nothing to change</source>
         <translation>“old_string”与“new_string”相同；无需修改</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+64"/>
         <source>&apos;%1&apos; is not valid UTF-8; edit_file changes UTF-8 text only</source>
         <translation>“%1”不是有效的 UTF-8；edit_file 只能修改 UTF-8 文本</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="-48"/>
         <source>&apos;old_string&apos; was not found in &apos;%1&apos;; read the file again and copy the text exactly, including whitespace and indentation</source>
         <translation>在“%1”中未找到“old_string”；请重新读取文件，并准确复制文本，包括空白和缩进</translation>
     </message>
     <message numerus="yes">
-        <location line="+5"/>
+        <location line="+6"/>
         <source>&apos;old_string&apos; occurs %n times in &apos;%1&apos;; include more surrounding lines to make it unique, or set replace_all to true</source>
         <translation>
             <numerusform>“old_string”在“%1”中出现了 %n 次；请包含更多上下文行使其唯一，或将 replace_all 设为 true</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+13"/>
+        <location line="+51"/>
         <source>Edited %1: replaced %n occurrence(s), the first at line %2.</source>
         <translation>
             <numerusform>已编辑 %1：替换了 %n 处，第一处位于第 %2 行。</numerusform>
@@ -2181,7 +2181,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Engine::ConversationExport</name>
     <message>
-        <location filename="../src/engine/storage/conversationexport.cpp" line="+25"/>
+        <location filename="../src/engine/storage/conversationexport.cpp" line="+27"/>
         <source>You</source>
         <translation>你</translation>
     </message>
@@ -2201,7 +2201,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>系统</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+50"/>
         <source>%1 (denied)</source>
         <translation>%1（已拒绝）</translation>
     </message>
@@ -2212,12 +2212,12 @@ Allow %1 (%2 risk, from %3)?
     </message>
     <message>
         <location line="+7"/>
-        <location line="+70"/>
+        <location line="+72"/>
         <source>(untitled)</source>
         <translation>（无标题）</translation>
     </message>
     <message numerus="yes">
-        <location line="-68"/>
+        <location line="-70"/>
         <source>Workspace: `%1` · started %2 · %n message(s)</source>
         <translation>
             <numerusform>工作区：`%1` · 开始于 %2 · %n 条消息</numerusform>
@@ -2225,7 +2225,7 @@ Allow %1 (%2 risk, from %3)?
     </message>
     <message>
         <location line="+8"/>
-        <location line="+119"/>
+        <location line="+121"/>
         <source>Result of %1</source>
         <translation>%1 的结果</translation>
     </message>
@@ -2237,12 +2237,12 @@ Allow %1 (%2 risk, from %3)?
     </message>
     <message>
         <location line="-84"/>
-        <location line="+113"/>
+        <location line="+117"/>
         <source>Tool call %1</source>
         <translation>工具调用 %1</translation>
     </message>
     <message numerus="yes">
-        <location line="-41"/>
+        <location line="-45"/>
         <source>Workspace: %1 · started %2 · %n message(s)</source>
         <translation>
             <numerusform>工作区：%1 · 开始于 %2 · %n 条消息</numerusform>
@@ -2309,7 +2309,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>随此对话保存的完整结果已丢失或被改动；只显示模型读到的部分。</translation>
     </message>
     <message>
-        <location filename="../src/engine/storage/conversationstore.cpp" line="+147"/>
+        <location filename="../src/engine/storage/conversationstore.cpp" line="+144"/>
         <source>Cannot delete the conversation file %1: %2</source>
         <translation>无法删除对话文件 %1：%2</translation>
     </message>
@@ -2320,6 +2320,85 @@ Allow %1 (%2 risk, from %3)?
         <location filename="../src/engine/serverrequests/elicitation.cpp" line="+44"/>
         <source> [… cut]</source>
         <translation> [… 已截断]</translation>
+    </message>
+</context>
+<context>
+    <name>Engine::FileChange</name>
+    <message>
+        <location filename="../src/engine/tools/filechange.cpp" line="+213"/>
+        <source>Too large to compare: more than %1.</source>
+        <translation>太大，无法比较：超过 %1。</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Binary content: not compared line by line.</source>
+        <translation>二进制内容：不逐行比较。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+9"/>
+        <source>Too different to compare: %n lines changed.</source>
+        <translation>
+            <numerusform>差异太大，无法比较：%n 行有改动。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+13"/>
+        <source>… %n more lines not shown</source>
+        <translation>
+            <numerusform>…… 另有 %n 行未显示</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>&apos;%1&apos; is a folder.</source>
+        <translation>“%1”是一个文件夹。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&apos;%1&apos; is not a regular file.</source>
+        <translation>“%1”不是普通文件。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&apos;%1&apos; may hold secrets (it matches &quot;%2&quot;): its content is not shown.</source>
+        <translation>“%1”可能含有机密（它匹配“%2”）：不显示其内容。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Cannot read &apos;%1&apos;: %2</source>
+        <translation>无法读取“%1”：%2</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>&apos;%1&apos; does not exist.</source>
+        <translation>“%1”不存在。</translation>
+    </message>
+    <message>
+        <location line="+80"/>
+        <source>The text to replace is not in &apos;%1&apos;: the server may refuse the call.</source>
+        <translation>要替换的文本不在“%1”中：服务器可能会拒绝此调用。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+14"/>
+        <source>new file, %n line(s)</source>
+        <translation>
+            <numerusform>新文件，%n 行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>no change</source>
+        <translation>无改动</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>new file, %1</source>
+        <translation>新文件，%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
     </message>
 </context>
 <context>
@@ -2411,7 +2490,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Engine::McpTool</name>
     <message>
-        <location filename="../src/engine/tools/mcptooladapter.cpp" line="+85"/>
+        <location filename="../src/engine/tools/mcptooladapter.cpp" line="+93"/>
         <source>MCP server &apos;%1&apos; is not connected (%2).</source>
         <translation>MCP 服务器“%1”未连接（%2）。</translation>
     </message>
@@ -3033,7 +3112,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>“%1”的参数必须是 JSON 对象。</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+32"/>
         <source>Denied: &apos;%1&apos; can change something (or reads a sensitive file), and nobody is here to approve it. Only read-only tools may run for this task.</source>
         <translation>已拒绝：“%1”可能会更改内容（或读取敏感文件），而这里没有人可以批准。此任务只能运行只读工具。</translation>
     </message>
@@ -3043,7 +3122,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>已拒绝：此处无人可以批准“%1”。</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+56"/>
         <source>The user denied this call to %1.</source>
         <translation>用户拒绝了对 %1 的此次调用。</translation>
     </message>
@@ -3064,7 +3143,7 @@ Allow %1 (%2 risk, from %3)?
     </message>
     <message>
         <location line="-20"/>
-        <location line="+95"/>
+        <location line="+96"/>
         <source>The call was cancelled.</source>
         <translation>调用已取消。</translation>
     </message>
@@ -3730,12 +3809,12 @@ Site: %3</source>
 <context>
     <name>Gui::ApprovalDialog</name>
     <message>
-        <location filename="../src/ui/approvaldialog.cpp" line="+40"/>
+        <location filename="../src/ui/approvaldialog.cpp" line="+43"/>
         <source>Allow tool call?</source>
         <translation>允许调用工具？</translation>
     </message>
     <message>
-        <location line="+68"/>
+        <location line="+87"/>
         <source>Source:</source>
         <translation>来源：</translation>
     </message>
@@ -3797,7 +3876,7 @@ Site: %3</source>
         </translation>
     </message>
     <message>
-        <location line="-133"/>
+        <location line="-152"/>
         <source>Ar&amp;guments:</source>
         <translation>参数(&amp;G)：</translation>
     </message>
@@ -3812,7 +3891,17 @@ Site: %3</source>
         <translation>拒绝原因(&amp;R)：</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+28"/>
+        <source>&amp;Changes</source>
+        <translation>改动(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ar&amp;guments</source>
+        <translation>参数(&amp;G)</translation>
+    </message>
+    <message>
+        <location line="+45"/>
         <source>the interactive view of server &quot;%1&quot; (not the model)</source>
         <translation>服务器“%1”的交互视图（不是模型）</translation>
     </message>
@@ -4091,12 +4180,29 @@ Site: %3</source>
 <context>
     <name>Gui::ChatView</name>
     <message>
-        <location filename="../src/ui/chatviewcards.cpp" line="+90"/>
+        <location filename="../src/ui/chatviewcards.cpp" line="+97"/>
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location line="+258"/>
+        <location line="+28"/>
+        <source>Changes</source>
+        <translation>改动</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The new content is the same as the file&apos;s.</source>
+        <translation>新内容与文件现有内容相同。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+19"/>
+        <source>… %n more lines</source>
+        <translation>
+            <numerusform>…… 另有 %n 行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+243"/>
         <source>writing…</source>
         <translation>正在编写…</translation>
     </message>
@@ -4126,12 +4232,12 @@ Site: %3</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location line="-259"/>
+        <location line="-295"/>
         <source>Open the whole result…</source>
         <translation>打开完整结果…</translation>
     </message>
     <message>
-        <location line="-77"/>
+        <location line="-82"/>
         <source>%1 ms</source>
         <translation>%1 毫秒</translation>
     </message>
@@ -4141,7 +4247,7 @@ Site: %3</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../src/ui/chatview.cpp" line="+308"/>
+        <location filename="../src/ui/chatview.cpp" line="+293"/>
         <source>You</source>
         <translation>你</translation>
     </message>
@@ -4182,14 +4288,14 @@ Site: %3</source>
         <translation>复制代码</translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/ui/chatviewcards.cpp" line="+29"/>
+        <location filename="../src/ui/chatviewcards.cpp" line="+32"/>
         <source>… %n earlier steps</source>
         <translation>
             <numerusform>… 之前的 %n 个步骤</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+28"/>
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
@@ -4199,7 +4305,7 @@ Site: %3</source>
         <translation>（空）</translation>
     </message>
     <message>
-        <location line="+255"/>
+        <location line="+291"/>
         <source>waiting…</source>
         <translation>等待中…</translation>
     </message>
@@ -4548,7 +4654,7 @@ Site: %3</source>
         <translation>%1 %2</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+60"/>
         <location line="+17"/>
         <source>(untitled)</source>
         <translation>（无标题）</translation>
@@ -4602,9 +4708,22 @@ in %3</source>
     </message>
 </context>
 <context>
+    <name>Gui::DiffView</name>
+    <message>
+        <location filename="../src/ui/diffview.cpp" line="+51"/>
+        <source>The new content is the same as the file&apos;s: nothing changes.</source>
+        <translation>新内容与文件现有内容相同：没有任何改动。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Changes to %1: %2</source>
+        <translation>%1 的改动：%2</translation>
+    </message>
+</context>
+<context>
     <name>Gui::ElicitationDialog</name>
     <message>
-        <location filename="../src/ui/serverrequestdialogs.cpp" line="+210"/>
+        <location filename="../src/ui/serverrequestdialogs.cpp" line="+211"/>
         <source>Open a page for %1?</source>
         <translation>为 %1 打开网页？</translation>
     </message>
@@ -5017,7 +5136,7 @@ Its answers and settings are kept.</source>
 <context>
     <name>Gui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+642"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+643"/>
         <source>Ask anything — Enter sends, Shift+Enter for a new line, /mcp opens the tools</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
@@ -5032,7 +5151,7 @@ Its answers and settings are kept.</source>
         <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
     </message>
     <message>
-        <location line="-225"/>
+        <location line="-228"/>
         <source>Context from %1 ✕</source>
         <translation>来自 %1 的上下文 ✕</translation>
     </message>
@@ -5046,7 +5165,7 @@ Its answers and settings are kept.</source>
 %2</translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location line="+84"/>
         <source>Updated %1; it is restarting.</source>
         <translation>已更新 %1；正在重新启动。</translation>
     </message>
@@ -5158,12 +5277,12 @@ Its answers and settings are kept.</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-639"/>
+        <location line="-640"/>
         <source>Could not save the conversation: %1</source>
         <translation>无法保存对话：%1</translation>
     </message>
     <message>
-        <location line="+469"/>
+        <location line="+470"/>
         <source>&lt;b&gt;Compacted&lt;/b&gt; to fit the model&apos;s context window: %1 and %2 this request. The conversation keeps everything.</source>
         <translation>&lt;b&gt;已压缩&lt;/b&gt;以适应模型的上下文窗口：%1，并且本次请求%2。对话本身保留全部内容。</translation>
     </message>
@@ -5274,7 +5393,7 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
         <translation>还没有可导出的内容：请发送消息或打开一个对话。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>conversation</source>
         <translation>对话</translation>
     </message>
@@ -6276,18 +6395,18 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
     </message>
     <message>
         <location line="+3"/>
-        <location line="+343"/>
+        <location line="+339"/>
         <source>Copy all</source>
         <translation>全部复制</translation>
     </message>
     <message>
-        <location line="-341"/>
-        <location line="+360"/>
+        <location line="-337"/>
+        <location line="+356"/>
         <source>stderr — %1</source>
         <translation>stderr — %1</translation>
     </message>
     <message>
-        <location line="-298"/>
+        <location line="-294"/>
         <source>Waiting for the browser: sign in there</source>
         <translation>正在等待浏览器：请在浏览器中登录</translation>
     </message>
@@ -6551,7 +6670,7 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
 <context>
     <name>Gui::SettingsDialog</name>
     <message>
-        <location filename="../src/ui/settingsdialog.cpp" line="+98"/>
+        <location filename="../src/ui/settingsdialog.cpp" line="+99"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>

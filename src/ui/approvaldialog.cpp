@@ -1,5 +1,7 @@
 #include "approvaldialog.h"
 
+#include "diffview.h"
+#include "palettecolors.h"
 #include "plainlabel.h"
 #include "risk.h"
 
@@ -12,6 +14,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -76,8 +79,26 @@ ApprovalDialog::ApprovalDialog(Engine::ApprovalRequest request, QWidget *parent)
     auto layout = new QVBoxLayout(this);
     layout->addWidget(m_queueLabel);
     layout->addLayout(form);
-    layout->addWidget(argumentsLabel);
-    layout->addWidget(m_argumentsView, 1);
+    QWidget *firstView = m_argumentsView;
+    if (m_request.change) {
+        // What will change comes first; the arguments as the model wrote them are a tab away.
+        auto heading = plainLabel(DiffView::heading(*m_request.change), this);
+        heading->setObjectName(QStringLiteral("changeHeading"));
+        auto tabs = new QTabWidget(this);
+        tabs->setObjectName(QStringLiteral("changeTabs"));
+        tabs->setDocumentMode(true);
+        auto diff = new DiffView(*m_request.change, tabs);
+        tabs->addTab(diff, tr("&Changes"));
+        tabs->addTab(m_argumentsView, tr("Ar&guments"));
+        argumentsLabel->hide();
+        layout->addWidget(heading);
+        layout->addWidget(tabs, 1);
+        firstView = tabs;
+        resize(720, 560);
+    } else {
+        layout->addWidget(argumentsLabel);
+        layout->addWidget(m_argumentsView, 1);
+    }
     if (patternRow)
         layout->addLayout(patternRow);
     if (exactLabel)
@@ -87,10 +108,10 @@ ApprovalDialog::ApprovalDialog(Engine::ApprovalRequest request, QWidget *parent)
 
     // Reading order: look at the arguments, optionally type a reason, then choose.
     if (m_patternEdit) {
-        setTabOrder(m_argumentsView, m_patternEdit);
+        setTabOrder(firstView, m_patternEdit);
         setTabOrder(m_patternEdit, m_reasonEdit);
     } else {
-        setTabOrder(m_argumentsView, m_reasonEdit);
+        setTabOrder(firstView, m_reasonEdit);
     }
     setTabOrder(m_reasonEdit, m_allowOnceButton);
     setTabOrder(m_allowOnceButton, m_allowConversationButton);
@@ -98,7 +119,8 @@ ApprovalDialog::ApprovalDialog(Engine::ApprovalRequest request, QWidget *parent)
     setTabOrder(m_alwaysAllowButton, m_denyButton);
     m_denyButton->setFocus();
 
-    resize(560, 420);
+    if (!m_request.change)
+        resize(560, 420);
 }
 
 // Where the call comes from, what it is, its risk, what the server claims and why it asks.
@@ -133,7 +155,7 @@ QFormLayout *ApprovalDialog::setUpFacts(bool builtin, bool scoped)
     if (m_request.risk == Engine::Risk::Dangerous) {
         // Palette and font rather than a style sheet, so the look survives any app style.
         QPalette palette = m_riskLabel->palette();
-        palette.setColor(QPalette::WindowText, QColor(0xc0, 0x00, 0x00));
+        palette.setColor(QPalette::WindowText, errorColor(palette));
         m_riskLabel->setPalette(palette);
         QFont font = m_riskLabel->font();
         font.setBold(true);

@@ -30,21 +30,6 @@ constexpr int DocumentMarginPx = 10;
 constexpr int MaxImageSide = 256;
 } // namespace
 
-bool isDark(const QPalette &palette)
-{
-    return palette.color(QPalette::Base).lightness() < 128;
-}
-
-QColor errorColor(const QPalette &palette)
-{
-    return isDark(palette) ? QColor(0xef, 0x9a, 0x9a) : QColor(0xc6, 0x28, 0x28);
-}
-
-QColor dimColor(const QPalette &palette)
-{
-    return palette.color(QPalette::PlaceholderText);
-}
-
 QString displayToolName(const QString &name)
 {
     if (name.startsWith(QLatin1String("mcp__"))) {
@@ -446,6 +431,9 @@ void ChatView::showConversation(const std::vector<Engine::ChatMessage> &messages
             }
             result.denied = message.denied;
             result.ran = !message.denied;
+            if (std::optional<Engine::FileChange> change
+                = Engine::FileChange::fromJson(message.change))
+                result.change = std::make_shared<const Engine::FileChange>(std::move(*change));
             toolFinished(key, result);
             break;
         }

@@ -17,6 +17,8 @@
 #include <vector>
 
 class QTextBlock;
+class QTextBlockFormat;
+class QTextCharFormat;
 class QTextFrame;
 
 namespace Gui {
@@ -183,6 +185,9 @@ private:
     void removeLastEntry();
     Entry &card(const QString &callId, const QString &toolName);
     void addToolCall(const QString &key, const Engine::ToolCallRequest &call);
+    void renderChange(QTextCursor &cursor, const Engine::FileChange &change,
+                      const QTextBlockFormat &indented, const QTextCharFormat &mono,
+                      const QTextCharFormat &dim);
     void renderStream();
     void scrollToEndLater();
     void restyle();

@@ -19,6 +19,8 @@ namespace {
 
 // A card's arguments are shown up to this many characters (the whole call is in the log).
 constexpr qsizetype MaxArgumentChars = 4000;
+// A card shows this many lines of a diff (the approval dialog showed all of it).
+constexpr int MaxCardDiffLines = 400;
 
 QString describeDuration(qint64 ms)
 {
@@ -46,6 +48,9 @@ void ChatView::renderCard(QTextCursor &cursor, Entry &entry)
     QString line = QStringLiteral("   ") + stateText(entry.state);
     if (!entry.progress.isEmpty())
         line += QStringLiteral(" · ") + entry.progress;
+    if (entry.change)
+        line += QStringLiteral(" · ") + entry.change->path + QLatin1Char(' ')
+                + entry.change->summary();
     if (entry.durationMs >= 0)
         line += QStringLiteral(" · ") + describeDuration(entry.durationMs);
     cursor.insertText(line, state);
@@ -79,6 +84,8 @@ void ChatView::renderCard(QTextCursor &cursor, Entry &entry)
     mono.setFontFamilies({QStringLiteral("monospace")});
     QTextBlockFormat indented;
     indented.setLeftMargin(16);
+    if (entry.change)
+        renderChange(cursor, *entry.change, indented, mono, dim);
     if (!entry.arguments.isEmpty()) {
         cursor.insertBlock(indented, dim);
         cursor.insertText(tr("Arguments"), dim);
@@ -105,6 +112,41 @@ void ChatView::renderCard(QTextCursor &cursor, Entry &entry)
             cursor.insertText(tr("Open the whole result…"),
                               linkFormat(pal, QStringLiteral("sb:whole:%1").arg(entry.index)));
         }
+    }
+}
+
+// The card's diff: each line on its colour, at most MaxCardDiffLines; or why there is none.
+void ChatView::renderChange(QTextCursor &cursor, const Engine::FileChange &change,
+                            const QTextBlockFormat &indented, const QTextCharFormat &mono,
+                            const QTextCharFormat &dim)
+{
+    const QPalette pal = palette();
+    cursor.insertBlock(indented, dim);
+    cursor.insertText(tr("Changes"), dim);
+    if (change.diff.isEmpty()) {
+        cursor.insertBlock(indented, dim);
+        cursor.insertText(change.kind == Engine::FileChange::Kind::Unchanged
+                                  ? tr("The new content is the same as the file's.")
+                                  : change.note,
+                          dim);
+        return;
+    }
+    const QStringList lines = change.diff.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    for (int i = 0; i < std::min(int(lines.size()), MaxCardDiffLines); ++i) {
+        const QString &text = lines[i];
+        QTextBlockFormat block = indented;
+        if (text.startsWith(QLatin1Char('+')) && !text.startsWith(QLatin1String("+++ ")))
+            block.setBackground(addedBackground(pal));
+        else if (text.startsWith(QLatin1Char('-')) && !text.startsWith(QLatin1String("--- ")))
+            block.setBackground(removedBackground(pal));
+        const bool quiet = text.startsWith(QLatin1String("@@")) || text.startsWith(u'\\');
+        cursor.insertBlock(block, quiet ? dim : mono);
+        cursor.insertText(text, quiet ? dim : mono);
+    }
+    if (lines.size() > MaxCardDiffLines) {
+        cursor.insertBlock(indented, dim);
+        cursor.insertText(tr("… %n more lines", nullptr, int(lines.size()) - MaxCardDiffLines),
+                          dim);
     }
 }
 
@@ -306,6 +348,7 @@ void ChatView::toolFinished(const QString &callId, const Engine::SharedToolRunRe
     }
     c.state = state;
     c.stateColor = color;
+    c.change = result.change;
     c.error = color.isValid() && !result.cancelled;
 
     for (const Engine::Json &block : result.output.content) {

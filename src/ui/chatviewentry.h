@@ -5,6 +5,7 @@
 // chatviewcards.cpp.
 
 #include "chatview.h"
+#include "palettecolors.h"
 
 #include <QColor>
 #include <QElapsedTimer>
@@ -13,10 +14,6 @@
 #include <QTextCharFormat>
 
 namespace Gui {
-
-bool isDark(const QPalette &palette);
-QColor errorColor(const QPalette &palette);
-QColor dimColor(const QPalette &palette);
 
 // "mcp__server__tool" reads "server › tool".
 QString displayToolName(const QString &name);
@@ -55,11 +52,12 @@ struct ChatView::Entry
     QString preview;
     QString previewNote;
     Engine::SharedToolRunResult result; // kept when the preview is cut, for the viewer
-    int viewHeight = 0;                 // an MCP Apps view's room under the card's line
-    QTextFrame *viewFrame = nullptr;    // that room in the document
-    QStringList images;                 // document resources
-    QStringList files;                  // a user message's attached files: "name (size)"
-    QStringList codeBlocks;             // a message's code blocks, for their Copy links
+    std::shared_ptr<const Engine::FileChange> change; // the file the call changed, if known
+    int viewHeight = 0;              // an MCP Apps view's room under the card's line
+    QTextFrame *viewFrame = nullptr; // that room in the document
+    QStringList images;              // document resources
+    QStringList files;               // a user message's attached files: "name (size)"
+    QStringList codeBlocks;          // a message's code blocks, for their Copy links
 };
 
 } // namespace Gui

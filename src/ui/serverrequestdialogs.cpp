@@ -1,5 +1,6 @@
 #include "serverrequestdialogs.h"
 
+#include "palettecolors.h"
 #include "plainlabel.h"
 #include "schemaform.h"
 
@@ -196,7 +197,7 @@ ElicitationDialog::ElicitationDialog(const QString &server, const Mcp::Json &par
     m_errorLabel = plainLabel(QString(), this);
     m_errorLabel->setObjectName(QStringLiteral("elicitationError"));
     QPalette palette = m_errorLabel->palette();
-    palette.setColor(QPalette::WindowText, QColor(0xc0, 0x00, 0x00));
+    palette.setColor(QPalette::WindowText, errorColor(palette));
     m_errorLabel->setPalette(palette);
     m_errorLabel->hide();
 

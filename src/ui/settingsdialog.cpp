@@ -1,5 +1,6 @@
 #include "settingsdialog.h"
 
+#include "palettecolors.h"
 #include "serversecretspage.h"
 
 #include <mcp/registry/registryclient.h>
@@ -40,7 +41,7 @@ void setErrorColor(QLabel *label)
 {
     // Palette rather than a style sheet, so the look survives any app style.
     QPalette palette = label->palette();
-    palette.setColor(QPalette::WindowText, QColor(0xc0, 0x00, 0x00));
+    palette.setColor(QPalette::WindowText, errorColor(palette));
     label->setPalette(palette);
 }
 

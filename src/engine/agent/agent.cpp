@@ -465,6 +465,8 @@ ChatMessage Agent::toolMessage(const PendingCall &pending, const ToolRunResult *
         message.attachments = result->output.modelAttachments(pending.call.name);
     if (result && !result->denied)
         keepWholeResult(message, result->output);
+    if (result && result->change)
+        message.change = result->change->toJson();
     return message;
 }
 

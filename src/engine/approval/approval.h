@@ -6,6 +6,7 @@
 #include <QString>
 
 #include <functional>
+#include <memory>
 
 namespace Engine {
 
@@ -49,6 +50,9 @@ struct ApprovalRequest
     QString command;
     QString suggestedPattern;
     CallOrigin origin = CallOrigin::Model;
+    // The file the call would change and how (Tool::proposedChange()); null when it changes no
+    // file we can tell.
+    std::shared_ptr<const FileChange> change;
     // Identifies the request for ApprovalGate::withdraw() (the ToolRunner's run id).
     quint64 requestId = 0;
 };

@@ -195,6 +195,14 @@ ToolRunner::RunId ToolRunner::run(const ToolCallRequest &call, const QString &co
             reason = assessment.why;
     }
     run.askAlways = reason.has_value();
+    if (run.tool->risk() != Risk::Read) {
+        if (std::optional<FileChange> change
+            = run.tool->proposedChange(run.arguments, askContext)) {
+            // Shown and kept with the conversation: no secret the app knows may be in it.
+            change->diff = m_redactor.redactKnownText(change->diff);
+            run.change = std::make_shared<const FileChange>(std::move(*change));
+        }
+    }
 
     if (m_onlyRead && (run.tool->risk() != Risk::Read || run.askAlways)) {
         // Nobody is here to answer: no gate, grant or autoApprove lets this call through.
@@ -239,6 +247,7 @@ ToolRunner::RunId ToolRunner::run(const ToolCallRequest &call, const QString &co
     if (!run.command.isEmpty())
         request.suggestedPattern = CommandPattern::suggest(run.command);
     request.requestId = quint64(id);
+    request.change = run.change;
     run.asking = true;
     if (run.callbacks.onApprovalNeeded)
         run.callbacks.onApprovalNeeded();
@@ -377,6 +386,7 @@ void ToolRunner::finish(RunId id, ToolRunResult result)
     m_runs.erase(it);
     delete run.timer;
     result.output = redacted(std::move(result.output));
+    result.change = run.change;
     emit runFinished(eventFor(id, run), result);
     if (run.hasContext && !run.context)
         return;

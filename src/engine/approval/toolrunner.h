@@ -27,6 +27,9 @@ struct ToolRunResult
     bool timedOut = false;
     bool cancelled = false;
     bool ran = false; // execute() was called
+    // The file the call changes and how (Tool::proposedChange(), as approved), also for a call
+    // that was denied or failed; null when it changes no file we can tell.
+    std::shared_ptr<const FileChange> change = {};
 };
 
 // A finished call as the agent hands it on: shared, so a 20 MB result is never copied for
@@ -139,6 +142,7 @@ private:
         bool askAlways = false; // approvalReason() said why: no grant covers this call
         QString requestedName;  // what the model called
         Json arguments;
+        std::shared_ptr<const FileChange> change; // Tool::proposedChange(), redacted
         QString conversationId;
         CallOrigin origin = CallOrigin::Model;
         Callbacks callbacks;

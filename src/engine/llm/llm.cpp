@@ -96,6 +96,8 @@ Json ChatMessage::toJson() const
         json["result"] = result;
     if (!resultNote.isEmpty())
         json["resultNote"] = resultNote.toStdString();
+    if (change.is_object())
+        json["change"] = change;
     if (!attachments.empty()) {
         Json list = Json::array();
         for (const Attachment &attachment : attachments) {
@@ -137,6 +139,8 @@ std::optional<ChatMessage> ChatMessage::fromJson(const Json &json)
                                              && it->contains("content")
                                              && (*it)["content"].is_array())
         message.result = *it; // anything else: not kept (the card shows the model's share)
+    if (const auto it = json.find("change"); it != json.end() && it->is_object())
+        message.change = *it; // read (and checked) by FileChange::fromJson
     if (const auto it = json.find("denied"); it != json.end() && !it->is_null()) {
         if (!it->is_boolean())
             return std::nullopt;

@@ -65,6 +65,9 @@ struct ChatMessage
     // null when `text` holds all of it or it was not kept, and then `resultNote` says why.
     Json result;
     QString resultNote;
+    // Tool: the file the call changed and how (Engine::FileChange::toJson()), for the card;
+    // null when none. Never sent to the model.
+    Json change;
     // User: files and images sent with the text. Tool: the images (and audio) of the result,
     // for models that see them; `text` names them too, for models that do not.
     std::vector<Attachment> attachments;

@@ -1,5 +1,7 @@
 #include "conversationexport.h"
 
+#include <mcp/wire/jsonrpc.h>
+
 #include <QCoreApplication>
 
 #include <algorithm>
@@ -45,6 +47,12 @@ QString dataUrl(const Attachment &attachment)
 {
     return QStringLiteral("data:%1;base64,%2")
             .arg(attachment.mimeType, QString::fromLatin1(attachment.data.toBase64()));
+}
+
+// The diff of the file a tool call changed (ChatMessage::change), or empty.
+QString changeDiff(const ChatMessage &message)
+{
+    return Mcp::stringMember(message.change, "diff");
 }
 
 QString argumentsText(const ToolCallRequest &call)
@@ -95,6 +103,8 @@ QByteArray markdown(const Conversation &conversation)
             out += QStringLiteral("<details>\n<summary>%1</summary>\n\n")
                            .arg(Tr::tr("Result of %1").arg(toolTitle(message)).toHtmlEscaped());
             out += fenced(message.text, QStringLiteral("text"));
+            if (const QString diff = changeDiff(message); !diff.isEmpty())
+                out += u'\n' + fenced(diff, QStringLiteral("diff"));
         } else {
             out += QStringLiteral("**%1**").arg(speaker(message));
             if (!when(message).isEmpty())
@@ -211,9 +221,13 @@ QByteArray html(const Conversation &conversation)
         if (message.role == ChatMessage::Role::Tool) {
             out += QStringLiteral(
                            "<details class=\"tool result\"><summary>%1</summary>\n<pre>%2</pre>\n%3"
-                           "</details>\n")
+                           "%4</details>\n")
                            .arg(Tr::tr("Result of %1").arg(toolTitle(message)).toHtmlEscaped(),
-                                message.text.toHtmlEscaped(), images(message));
+                                message.text.toHtmlEscaped(), images(message),
+                                changeDiff(message).isEmpty()
+                                        ? QString()
+                                        : QStringLiteral("<pre class=\"diff\">%1</pre>\n")
+                                                  .arg(changeDiff(message).toHtmlEscaped()));
             continue;
         }
         out += QStringLiteral("<section class=\"%1\"><header>%2<time>%3</time></header>\n")

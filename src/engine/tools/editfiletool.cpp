@@ -36,7 +36,54 @@ public:
                 {"additionalProperties", false}};
     }
 
+    std::optional<FileChange> proposedChange(const Json &arguments,
+                                             const ToolContext &context) const override
+    {
+        Q_UNUSED(context)
+        const Asked asked(arguments);
+        if (!asked.error.isEmpty())
+            return FileChange::unknown(asked.path, asked.error);
+        const FileOnDisk on = FileOnDisk::read(*m_workspace, asked.path);
+        if (const std::optional<FileChange> instead = on.insteadOfEdit())
+            return instead;
+        QStringDecoder decoder(QStringDecoder::Utf8, QStringConverter::Flag::ConvertInitialBom);
+        const QString text = decoder(*on.bytes);
+        if (decoder.hasError())
+            return on.changeTo(*on.bytes); // binary: said so
+        QString error;
+        const std::optional<Edit> edit = edited(text, asked, on.shown, &error);
+        if (!edit)
+            return FileChange::unknown(on.shown, error);
+        return on.changeTo(edit->text.toUtf8());
+    }
+
 protected:
+    // The call's arguments, read.
+    struct Asked
+    {
+        explicit Asked(const Json &arguments)
+        {
+            Args args(arguments);
+            path = args.string("path");
+            oldString = args.string("old_string");
+            newString = args.string("new_string");
+            replaceAll = args.boolean("replace_all", false);
+            error = args.error();
+        }
+        QString path;
+        QString oldString;
+        QString newString;
+        bool replaceAll = false;
+        QString error; // the first argument that is wrong, else empty
+    };
+
+    struct Edit
+    {
+        QString text;        // the file's text after the edit
+        int replaced = 0;    // occurrences replaced
+        qsizetype firstLine; // the first one's line (from 1)
+    };
+
     static QList<qsizetype> occurrences(const QString &text, const QString &needle)
     {
         QList<qsizetype> found; // non-overlapping, left to right: what replace() will replace
@@ -46,38 +93,21 @@ protected:
         return found;
     }
 
-    ToolOutput run(const Json &arguments) override
+    // `text` with the edit made, or std::nullopt and *error (for the model) saying why not.
+    static std::optional<Edit> edited(QString text, const Asked &asked, const QString &shownPath,
+                                      QString *error)
     {
-        Args args(arguments);
-        const QString path = args.string("path");
-        QString oldString = args.string("old_string");
-        QString newString = args.string("new_string");
-        const bool replaceAll = args.boolean("replace_all", false);
-        if (args.failed())
-            return ToolOutput::error(args.error());
-        if (oldString.isEmpty())
-            return ToolOutput::error(Text::tr("'old_string' is empty; to create or replace a "
-                                              "whole file use write_file"));
-        if (oldString == newString)
-            return ToolOutput::error(
-                    Text::tr("'old_string' and 'new_string' are the same; nothing to change"));
-        QString error;
-        const auto canonical = resolve(path, &error, true);
-        if (!canonical)
-            return ToolOutput::error(error);
-        const QString shownPath = shown(*canonical);
-        const auto data = readTextFile(*canonical, shownPath, &error);
-        if (!data)
-            return ToolOutput::error(error);
-        // Decoding must be lossless, or writing the file back would change bytes the edit
-        // never touched; a leading BOM is kept as a character so that it is written back.
-        QStringDecoder decoder(QStringDecoder::Utf8, QStringConverter::Flag::ConvertInitialBom);
-        QString text = decoder(*data);
-        if (decoder.hasError())
-            return ToolOutput::error(
-                    Text::tr("'%1' is not valid UTF-8; edit_file changes UTF-8 text only")
-                            .arg(shownPath));
-
+        QString oldString = asked.oldString;
+        QString newString = asked.newString;
+        if (oldString.isEmpty()) {
+            *error = Text::tr("'old_string' is empty; to create or replace a whole file use "
+                              "write_file");
+            return std::nullopt;
+        }
+        if (oldString == newString) {
+            *error = Text::tr("'old_string' and 'new_string' are the same; nothing to change");
+            return std::nullopt;
+        }
         QList<qsizetype> found = occurrences(text, oldString);
         // A model writes "\n"; a file from Windows has "\r\n". Same text, so match it.
         if (found.isEmpty() && text.contains(QLatin1String("\r\n"))
@@ -90,29 +120,62 @@ protected:
                 newString.replace(QLatin1String("\n"), QLatin1String("\r\n"));
             }
         }
-        if (found.isEmpty())
-            return ToolOutput::error(
-                    Text::tr("'old_string' was not found in '%1'; read the file again and copy "
-                             "the text exactly, including whitespace and indentation")
-                            .arg(shownPath));
-        if (found.size() > 1 && !replaceAll)
-            return ToolOutput::error(
-                    Text::tr("'old_string' occurs %n times in '%1'; include more surrounding "
-                             "lines to make it unique, or set replace_all to true",
-                             nullptr, int(found.size()))
-                            .arg(shownPath));
+        if (found.isEmpty()) {
+            *error = Text::tr("'old_string' was not found in '%1'; read the file again and copy "
+                              "the text exactly, including whitespace and indentation")
+                             .arg(shownPath);
+            return std::nullopt;
+        }
+        if (found.size() > 1 && !asked.replaceAll) {
+            *error = Text::tr("'old_string' occurs %n times in '%1'; include more surrounding "
+                              "lines to make it unique, or set replace_all to true",
+                              nullptr, int(found.size()))
+                             .arg(shownPath);
+            return std::nullopt;
+        }
         const qsizetype firstLine
                 = QStringView(text).left(found.first()).count(QLatin1Char('\n')) + 1;
-        if (replaceAll)
+        if (asked.replaceAll)
             text.replace(oldString, newString);
         else
             text.replace(found.first(), oldString.size(), newString);
-        if (!writeAtomically(*canonical, text.toUtf8(), shownPath, &error))
+        return Edit{std::move(text), int(found.size()), firstLine};
+    }
+
+    ToolOutput run(const Json &arguments) override
+    {
+        const Asked asked(arguments);
+        if (!asked.error.isEmpty())
+            return ToolOutput::error(asked.error);
+        QString error;
+        if (asked.oldString.isEmpty() || asked.oldString == asked.newString) {
+            edited(QString(), asked, asked.path, &error); // said before the file is read
+            return ToolOutput::error(error);
+        }
+        const auto canonical = resolve(asked.path, &error, true);
+        if (!canonical)
+            return ToolOutput::error(error);
+        const QString shownPath = shown(*canonical);
+        const auto data = readTextFile(*canonical, shownPath, &error);
+        if (!data)
+            return ToolOutput::error(error);
+        // Decoding must be lossless, or writing the file back would change bytes the edit
+        // never touched; a leading BOM is kept as a character so that it is written back.
+        QStringDecoder decoder(QStringDecoder::Utf8, QStringConverter::Flag::ConvertInitialBom);
+        const QString text = decoder(*data);
+        if (decoder.hasError())
+            return ToolOutput::error(
+                    Text::tr("'%1' is not valid UTF-8; edit_file changes UTF-8 text only")
+                            .arg(shownPath));
+        const std::optional<Edit> edit = edited(text, asked, shownPath, &error);
+        if (!edit)
+            return ToolOutput::error(error);
+        if (!writeAtomically(*canonical, edit->text.toUtf8(), shownPath, &error))
             return ToolOutput::error(error);
         return ToolOutput::text(
                 Text::tr("Edited %1: replaced %n occurrence(s), the first at line %2.", nullptr,
-                         int(found.size()))
-                        .arg(shownPath, QString::number(firstLine)));
+                         edit->replaced)
+                        .arg(shownPath, QString::number(edit->firstLine)));
     }
 };
 

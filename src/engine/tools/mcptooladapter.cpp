@@ -1,6 +1,7 @@
 #include "mcptooladapter.h"
 
 #include <engine/policy/serverpolicy.h>
+#include <engine/tools/workspace.h>
 
 #include <mcp/wire/safetext.h>
 
@@ -74,6 +75,13 @@ public:
     bool autoApproved() const override { return m_autoApproved; }
     bool offeredByConfig() const override { return m_offered; }
     const Mcp::Apps::ToolUi &appUi() const override { return m_ui; }
+    std::optional<FileChange> proposedChange(const Json &arguments,
+                                             const ToolContext &context) const override
+    {
+        if (m_risk == Risk::Read || context.workspace.isEmpty())
+            return std::nullopt;
+        return guessedFileChange(arguments, Workspace(context.workspace));
+    }
 
 protected:
     CancelHandle execute(const Json &arguments, const ToolContext &context,

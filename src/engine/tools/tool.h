@@ -2,6 +2,7 @@
 
 #include <engine/llm/llm.h>
 #include <engine/policy/serverpolicy.h>
+#include <engine/tools/filechange.h>
 
 #include <mcp/apps/appmeta.h>
 #include <mcp/client/client.h>
@@ -96,6 +97,18 @@ public:
     // Called by ToolRunner before approval with the arguments already checked to be an object.
     virtual std::optional<QString> approvalReason(const Json &arguments,
                                                   const ToolContext &context) const
+    {
+        Q_UNUSED(arguments)
+        Q_UNUSED(context)
+        return std::nullopt;
+    }
+
+    // The file this call would change and how, computed before it runs (the approval dialog
+    // and the card show it): write_file, edit_file, and a server's tool whose arguments name a
+    // file of the workspace and its new content. std::nullopt when it changes no file we can
+    // tell. Called by ToolRunner with the arguments already checked to be an object.
+    virtual std::optional<FileChange> proposedChange(const Json &arguments,
+                                                     const ToolContext &context) const
     {
         Q_UNUSED(arguments)
         Q_UNUSED(context)

@@ -30,6 +30,18 @@ public:
                 {"additionalProperties", false}};
     }
 
+    std::optional<FileChange> proposedChange(const Json &arguments,
+                                             const ToolContext &context) const override
+    {
+        Q_UNUSED(context)
+        Args args(arguments);
+        const QString path = args.string("path");
+        const QString content = args.string("content");
+        if (args.failed())
+            return FileChange::unknown(path, args.error());
+        return FileOnDisk::read(*m_workspace, path).changeTo(content.toUtf8());
+    }
+
 protected:
     ToolOutput run(const Json &arguments) override
     {
