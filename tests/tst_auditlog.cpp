@@ -159,6 +159,28 @@ private slots:
             QVERIFY(!records[i].contains("origin"));
     }
 
+    // A tool the person ran by hand (the tool browser) asks nobody, even where the gate would
+    // refuse: its decision record says it was theirs (`origin: user`, not automatic).
+    void manualRunIsThePersonsDecision()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("audit.jsonl"));
+        Rig rig(ApprovalDecision{ApprovalChoice::Deny, {}});
+        AuditLog log(path);
+        log.attach(&rig.runner);
+        rig.run(Json{{"text", "typed by hand"}}, QStringLiteral("echo_it"), CallOrigin::User);
+        QVERIFY(rig.gate.lastRequest().toolName.isEmpty()); // never asked
+        const std::vector<Json> records = AuditLog::readRecords(path);
+        QCOMPARE(records.size(), std::size_t(3));
+        QCOMPARE_JSON(records[0]["event"], "decision");
+        QCOMPARE_JSON(records[0]["decision"], "allow-once");
+        QCOMPARE_JSON(records[0]["automatic"], false);
+        QCOMPARE_JSON(records[0]["why"], "manual");
+        for (const Json &record : records)
+            QCOMPARE_JSON(record["origin"], "user");
+        QCOMPARE_JSON(records[2]["event"], "end");
+    }
+
     void recordsDeniedErrorsAndUnknownTools()
     {
         QTemporaryDir dir;

@@ -388,6 +388,8 @@ private slots:
         browser->showPage(Gui::ToolBrowser::Page::Prompts);
         Gui::PromptBrowser *prompts = browser->promptBrowser();
         QTRY_VERIFY_WITH_TIMEOUT(find(prompts->tree(), QStringLiteral("args-prompt")), 10000);
+        // Nothing chosen yet: no form saying a prompt "takes no arguments".
+        QVERIFY(!prompts->form()->isVisible());
         prompts->tree()->setCurrentItem(find(prompts->tree(), QStringLiteral("args-prompt")));
         auto *city = qobject_cast<QLineEdit *>(prompts->form()->editor(QStringLiteral("city")));
         QVERIFY(city);

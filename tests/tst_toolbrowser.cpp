@@ -4,6 +4,7 @@
 #include <engine/tools/toolregistry.h>
 #include <ui/resultviewer.h>
 #include <ui/schemaform.h>
+#include <ui/serverbrowsers.h>
 #include <ui/toolbrowser.h>
 
 #include "jsontest.h"
@@ -43,8 +44,10 @@ private slots:
     void browser_runShowsTextAndImage();
     void browser_readToolRunsWithoutAsking();
     void browser_bigResultIsPreviewed();
-    void browser_deniedShowsNothingRan();
+    void browser_manualRunIsTheApproval();
     void browser_cancel();
+    void browser_escapeStepsOutBeforeClosing();
+    void skills_emptyStateSaysWhy();
     void browser_followsRegistry();
     void browser_badArgumentsDoNotRun();
 };
@@ -510,7 +513,7 @@ void tst_ToolBrowser::browser_runShowsTextAndImage()
     QTRY_COMPARE(done.count(), 1);
     QCOMPARE(done.at(0).at(0).toBool(), false);
     QVERIFY(run->isEnabled());
-    QCOMPARE(f.gate.asked, 1); // mutating: the gate was asked
+    QCOMPARE(f.gate.asked, 0); // mutating, but the person pressed Run: nobody asks again
     QCOMPARE(f.echo->runs, 1);
     QCOMPARE_JSON(f.echo->lastArguments, parse("{\"text\":\"hello\"}"));
 
@@ -580,23 +583,82 @@ void tst_ToolBrowser::browser_readToolRunsWithoutAsking()
     QCOMPARE_JSON(f.add->lastArguments, parse("{\"a\":2,\"b\":3.5}"));
 }
 
-void tst_ToolBrowser::browser_deniedShowsNothingRan()
+// Running a tool by hand asks no approval for what the person just typed, whatever its risk:
+// the gate here would refuse, and is never asked. An error the tool returns shows in red.
+void tst_ToolBrowser::browser_manualRunIsTheApproval()
 {
     Fixture f(ApprovalChoice::Deny);
+    f.shell->output = ToolOutput::error(QStringLiteral("exit status 2"));
     Gui::ToolBrowser browser(&f.registry, &f.runner);
     QVERIFY(browser.selectTool("run_command"));
     QSignalSpy done(&browser, &Gui::ToolBrowser::runFinished);
     browser.findChild<QPushButton *>("runButton")->click();
     QTRY_COMPARE(done.count(), 1);
-    QCOMPARE(done.at(0).at(0).toBool(), true);
-    QCOMPARE(f.gate.asked, 1);
-    QCOMPARE(f.shell->runs, 0);
-    QVERIFY(browser.findChild<QLabel *>("statusLabel")->text().contains("Denied"));
-    // The error is shown, in red.
+    QCOMPARE(f.gate.asked, 0);
+    QCOMPARE(f.shell->runs, 1);
+    QVERIFY(resultTexts(&browser).join('\n').contains("exit status 2"));
     bool red = false;
     for (QLabel *label : browser.findChild<QScrollArea *>("resultView")->findChildren<QLabel *>())
         red = red || label->styleSheet().contains("#c62828");
     QVERIFY(red);
+
+    // Picking another tool leaves no result of the last one on screen.
+    QVERIFY(browser.selectTool("mcp__fix__add"));
+    QVERIFY(resultTexts(&browser).isEmpty());
+    QVERIFY(browser.findChild<QLabel *>("statusLabel")->text().isEmpty());
+}
+
+// Esc stops a run (as in the chat), clears the filter, leaves a field being typed in (what was
+// typed stays); only then does it close the browser.
+void tst_ToolBrowser::browser_escapeStepsOutBeforeClosing()
+{
+    Fixture f;
+    f.readFile->hang = true;
+    Gui::ToolBrowser browser(&f.registry, &f.runner);
+    browser.show();
+    browser.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&browser));
+    QVERIFY(browser.selectTool("mcp__fix__echo"));
+    auto *text = qobject_cast<QLineEdit *>(
+            browser.findChild<Gui::SchemaForm *>("schemaForm")->editor("text"));
+    QVERIFY(text);
+    text->setFocus();
+    QTest::keyClicks(text, "half typed");
+    QTest::keyClick(text, Qt::Key_Escape);
+    QVERIFY(browser.isVisible());
+    QCOMPARE(text->text(), QStringLiteral("half typed"));
+    QVERIFY(!text->hasFocus());
+
+    auto *search = browser.findChild<QLineEdit *>("searchEdit");
+    search->setFocus();
+    QTest::keyClicks(search, "ech");
+    QTest::keyClick(search, Qt::Key_Escape);
+    QVERIFY(browser.isVisible());
+    QVERIFY(search->text().isEmpty());
+
+    QVERIFY(browser.selectTool("read_file"));
+    QSignalSpy done(&browser, &Gui::ToolBrowser::runFinished);
+    browser.findChild<QPushButton *>("runButton")->click();
+    QTRY_COMPARE(f.readFile->runs, 1);
+    QTest::keyClick(browser.findChild<QTreeWidget *>("toolTree"), Qt::Key_Escape);
+    QCOMPARE(done.count(), 1);
+    QVERIFY(f.readFile->cancelled);
+    QVERIFY(browser.isVisible());
+
+    QTest::keyClick(browser.findChild<QTreeWidget *>("toolTree"), Qt::Key_Escape);
+    QTRY_VERIFY(!browser.isVisible());
+}
+
+// The Skills page without a server that offers skills says so instead of an empty table.
+void tst_ToolBrowser::skills_emptyStateSaysWhy()
+{
+    Gui::SkillList list(nullptr);
+    list.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&list));
+    auto *empty = list.findChild<QLabel *>("skillEmpty");
+    QVERIFY(empty && empty->isVisible());
+    QVERIFY(empty->text().contains("No connected server offers skills"));
+    QVERIFY(!list.tree()->isVisible());
 }
 
 void tst_ToolBrowser::browser_cancel()

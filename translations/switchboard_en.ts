@@ -173,7 +173,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/engine/tools/editfiletool.cpp" line="+114"/>
+        <location filename="../src/engine/tools/editfiletool.cpp" line="+130"/>
         <source>&apos;old_string&apos; occurs %n times in &apos;%1&apos;; include more surrounding lines to make it unique, or set replace_all to true</source>
         <translation>
             <numerusform>&apos;old_string&apos; occurs %n time in &apos;%1&apos;; include more surrounding lines to make it unique, or set replace_all to true</numerusform>
@@ -181,7 +181,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+51"/>
+        <location line="+46"/>
         <source>Edited %1: replaced %n occurrence(s), the first at line %2.</source>
         <translation>
             <numerusform>Edited %1: replaced %n occurrence, the first at line %2.</numerusform>
@@ -424,7 +424,7 @@ in %3</numerusform>
 <context>
     <name>Gui::PromptBrowser</name>
     <message numerus="yes">
-        <location filename="../src/ui/serverbrowsers.cpp" line="+717"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="+721"/>
         <source>%n message(s); only the first %1 characters can be used.</source>
         <translation>
             <numerusform>%n message; only the first %1 characters can be used.</numerusform>
@@ -578,7 +578,7 @@ in %3</numerusform>
 <context>
     <name>Gui::SkillList</name>
     <message numerus="yes">
-        <location filename="../src/ui/serverbrowsers.cpp" line="+52"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="+62"/>
         <source>%n bytes</source>
         <translation>
             <numerusform>%n byte</numerusform>

@@ -1574,7 +1574,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Engine::AuditLog</name>
     <message>
-        <location filename="../src/engine/approval/auditlog.cpp" line="+188"/>
+        <location filename="../src/engine/approval/auditlog.cpp" line="+191"/>
         <source>Cannot rotate the audit log %1.</source>
         <translation>无法轮转审计日志 %1。</translation>
     </message>
@@ -1842,7 +1842,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>替换工作区中某个文件里的文本。`old_string` 必须与文件内容完全一致，包括空白和缩进（不含 read_file 的行号前缀），并且除非 `replace_all` 为 true，否则必须恰好出现一次；请包含足够多的上下文行以使其唯一。文件会被原子地重写。编辑前请先读取该文件。</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+87"/>
         <source>&apos;old_string&apos; is empty; to create or replace a whole file use write_file</source>
         <translation>“old_string”为空；要创建或替换整个文件，请使用 write_file</translation>
     </message>
@@ -1852,12 +1852,12 @@ Allow %1 (%2 risk, from %3)?
         <translation>“old_string”与“new_string”相同；无需修改</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+60"/>
         <source>&apos;%1&apos; is not valid UTF-8; edit_file changes UTF-8 text only</source>
         <translation>“%1”不是有效的 UTF-8；edit_file 只能修改 UTF-8 文本</translation>
     </message>
     <message>
-        <location line="-48"/>
+        <location line="-44"/>
         <source>&apos;old_string&apos; was not found in &apos;%1&apos;; read the file again and copy the text exactly, including whitespace and indentation</source>
         <translation>在“%1”中未找到“old_string”；请重新读取文件，并准确复制文本，包括空白和缩进</translation>
     </message>
@@ -1869,7 +1869,7 @@ Allow %1 (%2 risk, from %3)?
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+51"/>
+        <location line="+46"/>
         <source>Edited %1: replaced %n occurrence(s), the first at line %2.</source>
         <translation>
             <numerusform>已编辑 %1：替换了 %n 处，第一处位于第 %2 行。</numerusform>
@@ -3117,7 +3117,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>已拒绝：“%1”可能会更改内容（或读取敏感文件），而这里没有人可以批准。此任务只能运行只读工具。</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+28"/>
         <source>Denied: nobody can approve &apos;%1&apos; here.</source>
         <translation>已拒绝：此处无人可以批准“%1”。</translation>
     </message>
@@ -5554,7 +5554,17 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
         <translation>没有已连接的服务器提供提示词。</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+1"/>
+        <source>Choose a prompt on the left to fill in its arguments and use it.</source>
+        <translation>在左侧选择一个提示词，填写其参数并使用它。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>This prompt takes no arguments.</source>
+        <translation>此提示词不需要参数。</translation>
+    </message>
+    <message>
+        <location line="+38"/>
         <source>Getting the prompt…</source>
         <translation>正在获取提示词……</translation>
     </message>
@@ -5782,7 +5792,7 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
 <context>
     <name>Gui::ResourceBrowser</name>
     <message>
-        <location filename="../src/ui/serverbrowsers.cpp" line="-376"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="-380"/>
         <source>R&amp;ead</source>
         <translation>读取(&amp;E)</translation>
     </message>
@@ -6028,12 +6038,12 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
 <context>
     <name>Gui::SchemaForm</name>
     <message>
-        <location filename="../src/ui/schemaform.cpp" line="+135"/>
+        <location filename="../src/ui/schemaform.cpp" line="+136"/>
         <source>This tool takes no arguments.</source>
         <translation>此工具不需要参数。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>Fields marked * are required.</source>
         <translation>标有 * 的字段为必填项。</translation>
     </message>
@@ -7067,7 +7077,7 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
 <context>
     <name>Gui::SkillList</name>
     <message>
-        <location filename="../src/ui/serverbrowsers.cpp" line="+496"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="+505"/>
         <source>Skill</source>
         <translation>技能</translation>
     </message>
@@ -7086,8 +7096,13 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
         <source>Skills the servers offer. The model loads one with use_skill when a task matches it; its files are read then, and only if they match what the server listed (size, SHA-256, frontmatter).</source>
         <translation>服务器提供的技能。任务相符时，模型用 use_skill 加载技能；那时才读取其文件，并且只有在与服务器列出的内容（大小、SHA-256、frontmatter）一致时才使用。</translation>
     </message>
+    <message>
+        <location line="+3"/>
+        <source>No connected server offers skills. A server that does lists them here as soon as it is connected.</source>
+        <translation>没有已连接的服务器提供技能。提供技能的服务器一连接，就会在此列出。</translation>
+    </message>
     <message numerus="yes">
-        <location line="+23"/>
+        <location line="+25"/>
         <source>%n bytes</source>
         <translation>
             <numerusform>%n 字节</numerusform>
@@ -7097,7 +7112,7 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
 <context>
     <name>Gui::ToolBrowser</name>
     <message>
-        <location filename="../src/ui/toolbrowser.cpp" line="+257"/>
+        <location filename="../src/ui/toolbrowser.cpp" line="+260"/>
         <location line="+1"/>
         <source>Tools</source>
         <translation>工具</translation>
@@ -7158,7 +7173,7 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
         <translation>结果</translation>
     </message>
     <message>
-        <location line="+69"/>
+        <location line="+90"/>
         <source>Built-in tools</source>
         <translation>内置工具</translation>
     </message>
@@ -7173,7 +7188,7 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
         <translation>（不提供给模型）</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>(app only)</source>
         <translation>（仅限应用）</translation>
     </message>
@@ -7193,7 +7208,7 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
         <translation>工具“%1”已不可用：其服务器已停止或更改了工具列表。</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+39"/>
         <source>No tool selected</source>
         <translation>未选择工具</translation>
     </message>
@@ -7228,12 +7243,7 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
         <translation>请修正参数后重新运行。</translation>
     </message>
     <message>
-        <location line="+16"/>
-        <source>Waiting for approval…</source>
-        <translation>等待批准…</translation>
-    </message>
-    <message>
-        <location line="+4"/>
+        <location line="+17"/>
         <source>Running…</source>
         <translation>运行中…</translation>
     </message>
@@ -7258,7 +7268,7 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+23"/>
         <source>Denied: %1 did not run.</source>
         <translation>已拒绝：%1 未运行。</translation>
     </message>

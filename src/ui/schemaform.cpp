@@ -132,7 +132,10 @@ void SchemaForm::setSchema(const Json &schema)
                                     ? schema["properties"]
                                     : Json::object();
     if (properties.empty()) {
-        m_layout->addRow(new QLabel(tr("This tool takes no arguments."), this));
+        m_layout->addRow(new QLabel(m_noArgumentsText.isEmpty()
+                                            ? tr("This tool takes no arguments.")
+                                            : m_noArgumentsText,
+                                    this));
         return;
     }
     if (!required.isEmpty())

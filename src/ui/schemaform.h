@@ -26,6 +26,9 @@ public:
 
     // Rebuilds the form; defaults are pre-filled.
     void setSchema(const Engine::Json &schema);
+    // What an empty form says ("This tool takes no arguments." unless set: a prompt's form says
+    // so of the prompt); used by the next setSchema().
+    void setNoArgumentsText(const QString &text) { m_noArgumentsText = text; }
     Engine::Json schema() const { return m_schema; }
 
     // The arguments object. Empty optional fields are omitted. On the first invalid field
@@ -40,6 +43,7 @@ signals:
     void edited();
 
 private:
+    QString m_noArgumentsText;
     enum class Kind { String, Text, Number, Integer, Boolean, Enum, JsonValue };
     struct Field
     {

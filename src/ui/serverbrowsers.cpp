@@ -648,10 +648,14 @@ void PromptBrowser::select(QTreeWidgetItem *item)
         m_title->setText(tr("Select a prompt"));
         m_description->setText(m_tree->topLevelItemCount() == 0
                                        ? tr("No connected server offers prompts.")
-                                       : QString());
+                                       : tr("Choose a prompt on the left to fill in its "
+                                            "arguments and use it."));
         m_form->setSchema(Json::object());
+        m_form->hide(); // not "takes no arguments": there is no prompt
         return;
     }
+    m_form->show();
+    m_form->setNoArgumentsText(tr("This prompt takes no arguments."));
     const auto entry = valueOf<Mcp::Prompt>(item);
     m_title->setText(item->text(0));
     m_description->setText(entry.description);
@@ -736,8 +740,13 @@ SkillList::SkillList(Engine::SkillCatalog *catalog, QWidget *parent)
     m_note->setObjectName(QStringLiteral("skillNote"));
     auto layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    m_empty = plainLabel(QString(), this);
+    m_empty->setObjectName(QStringLiteral("skillEmpty"));
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setForegroundRole(QPalette::PlaceholderText);
     layout->addWidget(m_note);
     layout->addWidget(m_tree, 1);
+    layout->addWidget(m_empty, 1);
     if (m_catalog)
         connect(m_catalog, &Engine::SkillCatalog::changed, this, &SkillList::rebuild);
     retranslateUi();
@@ -750,6 +759,8 @@ void SkillList::retranslateUi()
     m_note->setText(tr("Skills the servers offer. The model loads one with use_skill when a task "
                        "matches it; its files are read then, and only if they match what the "
                        "server listed (size, SHA-256, frontmatter)."));
+    m_empty->setText(tr("No connected server offers skills. A server that does lists them "
+                        "here as soon as it is connected."));
 }
 
 void SkillList::changeEvent(QEvent *event)
@@ -762,7 +773,10 @@ void SkillList::changeEvent(QEvent *event)
 void SkillList::rebuild()
 {
     m_tree->clear();
-    if (!m_catalog)
+    const bool none = !m_catalog || m_catalog->skills().empty();
+    m_tree->setVisible(!none);
+    m_empty->setVisible(none);
+    if (none)
         return;
     for (const Engine::SkillCatalog::Skill &skill : m_catalog->skills()) {
         auto *item = new QTreeWidgetItem(

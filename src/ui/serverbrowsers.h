@@ -175,6 +175,7 @@ private:
     QPointer<Engine::SkillCatalog> m_catalog;
     QTreeWidget *m_tree;
     QLabel *m_note;
+    QLabel *m_empty; // in place of the tree when no server offers a skill
 };
 
 // A resource template's variables ({name}, {+name}, {?a,b}, ...) as a flat form schema, and

@@ -11,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QImage>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPixmap>
@@ -112,6 +113,8 @@ ToolBrowser::ToolBrowser(Engine::ToolRegistry *registry, Engine::ToolRunner *run
     m_tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_tree->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     m_tree->header()->setStretchLastSection(false);
+    // A long server name keeps its end in a narrow tree ("MCP server: every…ng-http").
+    m_tree->setTextElideMode(Qt::ElideMiddle);
     leftLayout->addWidget(m_search);
     leftLayout->addWidget(m_tree);
 
@@ -306,6 +309,27 @@ bool ToolBrowser::selectTool(const QString &name)
     return false;
 }
 
+void ToolBrowser::keyPressEvent(QKeyEvent *event)
+{
+    if (event->key() != Qt::Key_Escape || event->modifiers() != Qt::NoModifier) {
+        QDialog::keyPressEvent(event);
+        return;
+    }
+    QWidget *focus = focusWidget();
+    if (m_runId != 0) {
+        cancel(); // as Esc stops a reply in the chat
+    } else if (focus == m_search && !m_search->text().isEmpty()) {
+        m_search->clear();
+    } else if (focus && focus != m_search
+               && (qobject_cast<QLineEdit *>(focus) || qobject_cast<QPlainTextEdit *>(focus))
+               && !focus->property("readOnly").toBool()) {
+        // What was typed stays; the person is out of the field, and the next Esc closes.
+        m_tree->setFocus();
+    } else {
+        QDialog::keyPressEvent(event);
+    }
+}
+
 void ToolBrowser::scheduleRebuild()
 {
     if (isVisible())
@@ -341,6 +365,7 @@ void ToolBrowser::rebuildTree()
                 if (!tool->isBuiltin() && !m_registry->isSourceOffered(sourceName))
                     heading += QLatin1Char(' ') + tr("(not offered to the model)");
                 source->setText(0, heading);
+                source->setToolTip(0, heading); // cut in a narrow tree
                 source->setFlags(Qt::ItemIsEnabled);
                 QFont bold = source->font(0);
                 bold.setBold(true);
@@ -350,7 +375,7 @@ void ToolBrowser::rebuildTree()
             // Under its server's heading an MCP tool goes by its own name.
             item->setText(0, tool->isBuiltin() ? tool->name() : tool->originalName());
             item->setData(0, NameRole, tool->name());
-            item->setToolTip(0, tool->description());
+            item->setToolTip(0, item->text(0) + QLatin1Char('\n') + tool->description());
             // Checked: the model is offered the tool. The configuration's own choice
             // ("enabledTools" / "disabledTools") is shown, not changed here.
             if (!tool->appUi().model) {
@@ -421,6 +446,10 @@ void ToolBrowser::showTool(const QString &name)
 {
     const std::shared_ptr<Engine::Tool> tool = name.isEmpty() ? nullptr : m_registry->find(name);
     const bool sameTool = tool && name == m_current;
+    if (!sameTool && m_runId == 0) { // the last tool's result is not this one's
+        clearResult();
+        setStatus(QString());
+    }
     m_current = tool ? name : QString();
     m_runButton->setEnabled(tool && m_runId == 0);
     m_cancelButton->setEnabled(m_runId != 0);
@@ -489,9 +518,6 @@ void ToolBrowser::run()
     // comparing it drops a report for a run this window has already let go of.
     auto token = std::make_shared<Engine::ToolRunner::RunId>(0);
     Engine::ToolRunner::Callbacks callbacks;
-    callbacks.onApprovalNeeded = [this] {
-        setStatus(tr("Waiting for approval…"));
-    };
     callbacks.onStarted = [this, token] {
         if (*token == m_runId)
             setStatus(tr("Running…"));
@@ -514,7 +540,8 @@ void ToolBrowser::run()
     m_runButton->setEnabled(false);
     m_cancelButton->setEnabled(true);
     setStatus(tr("Starting…"));
-    m_runId = m_runner->run(call, QString(), this, std::move(callbacks));
+    // Pressing Run on what was typed here is the approval: no dialog asks about it again.
+    m_runId = m_runner->run(call, QString(), this, std::move(callbacks), Engine::CallOrigin::User);
     *token = m_runId;
 }
 

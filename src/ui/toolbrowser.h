@@ -76,6 +76,8 @@ signals:
 protected:
     void showEvent(QShowEvent *event) override;
     void changeEvent(QEvent *event) override;
+    // Esc stops a run, clears the filter, or leaves a field being typed in; only then closes.
+    void keyPressEvent(QKeyEvent *event) override;
 
 private:
     void retranslateUi();

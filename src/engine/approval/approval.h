@@ -27,10 +27,11 @@ struct ToolKey
     bool operator==(const ToolKey &) const = default;
 };
 
-// Who asked for a call: the model, or a server's interactive view (MCP Apps) — which may call
+// Who asked for a call: the model, a server's interactive view (MCP Apps) — which may call
 // its own server's tools through the same gate, and must be told apart from the model in the
-// dialog and the audit log.
-enum class CallOrigin { Model, App };
+// dialog and the audit log — or the person, running a tool by hand with the arguments they
+// typed (the tool browser): their click is the approval, and nobody is asked again.
+enum class CallOrigin { Model, App, User };
 
 struct ApprovalRequest
 {

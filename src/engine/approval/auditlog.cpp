@@ -123,9 +123,12 @@ Json AuditLog::baseRecord(const char *event, const ToolRunEvent &call) const
                 {"originalTool", utf8(call.originalName)},
                 {"risk", utf8(riskName(call.risk))},
                 {"argumentsSha256", utf8(argumentsHash(call.arguments))}};
-    // A call a server's interactive view asked for (MCP Apps), not the model.
+    // A call a server's interactive view asked for (MCP Apps), or the person ran by hand; not
+    // the model.
     if (call.origin == CallOrigin::App)
         record["origin"] = "app";
+    else if (call.origin == CallOrigin::User)
+        record["origin"] = "user";
     return record;
 }
 

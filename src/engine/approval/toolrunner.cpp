@@ -215,6 +215,14 @@ ToolRunner::RunId ToolRunner::run(const ToolCallRequest &call, const QString &co
                          true, false, false, false});
         return id;
     }
+    if (origin == CallOrigin::User && !m_onlyRead) {
+        // The person pressed Run on what they typed: that is the decision, recorded as theirs.
+        emit decisionMade(eventFor(id, run), {ApprovalChoice::AllowOnce, {}}, false,
+                          QStringLiteral("manual"));
+        QMetaObject::invokeMethod(
+                this, [this, id] { start(id); }, Qt::QueuedConnection);
+        return id;
+    }
     if (!needsApproval(run)) {
         const QString why = run.tool->risk() == Risk::Read ? QStringLiteral("read")
                             : run.tool->autoApproved()     ? QStringLiteral("autoApprove")
