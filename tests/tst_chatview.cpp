@@ -460,7 +460,8 @@ void tst_ChatView::markdownTablesAndCodeBlocks()
             "| step | file |\n|---|---|\n| parse | parser.cpp |\n| store | store.cpp |\n\n"
             "> quoted advice\n\n"
             "```cpp\nint main() {\n    return 0; // done\n}\n```\n\n"
-            "and a shell one:\n\n```sh\necho hi # greet\n```\n");
+            "and a shell one:\n\n```sh\necho hi # greet\n```\n\n"
+            "and what it printed:\n\n```\nready on 3000 after 42 ms // \"done\"\n```\n");
     ChatView view;
     view.resize(600, 500);
     view.show();
@@ -479,14 +480,20 @@ void tst_ChatView::markdownTablesAndCodeBlocks()
     QVERIFY(!text.contains(QStringLiteral("```")));
     QCOMPARE(view.codeBlocks(),
              QStringList({QStringLiteral("int main() {\n    return 0; // done\n}"),
-                          QStringLiteral("echo hi # greet")}));
-    // Code blocks are highlighted: the comment has a format of its own.
+                          QStringLiteral("echo hi # greet"),
+                          QStringLiteral("ready on 3000 after 42 ms // \"done\"")}));
+    // Code blocks are highlighted: the comment has a format of its own. One without a
+    // language is left as it is (no numbers, strings or comments guessed).
     bool highlighted = false;
+    bool plainColoured = true;
     for (QTextBlock block = view.document()->begin(); block.isValid(); block = block.next()) {
         if (block.text().contains(QStringLiteral("// done")))
             highlighted = !block.layout()->formats().isEmpty();
+        if (block.text().startsWith(QStringLiteral("ready on 3000")))
+            plainColoured = !block.layout()->formats().isEmpty();
     }
     QVERIFY(highlighted);
+    QVERIFY(!plainColoured);
 
     const QStringList hrefs = links(view);
     QVERIFY(hrefs.contains(QStringLiteral("sb:code:1:0")));

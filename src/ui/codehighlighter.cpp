@@ -83,6 +83,12 @@ void CodeHighlighter::highlightBlock(const QString &text)
     if (!isCodeBlock(block))
         return;
     const QString language = block.blockFormat().stringProperty(QTextFormat::BlockCodeLanguage);
+    // Without a language it may be anything (output, a log, prose): nothing is guessed.
+    static const QSet<QString> plain{QStringLiteral("text"),   QStringLiteral("txt"),
+                                     QStringLiteral("plain"),  QStringLiteral("plaintext"),
+                                     QStringLiteral("output"), QStringLiteral("log")};
+    if (language.isEmpty() || plain.contains(language.toLower()))
+        return;
     const bool hash = hashComments(language);
     const qsizetype n = text.size();
     qsizetype i = 0;
