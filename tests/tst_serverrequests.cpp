@@ -33,6 +33,7 @@
 #include <QTest>
 #include <QToolButton>
 #include <QTreeWidget>
+#include <QTreeWidgetItemIterator>
 
 #include <optional>
 
@@ -353,6 +354,26 @@ private slots:
         Gui::ResourceBrowser *resources = browser->resourceBrowser();
         QTreeWidget *tree = resources->tree();
         QTRY_VERIFY_WITH_TIMEOUT(find(tree, QStringLiteral("architecture.md")), 10000);
+        // The filter keeps the items whose name or URI has its text, in either case.
+        auto *filter = resources->findChild<QLineEdit *>(QStringLiteral("resourceFilter"));
+        QVERIFY(filter);
+        const auto shown = [tree] {
+            QStringList names;
+            for (QTreeWidgetItemIterator it(tree); *it; ++it) {
+                if ((*it)->childCount() == 0 && !(*it)->isHidden()
+                    && !(*it)->data(0, Qt::UserRole).toString().isEmpty())
+                    names << (*it)->text(0);
+            }
+            return names;
+        };
+        const int all = int(shown().size());
+        QVERIFY(all > 2);
+        filter->setText(QStringLiteral("ARCHITECTURE"));
+        QCOMPARE(shown(), QStringList({QStringLiteral("architecture.md")}));
+        filter->setText(QStringLiteral("no-such-resource-anywhere"));
+        QVERIFY(shown().isEmpty());
+        filter->clear();
+        QCOMPARE(int(shown().size()), all);
         tree->setCurrentItem(find(tree, QStringLiteral("architecture.md")));
         QSignalSpy read(resources, &Gui::ResourceBrowser::readFinished);
         resources->findChild<QPushButton *>(QStringLiteral("resourceReadButton"))->click();

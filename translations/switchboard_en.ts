@@ -424,7 +424,7 @@ in %3</numerusform>
 <context>
     <name>Gui::PromptBrowser</name>
     <message numerus="yes">
-        <location filename="../src/ui/serverbrowsers.cpp" line="+721"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="+745"/>
         <source>%n message(s); only the first %1 characters can be used.</source>
         <translation>
             <numerusform>%n message; only the first %1 characters can be used.</numerusform>

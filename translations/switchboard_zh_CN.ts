@@ -5529,7 +5529,7 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
 <context>
     <name>Gui::PromptBrowser</name>
     <message>
-        <location filename="../src/ui/serverbrowsers.cpp" line="+592"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="+616"/>
         <source>&amp;Get</source>
         <translation>获取(&amp;G)</translation>
     </message>
@@ -5792,7 +5792,7 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
 <context>
     <name>Gui::ResourceBrowser</name>
     <message>
-        <location filename="../src/ui/serverbrowsers.cpp" line="-380"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="-379"/>
         <source>R&amp;ead</source>
         <translation>读取(&amp;E)</translation>
     </message>
@@ -5847,7 +5847,7 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
         <translation>模板（读取中……）</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+14"/>
         <source>Resources (%1)</source>
         <translation>资源（%1）</translation>
     </message>
@@ -6521,12 +6521,17 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
 <context>
     <name>Gui::ServerItemBrowser</name>
     <message>
-        <location filename="../src/ui/serverbrowsers.cpp" line="-360"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="-362"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+1"/>
+        <source>Filter by name, URI or server</source>
+        <translation>按名称、URI 或服务器筛选</translation>
+    </message>
+    <message>
+        <location line="+64"/>
         <source>The server is not connected.</source>
         <translation>服务器未连接。</translation>
     </message>
@@ -7077,7 +7082,7 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
 <context>
     <name>Gui::SkillList</name>
     <message>
-        <location filename="../src/ui/serverbrowsers.cpp" line="+505"/>
+        <location filename="../src/ui/serverbrowsers.cpp" line="+504"/>
         <source>Skill</source>
         <translation>技能</translation>
     </message>

@@ -22,6 +22,7 @@
 #include <QSplitter>
 #include <QStringListModel>
 #include <QTreeWidget>
+#include <QTreeWidgetItemIterator>
 #include <QUrl>
 #include <QVBoxLayout>
 
@@ -151,6 +152,10 @@ ServerItemBrowser::ServerItemBrowser(Mcp::Manager *manager, const QString &name,
     auto left = new QWidget(this);
     auto leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
+    m_filter = new QLineEdit(left);
+    m_filter->setObjectName(name + QLatin1String("Filter"));
+    m_filter->setClearButtonEnabled(true);
+    leftLayout->addWidget(m_filter);
     leftLayout->addWidget(m_tree, 1);
     m_refreshButton = new QPushButton(left);
     m_refreshButton->setObjectName(name + QLatin1String("RefreshButton"));
@@ -184,11 +189,29 @@ ServerItemBrowser::ServerItemBrowser(Mcp::Manager *manager, const QString &name,
     connect(m_tree, &QTreeWidget::currentItemChanged, this,
             [this](QTreeWidgetItem *item) { select(item); });
     connect(m_refreshButton, &QPushButton::clicked, this, [this] { refresh(); });
+    connect(m_filter, &QLineEdit::textChanged, this, &ServerItemBrowser::applyFilter);
+}
+
+bool ServerItemBrowser::matchesFilter(const QTreeWidgetItem *item) const
+{
+    const QString filter = m_filter->text().trimmed();
+    return filter.isEmpty() || item->text(0).contains(filter, Qt::CaseInsensitive)
+           || item->toolTip(0).contains(filter, Qt::CaseInsensitive)
+           || serverOf(item).contains(filter, Qt::CaseInsensitive);
+}
+
+void ServerItemBrowser::applyFilter()
+{
+    for (QTreeWidgetItemIterator it(m_tree); *it; ++it) {
+        if (!kindOf(*it).isEmpty()) // an item a server listed, not a heading
+            (*it)->setHidden(!matchesFilter(*it));
+    }
 }
 
 void ServerItemBrowser::retranslateUi()
 {
     m_refreshButton->setText(tr("&Refresh"));
+    m_filter->setPlaceholderText(tr("Filter by name, URI or server"));
 }
 
 void ServerItemBrowser::changeEvent(QEvent *event)
@@ -227,12 +250,14 @@ QTreeWidgetItem *ServerItemBrowser::addServer(const QString &server)
 
 QTreeWidgetItem *ServerItemBrowser::addItem(QTreeWidgetItem *parent, const QString &text,
                                             const QString &kind, const QString &server,
-                                            const QVariant &value)
+                                            const QVariant &value, const QString &detail)
 {
     auto *item = new QTreeWidgetItem(parent, {text});
     item->setData(0, KindRole, kind);
     item->setData(0, ServerRole, server);
     item->setData(0, ItemRole, value);
+    item->setToolTip(0, detail);
+    item->setHidden(!matchesFilter(item)); // lists come after the filter was typed
     return item;
 }
 
@@ -422,8 +447,7 @@ void ResourceBrowser::refresh()
                 for (const auto &entry : items) {
                     const QString uri = QString::fromStdString(uriOf(entry));
                     addItem(group, entry.name.isEmpty() ? uri : entry.name, kind, server,
-                            QVariant::fromValue(entry))
-                            ->setToolTip(0, uri);
+                            QVariant::fromValue(entry), uri);
                 }
                 group->setExpanded(true);
             };

@@ -11,6 +11,7 @@
 
 class QHBoxLayout;
 class QLabel;
+class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
 class QTreeWidget;
@@ -56,8 +57,13 @@ protected:
     QTreeWidgetItem *addServer(const QString &server);
     // A row for an item a server listed (an Mcp::Resource, Mcp::ResourceTemplate or
     // Mcp::Prompt), and that item back.
+    // `detail` (a resource's URI) is its tooltip, and the filter looks in it too.
     QTreeWidgetItem *addItem(QTreeWidgetItem *parent, const QString &text, const QString &kind,
-                             const QString &server, const QVariant &item);
+                             const QString &server, const QVariant &item,
+                             const QString &detail = QString());
+    // The filter above the tree: the items whose name, detail or server contain its text.
+    bool matchesFilter(const QTreeWidgetItem *item) const;
+    void applyFilter();
     static QString kindOf(const QTreeWidgetItem *item);
     static QString serverOf(const QTreeWidgetItem *item);
     template<typename T>
@@ -76,6 +82,7 @@ protected:
     enum Role { KindRole = Qt::UserRole, ServerRole, ItemRole };
 
     Mcp::Manager *m_manager;
+    QLineEdit *m_filter;
     QTreeWidget *m_tree;
     QLabel *m_title;
     QLabel *m_description;
