@@ -883,6 +883,14 @@ void tst_ConversationStore::searchFindsWordsInMessages()
     tool.toolCallId = QStringLiteral("c1");
     QVERIFY(store.append(a, tool));
     QVERIFY(store.append(b, textMessage(ChatMessage::Role::User, QStringLiteral("nothing here"))));
+    store.flush();
+    // b is the newer, whatever the clock's granularity: appends in one millisecond tie.
+    {
+        QFile file(store.filePath(b));
+        QVERIFY(file.open(QIODevice::ReadWrite));
+        QVERIFY(file.setFileTime(QDateTime::currentDateTime().addSecs(60),
+                                 QFileDevice::FileModificationTime));
+    }
 
     QList<SearchHit> hits = store.search(QStringLiteral("BANANA7"));
     QCOMPARE(hits.size(), 1);
