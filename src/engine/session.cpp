@@ -50,6 +50,7 @@ Session::Session(SessionOptions options, QObject *parent)
     m_registry->add(std::make_shared<SubagentTool>(m_registry.get(), [this] { return m_model; }));
     m_registry->add(std::make_shared<SearchToolsTool>(m_registry.get()));
     m_adapter = std::make_unique<McpToolAdapter>(m_manager.get(), m_registry.get());
+    m_adapter->setWorkspace(m_workspace);
     m_skills = std::make_unique<SkillCatalog>(m_manager.get(), m_registry.get());
 
     m_runner = std::make_unique<ToolRunner>(m_registry.get(), nullptr, m_options.workspace);

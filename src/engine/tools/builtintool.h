@@ -162,6 +162,27 @@ protected:
     }
     QString shown(const QString &canonical) const { return m_workspace->displayPath(canonical); }
 
+    // A text file of the workspace that `path` names, read whole (readTextFile's bounds).
+    struct TextFile
+    {
+        QString canonical;
+        QString shown;
+        QByteArray bytes;
+    };
+    // The file, or std::nullopt and *error naming it.
+    std::optional<TextFile> readText(const QString &path, QString *error) const
+    {
+        const auto canonical = resolve(path, error, true);
+        if (!canonical)
+            return std::nullopt;
+        TextFile file{*canonical, shown(*canonical), {}};
+        auto bytes = readTextFile(file.canonical, file.shown, error);
+        if (!bytes)
+            return std::nullopt;
+        file.bytes = std::move(*bytes);
+        return file;
+    }
+
     // The approval reason of a read tool whose `path` argument names a file or folder that
     // may hold secrets (Workspace::sensitiveMatch); std::nullopt otherwise, and for a path
     // that does not resolve (the call then fails without touching anything).

@@ -69,6 +69,12 @@ protected:
             newString = args.string("new_string");
             replaceAll = args.boolean("replace_all", false);
             error = args.error();
+            // Said before the file is read.
+            if (error.isEmpty() && oldString.isEmpty())
+                error = Text::tr("'old_string' is empty; to create or replace a whole file use "
+                                 "write_file");
+            else if (error.isEmpty() && oldString == newString)
+                error = Text::tr("'old_string' and 'new_string' are the same; nothing to change");
         }
         QString path;
         QString oldString;
@@ -93,21 +99,13 @@ protected:
         return found;
     }
 
-    // `text` with the edit made, or std::nullopt and *error (for the model) saying why not.
+    // `text` with the edit made, or std::nullopt and *error (for the model) saying why not;
+    // `asked` has no error.
     static std::optional<Edit> edited(QString text, const Asked &asked, const QString &shownPath,
                                       QString *error)
     {
         QString oldString = asked.oldString;
         QString newString = asked.newString;
-        if (oldString.isEmpty()) {
-            *error = Text::tr("'old_string' is empty; to create or replace a whole file use "
-                              "write_file");
-            return std::nullopt;
-        }
-        if (oldString == newString) {
-            *error = Text::tr("'old_string' and 'new_string' are the same; nothing to change");
-            return std::nullopt;
-        }
         QList<qsizetype> found = occurrences(text, oldString);
         // A model writes "\n"; a file from Windows has "\r\n". Same text, so match it.
         if (found.isEmpty() && text.contains(QLatin1String("\r\n"))
@@ -148,21 +146,14 @@ protected:
         if (!asked.error.isEmpty())
             return ToolOutput::error(asked.error);
         QString error;
-        if (asked.oldString.isEmpty() || asked.oldString == asked.newString) {
-            edited(QString(), asked, asked.path, &error); // said before the file is read
+        const std::optional<TextFile> file = readText(asked.path, &error);
+        if (!file)
             return ToolOutput::error(error);
-        }
-        const auto canonical = resolve(asked.path, &error, true);
-        if (!canonical)
-            return ToolOutput::error(error);
-        const QString shownPath = shown(*canonical);
-        const auto data = readTextFile(*canonical, shownPath, &error);
-        if (!data)
-            return ToolOutput::error(error);
+        const QString &shownPath = file->shown;
         // Decoding must be lossless, or writing the file back would change bytes the edit
         // never touched; a leading BOM is kept as a character so that it is written back.
         QStringDecoder decoder(QStringDecoder::Utf8, QStringConverter::Flag::ConvertInitialBom);
-        const QString text = decoder(*data);
+        const QString text = decoder(file->bytes);
         if (decoder.hasError())
             return ToolOutput::error(
                     Text::tr("'%1' is not valid UTF-8; edit_file changes UTF-8 text only")
@@ -170,7 +161,7 @@ protected:
         const std::optional<Edit> edit = edited(text, asked, shownPath, &error);
         if (!edit)
             return ToolOutput::error(error);
-        if (!writeAtomically(*canonical, edit->text.toUtf8(), shownPath, &error))
+        if (!writeAtomically(file->canonical, edit->text.toUtf8(), shownPath, &error))
             return ToolOutput::error(error);
         return ToolOutput::text(
                 Text::tr("Edited %1: replaced %n occurrence(s), the first at line %2.", nullptr,

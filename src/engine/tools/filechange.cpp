@@ -350,12 +350,17 @@ std::optional<std::pair<QString, QString>> replacementOf(const Json &object)
 
 } // namespace
 
-std::optional<FileChange> guessedFileChange(const Json &arguments, const Workspace &workspace)
+QString fileArgumentOf(const Json &arguments)
 {
     if (!arguments.is_object())
-        return std::nullopt;
-    const QString path = stringOf(
-            arguments, {"path", "file_path", "filePath", "file", "filename", "target_file"});
+        return QString();
+    return stringOf(arguments,
+                    {"path", "file_path", "filePath", "file", "filename", "target_file"});
+}
+
+std::optional<FileChange> guessedFileChange(const Json &arguments, const Workspace &workspace)
+{
+    const QString path = fileArgumentOf(arguments);
     if (path.isEmpty())
         return std::nullopt;
     for (const char *key : {"content", "contents", "file_text", "new_content", "newContent"}) {

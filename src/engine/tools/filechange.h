@@ -82,8 +82,12 @@ struct FileOnDisk
     std::optional<FileChange> insteadOfEdit() const;
 };
 
+// The file a server's arguments name ("path", "file_path", "filePath", "file", "filename",
+// "target_file"), or empty: cheap, for a call to be looked at further only when it names one.
+QString fileArgumentOf(const Json &arguments);
+
 // A server's tool, where we can tell from its arguments that it writes a file of `workspace`:
-// a path ("path", "file_path", "filePath", "file", "filename", "target_file") with the whole new
+// a path (fileArgumentOf()) with the whole new
 // content ("content", "contents", "file_text", "new_content", "newContent") or with text to
 // replace ("old_string"/"new_string", "old_str"/"new_str", "oldText"/"newText", or a list of
 // those as "edits"). std::nullopt for any other tool.

@@ -34,7 +34,8 @@ class McpTool : public Tool
 public:
     // `definition` lives in `list`, the client's shared tool list, which the tool keeps.
     McpTool(Mcp::Manager *manager, QString server, std::shared_ptr<const std::vector<Json>> list,
-            const Json &definition, const ServerPolicy &policy)
+            const Json &definition, const ServerPolicy &policy,
+            std::shared_ptr<const Workspace> workspace)
         : m_manager(manager)
         , m_server(std::move(server))
         , m_list(std::move(list))
@@ -45,6 +46,7 @@ public:
         , m_autoApproved(policy.autoApprove.contains(m_original))
         , m_offered(policy.offers(m_original))
         , m_ui(Mcp::Apps::ToolUi::fromTool(m_definition))
+        , m_workspace(std::move(workspace))
     {
     }
 
@@ -78,7 +80,11 @@ public:
     std::optional<FileChange> proposedChange(const Json &arguments,
                                              const ToolContext &context) const override
     {
-        if (m_risk == Risk::Read || context.workspace.isEmpty())
+        if (m_risk == Risk::Read || fileArgumentOf(arguments).isEmpty())
+            return std::nullopt;
+        if (m_workspace) // the session's, with the sensitive files set in Settings
+            return guessedFileChange(arguments, *m_workspace);
+        if (context.workspace.isEmpty())
             return std::nullopt;
         return guessedFileChange(arguments, Workspace(context.workspace));
     }
@@ -141,6 +147,7 @@ private:
     bool m_autoApproved;
     bool m_offered;
     Mcp::Apps::ToolUi m_ui;
+    std::shared_ptr<const Workspace> m_workspace; // may be null: one is made for the call
 };
 
 } // namespace
@@ -171,7 +178,8 @@ void McpToolAdapter::sync(const QString &server)
         const auto list = client->sharedTools();
         tools.reserve(list->size());
         for (const Json &definition : *list)
-            tools.push_back(std::make_shared<McpTool>(m_manager, server, list, definition, policy));
+            tools.push_back(std::make_shared<McpTool>(m_manager, server, list, definition, policy,
+                                                      m_workspace));
     }
     // One step: the registry (and everything that shows it) changes once per server.
     for (const auto &tool : m_registry->replaceSource(server, std::move(tools)))

@@ -8,6 +8,8 @@
 
 namespace Engine {
 
+class Workspace;
+
 // The model-facing name of an MCP tool: "mcp__{server}__{tool}" with every character outside
 // [A-Za-z0-9_] replaced by '_' (model APIs accept only such names); names longer than 64
 // characters keep a prefix and end in '_' plus 8 hex digits of a hash of the full name, so
@@ -26,6 +28,13 @@ class McpToolAdapter : public QObject
 public:
     McpToolAdapter(Mcp::Manager *manager, ToolRegistry *registry, QObject *parent = nullptr);
 
+    // The workspace a server's call that writes one of its files is shown against (its
+    // sensitive files kept out of the diff); without one, each such call makes its own from
+    // the call's workspace folder. Applies to tools registered after it.
+    void setWorkspace(std::shared_ptr<const Workspace> workspace)
+    {
+        m_workspace = std::move(workspace);
+    }
     // Registers the tools of every connected server (call once after construction).
     void syncAll();
     // The MCP (server, tool) behind a registry name, if it is one of ours.
@@ -37,6 +46,7 @@ private:
     Mcp::Manager *m_manager;
     ToolRegistry *m_registry;
     QHash<QString, std::pair<QString, QString>> m_names; // registry name → (server, tool)
+    std::shared_ptr<const Workspace> m_workspace;
 };
 
 } // namespace Engine

@@ -54,15 +54,12 @@ protected:
         if (args.failed())
             return ToolOutput::error(args.error());
         QString error;
-        const auto canonical = resolve(path, &error, true);
-        if (!canonical)
+        const std::optional<TextFile> file = readText(path, &error);
+        if (!file)
             return ToolOutput::error(error);
-        const QString shownPath = shown(*canonical);
-        const auto data = readTextFile(*canonical, shownPath, &error);
-        if (!data)
-            return ToolOutput::error(error);
+        const QString &shownPath = file->shown;
 
-        const QStringList lines = splitLines(QString::fromUtf8(*data));
+        const QStringList lines = splitLines(QString::fromUtf8(file->bytes));
         const qsizetype total = lines.size();
         Json structured{{"path", shownPath.toStdString()}, {"totalLines", total}};
         if (total == 0) {
