@@ -1408,7 +1408,7 @@ private slots:
         emit picker->activated(beta);
         QTRY_VERIFY(setup->window->agent());
         QTRY_COMPARE(picker->currentText(), QStringLiteral("beta"));
-        QCOMPARE(Gui::AppSettings::load(options(*setup).settingsFile).model,
+        QCOMPARE(Gui::AppSettings::load(options(*setup).settingsFile).active().model,
                  QStringLiteral("beta"));
         // beta's window is not listed: the setting's applies (once the new agent is made).
         QTRY_COMPARE(setup->window->agent() ? setup->window->agent()->contextTokens() : 0,
@@ -2117,9 +2117,9 @@ private slots:
         auto setup = std::make_unique<Setup>();
         QVERIFY(setup->model.listen());
         Gui::AppSettings saved;
-        saved.provider = QString::fromLatin1(Gui::AppSettings::OpenAiProvider);
-        saved.baseUrl = setup->model.baseUrl();
-        saved.model = QStringLiteral("saved-model");
+        saved.active().provider = QString::fromLatin1(Gui::AppSettings::OpenAiProvider);
+        saved.active().baseUrl = setup->model.baseUrl();
+        saved.active().model = QStringLiteral("saved-model");
         QVERIFY(saved.save(options(*setup).settingsFile));
         qunsetenv("OPENAI_BASE_URL");
         qunsetenv("ANTHROPIC_API_KEY");
@@ -2146,6 +2146,82 @@ private slots:
                  std::string("saved-model"));
         const QByteArray headers = setup->model.requestHeaders(0).join('\n').toLower();
         QVERIFY2(headers.contains("authorization: bearer sk-env-fallback"), headers.constData());
+    }
+
+    // Two profiles: the composer's picker lists both above the models, says which is in use,
+    // and switches (saved for the next start); a refused key names the profile.
+    void profilesSwitchFromThePicker()
+    {
+        auto setup = std::make_unique<Setup>();
+        QVERIFY(setup->model.listen());
+        FakeLlmServer local(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(local.listen());
+        setup->model.setModelList(R"({"data":[{"id":"work-model"},{"id":"work-large"}]})");
+        local.setModelList(R"({"data":[{"id":"local-model"}]})");
+        Gui::AppSettings saved;
+        saved.profiles.clear();
+        Gui::AppSettings::ModelProfile work;
+        work.id = QStringLiteral("openai");
+        work.name = QStringLiteral("Work");
+        work.provider = QString::fromLatin1(Gui::AppSettings::OpenAiProvider);
+        work.baseUrl = setup->model.baseUrl();
+        work.model = QStringLiteral("work-model");
+        Gui::AppSettings::ModelProfile mine = work;
+        mine.id = QStringLiteral("profile-2");
+        mine.name = QStringLiteral("Local llama");
+        mine.baseUrl = local.baseUrl();
+        mine.model = QStringLiteral("local-model");
+        saved.profiles = {work, mine};
+        saved.activeProfile = work.id;
+        const QString settingsFile = options(*setup).settingsFile;
+        QVERIFY(saved.save(settingsFile));
+        qunsetenv("OPENAI_API_KEY");
+        qunsetenv("ANTHROPIC_API_KEY");
+        QVERIFY(trustWorkspace(options(*setup)));
+        setup->window = std::make_unique<Gui::MainWindow>(options(*setup));
+        setup->window->show();
+        QTRY_VERIFY_WITH_TIMEOUT(setup->window->agent(), 10000);
+        auto *picker = setup->window->findChild<Gui::ModelPicker *>(QStringLiteral("modelPicker"));
+        QVERIFY(picker);
+        // The list came: the profiles, a separator, the models of the profile in use.
+        QTRY_COMPARE_WITH_TIMEOUT(picker->count(), 5, 10000);
+        QCOMPARE(picker->itemText(0), QStringLiteral("Work"));
+        QCOMPARE(picker->itemData(0, Gui::ModelPicker::ProfileRole).toString(), work.id);
+        QVERIFY(picker->itemData(0, Qt::FontRole).value<QFont>().bold()); // in use
+        QCOMPARE(picker->itemText(1), QStringLiteral("Local llama"));
+        QVERIFY(!picker->itemData(1, Qt::FontRole).value<QFont>().bold());
+        QVERIFY(picker->findText(QStringLiteral("work-model")) > 2); // after the separator
+        QCOMPARE(picker->currentText(), QStringLiteral("work-model"));
+        QVERIFY(picker->isEnabled());
+
+        Agent *before = setup->window->agent();
+        QSignalSpy replaced(before, &QObject::destroyed);
+        emit picker->activated(1); // as a click on "Local llama" does
+        QTRY_COMPARE_WITH_TIMEOUT(replaced.count(), 1, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(setup->window->agent(), 10000);
+        auto *status = setup->window->findChild<QLabel *>(QStringLiteral("modelLabel"));
+        QVERIFY2(status->text().contains(local.baseUrl()), qPrintable(status->text()));
+        QCOMPARE(Gui::AppSettings::load(settingsFile).activeProfile, mine.id);
+        QTRY_COMPARE_WITH_TIMEOUT(picker->count(), 4, 10000);
+        QVERIFY(picker->itemData(1, Qt::FontRole).value<QFont>().bold());
+        QCOMPARE(picker->currentText(), QStringLiteral("local-model"));
+        // Picking a model of this profile keeps the profile.
+        QCOMPARE(Gui::AppSettings::load(settingsFile).profiles.size(), 2);
+
+        // The local server refuses: the chat says which profile's key.
+        FakeLlmServer::Reply refused;
+        refused.status = 401;
+        refused.body = R"({"error":{"message":"Invalid token"}})";
+        local.enqueue(refused);
+        QSignalSpy done(setup->window->agent(), &Agent::turnFinished);
+        send(*setup->window, QStringLiteral("hi"));
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 10000);
+        const QString chat = setup->window->chatView()->toPlainText();
+        QVERIFY2(chat.contains(QLatin1String("refused the API key of the profile \"Local llama\" "
+                                             "(no key was sent)")),
+                 qPrintable(chat));
+        QVERIFY2(chat.contains(QLatin1String("Invalid token")), qPrintable(chat));
+        QCOMPARE(setup->model.requests().size(), 0); // nothing went to the other profile
     }
 
     // Settings saved while the model is answering apply once the answer is done.

@@ -1,3 +1,4 @@
+#include "fakellmserver.h"
 #include "filemode.h"
 #include "keychaintest.h"
 #include "postedevents.h"
@@ -16,10 +17,13 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QGridLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -106,9 +110,13 @@ private slots:
         // Leave nothing behind in a real keychain.
         Engine::SecretStore store(m_service);
         QObject context;
-        int pending = 2;
-        for (const char *provider : {AppSettings::OpenAiProvider, AppSettings::AnthropicProvider})
-            store.remove(AppSettings::keychainKey(QString::fromLatin1(provider)), &context,
+        const QStringList profiles{QString::fromLatin1(AppSettings::EnvironmentProvider),
+                                   QString::fromLatin1(AppSettings::OpenAiProvider),
+                                   QString::fromLatin1(AppSettings::AnthropicProvider),
+                                   QStringLiteral("profile-2"), QStringLiteral("profile-3")};
+        int pending = int(profiles.size());
+        for (const QString &profile : profiles)
+            store.remove(AppSettings::keychainKey(profile), &context,
                          [&](const Engine::SecretStore::Result &) { --pending; });
         QTRY_COMPARE_WITH_TIMEOUT(pending, 0, 30000);
     }
@@ -119,9 +127,9 @@ private slots:
         QCOMPARE(AppSettings::load(path), AppSettings()); // no file: the defaults
 
         AppSettings settings;
-        settings.provider = QString::fromLatin1(AppSettings::AnthropicProvider);
-        settings.baseUrl = QStringLiteral("https://proxy.example.com/anthropic");
-        settings.model = QStringLiteral("claude-test");
+        settings.active().provider = QString::fromLatin1(AppSettings::AnthropicProvider);
+        settings.active().baseUrl = QStringLiteral("https://proxy.example.com/anthropic");
+        settings.active().model = QStringLiteral("claude-test");
         settings.requestTimeoutS = 42;
         settings.toolTimeoutS = 7;
         settings.language = QString::fromLatin1(AppSettings::ChineseLanguage);
@@ -155,7 +163,7 @@ private slots:
                      "[a2a]\nmaxInboundTasks=100000\n");
         edited.close();
         const AppSettings loaded = AppSettings::load(edited.fileName());
-        QCOMPARE(loaded.provider, QString::fromLatin1(AppSettings::EnvironmentProvider));
+        QCOMPARE(loaded.active().provider, QString::fromLatin1(AppSettings::EnvironmentProvider));
         QCOMPARE(loaded.requestTimeoutS, AppSettings::MaxRequestTimeoutS);
         QCOMPARE(loaded.toolTimeoutS, AppSettings::DefaultToolTimeoutS);
         QCOMPARE(loaded.language, QString::fromLatin1(AppSettings::SystemLanguage));
@@ -163,6 +171,244 @@ private slots:
         QCOMPARE(loaded.maxConcurrentStarts, 1);
         QCOMPARE(loaded.contextTokens, AppSettings::MinContextTokens);
         QCOMPARE(loaded.maxInboundTasks, AppSettings::MaxInboundTasks);
+    }
+
+    // Model profiles: a file from before them gives one under its provider's id (so its key in
+    // the keychain stays its own); several round-trip with the one in use; a hand-edited list
+    // loses rows without an id or with one seen before, and an unknown active one.
+    void profilesRoundTripAndMigration()
+    {
+        QFile old(file(QStringLiteral("before-profiles.ini")));
+        QVERIFY(old.open(QIODevice::WriteOnly));
+        old.write("[model]\nprovider=anthropic\nbaseUrl=https://proxy.example.com\n"
+                  "model=claude-y\n");
+        old.close();
+        const AppSettings migrated = AppSettings::load(old.fileName());
+        QCOMPARE(migrated.profiles.size(), 1);
+        QCOMPARE(migrated.active().id, QStringLiteral("anthropic"));
+        QCOMPARE(AppSettings::keychainKey(migrated.active().id),
+                 QStringLiteral("api-key/anthropic"));
+        QCOMPARE(migrated.active().baseUrl, QStringLiteral("https://proxy.example.com"));
+        QCOMPARE(migrated.active().model, QStringLiteral("claude-y"));
+        QCOMPARE(migrated.active().shownName(), QStringLiteral("Anthropic"));
+
+        AppSettings settings = migrated;
+        AppSettings::ModelProfile local;
+        local.id = AppSettings::newProfileId(settings.profiles);
+        QCOMPARE(local.id, QStringLiteral("profile-2"));
+        local.name = QStringLiteral("Local / 本地");
+        local.provider = QString::fromLatin1(AppSettings::OpenAiProvider);
+        local.baseUrl = QStringLiteral("http://127.0.0.1:11434/v1");
+        local.model = QStringLiteral("qwen");
+        settings.profiles << local;
+        settings.activeProfile = local.id;
+        const QString path = file(QStringLiteral("profiles.ini"));
+        QVERIFY(settings.save(path));
+        QCOMPARE(AppSettings::load(path), settings);
+        // An older version reads the profile in use where it always looked.
+        QVERIFY(bytes(path).contains("[model]"));
+        QVERIFY(bytes(path).contains("baseUrl=http://127.0.0.1:11434/v1"));
+        QVERIFY(bytes(path).contains("profile=profile-2"));
+        // The profile names the configuration (there is a choice), and where its key is from.
+        QProcessEnvironment env;
+        const auto config = settings.providerConfig(QStringLiteral("sk-local"), env);
+        QVERIFY(config);
+        QCOMPARE(config->profile, QStringLiteral("Local / 本地"));
+        QCOMPARE(int(config->keyFrom), int(ProviderConfig::KeyFrom::Settings));
+        QString whyNot;
+        AppSettings noKey = settings;
+        noKey.profiles.first().baseUrl.clear(); // Anthropic's own service: a key is needed
+        QVERIFY(!noKey.providerConfig(noKey.profiles.first(), QString(), env, &whyNot));
+        QVERIFY2(whyNot.startsWith(QLatin1String("profile \"Anthropic\": no API key")),
+                 qPrintable(whyNot));
+
+        QFile edited(file(QStringLiteral("edited-profiles.ini")));
+        QVERIFY(edited.open(QIODevice::WriteOnly));
+        edited.write("[model]\nprofile=gone\n[profiles]\nsize=4\n"
+                     "1\\id=a\n1\\provider=openai\n1\\name=First\n"
+                     "2\\id=\n2\\provider=openai\n"
+                     "3\\id=a\n3\\provider=anthropic\n"
+                     "4\\id=b\n4\\provider=gemini\n");
+        edited.close();
+        const AppSettings loaded = AppSettings::load(edited.fileName());
+        QCOMPARE(loaded.profiles.size(), 2);
+        QCOMPARE(loaded.profiles.at(0).name, QStringLiteral("First"));
+        QCOMPARE(loaded.profiles.at(0).provider, QString::fromLatin1(AppSettings::OpenAiProvider));
+        QCOMPARE(loaded.profiles.at(1).provider,
+                 QString::fromLatin1(AppSettings::EnvironmentProvider));
+        QCOMPARE(loaded.activeProfile, QStringLiteral("a"));
+    }
+
+    // The dialog edits several profiles: Add, a name, each its own provider, address and key
+    // (typed keys kept while switching), Remove; OK saves them all, the one shown in use, and
+    // each typed key under its own profile's keychain entry; a removed profile's key goes.
+    void profilesInTheDialog()
+    {
+        const QString path = file(QStringLiteral("profiles-dialog.ini"));
+        AppSettings saved;
+        saved.active().provider = QString::fromLatin1(AppSettings::OpenAiProvider);
+        saved.active().baseUrl = QStringLiteral("http://127.0.0.1:9/v1");
+        QVERIFY(saved.save(path));
+        Engine::SecretStore store(m_service);
+        auto dialog = std::make_unique<SettingsDialog>(path, &store);
+        dialog->show();
+        dialog->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(dialog.get()));
+        QTRY_VERIFY_WITH_TIMEOUT(keyStateKnown(dialog.get()), 30000);
+        auto profiles = child<QComboBox>(dialog.get(), "profileCombo");
+        QCOMPARE(profiles->count(), 1);
+        QCOMPARE(profiles->currentText(), QStringLiteral("OpenAI-compatible"));
+        QVERIFY(!child<QToolButton>(dialog.get(), "removeProfileButton")->isEnabled());
+        auto keyEdit = child<QLineEdit>(dialog.get(), "apiKeyEdit");
+        keyEdit->setText(QStringLiteral("sk-first"));
+
+        child<QToolButton>(dialog.get(), "addProfileButton")->click();
+        QCOMPARE(profiles->count(), 2);
+        QCOMPARE(profiles->currentIndex(), 1);
+        auto name = child<QLineEdit>(dialog.get(), "profileNameEdit");
+        QCOMPARE(QApplication::focusWidget(), name);
+        QVERIFY(keyEdit->text().isEmpty()); // the new profile's own key
+        name->selectAll();
+        QTest::keyClicks(name, QStringLiteral("Work"));
+        QCOMPARE(profiles->itemText(1), QStringLiteral("Work"));
+        selectData(child<QComboBox>(dialog.get(), "providerCombo"),
+                   QString::fromLatin1(AppSettings::AnthropicProvider));
+        child<QLineEdit>(dialog.get(), "modelEdit")->setText(QStringLiteral("claude-w"));
+        QTest::keyClicks(keyEdit, QStringLiteral("sk-work"));
+
+        profiles->setCurrentIndex(0); // back: the first profile's fields and typed key
+        QCOMPARE(child<QLineEdit>(dialog.get(), "baseUrlEdit")->text(),
+                 QStringLiteral("http://127.0.0.1:9/v1"));
+        QCOMPARE(keyEdit->text(), QStringLiteral("sk-first"));
+        profiles->setCurrentIndex(1); // the chat uses the one shown at OK
+        QCOMPARE(keyEdit->text(), QStringLiteral("sk-work"));
+        const AppSettings expected = dialog->settings();
+        QCOMPARE(expected.profiles.size(), 2);
+        QCOMPARE(expected.active().name, QStringLiteral("Work"));
+        QCOMPARE(expected.active().model, QStringLiteral("claude-w"));
+
+        QSignalSpy accepted(dialog.get(), &QDialog::accepted);
+        child<QPushButton>(dialog.get(), "okButton")->click();
+        QTRY_COMPARE_WITH_TIMEOUT(accepted.count(), 1, 30000);
+        QCOMPARE(AppSettings::load(path), expected);
+        QVERIFY(!bytes(path).contains("sk-"));
+        const QString workId = expected.active().id;
+        const QString firstId = expected.profiles.first().id;
+        QCOMPARE(readSecret(store, AppSettings::keychainKey(firstId))->secret,
+                 QStringLiteral("sk-first"));
+        QCOMPARE(readSecret(store, AppSettings::keychainKey(workId))->secret,
+                 QStringLiteral("sk-work"));
+
+        // Removed: the profile and, on OK, its key.
+        dialog = std::make_unique<SettingsDialog>(path, &store);
+        dialog->show();
+        profiles = child<QComboBox>(dialog.get(), "profileCombo");
+        QCOMPARE(profiles->currentText(), QStringLiteral("Work"));
+        child<QToolButton>(dialog.get(), "removeProfileButton")->click();
+        QCOMPARE(profiles->count(), 1);
+        QCOMPARE(child<QLineEdit>(dialog.get(), "baseUrlEdit")->text(),
+                 QStringLiteral("http://127.0.0.1:9/v1"));
+        QSignalSpy acceptedAgain(dialog.get(), &QDialog::accepted);
+        child<QPushButton>(dialog.get(), "okButton")->click();
+        QTRY_COMPARE_WITH_TIMEOUT(acceptedAgain.count(), 1, 30000);
+        const AppSettings after = AppSettings::load(path);
+        QCOMPARE(after.profiles.size(), 1);
+        QCOMPARE(after.active().id, firstId);
+        QVERIFY(!store.hasSessionSecret(AppSettings::keychainKey(workId)));
+        const auto gone = readSecret(store, AppSettings::keychainKey(workId));
+        QVERIFY(gone);
+        QVERIFY(gone->status != Engine::SecretStore::Result::Ok);
+        QCOMPARE(readSecret(store, AppSettings::keychainKey(firstId))->secret,
+                 QStringLiteral("sk-first"));
+        // Nothing left for the tests after this one.
+        bool removed = false;
+        store.remove(AppSettings::keychainKey(firstId), this,
+                     [&removed](const Engine::SecretStore::Result &) { removed = true; });
+        QTRY_VERIFY_WITH_TIMEOUT(removed, 30000);
+    }
+
+    // Test connection: the provider's models with the profile's address and key, or the
+    // server's exact refusal naming the profile; nothing saved by it.
+    void testConnectionListsModelsOrSaysWhy()
+    {
+        FakeLlmServer server(FakeLlmServer::Dialect::OpenAi);
+        QVERIFY(server.listen());
+        server.setModelList(R"({"data":[{"id":"alpha"},{"id":"beta"}]})");
+        const QString path = file(QStringLiteral("test-connection.ini"));
+        AppSettings saved;
+        saved.active().provider = QString::fromLatin1(AppSettings::OpenAiProvider);
+        saved.active().baseUrl = server.baseUrl();
+        QVERIFY(saved.save(path));
+        const QByteArray before = bytes(path);
+        Engine::SecretStore store(m_service);
+        SettingsDialog dialog(path, &store);
+        dialog.show();
+        QTRY_VERIFY_WITH_TIMEOUT(keyStateKnown(&dialog), 30000);
+        child<QLineEdit>(&dialog, "apiKeyEdit")->setText(QStringLiteral("sk-typed"));
+        auto test = child<QPushButton>(&dialog, "testConnectionButton");
+        auto result = child<QLabel>(&dialog, "testResult");
+        test->click();
+        QTRY_VERIFY_WITH_TIMEOUT(result->text().startsWith(QLatin1String("Connected")), 10000);
+        QVERIFY2(result->text().contains(QLatin1String("alpha, beta")), qPrintable(result->text()));
+        QVERIFY(test->isEnabled());
+        QCOMPARE(server.modelListRequests(), 1);
+        QVERIFY2(server.modelListHeaders().join('\n').toLower().contains("bearer sk-typed"),
+                 server.modelListHeaders().join('\n').constData());
+
+        // Refused: the exact words, and which profile's key.
+        child<QLineEdit>(&dialog, "profileNameEdit")->setText(QStringLiteral("Office"));
+        server.setModelList(R"({"error":{"message":"Incorrect API key provided"}})", 401);
+        test->click();
+        QTRY_VERIFY_WITH_TIMEOUT(result->text().contains(QLatin1String("401")), 10000);
+        QVERIFY2(result->text().contains(QLatin1String("Incorrect API key provided")),
+                 qPrintable(result->text()));
+        QVERIFY2(result->text().contains(QLatin1String("the profile \"Office\"")),
+                 qPrintable(result->text()));
+        QVERIFY(!result->text().contains(QLatin1String("sk-typed")));
+        // Nothing there: the reason as Qt gives it.
+        child<QLineEdit>(&dialog, "baseUrlEdit")->setText(QStringLiteral("http://127.0.0.1:9/v1"));
+        test->click();
+        QTRY_VERIFY_WITH_TIMEOUT(result->text().contains(QLatin1String("could not list")), 10000);
+        QCOMPARE(bytes(path), before);
+    }
+
+    // The dialog fits a 1366×768 screen: at most MaxHeight tall, its General page scrolls.
+    void fitsASmallScreen()
+    {
+        const QString path = file(QStringLiteral("small.ini"));
+        AppSettings saved;
+        saved.active().provider = QString::fromLatin1(AppSettings::OpenAiProvider);
+        QVERIFY(saved.save(path));
+        Engine::SecretStore store(m_service);
+        SettingsDialog dialog(path, &store);
+        dialog.show();
+        dialog.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&dialog));
+        QTRY_VERIFY_WITH_TIMEOUT(keyStateKnown(&dialog), 30000);
+        QVERIFY(deliverPostedEvents());
+        QVERIFY2(dialog.frameGeometry().height() <= SettingsDialog::MaxHeight + 40,
+                 qPrintable(QString::number(dialog.frameGeometry().height())));
+        QVERIFY(dialog.height() <= SettingsDialog::MaxHeight);
+        // The price columns' headers are not cut.
+        auto prices = child<QTableWidget>(&dialog, "pricesTable");
+        for (int column : {1, 2}) {
+            const QString text = prices->horizontalHeaderItem(column)->text();
+            const int needed = prices->horizontalHeader()->fontMetrics().horizontalAdvance(text);
+            QVERIFY2(prices->horizontalHeader()->sectionSize(column) > needed, qPrintable(text));
+        }
+        auto scroll = child<QScrollArea>(&dialog, "generalScroll");
+        QVERIFY(scroll);
+        QVERIFY(scroll->verticalScrollBar()->maximum() > 0); // more than fits: it scrolls
+        // A field at the bottom is reached by Tab, scrolled into view.
+        auto language = child<QWidget>(&dialog, "languageCombo");
+        auto registry = child<QWidget>(&dialog, "registryUrlEdit");
+        registry->setFocus();
+        QTRY_COMPARE(QApplication::focusWidget(), registry);
+        QTest::keyClick(registry, Qt::Key_Tab);
+        QTRY_COMPARE(QApplication::focusWidget(), language);
+        const QPoint top = language->mapTo(scroll->viewport(), QPoint(0, 0));
+        QVERIFY2(top.y() >= 0 && top.y() + language->height() <= scroll->viewport()->height(),
+                 qPrintable(QString::number(top.y())));
     }
 
     // The price table: kept per model (ids with '/' too), a hand-edited bad row is ignored,
@@ -216,14 +462,15 @@ private slots:
         const QString folder = file(QStringLiteral("private/switchboard"));
         const QString path = folder + QStringLiteral("/settings.ini");
         AppSettings settings;
-        settings.model = QStringLiteral("private-model");
+        settings.active().model = QStringLiteral("private-model");
         QString error;
         QVERIFY2(settings.save(path, &error), qPrintable(error));
         QCOMPARE(posixMode(path), 0600);
         QCOMPARE(posixMode(folder), 0700);
 
         QVERIFY(QFile::setPermissions(path, ownerFile | QFileDevice::ReadOther));
-        QCOMPARE(AppSettings::load(path).model, settings.model); // restricted on open
+        QCOMPARE(AppSettings::load(path).active().model,
+                 settings.active().model); // restricted on open
         QCOMPARE(posixMode(path), 0600);
 #endif
     }
@@ -232,9 +479,9 @@ private slots:
     {
         const QString path = file(QStringLiteral("dialog.ini"));
         AppSettings saved;
-        saved.provider = QString::fromLatin1(AppSettings::OpenAiProvider);
-        saved.baseUrl = QStringLiteral("http://127.0.0.1:11434/v1");
-        saved.model = QStringLiteral("llama3");
+        saved.active().provider = QString::fromLatin1(AppSettings::OpenAiProvider);
+        saved.active().baseUrl = QStringLiteral("http://127.0.0.1:11434/v1");
+        saved.active().model = QStringLiteral("llama3");
         saved.requestTimeoutS = 30;
         saved.toolTimeoutS = 90;
         saved.language = QString::fromLatin1(AppSettings::EnglishLanguage);
@@ -245,7 +492,7 @@ private slots:
         SettingsDialog dialog(path, &store);
         dialog.show();
         QCOMPARE(dialog.settings(), saved);
-        QCOMPARE(child<QLineEdit>(&dialog, "baseUrlEdit")->text(), saved.baseUrl);
+        QCOMPARE(child<QLineEdit>(&dialog, "baseUrlEdit")->text(), saved.active().baseUrl);
         QCOMPARE(child<QSpinBox>(&dialog, "toolTimeoutSpin")->value(), 90);
         QCOMPARE(child<QComboBox>(&dialog, "languageCombo")->currentText(),
                  QStringLiteral("English"));
@@ -280,8 +527,8 @@ private slots:
         child<QPushButton>(&dialog, "okButton")->click();
         QTRY_COMPARE(accepted.count(), 1); // no key typed: nothing for the keychain to do
         AppSettings expected;
-        expected.provider = QString::fromLatin1(AppSettings::AnthropicProvider);
-        expected.model = QStringLiteral("claude-x");
+        expected.active().provider = QString::fromLatin1(AppSettings::AnthropicProvider);
+        expected.active().model = QStringLiteral("claude-x");
         expected.requestTimeoutS = 300;
         expected.toolTimeoutS = 5;
         expected.language = QString::fromLatin1(AppSettings::ChineseLanguage);
@@ -294,7 +541,7 @@ private slots:
     {
         const QString path = file(QStringLiteral("cancel.ini"));
         AppSettings saved;
-        saved.model = QStringLiteral("kept");
+        saved.active().model = QStringLiteral("kept");
         QVERIFY(saved.save(path));
         const QByteArray before = bytes(path);
 
@@ -309,8 +556,7 @@ private slots:
         child<QPushButton>(&dialog, "cancelButton")->click();
         QCOMPARE(rejected.count(), 1);
         QCOMPARE(bytes(path), before);
-        QVERIFY(!store.hasSessionSecret(
-                AppSettings::keychainKey(QString::fromLatin1(AppSettings::OpenAiProvider))));
+        QVERIFY(!store.hasSessionSecret(AppSettings::keychainKey(saved.active().id)));
     }
 
     void checkBaseUrl_data()
@@ -386,7 +632,8 @@ private slots:
         QVERIFY(ok->isEnabled());
         ok->click();
         QTRY_COMPARE(accepted.count(), 1);
-        QCOMPARE(AppSettings::load(path).baseUrl, QStringLiteral("http://127.0.0.1:8000/v1"));
+        QCOMPARE(AppSettings::load(path).active().baseUrl,
+                 QStringLiteral("http://127.0.0.1:8000/v1"));
         QCOMPARE(AppSettings::load(path).registryUrl, QStringLiteral("https://mcp.example.com"));
     }
 
@@ -412,7 +659,8 @@ private slots:
     {
         const QString path = file(QStringLiteral("key.ini"));
         const QString provider = QString::fromLatin1(AppSettings::OpenAiProvider);
-        const QString entry = AppSettings::keychainKey(provider);
+        // The key belongs to the profile: a new file's one profile is "environment".
+        const QString entry = AppSettings::keychainKey(AppSettings().active().id);
         const QString key = QStringLiteral("sk-test-") + QUuid::createUuid().toString(QUuid::Id128);
         Engine::SecretStore store(m_service);
         auto dialog = std::make_unique<SettingsDialog>(path, &store);
@@ -425,12 +673,16 @@ private slots:
         if (keychainRequired())
             QVERIFY2(keychainWorks, qPrintable(note->text()));
         if (!keychainWorks) {
-            QVERIFY2(note->text().startsWith(QLatin1String("The system keychain is not "
-                                                           "available: ")),
+            // Said once and plainly: how long a typed key lasts, and the variable instead.
+            QVERIFY2(note->text().startsWith(QLatin1String("No keychain answers here (")),
                      qPrintable(note->text()));
-            QVERIFY(note->text().contains(QLatin1String("OPENAI_API_KEY")));
+            QVERIFY2(note->text().contains(QLatin1String("lasts only until Switchboard quits")),
+                     qPrintable(note->text()));
+            QVERIFY(note->text().contains(QLatin1String("set OPENAI_API_KEY")));
             // The reason is qtkeychain's, not empty.
-            QVERIFY(!note->text().contains(QLatin1String("available: .")));
+            QVERIFY(!note->text().contains(QLatin1String("here ()")));
+            // No second sentence above it that contradicts it ("saved when you press OK").
+            QVERIFY(!child<QLabel>(dialog.get(), "keyStateLabel")->isVisible());
         } else {
             QVERIFY2(child<QLabel>(dialog.get(), "keyStateLabel")
                              ->text()
@@ -454,7 +706,8 @@ private slots:
         QVERIFY(saved.contains("provider=openai"));
         QVERIFY2(!saved.contains(key.toUtf8()), saved.constData());
         QVERIFY(!saved.contains("sk-test-"));
-        QCOMPARE(dialog->keychainError().isEmpty(), keychainWorks);
+        // Without a keychain the dialog has said so already: the window does not say it again.
+        QVERIFY(dialog->keychainError().isEmpty());
 
         const auto read = readSecret(store, entry);
         QVERIFY(read);
@@ -501,16 +754,19 @@ private slots:
         const QString env = QString::fromLatin1(AppSettings::EnvironmentProvider);
         const QString openAi = QString::fromLatin1(AppSettings::OpenAiProvider);
         const QString anthropic = QString::fromLatin1(AppSettings::AnthropicProvider);
-        const auto config = [](ProviderConfig::Kind kind, const QString &url, const QString &model,
-                               const QString &key) {
-            ProviderConfig c;
-            c.kind = kind;
-            c.baseUrl = url;
-            c.model = model;
-            c.apiKey = key;
-            c.requestTimeoutMs = 45000; // every row's settings say 45 s
-            return std::optional<ProviderConfig>(c);
-        };
+        const auto config
+                = [](ProviderConfig::Kind kind, const QString &url, const QString &model,
+                     const QString &key,
+                     ProviderConfig::KeyFrom from = ProviderConfig::KeyFrom::Environment) {
+                      ProviderConfig c;
+                      c.kind = kind;
+                      c.baseUrl = url;
+                      c.model = model;
+                      c.apiKey = key;
+                      c.keyFrom = from;
+                      c.requestTimeoutMs = 45000; // every row's settings say 45 s
+                      return std::optional<ProviderConfig>(c);
+                  };
         const QString openAiUrl = QString::fromLatin1(ProviderConfig::DefaultOpenAiBaseUrl);
         const QString openAiModel = QString::fromLatin1(ProviderConfig::DefaultOpenAiModel);
         const QString anthropicUrl = QString::fromLatin1(ProviderConfig::DefaultAnthropicBaseUrl);
@@ -533,12 +789,12 @@ private slots:
         QTest::newRow("openai: defaults and the stored key")
                 << openAi << QString() << QString() << QStringLiteral("sk-stored") << QStringList()
                 << config(ProviderConfig::OpenAi, openAiUrl, openAiModel,
-                          QStringLiteral("sk-stored"));
+                          QStringLiteral("sk-stored"), ProviderConfig::KeyFrom::Settings);
         QTest::newRow("openai: the stored key wins over the variable")
                 << openAi << QString() << QString() << QStringLiteral("sk-stored")
                 << QStringList{QStringLiteral("OPENAI_API_KEY=sk-env")}
                 << config(ProviderConfig::OpenAi, openAiUrl, openAiModel,
-                          QStringLiteral("sk-stored"));
+                          QStringLiteral("sk-stored"), ProviderConfig::KeyFrom::Settings);
         QTest::newRow("openai: no stored key, the variable's")
                 << openAi << QString() << QStringLiteral("gpt-x") << QString()
                 << QStringList{QStringLiteral("OPENAI_API_KEY=sk-env"),
@@ -568,7 +824,8 @@ private slots:
                 << anthropic << QStringLiteral("https://proxy.example.com")
                 << QStringLiteral("claude-y") << QStringLiteral("ak-stored") << QStringList()
                 << config(ProviderConfig::Anthropic, QStringLiteral("https://proxy.example.com"),
-                          QStringLiteral("claude-y"), QStringLiteral("ak-stored"));
+                          QStringLiteral("claude-y"), QStringLiteral("ak-stored"),
+                          ProviderConfig::KeyFrom::Settings);
     }
 
     void providerConfig()
@@ -581,9 +838,9 @@ private slots:
         QFETCH(std::optional<ProviderConfig>, expected);
 
         AppSettings settings;
-        settings.provider = provider;
-        settings.baseUrl = baseUrl;
-        settings.model = model;
+        settings.active().provider = provider;
+        settings.active().baseUrl = baseUrl;
+        settings.active().model = model;
         settings.requestTimeoutS = 45;
         QProcessEnvironment env;
         for (const QString &assignment : std::as_const(environment))
@@ -605,6 +862,8 @@ private slots:
         QCOMPARE(config->model, expected->model);
         QCOMPARE(config->apiKey, expected->apiKey);
         QCOMPARE(config->requestTimeoutMs, expected->requestTimeoutMs);
+        QCOMPARE(int(config->keyFrom), int(expected->keyFrom));
+        QCOMPARE(config->profile, QString()); // one profile, not named: nothing to tell apart
         QVERIFY(*config == *expected);
     }
 
@@ -647,11 +906,12 @@ private slots:
     {
         Engine::SecretStore store(m_service);
         AppSettings saved;
-        saved.provider = QString::fromLatin1(AppSettings::OpenAiProvider);
+        saved.active().provider = QString::fromLatin1(AppSettings::OpenAiProvider);
         const QString path = file(QStringLiteral("keyboard.ini"));
         QVERIFY(saved.save(path));
         SettingsDialog dialog(path, &store);
         dialog.show();
+        dialog.activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(&dialog));
         QTRY_VERIFY_WITH_TIMEOUT(keyStateKnown(&dialog), 30000);
         auto provider = child<QComboBox>(&dialog, "providerCombo");
@@ -662,7 +922,8 @@ private slots:
                 child<QWidget>(&dialog, "apiKeyEdit"), child<QWidget>(&dialog, "showKeyButton")};
         if (child<QWidget>(&dialog, "forgetKeyButton")->isEnabled())
             expected << child<QWidget>(&dialog, "forgetKeyButton");
-        expected << child<QWidget>(&dialog, "requestTimeoutSpin")
+        expected << child<QWidget>(&dialog, "testConnectionButton")
+                 << child<QWidget>(&dialog, "requestTimeoutSpin")
                  << child<QWidget>(&dialog, "contextTokensSpin")
                  << child<QWidget>(&dialog, "seesImagesCheck")
                  << child<QWidget>(&dialog, "pricesTable")
@@ -776,7 +1037,7 @@ private slots:
     {
         const QString path = file(QStringLiteral("screenshot.ini"));
         AppSettings saved;
-        saved.provider = QString::fromLatin1(AppSettings::OpenAiProvider);
+        saved.active().provider = QString::fromLatin1(AppSettings::OpenAiProvider);
         QVERIFY(saved.save(path));
         Engine::SecretStore store(m_service);
         SettingsDialog dialog(path, &store);

@@ -123,6 +123,7 @@ private slots:
         QTest::addColumn<Dialect>("dialect");
         QTest::addColumn<QByteArray>("body");
         QTest::addColumn<QStringList>("said");
+        QTest::addColumn<QString>("profile");
         QTest::newRow("openai")
                 << Dialect::OpenAi
                 << QByteArray(QByteArray("{\"error\":{\"message\":\"Incorrect API key provided: ")
@@ -131,26 +132,42 @@ private slots:
                                 "key\"}}")
                 << QStringList{QStringLiteral("OpenAI"),
                                QStringLiteral("Incorrect API key provided"),
-                               QStringLiteral("OPENAI_API_KEY")};
+                               QStringLiteral("OPENAI_API_KEY")}
+                << QString();
         QTest::newRow("anthropic")
                 << Dialect::Anthropic
                 << QByteArray("{\"type\":\"error\",\"error\":{\"type\":\"authentication_error\","
                               "\"message\":\"invalid x-api-key\"}}")
                 << QStringList{QStringLiteral("Anthropic"), QStringLiteral("invalid x-api-key"),
-                               QStringLiteral("ANTHROPIC_API_KEY")};
+                               QStringLiteral("ANTHROPIC_API_KEY")}
+                << QString();
+        // A profile from Settings: the refusal names it and where its key came from.
+        QTest::newRow("profile")
+                << Dialect::OpenAi
+                << QByteArray("{\"error\":{\"message\":\"Incorrect API key provided\"}}")
+                << QStringList{QStringLiteral("refused the API key of the profile \"Work "
+                                              "laptop\" (the key saved in Settings)"),
+                               QStringLiteral("Incorrect API key provided")}
+                << QStringLiteral("Work laptop");
     }
     void unauthorizedIsClearAndNotRetried()
     {
         QFETCH(Dialect, dialect);
         QFETCH(QByteArray, body);
         QFETCH(QStringList, said);
+        QFETCH(QString, profile);
         FakeLlmServer server(dialect);
         QVERIFY(server.listen());
         FakeLlmServer::Reply reply;
         reply.status = 401;
         reply.body = body;
         server.enqueue(reply);
-        auto p = provider(config(dialect, server));
+        ProviderConfig c = config(dialect, server);
+        if (!profile.isEmpty()) {
+            c.profile = profile;
+            c.keyFrom = ProviderConfig::KeyFrom::Settings;
+        }
+        auto p = provider(c);
         const auto o = completeOnce(*p, userRequest());
         QCOMPARE(o->finals, 1);
         QVERIFY(o->error);
@@ -166,6 +183,15 @@ private slots:
         QCOMPARE(p->pendingCalls(), 0);
         QCOMPARE(server.requests().size(), 1);
         QCOMPARE(o->finals, 1);
+        // Listing the models (Settings' "Test connection") says the same.
+        server.setModelList(body, 401);
+        std::optional<ModelList> listed;
+        p->listModels([&](ModelList list) { listed = std::move(list); });
+        QTRY_VERIFY(listed);
+        QVERIFY(listed->models.empty());
+        for (const QString &words : said)
+            QVERIFY2(listed->error.contains(words), qPrintable(listed->error));
+        QVERIFY2(!listed->error.contains(QLatin1String(Key)), qPrintable(listed->error));
     }
 
     // 429 with retry-after: the next attempt waits as long as the server asked.

@@ -69,7 +69,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/engine/tools/readfiletool.cpp" line="+75"/>
+        <location filename="../src/engine/tools/readfiletool.cpp" line="+72"/>
         <source>offset %1 is past the end of &apos;%2&apos; (%n lines)</source>
         <translation>
             <numerusform>offset %1 is past the end of &apos;%2&apos; (%n line)</numerusform>
@@ -173,7 +173,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/engine/tools/editfiletool.cpp" line="+130"/>
+        <location filename="../src/engine/tools/editfiletool.cpp" line="+128"/>
         <source>&apos;old_string&apos; occurs %n times in &apos;%1&apos;; include more surrounding lines to make it unique, or set replace_all to true</source>
         <translation>
             <numerusform>&apos;old_string&apos; occurs %n time in &apos;%1&apos;; include more surrounding lines to make it unique, or set replace_all to true</numerusform>
@@ -181,7 +181,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+46"/>
+        <location line="+39"/>
         <source>Edited %1: replaced %n occurrence(s), the first at line %2.</source>
         <translation>
             <numerusform>Edited %1: replaced %n occurrence, the first at line %2.</numerusform>
@@ -241,7 +241,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+145"/>
+        <location line="+150"/>
         <source>new file, %n line(s)</source>
         <translation>
             <numerusform>new file, %n line</numerusform>
@@ -383,7 +383,7 @@ in %3</numerusform>
 <context>
     <name>Gui::MainWindow</name>
     <message numerus="yes">
-        <location filename="../src/ui/mainwindow.cpp" line="+725"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+726"/>
         <source>%n earlier tool result(s) shortened</source>
         <translation>
             <numerusform>%n earlier tool result shortened</numerusform>
@@ -402,7 +402,7 @@ in %3</numerusform>
 <context>
     <name>Gui::ModelPicker</name>
     <message numerus="yes">
-        <location filename="../src/ui/modelpicker.cpp" line="+84"/>
+        <location filename="../src/ui/modelpicker.cpp" line="+151"/>
         <source>The model that answers (%n models listed by the provider)</source>
         <translation>
             <numerusform>The model that answers (%n model listed by the provider)</numerusform>
@@ -572,6 +572,17 @@ in %3</numerusform>
         <translation>
             <numerusform>%n server reads it and will not start without it: %1.</numerusform>
             <numerusform>%n servers read it and will not start without it: %1.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Gui::SettingsDialog</name>
+    <message numerus="yes">
+        <location filename="../src/ui/settingsdialog.cpp" line="+378"/>
+        <source>Connected to %1; it lists %n model(s): %2</source>
+        <translation>
+            <numerusform>Connected to %1; it lists %n model: %2</numerusform>
+            <numerusform>Connected to %1; it lists %n models: %2</numerusform>
         </translation>
     </message>
 </context>

@@ -1646,7 +1646,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>无法写入“%1”：%2</translation>
     </message>
     <message>
-        <location filename="../src/engine/tools/builtintool.h" line="+70"/>
+        <location filename="../src/engine/tools/builtintool.h" line="+91"/>
         <source>%1 touches &apos;%2&apos;, which may hold secrets (it matches &quot;%3&quot; in the list of sensitive files)</source>
         <translation>%1 涉及“%2”，它可能包含机密（与敏感文件列表中的“%3”匹配）</translation>
     </message>
@@ -1661,7 +1661,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>读取工作区中的文本文件。每行输出依次为行号、一个制表符，以及文件中该行的原文（行号和制表符不属于文件内容：为 edit_file 引用文本时请去掉它们）。从 `offset`（从 1 开始，默认为 1）起最多读取 2000 行；若还有剩余，输出末尾会给出继续读取的 offset。拒绝读取二进制文件和超过 10 MiB 的文件。路径相对于工作区根目录。</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+46"/>
         <source>(%1 is empty)</source>
         <translation>（%1 为空）</translation>
     </message>
@@ -1842,22 +1842,22 @@ Allow %1 (%2 risk, from %3)?
         <translation>替换工作区中某个文件里的文本。`old_string` 必须与文件内容完全一致，包括空白和缩进（不含 read_file 的行号前缀），并且除非 `replace_all` 为 true，否则必须恰好出现一次；请包含足够多的上下文行以使其唯一。文件会被原子地重写。编辑前请先读取该文件。</translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location line="+58"/>
         <source>&apos;old_string&apos; is empty; to create or replace a whole file use write_file</source>
         <translation>“old_string”为空；要创建或替换整个文件，请使用 write_file</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+3"/>
         <source>&apos;old_string&apos; and &apos;new_string&apos; are the same; nothing to change</source>
         <translation>“old_string”与“new_string”相同；无需修改</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+82"/>
         <source>&apos;%1&apos; is not valid UTF-8; edit_file changes UTF-8 text only</source>
         <translation>“%1”不是有效的 UTF-8；edit_file 只能修改 UTF-8 文本</translation>
     </message>
     <message>
-        <location line="-44"/>
+        <location line="-37"/>
         <source>&apos;old_string&apos; was not found in &apos;%1&apos;; read the file again and copy the text exactly, including whitespace and indentation</source>
         <translation>在“%1”中未找到“old_string”；请重新读取文件，并准确复制文本，包括空白和缩进</translation>
     </message>
@@ -1869,7 +1869,7 @@ Allow %1 (%2 risk, from %3)?
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+46"/>
+        <location line="+39"/>
         <source>Edited %1: replaced %n occurrence(s), the first at line %2.</source>
         <translation>
             <numerusform>已编辑 %1：替换了 %n 处，第一处位于第 %2 行。</numerusform>
@@ -2374,7 +2374,7 @@ Allow %1 (%2 risk, from %3)?
         <translation>“%1”不存在。</translation>
     </message>
     <message>
-        <location line="+80"/>
+        <location line="+85"/>
         <source>The text to replace is not in &apos;%1&apos;: the server may refuse the call.</source>
         <translation>要替换的文本不在“%1”中：服务器可能会拒绝此调用。</translation>
     </message>
@@ -2490,7 +2490,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Engine::McpTool</name>
     <message>
-        <location filename="../src/engine/tools/mcptooladapter.cpp" line="+93"/>
+        <location filename="../src/engine/tools/mcptooladapter.cpp" line="+99"/>
         <source>MCP server &apos;%1&apos; is not connected (%2).</source>
         <translation>MCP 服务器“%1”未连接（%2）。</translation>
     </message>
@@ -2536,7 +2536,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Engine::ProviderConfig</name>
     <message>
-        <location filename="../src/engine/llm/providerconfig.cpp" line="+67"/>
+        <location filename="../src/engine/llm/providerconfig.cpp" line="+69"/>
         <source>no model provider is configured: set OPENAI_API_KEY (and optionally OPENAI_MODEL, or OPENAI_BASE_URL for an OpenAI-compatible server such as Ollama, vLLM or llama.cpp), or ANTHROPIC_API_KEY (and optionally ANTHROPIC_MODEL), or choose a provider in Settings</source>
         <translation>未配置模型提供方：请设置 OPENAI_API_KEY（可选 OPENAI_MODEL；若使用 Ollama、vLLM 或 llama.cpp 等 OpenAI 兼容服务器，可设置 OPENAI_BASE_URL），或设置 ANTHROPIC_API_KEY（可选 ANTHROPIC_MODEL），或在“设置”中选择提供方</translation>
     </message>
@@ -2840,7 +2840,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Engine::Session</name>
     <message>
-        <location filename="../src/engine/session.cpp" line="+69"/>
+        <location filename="../src/engine/session.cpp" line="+70"/>
         <source>Audit log: %1</source>
         <translation>审计日志：%1</translation>
     </message>
@@ -2914,7 +2914,7 @@ Allow %1 (%2 risk, from %3)?
 <context>
     <name>Engine::StreamingLlmProvider</name>
     <message>
-        <location filename="../src/engine/llm/streamingllmprovider.cpp" line="+233"/>
+        <location filename="../src/engine/llm/streamingllmprovider.cpp" line="+259"/>
         <source>%1 at %2</source>
         <translation>%1（%2）</translation>
     </message>
@@ -2929,24 +2929,24 @@ Allow %1 (%2 risk, from %3)?
         <translation>%1 报告错误：%2</translation>
     </message>
     <message>
-        <location line="-168"/>
-        <location line="+181"/>
-        <location line="+59"/>
+        <location line="-192"/>
+        <location line="+205"/>
+        <location line="+55"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="-310"/>
+        <location line="-332"/>
         <source>the model list is not a list of models</source>
         <translation>模型列表的内容不是模型列表</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+62"/>
         <source>%1: could not list the models (%2)</source>
         <translation>%1：无法列出模型（%2）</translation>
     </message>
     <message>
-        <location line="+225"/>
+        <location line="+249"/>
         <source>the response ended before the model finished</source>
         <translation>模型尚未完成，响应就已结束</translation>
     </message>
@@ -2956,17 +2956,37 @@ Allow %1 (%2 risk, from %3)?
         <translation>%1：流中断：%2</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="-198"/>
         <source>%1 answered HTTP %2: %3. Check the API key (%4) and the base URL.</source>
         <translation>%1 返回 HTTP %2：%3。请检查 API key（%4）和 base URL。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-15"/>
         <source>unauthorized</source>
         <translation>未授权</translation>
     </message>
     <message>
+        <location line="+6"/>
+        <source>the key saved in Settings</source>
+        <translation>设置中保存的密钥</translation>
+    </message>
+    <message>
         <location line="+3"/>
+        <source>%1 from the environment</source>
+        <translation>环境变量 %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>no key was sent</source>
+        <translation>未发送密钥</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 refused the API key of the profile &quot;%2&quot; (%3): HTTP %4: %5. Check the key in Settings.</source>
+        <translation>%1 拒绝了配置“%2”的 API 密钥（%3）：HTTP %4：%5。请在设置中检查该密钥。</translation>
+    </message>
+    <message>
+        <location line="+208"/>
         <source>%1 answered HTTP %2</source>
         <translation>%1 返回 HTTP %2</translation>
     </message>
@@ -3743,12 +3763,27 @@ Site: %3</source>
 <context>
     <name>Gui::AppSettings</name>
     <message>
-        <location filename="../src/ui/appsettings.cpp" line="+193"/>
+        <location filename="../src/ui/appsettings.cpp" line="+244"/>
         <source>could not write the settings file %1</source>
         <translation>无法写入设置文件 %1</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+21"/>
+        <source>OpenAI-compatible</source>
+        <translation>OpenAI 兼容</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Anthropic</source>
+        <translation>Anthropic</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Environment variables</source>
+        <translation>环境变量</translation>
+    </message>
+    <message>
+        <location line="+64"/>
         <source>not a valid URL: %1</source>
         <translation>不是有效的 URL：%1</translation>
     </message>
@@ -3763,14 +3798,19 @@ Site: %3</source>
         <translation>URL 缺少主机名</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+48"/>
         <source>the base URL in Settings (%1) is not usable: %2</source>
         <translation>设置中的基础 URL（%1）不可用：%2</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+21"/>
         <source>no API key for %1: enter one in Settings or set %2 (a server of your own, such as Ollama or llama.cpp, needs only a base URL)</source>
         <translation>%1 没有 API 密钥：请在设置中填写，或设置 %2（自建服务器，如 Ollama 或 llama.cpp，只需基础 URL）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>profile &quot;%1&quot;: %2</source>
+        <translation>配置“%1”：%2</translation>
     </message>
 </context>
 <context>
@@ -5136,17 +5176,17 @@ Its answers and settings are kept.</source>
 <context>
     <name>Gui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+643"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+644"/>
         <source>Ask anything — Enter sends, Shift+Enter for a new line, /mcp opens the tools</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
     <message>
-        <location line="+360"/>
+        <location line="+380"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-358"/>
+        <location line="-378"/>
         <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
         <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
     </message>
@@ -5255,7 +5295,7 @@ Its answers and settings are kept.</source>
         <translation>添加服务器(&amp;A)…</translation>
     </message>
     <message>
-        <location line="+162"/>
+        <location line="+165"/>
         <source>The new model settings apply when the current answer is done.</source>
         <translation>新的模型设置将在当前回答完成后生效。</translation>
     </message>
@@ -5267,7 +5307,7 @@ Its answers and settings are kept.</source>
 %2</translation>
     </message>
     <message>
-        <location line="+82"/>
+        <location line="+99"/>
         <source>Chat needs a model — %1.</source>
         <translation>聊天需要模型 — %1。</translation>
     </message>
@@ -5277,12 +5317,12 @@ Its answers and settings are kept.</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-640"/>
+        <location line="-661"/>
         <source>Could not save the conversation: %1</source>
         <translation>无法保存对话：%1</translation>
     </message>
     <message>
-        <location line="+470"/>
+        <location line="+471"/>
         <source>&lt;b&gt;Compacted&lt;/b&gt; to fit the model&apos;s context window: %1 and %2 this request. The conversation keeps everything.</source>
         <translation>&lt;b&gt;已压缩&lt;/b&gt;以适应模型的上下文窗口：%1，并且本次请求%2。对话本身保留全部内容。</translation>
     </message>
@@ -5306,7 +5346,7 @@ Its answers and settings are kept.</source>
         <translation>模型收到了它自己对被省略部分的摘要。</translation>
     </message>
     <message>
-        <location line="+215"/>
+        <location line="+235"/>
         <source>The API key is still being read from the keychain; send again in a moment.</source>
         <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
     </message>
@@ -5316,7 +5356,7 @@ Its answers and settings are kept.</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location line="-333"/>
+        <location line="-353"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -5341,7 +5381,7 @@ Its answers and settings are kept.</source>
         <translation>工具栏</translation>
     </message>
     <message>
-        <location line="+401"/>
+        <location line="+421"/>
         <location line="+7"/>
         <source>Install an extension</source>
         <translation>安装扩展</translation>
@@ -5444,6 +5484,7 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
     </message>
     <message>
         <location line="+81"/>
+        <location line="+11"/>
         <source>Could not save the settings: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>
@@ -5471,17 +5512,37 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
 <context>
     <name>Gui::ModelPicker</name>
     <message>
-        <location filename="../src/ui/modelpicker.cpp" line="+49"/>
+        <location filename="../src/ui/modelpicker.cpp" line="+54"/>
+        <source>its default model</source>
+        <translation>其默认模型</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Profile: the environment variables, %1</source>
+        <translation>配置：环境变量，%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Profile: %1, %2</source>
+        <translation>配置：%1，%2</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <location line="+27"/>
         <source>no model</source>
         <translation>没有模型</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Set a model in Settings</source>
         <translation>请在“设置”中设置模型</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>The model that answers (reading the provider&apos;s list…)</source>
         <translation>回答问题的模型（正在读取提供方的模型列表…）</translation>
     </message>
@@ -5491,7 +5552,7 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
         <translation>回答问题的模型。无法读取提供方的模型列表：%1</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>context window: %1 tokens</source>
         <translation>上下文窗口：%1 个 token</translation>
     </message>
@@ -6685,12 +6746,12 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
 <context>
     <name>Gui::SettingsDialog</name>
     <message>
-        <location filename="../src/ui/settingsdialog.cpp" line="+99"/>
+        <location filename="../src/ui/settingsdialog.cpp" line="+106"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location line="+95"/>
+        <location line="+295"/>
         <source>Environment variables</source>
         <translation>环境变量</translation>
     </message>
@@ -6705,7 +6766,7 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
         <translation>Anthropic</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Uses OPENAI_API_KEY, OPENAI_BASE_URL and OPENAI_MODEL (or ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL and ANTHROPIC_MODEL) from the environment Switchboard was started in.</source>
         <translation>使用启动 Switchboard 时所在环境中的 OPENAI_API_KEY、OPENAI_BASE_URL 和 OPENAI_MODEL（或 ANTHROPIC_API_KEY、ANTHROPIC_BASE_URL 和 ANTHROPIC_MODEL）。</translation>
     </message>
@@ -6735,13 +6796,13 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
         <translation>按“确定”时从钥匙串中移除已存储的密钥</translation>
     </message>
     <message>
-        <location line="+20"/>
-        <location line="+92"/>
+        <location line="+33"/>
+        <location line="+101"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location line="-89"/>
+        <location line="-98"/>
         <source>How long the model may stay silent before the request fails</source>
         <translation>模型无响应超过此时长后，请求即失败</translation>
     </message>
@@ -6766,7 +6827,7 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
         <translation>API 密钥(&amp;K)：</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+7"/>
         <source>&amp;Request timeout:</source>
         <translation>请求超时(&amp;R)：</translation>
     </message>
@@ -6776,43 +6837,35 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
         <translation>上下文窗口(&amp;W)：</translation>
     </message>
     <message>
-        <location line="-184"/>
-        <location line="+196"/>
+        <location line="-395"/>
+        <location line="+408"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location line="+0"/>
-        <source>Input $ / 1M tokens</source>
-        <translation>输入 $ / 百万 tokens</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Output $ / 1M tokens</source>
-        <translation>输出 $ / 百万 tokens</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+9"/>
         <source>What each model&apos;s tokens cost, to show the cost of each turn and conversation in the status bar. Rows with a model and two numbers count.</source>
         <translation>每个模型的 token 价格，用于在状态栏显示每一轮和每个对话的费用。只有填写了模型和两个数字的行才会生效。</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="-304"/>
+        <location line="+316"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="-312"/>
+        <location line="+321"/>
         <source>Remove</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location line="-35"/>
+        <location line="-40"/>
         <source>&amp;Prices:</source>
         <translation>价格(&amp;P)：</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+64"/>
         <source>How long a tool call may run; a server&apos;s &quot;timeout&quot; in .mcp.json wins</source>
         <translation>工具调用可运行的最长时间；.mcp.json 中服务器的 &quot;timeout&quot; 优先</translation>
     </message>
@@ -6822,12 +6875,12 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
         <translation> 个字符</translation>
     </message>
     <message>
-        <location line="-91"/>
+        <location line="-100"/>
         <source>The model sees images in tool results</source>
         <translation>模型能看到工具结果中的图像</translation>
     </message>
     <message>
-        <location line="-105"/>
+        <location line="-304"/>
         <source>&amp;General</source>
         <translation>常规(&amp;G)</translation>
     </message>
@@ -6837,7 +6890,69 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
         <translation>服务器密钥(&amp;S)</translation>
     </message>
     <message>
-        <location line="+102"/>
+        <location line="+41"/>
+        <source>The chat uses the profile shown here when you press OK; the model picker under the chat switches between them too</source>
+        <translation>按“确定”后，对话使用此处显示的配置；对话下方的模型选择器也可以在它们之间切换</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>A new profile: another provider, server, model or key</source>
+        <translation>新建配置：另一个提供方、服务器、模型或密钥</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Remove this profile; its stored key leaves the keychain when you press OK</source>
+        <translation>删除此配置；按“确定”后，其保存的密钥将从钥匙串中移除</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Pr&amp;ofile:</source>
+        <translation>配置(&amp;O)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>N&amp;ame:</source>
+        <translation>名称(&amp;A)：</translation>
+    </message>
+    <message>
+        <location line="+54"/>
+        <source>Profile %1</source>
+        <translation>配置 %1</translation>
+    </message>
+    <message>
+        <location line="+56"/>
+        <source>Not connected: %1</source>
+        <translation>未连接：%1</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Connected to %1; it lists no models.</source>
+        <translation>已连接到 %1；它没有列出任何模型。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>Connected to %1; it lists %n model(s): %2</source>
+        <translation>
+            <numerusform>已连接到 %1；它列出了 %n 个模型：%2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Asking for the list of models…</source>
+        <translation>正在请求模型列表…</translation>
+    </message>
+    <message>
+        <location line="+72"/>
+        <source>Test &amp;connection</source>
+        <translation>测试连接(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Ask the provider for its models with this profile&apos;s address and key</source>
+        <translation>用此配置的地址和密钥向提供方请求模型列表</translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>Turn off for a text-only model: each image is then named in the result&apos;s text instead</source>
         <translation>对纯文本模型请关闭：届时每张图像改为在结果文本中注明</translation>
     </message>
@@ -6852,7 +6967,27 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
         <translation>模型的上下文窗口。更长的对话会在每次请求前被压缩到其中：先缩短较早的工具结果，再省略较早的轮次（聊天界面和对话文件保留全部内容）。</translation>
     </message>
     <message>
-        <location line="+83"/>
+        <location line="+30"/>
+        <source>Input $/M</source>
+        <translation>输入 $/百万</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Output $/M</source>
+        <translation>输出 $/百万</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>US dollars per million input tokens</source>
+        <translation>每百万输入 token 的美元价格</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>US dollars per million output tokens</source>
+        <translation>每百万输出 token 的美元价格</translation>
+    </message>
+    <message>
+        <location line="+60"/>
         <source>How much of a tool&apos;s result the model reads; the rest is cut with a note (the chat shows the whole result)</source>
         <translation>模型读取工具结果的多少；其余部分会被截断并附注说明（聊天中显示完整结果）</translation>
     </message>
@@ -6983,12 +7118,17 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
         <translation>敏感文件(&amp;V)：</translation>
     </message>
     <message>
-        <location line="+195"/>
+        <location line="+17"/>
+        <source>No keychain answers here (%1), so an API key typed here lasts only until Switchboard quits. To keep one, set %2 in the environment Switchboard starts in and leave the key here empty.</source>
+        <translation>这里没有可用的钥匙串（%1），因此在此输入的 API 密钥只保留到 Switchboard 退出为止。若要长期保留，请在启动 Switchboard 的环境中设置 %2，并将此处的密钥留空。</translation>
+    </message>
+    <message>
+        <location line="+186"/>
         <source>MCP Registry: %1</source>
         <translation>MCP 注册表：%1</translation>
     </message>
     <message>
-        <location line="-518"/>
+        <location line="-742"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
@@ -7013,7 +7153,7 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
         <translation>界面</translation>
     </message>
     <message>
-        <location line="+309"/>
+        <location line="+525"/>
         <source>Where &quot;Add server…&quot; searches for servers: the official MCP Registry unless you name another (your company&apos;s own)</source>
         <translation>“添加服务器…”在哪里搜索服务器：除非你指定其他注册表（例如你公司自己的），否则使用官方 MCP 注册表</translation>
     </message>
@@ -7023,12 +7163,7 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
         <translation>MCP 注册表(&amp;G)：</translation>
     </message>
     <message>
-        <location line="+7"/>
-        <source>The system keychain is not available: %1. The key is used for this session only and not saved; set OPENAI_API_KEY / ANTHROPIC_API_KEY to keep it.</source>
-        <translation>系统钥匙串不可用：%1。密钥仅用于本次会话，不会保存；如需保留，请设置 OPENAI_API_KEY / ANTHROPIC_API_KEY。</translation>
-    </message>
-    <message>
-        <location line="+121"/>
+        <location line="+135"/>
         <source>Reading the keychain…</source>
         <translation>正在读取钥匙串…</translation>
     </message>
@@ -7064,7 +7199,7 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
         <translation>按“确定”后将保存输入的密钥。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Stored — type a new key to replace it</source>
         <translation>已存储 — 输入新密钥以替换</translation>
     </message>

@@ -22,6 +22,8 @@ namespace {
 const QString ProviderKey = QStringLiteral("model/provider");
 const QString BaseUrlKey = QStringLiteral("model/baseUrl");
 const QString ModelKey = QStringLiteral("model/model");
+const QString ActiveProfileKey = QStringLiteral("model/profile");
+const QString ProfilesKey = QStringLiteral("profiles");
 const QString RequestTimeoutKey = QStringLiteral("model/requestTimeout");
 const QString ToolTimeoutKey = QStringLiteral("tools/timeout");
 const QString LanguageKey = QStringLiteral("interface/language");
@@ -76,13 +78,47 @@ AppSettings AppSettings::load(const QString &file)
 {
     // A file written by an older version may be readable by others: not any more.
     Engine::PrivateFiles::restrict(file);
-    const QSettings settings(file, QSettings::IniFormat);
+    QSettings settings(file, QSettings::IniFormat);
     AppSettings result;
-    const QString provider = settings.value(ProviderKey).toString();
-    if (provider == QLatin1String(OpenAiProvider) || provider == QLatin1String(AnthropicProvider))
-        result.provider = provider;
-    result.baseUrl = settings.value(BaseUrlKey).toString().trimmed();
-    result.model = settings.value(ModelKey).toString().trimmed();
+    const auto knownProvider = [](const QString &provider) {
+        return provider == QLatin1String(OpenAiProvider)
+                               || provider == QLatin1String(AnthropicProvider)
+                       ? provider
+                       : QString::fromLatin1(EnvironmentProvider);
+    };
+    // Each profile as written; one with an id seen before, or none, is left out.
+    QList<ModelProfile> profiles;
+    const int count = std::min(settings.beginReadArray(ProfilesKey), MaxProfiles);
+    for (int i = 0; i < count; ++i) {
+        settings.setArrayIndex(i);
+        ModelProfile profile;
+        profile.id = settings.value(QStringLiteral("id")).toString().trimmed();
+        profile.name = settings.value(QStringLiteral("name"))
+                               .toString()
+                               .simplified()
+                               .left(MaxProfileNameLength);
+        profile.provider = knownProvider(settings.value(QStringLiteral("provider")).toString());
+        profile.baseUrl = settings.value(QStringLiteral("baseUrl")).toString().trimmed();
+        profile.model = settings.value(QStringLiteral("model")).toString().trimmed();
+        const bool taken = std::any_of(profiles.cbegin(), profiles.cend(),
+                                       [&](const ModelProfile &p) { return p.id == profile.id; });
+        if (!profile.id.isEmpty() && !taken)
+            profiles << profile;
+    }
+    settings.endArray();
+    if (profiles.isEmpty()) {
+        // A file from before profiles: its one provider, under the provider's name, whose
+        // keychain entry ("api-key/openai") it keeps.
+        ModelProfile profile;
+        profile.provider = knownProvider(settings.value(ProviderKey).toString());
+        profile.id = profile.provider;
+        profile.baseUrl = settings.value(BaseUrlKey).toString().trimmed();
+        profile.model = settings.value(ModelKey).toString().trimmed();
+        profiles << profile;
+    }
+    result.profiles = profiles;
+    result.activeProfile = settings.value(ActiveProfileKey, profiles.first().id).toString();
+    result.activeProfile = result.active().id; // one that is there
     result.requestTimeoutS = readBounded(settings, RequestTimeoutKey, DefaultRequestTimeoutS,
                                          MinRequestTimeoutS, MaxRequestTimeoutS);
     result.toolTimeoutS = readBounded(settings, ToolTimeoutKey, DefaultToolTimeoutS,
@@ -155,9 +191,24 @@ bool AppSettings::save(const QString &file, QString *error) const
     if (!Engine::PrivateFiles::ensureDir(QFileInfo(file).absolutePath(), error))
         return false;
     QSettings settings(file, QSettings::IniFormat);
-    settings.setValue(ProviderKey, provider);
-    settings.setValue(BaseUrlKey, baseUrl.trimmed());
-    settings.setValue(ModelKey, model.trimmed());
+    // The active profile also where an older version reads its one provider.
+    const ModelProfile &current = active();
+    settings.setValue(ProviderKey, current.provider);
+    settings.setValue(BaseUrlKey, current.baseUrl.trimmed());
+    settings.setValue(ModelKey, current.model.trimmed());
+    settings.setValue(ActiveProfileKey, current.id);
+    settings.remove(ProfilesKey);
+    settings.beginWriteArray(ProfilesKey, int(profiles.size()));
+    for (int i = 0; i < profiles.size(); ++i) {
+        const ModelProfile &profile = profiles.at(i);
+        settings.setArrayIndex(i);
+        settings.setValue(QStringLiteral("id"), profile.id);
+        settings.setValue(QStringLiteral("name"), profile.name.simplified());
+        settings.setValue(QStringLiteral("provider"), profile.provider);
+        settings.setValue(QStringLiteral("baseUrl"), profile.baseUrl.trimmed());
+        settings.setValue(QStringLiteral("model"), profile.model.trimmed());
+    }
+    settings.endArray();
     settings.setValue(RequestTimeoutKey, requestTimeoutS);
     settings.setValue(ToolTimeoutKey, toolTimeoutS);
     settings.setValue(MaxConcurrentStartsKey, maxConcurrentStarts);
@@ -196,21 +247,73 @@ bool AppSettings::save(const QString &file, QString *error) const
     return false;
 }
 
-bool AppSettings::usesEnvironment() const
+bool AppSettings::ModelProfile::usesEnvironment() const
 {
     return provider != QLatin1String(OpenAiProvider)
            && provider != QLatin1String(AnthropicProvider);
 }
 
-Engine::ProviderConfig::Kind AppSettings::kind() const
+Engine::ProviderConfig::Kind AppSettings::ModelProfile::kind() const
 {
     return provider == QLatin1String(AnthropicProvider) ? Engine::ProviderConfig::Anthropic
                                                         : Engine::ProviderConfig::OpenAi;
 }
 
-QString AppSettings::keychainKey(const QString &provider)
+QString AppSettings::ModelProfile::providerName(const QString &provider)
 {
-    return QStringLiteral("api-key/") + provider;
+    if (provider == QLatin1String(OpenAiProvider))
+        return QCoreApplication::translate("Gui::AppSettings", "OpenAI-compatible");
+    if (provider == QLatin1String(AnthropicProvider))
+        return QCoreApplication::translate("Gui::AppSettings", "Anthropic");
+    return QCoreApplication::translate("Gui::AppSettings", "Environment variables");
+}
+
+QString AppSettings::ModelProfile::shownName() const
+{
+    return name.trimmed().isEmpty() ? providerName(provider) : name.trimmed();
+}
+
+const AppSettings::ModelProfile &AppSettings::active() const
+{
+    for (const ModelProfile &profile : profiles) {
+        if (profile.id == activeProfile)
+            return profile;
+    }
+    static const ModelProfile environment = environmentProfile();
+    return profiles.isEmpty() ? environment : profiles.first();
+}
+
+AppSettings::ModelProfile &AppSettings::active()
+{
+    if (profiles.isEmpty())
+        profiles << environmentProfile();
+    for (ModelProfile &profile : profiles) {
+        if (profile.id == activeProfile)
+            return profile;
+    }
+    return profiles.first();
+}
+
+AppSettings::ModelProfile AppSettings::environmentProfile()
+{
+    ModelProfile profile;
+    profile.id = QString::fromLatin1(EnvironmentProvider);
+    return profile;
+}
+
+QString AppSettings::newProfileId(const QList<ModelProfile> &profiles)
+{
+    for (int n = int(profiles.size()) + 1;; ++n) {
+        const QString id = QStringLiteral("profile-%1").arg(n);
+        if (std::none_of(profiles.cbegin(), profiles.cend(),
+                         [&id](const ModelProfile &p) { return p.id == id; }))
+            return id;
+    }
+}
+
+QString AppSettings::keychainKey(const QString &profileId)
+{
+    return QStringLiteral("api-key/") + profileId;
 }
 
 QString AppSettings::environmentKeyName(const QString &provider)
@@ -254,10 +357,25 @@ std::optional<Engine::ProviderConfig>
 AppSettings::providerConfig(const QString &storedKey, const QProcessEnvironment &environment,
                             QString *whyNot) const
 {
-    if (usesEnvironment()) {
+    return providerConfig(active(), storedKey, environment, whyNot);
+}
+
+std::optional<Engine::ProviderConfig>
+AppSettings::providerConfig(const ModelProfile &profile, const QString &storedKey,
+                            const QProcessEnvironment &environment, QString *whyNot) const
+{
+    const QString &provider = profile.provider;
+    const QString &baseUrl = profile.baseUrl;
+    const QString &model = profile.model;
+    // Named when there is a choice, or the person named it.
+    const QString name = profiles.size() > 1 || !profile.name.trimmed().isEmpty()
+                                 ? profile.shownName()
+                                 : QString();
+    if (profile.usesEnvironment()) {
         auto config = Engine::ProviderConfig::fromEnvironment(environment, whyNot);
         if (config) {
             config->requestTimeoutMs = requestTimeoutS * 1000;
+            config->profile = name;
             if (!model.trimmed().isEmpty()) // picked in the composer: wins over *_MODEL
                 config->model = model.trimmed();
         }
@@ -272,14 +390,18 @@ AppSettings::providerConfig(const QString &storedKey, const QProcessEnvironment 
         return std::nullopt;
     }
     Engine::ProviderConfig config;
-    config.kind = kind();
+    config.kind = profile.kind();
     config.baseUrl = baseUrl;
     config.model = model;
     config.baseUrl = config.effectiveBaseUrl();
     config.model = config.effectiveModel();
+    config.profile = name;
     config.apiKey = storedKey.trimmed();
-    if (config.apiKey.isEmpty())
+    config.keyFrom = Engine::ProviderConfig::KeyFrom::Settings;
+    if (config.apiKey.isEmpty()) {
         config.apiKey = environment.value(environmentKeyName(provider)).trimmed();
+        config.keyFrom = Engine::ProviderConfig::KeyFrom::Environment;
+    }
     config.requestTimeoutMs = requestTimeoutS * 1000;
     if (config.apiKey.isEmpty() && baseUrl.trimmed().isEmpty()) {
         if (whyNot) {
@@ -289,6 +411,9 @@ AppSettings::providerConfig(const QString &storedKey, const QProcessEnvironment 
                               "your "
                               "own, such as Ollama or llama.cpp, needs only a base URL)")
                               .arg(config.effectiveBaseUrl(), environmentKeyName(provider));
+            if (!name.isEmpty())
+                *whyNot = QCoreApplication::translate("Gui::AppSettings", "profile \"%1\": %2")
+                                  .arg(name, *whyNot);
         }
         return std::nullopt;
     }

@@ -56,9 +56,40 @@ struct AppSettings
     static constexpr int DefaultInboundTasks = 4;
     static constexpr int MaxInboundTasks = 64;
 
-    QString provider = QString::fromLatin1(EnvironmentProvider);
-    QString baseUrl; // empty: the provider's default
-    QString model;   // empty: the provider's default
+    // A named way to reach a model ("Work": Anthropic; "Local": Ollama on this machine), each
+    // with its own API key in the keychain. The composer's picker switches between them.
+    struct ModelProfile
+    {
+        // Stable and never shown: the keychain entry api-key/<id>. The profile made from an
+        // older version's settings keeps its provider's name, and so its stored key.
+        QString id;
+        QString name; // empty: named after its provider (shownName())
+        QString provider = QString::fromLatin1(EnvironmentProvider);
+        QString baseUrl; // empty: the provider's default
+        QString model;   // empty: the provider's default (environment: *_MODEL)
+
+        bool usesEnvironment() const;
+        // The provider kind, for "openai" and "anthropic" only.
+        Engine::ProviderConfig::Kind kind() const;
+        // The name, or "Environment variables", "OpenAI-compatible", "Anthropic" (translated).
+        QString shownName() const;
+        // The provider as the picker and Settings say it.
+        static QString providerName(const QString &provider);
+        bool operator==(const ModelProfile &) const = default;
+    };
+    static constexpr int MaxProfiles = 50;
+    static constexpr int MaxProfileNameLength = 80;
+    // "profiles/…": never empty (a file without any gives one that reads the environment).
+    QList<ModelProfile> profiles{environmentProfile()};
+    // "model/profile": the id of the profile the chat uses.
+    QString activeProfile = QString::fromLatin1(EnvironmentProvider);
+    // The profile the chat uses: the one named by activeProfile, else the first.
+    const ModelProfile &active() const;
+    ModelProfile &active();
+    // The profile of a new settings file: the environment variables, with the id "environment".
+    static ModelProfile environmentProfile();
+    // An id no profile in `profiles` has.
+    static QString newProfileId(const QList<ModelProfile> &profiles);
     int requestTimeoutS = DefaultRequestTimeoutS;
     int toolTimeoutS = DefaultToolTimeoutS;
     // "servers/maxConcurrentStarts": at most this many servers start at once; the rest wait.
@@ -116,23 +147,27 @@ struct AppSettings
     // Writes every value to `file`; false and *error (naming the file) if it failed.
     bool save(const QString &file, QString *error = nullptr) const;
 
-    bool usesEnvironment() const;
-    // The provider kind, for "openai" and "anthropic" only.
-    Engine::ProviderConfig::Kind kind() const;
-    // The keychain entry holding the API key of `provider`: "api-key/openai".
-    static QString keychainKey(const QString &provider);
+    bool usesEnvironment() const { return active().usesEnvironment(); }
+    // The keychain entry holding the API key of the profile `id`: "api-key/openai".
+    static QString keychainKey(const QString &profileId);
     // OPENAI_API_KEY / ANTHROPIC_API_KEY.
     static QString environmentKeyName(const QString &provider);
     // Empty if `url` is empty (the default) or an http(s) URL with a host; else what is wrong.
     static QString checkBaseUrl(const QString &url);
 
-    // The model server these settings describe. "environment": ProviderConfig::
-    // fromEnvironment(), as before there were settings. Otherwise the settings' base URL and
+    // The model server the active profile describes. "environment": ProviderConfig::
+    // fromEnvironment(), as before there were settings. Otherwise the profile's base URL and
     // model (or the kind's defaults) and `storedKey` (from the keychain), or, if that is empty,
     // the kind's key variable in `environment`; no key at all is fine for a server at a base
-    // URL of its own (Ollama, llama.cpp), but not for the kind's default service. Returns
+    // URL of its own (Ollama, llama.cpp), but not for the kind's default service. The
+    // configuration names the profile and where its key came from (for a refusal). Returns
     // nullopt and *whyNot when no usable configuration results.
     std::optional<Engine::ProviderConfig> providerConfig(const QString &storedKey,
+                                                         const QProcessEnvironment &environment,
+                                                         QString *whyNot = nullptr) const;
+    // The same for `profile`.
+    std::optional<Engine::ProviderConfig> providerConfig(const ModelProfile &profile,
+                                                         const QString &storedKey,
                                                          const QProcessEnvironment &environment,
                                                          QString *whyNot = nullptr) const;
     // How the window's agent works with the model, per these settings: how much of a tool

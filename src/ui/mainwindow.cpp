@@ -327,6 +327,7 @@ QWidget *MainWindow::setUpChatPane()
     });
     m_modelPicker = new ModelPicker(this);
     connect(m_modelPicker, &ModelPicker::modelChosen, this, &MainWindow::pickModel);
+    connect(m_modelPicker, &ModelPicker::profileChosen, this, &MainWindow::pickProfile);
     connect(m_modelPicker, &ModelPicker::listed, this, [this] {
         if (m_agent && m_modelPicker->listedContextTokens() > 0)
             m_agent->setContextTokens(m_modelPicker->listedContextTokens());
@@ -773,7 +774,10 @@ void MainWindow::openSettings()
         if (m_settings.language != language)
             installLanguage(m_settings.language); // every window retranslates itself
         if (!dialog->keychainError().isEmpty())
-            m_chat->addNotice(SettingsDialog::keychainNote(dialog->keychainError()).toHtmlEscaped(),
+            m_chat->addNotice(SettingsDialog::keychainNote(
+                                      dialog->keychainError(),
+                                      AppSettings::environmentKeyName(m_settings.active().provider))
+                                      .toHtmlEscaped(),
                               true);
         applySettings(true);
     });
@@ -817,7 +821,7 @@ void MainWindow::applySettings(bool announce)
     m_readingKey = true;
     updateStatus();
     m_session->secretStore()->read(
-            AppSettings::keychainKey(m_settings.provider), this,
+            AppSettings::keychainKey(m_settings.active().id), this,
             [this, generation, announce](const Engine::SecretStore::Result &result) {
                 if (generation != m_providerGeneration)
                     return; // newer settings are being applied
@@ -878,17 +882,34 @@ void MainWindow::setProvider(const QString &storedKey, const QString &keychainEr
                                       std::exchange(m_openMessages, {}));
     }
     setBusy(false);
+    m_modelPicker->setProfiles(m_settings.profiles, m_settings.active().id);
     m_modelPicker->setProvider(m_provider.get());
     updateStatus();
     if (!config) {
         delete m_noModelNotice; // one at a time, the current reason
         // Above the chat, not in it: a state of the window, gone when a model is set.
-        m_noModelNotice = new NoModelNotice(whyNot, keychainError, this);
+        m_noModelNotice = new NoModelNotice(
+                whyNot,
+                keychainError.isEmpty()
+                        ? QString()
+                        : SettingsDialog::keychainNote(
+                                keychainError,
+                                AppSettings::environmentKeyName(m_settings.active().provider)),
+                this);
         connect(m_noModelNotice, &NoModelNotice::setUpRequested, this, &MainWindow::openSettings);
         m_chatLayout->insertWidget(0, m_noModelNotice);
         return;
     }
     delete m_noModelNotice; // a model now: the chat no longer says it needs one
+    // A profile that needs no key (a server of one's own) runs without the one it had: said
+    // once, so that a refusal does not come out of the blue.
+    if (!keychainError.isEmpty() && config->apiKey.isEmpty()
+        && !std::exchange(m_keychainNoted, true))
+        m_chat->addNotice(SettingsDialog::keychainNote(
+                                  keychainError,
+                                  AppSettings::environmentKeyName(m_settings.active().provider))
+                                  .toHtmlEscaped(),
+                          true);
     if (announce)
         m_chat->addNotice(tr("Model: %1").arg(m_provider->describe().toHtmlEscaped()));
 }
@@ -1419,7 +1440,18 @@ void MainWindow::newConversation()
 // and the agent is made again for it; the open conversation carries over.
 void MainWindow::pickModel(const QString &model)
 {
-    m_settings.model = model;
+    m_settings.active().model = model;
+    QString error;
+    if (!m_settings.save(m_settingsFile, &error))
+        m_chat->addNotice(tr("Could not save the settings: %1").arg(error.toHtmlEscaped()), true);
+    applySettings(true);
+}
+
+void MainWindow::pickProfile(const QString &id)
+{
+    if (id == m_settings.active().id)
+        return;
+    m_settings.activeProfile = id;
     QString error;
     if (!m_settings.save(m_settingsFile, &error))
         m_chat->addNotice(tr("Could not save the settings: %1").arg(error.toHtmlEscaped()), true);

@@ -170,6 +170,7 @@ private:
     void switchDraft(const QString &id);
     void saveDrafts();
     void updateStatus();
+    void pickProfile(const QString &id);
     void pickModel(const QString &model);
     void setBusy(bool busy);
     void connectAgent();
@@ -189,6 +190,7 @@ private:
     UiApprovalGate *m_gate = nullptr;
     WindowHost *m_host = nullptr;        // a child: outlives m_session
     SlashCommands *m_commands = nullptr; // "/mcp", "/server:prompt"
+    bool m_keychainNoted = false;        // the chat said that no keychain keeps the key
     QString m_storedKey;                 // the keychain's API key in use, hidden from tool results
     QPointer<AuditLogDialog> m_auditDialog;
     std::unique_ptr<Engine::LlmProvider> m_provider;

@@ -1,7 +1,5 @@
 #include "modelpicker.h"
 
-#include "settingsdialog.h"
-
 #include <engine/llm/llm.h>
 
 #include <QHBoxLayout>
@@ -9,6 +7,8 @@
 #include <QLocale>
 #include <QPushButton>
 #include <QSignalBlocker>
+#include <QStyleOptionComboBox>
+#include <QStylePainter>
 
 namespace Gui {
 
@@ -20,10 +20,74 @@ ModelPicker::ModelPicker(QWidget *parent)
     setMaximumWidth(260);
     setEnabled(false);
     connect(this, &QComboBox::activated, this, [this](int index) {
+        const QString profile = itemData(index, ProfileRole).toString();
+        if (!profile.isEmpty()) {
+            // The picker shows the model in use until the window has switched.
+            const int model = findData(m_provider ? m_provider->model() : QString());
+            setCurrentIndex(model >= 0 ? model : count() - 1);
+            if (profile != m_activeProfile)
+                emit profileChosen(profile);
+            return;
+        }
         const QString model = itemData(index).toString();
         if (!model.isEmpty() && m_provider && model != m_provider->model())
             emit modelChosen(model);
     });
+}
+
+void ModelPicker::setProfiles(const QList<AppSettings::ModelProfile> &profiles,
+                              const QString &active)
+{
+    m_profiles = profiles;
+    m_activeProfile = active;
+}
+
+void ModelPicker::restart()
+{
+    clear();
+    if (m_profiles.size() < 2)
+        return;
+    for (const AppSettings::ModelProfile &profile : std::as_const(m_profiles)) {
+        addItem(profile.shownName());
+        const int row = count() - 1;
+        setItemData(row, profile.id, ProfileRole);
+        const QString model = profile.model.isEmpty() ? tr("its default model") : profile.model;
+        setItemData(
+                row,
+                profile.usesEnvironment()
+                        ? tr("Profile: the environment variables, %1").arg(model)
+                        : tr("Profile: %1, %2")
+                                  .arg(AppSettings::ModelProfile::providerName(profile.provider),
+                                       model),
+                Qt::ToolTipRole);
+        if (profile.id == m_activeProfile) {
+            QFont bold = font();
+            bold.setBold(true);
+            setItemData(row, bold, Qt::FontRole);
+        }
+    }
+    insertSeparator(count());
+}
+
+void ModelPicker::addModel(const QString &model)
+{
+    addItem(model, model);
+}
+
+void ModelPicker::paintEvent(QPaintEvent *)
+{
+    QStylePainter painter(this);
+    QStyleOptionComboBox option;
+    initStyleOption(&option);
+    // Which profile, when there is a choice: "Work · claude-sonnet-4-5".
+    if (m_profiles.size() > 1) {
+        for (const AppSettings::ModelProfile &profile : std::as_const(m_profiles)) {
+            if (profile.id == m_activeProfile)
+                option.currentText = tr("%1 · %2").arg(profile.shownName(), option.currentText);
+        }
+    }
+    painter.drawComplexControl(QStyle::CC_ComboBox, option);
+    painter.drawControl(QStyle::CE_ComboBoxLabel, option);
 }
 
 void ModelPicker::cancelListing()
@@ -43,15 +107,17 @@ void ModelPicker::setProvider(Engine::LlmProvider *provider)
     cancelListing();
     m_provider = provider;
     m_listedContextTokens = 0;
-    clear();
-    setEnabled(provider != nullptr);
+    restart();
+    setEnabled(provider != nullptr || m_profiles.size() > 1);
     if (!provider) {
         addItem(tr("no model"));
+        setCurrentIndex(count() - 1);
         setToolTip(tr("Set a model in Settings"));
         return;
     }
     const QString current = provider->model();
-    addItem(current, current);
+    addModel(current);
+    setCurrentIndex(count() - 1);
     setToolTip(tr("The model that answers (reading the provider's list…)"));
     m_cancelListing = provider->listModels([this, current](Engine::ModelList list) {
         m_cancelListing = nullptr;
@@ -62,10 +128,11 @@ void ModelPicker::setProvider(Engine::LlmProvider *provider)
         }
         const QLocale locale;
         QSignalBlocker blocker(this); // no activated() while the list is rebuilt
-        clear();
+        restart();
+        const int first = count();
         bool found = false;
         for (const Engine::ModelInfo &model : list.models) {
-            addItem(model.id, model.id);
+            addModel(model.id);
             QStringList tip;
             if (!model.name.isEmpty())
                 tip << model.name;
@@ -78,7 +145,7 @@ void ModelPicker::setProvider(Engine::LlmProvider *provider)
             }
         }
         if (!found) // a model the provider does not list (an alias, a fine-tune) stays chosen
-            insertItem(0, current, current);
+            insertItem(first, current, current);
         setCurrentIndex(findData(current));
         blocker.unblock();
         setToolTip(tr("The model that answers (%n models listed by the provider)", nullptr,
@@ -87,7 +154,7 @@ void ModelPicker::setProvider(Engine::LlmProvider *provider)
     });
 }
 
-NoModelNotice::NoModelNotice(const QString &whyNot, const QString &keychainError, QWidget *parent)
+NoModelNotice::NoModelNotice(const QString &whyNot, const QString &keychainNote, QWidget *parent)
     : QFrame(parent)
 {
     setObjectName(QStringLiteral("noModelNotice"));
@@ -98,8 +165,8 @@ NoModelNotice::NoModelNotice(const QString &whyNot, const QString &keychainError
     QString notice = tr("<b>Chat needs a model</b> — %1. Servers, tools and manual runs work "
                         "without one.")
                              .arg(why.toHtmlEscaped());
-    if (!keychainError.isEmpty())
-        notice += QLatin1Char(' ') + SettingsDialog::keychainNote(keychainError).toHtmlEscaped();
+    if (!keychainNote.isEmpty())
+        notice += QLatin1Char(' ') + keychainNote.toHtmlEscaped();
     auto *text = new QLabel(notice, this);
     text->setObjectName(QStringLiteral("noModelText"));
     text->setTextFormat(Qt::RichText);

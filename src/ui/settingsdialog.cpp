@@ -3,6 +3,9 @@
 #include "palettecolors.h"
 #include "serversecretspage.h"
 
+#include <engine/llm/llm.h>
+#include <engine/secrets/processenvironment.h>
+
 #include <mcp/registry/registryclient.h>
 
 #include <QCheckBox>
@@ -10,6 +13,7 @@
 #include <QDialogButtonBox>
 #include <QGridLayout>
 #include <QGroupBox>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -17,6 +21,9 @@
 #include <QLocale>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScreen>
+#include <QScrollArea>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -98,8 +105,15 @@ SettingsDialog::SettingsDialog(QString settingsFile, Engine::SecretStore *secret
     setObjectName(QStringLiteral("settingsDialog"));
     setWindowTitle(tr("Settings"));
     const AppSettings current = AppSettings::load(m_file);
+    m_profiles = current.profiles;
+    for (const AppSettings::ModelProfile &profile : std::as_const(m_profiles)) {
+        m_savedProfileIds << profile.id;
+        if (profile.id == current.active().id)
+            m_profileIndex = int(m_savedProfileIds.size()) - 1;
+    }
 
     SettingsForm modelForm(this);
+    setUpProfileRow(current, modelForm);
     setUpModelForm(current, modelForm);
     auto modelGroup = new QGroupBox(tr("Model"), this);
     modelGroup->setLayout(modelForm.layout());
@@ -146,7 +160,7 @@ SettingsDialog::SettingsDialog(QString settingsFile, Engine::SecretStore *secret
     for (const SettingsForm *form : {&modelForm, &toolsForm, &interfaceForm})
         form->layout()->setColumnMinimumWidth(0, labelWidth);
 
-    auto general = new QWidget(this);
+    auto general = new QWidget;
     general->setObjectName(QStringLiteral("generalPage"));
     auto generalLayout = new QVBoxLayout(general);
     generalLayout->setContentsMargins(0, 0, 0, 0);
@@ -154,10 +168,18 @@ SettingsDialog::SettingsDialog(QString settingsFile, Engine::SecretStore *secret
     generalLayout->addWidget(toolsGroup);
     generalLayout->addWidget(interfaceGroup);
     generalLayout->addStretch(1);
+    // The page scrolls where the screen is shorter than the settings (a 768-pixel laptop).
+    auto generalScroll = new QScrollArea(this);
+    generalScroll->setObjectName(QStringLiteral("generalScroll"));
+    generalScroll->setWidgetResizable(true);
+    generalScroll->setFrameShape(QFrame::NoFrame);
+    generalScroll->setFocusPolicy(Qt::NoFocus);
+    generalScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    generalScroll->setWidget(general);
     m_pages = new QTabWidget(this);
     m_pages->setObjectName(QStringLiteral("settingsPages"));
     m_pages->setDocumentMode(true);
-    m_pages->addTab(general, tr("&General"));
+    m_pages->addTab(generalScroll, tr("&General"));
     auto secretsPage = new ServerSecretsPage(serverSecrets, std::move(secretUsage), this);
     connect(secretsPage, &ServerSecretsPage::secretChanged, this,
             &SettingsDialog::serverSecretChanged);
@@ -169,21 +191,206 @@ SettingsDialog::SettingsDialog(QString settingsFile, Engine::SecretStore *secret
     layout->addWidget(m_buttons);
 
     const QList<QWidget *> tabOrder{
-            m_providerCombo,    m_baseUrlEdit,        m_modelEdit,          m_keyEdit,
-            m_showKeyButton,    m_forgetKeyButton,    m_requestTimeoutSpin, m_contextSpin,
-            m_seesImagesCheck,  m_pricesTable,        m_addPriceButton,     m_removePriceButton,
-            m_toolTimeoutSpin,  m_observationSpin,    m_keepResultSpin,     m_keepConversationSpin,
-            m_startsSpin,       m_inboundSpin,        m_toolSearchSpin,     m_pinnedEdit,
-            m_bashSandboxCombo, m_sensitiveFilesEdit, m_registryEdit,       m_languageCombo,
-            m_buttons};
+            m_profileCombo,         m_addProfileButton, m_removeProfileButton, m_profileNameEdit,
+            m_providerCombo,        m_baseUrlEdit,      m_modelEdit,           m_keyEdit,
+            m_showKeyButton,        m_forgetKeyButton,  m_testButton,          m_requestTimeoutSpin,
+            m_contextSpin,          m_seesImagesCheck,  m_pricesTable,         m_addPriceButton,
+            m_removePriceButton,    m_toolTimeoutSpin,  m_observationSpin,     m_keepResultSpin,
+            m_keepConversationSpin, m_startsSpin,       m_inboundSpin,         m_toolSearchSpin,
+            m_pinnedEdit,           m_bashSandboxCombo, m_sensitiveFilesEdit,  m_registryEdit,
+            m_languageCombo,        m_buttons};
     for (qsizetype i = 1; i < tabOrder.size(); ++i)
         setTabOrder(tabOrder.at(i - 1), tabOrder.at(i));
 
     connect(m_providerCombo, &QComboBox::currentIndexChanged, this,
             &SettingsDialog::providerChanged);
     connect(m_baseUrlEdit, &QLineEdit::textChanged, this, &SettingsDialog::validate);
-    providerChanged();
+    showProfile(m_profileIndex); // its name, the buttons, the key's state
     setMinimumWidth(560);
+    // As tall as the settings, up to MaxHeight and the screen's height: the page scrolls.
+    const int chrome = layout->sizeHint().height() - generalScroll->sizeHint().height();
+    int height = chrome + general->sizeHint().height() + 8;
+    if (const QScreen *screen = parent ? parent->screen() : QGuiApplication::primaryScreen())
+        height = std::min(height, screen->availableGeometry().height() - 60);
+    resize(std::max(sizeHint().width(), 640), std::min(height, MaxHeight));
+}
+
+// ---- Profiles
+void SettingsDialog::setUpProfileRow(const AppSettings &current, SettingsForm &modelForm)
+{
+    Q_UNUSED(current)
+    m_profileCombo = new QComboBox(this);
+    m_profileCombo->setObjectName(QStringLiteral("profileCombo"));
+    for (const AppSettings::ModelProfile &profile : std::as_const(m_profiles))
+        m_profileCombo->addItem(profile.shownName(), profile.id);
+    m_profileCombo->setCurrentIndex(m_profileIndex);
+    m_profileCombo->setToolTip(tr("The chat uses the profile shown here when you press OK; the "
+                                  "model picker under the chat switches between them too"));
+    m_addProfileButton = new QToolButton(this);
+    m_addProfileButton->setObjectName(QStringLiteral("addProfileButton"));
+    m_addProfileButton->setText(tr("Add"));
+    m_addProfileButton->setToolTip(tr("A new profile: another provider, server, model or key"));
+    m_removeProfileButton = new QToolButton(this);
+    m_removeProfileButton->setObjectName(QStringLiteral("removeProfileButton"));
+    m_removeProfileButton->setText(tr("Remove"));
+    m_removeProfileButton->setToolTip(
+            tr("Remove this profile; its stored key leaves the keychain when you press OK"));
+    auto profileRow = new QHBoxLayout;
+    profileRow->setContentsMargins(0, 0, 0, 0);
+    profileRow->addWidget(m_profileCombo, 1);
+    profileRow->addWidget(m_addProfileButton);
+    profileRow->addWidget(m_removeProfileButton);
+    m_profileNameEdit = new QLineEdit(this);
+    m_profileNameEdit->setObjectName(QStringLiteral("profileNameEdit"));
+    m_profileNameEdit->setMaxLength(AppSettings::MaxProfileNameLength);
+    modelForm.addRow(tr("Pr&ofile:"), m_profileCombo, profileRow);
+    modelForm.addRow(tr("N&ame:"), m_profileNameEdit);
+    connect(m_profileCombo, &QComboBox::currentIndexChanged, this, &SettingsDialog::showProfile);
+    connect(m_addProfileButton, &QToolButton::clicked, this, &SettingsDialog::addProfile);
+    connect(m_removeProfileButton, &QToolButton::clicked, this, &SettingsDialog::removeProfile);
+    connect(m_profileNameEdit, &QLineEdit::textEdited, this,
+            [this] { m_profileCombo->setItemText(m_profileIndex, formProfile().shownName()); });
+}
+
+QString SettingsDialog::currentProfileId() const
+{
+    return m_profiles.value(m_profileIndex).id;
+}
+
+AppSettings::ModelProfile SettingsDialog::formProfile() const
+{
+    AppSettings::ModelProfile profile = m_profiles.value(m_profileIndex);
+    profile.name = m_profileNameEdit->text().simplified();
+    profile.provider = currentProvider();
+    profile.baseUrl = m_baseUrlEdit->text().trimmed();
+    profile.model = m_modelEdit->text().trimmed();
+    return profile;
+}
+
+void SettingsDialog::showProfile(int index)
+{
+    if (index < 0 || index >= m_profiles.size())
+        return;
+    if (index != m_profileIndex && m_profileIndex < m_profiles.size()) {
+        m_profiles[m_profileIndex] = formProfile();
+        m_typedKeys.insert(currentProfileId(), m_keyEdit->text());
+    }
+    m_profileIndex = index;
+    const AppSettings::ModelProfile &profile = m_profiles.at(index);
+    {
+        const QSignalBlocker blocker(m_providerCombo); // providerChanged() once, below
+        m_providerCombo->setCurrentIndex(std::max(0, m_providerCombo->findData(profile.provider)));
+    }
+    m_profileNameEdit->setText(profile.name);
+    m_profileNameEdit->setPlaceholderText(
+            AppSettings::ModelProfile::providerName(profile.provider));
+    m_baseUrlEdit->setText(profile.baseUrl);
+    m_modelEdit->setText(profile.model);
+    m_keyEdit->setText(m_typedKeys.value(profile.id));
+    m_removeProfileButton->setEnabled(m_profiles.size() > 1);
+    m_addProfileButton->setEnabled(m_profiles.size() < AppSettings::MaxProfiles);
+    showTestResult(QString(), false);
+    providerChanged();
+}
+
+void SettingsDialog::addProfile()
+{
+    m_profiles[m_profileIndex] = formProfile();
+    AppSettings::ModelProfile profile;
+    profile.id = AppSettings::newProfileId(m_profiles);
+    profile.name = tr("Profile %1").arg(m_profiles.size() + 1);
+    profile.provider = QString::fromLatin1(AppSettings::OpenAiProvider);
+    m_profiles << profile;
+    m_keyStates.insert(profile.id, KeyState{KeyState::NotStored, QString()});
+    m_profileCombo->addItem(profile.shownName(), profile.id);
+    m_profileCombo->setCurrentIndex(m_profileCombo->count() - 1);
+    m_profileNameEdit->setFocus();
+    m_profileNameEdit->selectAll();
+}
+
+void SettingsDialog::removeProfile()
+{
+    if (m_profiles.size() < 2)
+        return;
+    const int index = m_profileIndex;
+    m_typedKeys.remove(currentProfileId());
+    m_profiles.removeAt(index);
+    m_profileIndex = m_profiles.size(); // the form's profile is gone: nothing to keep
+    const int next = std::min(index, int(m_profiles.size()) - 1);
+    {
+        const QSignalBlocker blocker(m_profileCombo);
+        m_profileCombo->removeItem(index);
+        m_profileCombo->setCurrentIndex(next);
+    }
+    showProfile(next);
+}
+
+void SettingsDialog::showTestResult(const QString &text, bool failed)
+{
+    m_testResult->setText(text);
+    m_testResult->setVisible(!text.isEmpty());
+    QPalette palette = m_testResult->palette();
+    palette.setColor(QPalette::WindowText,
+                     failed ? errorColor(palette) : this->palette().color(QPalette::WindowText));
+    m_testResult->setPalette(palette);
+    growToFit();
+}
+
+// Asks the profile in the form for its models, with the key typed, else the stored one, else
+// the environment's: what the chat would send.
+void SettingsDialog::testConnection()
+{
+    if (m_cancelTest)
+        std::exchange(m_cancelTest, {})();
+    m_testProvider.reset();
+    const int generation = ++m_testGeneration;
+    const AppSettings::ModelProfile profile = formProfile();
+    const auto ask = [this, generation, profile](const QString &key) {
+        if (generation != m_testGeneration)
+            return;
+        AppSettings settings = this->settings();
+        QString whyNot;
+        const auto config = settings.providerConfig(
+                profile, key, Engine::ProcessEnvironment::original(), &whyNot);
+        if (!config) {
+            m_testButton->setEnabled(true);
+            showTestResult(tr("Not connected: %1").arg(whyNot), true);
+            return;
+        }
+        m_testProvider = Engine::createProvider(*config);
+        m_cancelTest = m_testProvider->listModels([this](Engine::ModelList list) {
+            m_cancelTest = nullptr;
+            m_testButton->setEnabled(true);
+            if (!list.error.isEmpty()) {
+                showTestResult(list.error, true);
+                return;
+            }
+            QStringList names;
+            for (const Engine::ModelInfo &model : list.models) {
+                if (names.size() == 8) {
+                    names << QStringLiteral("…");
+                    break;
+                }
+                names << model.id;
+            }
+            showTestResult(list.models.empty() ? tr("Connected to %1; it lists no models.")
+                                                         .arg(m_testProvider->describe())
+                                               : tr("Connected to %1; it lists %n model(s): %2",
+                                                    nullptr, int(list.models.size()))
+                                                         .arg(m_testProvider->describe(),
+                                                              names.join(QStringLiteral(", "))),
+                           false);
+        });
+    };
+    m_testButton->setEnabled(false);
+    showTestResult(tr("Asking for the list of models…"), false);
+    const QString typed = m_keyEdit->text().trimmed();
+    if (profile.usesEnvironment() || !typed.isEmpty() || m_forget.contains(profile.id)) {
+        ask(typed);
+        return;
+    }
+    m_secrets->read(AppSettings::keychainKey(profile.id), this,
+                    [ask](const Engine::SecretStore::Result &result) { ask(result.secret); });
 }
 
 // ---- Model provider
@@ -196,7 +403,8 @@ void SettingsDialog::setUpModelForm(const AppSettings &current, SettingsForm &mo
     m_providerCombo->addItem(tr("OpenAI-compatible"),
                              QString::fromLatin1(AppSettings::OpenAiProvider));
     m_providerCombo->addItem(tr("Anthropic"), QString::fromLatin1(AppSettings::AnthropicProvider));
-    m_providerCombo->setCurrentIndex(std::max(0, m_providerCombo->findData(current.provider)));
+    m_providerCombo->setCurrentIndex(
+            std::max(0, m_providerCombo->findData(current.active().provider)));
 
     m_environmentNote = noteLabel(QStringLiteral("environmentNote"), this);
     m_environmentNote->setText(
@@ -204,7 +412,7 @@ void SettingsDialog::setUpModelForm(const AppSettings &current, SettingsForm &mo
                "ANTHROPIC_BASE_URL and ANTHROPIC_MODEL) from the environment Switchboard was "
                "started in."));
 
-    m_baseUrlEdit = new QLineEdit(current.baseUrl, this);
+    m_baseUrlEdit = new QLineEdit(current.active().baseUrl, this);
     m_baseUrlEdit->setObjectName(QStringLiteral("baseUrlEdit"));
     m_baseUrlEdit->setToolTip(
             tr("Leave empty for the provider's service; for a server of your own (Ollama, vLLM, "
@@ -213,7 +421,7 @@ void SettingsDialog::setUpModelForm(const AppSettings &current, SettingsForm &mo
     setErrorColor(m_baseUrlError);
     m_baseUrlError->hide();
 
-    m_modelEdit = new QLineEdit(current.model, this);
+    m_modelEdit = new QLineEdit(current.active().model, this);
     m_modelEdit->setObjectName(QStringLiteral("modelEdit"));
 
     m_keyEdit = new QLineEdit(this);
@@ -244,9 +452,22 @@ void SettingsDialog::setUpModelForm(const AppSettings &current, SettingsForm &mo
     setErrorColor(m_keychainNote);
     m_keychainNote->hide();
     connect(m_keyEdit, &QLineEdit::textEdited, this, [this] {
-        m_forget.remove(currentProvider());
+        m_forget.remove(currentProfileId());
         showKeyState();
     });
+    m_testButton = new QPushButton(tr("Test &connection"), this);
+    m_testButton->setObjectName(QStringLiteral("testConnectionButton"));
+    m_testButton->setAutoDefault(false);
+    m_testButton->setToolTip(tr("Ask the provider for its models with this profile's address "
+                                "and key"));
+    connect(m_testButton, &QPushButton::clicked, this, &SettingsDialog::testConnection);
+    m_testResult = noteLabel(QStringLiteral("testResult"), this);
+    m_testResult->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_testResult->hide();
+    auto testRow = new QHBoxLayout;
+    testRow->setContentsMargins(0, 0, 0, 0);
+    testRow->addWidget(m_testButton);
+    testRow->addStretch(1);
 
     m_requestTimeoutSpin = new QSpinBox(this);
     m_requestTimeoutSpin->setObjectName(QStringLiteral("requestTimeoutSpin"));
@@ -284,6 +505,10 @@ void SettingsDialog::setUpModelForm(const AppSettings &current, SettingsForm &mo
     modelForm.addRow(tr("API &key:"), m_keyEdit, keyRow);
     modelForm.addNote(m_keyStateLabel);
     modelForm.addNote(m_keychainNote);
+    auto testWidget = new QWidget(this);
+    testWidget->setLayout(testRow);
+    modelForm.addNote(testWidget);
+    modelForm.addNote(m_testResult);
     modelForm.addRow(tr("&Request timeout:"), m_requestTimeoutSpin);
     modelForm.addRow(tr("Context &window:"), m_contextSpin);
     modelForm.addNote(m_seesImagesCheck);
@@ -296,9 +521,14 @@ QLayout *SettingsDialog::setUpPrices(const AppSettings &current)
 {
     m_pricesTable = new QTableWidget(0, 3, this);
     m_pricesTable->setObjectName(QStringLiteral("pricesTable"));
-    m_pricesTable->setHorizontalHeaderLabels(
-            {tr("Model"), tr("Input $ / 1M tokens"), tr("Output $ / 1M tokens")});
+    // Short headers, each as wide as its words (a long one was cut, "入 $ / 百万 toker"); the
+    // whole meaning in their tips.
+    m_pricesTable->setHorizontalHeaderLabels({tr("Model"), tr("Input $/M"), tr("Output $/M")});
+    m_pricesTable->horizontalHeaderItem(1)->setToolTip(tr("US dollars per million input tokens"));
+    m_pricesTable->horizontalHeaderItem(2)->setToolTip(tr("US dollars per million output tokens"));
     m_pricesTable->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_pricesTable->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_pricesTable->horizontalHeader()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
     m_pricesTable->verticalHeader()->hide();
     m_pricesTable->setMaximumHeight(110);
     m_pricesTable->setTabKeyNavigation(false); // Tab leaves the table; arrows move in it
@@ -443,19 +673,21 @@ void SettingsDialog::setUpToolsForm(const AppSettings &current, SettingsForm &to
     connect(m_registryEdit, &QLineEdit::textChanged, this, &SettingsDialog::validate);
 }
 
-QString SettingsDialog::keychainNote(const QString &reason)
+QString SettingsDialog::keychainNote(const QString &reason, const QString &variable)
 {
-    return tr("The system keychain is not available: %1. The key is used for this session only "
-              "and not saved; set OPENAI_API_KEY / ANTHROPIC_API_KEY to keep it.")
-            .arg(reason);
+    return tr("No keychain answers here (%1), so an API key typed here lasts only until "
+              "Switchboard quits. To keep one, set %2 in the environment Switchboard starts in "
+              "and leave the key here empty.")
+            .arg(reason, variable);
 }
 
 AppSettings SettingsDialog::settings() const
 {
     AppSettings result;
-    result.provider = currentProvider();
-    result.baseUrl = m_baseUrlEdit->text().trimmed();
-    result.model = m_modelEdit->text().trimmed();
+    result.profiles = m_profiles;
+    if (m_profileIndex < result.profiles.size())
+        result.profiles[m_profileIndex] = formProfile();
+    result.activeProfile = currentProfileId();
     result.requestTimeoutS = m_requestTimeoutSpin->value();
     result.toolTimeoutS = m_toolTimeoutSpin->value();
     result.maxConcurrentStarts = m_startsSpin->value();
@@ -503,8 +735,12 @@ QString SettingsDialog::currentProvider() const
 
 void SettingsDialog::providerChanged()
 {
-    const AppSettings selected = settings();
+    const AppSettings::ModelProfile selected = formProfile();
     const bool environment = selected.usesEnvironment();
+    m_profileNameEdit->setPlaceholderText(
+            AppSettings::ModelProfile::providerName(selected.provider));
+    if (m_profileNameEdit->text().isEmpty())
+        m_profileCombo->setItemText(m_profileIndex, selected.shownName());
     m_environmentNote->setVisible(environment);
     for (QWidget *widget :
          {static_cast<QWidget *>(m_baseUrlEdit), static_cast<QWidget *>(m_modelEdit),
@@ -520,19 +756,19 @@ void SettingsDialog::providerChanged()
         defaults.kind = selected.kind();
         m_baseUrlEdit->setPlaceholderText(defaults.effectiveBaseUrl());
         m_modelEdit->setPlaceholderText(defaults.effectiveModel());
-        if (!m_keyStates.contains(selected.provider))
-            readKeyState(selected.provider);
+        if (!m_keyStates.contains(selected.id))
+            readKeyState(selected.id);
     }
     showKeyState();
     validate();
 }
 
-void SettingsDialog::readKeyState(const QString &provider)
+void SettingsDialog::readKeyState(const QString &profileId)
 {
-    m_keyStates[provider].state = KeyState::Reading;
-    m_secrets->read(AppSettings::keychainKey(provider), this,
-                    [this, provider](const Engine::SecretStore::Result &result) {
-                        KeyState &key = m_keyStates[provider];
+    m_keyStates[profileId].state = KeyState::Reading;
+    m_secrets->read(AppSettings::keychainKey(profileId), this,
+                    [this, profileId](const Engine::SecretStore::Result &result) {
+                        KeyState &key = m_keyStates[profileId];
                         switch (result.status) {
                         case Engine::SecretStore::Result::Ok:
                             key.state
@@ -553,13 +789,14 @@ void SettingsDialog::readKeyState(const QString &provider)
 void SettingsDialog::showKeyState()
 {
     const QString provider = currentProvider();
+    const QString profile = currentProfileId();
     if (provider == QLatin1String(AppSettings::EnvironmentProvider)) {
         m_keyStateLabel->hide();
         m_keychainNote->hide();
         m_keyEdit->setPlaceholderText(QString());
         return;
     }
-    const KeyState key = m_keyStates.value(provider);
+    const KeyState key = m_keyStates.value(profile);
     const QString variable = AppSettings::environmentKeyName(provider);
     QString text;
     bool hasKey = false;
@@ -583,21 +820,22 @@ void SettingsDialog::showKeyState()
         text = tr("No key stored; %1 is used if it is set.").arg(variable);
         break;
     }
-    if (m_forget.contains(provider))
+    if (m_forget.contains(profile))
         text = tr("The stored key is removed when you press OK.");
     else if (!m_keyEdit->text().isEmpty())
         text = hasKey ? tr("The key you typed replaces the stored one when you press OK.")
                       : tr("The key you typed is saved when you press OK.");
     m_keyStateLabel->setText(text);
-    m_keyStateLabel->show();
-    m_keyEdit->setPlaceholderText(hasKey && !m_forget.contains(provider)
+    // Without a keychain the note below says it all, once.
+    m_keyStateLabel->setVisible(key.state != KeyState::Unavailable);
+    m_keyEdit->setPlaceholderText(hasKey && !m_forget.contains(profile)
                                           ? tr("Stored — type a new key to replace it")
                                           : tr("Paste the API key"));
     m_forgetKeyButton->setEnabled(hasKey || key.state == KeyState::Unknown
                                   || key.state == KeyState::Reading);
     m_keychainNote->setVisible(key.state == KeyState::Unavailable);
     if (key.state == KeyState::Unavailable)
-        m_keychainNote->setText(keychainNote(key.error));
+        m_keychainNote->setText(keychainNote(key.error, variable));
     growToFit();
 }
 
@@ -609,7 +847,7 @@ void SettingsDialog::growToFit()
     QTimer::singleShot(0, this, [this] {
         if (!isVisible())
             return;
-        const int needed = layout()->totalHeightForWidth(width());
+        const int needed = std::min(layout()->totalHeightForWidth(width()), int(MaxHeight));
         if (needed > height())
             resize(width(), needed);
     });
@@ -633,7 +871,7 @@ bool SettingsDialog::validate()
 
 void SettingsDialog::forgetKey()
 {
-    m_forget.insert(currentProvider());
+    m_forget.insert(currentProfileId());
     m_keyEdit->clear();
     showKeyState();
 }
@@ -656,11 +894,22 @@ void SettingsDialog::accept()
     m_saveError->hide();
     m_keychainError.clear();
 
-    const QString key = result.usesEnvironment() ? QString() : m_keyEdit->text().trimmed();
+    // The key of each profile typed; the keys forgotten, and those of profiles removed.
+    m_typedKeys.insert(currentProfileId(), m_keyEdit->text());
+    QHash<QString, QString> keys;
     QSet<QString> forget = m_forget;
-    if (!key.isEmpty())
-        forget.remove(result.provider);
-    m_pendingJobs = int(forget.size()) + (key.isEmpty() ? 0 : 1);
+    for (const QString &id : std::as_const(m_savedProfileIds))
+        forget.insert(id);
+    for (const AppSettings::ModelProfile &profile : result.profiles) {
+        if (!m_forget.contains(profile.id))
+            forget.remove(profile.id);
+        const QString key = m_typedKeys.value(profile.id).trimmed();
+        if (!profile.usesEnvironment() && !key.isEmpty()) {
+            keys.insert(profile.id, key);
+            forget.remove(profile.id);
+        }
+    }
+    m_pendingJobs = int(forget.size() + keys.size());
     if (m_pendingJobs == 0) {
         QDialog::accept();
         return;
@@ -670,14 +919,17 @@ void SettingsDialog::accept()
         child->setEnabled(false);
     // A failed delete is only logged (by the store): the session copy is gone, and an
     // unreachable keychain holds nothing to delete.
-    for (const QString &provider : std::as_const(forget)) {
-        m_secrets->remove(AppSettings::keychainKey(provider), this,
+    for (const QString &profile : std::as_const(forget)) {
+        m_secrets->remove(AppSettings::keychainKey(profile), this,
                           [this](const Engine::SecretStore::Result &) { jobDone(); });
     }
-    if (!key.isEmpty()) {
-        m_secrets->write(AppSettings::keychainKey(result.provider), key, this,
-                         [this](const Engine::SecretStore::Result &written) {
-                             if (written.status == Engine::SecretStore::Result::Unavailable)
+    for (auto it = keys.cbegin(); it != keys.cend(); ++it) {
+        // Said here already when the keychain could not be read: the window does not repeat it.
+        const bool said = m_keyStates.value(it.key()).state == KeyState::Unavailable;
+        m_secrets->write(AppSettings::keychainKey(it.key()), it.value(), this,
+                         [this, said](const Engine::SecretStore::Result &written) {
+                             if (written.status == Engine::SecretStore::Result::Unavailable
+                                 && !said)
                                  m_keychainError = written.error;
                              jobDone();
                          });

@@ -55,11 +55,13 @@ std::optional<ProviderConfig> ProviderConfig::fromEnvironment(const QProcessEnvi
     if (!openAiKey.isEmpty() || !openAiUrl.isEmpty()) {
         config.kind = OpenAi;
         config.apiKey = openAiKey;
+        config.keyFrom = KeyFrom::Environment;
         config.baseUrl = openAiUrl;
         config.model = value("OPENAI_MODEL");
     } else if (!anthropicKey.isEmpty() || !anthropicUrl.isEmpty()) {
         config.kind = Anthropic;
         config.apiKey = anthropicKey;
+        config.keyFrom = KeyFrom::Environment;
         config.baseUrl = anthropicUrl;
         config.model = value("ANTHROPIC_MODEL");
     } else {

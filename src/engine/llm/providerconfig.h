@@ -27,6 +27,12 @@ struct ProviderConfig
     QString baseUrl; // empty: the kind's default
     QString model;   // empty: the kind's default
     QString apiKey;  // empty: no authentication header (Ollama, llama.cpp server)
+    // Where apiKey came from, said when the server refuses it.
+    enum class KeyFrom { Unknown, Settings, Environment };
+    KeyFrom keyFrom = KeyFrom::Unknown;
+    // The name of the Settings profile this is ("Work", "Local"), said when the server refuses
+    // the key; empty: none.
+    QString profile;
     // Longest silence while waiting for or reading a response (not the whole completion,
     // which may stream for minutes). Not retried: a silent server rarely wakes up.
     int requestTimeoutMs = 120000;

@@ -190,7 +190,9 @@ std::function<void()> StreamingLlmProvider::listModels(std::function<void(ModelL
         ModelList list;
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         const QByteArray body = reply->readAll();
-        if (reply->error() != QNetworkReply::NoError || status / 100 != 2) {
+        if (status == 401 || status == 403) {
+            list.error = refusedKey(status, serverMessage(body));
+        } else if (reply->error() != QNetworkReply::NoError || status / 100 != 2) {
             const QString detail = serverMessage(body);
             list.error = tr("%1: could not list the models (%2)")
                                  .arg(where(),
@@ -226,6 +228,30 @@ QString StreamingLlmProvider::redacted(QString text) const
     if (m_config.apiKey.size() >= 4)
         text.replace(m_config.apiKey, QStringLiteral("***"));
     return text;
+}
+
+QString StreamingLlmProvider::refusedKey(int status, const QString &message) const
+{
+    const QString said = message.isEmpty() ? tr("unauthorized") : message;
+    QString key = apiKeyVariable();
+    switch (m_config.keyFrom) {
+    case ProviderConfig::KeyFrom::Unknown:
+        break;
+    case ProviderConfig::KeyFrom::Settings:
+        key = tr("the key saved in Settings");
+        break;
+    case ProviderConfig::KeyFrom::Environment:
+        key = tr("%1 from the environment").arg(apiKeyVariable());
+        break;
+    }
+    if (m_config.apiKey.isEmpty())
+        key = tr("no key was sent");
+    if (m_config.profile.isEmpty())
+        return tr("%1 answered HTTP %2: %3. Check the API key (%4) and the base URL.")
+                .arg(where(), QString::number(status), said, key);
+    return tr("%1 refused the API key of the profile \"%2\" (%3): HTTP %4: %5. Check the key in "
+              "Settings.")
+            .arg(where(), m_config.profile, key, QString::number(status), said);
 }
 
 QString StreamingLlmProvider::where() const
@@ -429,11 +455,7 @@ void StreamingLlmProvider::onFinished(quint64 id)
         error.httpStatus = status;
         error.retryable = isRetryableStatus(status);
         if (status == 401 || status == 403) {
-            error.message = tr("%1 answered HTTP %2: %3. Check the API key (%4) and the base URL.")
-                                    .arg(where())
-                                    .arg(status)
-                                    .arg(message.isEmpty() ? tr("unauthorized") : message,
-                                         apiKeyVariable());
+            error.message = refusedKey(status, message);
         } else if (message.isEmpty()) {
             error.message = tr("%1 answered HTTP %2").arg(where()).arg(status);
         } else {

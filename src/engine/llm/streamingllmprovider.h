@@ -74,6 +74,9 @@ protected:
     virtual QString providerName() const = 0;
     // The environment variable a user sets the key in, for the 401 hint.
     virtual QString apiKeyVariable() const = 0;
+    // What to say when the server refuses the key with HTTP `status` and `message`: which
+    // profile's key, and where it came from.
+    QString refusedKey(int status, const QString &message) const;
     virtual const QLoggingCategory &logCategory() const = 0;
     // True when a stream that ended without an end marker still counts as complete.
     virtual bool acceptsUnterminatedStream(const StreamDecoder &decoder) const;
