@@ -1345,6 +1345,84 @@ private slots:
         QVERIFY(!iconBar->actions().first()->icon().isNull());
     }
 
+    // The toolbar's and the buttons' icons take the palette's text colour: readable on a dark
+    // palette (their lines were a fixed grey that vanished there), and following a change.
+    void darkPaletteKeepsIconsVisible()
+    {
+        // The mean lightness of an icon's drawn lines (pixels more than half opaque, its
+        // accents left out: those with a strong hue).
+        const auto lineLightness = [](const QImage &image) {
+            qint64 sum = 0, count = 0;
+            for (int y = 0; y < image.height(); ++y) {
+                for (int x = 0; x < image.width(); ++x) {
+                    const QColor pixel = image.pixelColor(x, y);
+                    if (pixel.alpha() > 128 && pixel.hsvSaturation() < 60) {
+                        sum += pixel.lightness();
+                        ++count;
+                    }
+                }
+            }
+            return count > 20 ? int(sum / count) : -1;
+        };
+        QPalette dark;
+        dark.setColor(QPalette::Window, QColor(0x20, 0x22, 0x25));
+        dark.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
+        dark.setColor(QPalette::Base, QColor(0x18, 0x19, 0x1b));
+        dark.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
+        dark.setColor(QPalette::Button, QColor(0x2a, 0x2c, 0x30));
+        dark.setColor(QPalette::ButtonText, QColor(0xe8, 0xe8, 0xe8));
+        dark.setColor(QPalette::AlternateBase, QColor(0x2a, 0x2c, 0x30));
+        dark.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));
+        const QPalette before = QApplication::palette();
+        const auto restore = qScopeGuard([&before] { QApplication::setPalette(before); });
+        QTemporaryDir workspace, data;
+        Gui::MainWindow window(testWindowOptions(workspace.path(), data.path()));
+        window.resize(1100, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto *toolbar = window.findChild<QToolBar *>(QStringLiteral("mainToolBar"));
+        QVERIFY(toolbar);
+        const int lightWindow = QApplication::palette().color(QPalette::Window).lightness();
+        for (QAction *action : toolbar->actions()) {
+            if (action->icon().isNull())
+                continue;
+            const int light = lineLightness(action->icon().pixmap(32).toImage());
+            QVERIFY2(light >= 0 && std::abs(light - lightWindow) >= 100,
+                     qPrintable(action->text() + QStringLiteral(": ") + QString::number(light)));
+        }
+
+        QApplication::setPalette(dark);
+        QVERIFY(deliverPostedEvents());
+        int checked = 0;
+        for (QAction *action : toolbar->actions()) {
+            if (action->icon().isNull())
+                continue;
+            const int light = lineLightness(action->icon().pixmap(32).toImage());
+            QVERIFY2(light >= 0
+                             && std::abs(light - dark.color(QPalette::Window).lightness()) >= 100,
+                     qPrintable(action->text() + QStringLiteral(": ") + QString::number(light)));
+            // As the toolbar draws it, too.
+            QWidget *button = toolbar->widgetForAction(action);
+            QVERIFY(button);
+            const QImage drawn = button->grab().toImage();
+            int lit = 0;
+            for (int y = 0; y < drawn.height(); ++y) {
+                for (int x = 0; x < drawn.width(); ++x)
+                    lit += drawn.pixelColor(x, y).lightness() > 160 ? 1 : 0;
+            }
+            QVERIFY2(lit >= 15,
+                     qPrintable(action->text() + QStringLiteral(": ") + QString::number(lit)));
+            ++checked;
+        }
+        QVERIFY(checked >= 4);
+        auto *send = window.findChild<QPushButton *>(QStringLiteral("sendButton"));
+        QVERIFY(send);
+        QVERIFY(lineLightness(send->icon().pixmap(32).toImage()) > 150);
+        const QString folder = QStringLiteral(QT_TESTCASE_BUILDDIR "/screenshots");
+        QDir().mkpath(folder);
+        QVERIFY(window.grab().save(QDir(folder).filePath(QStringLiteral("window-dark.png"))));
+    }
+
     // Unsent text survives closing the window: the new conversation's and a saved one's.
     void draftsSurviveARestart()
     {

@@ -15,10 +15,9 @@ void setSvgIconsAvailableForTesting(std::optional<bool> available);
 
 // The application's own icons, from resources/icons (embedded under ":/icons"): "tools",
 // "servers", "conversations", "settings", "config", "log", "new", "send", "stop", and "switchboard"
-// (the app).
-inline QIcon icon(const QString &name)
-{
-    return svgIconsAvailable() ? QIcon(QStringLiteral(":/icons/%1.svg").arg(name)) : QIcon();
-}
+// (the app). Their lines drawn in `currentColor` take the application palette's text colour
+// when drawn (disabled: its disabled text colour), so they stay visible on a dark palette and
+// follow a change of it; their accents (green, red, blue) keep their colour.
+QIcon icon(const QString &name);
 
 } // namespace Gui
