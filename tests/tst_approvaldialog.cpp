@@ -1,3 +1,4 @@
+#include "darkpalette.h"
 #include "postedevents.h"
 #include <ui/approvaldialog.h>
 #include <ui/palettecolors.h>
@@ -799,14 +800,7 @@ void tst_ApprovalDialog::changeWithoutDiffSaysWhy()
 // the palette, never a fixed dark red on a dark window.
 void tst_ApprovalDialog::darkPaletteKeepsColoursReadable()
 {
-    QPalette dark;
-    dark.setColor(QPalette::Window, QColor(0x20, 0x22, 0x25));
-    dark.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
-    dark.setColor(QPalette::Base, QColor(0x18, 0x19, 0x1b));
-    dark.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
-    dark.setColor(QPalette::Button, QColor(0x2a, 0x2c, 0x30));
-    dark.setColor(QPalette::ButtonText, QColor(0xe8, 0xe8, 0xe8));
-    dark.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));
+    const QPalette dark = darkPalette();
     const QPalette before = QApplication::palette();
     QApplication::setPalette(dark);
     ApprovalRequest r = request(QStringLiteral("edit_file"));

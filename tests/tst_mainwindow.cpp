@@ -1,3 +1,4 @@
+#include "darkpalette.h"
 #include "fakellmserver.h"
 #include "keychaintest.h"
 #include "mcphttpserver.h"
@@ -1364,15 +1365,7 @@ private slots:
             }
             return count > 20 ? int(sum / count) : -1;
         };
-        QPalette dark;
-        dark.setColor(QPalette::Window, QColor(0x20, 0x22, 0x25));
-        dark.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
-        dark.setColor(QPalette::Base, QColor(0x18, 0x19, 0x1b));
-        dark.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
-        dark.setColor(QPalette::Button, QColor(0x2a, 0x2c, 0x30));
-        dark.setColor(QPalette::ButtonText, QColor(0xe8, 0xe8, 0xe8));
-        dark.setColor(QPalette::AlternateBase, QColor(0x2a, 0x2c, 0x30));
-        dark.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));
+        const QPalette dark = darkPalette();
         const QPalette before = QApplication::palette();
         const auto restore = qScopeGuard([&before] { QApplication::setPalette(before); });
         QTemporaryDir workspace, data;
