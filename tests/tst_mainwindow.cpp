@@ -2058,6 +2058,8 @@ private slots:
         QVERIFY2(chat.contains(QStringLiteral("\u4f60")) && !chat.contains(QLatin1String("You")),
                  qPrintable(chat));
         QVERIFY(chat.contains(QLatin1String("Hello."))); // what was said stays as it was
+        // Saving the settings said the model in Chinese.
+        QVERIFY2(chat.contains(QStringLiteral("\u6a21\u578b\uff1a")), qPrintable(chat)); // 模型：
         // A dialog opened now is Chinese, Qt's own buttons included (qt6-translations-l10n).
         window.findChild<QAction *>(QStringLiteral("shortcutsAction"))->trigger();
         QMessageBox *shortcuts = nullptr;
@@ -2074,6 +2076,11 @@ private slots:
         QCOMPARE(sendButton->text(), QStringLiteral("Send"));
         QCOMPARE(search->placeholderText(), QStringLiteral("Search conversations"));
         QVERIFY(window.chatView()->toPlainText().contains(QLatin1String("You")));
+        // The notes already in the chat follow the language too: the Chinese one is English now.
+        QTRY_VERIFY2(
+                !window.chatView()->toPlainText().contains(QStringLiteral("\u6a21\u578b\uff1a")),
+                qPrintable(window.chatView()->toPlainText()));
+        QCOMPARE(window.chatView()->toPlainText().count(QLatin1String("Model: ")), 2);
     }
 
     // Help lists the keyboard shortcuts (the keys the actions really have) and says what

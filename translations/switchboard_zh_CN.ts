@@ -4287,7 +4287,7 @@ Site: %3</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../src/ui/chatview.cpp" line="+293"/>
+        <location filename="../src/ui/chatview.cpp" line="+295"/>
         <source>You</source>
         <translation>你</translation>
     </message>
@@ -5176,22 +5176,22 @@ Its answers and settings are kept.</source>
 <context>
     <name>Gui::MainWindow</name>
     <message>
-        <location filename="../src/ui/mainwindow.cpp" line="+644"/>
+        <location filename="../src/ui/mainwindow.cpp" line="+650"/>
         <source>Ask anything — Enter sends, Shift+Enter for a new line, /mcp opens the tools</source>
         <translation>输入任何问题 — Enter 发送，Shift+Enter 换行，/mcp 打开工具</translation>
     </message>
     <message>
-        <location line="+380"/>
+        <location line="+387"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location line="-378"/>
+        <location line="-385"/>
         <source>Editing your last message: Enter sends it in place of the old one and what followed, Esc cancels.</source>
         <translation>正在编辑你的上一条消息：按 Enter 发送，它将取代原消息及其后的内容；按 Esc 取消。</translation>
     </message>
     <message>
-        <location line="-228"/>
+        <location line="-231"/>
         <source>Context from %1 ✕</source>
         <translation>来自 %1 的上下文 ✕</translation>
     </message>
@@ -5205,12 +5205,12 @@ Its answers and settings are kept.</source>
 %2</translation>
     </message>
     <message>
-        <location line="+84"/>
+        <location line="+86"/>
         <source>Updated %1; it is restarting.</source>
         <translation>已更新 %1；正在重新启动。</translation>
     </message>
     <message>
-        <location line="+143"/>
+        <location line="+144"/>
         <source>New conversation</source>
         <translation>新建对话</translation>
     </message>
@@ -5295,7 +5295,7 @@ Its answers and settings are kept.</source>
         <translation>添加服务器(&amp;A)…</translation>
     </message>
     <message>
-        <location line="+165"/>
+        <location line="+167"/>
         <source>The new model settings apply when the current answer is done.</source>
         <translation>新的模型设置将在当前回答完成后生效。</translation>
     </message>
@@ -5307,22 +5307,22 @@ Its answers and settings are kept.</source>
 %2</translation>
     </message>
     <message>
-        <location line="+99"/>
+        <location line="+103"/>
         <source>Chat needs a model — %1.</source>
         <translation>聊天需要模型 — %1。</translation>
     </message>
     <message>
-        <location line="-54"/>
+        <location line="-56"/>
         <source>Model: %1</source>
         <translation>模型：%1</translation>
     </message>
     <message>
-        <location line="-661"/>
+        <location line="-670"/>
         <source>Could not save the conversation: %1</source>
         <translation>无法保存对话：%1</translation>
     </message>
     <message>
-        <location line="+471"/>
+        <location line="+476"/>
         <source>&lt;b&gt;Compacted&lt;/b&gt; to fit the model&apos;s context window: %1 and %2 this request. The conversation keeps everything.</source>
         <translation>&lt;b&gt;已压缩&lt;/b&gt;以适应模型的上下文窗口：%1，并且本次请求%2。对话本身保留全部内容。</translation>
     </message>
@@ -5346,17 +5346,17 @@ Its answers and settings are kept.</source>
         <translation>模型收到了它自己对被省略部分的摘要。</translation>
     </message>
     <message>
-        <location line="+235"/>
+        <location line="+241"/>
         <source>The API key is still being read from the keychain; send again in a moment.</source>
         <translation>仍在从钥匙串读取 API 密钥；请稍后再发送。</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+59"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location line="-353"/>
+        <location line="-360"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -5381,7 +5381,7 @@ Its answers and settings are kept.</source>
         <translation>工具栏</translation>
     </message>
     <message>
-        <location line="+421"/>
+        <location line="+430"/>
         <location line="+7"/>
         <source>Install an extension</source>
         <translation>安装扩展</translation>
@@ -5392,12 +5392,12 @@ Its answers and settings are kept.</source>
         <translation>MCP 扩展包 (*.mcpb *.dxt)</translation>
     </message>
     <message>
-        <location line="-14"/>
+        <location line="-15"/>
         <source>Installed %1 into %2; it is starting.</source>
         <translation>已将 %1 安装到 %2，正在启动。</translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location line="+82"/>
         <source>Install from a link</source>
         <translation>从链接安装</translation>
     </message>
@@ -5423,12 +5423,12 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
         <translation>下载(&amp;D)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Downloading %1…</source>
         <translation>正在下载 %1…</translation>
     </message>
     <message>
-        <location line="+67"/>
+        <location line="+69"/>
         <source>Nothing to export yet: send a message or open a conversation.</source>
         <translation>还没有可导出的内容：请发送消息或打开一个对话。</translation>
     </message>
@@ -5443,17 +5443,17 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
         <translation>导出对话</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+24"/>
         <source>Could not export to %1: %2</source>
         <translation>无法导出到 %1：%2</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+8"/>
         <source>Exported to %1.</source>
         <translation>已导出到 %1。</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+29"/>
         <source>%1 (fork)</source>
         <translation>%1（分支）</translation>
     </message>
@@ -5463,33 +5463,33 @@ It is checked against the SHA-256 the link gives; then it shows what it is, and 
         <translation>（无标题）</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>Could not fork the conversation: %1</source>
         <translation>无法创建对话分支：%1</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+8"/>
         <source>A fork of “%1”: what you say next goes here; the original is unchanged.</source>
         <translation>这是“%1”的分支：接下来的内容会保存在这里，原对话保持不变。</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+12"/>
         <source>Could not rename the conversation: %1</source>
         <translation>无法重命名对话：%1</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+13"/>
         <source>Could not delete the conversation: %1</source>
         <translation>无法删除对话：%1</translation>
     </message>
     <message>
-        <location line="+81"/>
-        <location line="+11"/>
+        <location line="+84"/>
+        <location line="+15"/>
         <source>Could not save the settings: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+13"/>
         <source>Context window: %1 tokens (from the provider&apos;s model list)</source>
         <translation>上下文窗口：%1 个 token（来自提供方的模型列表）</translation>
     </message>

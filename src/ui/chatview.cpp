@@ -275,6 +275,8 @@ void ChatView::render(Entry &entry)
         renderCard(cursor, entry);
         break;
     case Kind::Notice: {
+        if (entry.textOf)
+            entry.text = entry.textOf();
         cursor.insertHtml(entry.error ? QStringLiteral("<span style=\"color:%1\">%2</span>")
                                                 .arg(errorColor(palette()).name(), entry.text)
                                       : entry.text);
@@ -543,6 +545,14 @@ void ChatView::addNotice(const QString &html, bool error)
 {
     Entry &notice = appendEntry(Kind::Notice);
     notice.text = html;
+    notice.error = error;
+    render(notice);
+}
+
+void ChatView::addNotice(std::function<QString()> html, bool error)
+{
+    Entry &notice = appendEntry(Kind::Notice);
+    notice.textOf = std::move(html);
     notice.error = error;
     render(notice);
 }

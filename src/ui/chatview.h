@@ -71,6 +71,9 @@ public:
     // message of tool calls only adds nothing).
     void finishAssistantMessage(const QString &fullText);
     void addNotice(const QString &html, bool error = false);
+    // A notice in words of ours: `html` gives it again in the language of the moment, so that a
+    // switch of language retranslates it with the rest of the chat.
+    void addNotice(std::function<QString()> html, bool error = false);
     // After a turn that failed or was stopped: a Retry link under it.
     void offerRetry();
     // An edited last message replaces it and everything after it; a retry keeps it and

@@ -31,7 +31,8 @@ struct ChatView::Entry
     Kind kind = Kind::Notice;
     int index = 0;
     QTextFrame *frame = nullptr;
-    QString text; // the message (Markdown for the assistant, HTML for a notice)
+    QString text;                    // the message (Markdown for the assistant, HTML for a notice)
+    std::function<QString()> textOf; // a notice of ours: its text, in the current language
     QDateTime time;
     bool error = false; // a notice or a result that is an error
 

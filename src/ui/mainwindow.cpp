@@ -250,7 +250,10 @@ void MainWindow::setUpEngine()
             [this](const QString &, const QString &message) {
                 if (m_chat)
                     m_chat->addNotice(
-                            tr("Could not save the conversation: %1").arg(message.toHtmlEscaped()),
+                            [message] {
+                                return tr("Could not save the conversation: %1")
+                                        .arg(message.toHtmlEscaped());
+                            },
                             true);
             });
     m_drafts = std::make_unique<Drafts>(
@@ -476,7 +479,8 @@ void MainWindow::setUpDocks()
     m_servers
             = new ServerActions(m_session.get(), m_dock,
                                 {m_options.workspace, m_options.configFile, m_settingsFile}, this);
-    connect(m_servers, &ServerActions::notice, m_chat, &ChatView::addNotice);
+    connect(m_servers, &ServerActions::notice, m_chat,
+            qOverload<const QString &, bool>(&ChatView::addNotice));
     connect(m_dock, &ServerDock::addServerRequested, this, [this] { openAddServer(); });
     InstallActions::Options installs;
     installs.registry = [this] {
@@ -502,7 +506,9 @@ void MainWindow::setUpDocks()
                 if (trustAgain)
                     for (const QString &error : m_session->trust({name}))
                         m_chat->addNotice(error.toHtmlEscaped(), true);
-                m_chat->addNotice(tr("Updated %1; it is restarting.").arg(name).toHtmlEscaped());
+                m_chat->addNotice([name] {
+                    return tr("Updated %1; it is restarting.").arg(name).toHtmlEscaped();
+                });
                 for (const QString &note : notes)
                     m_chat->addNotice(note.toHtmlEscaped(), true);
             });
@@ -774,11 +780,12 @@ void MainWindow::openSettings()
         if (m_settings.language != language)
             installLanguage(m_settings.language); // every window retranslates itself
         if (!dialog->keychainError().isEmpty())
-            m_chat->addNotice(SettingsDialog::keychainNote(
-                                      dialog->keychainError(),
-                                      AppSettings::environmentKeyName(m_settings.active().provider))
-                                      .toHtmlEscaped(),
-                              true);
+            m_chat->addNotice(
+                    [error = dialog->keychainError(),
+                     variable = AppSettings::environmentKeyName(m_settings.active().provider)] {
+                        return SettingsDialog::keychainNote(error, variable).toHtmlEscaped();
+                    },
+                    true);
         applySettings(true);
     });
     dialog->open();
@@ -838,7 +845,8 @@ void MainWindow::setProvider(const QString &storedKey, const QString &keychainEr
     if (m_agent && m_agent->isBusy()) {
         // Never swap the model under a running turn: the new one comes when it ends.
         m_applyPending = true;
-        m_chat->addNotice(tr("The new model settings apply when the current answer is done."));
+        m_chat->addNotice(
+                [] { return tr("The new model settings apply when the current answer is done."); });
         updateStatus();
         return;
     }
@@ -905,13 +913,16 @@ void MainWindow::setProvider(const QString &storedKey, const QString &keychainEr
     // once, so that a refusal does not come out of the blue.
     if (!keychainError.isEmpty() && config->apiKey.isEmpty()
         && !std::exchange(m_keychainNoted, true))
-        m_chat->addNotice(SettingsDialog::keychainNote(
-                                  keychainError,
-                                  AppSettings::environmentKeyName(m_settings.active().provider))
-                                  .toHtmlEscaped(),
-                          true);
+        m_chat->addNotice(
+                [keychainError,
+                 variable = AppSettings::environmentKeyName(m_settings.active().provider)] {
+                    return SettingsDialog::keychainNote(keychainError, variable).toHtmlEscaped();
+                },
+                true);
     if (announce)
-        m_chat->addNotice(tr("Model: %1").arg(m_provider->describe().toHtmlEscaped()));
+        m_chat->addNotice([described = m_provider->describe()] {
+            return tr("Model: %1").arg(described.toHtmlEscaped());
+        });
 }
 
 bool MainWindow::eventFilter(QObject *watched, QEvent *event)
@@ -963,9 +974,11 @@ void MainWindow::submit()
     }
     if (!m_agent) {
         m_chat->addNotice(
-                m_readingKey ? tr("The API key is still being read from the keychain; "
-                                  "send again in a moment.")
-                             : tr("Chat needs a model — %1.").arg(m_noModelReason.toHtmlEscaped()),
+                [reading = m_readingKey, reason = m_noModelReason] {
+                    return reading ? tr("The API key is still being read from the keychain; "
+                                        "send again in a moment.")
+                                   : tr("Chat needs a model — %1.").arg(reason.toHtmlEscaped());
+                },
                 true);
         return;
     }
@@ -1085,9 +1098,11 @@ static bool raiseOpen(QDialog *dialog)
 void MainWindow::serverInstalled(const QString &name, const QString &file, const QStringList &notes)
 {
     applyConfig(m_session->readConfig());
-    m_chat->addNotice(tr("Installed %1 into %2; it is starting.")
-                              .arg(name, QDir::toNativeSeparators(file))
-                              .toHtmlEscaped());
+    m_chat->addNotice([name, file] {
+        return tr("Installed %1 into %2; it is starting.")
+                .arg(name, QDir::toNativeSeparators(file))
+                .toHtmlEscaped();
+    });
     for (const QString &note : notes)
         m_chat->addNotice(note.toHtmlEscaped(), true);
 }
@@ -1197,7 +1212,9 @@ void MainWindow::openInstallLink(const QString &given)
     QPushButton *download = ask->addButton(tr("&Download"), QMessageBox::AcceptRole);
     download->setObjectName(QStringLiteral("downloadButton"));
     connect(download, &QPushButton::clicked, this, [this, package, say] {
-        m_chat->addNotice(tr("Downloading %1…").arg(package.identifier).toHtmlEscaped());
+        m_chat->addNotice([identifier = package.identifier] {
+            return tr("Downloading %1…").arg(identifier).toHtmlEscaped();
+        });
         auto *fetch = new Engine::BundleDownload(this);
         fetch->fetch(package, Engine::BundleDownload::defaultDir(), this,
                      [this, fetch, say](const Engine::BundleDownload::Result &result) {
@@ -1264,8 +1281,9 @@ void MainWindow::exportConversation(Engine::ConversationExport::Format format, c
 {
     const QString id = openConversationId();
     if (id.isEmpty()) {
-        m_chat->addNotice(tr("Nothing to export yet: send a message or open a conversation."),
-                          true);
+        m_chat->addNotice(
+                [] { return tr("Nothing to export yet: send a message or open a conversation."); },
+                true);
         return;
     }
     if (file.isEmpty()) {
@@ -1298,13 +1316,18 @@ void MainWindow::exportConversation(Engine::ConversationExport::Format format, c
             error = out.errorString();
     }
     if (!error.isEmpty()) {
-        m_chat->addNotice(tr("Could not export to %1: %2")
-                                  .arg(QDir::toNativeSeparators(file), error)
-                                  .toHtmlEscaped(),
-                          true);
+        m_chat->addNotice(
+                [file, error] {
+                    return tr("Could not export to %1: %2")
+                            .arg(QDir::toNativeSeparators(file), error)
+                            .toHtmlEscaped();
+                },
+                true);
         return;
     }
-    m_chat->addNotice(tr("Exported to %1.").arg(QDir::toNativeSeparators(file)).toHtmlEscaped());
+    m_chat->addNotice([file] {
+        return tr("Exported to %1.").arg(QDir::toNativeSeparators(file)).toHtmlEscaped();
+    });
 }
 
 // "Fork" on the user's message number `ordinal`: a new conversation with that exchange and
@@ -1337,23 +1360,31 @@ void MainWindow::forkConversation(int ordinal)
                       &error)
                      : QString();
     if (copy.isEmpty()) {
-        m_chat->addNotice(tr("Could not fork the conversation: %1").arg(error).toHtmlEscaped(),
-                          true);
+        m_chat->addNotice(
+                [error] {
+                    return tr("Could not fork the conversation: %1").arg(error).toHtmlEscaped();
+                },
+                true);
         return;
     }
     refreshConversations();
     openConversation(copy);
-    m_chat->addNotice(tr("A fork of “%1”: what you say next goes here; the original is unchanged.")
-                              .arg(source->title)
-                              .toHtmlEscaped());
+    m_chat->addNotice([title = source->title] {
+        return tr("A fork of “%1”: what you say next goes here; the original is unchanged.")
+                .arg(title)
+                .toHtmlEscaped();
+    });
 }
 
 void MainWindow::renameConversation(const QString &id, const QString &title)
 {
     QString error;
     if (!m_store->rename(id, title, &error))
-        m_chat->addNotice(tr("Could not rename the conversation: %1").arg(error.toHtmlEscaped()),
-                          true);
+        m_chat->addNotice(
+                [error] {
+                    return tr("Could not rename the conversation: %1").arg(error.toHtmlEscaped());
+                },
+                true);
     // Not synchronously: the list is still inside the editor's commit of this item.
     QMetaObject::invokeMethod(this, &MainWindow::refreshConversations, Qt::QueuedConnection);
 }
@@ -1362,8 +1393,11 @@ void MainWindow::deleteConversation(const QString &id)
 {
     QString error;
     if (!m_store->remove(id, &error))
-        m_chat->addNotice(tr("Could not delete the conversation: %1").arg(error.toHtmlEscaped()),
-                          true);
+        m_chat->addNotice(
+                [error] {
+                    return tr("Could not delete the conversation: %1").arg(error.toHtmlEscaped());
+                },
+                true);
     if (openConversationId() == id)
         newConversation();
     refreshConversations();
@@ -1443,7 +1477,11 @@ void MainWindow::pickModel(const QString &model)
     m_settings.active().model = model;
     QString error;
     if (!m_settings.save(m_settingsFile, &error))
-        m_chat->addNotice(tr("Could not save the settings: %1").arg(error.toHtmlEscaped()), true);
+        m_chat->addNotice(
+                [error] {
+                    return tr("Could not save the settings: %1").arg(error.toHtmlEscaped());
+                },
+                true);
     applySettings(true);
 }
 
@@ -1454,7 +1492,11 @@ void MainWindow::pickProfile(const QString &id)
     m_settings.activeProfile = id;
     QString error;
     if (!m_settings.save(m_settingsFile, &error))
-        m_chat->addNotice(tr("Could not save the settings: %1").arg(error.toHtmlEscaped()), true);
+        m_chat->addNotice(
+                [error] {
+                    return tr("Could not save the settings: %1").arg(error.toHtmlEscaped());
+                },
+                true);
     applySettings(true);
 }
 
