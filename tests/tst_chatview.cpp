@@ -6,6 +6,7 @@
 #include <ui/palettecolors.h>
 #include <ui/resultviewer.h>
 
+#include <QAbstractTextDocumentLayout>
 #include <QApplication>
 #include <QClipboard>
 #include <QFontDatabase>
@@ -36,6 +37,8 @@ private slots:
     void previewCutsAtLinesAndCharacters();
     void bigResultIsPreviewed();
     void markdownTablesAndCodeBlocks();
+    void tableHeaderCellsAlignTop_data();
+    void tableHeaderCellsAlignTop();
     void markdownRendersWhileStreaming();
     void toolCardsAreOneLineUntilOpened();
     void longCodeLineWraps();
@@ -453,6 +456,80 @@ void tst_ChatView::bigResultIsPreviewed()
 
 // Markdown as the best clients show it: tables in a grid, code blocks on a band of their own
 // with a Copy link each, and a Copy link per message that copies its Markdown source.
+void tst_ChatView::tableHeaderCellsAlignTop_data()
+{
+    QTest::addColumn<QString>("answer");
+    QTest::addColumn<int>("width");
+    QTest::addColumn<bool>("streamed");
+    QTest::newRow("first") << QStringLiteral("| a | b |\n|---|---|\n| 1 | 2 |\n") << 600 << false;
+    QTest::newRow("after text") << QStringLiteral("Plan:\n\n| a | b |\n|---|---|\n| 1 | 2 |\n")
+                                << 600 << false;
+    QTest::newRow("second wraps") << QStringLiteral(
+            "Plan:\n\n| a | the second header cell is long enough to wrap over several lines in a "
+            "narrow chat |\n|---|---|\n| 1 | 2 |\n")
+                                  << 300 << false;
+    QTest::newRow("first wraps") << QStringLiteral(
+            "Plan:\n\n| the first header cell is long enough to wrap over several lines in a "
+            "narrow chat | b |\n|---|---|\n| 1 | 2 |\n")
+                                 << 300 << false;
+    QTest::newRow("code") << QStringLiteral("Plan:\n\n| `name` | type |\n|---|---|\n| 1 | 2 |\n")
+                          << 600 << false;
+    QTest::newRow("aligned") << QStringLiteral("Plan:\n\n| name | type |\n|:---|---:|\n| 1 | 2 |\n")
+                             << 600 << false;
+    QTest::newRow("cjk") << QStringLiteral("计划：\n\n| 名称 | type |\n|---|---|\n| 1 | 2 |\n")
+                         << 600 << false;
+    QTest::newRow("heading") << QStringLiteral("## Plan\n| name | type |\n|---|---|\n| 1 | 2 |\n")
+                             << 600 << false;
+    QTest::newRow("list") << QStringLiteral(
+            "- one\n- two\n\n| name | type |\n|---|---|\n| 1 | 2 |\n")
+                          << 600 << false;
+    QTest::newRow("bold") << QStringLiteral("Plan:\n\n| **name** | type |\n|---|---|\n| 1 | 2 |\n")
+                          << 600 << false;
+    QTest::newRow("streamed") << QStringLiteral("Plan:\n\n| name | the second header cell is long "
+                                                "enough to wrap in a narrow chat |\n|---|---|\n| 1 "
+                                                "| 2 |\n")
+                              << 300 << true;
+    QTest::newRow("first, second wraps")
+            << QStringLiteral("| a | the second header cell is long enough to wrap over several "
+                              "lines in a narrow chat | c |\n|---|---|---|\n| 1 | 2 | 3 |\n")
+            << 300 << false;
+}
+
+void tst_ChatView::tableHeaderCellsAlignTop()
+{
+    QFETCH(QString, answer);
+    QFETCH(int, width);
+    QFETCH(bool, streamed);
+    ChatView view;
+    view.resize(width, 500);
+    view.show();
+    view.addUserMessage(QStringLiteral("plan?"));
+    if (streamed) { // as it arrives, a few characters at a time, before the end
+        for (qsizetype at = 0; at < answer.size(); at += 7)
+            view.appendAssistantDelta(answer.mid(at, 7));
+        QTest::qWait(100);
+    } else {
+        view.finishAssistantMessage(answer);
+    }
+    QTextTable *table = nullptr;
+    for (QTextFrame *frame : view.document()->rootFrame()->childFrames()) {
+        for (QTextFrame *child : frame->childFrames()) {
+            if (!table)
+                table = qobject_cast<QTextTable *>(child);
+        }
+    }
+    QVERIFY(table);
+    // Where each header cell's first line of text is drawn: the same height in every cell.
+    QAbstractTextDocumentLayout *layout = view.document()->documentLayout();
+    const auto firstLineTop = [&](int column) {
+        const QTextBlock block = table->cellAt(0, column).firstCursorPosition().block();
+        return layout->blockBoundingRect(block).top() + block.layout()->lineAt(0).y();
+    };
+    const qreal first = firstLineTop(0);
+    for (int column = 1; column < table->columns(); ++column)
+        QCOMPARE(firstLineTop(column), first);
+}
+
 void tst_ChatView::markdownTablesAndCodeBlocks()
 {
     const QString answer = QStringLiteral(
