@@ -2271,6 +2271,10 @@ private slots:
         QVERIFY(picker->findText(QStringLiteral("work-model")) > 2); // after the separator
         QCOMPARE(picker->currentText(), QStringLiteral("work-model"));
         QVERIFY(picker->isEnabled());
+        // Closed, it says the profile before the model, with the room for both.
+        QTRY_VERIFY2(picker->width() > picker->fontMetrics().horizontalAdvance(
+                             QStringLiteral("Work \u00b7 work-model")),
+                     qPrintable(QString::number(picker->width())));
 
         Agent *before = setup->window->agent();
         QSignalSpy replaced(before, &QObject::destroyed);

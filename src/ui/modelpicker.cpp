@@ -40,6 +40,8 @@ void ModelPicker::setProfiles(const QList<AppSettings::ModelProfile> &profiles,
 {
     m_profiles = profiles;
     m_activeProfile = active;
+    updateGeometry(); // the profile's name is part of the width
+    update();
 }
 
 void ModelPicker::restart()
@@ -74,18 +76,44 @@ void ModelPicker::addModel(const QString &model)
     addItem(model, model);
 }
 
+QString ModelPicker::profilePrefix() const
+{
+    if (m_profiles.size() < 2)
+        return QString();
+    for (const AppSettings::ModelProfile &profile : std::as_const(m_profiles)) {
+        if (profile.id == m_activeProfile)
+            return tr("%1 · %2").arg(profile.shownName(), QString());
+    }
+    return QString();
+}
+
+// Room for the profile's name too (within the maximum width: the text is then elided).
+QSize ModelPicker::sizeHint() const
+{
+    QSize size = QComboBox::sizeHint();
+    size.rwidth() += fontMetrics().horizontalAdvance(profilePrefix());
+    return size.boundedTo(maximumSize());
+}
+
+QSize ModelPicker::minimumSizeHint() const
+{
+    QSize size = QComboBox::minimumSizeHint();
+    size.rwidth() += fontMetrics().horizontalAdvance(profilePrefix());
+    return size.boundedTo(maximumSize());
+}
+
 void ModelPicker::paintEvent(QPaintEvent *)
 {
     QStylePainter painter(this);
     QStyleOptionComboBox option;
     initStyleOption(&option);
-    // Which profile, when there is a choice: "Work · claude-sonnet-4-5".
-    if (m_profiles.size() > 1) {
-        for (const AppSettings::ModelProfile &profile : std::as_const(m_profiles)) {
-            if (profile.id == m_activeProfile)
-                option.currentText = tr("%1 · %2").arg(profile.shownName(), option.currentText);
-        }
-    }
+    // Which profile, when there is a choice: "Work · claude-sonnet-4-5", elided in the middle
+    // when it is longer than the picker.
+    option.currentText = profilePrefix() + option.currentText;
+    const QRect field = style()->subControlRect(QStyle::CC_ComboBox, &option,
+                                                QStyle::SC_ComboBoxEditField, this);
+    option.currentText
+            = fontMetrics().elidedText(option.currentText, Qt::ElideMiddle, field.width());
     painter.drawComplexControl(QStyle::CC_ComboBox, option);
     painter.drawControl(QStyle::CE_ComboBoxLabel, option);
 }

@@ -36,6 +36,8 @@ public:
     // The current model's context window per the provider's list (0: not listed, or not yet).
     qint64 listedContextTokens() const { return m_listedContextTokens; }
     void retranslateUi();
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
 
 signals:
     void modelChosen(const QString &model);
@@ -52,6 +54,8 @@ private:
     void restart();
     // The current model's item.
     void addModel(const QString &model);
+    // "Work · " before the model on the closed picker, when there is a choice of profiles.
+    QString profilePrefix() const;
 
     QList<AppSettings::ModelProfile> m_profiles;
     QString m_activeProfile;
