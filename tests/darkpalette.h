@@ -16,5 +16,7 @@ inline QPalette darkPalette()
     dark.setColor(QPalette::Button, QColor(0x2a, 0x2c, 0x30));
     dark.setColor(QPalette::ButtonText, QColor(0xe8, 0xe8, 0xe8));
     dark.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));
+    dark.setColor(QPalette::Link, QColor(0x6c, 0xb4, 0xff));
+    dark.setColor(QPalette::LinkVisited, QColor(0xb0, 0x9c, 0xff));
     return dark;
 }

@@ -1,12 +1,16 @@
+#include "darkpalette.h"
 #include "fakellmserver.h"
 #include "postedevents.h"
 #include "windowtest.h"
 
+#include <engine/storage/conversationstore.h>
+#include <ui/appsettings.h>
 #include <ui/auditlogdialog.h>
 #include <ui/chatview.h>
 #include <ui/icons.h>
 #include <ui/language.h>
 #include <ui/mainwindow.h>
+#include <ui/modelpicker.h>
 #include <ui/resultviewer.h>
 #include <ui/settingsdialog.h>
 #include <ui/toolbrowser.h>
@@ -19,6 +23,9 @@
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
+#include <QMenu>
+#include <QMenuBar>
 #include <QMimeData>
 #include <QPainter>
 #include <QPlainTextEdit>
@@ -112,6 +119,24 @@ class tst_Screenshots : public QObject
         return openTestWindow(workspace.path(), m_data.path(), conversations,
                               servers.arg(QStringLiteral(SWITCHBOARD_FIXTURE_SERVER)),
                               model.baseUrl(), QStringLiteral("fix"));
+    }
+
+    // The window with the popups open over it (a menu, a picker's list), drawn where they are,
+    // on a canvas that holds them all.
+    static QPixmap withPopups(QWidget *window, const QList<QWidget *> &popups)
+    {
+        const QPoint origin = window->mapToGlobal(QPoint(0, 0));
+        QRect all(QPoint(0, 0), window->size());
+        for (QWidget *popup : popups)
+            all |= QRect(popup->mapToGlobal(QPoint(0, 0)) - origin, popup->size());
+        QPixmap canvas(all.size());
+        canvas.fill(window->palette().color(QPalette::Dark));
+        QPainter painter(&canvas);
+        painter.drawPixmap(-all.topLeft(), window->grab());
+        for (QWidget *popup : popups)
+            painter.drawPixmap(popup->mapToGlobal(QPoint(0, 0)) - origin - all.topLeft(),
+                               popup->grab());
+        return canvas;
     }
 
 private slots:
@@ -359,6 +384,216 @@ private slots:
         }
         browser->close();
         window.reset();
+    }
+
+    // Issue 34's day with the desktop, in both languages and on a light and a dark palette:
+    // the first launch, a chat at 1024×700 and at 1600×1000, the search with its hits, find in
+    // the conversation, a diff before a write, the export menu and the profile picker.
+    void dayWithTheDesktop_data()
+    {
+        QTest::addColumn<QString>("lang");
+        QTest::addColumn<bool>("dark");
+        for (const char *lang : {"en", "zh_CN"}) {
+            QTest::newRow(lang) << QString::fromLatin1(lang) << false;
+            QTest::newRow(qPrintable(QStringLiteral("%1-dark").arg(QLatin1String(lang))))
+                    << QString::fromLatin1(lang) << true;
+        }
+    }
+    void dayWithTheDesktop()
+    {
+        QFETCH(QString, lang);
+        QFETCH(bool, dark);
+        installLanguage(lang);
+        const QPalette light = QApplication::palette();
+        const auto restore = qScopeGuard([light] { QApplication::setPalette(light); });
+        if (dark)
+            QApplication::setPalette(darkPalette());
+        const QString suffix = lang + (dark ? QStringLiteral("-dark") : QString());
+        const bool zh = lang == QLatin1String("zh_CN");
+        qunsetenv("OPENAI_API_KEY");
+        qunsetenv("OPENAI_BASE_URL");
+        qunsetenv("ANTHROPIC_API_KEY");
+
+        // The first launch: no model yet, nothing saved, the window's own size.
+        {
+            QTemporaryDir workspace, data;
+            Gui::MainWindow window(testWindowOptions(workspace.path(), data.path()));
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QTRY_VERIFY(window.findChild<QWidget *>(QStringLiteral("noModelNotice")));
+            QVERIFY(deliverPostedEvents());
+            save(window.grab(), QStringLiteral("day-first-launch-%1.png").arg(suffix));
+        }
+
+        // Two model profiles on two servers, some conversations, a workspace file.
+        FakeLlmServer work{FakeLlmServer::Dialect::OpenAi};
+        FakeLlmServer local{FakeLlmServer::Dialect::OpenAi};
+        QVERIFY(work.listen() && local.listen());
+        work.setModelList(R"({"data":[{"id":"gpt-4o-mini"},{"id":"gpt-4o"},{"id":"o4-mini"}]})");
+        QTemporaryDir workspace, data;
+        const Gui::MainWindowOptions options = testWindowOptions(workspace.path(), data.path());
+        {
+            Gui::AppSettings settings;
+            Gui::AppSettings::ModelProfile profile;
+            profile.id = QStringLiteral("openai");
+            profile.name = zh ? QStringLiteral("工作") : QStringLiteral("Work");
+            profile.provider = QString::fromLatin1(Gui::AppSettings::OpenAiProvider);
+            profile.baseUrl = work.baseUrl();
+            profile.model = QStringLiteral("gpt-4o-mini");
+            Gui::AppSettings::ModelProfile mine = profile;
+            mine.id = QStringLiteral("profile-2");
+            mine.name = zh ? QStringLiteral("本地 Llama") : QStringLiteral("Local llama");
+            mine.baseUrl = local.baseUrl();
+            mine.model = QStringLiteral("llama3.1:8b");
+            settings.profiles = {profile, mine};
+            settings.activeProfile = profile.id;
+            settings.language = lang;
+            QVERIFY(settings.save(options.settingsFile));
+        }
+        QFile notes(QDir(workspace.path()).filePath(QStringLiteral("notes.md")));
+        QVERIFY(notes.open(QIODevice::WriteOnly));
+        notes.write(zh ? "# 发布清单\n\n- [x] 更新日志\n- [ ] 打标签 v1.2\n- [ ] 发布公告\n"
+                       : "# Release checklist\n\n- [x] changelog\n- [ ] tag v1.2\n"
+                         "- [ ] announce\n");
+        notes.close();
+        QString planId;
+        {
+            Engine::ConversationStore store(options.conversationFolder);
+            const auto add = [&store, &options](const QString &title,
+                                                const QList<std::pair<bool, QString>> &said) {
+                const QString id = store.create(title, options.workspace);
+                for (const auto &[user, text] : said) {
+                    Engine::ChatMessage message;
+                    message.role = user ? Engine::ChatMessage::Role::User
+                                        : Engine::ChatMessage::Role::Assistant;
+                    message.text = text;
+                    store.append(id, message);
+                }
+                return id;
+            };
+            add(zh ? QStringLiteral("购物清单") : QStringLiteral("Shopping list"),
+                {{true,
+                  zh ? QStringLiteral("banana7 在哪一排？") : QStringLiteral("Where is banana7?")},
+                 {false, zh ? QStringLiteral("**banana7** 在左边第三排；BANANA7 今天打折。")
+                            : QStringLiteral("The **banana7** shelf is the third on the left; "
+                                             "BANANA7 is cheap today.")}});
+            add(zh ? QStringLiteral("读日志") : QStringLiteral("Reading the logs"),
+                {{true, zh ? QStringLiteral("昨晚的错误是什么？")
+                           : QStringLiteral("What failed last night?")},
+                 {false, zh ? QStringLiteral("两次超时，都在 banana7 服务上。")
+                            : QStringLiteral("Two timeouts, both in the banana7 service.")}});
+            planId = add(
+                    zh ? QStringLiteral("发布计划") : QStringLiteral("Plan the release"),
+                    {{true, zh ? QStringLiteral("下周发布前还剩什么？")
+                               : QStringLiteral("What is left before next week's release?")},
+                     {false,
+                      zh ? QStringLiteral(
+                              "还剩三件事：\n\n| 步骤 | 负责 | 状态 |\n|---|---|---|\n"
+                              "| 更新日志 | 小王 | 完成 |\n| 打标签 v1.2 | 你 | 下一步 |\n"
+                              "| 发布公告 | 小李 | 等待 |\n\n打标签：\n\n```sh\ngit tag -s v1.2 "
+                              "-m \"v1.2\"\ngit push origin v1.2\n```\n")
+                         : QStringLiteral(
+                                 "Three things are left:\n\n| step | who | state |\n|---|---|---|\n"
+                                 "| changelog | Sam | done |\n| tag v1.2 | you | next |\n"
+                                 "| announce | Lee | waiting |\n\nTo tag it:\n\n```sh\ngit tag "
+                                 "-s v1.2 -m \"v1.2\"\ngit push origin v1.2\n```\n\nThe "
+                                 "announcement waits for the tag; the changelog is in "
+                                 "`CHANGELOG.md`.")}});
+        }
+
+        Gui::MainWindow window(options);
+        window.resize(1024, 700);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTRY_VERIFY_WITH_TIMEOUT(window.agent(), 10000);
+        auto *list = window.findChild<QListWidget *>(QStringLiteral("conversationList"));
+        QVERIFY(list);
+        QTRY_COMPARE(list->count(), 3);
+        for (int row = 0; row < list->count(); ++row) {
+            if (list->item(row)->data(Qt::UserRole).toString() == planId)
+                QTest::mouseClick(list->viewport(), Qt::LeftButton, {},
+                                  list->visualItemRect(list->item(row)).center());
+        }
+        QTRY_VERIFY(window.chatView()->toPlainText().contains(QStringLiteral("v1.2")));
+        auto *picker = window.findChild<Gui::ModelPicker *>(QStringLiteral("modelPicker"));
+        QVERIFY(picker);
+        QTRY_COMPARE_WITH_TIMEOUT(picker->count(), 6, 10000); // 2 profiles, a line, 3 models
+        QVERIFY(deliverPostedEvents());
+        save(window.grab(), QStringLiteral("day-chat-1024-%1.png").arg(suffix));
+        window.resize(1600, 1000);
+        QVERIFY(deliverPostedEvents());
+        QTest::qWait(50);
+        save(window.grab(), QStringLiteral("day-chat-1600-%1.png").arg(suffix));
+        window.resize(1100, 720);
+        QVERIFY(deliverPostedEvents());
+
+        // The profile picker, open.
+        picker->showPopup();
+        QWidget *popup = picker->view()->window();
+        QTRY_VERIFY(popup->isVisible());
+        QVERIFY(deliverPostedEvents());
+        save(withPopups(&window, {popup}), QStringLiteral("day-profiles-%1.png").arg(suffix));
+        picker->hidePopup();
+
+        // File → Export conversation, open.
+        QMenu *fileMenu = window.menuBar()->actions().first()->menu();
+        auto *exportMenu = window.findChild<QMenu *>(QStringLiteral("exportMenu"));
+        QVERIFY(fileMenu && exportMenu);
+        fileMenu->popup(window.mapToGlobal(
+                window.menuBar()->actionGeometry(fileMenu->menuAction()).bottomLeft()));
+        QTRY_VERIFY(fileMenu->isVisible());
+        fileMenu->setActiveAction(exportMenu->menuAction());
+        const QRect item = fileMenu->actionGeometry(exportMenu->menuAction());
+        exportMenu->popup(fileMenu->mapToGlobal(item.topRight()));
+        QTRY_VERIFY(exportMenu->isVisible());
+        QVERIFY(deliverPostedEvents());
+        save(withPopups(&window, {fileMenu, exportMenu}),
+             QStringLiteral("day-export-menu-%1.png").arg(suffix));
+        exportMenu->hide();
+        fileMenu->hide();
+
+        // The search finds words in messages, with the line that matched.
+        auto *search = window.findChild<QLineEdit *>(QStringLiteral("conversationSearch"));
+        QVERIFY(search);
+        QTest::keyClicks(search, QStringLiteral("banana7"));
+        QTRY_COMPARE(list->count(), 2);
+        QVERIFY(deliverPostedEvents());
+        save(window.grab(), QStringLiteral("day-search-%1.png").arg(suffix));
+        // Opening a hit finds it in the chat: the find bar with its count.
+        QTest::mouseClick(list->viewport(), Qt::LeftButton, {},
+                          list->visualItemRect(list->item(0)).center());
+        auto *bar = window.findChild<QWidget *>(QStringLiteral("findBar"));
+        QVERIFY(bar);
+        QTRY_VERIFY(bar->isVisible());
+        QVERIFY(deliverPostedEvents());
+        save(window.grab(), QStringLiteral("day-find-%1.png").arg(suffix));
+        QTest::keyClick(bar->findChild<QLineEdit *>(QStringLiteral("findText")), Qt::Key_Escape);
+        search->clear();
+
+        // A diff before a write: the model edits notes.md.
+        window.findChild<QPushButton *>(QStringLiteral("newConversationButton"))->click();
+        work.enqueue(FakeLlmServer::openAiToolCalls(
+                {{QStringLiteral("edit_file"),
+                  Json{{"path", "notes.md"},
+                       {"old_string", zh ? "- [ ] 打标签 v1.2" : "- [ ] tag v1.2"},
+                       {"new_string", zh ? "- [x] 打标签 v1.2" : "- [x] tag v1.2"}}}}));
+        work.enqueue(FakeLlmServer::openAiText(zh ? QStringLiteral("好的，没有改。")
+                                                  : QStringLiteral("All right, left as it was.")));
+        auto *composer = window.findChild<QPlainTextEdit *>(QStringLiteral("composer"));
+        composer->setPlainText(zh ? QStringLiteral("把打标签那一项勾上")
+                                  : QStringLiteral("Tick off the tag in notes.md"));
+        window.submit();
+        QTRY_VERIFY_WITH_TIMEOUT(QApplication::activeModalWidget(), 10000);
+        QVERIFY(deliverPostedEvents());
+        auto *heading = QApplication::activeModalWidget()->findChild<QLabel *>(
+                QStringLiteral("changeHeading"));
+        QVERIFY(heading);
+        QVERIFY2(heading->text().contains(QLatin1String("notes.md")), qPrintable(heading->text()));
+        save(grabModal(), QStringLiteral("day-diff-approval-%1.png").arg(suffix));
+        QApplication::activeModalWidget()
+                ->findChild<QPushButton *>(QStringLiteral("denyButton"))
+                ->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!window.agent()->isBusy(), 10000);
     }
 
     // A big tool result: its card opened (a preview and where the rest is), the viewer over
