@@ -1,18 +1,22 @@
 #include <mcp/manager.h>
 #include <mcp/transport/stdiotransport.h>
 #include <ui/serverdock.h>
+#include <ui/trustbanner.h>
 
 #include <QClipboard>
 #include <QElapsedTimer>
 #include <QGuiApplication>
 #include <QLabel>
 #include <QMenu>
+#include <QPlainTextDocumentLayout>
 #include <QPlainTextEdit>
 #include <QProcessEnvironment>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBlock>
+#include <QTextLayout>
 
 #include <QToolButton>
 #include <QTreeWidget>
@@ -102,6 +106,61 @@ class tst_ServerDock : public QObject
 
 private slots:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    // The trust banner's command lines wrap where words may break: at any width, no line starts
+    // with what closes a word (a lone ")" of "true)") unless that word is wider than a line.
+    void trustDetailsWrapBetweenWords()
+    {
+        const Mcp::McpConfig config = Mcp::ConfigLoader::parse(
+                R"json({"mcpServers": {
+                    "docs": {"command": "npx", "args": ["-y", "@acme/docs-mcp@2.1.0", "."],
+                             "risk": "read", "inheritEnv": true,
+                             "sandbox": {"write": ["/tmp/docs-cache"], "network": true}},
+                    "long": {"command": "/opt/a-very-long-folder-name-wider-than-a-line/bin/srv",
+                             "args": ["--flag=(value)"]}}})json",
+                QStringLiteral(".mcp.json"), QProcessEnvironment());
+        QCOMPARE(config.servers.size(), 2);
+        Gui::TrustBanner banner;
+        banner.setServers(config.servers);
+        banner.show();
+        auto *details = banner.findChild<QPlainTextEdit *>(QStringLiteral("trustDetails"));
+        QVERIFY(details);
+        auto *layout
+                = qobject_cast<QPlainTextDocumentLayout *>(details->document()->documentLayout());
+        QVERIFY(layout);
+        int breaks = 0;
+        for (int width = 160; width <= 520; width += 6) {
+            details->setFixedWidth(width);
+            QCoreApplication::processEvents();
+            const qreal room
+                    = details->viewport()->width() - 2 * details->document()->documentMargin();
+            for (QTextBlock block = details->document()->begin(); block.isValid();
+                 block = block.next()) {
+                layout->ensureBlockLayout(block);
+                const QString text = block.text();
+                QTextLayout *lines = block.layout();
+                for (int i = 1; i < lines->lineCount(); ++i) {
+                    ++breaks;
+                    const int at = lines->lineAt(i).textStart();
+                    // A line may start with what closes a word (a lone ")") only where a word
+                    // wider than the line had to be cut anywhere.
+                    if (at <= 0 || text.at(at - 1).isSpace()
+                        || !QStringLiteral(")]},.;:").contains(text.at(at)))
+                        continue;
+                    qsizetype from = text.lastIndexOf(u' ', at - 1) + 1;
+                    qsizetype to = text.indexOf(u' ', at);
+                    if (to < 0)
+                        to = text.size();
+                    const QString word = text.mid(from, to - from);
+                    QVERIFY2(details->fontMetrics().horizontalAdvance(word) > room,
+                             qPrintable(QStringLiteral("at %1 px \"%2\" is cut: %3")
+                                                .arg(width)
+                                                .arg(word, text)));
+                }
+            }
+        }
+        QVERIFY(breaks > 50); // the widths did make lines wrap
+    }
 
     void followsConnectFailDisabled()
     {

@@ -442,6 +442,12 @@ void tst_ToolBrowser::browser_searchFilters()
     QVERIFY(green.green() > green.red());
     QVERIFY(amber.red() > amber.blue() && amber.green() > amber.blue());
     QVERIFY(red.red() > red.green() && amber.green() > red.green());
+    // Narrow, a name keeps its end ("everything-ht…" said nothing of which server), and each
+    // row's tip has the whole of it.
+    QCOMPARE(tree->textElideMode(), Qt::ElideMiddle);
+    QCOMPARE(tree->topLevelItem(1)->toolTip(0), tree->topLevelItem(1)->text(0));
+    QVERIFY2(echo->toolTip(0).startsWith(echo->text(0) + QLatin1Char('\n')),
+             qPrintable(echo->toolTip(0)));
 
     search->setText("ECHO");
     QVERIFY(!echo->isHidden());
