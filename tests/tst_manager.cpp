@@ -3,6 +3,7 @@
 #include "processtest.h"
 #include "sandboxtest.h"
 
+#include <mcp/config/redaction.h>
 #include <mcp/manager.h>
 #include <mcp/transport/stdiotransport.h>
 
@@ -399,6 +400,27 @@ private slots:
                 R"({"mcpServers": {"s": {"command": "${FIXTURE}", "args": ["--stderr-lines", "3"]}}})"));
         QVERIFY(waitSettled(*manager));
         QTRY_VERIFY(manager->stderrTail("s").size() >= 3);
+    }
+
+    // A server that prints its token to stderr: the tail and the signal carry it redacted.
+    void stderrIsRedacted()
+    {
+        auto manager = makeManager();
+        QSignalSpy lines(manager.get(), &Manager::serverStderr);
+        manager->start(parse(R"({"mcpServers": {"s": {"command": "sh",
+            "args": ["-c", "echo starting with $API_TOKEN >&2; exec $0", "${FIXTURE}"],
+            "env": {"API_TOKEN": "tok-0123456789abcdef"}}}})"));
+        QVERIFY(waitSettled(*manager));
+        QTRY_VERIFY(!manager->stderrTail("s").isEmpty());
+        const QString tail = manager->stderrTail("s").join(QLatin1Char('\n'));
+        QVERIFY2(tail.contains(QLatin1String("starting with")), qPrintable(tail));
+        QVERIFY2(!tail.contains(QLatin1String("tok-0123456789abcdef")), qPrintable(tail));
+        QVERIFY2(tail.contains(QString::fromUtf8(Redactor::Marker.data(),
+                                                 qsizetype(Redactor::Marker.size()))),
+                 qPrintable(tail));
+        QVERIFY(!lines.isEmpty());
+        for (const QList<QVariant> &line : std::as_const(lines))
+            QVERIFY(!line.at(1).toString().contains(QLatin1String("tok-0123456789abcdef")));
     }
 
     void oversizedReplyDoesNotStallOtherServers()

@@ -1,5 +1,6 @@
 #include "manager.h"
 
+#include <mcp/config/redaction.h>
 #include <mcp/transport/stdiotransport.h>
 
 #include <QFileInfo>
@@ -295,10 +296,13 @@ void Manager::spawn(Server &server)
     const QString name = server.config.name;
     if (m_trafficObserver)
         installTrafficTap(client, name);
-    // A child process's stderr is its log: kept as a tail for the UI (no other transport has one).
+    // A child process's stderr is its log: kept as a tail for the UI (no other transport has one),
+    // with the server's secrets redacted as in the protocol log (a server may print its token).
     if (auto *stdio = qobject_cast<StdioTransport *>(transport)) {
         connect(stdio, &StdioTransport::stderrLine, this,
-                [this, client, name](const QString &line) {
+                [this, client, name,
+                 redactor = Redactor::forServer(server.config)](const QString &written) {
+                    const QString line = redactor.redactText(written);
                     if (Server *s = serverFor(client)) {
                         s->stderrTail << line;
                         if (s->stderrTail.size() > StderrTailLines)

@@ -119,6 +119,7 @@ public:
     Client *client(const QString &name) const;
     // What roots/list answers: the workspace folder as a file:// URI (none without one).
     static Json workspaceRoots(const QString &workspaceDir);
+    // The last lines the server's process wrote to stderr, its secrets redacted (Redactor).
     QStringList stderrTail(const QString &name) const;
     // True when no server is pending or restarting.
     bool isSettled() const;
