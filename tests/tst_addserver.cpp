@@ -32,6 +32,8 @@
 #include <QListWidget>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPlainTextEdit>
+#include <QPointer>
 #include <QProcess>
 #include <QPushButton>
 #include <QTemporaryDir>
@@ -281,6 +283,25 @@ private slots:
                          QLatin1String("Key Echo 1.0.0 is installed; this file holds version "
                                        "1.0.0, which is not newer")),
                  qPrintable(window->installActions()->messageBox()->text()));
+        // Dropped on the message box: the same, not an attachment.
+        const QPointer<QMessageBox> first = window->installActions()->messageBox();
+        auto *composer = window->findChild<QPlainTextEdit *>(QStringLiteral("composer"));
+        QVERIFY(composer);
+        QDragEnterEvent enterComposer(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton,
+                                      Qt::NoModifier);
+        QApplication::sendEvent(composer->viewport(), &enterComposer);
+        QDropEvent dropOnComposer(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton,
+                                  Qt::NoModifier);
+        QApplication::sendEvent(composer->viewport(), &dropOnComposer);
+        QVERIFY(waitUntil(
+                [&] {
+                    QMessageBox *box = window->installActions()->messageBox();
+                    return box && box != first;
+                },
+                5000));
+        QVERIFY(window->installActions()->messageBox()->text().contains(
+                QLatin1String("which is not newer")));
+        QVERIFY(window->findChildren<QToolButton *>(QStringLiteral("attachmentChip")).isEmpty());
         window.reset();
         qunsetenv("KEY_ECHO_API_KEY");
         QVERIFY(Mcp::ConfigPatcher::removeServer(userConfig(), QStringLiteral("key-echo")));

@@ -43,12 +43,13 @@ bool appViewsInstalled()
 AppViewFactory *appViewFactory(QString *why)
 {
     static AppViewFactory *factory = nullptr;
-    static QString error;
+    // What went wrong, kept as Qt's words: the sentence around them is made in the language of
+    // each call (the language may have changed since).
+    static QStringList problems;
     static bool tried = false;
     if (!tried) {
         tried = true;
 #ifdef SWITCHBOARD_APPVIEW
-        QStringList problems;
         for (const QString &candidate : pluginCandidates()) {
             QPluginLoader loader(candidate);
             if (!loader.load()) {
@@ -63,17 +64,20 @@ AppViewFactory *appViewFactory(QString *why)
                                 .arg(loader.fileName());
             loader.unload();
         }
-        if (!factory)
-            error = QCoreApplication::translate("Gui::AppViews",
-                                                "Qt WebEngine could not be loaded (%1).")
-                            .arg(problems.join(QStringLiteral("; ")));
+#endif
+    }
+    if (why && factory)
+        why->clear();
+    else if (why) {
+#ifdef SWITCHBOARD_APPVIEW
+        *why = QCoreApplication::translate("Gui::AppViews",
+                                           "Qt WebEngine could not be loaded (%1).")
+                       .arg(problems.join(QStringLiteral("; ")));
 #else
-        error = QCoreApplication::translate(
+        *why = QCoreApplication::translate(
                 "Gui::AppViews", "This build of Switchboard was made without Qt WebEngine.");
 #endif
     }
-    if (why)
-        *why = error;
     return factory;
 }
 

@@ -312,7 +312,18 @@ QWidget *MainWindow::setUpChatPane()
     connect(m_composer, &ComposerEdit::imagePasted, this, [this](const QImage &image) {
         m_attachmentBar->attachImage(image, QStringLiteral("pasted.png"));
     });
-    connect(m_composer, &ComposerEdit::filesDropped, m_attachmentBar, &AttachmentBar::attachFiles);
+    // Files dropped on the message box are attached; a bundle (.mcpb) installs, as it does
+    // dropped anywhere else on the window.
+    connect(m_composer, &ComposerEdit::filesDropped, this, [this](const QList<QUrl> &files) {
+        if (files.size() == 1
+            && files.first().toLocalFile().endsWith(QLatin1String(".mcpb"), Qt::CaseInsensitive)) {
+            QMetaObject::invokeMethod(
+                    this, [this, path = files.first().toLocalFile()] { installExtension(path); },
+                    Qt::QueuedConnection);
+            return;
+        }
+        m_attachmentBar->attachFiles(files);
+    });
     m_composer->setMaximumHeight(110);
     m_composer->installEventFilter(this);
     m_draftsTimer = new QTimer(this);
